@@ -1,0 +1,305 @@
+//! Designs: which predicates guard the job table, what token a claim hands out,
+//! which clock decides leases, and how remote targets protect themselves.
+//! A design is plain data; the named presets are designs too (MODEL.md §6).
+
+use std::fmt;
+
+/// One predicate of a conditional `UPDATE` on the job row (MODEL.md §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Check {
+    /// `owner = <the worker's owner identity>`
+    Owner,
+    /// `fence = <the token the worker carries>`; false when it carries none
+    /// (SQL's `fence = NULL` matches no row).
+    Fence,
+    /// `lease_until > now`
+    Lease,
+    /// `state = 'running'`
+    State,
+}
+
+impl Check {
+    /// Every predicate, in the order reports list them.
+    pub const ALL: [Check; 4] = [Check::Owner, Check::Fence, Check::Lease, Check::State];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Owner => "owner",
+            Check::Fence => "fence",
+            Check::Lease => "lease",
+            Check::State => "state",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Check> {
+        Check::ALL.into_iter().find(|check| check.name() == name)
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// A set of [`Check`]s, stored as bits so a trace entry stays small.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CheckSet(u8);
+
+impl CheckSet {
+    pub const EMPTY: CheckSet = CheckSet(0);
+    pub const ALL: CheckSet = CheckSet(0b1111);
+
+    pub fn with(self, check: Check) -> CheckSet {
+        CheckSet(self.0 | check.bit())
+    }
+
+    pub fn contains(self, check: Check) -> bool {
+        self.0 & check.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Check> {
+        Check::ALL
+            .into_iter()
+            .filter(move |check| self.contains(*check))
+    }
+
+    pub fn names(self) -> Vec<&'static str> {
+        self.iter().map(Check::name).collect()
+    }
+
+    /// The raw bits (owner = 1, fence = 2, lease = 4, state = 8), for compact
+    /// state encodings.
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+
+    pub fn from_bits(bits: u8) -> CheckSet {
+        CheckSet(bits & CheckSet::ALL.0)
+    }
+}
+
+impl FromIterator<Check> for CheckSet {
+    fn from_iter<I: IntoIterator<Item = Check>>(iter: I) -> Self {
+        iter.into_iter().fold(CheckSet::EMPTY, CheckSet::with)
+    }
+}
+
+impl fmt::Debug for CheckSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.names()).finish()
+    }
+}
+
+/// What a granted claim hands the worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// `fence + 1`: orders generations.
+    Monotonic,
+    /// A seeded pseudo-random number: the pitfall (C23); it cannot order
+    /// generations.
+    Random,
+    /// The worker carries nothing (the `fence` column still counts claims).
+    None,
+}
+
+impl TokenKind {
+    pub const ALL: [TokenKind; 3] = [TokenKind::Monotonic, TokenKind::Random, TokenKind::None];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TokenKind::Monotonic => "monotonic",
+            TokenKind::Random => "random",
+            TokenKind::None => "none",
+        }
+    }
+}
+
+/// Whose clock a lease decision reads (MODEL.md §1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LeaseClock {
+    /// The database's clock: one time source for every decision (C13).
+    Db,
+    /// The acting worker's local clock: the clock-skew pitfall.
+    Worker,
+}
+
+impl LeaseClock {
+    pub const ALL: [LeaseClock; 2] = [LeaseClock::Db, LeaseClock::Worker];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LeaseClock::Db => "db",
+            LeaseClock::Worker => "worker",
+        }
+    }
+}
+
+/// How a remote target decides whether to accept a write (MODEL.md §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Protect {
+    None,
+    IdempotencyKey,
+    HighestToken,
+    RegisteredToken,
+    Gateway,
+    Versioned,
+}
+
+impl Protect {
+    pub const ALL: [Protect; 6] = [
+        Protect::None,
+        Protect::IdempotencyKey,
+        Protect::HighestToken,
+        Protect::RegisteredToken,
+        Protect::Gateway,
+        Protect::Versioned,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protect::None => "none",
+            Protect::IdempotencyKey => "idempotency_key",
+            Protect::HighestToken => "highest_token",
+            Protect::RegisteredToken => "registered_token",
+            Protect::Gateway => "gateway",
+            Protect::Versioned => "versioned",
+        }
+    }
+}
+
+/// A complete design. Scenario files may give a preset name or a table whose
+/// omitted fields come from a base preset (`full` unless `base` says otherwise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Design {
+    pub token: TokenKind,
+    pub commit_checks: CheckSet,
+    pub renew_checks: CheckSet,
+    pub lease_clock: LeaseClock,
+    pub register_on_claim: bool,
+    pub target_protect: Protect,
+    /// Explorer workers `check` their lease before each write (client-side only).
+    pub worker_checks: bool,
+}
+
+/// The named presets of MODEL.md §6, in teaching order (weakest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Preset {
+    TtlLockOnly,
+    ClientCheck,
+    IdempotencyOnly,
+    FencedHighestSeen,
+    FencedRegistered,
+    DbConditional,
+    Full,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 7] = [
+        Preset::TtlLockOnly,
+        Preset::ClientCheck,
+        Preset::IdempotencyOnly,
+        Preset::FencedHighestSeen,
+        Preset::FencedRegistered,
+        Preset::DbConditional,
+        Preset::Full,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::TtlLockOnly => "ttl-lock-only",
+            Preset::ClientCheck => "client-check",
+            Preset::IdempotencyOnly => "idempotency-only",
+            Preset::FencedHighestSeen => "fenced-highest-seen",
+            Preset::FencedRegistered => "fenced-registered",
+            Preset::DbConditional => "db-conditional",
+            Preset::Full => "full",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| preset.name() == name)
+    }
+
+    pub fn design(self) -> Design {
+        let unchecked = Design {
+            token: TokenKind::Monotonic,
+            commit_checks: CheckSet::EMPTY,
+            renew_checks: CheckSet::EMPTY,
+            lease_clock: LeaseClock::Db,
+            register_on_claim: true,
+            target_protect: Protect::None,
+            worker_checks: false,
+        };
+        let checked = Design {
+            commit_checks: CheckSet::ALL,
+            renew_checks: CheckSet::ALL,
+            ..unchecked
+        };
+        match self {
+            Preset::TtlLockOnly => unchecked,
+            Preset::ClientCheck => Design {
+                worker_checks: true,
+                ..unchecked
+            },
+            Preset::IdempotencyOnly => Design {
+                target_protect: Protect::IdempotencyKey,
+                ..unchecked
+            },
+            Preset::FencedHighestSeen => Design {
+                target_protect: Protect::HighestToken,
+                ..checked
+            },
+            Preset::FencedRegistered => Design {
+                target_protect: Protect::RegisteredToken,
+                ..checked
+            },
+            Preset::DbConditional => checked,
+            Preset::Full => Design {
+                target_protect: Protect::Gateway,
+                ..checked
+            },
+        }
+    }
+
+    /// The preset whose design this is exactly, if any.
+    pub fn of(design: &Design) -> Option<Preset> {
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.design() == *design)
+    }
+}
+
+impl Default for Design {
+    /// Secure by default: a scenario without a design uses `full`.
+    fn default() -> Self {
+        Preset::Full.design()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for preset in Preset::ALL {
+            assert_eq!(Preset::from_name(preset.name()), Some(preset));
+            assert_eq!(Preset::of(&preset.design()), Some(preset));
+        }
+        for check in Check::ALL {
+            assert_eq!(Check::from_name(check.name()), Some(check));
+        }
+        assert_eq!(Preset::from_name("fenced"), None);
+    }
+
+    #[test]
+    fn check_set_lists_in_fixed_order() {
+        let set: CheckSet = [Check::State, Check::Owner].into_iter().collect();
+        assert_eq!(set.names(), vec!["owner", "state"]);
+        assert!(!set.contains(Check::Fence));
+        assert_eq!(CheckSet::from_bits(0xff), CheckSet::ALL);
+    }
+}

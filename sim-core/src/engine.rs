@@ -1,0 +1,945 @@
+//! The step function: replays a validated scenario against the job table, the
+//! row locks and the remote targets, and asks the oracle about every effect.
+//!
+//! The engine never panics on a [`Scenario`] that passed [`Scenario::check`]:
+//! every index it uses was validated there, and lookups still go through
+//! `get` so that a broken invariant degrades to a no-op rather than a panic.
+
+use crate::design::{Check, CheckSet, LeaseClock, Protect, TokenKind};
+use crate::oracle::Oracle;
+use crate::scenario::{Action, JobIdx, OpRef, Scenario, Step, TargetIdx, ValueRef, WorkerIdx};
+use crate::trace::{JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace};
+
+/// Replays `scenario` from the initial state. Pure: the same scenario always
+/// gives the same trace.
+pub fn run(scenario: &Scenario) -> Trace {
+    let mut engine = Engine::new(scenario);
+    for (index, step) in scenario.steps.iter().enumerate() {
+        engine.step(index as u32, step);
+    }
+    engine.finish()
+}
+
+/// What a worker holds for one job: the token it carries and the generation
+/// the oracle gave its claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Holding {
+    token: Option<u64>,
+    generation: u32,
+}
+
+/// Undo information for a job row a transaction modified.
+#[derive(Debug, Clone)]
+struct Undo {
+    job: JobIdx,
+    row: Row,
+    oracle: crate::oracle::JobMark,
+    holding: Option<Holding>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Transaction {
+    /// Rows this transaction locked, held until commit or rollback.
+    locks: Vec<JobIdx>,
+    undo: Vec<Undo>,
+    /// Job-table effects made inside the transaction (a rollback takes them back).
+    effects: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct WorkerState {
+    current_job: Option<JobIdx>,
+    transaction: Option<Transaction>,
+    /// The step this actor is waiting on, if its statement waits for a lock.
+    waiting: Option<u32>,
+    crashed: bool,
+}
+
+/// A statement waiting for a row lock.
+#[derive(Debug, Clone, Copy)]
+struct Waiter {
+    actor: usize,
+    step: u32,
+    job: JobIdx,
+}
+
+/// Generates `token = "random"` tokens: SplitMix64, seeded by the scenario.
+#[derive(Debug, Clone)]
+pub(crate) struct TokenRng(u64);
+
+impl TokenRng {
+    pub(crate) fn new(seed: u64) -> TokenRng {
+        TokenRng(seed)
+    }
+
+    /// A token in `1..1_000_000`: small enough to read on a timeline and to
+    /// survive a JavaScript number.
+    pub(crate) fn next_token(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        1 + z % 999_999
+    }
+}
+
+struct Engine<'s> {
+    scenario: &'s Scenario,
+    rows: Vec<Row>,
+    /// The worker whose open transaction holds each row's lock.
+    lock_holder: Vec<Option<WorkerIdx>>,
+    /// Indexed `worker * jobs + job`.
+    holdings: Vec<Option<Holding>>,
+    /// What the worker's last read of the row said: claimable or not.
+    observed: Vec<Option<bool>>,
+    /// Workers, then the user (who only cancels).
+    actors: Vec<WorkerState>,
+    waiters: Vec<Waiter>,
+    targets: Vec<TargetRuntime>,
+    oracle: Oracle,
+    rng: TokenRng,
+    records: Vec<StepTrace>,
+}
+
+#[derive(Debug, Clone)]
+struct TargetRuntime {
+    state: TargetState,
+    /// `idempotency_key`: which operation keys were applied (a bitset).
+    applied: Vec<u64>,
+    /// `versioned`: each worker's latest draft value.
+    latest_draft: Vec<Option<(u32, String)>>,
+}
+
+impl<'s> Engine<'s> {
+    fn new(scenario: &'s Scenario) -> Engine<'s> {
+        let jobs = scenario.jobs.len();
+        let workers = scenario.workers.len();
+        let op_keys = scenario.ops.len() + jobs * scenario.targets.len();
+        Engine {
+            scenario,
+            rows: vec![Row::INITIAL; jobs],
+            lock_holder: vec![None; jobs],
+            holdings: vec![None; workers * jobs],
+            observed: vec![None; workers * jobs],
+            actors: vec![WorkerState::default(); workers + 1],
+            waiters: Vec::new(),
+            targets: scenario
+                .targets
+                .iter()
+                .map(|_| TargetRuntime {
+                    state: TargetState::default(),
+                    applied: vec![0; op_keys.div_ceil(64)],
+                    latest_draft: vec![None; workers],
+                })
+                .collect(),
+            oracle: Oracle::new(jobs),
+            rng: TokenRng::new(scenario.seed),
+            records: Vec::with_capacity(scenario.steps.len()),
+        }
+    }
+
+    fn finish(self) -> Trace {
+        let (violations, should_reject, reconcile, generations) = self.oracle.into_parts();
+        Trace {
+            steps: self.records,
+            violations,
+            should_reject,
+            reconcile,
+            final_rows: self.rows,
+            generations,
+            final_targets: self.targets.into_iter().map(|t| t.state).collect(),
+        }
+    }
+
+    fn user_actor(&self) -> usize {
+        self.scenario.workers.len()
+    }
+
+    fn actor_of(&self, step: &Step) -> usize {
+        step.worker.map_or(self.user_actor(), usize::from)
+    }
+
+    fn slot(&self, worker: WorkerIdx, job: JobIdx) -> usize {
+        usize::from(worker) * self.scenario.jobs.len() + usize::from(job)
+    }
+
+    fn holding(&self, worker: WorkerIdx, job: JobIdx) -> Option<Holding> {
+        self.holdings.get(self.slot(worker, job)).copied().flatten()
+    }
+
+    fn row(&self, job: JobIdx) -> Row {
+        self.rows
+            .get(usize::from(job))
+            .copied()
+            .unwrap_or(Row::INITIAL)
+    }
+
+    fn db_now(&self, at: u64) -> i64 {
+        at as i64 + self.scenario.db_offset
+    }
+
+    /// The time the design's lease clock reads for `worker` at true time `at`.
+    fn lease_now(&self, worker: Option<WorkerIdx>, at: u64) -> i64 {
+        match (self.scenario.design.lease_clock, worker) {
+            (LeaseClock::Worker, Some(w)) => {
+                at as i64
+                    + self
+                        .scenario
+                        .worker_offsets
+                        .get(usize::from(w))
+                        .copied()
+                        .unwrap_or(0)
+            }
+            _ => self.db_now(at),
+        }
+    }
+
+    fn step(&mut self, index: u32, step: &Step) {
+        self.records.push(StepTrace::BLANK);
+        let actor = self.actor_of(step);
+        let Some(state) = self.actors.get(actor) else {
+            return;
+        };
+        if state.crashed {
+            self.record(index).reason = Some(Reason::Crashed);
+            return;
+        }
+        if state.waiting.is_some() && step.action != Action::Crash {
+            self.record(index).reason = Some(Reason::Blocked);
+            return;
+        }
+        let job = self.resolve_job(step);
+        self.record(index).job = Some(job);
+        if step.action.waits_for_row_lock()
+            && let Some(holder) = self.lock_holder.get(usize::from(job)).copied().flatten()
+            && Some(holder) != step.worker
+        {
+            self.wait_for_lock(index, actor, job, usize::from(holder), step.at);
+            return;
+        }
+        self.execute(index, step, job, step.at);
+    }
+
+    fn record(&mut self, index: u32) -> &mut StepTrace {
+        let position = index as usize;
+        if position >= self.records.len() {
+            self.records.resize(position + 1, StepTrace::BLANK);
+        }
+        &mut self.records[position]
+    }
+
+    /// MODEL.md §4: a step's job is the one it names, else the worker's
+    /// current job, else the first job.
+    fn resolve_job(&self, step: &Step) -> JobIdx {
+        step.job
+            .or_else(|| {
+                step.worker
+                    .and_then(|w| self.actors.get(usize::from(w)))
+                    .and_then(|state| state.current_job)
+            })
+            .unwrap_or(0)
+    }
+
+    fn wait_for_lock(&mut self, index: u32, actor: usize, job: JobIdx, holder: usize, at: u64) {
+        if self.closes_wait_cycle(actor, holder) {
+            let record = self.record(index);
+            record.outcome = Outcome::Rejected;
+            record.reason = Some(Reason::Deadlock);
+            record.rows = Some(0);
+            if let Ok(worker) = WorkerIdx::try_from(actor) {
+                self.end_transaction(worker, false, at);
+            }
+            return;
+        }
+        self.record(index).outcome = Outcome::Waiting;
+        if let Some(state) = self.actors.get_mut(actor) {
+            state.waiting = Some(index);
+        }
+        self.waiters.push(Waiter {
+            actor,
+            step: index,
+            job,
+        });
+    }
+
+    /// Whether `actor` waiting for `holder` would close a cycle: `holder`
+    /// (transitively) waits for a lock `actor` holds.
+    fn closes_wait_cycle(&self, actor: usize, holder: usize) -> bool {
+        let mut current = holder;
+        for _ in 0..self.actors.len() {
+            if current == actor {
+                return true;
+            }
+            let Some(waiter) = self.waiters.iter().find(|w| w.actor == current) else {
+                return false;
+            };
+            match self
+                .lock_holder
+                .get(usize::from(waiter.job))
+                .copied()
+                .flatten()
+            {
+                Some(next) => current = usize::from(next),
+                None => return false,
+            }
+        }
+        false
+    }
+
+    fn execute(&mut self, index: u32, step: &Step, job: JobIdx, at: u64) {
+        let Some(worker) = step.worker else {
+            if step.action == Action::Cancel {
+                self.cancel(index, job);
+            }
+            return;
+        };
+        match step.action {
+            Action::Claim => self.claim(index, worker, job, at),
+            Action::ClaimNext => match self.next_claimable(step, worker, at) {
+                Some(next) => {
+                    self.record(index).job = Some(next);
+                    self.claim(index, worker, next, at);
+                }
+                None => self.none_available(index),
+            },
+            Action::Renew => self.renew(index, worker, job, at),
+            Action::Finish => self.commit_end(index, worker, job, at, JobState::Done),
+            Action::Fail => self.commit_end(index, worker, job, at, JobState::Failed),
+            Action::Cancel => self.cancel(index, job),
+            Action::Write => {
+                if let Some(target) = step.target {
+                    self.write(index, worker, job, target, step.op, step.value, at);
+                }
+            }
+            Action::Register => {
+                if let Some(target) = step.target {
+                    self.register(index, worker, job, target, at);
+                }
+            }
+            Action::Check => {
+                let now = self.lease_now(Some(worker), at);
+                let holding = self.holding(worker, job);
+                let failed = self.failed_checks(CheckSet::ALL, worker, job, now);
+                let row = self.row(job);
+                self.annotate_holding(index, worker, job, at);
+                let record = self.record(index);
+                record.lease_valid = Some(failed.is_empty());
+                record.token = holding.and_then(|h| h.token);
+                record.row = Some(row);
+            }
+            Action::Crash => self.crash(index, worker, at),
+            Action::Pause | Action::Resume => {}
+            Action::Begin => {
+                let record_reason;
+                match self.actors.get_mut(usize::from(worker)) {
+                    Some(state) if state.transaction.is_none() => {
+                        state.transaction = Some(Transaction::default());
+                        record_reason = None;
+                    }
+                    _ => record_reason = Some(Reason::AlreadyInTransaction),
+                }
+                let record = self.record(index);
+                record.job = None;
+                match record_reason {
+                    None => record.outcome = Outcome::Ok,
+                    reason => record.reason = reason,
+                }
+            }
+            Action::Commit | Action::Rollback => {
+                self.record(index).job = None;
+                if self.in_transaction(worker) {
+                    self.record(index).outcome = Outcome::Ok;
+                    self.end_transaction(worker, step.action == Action::Commit, at);
+                } else {
+                    self.record(index).reason = Some(Reason::NoTransaction);
+                }
+            }
+            Action::Select => {
+                let claimable = self.observe(worker, job, at);
+                let row = self.row(job);
+                let record = self.record(index);
+                record.reason = Some(claimable_reason(claimable));
+                record.row = Some(row);
+            }
+            Action::SelectForUpdate => {
+                let claimable = self.observe(worker, job, at);
+                self.take_lock(worker, job);
+                self.set_current_job(worker, job);
+                let row = self.row(job);
+                let record = self.record(index);
+                record.outcome = Outcome::Ok;
+                record.reason = Some(claimable_reason(claimable));
+                record.row = Some(row);
+            }
+            Action::SelectSkipLocked => match self.next_claimable(step, worker, at) {
+                Some(next) => {
+                    self.observe(worker, next, at);
+                    self.take_lock(worker, next);
+                    self.set_current_job(worker, next);
+                    let row = self.row(next);
+                    let record = self.record(index);
+                    record.job = Some(next);
+                    record.outcome = Outcome::Ok;
+                    record.reason = Some(Reason::Claimable);
+                    record.row = Some(row);
+                }
+                None => self.none_available(index),
+            },
+            Action::UpdateClaim => {
+                let slot = self.slot(worker, job);
+                let believed = self.observed.get(slot).copied().flatten();
+                if believed == Some(true) {
+                    if let Some(seen) = self.observed.get_mut(slot) {
+                        *seen = None;
+                    }
+                    self.grant(index, worker, job, at);
+                } else {
+                    let record = self.record(index);
+                    record.reason = Some(Reason::NotClaimable);
+                    record.rows = Some(0);
+                }
+            }
+        }
+    }
+
+    fn none_available(&mut self, index: u32) {
+        let record = self.record(index);
+        record.job = None;
+        record.reason = Some(Reason::NoneAvailable);
+        record.rows = Some(0);
+    }
+
+    fn in_transaction(&self, worker: WorkerIdx) -> bool {
+        self.actors
+            .get(usize::from(worker))
+            .is_some_and(|state| state.transaction.is_some())
+    }
+
+    fn set_current_job(&mut self, worker: WorkerIdx, job: JobIdx) {
+        if let Some(state) = self.actors.get_mut(usize::from(worker)) {
+            state.current_job = Some(job);
+        }
+    }
+
+    /// Whether the row may be claimed now: lease over and not terminal.
+    fn claimable(&self, worker: WorkerIdx, job: JobIdx, at: u64) -> bool {
+        let row = self.row(job);
+        row.state.is_open() && row.lease_until <= self.lease_now(Some(worker), at)
+    }
+
+    /// A read by `worker`: remembers and returns whether the row looked claimable.
+    fn observe(&mut self, worker: WorkerIdx, job: JobIdx, at: u64) -> bool {
+        let claimable = self.claimable(worker, job, at);
+        let slot = self.slot(worker, job);
+        if let Some(seen) = self.observed.get_mut(slot) {
+            *seen = Some(claimable);
+        }
+        claimable
+    }
+
+    /// `SKIP LOCKED`: the first claimable job no other transaction has locked.
+    fn next_claimable(&self, step: &Step, worker: WorkerIdx, at: u64) -> Option<JobIdx> {
+        let candidates: Box<dyn Iterator<Item = JobIdx>> = match step.job {
+            Some(job) => Box::new(std::iter::once(job)),
+            None => Box::new(0..crate::scenario::idx16(self.scenario.jobs.len())),
+        };
+        let mut candidates = candidates;
+        candidates.find(|&job| {
+            let locked_by_other = self
+                .lock_holder
+                .get(usize::from(job))
+                .copied()
+                .flatten()
+                .is_some_and(|holder| holder != worker);
+            !locked_by_other && self.claimable(worker, job, at)
+        })
+    }
+
+    /// Inside a transaction, a statement on a row keeps its lock until the end.
+    fn take_lock(&mut self, worker: WorkerIdx, job: JobIdx) {
+        let Some(transaction) = self
+            .actors
+            .get_mut(usize::from(worker))
+            .and_then(|state| state.transaction.as_mut())
+        else {
+            return;
+        };
+        if let Some(holder) = self.lock_holder.get_mut(usize::from(job)) {
+            if holder.is_none() {
+                transaction.locks.push(job);
+            }
+            *holder = Some(worker);
+        }
+    }
+
+    /// Before a transaction first modifies a row: remember how to undo it.
+    fn before_modify(&mut self, index: u32, worker: WorkerIdx, job: JobIdx) {
+        if !self.in_transaction(worker) {
+            return;
+        }
+        self.take_lock(worker, job);
+        let row = self.row(job);
+        let oracle = self.oracle.mark(job);
+        let holding = self.holding(worker, job);
+        if let Some(transaction) = self
+            .actors
+            .get_mut(usize::from(worker))
+            .and_then(|state| state.transaction.as_mut())
+        {
+            if !transaction.undo.iter().any(|undo| undo.job == job) {
+                transaction.undo.push(Undo {
+                    job,
+                    row,
+                    oracle,
+                    holding,
+                });
+            }
+            transaction.effects.push(index);
+        }
+    }
+
+    fn claim(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        let row = self.row(job);
+        // An UPDATE locks only the rows its WHERE clause matched, so a refused
+        // claim takes no lock.
+        if !row.state.is_open() || row.lease_until > self.lease_now(Some(worker), at) {
+            let reason = if row.state.is_open() {
+                Reason::LeaseHeld
+            } else {
+                Reason::Terminal
+            };
+            let record = self.record(index);
+            record.outcome = Outcome::Rejected;
+            record.reason = Some(reason);
+            record.rows = Some(0);
+            record.row = Some(row);
+            return;
+        }
+        self.grant(index, worker, job, at);
+    }
+
+    /// Writes a claim into the row unconditionally: `claim` after its
+    /// predicates held, `update_claim` on the strength of an earlier read.
+    fn grant(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        self.before_modify(index, worker, job);
+        let now = self.lease_now(Some(worker), at);
+        let ttl = self.scenario.ttl as i64;
+        let owner = self
+            .scenario
+            .workers
+            .get(usize::from(worker))
+            .map(|w| w.owner);
+        let token_kind = self.scenario.design.token;
+        let fence = match token_kind {
+            TokenKind::Random => self.rng.next_token(),
+            TokenKind::Monotonic | TokenKind::None => self.row(job).fence.saturating_add(1),
+        };
+        let row = Row {
+            owner,
+            lease_until: now + ttl,
+            fence,
+            state: JobState::Running,
+        };
+        if let Some(slot) = self.rows.get_mut(usize::from(job)) {
+            *slot = row;
+        }
+        let token = (token_kind != TokenKind::None).then_some(fence);
+        let generation = self.oracle.grant(job, row.lease_until);
+        let slot = self.slot(worker, job);
+        if let Some(holding) = self.holdings.get_mut(slot) {
+            *holding = Some(Holding { token, generation });
+        }
+        self.set_current_job(worker, job);
+        if self.scenario.design.register_on_claim {
+            for (target, spec) in self.targets.iter_mut().zip(&self.scenario.targets) {
+                if spec.protect == Protect::RegisteredToken {
+                    target.state.registered = token;
+                }
+            }
+        }
+        let record = self.record(index);
+        record.outcome = Outcome::Ok;
+        record.token = token;
+        record.generation = Some(generation);
+        record.rows = Some(1);
+        record.lease_until = Some(row.lease_until);
+        record.row = Some(row);
+    }
+
+    /// The predicates of `checks` that are false for `worker` on the row.
+    fn failed_checks(
+        &self,
+        checks: CheckSet,
+        worker: WorkerIdx,
+        job: JobIdx,
+        now: i64,
+    ) -> CheckSet {
+        let row = self.row(job);
+        let token = self.holding(worker, job).and_then(|h| h.token);
+        let identity = self
+            .scenario
+            .workers
+            .get(usize::from(worker))
+            .map(|w| w.owner);
+        checks
+            .iter()
+            .filter(|check| match check {
+                Check::Owner => row.owner.is_none() || row.owner != identity,
+                Check::Fence => token != Some(row.fence),
+                Check::Lease => row.lease_until <= now,
+                Check::State => row.state != JobState::Running,
+            })
+            .collect()
+    }
+
+    /// Fills `generation` and `expired` for a step by a worker about its job.
+    fn annotate_holding(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        let Some(holding) = self.holding(worker, job) else {
+            return;
+        };
+        let expired = self
+            .oracle
+            .lease_expired(job, holding.generation, self.db_now(at));
+        let record = self.record(index);
+        record.generation = Some(holding.generation);
+        record.expired = Some(expired);
+    }
+
+    /// Asks the oracle about an effect-capable step before it runs.
+    fn judge(&mut self, index: u32, worker: WorkerIdx, job: JobIdx) -> crate::oracle::Judgement {
+        let generation = self.holding(worker, job).map_or(0, |h| h.generation);
+        self.oracle.judge(index, job, generation)
+    }
+
+    fn renew(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        let now = self.lease_now(Some(worker), at);
+        let failed = self.failed_checks(self.scenario.design.renew_checks, worker, job, now);
+        let judgement = self.judge(index, worker, job);
+        self.annotate_holding(index, worker, job, at);
+        let token = self.holding(worker, job).and_then(|h| h.token);
+        if failed.is_empty() {
+            self.before_modify(index, worker, job);
+            let lease_until = now + self.scenario.ttl as i64;
+            if let Some(row) = self.rows.get_mut(usize::from(job)) {
+                row.lease_until = lease_until;
+            }
+            self.oracle.renewed(job, lease_until);
+            self.oracle.effect(index, judgement);
+            let row = self.row(job);
+            let record = self.record(index);
+            record.outcome = Outcome::Ok;
+            record.lease_until = Some(lease_until);
+            record.rows = Some(1);
+            record.row = Some(row);
+        } else {
+            let row = self.row(job);
+            let record = self.record(index);
+            record.outcome = Outcome::Rejected;
+            record.rows = Some(0);
+            record.row = Some(row);
+        }
+        let record = self.record(index);
+        record.token = token;
+        record.failed_checks = Some(failed);
+    }
+
+    /// `finish` (to `done`) or `fail` (to `failed`): the commit.
+    fn commit_end(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64, end: JobState) {
+        let now = self.lease_now(Some(worker), at);
+        let failed = self.failed_checks(self.scenario.design.commit_checks, worker, job, now);
+        let judgement = self.judge(index, worker, job);
+        self.annotate_holding(index, worker, job, at);
+        let holding = self.holding(worker, job);
+        if failed.is_empty() {
+            self.before_modify(index, worker, job);
+            if let Some(row) = self.rows.get_mut(usize::from(job)) {
+                row.state = end;
+            }
+            self.oracle.ended(job, holding.map_or(0, |h| h.generation));
+            self.oracle.effect(index, judgement);
+            if end == JobState::Done {
+                self.switch_official_values(worker);
+            }
+            let row = self.row(job);
+            let record = self.record(index);
+            record.outcome = Outcome::Ok;
+            record.rows = Some(1);
+            record.row = Some(row);
+        } else {
+            let row = self.row(job);
+            let record = self.record(index);
+            record.outcome = Outcome::Rejected;
+            record.rows = Some(0);
+            record.row = Some(row);
+        }
+        let record = self.record(index);
+        record.token = holding.and_then(|h| h.token);
+        record.failed_checks = Some(failed);
+    }
+
+    /// A committed finish makes the worker's latest drafts official.
+    fn switch_official_values(&mut self, worker: WorkerIdx) {
+        for (target, spec) in self.targets.iter_mut().zip(&self.scenario.targets) {
+            if spec.protect != Protect::Versioned {
+                continue;
+            }
+            if let Some(Some((step, value))) = target.latest_draft.get(usize::from(worker)) {
+                target.state.value = Some((value.clone(), *step));
+            }
+        }
+    }
+
+    fn cancel(&mut self, index: u32, job: JobIdx) {
+        let row = self.row(job);
+        let record = self.record(index);
+        if row.state.is_open() {
+            record.outcome = Outcome::Ok;
+            record.rows = Some(1);
+            if let Some(row) = self.rows.get_mut(usize::from(job)) {
+                row.state = JobState::Cancelled;
+            }
+            self.oracle.cancelled(job);
+        } else {
+            record.reason = Some(Reason::Terminal);
+            record.rows = Some(0);
+        }
+        let row = self.row(job);
+        self.record(index).row = Some(row);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &mut self,
+        index: u32,
+        worker: WorkerIdx,
+        job: JobIdx,
+        target: TargetIdx,
+        op: OpRef,
+        value: ValueRef,
+        at: u64,
+    ) {
+        let Some(spec) = self.scenario.targets.get(usize::from(target)) else {
+            return;
+        };
+        let protect = spec.protect;
+        let token = self.holding(worker, job).and_then(|h| h.token);
+        // A versioned target's draft is not an effect; the switch at finish is.
+        let judgement = (protect != Protect::Versioned).then(|| self.judge(index, worker, job));
+        self.annotate_holding(index, worker, job, at);
+        let gateway_failed = (protect == Protect::Gateway).then(|| {
+            let now = self.lease_now(Some(worker), at);
+            self.failed_checks(self.scenario.design.commit_checks, worker, job, now)
+        });
+        let op_key = match op {
+            OpRef::Named(named) => named as usize,
+            OpRef::JobTarget => {
+                self.scenario.ops.len()
+                    + usize::from(job) * self.scenario.targets.len()
+                    + usize::from(target)
+            }
+        };
+        let value_text = self.scenario.value_text(value, worker);
+        let Some(runtime) = self.targets.get_mut(usize::from(target)) else {
+            return;
+        };
+        let (outcome, reason, failed) = match protect {
+            Protect::None => (Outcome::Ok, None, None),
+            Protect::IdempotencyKey => {
+                let (word, bit) = (op_key / 64, 1u64 << (op_key % 64));
+                match runtime.applied.get_mut(word) {
+                    Some(bits) if *bits & bit != 0 => (Outcome::Duplicate, None, None),
+                    Some(bits) => {
+                        *bits |= bit;
+                        (Outcome::Ok, None, None)
+                    }
+                    None => (Outcome::Ok, None, None),
+                }
+            }
+            Protect::HighestToken => match (token, runtime.state.highest) {
+                (Some(carried), Some(highest)) if carried < highest => (
+                    Outcome::Rejected,
+                    Some(Reason::StaleToken),
+                    Some(CheckSet::EMPTY.with(Check::Fence)),
+                ),
+                (Some(carried), _) => {
+                    runtime.state.highest = Some(carried);
+                    (Outcome::Ok, None, Some(CheckSet::EMPTY))
+                }
+                (None, _) => (
+                    Outcome::Rejected,
+                    Some(Reason::StaleToken),
+                    Some(CheckSet::EMPTY.with(Check::Fence)),
+                ),
+            },
+            Protect::RegisteredToken => {
+                if token.is_some() && token == runtime.state.registered {
+                    (Outcome::Ok, None, Some(CheckSet::EMPTY))
+                } else {
+                    (
+                        Outcome::Rejected,
+                        Some(Reason::NotRegistered),
+                        Some(CheckSet::EMPTY.with(Check::Fence)),
+                    )
+                }
+            }
+            Protect::Gateway => match gateway_failed {
+                Some(failed) if !failed.is_empty() => (Outcome::Rejected, None, Some(failed)),
+                failed => (Outcome::Ok, None, failed),
+            },
+            Protect::Versioned => {
+                runtime.state.drafts.push((index, value_text.clone()));
+                if let Some(latest) = runtime.latest_draft.get_mut(usize::from(worker)) {
+                    *latest = Some((index, value_text.clone()));
+                }
+                (Outcome::Ok, Some(Reason::Draft), None)
+            }
+        };
+        if outcome == Outcome::Ok && protect != Protect::Versioned {
+            runtime.state.value = Some((value_text, index));
+            if let Some(judgement) = judgement {
+                self.oracle.effect(index, judgement);
+                self.oracle.remote_effect(job, index);
+            }
+        }
+        let record = self.record(index);
+        record.outcome = outcome;
+        record.reason = reason;
+        record.failed_checks = failed;
+        record.token = token;
+    }
+
+    fn register(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, target: TargetIdx, at: u64) {
+        let token = self.holding(worker, job).and_then(|h| h.token);
+        self.annotate_holding(index, worker, job, at);
+        let Some(runtime) = self.targets.get_mut(usize::from(target)) else {
+            return;
+        };
+        let accepted = match (token, runtime.state.registered) {
+            (Some(carried), Some(registered)) => carried > registered,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if accepted {
+            runtime.state.registered = token;
+        }
+        let record = self.record(index);
+        record.token = token;
+        if accepted {
+            record.outcome = Outcome::Ok;
+        } else {
+            record.outcome = Outcome::Rejected;
+            record.reason = Some(Reason::NotHigher);
+            record.failed_checks = Some(CheckSet::EMPTY.with(Check::Fence));
+        }
+    }
+
+    fn crash(&mut self, index: u32, worker: WorkerIdx, at: u64) {
+        let actor = usize::from(worker);
+        // The process is gone: its waiting statement never completes, and the
+        // database notices the closed connection and rolls its transaction back.
+        if let Some(step) = self.actors.get_mut(actor).and_then(|s| s.waiting.take()) {
+            self.waiters.retain(|waiter| waiter.actor != actor);
+            let record = self.record(step);
+            record.outcome = Outcome::Noop;
+            record.reason = Some(Reason::Crashed);
+        }
+        if self.in_transaction(worker) {
+            self.end_transaction(worker, false, at);
+        }
+        if let Some(state) = self.actors.get_mut(actor) {
+            state.crashed = true;
+        }
+        self.record(index).job = None;
+    }
+
+    /// Commit or roll back `worker`'s transaction, release its locks and run
+    /// the statements that waited for them.
+    fn end_transaction(&mut self, worker: WorkerIdx, commit: bool, at: u64) {
+        let Some(transaction) = self
+            .actors
+            .get_mut(usize::from(worker))
+            .and_then(|state| state.transaction.take())
+        else {
+            return;
+        };
+        if !commit {
+            // Undo in reverse order of first modification; the row stayed
+            // locked, so nobody else changed it in between.
+            for undo in transaction.undo.iter().rev() {
+                if let Some(row) = self.rows.get_mut(usize::from(undo.job)) {
+                    *row = undo.row;
+                }
+                self.oracle.restore(undo.job, &undo.oracle);
+                let slot = self.slot(worker, undo.job);
+                if let Some(holding) = self.holdings.get_mut(slot) {
+                    *holding = undo.holding;
+                }
+            }
+            self.oracle.forget_effects(&transaction.effects);
+        }
+        for job in &transaction.locks {
+            if let Some(holder) = self.lock_holder.get_mut(usize::from(*job)) {
+                *holder = None;
+            }
+        }
+        self.run_waiters(at);
+    }
+
+    /// Runs, in arrival order, every waiting statement whose row is free.
+    fn run_waiters(&mut self, at: u64) {
+        let scenario = self.scenario;
+        let mut position = 0;
+        while position < self.waiters.len() {
+            let waiter = self.waiters[position];
+            let free = self
+                .lock_holder
+                .get(usize::from(waiter.job))
+                .copied()
+                .flatten()
+                .is_none_or(|holder| usize::from(holder) == waiter.actor);
+            if !free {
+                position += 1;
+                continue;
+            }
+            self.waiters.remove(position);
+            if let Some(state) = self.actors.get_mut(waiter.actor) {
+                state.waiting = None;
+            }
+            let Some(step) = scenario.steps.get(waiter.step as usize) else {
+                continue;
+            };
+            let record = self.record(waiter.step);
+            record.outcome = Outcome::Noop;
+            record.waited_until = Some(at);
+            self.execute(waiter.step, step, waiter.job, at);
+            // Running it may have released or taken locks: start over.
+            position = 0;
+        }
+    }
+}
+
+fn claimable_reason(claimable: bool) -> Reason {
+    if claimable {
+        Reason::Claimable
+    } else {
+        Reason::NotClaimable
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TokenRng;
+
+    #[test]
+    fn random_tokens_repeat_per_seed_and_stay_small() {
+        let mut first = TokenRng::new(7);
+        let mut second = TokenRng::new(7);
+        for _ in 0..1000 {
+            let token = first.next_token();
+            assert_eq!(token, second.next_token());
+            assert!((1..1_000_000).contains(&token));
+        }
+        assert_ne!(TokenRng::new(1).next_token(), TokenRng::new(2).next_token());
+    }
+}

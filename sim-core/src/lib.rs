@@ -1,0 +1,28 @@
+//! The fencelab model: a job table guarded by leases and fencing tokens,
+//! remote targets with their own protections, and a safety oracle that says
+//! which effects were stale — the behavioural contract of `docs/MODEL.md`.
+//!
+//! This crate contains no I/O: it reads no files, no clock and no
+//! environment, and draws no randomness it was not seeded with. A scenario
+//! goes in ([`parse_scenario`] or a [`Scenario`] built in code), a [`Trace`]
+//! comes out ([`run`]). The same input gives the same output on every
+//! platform, including `wasm32-unknown-unknown`. Bad input is an error value,
+//! never a panic.
+
+mod design;
+mod engine;
+mod oracle;
+mod parse;
+mod scenario;
+mod trace;
+
+pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
+pub use engine::run;
+pub use parse::{Diagnostic, closest, line_col, parse_scenario};
+pub use scenario::{
+    Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario, Step,
+    Target, TargetIdx, Text, ValueRef, Worker, WorkerIdx,
+};
+pub use trace::{
+    JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace, Violation, ViolationKind,
+};

@@ -1,0 +1,191 @@
+//! The safety oracle (MODEL.md §5). It knows only which generation each
+//! claim was and what took effect; it never asks how a resource checked, so a
+//! weak design cannot talk it out of a violation.
+
+use crate::scenario::JobIdx;
+use crate::trace::{Violation, ViolationKind};
+
+/// How the job ended, as far as the oracle is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Terminal {
+    Cancelled,
+    /// Finished or failed by this generation (0: by a worker that held none).
+    EndedBy(u32),
+}
+
+#[derive(Debug, Clone, Default)]
+struct JobFacts {
+    /// Lease end per granted generation (index = generation - 1).
+    leases: Vec<i64>,
+    terminal: Option<Terminal>,
+    /// Applied remote writes for this job, for reconciliation on cancel.
+    remote_effects: Vec<u32>,
+}
+
+/// A copy of one job's facts, for rolling back a transaction.
+#[derive(Debug, Clone)]
+pub(crate) struct JobMark {
+    generations: usize,
+    current_lease: Option<i64>,
+    terminal: Option<Terminal>,
+}
+
+/// What the oracle says an effect-capable step would be if it took effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Judgement {
+    stale: bool,
+    after_terminal: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Oracle {
+    jobs: Vec<JobFacts>,
+    violations: Vec<Violation>,
+    should_reject: Vec<u32>,
+    reconcile: Vec<u32>,
+}
+
+impl Oracle {
+    pub(crate) fn new(jobs: usize) -> Oracle {
+        Oracle {
+            jobs: vec![JobFacts::default(); jobs],
+            violations: Vec::new(),
+            should_reject: Vec::new(),
+            reconcile: Vec::new(),
+        }
+    }
+
+    fn facts(&mut self, job: JobIdx) -> Option<&mut JobFacts> {
+        self.jobs.get_mut(usize::from(job))
+    }
+
+    /// A claim was granted: returns its generation.
+    pub(crate) fn grant(&mut self, job: JobIdx, lease_until: i64) -> u32 {
+        match self.facts(job) {
+            Some(facts) => {
+                facts.leases.push(lease_until);
+                u32::try_from(facts.leases.len()).unwrap_or(u32::MAX)
+            }
+            None => 0,
+        }
+    }
+
+    /// A renew took effect: the row's lease, which belongs to the newest
+    /// generation, now ends at `lease_until`.
+    pub(crate) fn renewed(&mut self, job: JobIdx, lease_until: i64) {
+        if let Some(lease) = self.facts(job).and_then(|facts| facts.leases.last_mut()) {
+            *lease = lease_until;
+        }
+    }
+
+    /// Whether generation `generation`'s lease had ended by database time `db_now`.
+    pub(crate) fn lease_expired(&self, job: JobIdx, generation: u32, db_now: i64) -> bool {
+        self.jobs
+            .get(usize::from(job))
+            .and_then(|facts| facts.leases.get((generation as usize).wrapping_sub(1)))
+            .is_some_and(|&lease_until| lease_until <= db_now)
+    }
+
+    /// Judges a step by a worker holding `generation` (0: none) of `job`,
+    /// whatever the step will actually do; records it in `should_reject`.
+    pub(crate) fn judge(&mut self, step: u32, job: JobIdx, generation: u32) -> Judgement {
+        let Some(facts) = self.jobs.get(usize::from(job)) else {
+            return Judgement::default();
+        };
+        let newest = facts.leases.len();
+        let judgement = Judgement {
+            stale: (generation as usize) < newest,
+            after_terminal: match facts.terminal {
+                None => false,
+                Some(Terminal::Cancelled) => true,
+                Some(Terminal::EndedBy(ender)) => ender != generation,
+            },
+        };
+        if judgement.stale || judgement.after_terminal {
+            self.should_reject.push(step);
+        }
+        judgement
+    }
+
+    /// The judged step took effect.
+    pub(crate) fn effect(&mut self, step: u32, judgement: Judgement) {
+        if judgement.stale {
+            self.violations.push(Violation {
+                step,
+                kind: ViolationKind::Stale,
+            });
+        }
+        if judgement.after_terminal {
+            self.violations.push(Violation {
+                step,
+                kind: ViolationKind::AfterTerminal,
+            });
+        }
+    }
+
+    pub(crate) fn remote_effect(&mut self, job: JobIdx, step: u32) {
+        if let Some(facts) = self.facts(job) {
+            facts.remote_effects.push(step);
+        }
+    }
+
+    /// A finish or fail by `generation` committed.
+    pub(crate) fn ended(&mut self, job: JobIdx, generation: u32) {
+        if let Some(facts) = self.facts(job) {
+            facts.terminal.get_or_insert(Terminal::EndedBy(generation));
+        }
+    }
+
+    /// The user's cancel took effect: what the job already did remotely is
+    /// listed for reconciliation, since cancelling undoes none of it (C15, C16).
+    pub(crate) fn cancelled(&mut self, job: JobIdx) {
+        let Some(facts) = self.jobs.get_mut(usize::from(job)) else {
+            return;
+        };
+        facts.terminal.get_or_insert(Terminal::Cancelled);
+        self.reconcile.append(&mut facts.remote_effects);
+    }
+
+    pub(crate) fn mark(&self, job: JobIdx) -> JobMark {
+        let facts = self.jobs.get(usize::from(job));
+        JobMark {
+            generations: facts.map_or(0, |f| f.leases.len()),
+            current_lease: facts.and_then(|f| f.leases.last().copied()),
+            terminal: facts.and_then(|f| f.terminal),
+        }
+    }
+
+    /// A transaction rolled back: its claims were never granted, its commits never made.
+    pub(crate) fn restore(&mut self, job: JobIdx, mark: &JobMark) {
+        if let Some(facts) = self.facts(job) {
+            facts.leases.truncate(mark.generations);
+            if let (Some(lease), Some(before)) = (facts.leases.last_mut(), mark.current_lease) {
+                *lease = before;
+            }
+            facts.terminal = mark.terminal;
+        }
+    }
+
+    /// Effects that a rollback took back are not violations.
+    pub(crate) fn forget_effects(&mut self, steps: &[u32]) {
+        if !steps.is_empty() {
+            self.violations.retain(|v| !steps.contains(&v.step));
+        }
+    }
+
+    /// `(violations, should_reject, reconcile, generations per job)`.
+    pub(crate) fn into_parts(mut self) -> (Vec<Violation>, Vec<u32>, Vec<u32>, Vec<u32>) {
+        self.reconcile.sort_unstable();
+        let generations = self
+            .jobs
+            .iter()
+            .map(|facts| u32::try_from(facts.leases.len()).unwrap_or(u32::MAX))
+            .collect();
+        (
+            self.violations,
+            self.should_reject,
+            self.reconcile,
+            generations,
+        )
+    }
+}

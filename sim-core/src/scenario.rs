@@ -1,0 +1,466 @@
+//! A validated scenario: every name resolved to an index, every number in range.
+//! [`crate::parse`] builds one from TOML; the explorers build them directly.
+
+use crate::design::{Design, Preset, Protect};
+
+/// Index of a worker in [`Scenario::workers`].
+pub type WorkerIdx = u16;
+/// Index of a job in [`Scenario::jobs`].
+pub type JobIdx = u16;
+/// Index of a target in [`Scenario::targets`].
+pub type TargetIdx = u16;
+/// Index of an owner identity in [`Scenario::owners`].
+pub type OwnerIdx = u16;
+
+/// The largest tick, offset or TTL a scenario may use. Far beyond any lesson,
+/// small enough that `t + offset + ttl` can never overflow an `i64`.
+pub const MAX_TIME: i64 = 1_000_000_000;
+/// The most steps one scenario may hold.
+pub const MAX_STEPS: usize = 1_000_000;
+/// The most workers, jobs or targets one scenario may name.
+pub const MAX_IDS: usize = 256;
+
+/// A text in both course languages. A plain string in a file sets both.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Text {
+    pub en: String,
+    pub zh: String,
+}
+
+impl Text {
+    pub fn both(text: &str) -> Text {
+        Text {
+            en: text.to_owned(),
+            zh: text.to_owned(),
+        }
+    }
+
+    /// The text in `lang` (`"zh"` or anything else for English), falling
+    /// back to the other language when one is empty.
+    pub fn get(&self, lang: &str) -> &str {
+        let (first, second) = if lang == "zh" {
+            (&self.zh, &self.en)
+        } else {
+            (&self.en, &self.zh)
+        };
+        if first.is_empty() { second } else { first }
+    }
+}
+
+/// One process that runs the job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Worker {
+    pub id: String,
+    /// The identity the `owner` column stores. Restarted incarnations share it.
+    pub owner: OwnerIdx,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub id: String,
+    pub protect: Protect,
+    /// Whether the file named `protect` itself (else the design's default).
+    pub own_protect: bool,
+}
+
+/// Everything a step can do. The first group is MODEL.md §4; the second is
+/// fencelab's transaction vocabulary for queues and row locks (C10, C11, C19),
+/// documented in `docs/scenario-format.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    Claim,
+    Renew,
+    Write,
+    Finish,
+    Fail,
+    Cancel,
+    Register,
+    Check,
+    Crash,
+    Pause,
+    Resume,
+    Begin,
+    Select,
+    SelectForUpdate,
+    SelectSkipLocked,
+    UpdateClaim,
+    ClaimNext,
+    Commit,
+    Rollback,
+}
+
+impl Action {
+    pub const ALL: [Action; 19] = [
+        Action::Claim,
+        Action::Renew,
+        Action::Write,
+        Action::Finish,
+        Action::Fail,
+        Action::Cancel,
+        Action::Register,
+        Action::Check,
+        Action::Crash,
+        Action::Pause,
+        Action::Resume,
+        Action::Begin,
+        Action::Select,
+        Action::SelectForUpdate,
+        Action::SelectSkipLocked,
+        Action::UpdateClaim,
+        Action::ClaimNext,
+        Action::Commit,
+        Action::Rollback,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Claim => "claim",
+            Action::Renew => "renew",
+            Action::Write => "write",
+            Action::Finish => "finish",
+            Action::Fail => "fail",
+            Action::Cancel => "cancel",
+            Action::Register => "register",
+            Action::Check => "check",
+            Action::Crash => "crash",
+            Action::Pause => "pause",
+            Action::Resume => "resume",
+            Action::Begin => "begin",
+            Action::Select => "select",
+            Action::SelectForUpdate => "select_for_update",
+            Action::SelectSkipLocked => "select_skip_locked",
+            Action::UpdateClaim => "update_claim",
+            Action::ClaimNext => "claim_next",
+            Action::Commit => "commit",
+            Action::Rollback => "rollback",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|action| action.name() == name)
+    }
+
+    /// Whether the step is done by a worker (all but the user's `cancel`).
+    pub fn needs_worker(self) -> bool {
+        self != Action::Cancel
+    }
+
+    /// Whether the step needs a `target`.
+    pub fn needs_target(self) -> bool {
+        matches!(self, Action::Write | Action::Register)
+    }
+
+    /// Statements on the job row that wait while another transaction holds
+    /// the row's lock.
+    pub fn waits_for_row_lock(self) -> bool {
+        matches!(
+            self,
+            Action::Claim
+                | Action::Renew
+                | Action::Finish
+                | Action::Fail
+                | Action::Cancel
+                | Action::SelectForUpdate
+                | Action::UpdateClaim
+        )
+    }
+
+    /// Steps whose effect the oracle judges (MODEL.md §5): they change
+    /// protected state when they take effect.
+    pub fn can_have_effect(self) -> bool {
+        matches!(
+            self,
+            Action::Write | Action::Finish | Action::Fail | Action::Renew
+        )
+    }
+}
+
+/// The operation id a write carries: the business action's identity, stable
+/// across takeover (C07). Without an explicit `op` it is `"<job>:<target>"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OpRef {
+    Named(u32),
+    JobTarget,
+}
+
+/// The value a write carries. Without an explicit `value` it is the worker id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ValueRef {
+    Named(u32),
+    WorkerId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub at: u64,
+    /// `None` only for the user's `cancel`.
+    pub worker: Option<WorkerIdx>,
+    pub action: Action,
+    /// `None`: the worker's current job (MODEL.md §4 default).
+    pub job: Option<JobIdx>,
+    pub target: Option<TargetIdx>,
+    pub op: OpRef,
+    pub value: ValueRef,
+    pub note: Option<Text>,
+}
+
+impl Step {
+    /// A step with no job, target, op, value or note of its own.
+    pub fn new(at: u64, worker: Option<WorkerIdx>, action: Action) -> Step {
+        Step {
+            at,
+            worker,
+            action,
+            job: None,
+            target: None,
+            op: OpRef::JobTarget,
+            value: ValueRef::WorkerId,
+            note: None,
+        }
+    }
+}
+
+/// How the scenario's design was written, so it can be written back the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DesignSource {
+    /// No `design` key: `full`.
+    Default,
+    Preset(Preset),
+    Table,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scenario {
+    pub id: String,
+    pub title: Text,
+    pub description: Option<Text>,
+    pub ttl: u64,
+    pub workers: Vec<Worker>,
+    /// Owner identities, in order of first appearance among `workers`.
+    pub owners: Vec<String>,
+    pub jobs: Vec<String>,
+    /// Whether the file listed `jobs` (else the single default job `r`).
+    pub jobs_listed: bool,
+    pub design: Design,
+    pub design_source: DesignSource,
+    pub targets: Vec<Target>,
+    /// Clock offset of the database node.
+    pub db_offset: i64,
+    /// Clock offset per worker, parallel to `workers`.
+    pub worker_offsets: Vec<i64>,
+    /// Seeds the generator of `token = "random"`.
+    pub seed: u64,
+    pub steps: Vec<Step>,
+    /// Explicit operation ids, indexed by [`OpRef::Named`].
+    pub ops: Vec<String>,
+    /// Explicit write values, indexed by [`ValueRef::Named`].
+    pub values: Vec<String>,
+}
+
+impl Scenario {
+    /// An empty scenario: one job `r`, the `full` design, no steps. Builders
+    /// (tests, explorers) fill it in; [`Scenario::check`] validates the result.
+    pub fn new(id: &str, ttl: u64, worker_ids: &[&str]) -> Scenario {
+        let mut scenario = Scenario {
+            id: id.to_owned(),
+            title: Text::both(id),
+            description: None,
+            ttl,
+            workers: Vec::new(),
+            owners: Vec::new(),
+            jobs: vec!["r".to_owned()],
+            jobs_listed: false,
+            design: Design::default(),
+            design_source: DesignSource::Default,
+            targets: Vec::new(),
+            db_offset: 0,
+            worker_offsets: Vec::new(),
+            seed: 0,
+            steps: Vec::new(),
+            ops: Vec::new(),
+            values: Vec::new(),
+        };
+        for worker_id in worker_ids {
+            scenario.add_worker(worker_id, worker_id);
+        }
+        scenario
+    }
+
+    /// Adds a worker whose owner identity is `owner` (its own id unless it is
+    /// a restarted incarnation).
+    pub fn add_worker(&mut self, id: &str, owner: &str) -> WorkerIdx {
+        let owner_idx = match self.owners.iter().position(|known| known == owner) {
+            Some(found) => found,
+            None => {
+                self.owners.push(owner.to_owned());
+                self.owners.len() - 1
+            }
+        };
+        self.workers.push(Worker {
+            id: id.to_owned(),
+            owner: idx16(owner_idx),
+        });
+        self.worker_offsets.push(0);
+        idx16(self.workers.len() - 1)
+    }
+
+    pub fn add_target(&mut self, id: &str, protect: Option<Protect>) -> TargetIdx {
+        self.targets.push(Target {
+            id: id.to_owned(),
+            protect: protect.unwrap_or(self.design.target_protect),
+            own_protect: protect.is_some(),
+        });
+        idx16(self.targets.len() - 1)
+    }
+
+    /// Sets the design, re-deriving the protection of targets that take the
+    /// design's default.
+    pub fn set_design(&mut self, design: Design, source: DesignSource) {
+        self.design = design;
+        self.design_source = source;
+        for target in &mut self.targets {
+            if !target.own_protect {
+                target.protect = design.target_protect;
+            }
+        }
+    }
+
+    pub fn intern_op(&mut self, op: &str) -> OpRef {
+        OpRef::Named(intern(&mut self.ops, op))
+    }
+
+    pub fn intern_value(&mut self, value: &str) -> ValueRef {
+        ValueRef::Named(intern(&mut self.values, value))
+    }
+
+    pub fn worker_id(&self, worker: WorkerIdx) -> &str {
+        self.workers
+            .get(usize::from(worker))
+            .map_or("?", |w| w.id.as_str())
+    }
+
+    pub fn job_id(&self, job: JobIdx) -> &str {
+        self.jobs.get(usize::from(job)).map_or("?", String::as_str)
+    }
+
+    pub fn target_id(&self, target: TargetIdx) -> &str {
+        self.targets
+            .get(usize::from(target))
+            .map_or("?", |t| t.id.as_str())
+    }
+
+    pub fn owner_id(&self, owner: OwnerIdx) -> &str {
+        self.owners
+            .get(usize::from(owner))
+            .map_or("?", String::as_str)
+    }
+
+    /// The text of an operation id as a write to `target` for `job` carries it.
+    pub fn op_text(&self, op: OpRef, job: JobIdx, target: TargetIdx) -> String {
+        match op {
+            OpRef::Named(index) => self.ops.get(index as usize).cloned().unwrap_or_default(),
+            OpRef::JobTarget => format!("{}:{}", self.job_id(job), self.target_id(target)),
+        }
+    }
+
+    pub fn value_text(&self, value: ValueRef, worker: WorkerIdx) -> String {
+        match value {
+            ValueRef::Named(index) => self.values.get(index as usize).cloned().unwrap_or_default(),
+            ValueRef::WorkerId => self.worker_id(worker).to_owned(),
+        }
+    }
+
+    /// Checks the invariants the engine relies on (indices in range, times
+    /// non-decreasing and bounded). [`crate::parse`] guarantees them for files;
+    /// builders call this before running.
+    pub fn check(&self) -> Result<(), String> {
+        if self.ttl == 0 || self.ttl > MAX_TIME as u64 {
+            return Err(format!("ttl must be between 1 and {MAX_TIME}"));
+        }
+        if self.workers.is_empty() || self.workers.len() > MAX_IDS {
+            return Err(format!("between 1 and {MAX_IDS} workers are needed"));
+        }
+        if self.jobs.is_empty() || self.jobs.len() > MAX_IDS || self.targets.len() > MAX_IDS {
+            return Err(format!(
+                "between 1 and {MAX_IDS} jobs, at most {MAX_IDS} targets"
+            ));
+        }
+        if self.worker_offsets.len() != self.workers.len() {
+            return Err("one clock offset per worker is needed".to_owned());
+        }
+        let offsets_ok = std::iter::once(&self.db_offset)
+            .chain(&self.worker_offsets)
+            .all(|offset| offset.abs() <= MAX_TIME);
+        if !offsets_ok {
+            return Err(format!("clock offsets must lie within ±{MAX_TIME}"));
+        }
+        if self.steps.len() > MAX_STEPS {
+            return Err(format!("at most {MAX_STEPS} steps"));
+        }
+        if self
+            .workers
+            .iter()
+            .any(|w| usize::from(w.owner) >= self.owners.len())
+        {
+            return Err("a worker names an unknown owner".to_owned());
+        }
+        let mut previous_at = 0;
+        for (index, step) in self.steps.iter().enumerate() {
+            let fail = |what: &str| Err(format!("step {index}: {what}"));
+            if step.at < previous_at {
+                return fail("`at` goes backwards");
+            }
+            if step.at > MAX_TIME as u64 {
+                return fail("`at` is too large");
+            }
+            previous_at = step.at;
+            match step.worker {
+                Some(worker) if usize::from(worker) >= self.workers.len() => {
+                    return fail("unknown worker");
+                }
+                None if step.action.needs_worker() => return fail("needs a worker"),
+                _ => {}
+            }
+            if step
+                .job
+                .is_some_and(|job| usize::from(job) >= self.jobs.len())
+            {
+                return fail("unknown job");
+            }
+            match step.target {
+                Some(target) if usize::from(target) >= self.targets.len() => {
+                    return fail("unknown target");
+                }
+                None if step.action.needs_target() => return fail("needs a target"),
+                _ => {}
+            }
+            if let OpRef::Named(op) = step.op
+                && op as usize >= self.ops.len()
+            {
+                return fail("unknown op");
+            }
+            if let ValueRef::Named(value) = step.value
+                && value as usize >= self.values.len()
+            {
+                return fail("unknown value");
+            }
+        }
+        Ok(())
+    }
+}
+
+fn intern(table: &mut Vec<String>, text: &str) -> u32 {
+    let index = match table.iter().position(|known| known == text) {
+        Some(found) => found,
+        None => {
+            table.push(text.to_owned());
+            table.len() - 1
+        }
+    };
+    u32::try_from(index).unwrap_or(u32::MAX)
+}
+
+/// Converts an index bounded by [`MAX_IDS`] to the 16-bit index type.
+pub(crate) fn idx16(index: usize) -> u16 {
+    u16::try_from(index).unwrap_or(u16::MAX)
+}

@@ -1,0 +1,346 @@
+//! What a run produces: one entry per scenario step, the oracle's verdicts and
+//! the final state. [`Trace::to_json`] is the `fencelab run --json` object of
+//! MODEL.md §6.
+
+use serde_json::{Map, Value, json};
+
+use crate::design::CheckSet;
+use crate::scenario::{JobIdx, OwnerIdx, Scenario};
+
+/// What happened to a step (MODEL.md §4, plus `waiting`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// It took effect.
+    Ok,
+    /// The resource refused it.
+    Rejected,
+    /// An idempotent replay: accepted, no new effect.
+    Duplicate,
+    /// Nothing to do: labels, reads, checks, cancel of a terminal job.
+    Noop,
+    /// It waited for a row lock that was never released before the end.
+    Waiting,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Rejected => "rejected",
+            Outcome::Duplicate => "duplicate",
+            Outcome::Noop => "noop",
+            Outcome::Waiting => "waiting",
+        }
+    }
+
+    /// The symbol that carries the outcome without colour.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Outcome::Ok => "✓",
+            Outcome::Rejected => "✗",
+            Outcome::Duplicate => "↺",
+            Outcome::Noop => "·",
+            Outcome::Waiting => "⌛",
+        }
+    }
+}
+
+/// Why a step came out the way it did, where the outcome alone does not say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// A claim found an unexpired lease.
+    LeaseHeld,
+    /// A claim or cancel found the job done, failed or cancelled.
+    Terminal,
+    /// `select_skip_locked` or `claim_next` found no claimable unlocked row.
+    NoneAvailable,
+    /// A read saw the row claimable.
+    Claimable,
+    /// A read saw the row not claimable, or `update_claim` had not seen it claimable.
+    NotClaimable,
+    /// The worker was still waiting for a row lock, so this step did not run.
+    Blocked,
+    /// The worker had crashed.
+    Crashed,
+    /// Waiting here would have closed a cycle of lock waits; the database
+    /// aborted the statement and rolled the transaction back.
+    Deadlock,
+    AlreadyInTransaction,
+    NoTransaction,
+    /// A `highest_token` target had seen a higher token.
+    StaleToken,
+    /// A `registered_token` target has another generation registered.
+    NotRegistered,
+    /// A `register` with a token not higher than the registered one.
+    NotHigher,
+    /// A `versioned` target stored a draft; the official value is unchanged.
+    Draft,
+}
+
+impl Reason {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::LeaseHeld => "lease_held",
+            Reason::Terminal => "terminal",
+            Reason::NoneAvailable => "none_available",
+            Reason::Claimable => "claimable",
+            Reason::NotClaimable => "not_claimable",
+            Reason::Blocked => "blocked",
+            Reason::Crashed => "crashed",
+            Reason::Deadlock => "deadlock",
+            Reason::AlreadyInTransaction => "already_in_transaction",
+            Reason::NoTransaction => "no_transaction",
+            Reason::StaleToken => "stale_token",
+            Reason::NotRegistered => "not_registered",
+            Reason::NotHigher => "not_higher",
+            Reason::Draft => "draft",
+        }
+    }
+}
+
+/// The state column of the job table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JobState {
+    Ready,
+    Running,
+    Done,
+    Cancelled,
+    Failed,
+}
+
+impl JobState {
+    pub fn name(self) -> &'static str {
+        match self {
+            JobState::Ready => "ready",
+            JobState::Running => "running",
+            JobState::Done => "done",
+            JobState::Cancelled => "cancelled",
+            JobState::Failed => "failed",
+        }
+    }
+
+    /// `state in (ready, running)`: a claim or cancel may still take it.
+    pub fn is_open(self) -> bool {
+        matches!(self, JobState::Ready | JobState::Running)
+    }
+}
+
+/// One row of the job table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Row {
+    pub owner: Option<OwnerIdx>,
+    /// In the time of the clock the design decides leases by.
+    pub lease_until: i64,
+    pub fence: u64,
+    pub state: JobState,
+}
+
+impl Row {
+    pub const INITIAL: Row = Row {
+        owner: None,
+        lease_until: 0,
+        fence: 0,
+        state: JobState::Ready,
+    };
+}
+
+/// The oracle's kinds of violation (MODEL.md §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ViolationKind {
+    /// A newer generation had already been granted.
+    Stale,
+    /// The job was already cancelled, or ended by another generation.
+    AfterTerminal,
+}
+
+impl ViolationKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ViolationKind::Stale => "stale",
+            ViolationKind::AfterTerminal => "after_terminal",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Violation {
+    pub step: u32,
+    pub kind: ViolationKind,
+}
+
+/// The record of one scenario step. Fields that do not apply are `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepTrace {
+    /// The job the step acted on (after defaulting); `None` for steps with no job.
+    pub job: Option<JobIdx>,
+    pub outcome: Outcome,
+    pub reason: Option<Reason>,
+    /// The token the worker carried (for a granted claim: the new one).
+    pub token: Option<u64>,
+    /// The predicates that were false, for steps that evaluated predicates.
+    pub failed_checks: Option<CheckSet>,
+    /// The generation the worker held for the job (a granted claim: its own).
+    pub generation: Option<u32>,
+    /// The worker's own lease had run out by database time (MODEL.md §5).
+    pub expired: Option<bool>,
+    /// For `check`: what the worker learned.
+    pub lease_valid: Option<bool>,
+    /// Rows a job-table statement affected (0 or 1).
+    pub rows: Option<u8>,
+    /// The lease end a granted claim or applied renew wrote.
+    pub lease_until: Option<i64>,
+    /// For a statement that waited for a row lock: the tick it ran at.
+    pub waited_until: Option<u64>,
+    /// The job row after the step, for steps that touched or read it.
+    pub row: Option<Row>,
+}
+
+impl StepTrace {
+    pub(crate) const BLANK: StepTrace = StepTrace {
+        job: None,
+        outcome: Outcome::Noop,
+        reason: None,
+        token: None,
+        failed_checks: None,
+        generation: None,
+        expired: None,
+        lease_valid: None,
+        rows: None,
+        lease_until: None,
+        waited_until: None,
+        row: None,
+    };
+}
+
+/// The final state of one remote target.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TargetState {
+    /// The accepted (for `versioned`: official) value and the step that wrote it.
+    pub value: Option<(String, u32)>,
+    /// `highest_token`: the highest token seen.
+    pub highest: Option<u64>,
+    /// `registered_token`: the registered generation's token.
+    pub registered: Option<u64>,
+    /// `versioned`: drafts written, as (step, value); orphans stay here.
+    pub drafts: Vec<(u32, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    /// Parallel to the scenario's steps.
+    pub steps: Vec<StepTrace>,
+    pub violations: Vec<Violation>,
+    pub should_reject: Vec<u32>,
+    pub reconcile: Vec<u32>,
+    /// The job table at the end, parallel to the scenario's jobs.
+    pub final_rows: Vec<Row>,
+    /// Generations granted per job.
+    pub generations: Vec<u32>,
+    /// Parallel to the scenario's targets.
+    pub final_targets: Vec<TargetState>,
+}
+
+impl Trace {
+    pub fn is_violation(&self, step: u32) -> bool {
+        self.violations
+            .iter()
+            .any(|violation| violation.step == step)
+    }
+
+    /// The `fencelab run --json` object (MODEL.md §6). Every step carries every
+    /// field, `null` where it does not apply, so consumers see one shape.
+    pub fn to_json(&self, scenario: &Scenario) -> Value {
+        let steps: Vec<Value> = scenario
+            .steps
+            .iter()
+            .zip(&self.steps)
+            .enumerate()
+            .map(|(index, (step, record))| {
+                let worker = step.worker.map(|w| scenario.worker_id(w).to_owned());
+                let target = step.target.map(|t| scenario.target_id(t).to_owned());
+                let (op, value) = match (step.action, record.job, step.target, step.worker) {
+                    (crate::Action::Write, Some(job), Some(t), Some(w)) => (
+                        Some(scenario.op_text(step.op, job, t)),
+                        Some(scenario.value_text(step.value, w)),
+                    ),
+                    _ => (None, None),
+                };
+                json!({
+                    "i": index,
+                    "at": step.at,
+                    "worker": worker,
+                    "do": step.action.name(),
+                    "job": record.job.map(|job| scenario.job_id(job)),
+                    "target": target,
+                    "outcome": record.outcome.name(),
+                    "reason": record.reason.map(Reason::name),
+                    "token": record.token,
+                    "failed_checks": record.failed_checks.map(CheckSet::names),
+                    "generation": record.generation,
+                    "expired": record.expired,
+                    "lease_valid": record.lease_valid,
+                    "rows": record.rows,
+                    "lease_until": record.lease_until,
+                    "op": op,
+                    "value": value,
+                    "waited_until": record.waited_until,
+                    "violation": self.is_violation(index as u32),
+                })
+            })
+            .collect();
+        let violations: Vec<Value> = self
+            .violations
+            .iter()
+            .map(|v| json!({ "step": v.step, "kind": v.kind.name() }))
+            .collect();
+        let jobs: Vec<Value> = scenario
+            .jobs
+            .iter()
+            .zip(&self.final_rows)
+            .zip(&self.generations)
+            .map(|((id, row), generations)| {
+                json!({
+                    "id": id,
+                    "owner": row.owner.map(|o| scenario.owner_id(o)),
+                    "lease_until": row.lease_until,
+                    "fence": row.fence,
+                    "state": row.state.name(),
+                    "generations": generations,
+                })
+            })
+            .collect();
+        let targets: Vec<Value> = scenario
+            .targets
+            .iter()
+            .zip(&self.final_targets)
+            .map(|(target, state)| {
+                let mut object = Map::new();
+                object.insert("id".into(), json!(target.id));
+                object.insert("protect".into(), json!(target.protect.name()));
+                object.insert("value".into(), json!(state.value.as_ref().map(|v| &v.0)));
+                object.insert(
+                    "value_step".into(),
+                    json!(state.value.as_ref().map(|v| v.1)),
+                );
+                object.insert("highest".into(), json!(state.highest));
+                object.insert("registered".into(), json!(state.registered));
+                let drafts: Vec<Value> = state
+                    .drafts
+                    .iter()
+                    .map(|(step, value)| json!({ "step": step, "value": value }))
+                    .collect();
+                object.insert("drafts".into(), Value::Array(drafts));
+                Value::Object(object)
+            })
+            .collect();
+        json!({
+            "scenario": scenario.id,
+            "steps": steps,
+            "violations": violations,
+            "should_reject": self.should_reject,
+            "reconcile": self.reconcile,
+            "jobs": jobs,
+            "targets": targets,
+        })
+    }
+}

@@ -1,0 +1,3 @@
+//! sim-core's integration tests: one binary, one module per feature.
+
+mod rules;

@@ -1,0 +1,1 @@
+//! Tests across crates live in `it/`; this library is empty on purpose.
