@@ -357,6 +357,7 @@ impl<'s> Engine<'s> {
             }
             Action::Select => {
                 let claimable = self.observe(worker, job, at);
+                self.set_current_job(worker, job);
                 let row = self.row(job);
                 let record = self.record(index);
                 record.reason = Some(claimable_reason(claimable));

@@ -105,15 +105,30 @@ pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
     )
 }
 
-/// The known name closest to `word`, if it is close enough to be a typo.
+/// The known name closest to `word`, if it is close enough to be a typo:
+/// a few edits away (never as many edits as the word has letters), or the
+/// only known name that begins with it or that it begins with.
 pub fn closest<'k>(word: &str, known: impl IntoIterator<Item = &'k str>) -> Option<&'k str> {
-    let limit = (word.chars().count() / 3).max(1) + 1;
-    known
-        .into_iter()
-        .map(|candidate| (strsim::damerau_levenshtein(word, candidate), candidate))
-        .filter(|(distance, _)| *distance <= limit)
+    let known: Vec<&'k str> = known.into_iter().collect();
+    let length = word.chars().count();
+    let limit = (length / 3).max(1);
+    let by_edits = known
+        .iter()
+        .map(|candidate| (strsim::damerau_levenshtein(word, candidate), *candidate))
+        .filter(|(distance, candidate)| {
+            *distance <= limit && *distance < length.max(candidate.chars().count())
+        })
         .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
+        .map(|(_, candidate)| candidate);
+    by_edits.or_else(|| {
+        let mut prefixed = known.iter().filter(|candidate| {
+            !word.is_empty() && (candidate.starts_with(word) || word.starts_with(**candidate))
+        });
+        match (prefixed.next(), prefixed.next()) {
+            (Some(only), None) => Some(*only),
+            _ => None,
+        }
+    })
 }
 
 fn did_you_mean<'k>(word: &str, known: impl IntoIterator<Item = &'k str> + Clone) -> String {
@@ -838,5 +853,12 @@ mod tests {
         assert_eq!(closest("clam", ["claim", "renew"]), Some("claim"));
         assert_eq!(closest("tll", ["ttl", "title"]), Some("ttl"));
         assert_eq!(closest("zzzzzz", ["claim", "renew"]), None);
+        assert_eq!(closest("Z", ["A", "db"]), None, "one letter is no typo");
+        assert_eq!(closest("lease_until", ["owner", "lease"]), Some("lease"));
+        assert_eq!(
+            closest("fenced", ["fenced-highest-seen", "fenced-registered"]),
+            None,
+            "ambiguous"
+        );
     }
 }

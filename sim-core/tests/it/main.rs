@@ -1,3 +1,4 @@
 //! sim-core's integration tests: one binary, one module per feature.
 
+mod parse_errors;
 mod rules;

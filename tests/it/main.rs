@@ -1,0 +1,4 @@
+//! One integration-test binary for the tests that cross crates.
+
+mod differential;
+mod examples;
