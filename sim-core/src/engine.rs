@@ -426,7 +426,7 @@ impl<'s> Engine<'s> {
     /// Whether the row may be claimed now: lease over and not terminal.
     fn claimable(&self, worker: WorkerIdx, job: JobIdx, at: u64) -> bool {
         let row = self.row(job);
-        row.state.is_open() && row.lease_until <= self.lease_now(Some(worker), at)
+        row.state.is_open() && lease_over(row, self.lease_now(Some(worker), at))
     }
 
     /// A read by `worker`: remembers and returns whether the row looked claimable.
@@ -504,7 +504,7 @@ impl<'s> Engine<'s> {
         let row = self.row(job);
         // An UPDATE locks only the rows its WHERE clause matched, so a refused
         // claim takes no lock.
-        if !row.state.is_open() || row.lease_until > self.lease_now(Some(worker), at) {
+        if !row.state.is_open() || !lease_over(row, self.lease_now(Some(worker), at)) {
             let reason = if row.state.is_open() {
                 Reason::LeaseHeld
             } else {
@@ -538,7 +538,7 @@ impl<'s> Engine<'s> {
         };
         let row = Row {
             owner,
-            lease_until: now + ttl,
+            lease_until: Some(now + ttl),
             fence,
             state: JobState::Running,
         };
@@ -546,7 +546,7 @@ impl<'s> Engine<'s> {
             *slot = row;
         }
         let token = (token_kind != TokenKind::None).then_some(fence);
-        let generation = self.oracle.grant(job, row.lease_until);
+        let generation = self.oracle.grant(job, now + ttl);
         let slot = self.slot(worker, job);
         if let Some(holding) = self.holdings.get_mut(slot) {
             *holding = Some(Holding { token, generation });
@@ -564,7 +564,7 @@ impl<'s> Engine<'s> {
         record.token = token;
         record.generation = Some(generation);
         record.rows = Some(1);
-        record.lease_until = Some(row.lease_until);
+        record.lease_until = row.lease_until;
         record.row = Some(row);
     }
 
@@ -588,7 +588,7 @@ impl<'s> Engine<'s> {
             .filter(|check| match check {
                 Check::Owner => row.owner.is_none() || row.owner != identity,
                 Check::Fence => token != Some(row.fence),
-                Check::Lease => row.lease_until <= now,
+                Check::Lease => lease_over(row, now),
                 Check::State => row.state != JobState::Running,
             })
             .collect()
@@ -623,7 +623,7 @@ impl<'s> Engine<'s> {
             self.before_modify(index, worker, job);
             let lease_until = now + self.scenario.ttl as i64;
             if let Some(row) = self.rows.get_mut(usize::from(job)) {
-                row.lease_until = lease_until;
+                row.lease_until = Some(lease_until);
             }
             self.oracle.renewed(job, lease_until);
             self.oracle.effect(index, judgement);
@@ -918,6 +918,12 @@ impl<'s> Engine<'s> {
             position = 0;
         }
     }
+}
+
+/// `lease_until IS NULL OR lease_until <= now`: the claim predicate, and
+/// the negation of the `lease` predicate.
+fn lease_over(row: Row, now: i64) -> bool {
+    row.lease_until.is_none_or(|until| until <= now)
 }
 
 fn claimable_reason(claimable: bool) -> Reason {

@@ -129,8 +129,10 @@ impl JobState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Row {
     pub owner: Option<OwnerIdx>,
-    /// In the time of the clock the design decides leases by.
-    pub lease_until: i64,
+    /// In the time of the clock the design decides leases by; `None` (SQL
+    /// `NULL`) until the first claim, so a fresh job is claimable whatever
+    /// any clock reads.
+    pub lease_until: Option<i64>,
     pub fence: u64,
     pub state: JobState,
 }
@@ -138,7 +140,7 @@ pub struct Row {
 impl Row {
     pub const INITIAL: Row = Row {
         owner: None,
-        lease_until: 0,
+        lease_until: None,
         fence: 0,
         state: JobState::Ready,
     };

@@ -324,7 +324,8 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style) -> String {
             "job {job}: {} · owner {owner} · fence {} · lease until {} · {generations} generation{} granted",
             row.state.name(),
             row.fence,
-            row.lease_until,
+            row.lease_until
+                .map_or("never leased".to_owned(), |t| t.to_string()),
             if *generations == 1 { "" } else { "s" }
         );
     }

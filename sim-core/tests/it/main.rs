@@ -1,4 +1,5 @@
 //! sim-core's integration tests: one binary, one module per feature.
 
 mod parse_errors;
+mod props;
 mod rules;

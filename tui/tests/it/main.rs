@@ -1,0 +1,35 @@
+//! The `fencelab` binary, driven as a user or a script would.
+
+mod run;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the built binary with `args`, no terminal, no colour preference.
+pub(crate) fn fencelab(args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_fencelab"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env("LANG", "C")
+        .output();
+    match output {
+        Ok(output) => output,
+        Err(error) => panic!("cannot start fencelab: {error}"),
+    }
+}
+
+pub(crate) fn examples_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
+}
+
+pub(crate) fn example(name: &str) -> String {
+    examples_dir().join(name).display().to_string()
+}
+
+pub(crate) fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub(crate) fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
