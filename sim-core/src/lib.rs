@@ -11,14 +11,16 @@
 
 mod design;
 mod engine;
+pub mod explore;
 mod oracle;
 mod parse;
 mod scenario;
 mod trace;
+mod write;
 
 pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
 pub use engine::run;
-pub use parse::{Diagnostic, closest, line_col, parse_scenario};
+pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use scenario::{
     Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario, Step,
     Target, TargetIdx, Text, ValueRef, Worker, WorkerIdx,
@@ -26,3 +28,4 @@ pub use scenario::{
 pub use trace::{
     JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace, Violation, ViolationKind,
 };
+pub use write::{scenario_to_json, scenario_to_toml};

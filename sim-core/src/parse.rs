@@ -37,6 +37,26 @@ const MAX_DIAGNOSTICS: usize = 20;
 
 /// Parses and validates a scenario file. Never panics, whatever the bytes.
 pub fn parse_scenario(bytes: &[u8]) -> Result<Scenario, Vec<Diagnostic>> {
+    let text = decode(
+        bytes,
+        "the file is empty; a scenario needs at least `id`, `ttl`, `workers` and `steps`",
+    )?;
+    let document = document(text)?;
+    let mut reader = Reader {
+        text,
+        errors: Vec::new(),
+    };
+    let scenario = reader.scenario(document.get_ref(), document.span());
+    if reader.errors.is_empty() {
+        scenario.ok_or_else(Vec::new)
+    } else {
+        Err(reader.into_diagnostics())
+    }
+}
+
+/// Decodes bytes to text, or the diagnostic for a file that is not UTF-8
+/// or is empty.
+fn decode<'b>(bytes: &'b [u8], empty_message: &str) -> Result<&'b str, Vec<Diagnostic>> {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -59,33 +79,53 @@ pub fn parse_scenario(bytes: &[u8]) -> Result<Scenario, Vec<Diagnostic>> {
         return Err(vec![Diagnostic {
             line: 1,
             col: 1,
-            message:
-                "the file is empty; a scenario needs at least `id`, `ttl`, `workers` and `steps`"
-                    .to_owned(),
+            message: empty_message.to_owned(),
         }]);
     }
-    let document = match DeTable::parse(text) {
-        Ok(document) => document,
-        Err(error) => {
-            let offset = error.span().map_or(0, |span| span.start);
-            let (line, col) = line_col(text, offset);
-            let message = error.message().lines().next().unwrap_or("invalid TOML");
-            return Err(vec![Diagnostic {
-                line,
-                col,
-                message: format!("invalid TOML: {}", message.trim()),
-            }]);
-        }
-    };
+    Ok(text)
+}
+
+/// Parses TOML text into the span-keeping tree, or the syntax diagnostic.
+fn document(text: &str) -> Result<Spanned<DeTable<'_>>, Vec<Diagnostic>> {
+    DeTable::parse(text).map_err(|error| {
+        let offset = error.span().map_or(0, |span| span.start);
+        let (line, col) = line_col(text, offset);
+        let message = error.message().lines().next().unwrap_or("invalid TOML");
+        vec![Diagnostic {
+            line,
+            col,
+            message: format!("invalid TOML: {}", message.trim()),
+        }]
+    })
+}
+
+/// Parses a design file for the explorers: either a design table at the top
+/// level (`token = …`, `commit_checks = […]`, …) or a file with a `design`
+/// key — a scenario file works too, and its other keys are not read.
+pub fn parse_design(bytes: &[u8]) -> Result<(Design, DesignSource), Vec<Diagnostic>> {
+    let text = decode(
+        bytes,
+        "the file is empty; a design file needs design keys such as `commit_checks`",
+    )?;
+    let document = document(text)?;
     let mut reader = Reader {
         text,
         errors: Vec::new(),
     };
-    let scenario = reader.scenario(document.get_ref(), document.span());
-    if reader.errors.is_empty() {
-        scenario.ok_or_else(Vec::new)
-    } else {
-        Err(reader.into_diagnostics())
+    let root = document.get_ref();
+    let nested = root
+        .iter()
+        .find(|(key, _)| key.get_ref().as_ref() == "design");
+    let resolved = match nested {
+        Some((_, value)) => reader.design(value),
+        None => {
+            let whole = Spanned::new(document.span(), DeValue::Table(root.clone()));
+            reader.design(&whole)
+        }
+    };
+    match (resolved, reader.errors.is_empty()) {
+        (Some(design), true) => Ok(design),
+        _ => Err(reader.into_diagnostics()),
     }
 }
 

@@ -221,7 +221,7 @@ impl Step {
 }
 
 /// How the scenario's design was written, so it can be written back the same way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DesignSource {
     /// No `design` key: `full`.
     Default,

@@ -2,3 +2,4 @@
 
 mod differential;
 mod examples;
+mod stateright_peer;

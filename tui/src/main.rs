@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod explore_cmd;
 mod report;
 mod style;
 
@@ -16,7 +17,7 @@ mod style;
 #[command(
     name = "fencelab",
     version,
-    after_help = "Examples:\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run examples/02-ttl-lock-only.toml --json\n\nColour is used only on a terminal, never when NO_COLOR is set; symbols\n(✓ ✗ ↺ ‼) carry every meaning without it."
+    after_help = "Examples:\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run examples/02-ttl-lock-double-execution.toml --json\n  fencelab explore --design fenced-highest-seen\n  fencelab explore --all-presets\n\nColour is used only on a terminal, never when NO_COLOR is set; symbols\n(✓ ✗ ↺ ‼) carry every meaning without it."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -39,6 +40,81 @@ enum Command {
         #[arg(long, value_parser = ["en", "zh"])]
         lang: Option<String>,
     },
+    /// Attack a design with the interleaving explorers: random schedules
+    /// (proptest, shrunk to a minimal counterexample) or every schedule
+    /// within bounds (breadth-first).
+    #[command(
+        after_help = "Examples:\n  fencelab explore --design ttl-lock-only\n  fencelab explore --design fenced-registered --exhaustive\n  fencelab explore --design db-conditional --no-targets --cancel --exhaustive --json\n  fencelab explore --design my-design.toml --targets none,registered_token --out cex.toml\n  fencelab explore --all-presets\n\nThe verdict is SAFE within the stated bounds, or UNSAFE with the shortest\ncounterexample found, as a timeline; --out writes it as a scenario file that\n`fencelab run` replays. Exit status 0 either way, 2 on bad input."
+    )]
+    Explore(ExploreArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ExploreArgs {
+    /// A design preset (ttl-lock-only, client-check, idempotency-only,
+    /// fenced-highest-seen, fenced-registered, db-conditional, full) or a
+    /// TOML file with a design table.
+    #[arg(long, value_name = "PRESET|FILE")]
+    design: Option<String>,
+    /// Number of workers (2 to 4).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    workers: u8,
+    /// Protection of each remote target, comma-separated (none,
+    /// idempotency_key, highest_token, registered_token, gateway, versioned,
+    /// or `design` for the design's default). Default: two targets with the
+    /// design's default protection.
+    #[arg(long, value_name = "MODE,...")]
+    targets: Option<String>,
+    /// No remote targets: explore the job table alone.
+    #[arg(long, conflicts_with = "targets")]
+    no_targets: bool,
+    /// Lease length in ticks (1 to 15).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=15))]
+    ttl: u8,
+    /// Seed of the random explorer (and of `token = "random"`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random schedules to try before answering SAFE.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    cases: u32,
+    /// Search every schedule within the bounds, breadth-first (the shortest
+    /// counterexample, or a proof within bounds).
+    #[arg(long)]
+    exhaustive: bool,
+    /// Time never advances past this tick (at most 48).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(1..=48))]
+    max_time: u8,
+    /// At most this many claims are granted (1 to 8).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=8))]
+    max_claims: u8,
+    /// At most this many scheduler moves in one schedule (1 to 64).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=64))]
+    max_steps: u16,
+    /// Number of jobs (1 to 3); with several, workers claim the next free one.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    jobs: u8,
+    /// Let the user cancel a job once, at any moment.
+    #[arg(long)]
+    cancel: bool,
+    /// Workers renew their lease before every write and before finishing.
+    #[arg(long)]
+    heartbeat: bool,
+    /// Make the last worker a restarted incarnation of the first (same owner).
+    #[arg(long)]
+    restarted: bool,
+    /// Write the counterexample, if any, as a scenario file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print one JSON object (verdict, bounds, stats, explanation, counterexample).
+    #[arg(long)]
+    json: bool,
+    /// Explore every preset (and the telling custom designs) exhaustively and
+    /// print the classification table.
+    #[arg(long)]
+    all_presets: bool,
+    /// Language of explanations: `en` or `zh` (default: from LANG).
+    #[arg(long, value_parser = ["en", "zh"])]
+    lang: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -46,6 +122,29 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Run { file, json, lang }) => {
             report::run_command(&file, json, &lang.unwrap_or_else(default_lang))
+        }
+        Some(Command::Explore(args)) => {
+            explore_cmd::explore_command(&explore_cmd::ExploreOptions {
+                design: args.design,
+                workers: args.workers,
+                targets: args.targets,
+                no_targets: args.no_targets,
+                ttl: args.ttl,
+                seed: args.seed,
+                cases: args.cases,
+                exhaustive: args.exhaustive,
+                max_time: args.max_time,
+                max_claims: args.max_claims,
+                max_steps: args.max_steps,
+                jobs: args.jobs,
+                cancel: args.cancel,
+                heartbeat: args.heartbeat,
+                restarted: args.restarted,
+                out: args.out,
+                json: args.json,
+                all_presets: args.all_presets,
+                lang: args.lang.unwrap_or_else(default_lang),
+            })
         }
         None => {
             use clap::CommandFactory;

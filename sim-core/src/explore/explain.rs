@@ -1,0 +1,256 @@
+//! Plain-language explanations of a counterexample, in English and Chinese:
+//! which generation was stale, and which check was missing where.
+
+use crate::design::{CheckSet, Protect, TokenKind};
+use crate::explore::world::{Op, World};
+use crate::scenario::Text;
+use crate::trace::ViolationKind;
+
+/// The facts of the violating move, gathered by the caller.
+#[derive(Debug, Clone)]
+pub(crate) struct Facts<'w> {
+    pub world: &'w World,
+    pub worker: String,
+    pub op: Op,
+    pub step: u32,
+    pub at: u64,
+    pub generation: u32,
+    pub newest_generation: u32,
+    /// Who holds the newest generation, if a worker does.
+    pub newest_holder: Option<String>,
+    pub kind: ViolationKind,
+    /// Every predicate that was false before the move.
+    pub all_failed: CheckSet,
+    /// How the job ended before: `Some(true)` cancelled, `Some(false)` ended
+    /// by another generation.
+    pub cancelled: bool,
+    /// For a highest-token target: the tokens compared.
+    pub carried_token: Option<u64>,
+    pub highest_seen: Option<u64>,
+}
+
+fn list(set: CheckSet) -> String {
+    let names: Vec<String> = set.iter().map(|c| format!("`{}`", c.name())).collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn list_zh(set: CheckSet) -> String {
+    let names: Vec<String> = set.iter().map(|c| format!("`{}`", c.name())).collect();
+    if names.is_empty() {
+        "无".to_owned()
+    } else {
+        names.join("、")
+    }
+}
+
+pub(crate) fn explain(facts: &Facts<'_>) -> Text {
+    let who = &facts.worker;
+    let generation = facts.generation;
+    let design = facts.world.design;
+    let (action_en, action_zh, checked) = match facts.op {
+        Op::Finish => (
+            "finish (the commit)",
+            "finish（提交）",
+            Some(design.commit_checks),
+        ),
+        Op::Renew => ("renew", "续约", Some(design.renew_checks)),
+        Op::Write(_) => ("write", "写入", None),
+        Op::Claim => ("claim", "领取", None),
+        Op::Check => ("check", "检查", None),
+    };
+    let target = match facts.op {
+        Op::Write(index) => Some((
+            facts.world.target_id(index),
+            facts
+                .world
+                .targets
+                .get(usize::from(index))
+                .copied()
+                .unwrap_or(Protect::None),
+        )),
+        _ => None,
+    };
+    let place_en = target.as_ref().map_or(String::new(), |(id, protect)| {
+        format!(" to `{id}` (protect = {})", protect.name())
+    });
+    let place_zh = target.as_ref().map_or(String::new(), |(id, protect)| {
+        format!("到 `{id}`（protect = {}）", protect.name())
+    });
+
+    let mut en = format!(
+        "Step {} (tick {}): {who}'s {action_en}{place_en} took effect",
+        facts.step, facts.at
+    );
+    let mut zh = format!(
+        "第 {} 步（时刻 {}）：{who} 的{action_zh}{place_zh}生效了",
+        facts.step, facts.at
+    );
+    match facts.kind {
+        ViolationKind::Stale => {
+            let holder = facts
+                .newest_holder
+                .clone()
+                .unwrap_or_else(|| "another worker".to_owned());
+            en += &format!(
+                " while {who} held generation {generation}, after {holder} had been granted generation {}: a stale effect.",
+                facts.newest_generation
+            );
+            zh += &format!(
+                "，而 {who} 持有的是第 {generation} 代，{} 已经领取了第 {} 代：这是过期执行者的写入。",
+                facts
+                    .newest_holder
+                    .clone()
+                    .unwrap_or_else(|| "另一个 Worker".to_owned()),
+                facts.newest_generation
+            );
+        }
+        ViolationKind::AfterTerminal => {
+            if facts.cancelled {
+                en += " after the user had cancelled the job.";
+                zh += "，但用户已经取消了这个任务。";
+            } else {
+                en += " after another generation had already ended the job.";
+                zh += "，但另一代执行者已经结束了这个任务。";
+            }
+        }
+    }
+
+    let missing =
+        CheckSet::from_bits(facts.all_failed.bits() & !checked.unwrap_or(CheckSet::EMPTY).bits());
+    match (checked, target) {
+        (Some(checks), _) => {
+            en += &format!(
+                " The design's {action_en} checks {}; the predicates that were false but not checked: {}.",
+                list(checks),
+                list(missing)
+            );
+            zh += &format!(
+                " 这个设计的{action_zh}只检查 {}；为假却没有被检查的谓词：{}。",
+                list_zh(checks),
+                list_zh(missing)
+            );
+            if missing.contains(crate::Check::Fence) && !missing.contains(crate::Check::Owner) {
+                en += " The owner column cannot tell a restarted process from the old one: only the fencing token orders generations.";
+                zh += " owner 列分不清重启后的新进程和旧进程：只有 fencing token 能区分执行代次。";
+            }
+            if missing.contains(crate::Check::State) && facts.kind == ViolationKind::AfterTerminal {
+                en += " Checking `state` in the same statement would have refused it.";
+                zh += " 在同一条语句里检查 `state` 就能拒绝它。";
+            }
+        }
+        (None, Some((id, protect))) => {
+            let (why_en, why_zh) = target_reason(facts, &id, protect, missing);
+            en += " ";
+            en += &why_en;
+            zh += " ";
+            zh += &why_zh;
+        }
+        (None, None) => {}
+    }
+    Text { en, zh }
+}
+
+fn target_reason(
+    facts: &Facts<'_>,
+    id: &str,
+    protect: Protect,
+    missing: CheckSet,
+) -> (String, String) {
+    let stale = facts.kind == ViolationKind::Stale;
+    match protect {
+        Protect::None => (
+            format!(
+                "`{id}` accepts every write: nothing at the resource checks the generation. A check only inside the worker does not help once it has passed."
+            ),
+            format!(
+                "`{id}` 接受所有写入：资源端没有任何代次检查。只在 Worker 内部做的检查，一旦通过就保护不了后面的写入。"
+            ),
+        ),
+        Protect::IdempotencyKey => (
+            format!(
+                "`{id}` only checks the operation id, and this operation was new to it. An idempotency key stops repeats of the same action; it does not stop a stale worker's write."
+            ),
+            format!(
+                "`{id}` 只检查操作 ID，而这个操作对它来说是新的。幂等键只能挡住同一动作的重复，挡不住过期 Worker 的写入。"
+            ),
+        ),
+        Protect::HighestToken => {
+            if facts.world.design.token == TokenKind::Random && facts.highest_seen.is_some() {
+                (
+                    format!(
+                        "`{id}` keeps the highest token it has seen ({}), and the stale token {} was not lower: random tokens cannot order generations.",
+                        facts
+                            .highest_seen
+                            .map_or("none".to_owned(), |t| t.to_string()),
+                        facts
+                            .carried_token
+                            .map_or("none".to_owned(), |t| t.to_string())
+                    ),
+                    format!(
+                        "`{id}` 记录见过的最高 token（{}），过期的 token {} 并不比它低：随机 token 无法排序执行代次。",
+                        facts
+                            .highest_seen
+                            .map_or("无".to_owned(), |t| t.to_string()),
+                        facts
+                            .carried_token
+                            .map_or("无".to_owned(), |t| t.to_string())
+                    ),
+                )
+            } else if stale {
+                (
+                    format!(
+                        "`{id}` rejects only tokens lower than the highest it has seen, and the new generation had not written here yet. Registering the new generation at the target on takeover, or a gateway that checks atomically, would have refused it."
+                    ),
+                    format!(
+                        "`{id}` 只拒绝低于已见最高 token 的请求，而新一代还没有在这里写过。接管时在目标端登记新代次，或由网关原子校验，才能立即拒绝。"
+                    ),
+                )
+            } else {
+                (
+                    format!(
+                        "`{id}` compares tokens only; it cannot know the job was cancelled or ended."
+                    ),
+                    format!("`{id}` 只比较 token，不知道任务已被取消或结束。"),
+                )
+            }
+        }
+        Protect::RegisteredToken => {
+            if stale {
+                (
+                    format!(
+                        "The new generation was never registered at `{id}` (register_on_claim is off and no `register` step ran)."
+                    ),
+                    format!(
+                        "新一代从未在 `{id}` 登记（register_on_claim 关闭，也没有 `register` 步骤）。"
+                    ),
+                )
+            } else {
+                (
+                    format!(
+                        "`{id}` checks that the token is the registered generation, and it was: a registered token says who holds the job, not whether the job was cancelled. Only a gateway that also checks `state` refuses it."
+                    ),
+                    format!(
+                        "`{id}` 检查 token 是否是登记的代次，而它确实是：登记的 token 只说明谁持有任务，不说明任务是否已被取消。只有同时检查 `state` 的网关才能拒绝它。"
+                    ),
+                )
+            }
+        }
+        Protect::Gateway => (
+            format!(
+                "The gateway checks the design's commit checks ({}), and the predicates that were false but not checked were {}.",
+                list(facts.world.design.commit_checks),
+                list(missing)
+            ),
+            format!(
+                "网关按设计的提交检查（{}）校验，为假却没有被检查的谓词是 {}。",
+                list_zh(facts.world.design.commit_checks),
+                list_zh(missing)
+            ),
+        ),
+        Protect::Versioned => (String::new(), String::new()),
+    }
+}

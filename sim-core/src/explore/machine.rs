@@ -1,0 +1,648 @@
+//! The explorers' shared step function over a compact, `Copy` state.
+//!
+//! It implements the subset of the engine's semantics a world can reach
+//! (atomic claims, renews, client checks, writes to targets, finishes, the
+//! user's cancel) on 56 bytes, so that a breadth-first search can hash and
+//! copy states cheaply. Its faithfulness to [`crate::run`] is tested: every
+//! counterexample is replayed through the engine and must violate there too,
+//! and random schedules must give the same outcomes in both.
+
+use crate::design::{Check, CheckSet, LeaseClock, Protect, TokenKind};
+use crate::engine::TokenRng;
+use crate::explore::world::{MAX_CLAIMS_BOUND, MAX_JOBS, MAX_TARGETS, MAX_WORKERS, Op, World};
+use crate::trace::ViolationKind;
+
+/// The bytes of a state: see the `*_AT` offsets for the layout.
+pub(crate) const STATE_BYTES: usize = 56;
+
+const TIME_AT: usize = 0;
+const CANCELS_AT: usize = 1;
+const GRANTS_AT: usize = 2;
+// Then the jobs, the workers and the targets, packed for the world at hand
+// (see `Layout`), so a small world's state fits in its first few words.
+const JOBS_AT: usize = 3;
+const JOB_BYTES: usize = 6;
+const WORKER_BYTES: usize = 5;
+const TARGET_BYTES: usize = 3;
+const _: () = assert!(
+    JOBS_AT + MAX_JOBS * JOB_BYTES + MAX_WORKERS * WORKER_BYTES + MAX_TARGETS * TARGET_BYTES
+        <= STATE_BYTES
+);
+
+// Fields of a job: owner (0 none, else owner index + 1), lease_until (an i8;
+// NO_LEASE = never leased), generations granted, state, terminal (0 none,
+// 1 cancelled, 2 + g ended by generation g), grant number of its fence.
+const J_OWNER: usize = 0;
+const J_LEASE: usize = 1;
+const J_GENS: usize = 2;
+const J_STATE: usize = 3;
+const J_TERMINAL: usize = 4;
+const J_FENCE_GRANT: usize = 5;
+// Fields of a worker: program counter, job, generation held (0 none), grant
+// number of its claim (its token's draw), done.
+const W_PC: usize = 0;
+const W_JOB: usize = 1;
+const W_GEN: usize = 2;
+const W_GRANT: usize = 3;
+const W_DONE: usize = 4;
+// Fields of a target: the token marks (see `Machine::token_mark`) of the
+// highest token seen and of the registered one (0 none), and the applied
+// operation ids (a bit per job).
+const T_HIGHEST: usize = 0;
+const T_REGISTERED: usize = 1;
+const T_APPLIED: usize = 2;
+
+const NO_LEASE: u8 = 0x80;
+const STATE_READY: u8 = 0;
+const STATE_RUNNING: u8 = 1;
+const STATE_DONE: u8 = 2;
+const STATE_CANCELLED: u8 = 3;
+const TERMINAL_CANCELLED: u8 = 1;
+
+/// A world's state, compact and `Copy`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct State {
+    bytes: [u8; STATE_BYTES],
+}
+
+impl State {
+    /// The state as eight-byte words, for fingerprints.
+    pub(crate) fn words(&self) -> [u64; STATE_BYTES / 8] {
+        let mut words = [0u64; STATE_BYTES / 8];
+        for (word, chunk) in words.iter_mut().zip(self.bytes.chunks_exact(8)) {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(chunk);
+            *word = u64::from_le_bytes(eight);
+        }
+        words
+    }
+
+    fn byte(&self, index: usize) -> u8 {
+        self.bytes[index]
+    }
+
+    fn set_byte(&mut self, index: usize, value: u8) {
+        self.bytes[index] = value;
+    }
+
+    pub fn time(&self) -> u8 {
+        self.byte(TIME_AT)
+    }
+}
+
+/// One choice of the adversarial scheduler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// The worker runs the next step of its program.
+    Worker(u8),
+    /// Time advances one tick (every paused worker stays paused).
+    Tick,
+    /// The user cancels the job.
+    Cancel(u8),
+}
+
+impl Move {
+    /// A one-byte code, for parent links in the search.
+    pub(crate) fn code(self) -> u8 {
+        match self {
+            Move::Worker(worker) => worker,
+            Move::Tick => 0x40,
+            Move::Cancel(job) => 0x80 | job,
+        }
+    }
+
+    pub(crate) fn from_code(code: u8) -> Move {
+        match code {
+            0x40 => Move::Tick,
+            c if c & 0x80 != 0 => Move::Cancel(c & 0x7f),
+            c => Move::Worker(c),
+        }
+    }
+}
+
+/// What a move did, in the engine's vocabulary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveResult {
+    /// The program step the worker ran (`None` for ticks and cancels).
+    pub op: Option<Op>,
+    /// `true`: it took effect (an accepted write, a granted claim, …).
+    pub applied: bool,
+    /// The predicates that were false, restricted to the design's set (or,
+    /// at a token-checking target, `fence`).
+    pub failed: CheckSet,
+    /// The oracle's verdict if the move was an unsafe effect.
+    pub violation: Option<ViolationKind>,
+}
+
+impl MoveResult {
+    const NOTHING: MoveResult = MoveResult {
+        op: None,
+        applied: false,
+        failed: CheckSet::EMPTY,
+        violation: None,
+    };
+}
+
+/// A world prepared for stepping: its program, tokens and owner table.
+#[derive(Debug, Clone)]
+pub struct Machine {
+    pub(crate) world: World,
+    program: Vec<Op>,
+    /// The token of the k-th grant (index k, from 1) under the design's kind.
+    tokens: [Option<u64>; MAX_CLAIMS_BOUND as usize + 1],
+    /// Each worker's owner identity as the `owner` column stores it (index + 1).
+    identities: [u8; MAX_WORKERS],
+    /// Each worker's lease-clock offset under the design's lease clock.
+    lease_offsets: [i16; MAX_WORKERS],
+    workers_at: usize,
+    targets_at: usize,
+}
+
+impl Machine {
+    /// Prepares a validated world.
+    pub fn new(world: World) -> Result<Machine, crate::explore::WorldError> {
+        world.validate()?;
+        let mut tokens = [None; MAX_CLAIMS_BOUND as usize + 1];
+        if world.design.token == TokenKind::Random {
+            // The engine draws one token per granted claim, in grant order.
+            let mut rng = TokenRng::new(world.seed);
+            for token in tokens.iter_mut().skip(1) {
+                *token = Some(rng.next_token());
+            }
+        }
+        let mut identities = [0u8; MAX_WORKERS];
+        let mut lease_offsets = [0i16; MAX_WORKERS];
+        for (index, worker) in world.workers.iter().enumerate() {
+            identities[index] = worker.owner + 1;
+            lease_offsets[index] = i16::from(match world.design.lease_clock {
+                LeaseClock::Db => world.db_offset,
+                LeaseClock::Worker => worker.clock_offset,
+            });
+        }
+        let workers_at = JOBS_AT + usize::from(world.jobs) * JOB_BYTES;
+        let targets_at = workers_at + world.workers.len() * WORKER_BYTES;
+        Ok(Machine {
+            program: world.program(),
+            tokens,
+            identities,
+            lease_offsets,
+            workers_at,
+            targets_at,
+            world,
+        })
+    }
+
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    pub fn program(&self) -> &[Op] {
+        &self.program
+    }
+
+    fn job(&self, state: &State, job: u8, field: usize) -> u8 {
+        state.byte(JOBS_AT + usize::from(job) * JOB_BYTES + field)
+    }
+
+    fn set_job(&self, state: &mut State, job: u8, field: usize, value: u8) {
+        state.set_byte(JOBS_AT + usize::from(job) * JOB_BYTES + field, value);
+    }
+
+    fn worker(&self, state: &State, worker: u8, field: usize) -> u8 {
+        state.byte(self.workers_at + usize::from(worker) * WORKER_BYTES + field)
+    }
+
+    fn set_worker(&self, state: &mut State, worker: u8, field: usize, value: u8) {
+        state.set_byte(
+            self.workers_at + usize::from(worker) * WORKER_BYTES + field,
+            value,
+        );
+    }
+
+    fn target(&self, state: &State, target: u8, field: usize) -> u8 {
+        state.byte(self.targets_at + usize::from(target) * TARGET_BYTES + field)
+    }
+
+    fn set_target(&self, state: &mut State, target: u8, field: usize, value: u8) {
+        state.set_byte(
+            self.targets_at + usize::from(target) * TARGET_BYTES + field,
+            value,
+        );
+    }
+
+    fn lease_until(&self, state: &State, job: u8) -> Option<i16> {
+        let raw = self.job(state, job, J_LEASE);
+        (raw != NO_LEASE).then_some(i16::from(raw as i8))
+    }
+
+    /// Whether the worker has finished its program or given up.
+    pub fn worker_done(&self, state: &State, worker: u8) -> bool {
+        self.worker(state, worker, W_DONE) != 0
+    }
+
+    pub fn initial(&self) -> State {
+        let mut state = State {
+            bytes: [0; STATE_BYTES],
+        };
+        state.set_byte(CANCELS_AT, u8::from(self.world.allow_cancel));
+        for job in 0..self.world.jobs {
+            self.set_job(&mut state, job, J_LEASE, NO_LEASE);
+        }
+        state
+    }
+
+    fn workers(&self) -> u8 {
+        self.world.workers.len() as u8
+    }
+
+    /// The next program step of `worker`, if it has one.
+    pub fn next_op(&self, state: &State, worker: u8) -> Option<Op> {
+        if self.worker_done(state, worker) {
+            return None;
+        }
+        self.program
+            .get(usize::from(self.worker(state, worker, W_PC)))
+            .copied()
+    }
+
+    /// The moves the scheduler may make, in a fixed order: workers, then
+    /// the tick, then cancels. Appends to `moves` (cleared first).
+    pub fn moves(&self, state: &State, moves: &mut Vec<Move>) {
+        moves.clear();
+        let grants_left = state.byte(GRANTS_AT) < self.world.bounds.max_claims;
+        for worker in 0..self.workers() {
+            match self.next_op(state, worker) {
+                None => {}
+                Some(Op::Claim) if !grants_left => {}
+                Some(_) => moves.push(Move::Worker(worker)),
+            }
+        }
+        if state.time() < self.world.bounds.max_time {
+            moves.push(Move::Tick);
+        }
+        if state.byte(CANCELS_AT) > 0 {
+            for job in 0..self.world.jobs {
+                if is_open(self.job(state, job, J_STATE)) {
+                    moves.push(Move::Cancel(job));
+                }
+            }
+        }
+    }
+
+    /// Applies `chosen` to `state` in place.
+    pub fn apply(&self, state: &mut State, chosen: Move) -> MoveResult {
+        match chosen {
+            Move::Tick => {
+                state.set_byte(TIME_AT, state.time().saturating_add(1));
+                MoveResult::NOTHING
+            }
+            Move::Cancel(job) => {
+                state.set_byte(CANCELS_AT, state.byte(CANCELS_AT).saturating_sub(1));
+                let applied = is_open(self.job(state, job, J_STATE));
+                if applied {
+                    self.set_job(state, job, J_STATE, STATE_CANCELLED);
+                    if self.job(state, job, J_TERMINAL) == 0 {
+                        self.set_job(state, job, J_TERMINAL, TERMINAL_CANCELLED);
+                    }
+                }
+                MoveResult {
+                    applied,
+                    ..MoveResult::NOTHING
+                }
+            }
+            Move::Worker(worker) => match self.next_op(state, worker) {
+                Some(op) => {
+                    let mut result = self.run_op(state, worker, op);
+                    result.op = Some(op);
+                    result
+                }
+                None => MoveResult::NOTHING,
+            },
+        }
+    }
+
+    /// The time the design's lease clock reads for `worker`.
+    fn lease_now(&self, state: &State, worker: u8) -> i16 {
+        i16::from(state.time()) + self.lease_offsets[usize::from(worker) % MAX_WORKERS]
+    }
+
+    /// The token `worker` carries, if any.
+    fn carried_token(&self, state: &State, worker: u8) -> Option<u64> {
+        self.token_of_mark(self.token_mark(state, worker))
+    }
+
+    /// A one-byte stand-in for the token `worker` carries, as targets store
+    /// it: the generation for monotonic tokens (the token itself), the grant
+    /// number for random ones (an index into the drawn tokens), 0 for none.
+    fn token_mark(&self, state: &State, worker: u8) -> u8 {
+        if self.worker(state, worker, W_GEN) == 0 {
+            return 0;
+        }
+        match self.world.design.token {
+            TokenKind::Monotonic => self.worker(state, worker, W_GEN),
+            TokenKind::Random => self.worker(state, worker, W_GRANT),
+            TokenKind::None => 0,
+        }
+    }
+
+    fn token_of_mark(&self, mark: u8) -> Option<u64> {
+        if mark == 0 {
+            return None;
+        }
+        match self.world.design.token {
+            TokenKind::Monotonic => Some(u64::from(mark)),
+            TokenKind::Random => self.tokens.get(usize::from(mark)).copied().flatten(),
+            TokenKind::None => None,
+        }
+    }
+
+    /// The job row's `fence` column.
+    fn fence(&self, state: &State, job: u8) -> u64 {
+        match self.world.design.token {
+            TokenKind::Random => self
+                .token_of_mark(self.job(state, job, J_FENCE_GRANT))
+                .unwrap_or(0),
+            _ => u64::from(self.job(state, job, J_GENS)),
+        }
+    }
+
+    /// The four predicates for `worker` on its job; returns the false ones.
+    pub(crate) fn false_predicates(&self, state: &State, worker: u8) -> CheckSet {
+        let job = self.worker(state, worker, W_JOB);
+        let now = self.lease_now(state, worker);
+        let owner = self.job(state, job, J_OWNER);
+        let identity = self.identities[usize::from(worker) % MAX_WORKERS];
+        let mut failed = CheckSet::EMPTY;
+        if owner == 0 || owner != identity {
+            failed = failed.with(Check::Owner);
+        }
+        if self.carried_token(state, worker) != Some(self.fence(state, job)) {
+            failed = failed.with(Check::Fence);
+        }
+        if self
+            .lease_until(state, job)
+            .is_none_or(|until| until <= now)
+        {
+            failed = failed.with(Check::Lease);
+        }
+        if self.job(state, job, J_STATE) != STATE_RUNNING {
+            failed = failed.with(Check::State);
+        }
+        failed
+    }
+
+    /// The oracle on an effect by `worker` (MODEL.md §5).
+    fn judge(&self, state: &State, worker: u8) -> Option<ViolationKind> {
+        let job = self.worker(state, worker, W_JOB);
+        let generation = self.worker(state, worker, W_GEN);
+        if generation < self.job(state, job, J_GENS) {
+            return Some(ViolationKind::Stale);
+        }
+        match self.job(state, job, J_TERMINAL) {
+            0 => None,
+            TERMINAL_CANCELLED => Some(ViolationKind::AfterTerminal),
+            ended if ended - 2 != generation => Some(ViolationKind::AfterTerminal),
+            _ => None,
+        }
+    }
+
+    fn run_op(&self, state: &mut State, worker: u8, op: Op) -> MoveResult {
+        let design = self.world.design;
+        match op {
+            Op::Claim => self.claim(state, worker),
+            Op::Check => {
+                let all_failed = self.false_predicates(state, worker);
+                if all_failed.is_empty() {
+                    self.advance(state, worker);
+                } else {
+                    // The client-side check says the lease is gone: give up.
+                    self.set_worker(state, worker, W_DONE, 1);
+                }
+                MoveResult {
+                    applied: all_failed.is_empty(),
+                    failed: all_failed,
+                    ..MoveResult::NOTHING
+                }
+            }
+            Op::Renew => {
+                let all_failed = self.false_predicates(state, worker);
+                let failed = CheckSet::from_bits(all_failed.bits() & design.renew_checks.bits());
+                let mut result = MoveResult {
+                    applied: failed.is_empty(),
+                    failed,
+                    ..MoveResult::NOTHING
+                };
+                if failed.is_empty() {
+                    result.violation = self.judge(state, worker);
+                    let job = self.worker(state, worker, W_JOB);
+                    let until = self.lease_now(state, worker) + i16::from(self.world.ttl);
+                    self.set_job(state, job, J_LEASE, until as i8 as u8);
+                    self.advance(state, worker);
+                } else if self.world.stop_on_renew_failure {
+                    self.set_worker(state, worker, W_DONE, 1);
+                } else {
+                    self.advance(state, worker);
+                }
+                result
+            }
+            Op::Write(target) => {
+                let result = self.write(state, worker, target);
+                self.advance(state, worker);
+                result
+            }
+            Op::Finish => {
+                let all_failed = self.false_predicates(state, worker);
+                let failed = CheckSet::from_bits(all_failed.bits() & design.commit_checks.bits());
+                let mut result = MoveResult {
+                    applied: failed.is_empty(),
+                    failed,
+                    ..MoveResult::NOTHING
+                };
+                if failed.is_empty() {
+                    result.violation = self.judge(state, worker);
+                    let job = self.worker(state, worker, W_JOB);
+                    self.set_job(state, job, J_STATE, STATE_DONE);
+                    if self.job(state, job, J_TERMINAL) == 0 {
+                        self.set_job(
+                            state,
+                            job,
+                            J_TERMINAL,
+                            2 + self.worker(state, worker, W_GEN),
+                        );
+                    }
+                }
+                self.set_worker(state, worker, W_DONE, 1);
+                result
+            }
+        }
+    }
+
+    fn advance(&self, state: &mut State, worker: u8) {
+        let pc = self.worker(state, worker, W_PC);
+        self.set_worker(state, worker, W_PC, pc.saturating_add(1));
+        if usize::from(pc) + 1 >= self.program.len() {
+            self.set_worker(state, worker, W_DONE, 1);
+        }
+    }
+
+    /// An atomic claim: of the only job, or with several jobs of the first
+    /// claimable one (`claim_next`). Refused, the worker retries later;
+    /// when no job can ever be claimed again it gives up.
+    fn claim(&self, state: &mut State, worker: u8) -> MoveResult {
+        let now = self.lease_now(state, worker);
+        let claimable = (0..self.world.jobs).find(|&job| {
+            is_open(self.job(state, job, J_STATE))
+                && self
+                    .lease_until(state, job)
+                    .is_none_or(|until| until <= now)
+        });
+        let Some(job) = claimable else {
+            if (0..self.world.jobs).all(|job| !is_open(self.job(state, job, J_STATE))) {
+                self.set_worker(state, worker, W_DONE, 1);
+            }
+            return MoveResult::NOTHING;
+        };
+        let grant = state.byte(GRANTS_AT) + 1;
+        state.set_byte(GRANTS_AT, grant);
+        let generation = self.job(state, job, J_GENS) + 1;
+        let identity = self.identities[usize::from(worker) % MAX_WORKERS];
+        self.set_job(state, job, J_OWNER, identity);
+        let until = now + i16::from(self.world.ttl);
+        self.set_job(state, job, J_LEASE, until as i8 as u8);
+        self.set_job(state, job, J_GENS, generation);
+        self.set_job(state, job, J_STATE, STATE_RUNNING);
+        self.set_job(state, job, J_FENCE_GRANT, grant);
+        self.set_worker(state, worker, W_JOB, job);
+        self.set_worker(state, worker, W_GEN, generation);
+        self.set_worker(state, worker, W_GRANT, grant);
+        if self.world.design.register_on_claim {
+            let mark = self.token_mark(state, worker);
+            for (target, protect) in self.world.targets.iter().enumerate() {
+                if *protect == Protect::RegisteredToken {
+                    self.set_target(state, target as u8, T_REGISTERED, mark);
+                }
+            }
+        }
+        self.advance(state, worker);
+        MoveResult {
+            applied: true,
+            ..MoveResult::NOTHING
+        }
+    }
+
+    fn write(&self, state: &mut State, worker: u8, target: u8) -> MoveResult {
+        let protect = self
+            .world
+            .targets
+            .get(usize::from(target))
+            .copied()
+            .unwrap_or(Protect::None);
+        let mark = self.token_mark(state, worker);
+        let token = self.token_of_mark(mark);
+        let job = self.worker(state, worker, W_JOB);
+        let (applied, failed) = match protect {
+            Protect::None => (true, CheckSet::EMPTY),
+            Protect::IdempotencyKey => {
+                let bit = 1u8 << job;
+                let applied = self.target(state, target, T_APPLIED) & bit;
+                if applied == 0 {
+                    self.set_target(
+                        state,
+                        target,
+                        T_APPLIED,
+                        self.target(state, target, T_APPLIED) | bit,
+                    );
+                }
+                (applied == 0, CheckSet::EMPTY)
+            }
+            Protect::HighestToken => {
+                let highest = self.token_of_mark(self.target(state, target, T_HIGHEST));
+                match (token, highest) {
+                    (Some(carried), Some(seen)) if carried < seen => {
+                        (false, CheckSet::EMPTY.with(Check::Fence))
+                    }
+                    (Some(_), _) => {
+                        self.set_target(state, target, T_HIGHEST, mark);
+                        (true, CheckSet::EMPTY)
+                    }
+                    (None, _) => (false, CheckSet::EMPTY.with(Check::Fence)),
+                }
+            }
+            Protect::RegisteredToken => {
+                let registered = self.token_of_mark(self.target(state, target, T_REGISTERED));
+                let accepted = token.is_some() && registered == token;
+                (
+                    accepted,
+                    if accepted {
+                        CheckSet::EMPTY
+                    } else {
+                        CheckSet::EMPTY.with(Check::Fence)
+                    },
+                )
+            }
+            Protect::Gateway => {
+                let all_failed = self.false_predicates(state, worker);
+                let failed =
+                    CheckSet::from_bits(all_failed.bits() & self.world.design.commit_checks.bits());
+                (failed.is_empty(), failed)
+            }
+            // A draft is no effect; the switch at a committed finish is.
+            Protect::Versioned => {
+                return MoveResult {
+                    applied: true,
+                    ..MoveResult::NOTHING
+                };
+            }
+        };
+        MoveResult {
+            applied,
+            failed,
+            violation: if applied {
+                self.judge(state, worker)
+            } else {
+                None
+            },
+            op: None,
+        }
+    }
+}
+
+fn is_open(state: u8) -> bool {
+    state == STATE_READY || state == STATE_RUNNING
+}
+
+/// What the explanation of a violating move needs to know about the state
+/// before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Before {
+    pub generation: u8,
+    pub newest_generation: u8,
+    pub newest_holder: Option<u8>,
+    pub cancelled: bool,
+    pub carried_token: Option<u64>,
+    pub highest_seen: Option<u64>,
+    /// The predicates that were false among all four, whatever the design
+    /// checked: what a complete check would have caught.
+    pub all_failed: CheckSet,
+}
+
+impl Machine {
+    pub(crate) fn before(&self, state: &State, worker: u8, target: Option<u8>) -> Before {
+        let job = self.worker(state, worker, W_JOB);
+        let newest = self.job(state, job, J_GENS);
+        let newest_holder = (0..self.workers()).find(|&w| {
+            self.worker(state, w, W_JOB) == job
+                && self.worker(state, w, W_GEN) == newest
+                && newest != 0
+        });
+        Before {
+            generation: self.worker(state, worker, W_GEN),
+            newest_generation: newest,
+            newest_holder,
+            cancelled: self.job(state, job, J_TERMINAL) == TERMINAL_CANCELLED,
+            carried_token: self.carried_token(state, worker),
+            highest_seen: target.and_then(|t| self.token_of_mark(self.target(state, t, T_HIGHEST))),
+            all_failed: self.false_predicates(state, worker),
+        }
+    }
+}

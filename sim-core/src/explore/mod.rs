@@ -1,0 +1,417 @@
+//! The interleaving explorers (MODEL.md §7): an adversarial scheduler picks
+//! which worker moves, when time advances and whether the user cancels;
+//! proptest samples and shrinks schedules, breadth-first search covers them
+//! all within bounds. Both share one step function ([`Machine`]), and both
+//! hand back any counterexample as a scenario that [`crate::run`] replays to
+//! the same violation.
+//!
+//! Like the rest of sim-core this reads no clock: callers measure elapsed
+//! time themselves and may stop a search from the progress callback.
+
+mod bfs;
+mod explain;
+mod machine;
+mod random;
+mod world;
+
+use serde_json::{Value, json};
+
+pub use machine::{Machine, Move, MoveResult, State};
+pub use world::{
+    Bounds, Case, MAX_CLAIMS_BOUND, MAX_JOBS, MAX_SCHEDULE, MAX_TARGETS, MAX_TIME_BOUND, MAX_TTL,
+    MAX_WORKERS, Op, WorkerSpec, World, WorldError, classification,
+};
+
+use crate::scenario::{Action, Scenario, Step, Text};
+use crate::trace::ViolationKind;
+
+/// Which explorer to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// proptest over `cases` random schedules drawn from `seed`.
+    Random { seed: u64, cases: u32 },
+    /// Breadth-first over every distinct state within the bounds.
+    Exhaustive,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Phase {
+    #[default]
+    Searching,
+    Shrinking,
+}
+
+/// A snapshot for a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    pub phase: Phase,
+    pub cases: u32,
+    pub states: u64,
+    pub transitions: u64,
+    pub shrink_steps: u32,
+    pub depth: u32,
+}
+
+/// Receives progress; returning `false` stops the search (it then reports
+/// [`Verdict::Cancelled`]).
+pub trait Control {
+    fn progress(&mut self, progress: &Progress) -> bool;
+}
+
+impl<F: FnMut(&Progress) -> bool> Control for F {
+    fn progress(&mut self, progress: &Progress) -> bool {
+        self(progress)
+    }
+}
+
+/// Never stops, observes nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunToEnd;
+
+impl Control for RunToEnd {
+    fn progress(&mut self, _: &Progress) -> bool {
+        true
+    }
+}
+
+/// Counts of what a search did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// Random schedules tried (random explorer).
+    pub cases: u32,
+    /// Distinct states (exhaustive explorer).
+    pub states: u64,
+    /// Moves applied.
+    pub transitions: u64,
+    /// Shrinking iterations after the first failure (random explorer).
+    pub shrink_steps: u32,
+    /// Deepest level reached (exhaustive) in moves.
+    pub depth: u32,
+    /// Bytes the exhaustive search's tables held at the end.
+    pub peak_bytes: usize,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Search {
+    pub stats: Stats,
+    pub violation: Option<(Vec<Move>, ViolationKind)>,
+    pub cancelled: bool,
+    /// The exhaustive search ran out of states before its step bound.
+    pub exhausted: bool,
+    /// Ever-shorter failing schedules, the first failure first.
+    pub shrink_history: Vec<Vec<Move>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// No violation within the bounds (exhaustive: none exists; random:
+    /// none was found).
+    Safe,
+    Unsafe,
+    Cancelled,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Safe => "safe",
+            Verdict::Unsafe => "unsafe",
+            Verdict::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// A failing schedule, as moves and as a scenario `fencelab run` replays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counterexample {
+    pub moves: Vec<Move>,
+    pub scenario: Scenario,
+    /// The scenario step that violates.
+    pub step: u32,
+    pub kind: ViolationKind,
+    pub explanation: Text,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub verdict: Verdict,
+    pub method: Method,
+    pub world: World,
+    pub stats: Stats,
+    /// Exhaustive: every reachable state was visited before the step bound.
+    pub exhausted: bool,
+    pub counterexample: Option<Counterexample>,
+    /// Random: the lengths-decreasing failing schedules met while shrinking.
+    pub shrink_history: Vec<Vec<Move>>,
+}
+
+/// Explores `world` with `method`. Deterministic: the same world, method
+/// and seed always give the same report.
+pub fn explore(
+    world: &World,
+    method: Method,
+    control: &mut dyn Control,
+) -> Result<Report, WorldError> {
+    let machine = Machine::new(world.clone())?;
+    let search = match method {
+        Method::Random { seed, cases } => random::explore(&machine, seed, cases, control),
+        Method::Exhaustive => bfs::explore(&machine, control),
+    };
+    let verdict = if search.violation.is_some() {
+        Verdict::Unsafe
+    } else if search.cancelled {
+        Verdict::Cancelled
+    } else {
+        Verdict::Safe
+    };
+    let counterexample = search
+        .violation
+        .as_ref()
+        .map(|(moves, kind)| counterexample(&machine, moves, *kind, method));
+    Ok(Report {
+        verdict,
+        method,
+        world: world.clone(),
+        stats: search.stats,
+        exhausted: search.exhausted,
+        counterexample,
+        shrink_history: search.shrink_history,
+    })
+}
+
+/// Replays `moves` to build the scenario and explain the last move.
+pub fn counterexample(
+    machine: &Machine,
+    moves: &[Move],
+    kind: ViolationKind,
+    method: Method,
+) -> Counterexample {
+    let world = machine.world();
+    let design_name = crate::Preset::of(&world.design).map_or("custom", crate::Preset::name);
+    let (id, how_en, how_zh) = match method {
+        Method::Random { seed, .. } => (
+            format!("counterexample-{design_name}-seed-{seed}"),
+            format!("found by random exploration, seed {seed}"),
+            format!("随机探索找到，种子 {seed}"),
+        ),
+        Method::Exhaustive => (
+            format!("counterexample-{design_name}"),
+            "the shortest, found by exhaustive search".to_owned(),
+            "穷举搜索找到的最短反例".to_owned(),
+        ),
+    };
+    let title = Text {
+        en: format!("Counterexample for {design_name} ({how_en})"),
+        zh: format!("{design_name} 的反例（{how_zh}）"),
+    };
+    let mut scenario = world.scenario_shell(&id, title);
+    let mut state = machine.initial();
+    let mut explanation = Text::default();
+    let mut violating_step = 0;
+    for (index, &chosen) in moves.iter().enumerate() {
+        let at = u64::from(state.time());
+        let last = index + 1 == moves.len();
+        match chosen {
+            Move::Tick => {
+                machine.apply(&mut state, chosen);
+            }
+            Move::Cancel(job) => {
+                let mut step = Step::new(at, None, Action::Cancel);
+                if world.jobs > 1 {
+                    step.job = Some(u16::from(job));
+                }
+                scenario.steps.push(step);
+                machine.apply(&mut state, chosen);
+            }
+            Move::Worker(worker) => {
+                let Some(op) = machine.next_op(&state, worker) else {
+                    continue;
+                };
+                let target = match op {
+                    Op::Write(t) => Some(t),
+                    _ => None,
+                };
+                let before = machine.before(&state, worker, target);
+                scenario.steps.push(world.step_for(worker, op, at));
+                machine.apply(&mut state, chosen);
+                if last {
+                    violating_step = scenario.steps.len() as u32 - 1;
+                    let name = |w: u8| world.workers.get(usize::from(w)).map(|s| s.id.clone());
+                    explanation = explain::explain(&explain::Facts {
+                        world,
+                        worker: name(worker).unwrap_or_default(),
+                        op,
+                        step: violating_step,
+                        at,
+                        generation: u32::from(before.generation),
+                        newest_generation: u32::from(before.newest_generation),
+                        newest_holder: before.newest_holder.and_then(name),
+                        kind,
+                        all_failed: before.all_failed,
+                        cancelled: before.cancelled,
+                        carried_token: before.carried_token,
+                        highest_seen: before.highest_seen,
+                    });
+                }
+            }
+        }
+    }
+    scenario.description = Some(explanation.clone());
+    Counterexample {
+        moves: moves.to_vec(),
+        scenario,
+        step: violating_step,
+        kind,
+        explanation,
+    }
+}
+
+/// A move in words: the worker's id, `tick`, or `cancel <job>`.
+pub fn move_label(world: &World, chosen: Move) -> String {
+    match chosen {
+        Move::Worker(worker) => world
+            .workers
+            .get(usize::from(worker))
+            .map_or("?".to_owned(), |w| w.id.clone()),
+        Move::Tick => "tick".to_owned(),
+        Move::Cancel(job) => format!("cancel {}", world.job_id(job)),
+    }
+}
+
+impl Report {
+    /// The bounds and world the verdict holds within, as JSON.
+    pub fn bounds_json(&self) -> Value {
+        let world = &self.world;
+        json!({
+            "max_time": world.bounds.max_time,
+            "max_claims": world.bounds.max_claims,
+            "max_steps": world.bounds.max_steps,
+            "workers": world.workers.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
+            "jobs": world.jobs,
+            "targets": world.targets.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "ttl": world.ttl,
+            "cancel": world.allow_cancel,
+            "heartbeat": world.heartbeat,
+            "stop_on_renew_failure": world.stop_on_renew_failure,
+        })
+    }
+
+    /// The `fencelab explore --json` object. `elapsed_ms` is measured by the
+    /// caller (sim-core reads no clock).
+    pub fn to_json(&self, elapsed_ms: u64, lang: &str) -> Value {
+        let (method, seed) = match self.method {
+            Method::Random { seed, .. } => ("random", Some(seed)),
+            Method::Exhaustive => ("exhaustive", None),
+        };
+        let design = crate::Preset::of(&self.world.design)
+            .map_or_else(|| json!("custom"), |preset| json!(preset.name()));
+        let explanation = match &self.counterexample {
+            Some(found) => found.explanation.get(lang).to_owned(),
+            None => safe_sentence(self, lang),
+        };
+        let shrinking: Vec<Value> = self
+            .shrink_history
+            .iter()
+            .map(|moves| {
+                let labels: Vec<String> =
+                    moves.iter().map(|m| move_label(&self.world, *m)).collect();
+                json!({ "moves": moves.len(), "schedule": labels })
+            })
+            .collect();
+        let mut object = json!({
+            "verdict": self.verdict.name(),
+            "method": method,
+            "seed": seed,
+            "design": design,
+            "bounds": self.bounds_json(),
+            "stats": {
+                "cases": self.stats.cases,
+                "states": self.stats.states,
+                "transitions": self.stats.transitions,
+                "shrink_steps": self.stats.shrink_steps,
+                "depth": self.stats.depth,
+                "elapsed_ms": elapsed_ms,
+            },
+            "exhausted": self.exhausted,
+            "explanation": explanation,
+            "shrinking": shrinking,
+        });
+        if let (Some(found), Value::Object(map)) = (&self.counterexample, &mut object) {
+            let trace = crate::run(&found.scenario);
+            map.insert(
+                "counterexample".into(),
+                crate::write::scenario_to_json(&found.scenario),
+            );
+            map.insert(
+                "violation".into(),
+                json!({ "step": found.step, "kind": found.kind.name() }),
+            );
+            map.insert(
+                "schedule".into(),
+                json!(
+                    found
+                        .moves
+                        .iter()
+                        .map(|m| move_label(&self.world, *m))
+                        .collect::<Vec<_>>()
+                ),
+            );
+            map.insert("trace".into(), trace.to_json(&found.scenario));
+        }
+        object
+    }
+}
+
+/// "Safe within bounds" in words.
+pub fn safe_sentence(report: &Report, lang: &str) -> String {
+    let world = &report.world;
+    let zh = lang == "zh";
+    match (report.verdict, report.method) {
+        (Verdict::Cancelled, _) => {
+            if zh {
+                "搜索已取消，没有结论。".to_owned()
+            } else {
+                "The search was cancelled before it could conclude.".to_owned()
+            }
+        }
+        (_, Method::Exhaustive) => {
+            let cut = if report.exhausted {
+                ""
+            } else if zh {
+                "（达到步数上限）"
+            } else {
+                " (the step bound cut some schedules short)"
+            };
+            if zh {
+                format!(
+                    "在界限内安全：时间 ≤ {}、最多 {} 次领取、每个调度最多 {} 步，共 {} 个不同状态都没有违例{cut}。",
+                    world.bounds.max_time,
+                    world.bounds.max_claims,
+                    world.bounds.max_steps,
+                    report.stats.states
+                )
+            } else {
+                format!(
+                    "Safe within bounds: no violation in any of the {} distinct states with time ≤ {}, at most {} claims and {} moves per schedule{cut}.",
+                    report.stats.states,
+                    world.bounds.max_time,
+                    world.bounds.max_claims,
+                    world.bounds.max_steps
+                )
+            }
+        }
+        (_, Method::Random { seed, .. }) => {
+            if zh {
+                format!(
+                    "{} 个随机调度（种子 {seed}）都没有违例；这不是证明，穷举搜索才是。",
+                    report.stats.cases
+                )
+            } else {
+                format!(
+                    "No violation in {} random schedules (seed {seed}); that is evidence, not proof — the exhaustive search proves it within bounds.",
+                    report.stats.cases
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! What the explorers explore: a world (workers, jobs, targets, a design),
+//! the program every worker runs, and the bounds of the search (MODEL.md §7).
+
+use crate::design::{Design, Preset, Protect};
+use crate::scenario::{Action, DesignSource, Scenario, Step, Text};
+
+/// Most workers a world may have (restarted incarnations included).
+pub const MAX_WORKERS: usize = 4;
+/// Most jobs a world may have.
+pub const MAX_JOBS: usize = 3;
+/// Most remote targets a world may have.
+pub const MAX_TARGETS: usize = 4;
+/// Largest `max_time` bound: times, leases and offsets must fit in an `i8`.
+pub const MAX_TIME_BOUND: u8 = 48;
+/// Largest TTL and largest clock offset (in magnitude).
+pub const MAX_TTL: u8 = 15;
+/// Most claims a world may grant in all.
+pub const MAX_CLAIMS_BOUND: u8 = 8;
+/// Longest schedule the random explorer draws.
+pub const MAX_SCHEDULE: usize = 64;
+
+/// One worker of a world.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WorkerSpec {
+    pub id: String,
+    /// Index into [`World::owner_ids`]: restarted incarnations share one.
+    pub owner: u8,
+    /// Clock offset (used when the design decides leases by worker time).
+    pub clock_offset: i8,
+}
+
+/// How far a search goes. Every bound is stated in the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bounds {
+    /// Time never advances past this tick.
+    pub max_time: u8,
+    /// At most this many claims are granted in all.
+    pub max_claims: u8,
+    /// At most this many scheduler moves (time ticks included) in one schedule.
+    pub max_steps: u16,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            max_time: 12,
+            max_claims: 3,
+            max_steps: MAX_SCHEDULE as u16,
+        }
+    }
+}
+
+/// The world every explorer move is made in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct World {
+    pub workers: Vec<WorkerSpec>,
+    /// Owner identities, one per distinct `WorkerSpec::owner`.
+    pub owner_ids: Vec<String>,
+    pub jobs: u8,
+    pub targets: Vec<Protect>,
+    pub ttl: u8,
+    pub design: Design,
+    pub design_source: DesignSource,
+    /// Workers renew before every write and before finishing.
+    pub heartbeat: bool,
+    /// A worker whose renew is refused stops (C04: stop issuing calls).
+    pub stop_on_renew_failure: bool,
+    /// The user may cancel a job once.
+    pub allow_cancel: bool,
+    pub db_offset: i8,
+    /// Seeds `token = "random"`.
+    pub seed: u64,
+    pub bounds: Bounds,
+}
+
+/// Something wrong with a world, said in words for the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorldError(pub String);
+
+impl std::fmt::Display for WorldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One step of a worker's program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    Claim,
+    Renew,
+    Check,
+    Write(u8),
+    Finish,
+}
+
+impl World {
+    /// The design lab's standard world: `workers` workers named A, B, C, D,
+    /// one job, two targets with the design's protection, TTL 3, time ≤ 12.
+    pub fn standard(design: Design, source: DesignSource, workers: usize) -> World {
+        let count = workers.clamp(1, MAX_WORKERS);
+        let names = ["A", "B", "C", "D"];
+        World {
+            workers: names
+                .iter()
+                .take(count)
+                .enumerate()
+                .map(|(index, name)| WorkerSpec {
+                    id: (*name).to_owned(),
+                    owner: index as u8,
+                    clock_offset: 0,
+                })
+                .collect(),
+            owner_ids: names.iter().take(count).map(|n| (*n).to_owned()).collect(),
+            jobs: 1,
+            targets: vec![design.target_protect; 2],
+            ttl: 3,
+            design,
+            design_source: source,
+            heartbeat: false,
+            stop_on_renew_failure: true,
+            allow_cancel: false,
+            db_offset: 0,
+            seed: 0,
+            bounds: Bounds::default(),
+        }
+    }
+
+    /// A preset's standard world.
+    pub fn preset(preset: Preset, workers: usize) -> World {
+        World::standard(preset.design(), DesignSource::Preset(preset), workers)
+    }
+
+    /// Replaces the last worker by a restarted incarnation of the first: same
+    /// owner identity (the `owner` predicate cannot tell them apart).
+    pub fn with_restarted_incarnation(mut self) -> World {
+        if self.workers.len() >= 2 {
+            let first = self.workers[0].id.clone();
+            let last = self.workers.len() - 1;
+            self.workers[last] = WorkerSpec {
+                id: format!("{first}2"),
+                owner: self.workers[0].owner,
+                clock_offset: 0,
+            };
+            self.owner_ids.truncate(last);
+        }
+        self
+    }
+
+    /// Checks every bound the compact state relies on.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        let fail = |message: String| Err(WorldError(message));
+        if self.workers.is_empty() || self.workers.len() > MAX_WORKERS {
+            return fail(format!("a world has 1 to {MAX_WORKERS} workers"));
+        }
+        if self.jobs == 0 || usize::from(self.jobs) > MAX_JOBS {
+            return fail(format!("a world has 1 to {MAX_JOBS} jobs"));
+        }
+        if self.targets.len() > MAX_TARGETS {
+            return fail(format!("a world has at most {MAX_TARGETS} targets"));
+        }
+        if self.ttl == 0 || self.ttl > MAX_TTL {
+            return fail(format!("the TTL must be between 1 and {MAX_TTL}"));
+        }
+        if self.bounds.max_time > MAX_TIME_BOUND {
+            return fail(format!("the time bound must be at most {MAX_TIME_BOUND}"));
+        }
+        if self.bounds.max_claims == 0 || self.bounds.max_claims > MAX_CLAIMS_BOUND {
+            return fail(format!(
+                "the claim bound must be between 1 and {MAX_CLAIMS_BOUND}"
+            ));
+        }
+        if self.bounds.max_steps == 0 {
+            return fail("the step bound must be at least 1".to_owned());
+        }
+        let offsets_ok = std::iter::once(self.db_offset)
+            .chain(self.workers.iter().map(|w| w.clock_offset))
+            .all(|offset| offset.unsigned_abs() <= MAX_TTL);
+        if !offsets_ok {
+            return fail(format!("clock offsets must lie within ±{MAX_TTL}"));
+        }
+        let mut ids: Vec<&str> = self.workers.iter().map(|w| w.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.len() != self.workers.len() || ids.contains(&"db") {
+            return fail("worker ids must be distinct and not `db`".to_owned());
+        }
+        if self
+            .workers
+            .iter()
+            .any(|w| usize::from(w.owner) >= self.owner_ids.len())
+        {
+            return fail("a worker names an unknown owner".to_owned());
+        }
+        Ok(())
+    }
+
+    /// The program every worker runs: claim (retrying while refused), then
+    /// for each target an optional renew, an optional client-side check and
+    /// the write, then an optional renew and the finish.
+    pub fn program(&self) -> Vec<Op> {
+        let mut program = vec![Op::Claim];
+        for target in 0..self.targets.len() {
+            if self.heartbeat {
+                program.push(Op::Renew);
+            }
+            if self.design.worker_checks {
+                program.push(Op::Check);
+            }
+            program.push(Op::Write(target as u8));
+        }
+        if self.heartbeat {
+            program.push(Op::Renew);
+        }
+        program.push(Op::Finish);
+        program
+    }
+
+    pub fn job_id(&self, job: u8) -> String {
+        if self.jobs == 1 {
+            "r".to_owned()
+        } else {
+            format!("r{}", job + 1)
+        }
+    }
+
+    pub fn target_id(&self, target: u8) -> String {
+        format!("t{}", target + 1)
+    }
+
+    /// The empty scenario of this world: workers, jobs, targets, clocks,
+    /// design and seed, no steps.
+    pub fn scenario_shell(&self, id: &str, title: Text) -> Scenario {
+        let mut scenario = Scenario::new(id, u64::from(self.ttl), &[]);
+        scenario.title = title;
+        for worker in &self.workers {
+            let owner = self
+                .owner_ids
+                .get(usize::from(worker.owner))
+                .map_or(worker.id.as_str(), String::as_str);
+            scenario.add_worker(&worker.id, owner);
+        }
+        scenario.jobs = (0..self.jobs).map(|job| self.job_id(job)).collect();
+        scenario.jobs_listed = self.jobs > 1;
+        scenario.set_design(self.design, self.design_source);
+        for (index, protect) in self.targets.iter().enumerate() {
+            let own = (*protect != self.design.target_protect).then_some(*protect);
+            scenario.add_target(&self.target_id(index as u8), own);
+        }
+        scenario.db_offset = i64::from(self.db_offset);
+        for (offset, worker) in scenario.worker_offsets.iter_mut().zip(&self.workers) {
+            *offset = i64::from(worker.clock_offset);
+        }
+        scenario.seed = self.seed;
+        scenario
+    }
+
+    /// The scenario step a worker's program step becomes.
+    pub(crate) fn step_for(&self, worker: u8, op: Op, at: u64) -> Step {
+        let action = match op {
+            Op::Claim if self.jobs > 1 => Action::ClaimNext,
+            Op::Claim => Action::Claim,
+            Op::Renew => Action::Renew,
+            Op::Check => Action::Check,
+            Op::Write(_) => Action::Write,
+            Op::Finish => Action::Finish,
+        };
+        let mut step = Step::new(at, Some(u16::from(worker)), action);
+        if let Op::Write(target) = op {
+            step.target = Some(u16::from(target));
+        }
+        step
+    }
+}
+
+/// One row of the classification table: a design in the world that shows
+/// what it does and does not protect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// A short name, e.g. `fenced-highest-seen` or `custom: commit without fence`.
+    pub name: String,
+    /// What the world adds to the standard one, in words.
+    pub world_note: Text,
+    pub world: World,
+}
+
+/// The classification table's worlds: every preset in the design lab's
+/// standard world, plus the custom designs and world changes that expose a
+/// specific weakness. The verdicts are computed by the explorers.
+pub fn classification() -> Vec<Case> {
+    use crate::design::{Check, CheckSet, TokenKind};
+    let standard = |preset: Preset| World::preset(preset, 2);
+    let note = |en: &str, zh: &str| Text {
+        en: en.to_owned(),
+        zh: zh.to_owned(),
+    };
+    let mut cases: Vec<Case> = [
+        Preset::TtlLockOnly,
+        Preset::ClientCheck,
+        Preset::IdempotencyOnly,
+        Preset::FencedHighestSeen,
+        Preset::FencedRegistered,
+    ]
+    .into_iter()
+    .map(|preset| Case {
+        name: preset.name().to_owned(),
+        world_note: note("two targets", "两个远端目标"),
+        world: standard(preset),
+    })
+    .collect();
+    let mut job_table_only = standard(Preset::DbConditional);
+    job_table_only.targets.clear();
+    cases.push(Case {
+        name: Preset::DbConditional.name().to_owned(),
+        world_note: note("job table only", "只有任务表"),
+        world: job_table_only,
+    });
+    let mut full = standard(Preset::Full);
+    full.allow_cancel = true;
+    cases.push(Case {
+        name: Preset::Full.name().to_owned(),
+        world_note: note("two targets, cancel allowed", "两个远端目标，允许取消"),
+        world: full,
+    });
+    let mut registered_cancel = standard(Preset::FencedRegistered);
+    registered_cancel.allow_cancel = true;
+    cases.push(Case {
+        name: Preset::FencedRegistered.name().to_owned(),
+        world_note: note("two targets, cancel allowed", "两个远端目标，允许取消"),
+        world: registered_cancel,
+    });
+    let without = |check: Check| {
+        CheckSet::from_bits(CheckSet::ALL.bits() & !CheckSet::EMPTY.with(check).bits())
+    };
+    let mut no_fence = standard(Preset::DbConditional).with_restarted_incarnation();
+    no_fence.targets.clear();
+    no_fence.design.commit_checks = without(Check::Fence);
+    no_fence.design_source = DesignSource::Table;
+    cases.push(Case {
+        name: "custom: commit without fence".to_owned(),
+        world_note: note(
+            "job table only, B is a restarted A (same owner)",
+            "只有任务表，第二个 Worker 是重启后的 A（同一 owner）",
+        ),
+        world: no_fence,
+    });
+    let mut random = standard(Preset::FencedHighestSeen);
+    random.design.token = TokenKind::Random;
+    random.design_source = DesignSource::Table;
+    cases.push(Case {
+        name: "custom: random tokens, highest-seen targets".to_owned(),
+        world_note: note("two targets", "两个远端目标"),
+        world: random,
+    });
+    let mut no_state = standard(Preset::DbConditional);
+    no_state.targets.clear();
+    no_state.design.commit_checks = without(Check::State);
+    no_state.design.renew_checks = without(Check::State);
+    no_state.design_source = DesignSource::Table;
+    no_state.allow_cancel = true;
+    cases.push(Case {
+        name: "custom: no state predicate".to_owned(),
+        world_note: note("job table only, cancel allowed", "只有任务表，允许取消"),
+        world: no_state,
+    });
+    cases
+}
