@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sim_core::explore::{
-    Method, Phase, Progress, Report, Verdict, World, classification, explore, move_label,
-    safe_sentence,
+    Bounds, Method, Phase, Progress, Report, Verdict, World, WorldOptions, classification, explore,
+    move_label, safe_sentence,
 };
 use sim_core::{DesignSource, Preset, Protect};
 
@@ -106,27 +106,27 @@ fn world_of(options: &ExploreOptions) -> Result<World, ExitCode> {
         Some(value) => design_of(value)?,
         None => (Preset::Full.design(), DesignSource::Preset(Preset::Full)),
     };
-    let mut world = World::standard(design, source, usize::from(options.workers));
-    if options.restarted {
-        world = world.with_restarted_incarnation();
-    }
-    world.ttl = options.ttl;
-    world.jobs = options.jobs;
-    world.allow_cancel = options.cancel;
-    world.heartbeat = options.heartbeat;
-    world.seed = options.seed;
-    world.bounds.max_time = options.max_time;
-    world.bounds.max_claims = options.max_claims;
-    world.bounds.max_steps = options.max_steps;
+    let mut world_options = WorldOptions::new(design, source);
+    world_options.workers = options.workers;
+    world_options.ttl = options.ttl;
+    world_options.jobs = options.jobs;
+    world_options.allow_cancel = options.cancel;
+    world_options.heartbeat = options.heartbeat;
+    world_options.restarted = options.restarted;
+    world_options.seed = options.seed;
+    world_options.bounds = Bounds {
+        max_time: options.max_time,
+        max_claims: options.max_claims,
+        max_steps: options.max_steps,
+    };
     if options.no_targets {
-        world.targets.clear();
+        world_options.targets = Some(Vec::new());
     } else if let Some(list) = &options.targets {
-        world.targets = parse_targets(list, design.target_protect)?;
+        world_options.targets = Some(parse_targets(list, design.target_protect)?);
     }
-    world
-        .validate()
-        .map_err(|error| bad_input(&error.to_string()))?;
-    Ok(world)
+    world_options
+        .world()
+        .map_err(|error| bad_input(&error.to_string()))
 }
 
 fn method_of(options: &ExploreOptions) -> Method {

@@ -12,6 +12,8 @@ mod bfs;
 mod explain;
 mod machine;
 mod random;
+
+pub use random::play as play_choices;
 mod world;
 
 use serde_json::{Value, json};
@@ -19,7 +21,7 @@ use serde_json::{Value, json};
 pub use machine::{Machine, Move, MoveResult, State};
 pub use world::{
     Bounds, Case, MAX_CLAIMS_BOUND, MAX_JOBS, MAX_SCHEDULE, MAX_TARGETS, MAX_TIME_BOUND, MAX_TTL,
-    MAX_WORKERS, Op, WorkerSpec, World, WorldError, classification,
+    MAX_WORKERS, Op, WorkerSpec, World, WorldError, WorldOptions, classification,
 };
 
 use crate::scenario::{Action, Scenario, Step, Text};
@@ -179,6 +181,49 @@ pub fn explore(
     })
 }
 
+/// A schedule played out: the scenario its moves become, and for every
+/// scenario step the move's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    pub scenario: Scenario,
+    /// Parallel to `scenario.steps`.
+    pub results: Vec<MoveResult>,
+}
+
+/// Plays `moves` from the initial state and writes them down as scenario
+/// steps (ticks become the steps' times). Moves that are not enabled are
+/// skipped.
+pub fn schedule_scenario(machine: &Machine, moves: &[Move], id: &str, title: Text) -> Played {
+    let world = machine.world();
+    let mut scenario = world.scenario_shell(id, title);
+    let mut results = Vec::new();
+    let mut state = machine.initial();
+    for &chosen in moves {
+        let at = u64::from(state.time());
+        match chosen {
+            Move::Tick => {
+                machine.apply(&mut state, chosen);
+            }
+            Move::Cancel(job) => {
+                let mut step = Step::new(at, None, Action::Cancel);
+                if world.jobs > 1 {
+                    step.job = Some(u16::from(job));
+                }
+                scenario.steps.push(step);
+                results.push(machine.apply(&mut state, chosen));
+            }
+            Move::Worker(worker) => {
+                let Some(op) = machine.next_op(&state, worker) else {
+                    continue;
+                };
+                scenario.steps.push(world.step_for(worker, op, at));
+                results.push(machine.apply(&mut state, chosen));
+            }
+        }
+    }
+    Played { scenario, results }
+}
+
 /// Replays `moves` to build the scenario and explain the last move.
 pub fn counterexample(
     machine: &Machine,
@@ -204,63 +249,48 @@ pub fn counterexample(
         en: format!("Counterexample for {design_name} ({how_en})"),
         zh: format!("{design_name} 的反例（{how_zh}）"),
     };
-    let mut scenario = world.scenario_shell(&id, title);
+    let (prefix, last) = moves.split_at(moves.len().saturating_sub(1));
+    let mut played = schedule_scenario(machine, moves, &id, title);
+    // The state before the last move, to explain it.
     let mut state = machine.initial();
-    let mut explanation = Text::default();
-    let mut violating_step = 0;
-    for (index, &chosen) in moves.iter().enumerate() {
-        let at = u64::from(state.time());
-        let last = index + 1 == moves.len();
-        match chosen {
-            Move::Tick => {
-                machine.apply(&mut state, chosen);
-            }
-            Move::Cancel(job) => {
-                let mut step = Step::new(at, None, Action::Cancel);
-                if world.jobs > 1 {
-                    step.job = Some(u16::from(job));
-                }
-                scenario.steps.push(step);
-                machine.apply(&mut state, chosen);
-            }
-            Move::Worker(worker) => {
-                let Some(op) = machine.next_op(&state, worker) else {
-                    continue;
-                };
+    for &chosen in prefix {
+        machine.apply(&mut state, chosen);
+    }
+    let step = played.scenario.steps.len().saturating_sub(1) as u32;
+    let explanation = match last.first() {
+        Some(&Move::Worker(worker)) => match machine.next_op(&state, worker) {
+            Some(op) => {
                 let target = match op {
                     Op::Write(t) => Some(t),
                     _ => None,
                 };
                 let before = machine.before(&state, worker, target);
-                scenario.steps.push(world.step_for(worker, op, at));
-                machine.apply(&mut state, chosen);
-                if last {
-                    violating_step = scenario.steps.len() as u32 - 1;
-                    let name = |w: u8| world.workers.get(usize::from(w)).map(|s| s.id.clone());
-                    explanation = explain::explain(&explain::Facts {
-                        world,
-                        worker: name(worker).unwrap_or_default(),
-                        op,
-                        step: violating_step,
-                        at,
-                        generation: u32::from(before.generation),
-                        newest_generation: u32::from(before.newest_generation),
-                        newest_holder: before.newest_holder.and_then(name),
-                        kind,
-                        all_failed: before.all_failed,
-                        cancelled: before.cancelled,
-                        carried_token: before.carried_token,
-                        highest_seen: before.highest_seen,
-                    });
-                }
+                let name = |w: u8| world.workers.get(usize::from(w)).map(|s| s.id.clone());
+                explain::explain(&explain::Facts {
+                    world,
+                    worker: name(worker).unwrap_or_default(),
+                    op,
+                    step,
+                    at: u64::from(state.time()),
+                    generation: u32::from(before.generation),
+                    newest_generation: u32::from(before.newest_generation),
+                    newest_holder: before.newest_holder.and_then(name),
+                    kind,
+                    all_failed: before.all_failed,
+                    cancelled: before.cancelled,
+                    carried_token: before.carried_token,
+                    highest_seen: before.highest_seen,
+                })
             }
-        }
-    }
-    scenario.description = Some(explanation.clone());
+            None => Text::default(),
+        },
+        _ => Text::default(),
+    };
+    played.scenario.description = Some(explanation.clone());
     Counterexample {
         moves: moves.to_vec(),
-        scenario,
-        step: violating_step,
+        scenario: played.scenario,
+        step,
         kind,
         explanation,
     }

@@ -52,7 +52,7 @@ fn runner(seed: u64) -> TestRunner {
 /// `n` enabled moves, nothing when `c % (n + 1) == 0` (so shrinking toward 0
 /// drops moves) and move `c % (n + 1) - 1` otherwise. Returns the moves made
 /// and, if one was an unsafe effect, its kind (the schedule ends there).
-pub(crate) fn play(machine: &Machine, choices: &[u32]) -> (Vec<Move>, Option<ViolationKind>) {
+pub fn play(machine: &Machine, choices: &[u32]) -> (Vec<Move>, Option<ViolationKind>) {
     let mut state = machine.initial();
     let mut moves = Vec::with_capacity(8);
     let mut played = Vec::new();

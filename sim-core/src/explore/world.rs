@@ -364,3 +364,64 @@ pub fn classification() -> Vec<Case> {
     });
     cases
 }
+
+/// The knobs of a world, as the command line and the browser page take
+/// them; [`WorldOptions::world`] turns them into a validated [`World`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorldOptions {
+    pub design: Design,
+    pub design_source: DesignSource,
+    pub workers: u8,
+    /// `None`: two targets with the design's protection.
+    pub targets: Option<Vec<Protect>>,
+    pub ttl: u8,
+    pub jobs: u8,
+    pub allow_cancel: bool,
+    pub heartbeat: bool,
+    /// The last worker is a restarted incarnation of the first.
+    pub restarted: bool,
+    pub seed: u64,
+    pub bounds: Bounds,
+}
+
+impl WorldOptions {
+    /// The standard world's options for `design`.
+    pub fn new(design: Design, design_source: DesignSource) -> WorldOptions {
+        WorldOptions {
+            design,
+            design_source,
+            workers: 2,
+            targets: None,
+            ttl: 3,
+            jobs: 1,
+            allow_cancel: false,
+            heartbeat: false,
+            restarted: false,
+            seed: 0,
+            bounds: Bounds::default(),
+        }
+    }
+
+    pub fn world(&self) -> Result<World, WorldError> {
+        if !(2..=MAX_WORKERS as u8).contains(&self.workers) {
+            return Err(WorldError(format!(
+                "a world has 2 to {MAX_WORKERS} workers"
+            )));
+        }
+        let mut world = World::standard(self.design, self.design_source, usize::from(self.workers));
+        if self.restarted {
+            world = world.with_restarted_incarnation();
+        }
+        world.ttl = self.ttl;
+        world.jobs = self.jobs;
+        world.allow_cancel = self.allow_cancel;
+        world.heartbeat = self.heartbeat;
+        world.seed = self.seed;
+        world.bounds = self.bounds;
+        if let Some(targets) = &self.targets {
+            world.targets.clone_from(targets);
+        }
+        world.validate()?;
+        Ok(world)
+    }
+}

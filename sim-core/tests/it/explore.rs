@@ -1,55 +1,345 @@
 //! The explorers: the classification table, pinned counterexample lengths
-//! and state counts, replay of every counterexample through the engine, and
-//! determinism.
+//! and state counts, replay of every counterexample through the engine, the
+//! step function against the engine, and determinism.
 
-use sim_core::explore::{Method, Report, RunToEnd, Verdict, classification, explore};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use sim_core::explore::{
+    Case, Machine, Method, Move, Report, RunToEnd, Verdict, World, classification, explore,
+    play_choices, schedule_scenario,
+};
+use sim_core::{Outcome, Preset, Text, ViolationKind, run};
 
-fn exhaustive(world: &sim_core::explore::World) -> Report {
+fn exhaustive(world: &World) -> Report {
     explore(world, Method::Exhaustive, &mut RunToEnd).unwrap_or_else(|e| panic!("{e}"))
 }
 
+fn case(name: &str, note: &str) -> Case {
+    classification()
+        .into_iter()
+        .find(|c| c.name == name && c.world_note.en == note)
+        .unwrap_or_else(|| panic!("no case {name} / {note}"))
+}
+
+/// Replays a report's counterexample through the engine: the violation must
+/// be there, at the reported step, of the reported kind.
+#[track_caller]
+fn assert_replays(report: &Report) {
+    let Some(found) = &report.counterexample else {
+        panic!("no counterexample");
+    };
+    let text = sim_core::scenario_to_toml(&found.scenario);
+    let reparsed = sim_core::parse_scenario(text.as_bytes())
+        .unwrap_or_else(|e| panic!("counterexample does not parse: {e:?}\n{text}"));
+    assert_eq!(reparsed, found.scenario, "the TOML round-trips");
+    let trace = run(&reparsed);
+    assert!(
+        trace
+            .violations
+            .iter()
+            .any(|v| v.step == found.step && v.kind == found.kind),
+        "engine does not see {:?} at step {}: {:?}\n{text}",
+        found.kind,
+        found.step,
+        trace.violations
+    );
+    let first = trace.violations.iter().map(|v| v.step).min();
+    assert_eq!(
+        first,
+        Some(found.step),
+        "the violation is the schedule's first"
+    );
+}
+
+/// (design, world note, shortest counterexample length) for every case the
+/// article says is unsafe; `None` for the ones it says are safe, with their
+/// exact distinct-state count.
+const TABLE: [(&str, &str, Result<usize, u64>); 11] = [
+    ("ttl-lock-only", "two targets", Ok(6)),
+    ("client-check", "two targets", Ok(7)),
+    ("idempotency-only", "two targets", Ok(6)),
+    ("fenced-highest-seen", "two targets", Ok(6)),
+    ("fenced-registered", "two targets", Err(3017)),
+    ("db-conditional", "job table only", Err(1221)),
+    ("full", "two targets, cancel allowed", Err(6285)),
+    ("fenced-registered", "two targets, cancel allowed", Ok(3)),
+    (
+        "custom: commit without fence",
+        "job table only, B is a restarted A (same owner)",
+        Ok(6),
+    ),
+    (
+        "custom: random tokens, highest-seen targets",
+        "two targets",
+        Ok(6),
+    ),
+    (
+        "custom: no state predicate",
+        "job table only, cancel allowed",
+        Ok(3),
+    ),
+];
+
 #[test]
-fn print_classification() {
-    for case in classification() {
-        let report = exhaustive(&case.world);
-        let length = report.counterexample.as_ref().map(|c| c.moves.len());
-        println!(
-            "{:50} {:30} {:8} states={} transitions={} depth={} cex={:?}",
-            case.name,
-            case.world_note.en,
-            report.verdict.name(),
-            report.stats.states,
-            report.stats.transitions,
-            report.stats.depth,
-            length
-        );
-        if let Some(found) = &report.counterexample {
-            println!("   {}", found.explanation.en);
+fn the_classification_table_matches_the_article() {
+    assert_eq!(classification().len(), TABLE.len());
+    for (name, note, expected) in TABLE {
+        let report = exhaustive(&case(name, note).world);
+        match expected {
+            Ok(length) => {
+                assert_eq!(
+                    report.verdict,
+                    Verdict::Unsafe,
+                    "{name} ({note}) must be unsafe"
+                );
+                let found = report.counterexample.as_ref().map(|c| c.moves.len());
+                assert_eq!(
+                    found,
+                    Some(length),
+                    "{name} ({note}): shortest counterexample"
+                );
+                assert_replays(&report);
+            }
+            Err(states) => {
+                assert_eq!(
+                    report.verdict,
+                    Verdict::Safe,
+                    "{name} ({note}) must be safe"
+                );
+                assert!(
+                    report.exhausted,
+                    "{name}: the step bound must not cut the search"
+                );
+                assert_eq!(
+                    report.stats.states, states,
+                    "{name} ({note}): distinct states"
+                );
+            }
         }
     }
-    let _ = Verdict::Safe;
 }
 
 #[test]
-#[ignore = "sizing aid"]
-fn sizes() {
-    use sim_core::Preset;
-    use sim_core::explore::World;
-    for workers in [2, 3, 4] {
-        for time in [8u8, 10, 12, 14, 16] {
-            let mut world = World::preset(Preset::Full, workers);
-            world.allow_cancel = true;
-            world.bounds.max_time = time;
-            let start = std::time::Instant::now();
-            let report = exhaustive(&world);
-            println!(
-                "workers={workers} time={time} states={} transitions={} depth={} {:?} {:.1} Mstates/s",
-                report.stats.states,
-                report.stats.transitions,
-                report.stats.depth,
-                start.elapsed(),
-                report.stats.states as f64 / start.elapsed().as_secs_f64() / 1e6
+fn the_weakness_each_unsafe_case_shows_is_the_one_the_article_names() {
+    let kind = |name: &str, note: &str| {
+        exhaustive(&case(name, note).world)
+            .counterexample
+            .map(|c| (c.kind, c.explanation.en))
+    };
+    let Some((stale, text)) = kind("fenced-highest-seen", "two targets") else {
+        panic!("safe?")
+    };
+    assert_eq!(stale, ViolationKind::Stale);
+    assert!(text.contains("had not written here yet"), "{text}");
+    let Some((after, text)) = kind(
+        "custom: no state predicate",
+        "job table only, cancel allowed",
+    ) else {
+        panic!("safe?")
+    };
+    assert_eq!(after, ViolationKind::AfterTerminal);
+    assert!(text.contains("`state`"), "{text}");
+    let Some((_, text)) = kind(
+        "custom: commit without fence",
+        "job table only, B is a restarted A (same owner)",
+    ) else {
+        panic!("safe?")
+    };
+    assert!(text.contains("false but not checked: `fence`"), "{text}");
+    let Some((_, text)) = kind("idempotency-only", "two targets") else {
+        panic!("safe?")
+    };
+    assert!(text.contains("idempotency key"), "{text}");
+}
+
+#[test]
+fn proptest_finds_and_shrinks_a_counterexample_for_every_unsafe_case() {
+    for (name, note, expected) in TABLE {
+        let Ok(shortest) = expected else { continue };
+        let world = case(name, note).world;
+        let report = explore(
+            &world,
+            Method::Random {
+                seed: 7,
+                cases: 256,
+            },
+            &mut RunToEnd,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(report.verdict, Verdict::Unsafe, "{name} ({note})");
+        assert_replays(&report);
+        let found = report.counterexample.as_ref().map_or(0, |c| c.moves.len());
+        assert!(
+            found >= shortest,
+            "{name}: shorter than breadth-first's shortest?"
+        );
+        let history: Vec<usize> = report.shrink_history.iter().map(Vec::len).collect();
+        assert!(
+            history.windows(2).all(|w| w[0] > w[1]),
+            "shrinking only shortens: {history:?}"
+        );
+        assert_eq!(history.last().copied(), Some(found));
+    }
+}
+
+#[test]
+fn random_exploration_of_a_safe_design_answers_safe() {
+    let report = explore(
+        &World::preset(Preset::FencedRegistered, 2),
+        Method::Random { seed: 3, cases: 64 },
+        &mut RunToEnd,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.verdict, Verdict::Safe);
+    assert_eq!(report.stats.cases, 64);
+    assert!(report.counterexample.is_none());
+}
+
+#[test]
+fn the_same_seed_gives_byte_identical_json() {
+    let world = World::preset(Preset::IdempotencyOnly, 3);
+    let json = |seed| {
+        let report = explore(&world, Method::Random { seed, cases: 256 }, &mut RunToEnd)
+            .unwrap_or_else(|e| panic!("{e}"));
+        serde_json::to_string(&report.to_json(0, "en")).unwrap_or_default()
+    };
+    assert_eq!(json(11), json(11));
+    let exhaustive_json =
+        |_: u8| serde_json::to_string(&exhaustive(&world).to_json(0, "zh")).unwrap_or_default();
+    assert_eq!(exhaustive_json(0), exhaustive_json(1));
+}
+
+#[test]
+fn a_search_stops_when_the_caller_says_so() {
+    let mut world = World::preset(Preset::Full, 4);
+    world.bounds.max_time = 16;
+    let mut calls = 0;
+    let mut stop_at_second = |_: &sim_core::explore::Progress| {
+        calls += 1;
+        calls < 2
+    };
+    let report =
+        explore(&world, Method::Exhaustive, &mut stop_at_second).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.verdict, Verdict::Cancelled);
+    assert!(report.stats.states > 0 && report.stats.states < 362_689);
+}
+
+#[test]
+fn invalid_worlds_are_errors_not_panics() {
+    let mut world = World::preset(Preset::Full, 2);
+    world.ttl = 0;
+    assert!(explore(&world, Method::Exhaustive, &mut RunToEnd).is_err());
+    let mut world = World::preset(Preset::Full, 2);
+    world.bounds.max_time = 200;
+    assert!(Machine::new(world).is_err());
+}
+
+/// The step function and the engine agree: any schedule, written down as a
+/// scenario, gives the same outcome for every step and the same first
+/// violation.
+#[test]
+fn the_step_function_agrees_with_the_engine_on_random_schedules() {
+    let config = Config {
+        failure_persistence: None,
+        cases: 0,
+        ..Config::with_cases(0)
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[42; 32]));
+    let worlds: Vec<World> = classification()
+        .into_iter()
+        .map(|c| c.world)
+        .chain([
+            {
+                let mut world = World::preset(Preset::IdempotencyOnly, 3);
+                world.jobs = 2;
+                world.heartbeat = true;
+                world
+            },
+            {
+                let mut world = World::preset(Preset::FencedHighestSeen, 3);
+                world.design.lease_clock = sim_core::LeaseClock::Worker;
+                world.workers[1].clock_offset = 2;
+                world.db_offset = -1;
+                world.allow_cancel = true;
+                world.targets = vec![
+                    sim_core::Protect::Versioned,
+                    sim_core::Protect::Gateway,
+                    sim_core::Protect::RegisteredToken,
+                ];
+                world
+            },
+            {
+                let mut world = World::preset(Preset::ClientCheck, 4).with_restarted_incarnation();
+                world.design.token = sim_core::TokenKind::None;
+                world.heartbeat = true;
+                world.stop_on_renew_failure = false;
+                world
+            },
+        ])
+        .collect();
+    let strategy = proptest::array::uniform::<_, 64>(any::<u32>());
+    for world in &worlds {
+        let machine = Machine::new(world.clone()).unwrap_or_else(|e| panic!("{e}"));
+        for _ in 0..200 {
+            let choices = strategy
+                .new_tree(&mut runner)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .current();
+            let (moves, violation) = play_choices(&machine, &choices);
+            let played = schedule_scenario(&machine, &moves, "agree", Text::both("agree"));
+            let trace = run(&played.scenario);
+            for (index, (result, record)) in played.results.iter().zip(&trace.steps).enumerate() {
+                // A client check "applies" when it finds the lease valid.
+                let engine_applied = match result.op {
+                    Some(sim_core::explore::Op::Check) => record.lease_valid == Some(true),
+                    _ => record.outcome == Outcome::Ok,
+                };
+                assert_eq!(
+                    result.applied,
+                    engine_applied,
+                    "step {index} differs: machine {result:?}, engine {record:?}\n{}",
+                    sim_core::scenario_to_toml(&played.scenario)
+                );
+            }
+            let engine_first = trace.violations.first().map(|v| (v.step, v.kind));
+            let machine_first = violation.map(|kind| (played.results.len() as u32 - 1, kind));
+            assert_eq!(
+                machine_first,
+                engine_first,
+                "first violation differs\n{}",
+                sim_core::scenario_to_toml(&played.scenario)
             );
+            let _ = Move::Tick;
         }
+    }
+}
+
+#[test]
+#[ignore = "measurement for the notes: cargo test --release -- --ignored proptest_hit_rate"]
+#[allow(clippy::print_stdout)]
+fn proptest_hit_rate() {
+    for (name, note, expected) in TABLE {
+        if expected.is_err() {
+            continue;
+        }
+        let world = case(name, note).world;
+        let found = (0..100u64)
+            .filter(|seed| {
+                explore(
+                    &world,
+                    Method::Random {
+                        seed: *seed,
+                        cases: 256,
+                    },
+                    &mut RunToEnd,
+                )
+                .map(|r| r.verdict == Verdict::Unsafe)
+                .unwrap_or(false)
+            })
+            .count();
+        println!("{name} ({note}): {found}/100 seeds find a counterexample within 256 cases");
+        assert!(found >= 99, "{name}");
     }
 }
