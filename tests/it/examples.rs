@@ -786,3 +786,20 @@ fn scenarios_in_the_format_reference_parse_and_run() {
         assert!(!steps(&trace).is_empty());
     }
 }
+
+/// Every example written back as TOML parses to the same scenario: the
+/// writer the explorers use for counterexamples loses nothing.
+#[test]
+fn every_example_round_trips_through_the_toml_writer() {
+    for path in example_files() {
+        let scenario = parse_file(&path);
+        let text = sim_core::scenario_to_toml(&scenario);
+        let again = sim_core::parse_scenario(text.as_bytes()).unwrap_or_else(|e| {
+            panic!(
+                "{}: written TOML does not parse: {e:?}\n{text}",
+                path.display()
+            )
+        });
+        assert_eq!(again, scenario, "{}:\n{text}", path.display());
+    }
+}

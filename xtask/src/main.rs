@@ -10,9 +10,13 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("wasm-check") => wasm_check(),
+        Some("wasm-test") => wasm_test(),
         _ => {
             say("usage: cargo xtask test        run every check and test");
-            say("       cargo xtask wasm-check  build sim-core for wasm32-unknown-unknown");
+            say("       cargo xtask wasm-check  build the engine for wasm32-unknown-unknown");
+            say(
+                "       cargo xtask wasm-test   run the wasm tests under Node (installs wasm-bindgen-cli)",
+            );
             return ExitCode::from(2);
         }
     };
@@ -72,6 +76,7 @@ fn test() -> Result<(), String> {
     )?;
     run("cargo test", cargo().args(["test", "--workspace"]))?;
     wasm_check()?;
+    wasm_test()?;
     run(
         "benchmarks compile",
         cargo().args(["bench", "--workspace", "--no-run"]),
@@ -80,27 +85,126 @@ fn test() -> Result<(), String> {
     Ok(())
 }
 
-/// sim-core must build for the browser: no I/O, no clock, no threads.
+/// The engine must build for the browser: no I/O, no clock, no threads.
+/// sim-core is built through the web crate, which alone turns on
+/// getrandom's JavaScript backend.
 fn wasm_check() -> Result<(), String> {
+    ensure_wasm_target()?;
+    run(
+        "the engine builds for wasm32-unknown-unknown",
+        cargo().args([
+            "build",
+            "-p",
+            "fencelab-web",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--release",
+        ]),
+    )
+}
+
+fn ensure_wasm_target() -> Result<(), String> {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
         .map(|out| String::from_utf8_lossy(&out.stdout).contains("wasm32-unknown-unknown"))
         .unwrap_or(false);
-    if !installed {
-        run(
-            "rustup target add wasm32-unknown-unknown",
-            Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]),
-        )?;
+    if installed {
+        return Ok(());
     }
     run(
-        "sim-core builds for wasm32-unknown-unknown",
-        cargo().args([
-            "build",
-            "-p",
-            "sim-core",
-            "--target",
-            "wasm32-unknown-unknown",
+        "rustup target add wasm32-unknown-unknown",
+        Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]),
+    )
+}
+
+/// The `wasm-bindgen` version Cargo.lock pins: the CLI must match it.
+fn locked_wasm_bindgen() -> Result<String, String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|error| format!("cannot read Cargo.lock: {error}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "name = \"wasm-bindgen\"" {
+            if let Some(version) = lines
+                .next()
+                .and_then(|l| l.trim().strip_prefix("version = \""))
+                .and_then(|v| v.strip_suffix('"'))
+            {
+                return Ok(version.to_owned());
+            }
+        }
+    }
+    Err("Cargo.lock pins no wasm-bindgen".to_owned())
+}
+
+/// Installs the `wasm-bindgen` CLI (and its test runner) at the locked
+/// version, unless that version is already on the PATH. Built from source by
+/// cargo: no prebuilt binary is downloaded.
+fn ensure_wasm_bindgen_cli() -> Result<(), String> {
+    let version = locked_wasm_bindgen()?;
+    let current = Command::new("wasm-bindgen")
+        .arg("--version")
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        .unwrap_or_default();
+    if current.ends_with(&version) {
+        return Ok(());
+    }
+    run(
+        &format!("cargo install wasm-bindgen-cli --version ={version} (a few minutes, once)"),
+        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())).args([
+            "install",
+            "wasm-bindgen-cli",
+            "--version",
+            &format!("={version}"),
         ]),
+    )
+}
+
+/// The engine compiled to WebAssembly, under Node: the bindings' own tests
+/// (`wasm-bindgen-test-runner`) and the determinism test that compares the
+/// wasm explorers with the native `fencelab explore --json`.
+fn wasm_test() -> Result<(), String> {
+    ensure_wasm_target()?;
+    ensure_wasm_bindgen_cli()?;
+    run(
+        "wasm tests of the bindings under Node",
+        cargo()
+            .args([
+                "test",
+                "-p",
+                "fencelab-web",
+                "--target",
+                "wasm32-unknown-unknown",
+            ])
+            .env(
+                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+                "wasm-bindgen-test-runner",
+            ),
+    )?;
+    wasm_check()?;
+    let out_dir = root().join("target/wasm-node");
+    let wasm = root().join("target/wasm32-unknown-unknown/release/fencelab_web.wasm");
+    run(
+        "wasm-bindgen --target nodejs",
+        Command::new("wasm-bindgen")
+            .arg("--target")
+            .arg("nodejs")
+            .arg("--out-dir")
+            .arg(&out_dir)
+            .arg(&wasm),
+    )?;
+    run(
+        "the native fencelab binary",
+        cargo().args(["build", "-p", "fencelab"]),
+    )?;
+    let bin = root().join("target/debug/fencelab");
+    run(
+        "node --test: native and wasm give the same answers",
+        Command::new("node")
+            .args(["--test", "web/tests/"])
+            .current_dir(root())
+            .env("FENCELAB_BIN", &bin)
+            .env("FENCELAB_WASM_NODE", out_dir.join("fencelab_web.js")),
     )
 }

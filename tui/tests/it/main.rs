@@ -1,5 +1,6 @@
 //! The `fencelab` binary, driven as a user or a script would.
 
+mod explore;
 mod run;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,181 @@
+//! `fencelab explore`: verdicts, JSON, counterexample files, bad input.
+
+use crate::{fencelab, stderr, stdout};
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let output = fencelab(args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("not JSON: {error}\n{}", stdout(&output)))
+}
+
+#[test]
+fn json_has_verdict_bounds_stats_explanation_and_counterexample() {
+    let report = json_of(&[
+        "explore",
+        "--design",
+        "ttl-lock-only",
+        "--json",
+        "--lang",
+        "en",
+    ]);
+    assert_eq!(report["verdict"], "unsafe");
+    for key in [
+        "cases",
+        "states",
+        "transitions",
+        "shrink_steps",
+        "elapsed_ms",
+    ] {
+        assert!(report["stats"].get(key).is_some(), "stats.{key}");
+    }
+    assert_eq!(report["bounds"]["max_time"], 12);
+    assert!(
+        report["explanation"]
+            .as_str()
+            .is_some_and(|e| e.contains("generation"))
+    );
+    let counterexample = &report["counterexample"];
+    assert_eq!(counterexample["design"], "ttl-lock-only");
+    assert!(
+        counterexample["steps"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty())
+    );
+
+    let safe = json_of(&[
+        "explore",
+        "--design",
+        "fenced-registered",
+        "--exhaustive",
+        "--json",
+    ]);
+    assert_eq!(safe["verdict"], "safe");
+    assert!(safe.get("counterexample").is_none());
+    assert!(safe["stats"]["states"].as_u64().is_some_and(|n| n > 100));
+}
+
+#[test]
+fn the_counterexample_file_replays_to_the_same_violation() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("cex.toml");
+    let path_text = path.display().to_string();
+    let report = json_of(&[
+        "explore",
+        "--design",
+        "fenced-highest-seen",
+        "--exhaustive",
+        "--json",
+        "--out",
+        &path_text,
+    ]);
+    let replay = json_of(&["run", &path_text, "--json"]);
+    let step = &report["violation"]["step"];
+    let kind = &report["violation"]["kind"];
+    let violations = replay["violations"].as_array().cloned().unwrap_or_default();
+    assert!(
+        violations
+            .iter()
+            .any(|v| &v["step"] == step && &v["kind"] == kind),
+        "{violations:?} lacks {step} {kind}"
+    );
+}
+
+#[test]
+fn the_table_shows_the_verdict_and_the_timeline() {
+    let output = fencelab(&[
+        "explore",
+        "--design",
+        "client-check",
+        "--exhaustive",
+        "--lang",
+        "en",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(
+        text.contains("‼ UNSAFE — counterexample of 7 moves"),
+        "{text}"
+    );
+    assert!(
+        text.contains("check"),
+        "the client check is on the timeline: {text}"
+    );
+    let safe = stdout(&fencelab(&[
+        "explore",
+        "--design",
+        "full",
+        "--cancel",
+        "--exhaustive",
+    ]));
+    assert!(safe.contains("✓ Safe within bounds"), "{safe}");
+}
+
+#[test]
+fn all_presets_prints_the_classification_table() {
+    let text = stdout(&fencelab(&["explore", "--all-presets", "--lang", "en"]));
+    for line in [
+        "ttl-lock-only",
+        "fenced-registered",
+        "custom: no state predicate",
+    ] {
+        assert!(text.contains(line), "{text}");
+    }
+    let rows = json_of(&["explore", "--all-presets", "--json"]);
+    assert!(rows.as_array().is_some_and(|r| r.len() >= 10));
+}
+
+#[test]
+fn bad_input_exits_two_with_a_message() {
+    for args in [
+        vec!["explore", "--design", "fencd-registered"],
+        vec!["explore", "--targets", "none,fencing"],
+        vec!["explore", "--workers", "9"],
+        vec!["explore", "--design", "/nonexistent/design.toml"],
+    ] {
+        let output = fencelab(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(!stderr(&output).is_empty());
+    }
+    let message = stderr(&fencelab(&["explore", "--design", "fencd-registered"]));
+    assert!(
+        message.contains("did you mean `fenced-registered`?"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_design_file_is_read_and_its_mistakes_located() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let good = dir.path().join("design.toml");
+    let bad = dir.path().join("bad.toml");
+    let write = |path: &std::path::Path, text: &str| {
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write(
+        &good,
+        "commit_checks = [\"owner\", \"lease\", \"state\"]\ntarget_protect = \"gateway\"\n",
+    );
+    write(&bad, "commit_checks = [\"owner\"]\ntokn = \"random\"\n");
+    let report = json_of(&[
+        "explore",
+        "--design",
+        &good.display().to_string(),
+        "--restarted",
+        "--no-targets",
+        "--exhaustive",
+        "--json",
+    ]);
+    assert_eq!(
+        report["verdict"], "unsafe",
+        "a commit without fence falls to a restarted worker"
+    );
+    let output = fencelab(&["explore", "--design", &bad.display().to_string()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with(&format!("{}:2:1: unknown key `tokn`", bad.display())),
+        "{}",
+        stderr(&output)
+    );
+}
