@@ -70,6 +70,7 @@ fn bench_replay(c: &mut Criterion) {
         token: Some(1),
         failed_checks: None,
         generation: Some(1),
+        newest_generation: Some(1),
         expired: Some(false),
         lease_valid: None,
         rows: Some(1),

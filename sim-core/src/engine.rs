@@ -610,7 +610,9 @@ impl<'s> Engine<'s> {
     /// Asks the oracle about an effect-capable step before it runs.
     fn judge(&mut self, index: u32, worker: WorkerIdx, job: JobIdx) -> crate::oracle::Judgement {
         let generation = self.holding(worker, job).map_or(0, |h| h.generation);
-        self.oracle.judge(index, job, generation)
+        let judgement = self.oracle.judge(index, job, generation);
+        self.record(index).newest_generation = Some(judgement.newest);
+        judgement
     }
 
     fn renew(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {

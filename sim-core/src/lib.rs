@@ -9,9 +9,11 @@
 //! platform, including `wasm32-unknown-unknown`. Bad input is an error value,
 //! never a panic.
 
+pub mod course;
 mod design;
 mod engine;
 pub mod explore;
+mod narrate;
 mod oracle;
 mod parse;
 mod scenario;
@@ -20,6 +22,7 @@ mod write;
 
 pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
 pub use engine::run;
+pub use narrate::{describe_step, safety_reason};
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use scenario::{
     Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario, Step,

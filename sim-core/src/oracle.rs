@@ -35,6 +35,8 @@ pub(crate) struct JobMark {
 pub(crate) struct Judgement {
     stale: bool,
     after_terminal: bool,
+    /// The newest generation granted when the step was judged.
+    pub(crate) newest: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -94,6 +96,7 @@ impl Oracle {
         };
         let newest = facts.leases.len();
         let judgement = Judgement {
+            newest: u32::try_from(newest).unwrap_or(u32::MAX),
             stale: (generation as usize) < newest,
             after_terminal: match facts.terminal {
                 None => false,

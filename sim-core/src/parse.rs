@@ -56,7 +56,7 @@ pub fn parse_scenario(bytes: &[u8]) -> Result<Scenario, Vec<Diagnostic>> {
 
 /// Decodes bytes to text, or the diagnostic for a file that is not UTF-8
 /// or is empty.
-fn decode<'b>(bytes: &'b [u8], empty_message: &str) -> Result<&'b str, Vec<Diagnostic>> {
+pub(crate) fn decode<'b>(bytes: &'b [u8], empty_message: &str) -> Result<&'b str, Vec<Diagnostic>> {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -86,7 +86,7 @@ fn decode<'b>(bytes: &'b [u8], empty_message: &str) -> Result<&'b str, Vec<Diagn
 }
 
 /// Parses TOML text into the span-keeping tree, or the syntax diagnostic.
-fn document(text: &str) -> Result<Spanned<DeTable<'_>>, Vec<Diagnostic>> {
+pub(crate) fn document(text: &str) -> Result<Spanned<DeTable<'_>>, Vec<Diagnostic>> {
     DeTable::parse(text).map_err(|error| {
         let offset = error.span().map_or(0, |span| span.start);
         let (line, col) = line_col(text, offset);
@@ -181,31 +181,31 @@ fn did_you_mean<'k>(word: &str, known: impl IntoIterator<Item = &'k str> + Clone
     }
 }
 
-type Value<'i> = Spanned<DeValue<'i>>;
+pub(crate) type Value<'i> = Spanned<DeValue<'i>>;
 
-struct Reader<'t> {
-    text: &'t str,
-    errors: Vec<(usize, String)>,
+pub(crate) struct Reader<'t> {
+    pub(crate) text: &'t str,
+    pub(crate) errors: Vec<(usize, String)>,
 }
 
 /// The values of a table's known keys, in the order the keys were asked for.
-struct Fields<'a, 'i> {
+pub(crate) struct Fields<'a, 'i> {
     values: Vec<Option<&'a Value<'i>>>,
-    span: Range<usize>,
+    pub(crate) span: Range<usize>,
 }
 
 impl<'a, 'i> Fields<'a, 'i> {
-    fn get(&self, index: usize) -> Option<&'a Value<'i>> {
+    pub(crate) fn get(&self, index: usize) -> Option<&'a Value<'i>> {
         self.values.get(index).copied().flatten()
     }
 }
 
 impl<'t> Reader<'t> {
-    fn error(&mut self, span: Range<usize>, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, span: Range<usize>, message: impl Into<String>) {
         self.errors.push((span.start, message.into()));
     }
 
-    fn into_diagnostics(mut self) -> Vec<Diagnostic> {
+    pub(crate) fn into_diagnostics(mut self) -> Vec<Diagnostic> {
         self.errors.sort_by_key(|(offset, _)| *offset);
         self.errors.dedup();
         self.errors.truncate(MAX_DIAGNOSTICS);
@@ -219,7 +219,7 @@ impl<'t> Reader<'t> {
     }
 
     /// Splits a table into its known keys; every other key is an error.
-    fn fields<'a, 'i>(
+    pub(crate) fn fields<'a, 'i>(
         &mut self,
         table: &'a DeTable<'i>,
         span: Range<usize>,
@@ -245,7 +245,11 @@ impl<'t> Reader<'t> {
         Fields { values, span }
     }
 
-    fn table<'a, 'i>(&mut self, value: &'a Value<'i>, what: &str) -> Option<&'a DeTable<'i>> {
+    pub(crate) fn table<'a, 'i>(
+        &mut self,
+        value: &'a Value<'i>,
+        what: &str,
+    ) -> Option<&'a DeTable<'i>> {
         match value.get_ref() {
             DeValue::Table(table) => Some(table),
             other => {
@@ -258,7 +262,11 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn array<'a, 'i>(&mut self, value: &'a Value<'i>, what: &str) -> Option<&'a [Value<'i>]> {
+    pub(crate) fn array<'a, 'i>(
+        &mut self,
+        value: &'a Value<'i>,
+        what: &str,
+    ) -> Option<&'a [Value<'i>]> {
         match value.get_ref() {
             DeValue::Array(array) => Some(array),
             other => {
@@ -271,7 +279,7 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn string(&mut self, value: &Value<'_>, what: &str) -> Option<String> {
+    pub(crate) fn string(&mut self, value: &Value<'_>, what: &str) -> Option<String> {
         match value.get_ref() {
             DeValue::String(text) => Some(text.to_string()),
             other => {
@@ -285,7 +293,7 @@ impl<'t> Reader<'t> {
     }
 
     /// A non-empty identifier.
-    fn ident(&mut self, value: &Value<'_>, what: &str) -> Option<String> {
+    pub(crate) fn ident(&mut self, value: &Value<'_>, what: &str) -> Option<String> {
         let text = self.string(value, what)?;
         if text.trim().is_empty() {
             self.error(value.span(), format!("{what} must not be empty"));
@@ -301,7 +309,7 @@ impl<'t> Reader<'t> {
         Some(text)
     }
 
-    fn bool(&mut self, value: &Value<'_>, what: &str) -> Option<bool> {
+    pub(crate) fn bool(&mut self, value: &Value<'_>, what: &str) -> Option<bool> {
         match value.get_ref() {
             DeValue::Boolean(flag) => Some(*flag),
             other => {
@@ -314,7 +322,13 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn integer(&mut self, value: &Value<'_>, what: &str, min: i64, max: i64) -> Option<i64> {
+    pub(crate) fn integer(
+        &mut self,
+        value: &Value<'_>,
+        what: &str,
+        min: i64,
+        max: i64,
+    ) -> Option<i64> {
         let DeValue::Integer(integer) = value.get_ref() else {
             self.error(
                 value.span(),
@@ -349,7 +363,7 @@ impl<'t> Reader<'t> {
     }
 
     /// A string for both languages, or `{ en = "...", zh = "..." }`.
-    fn text(&mut self, value: &Value<'_>, what: &str) -> Option<Text> {
+    pub(crate) fn text(&mut self, value: &Value<'_>, what: &str) -> Option<Text> {
         match value.get_ref() {
             DeValue::String(text) => Some(Text::both(text)),
             DeValue::Table(table) => {
@@ -382,7 +396,7 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn required<'a, 'i>(
+    pub(crate) fn required<'a, 'i>(
         &mut self,
         fields: &Fields<'a, 'i>,
         index: usize,
@@ -400,7 +414,7 @@ impl<'t> Reader<'t> {
     }
 
     /// A name from a closed set, with a suggestion when it is misspelt.
-    fn choice<T: Copy>(
+    pub(crate) fn choice<T: Copy>(
         &mut self,
         value: &Value<'_>,
         what: &str,
@@ -416,7 +430,11 @@ impl<'t> Reader<'t> {
         found
     }
 
-    fn scenario(&mut self, document: &DeTable<'_>, span: Range<usize>) -> Option<Scenario> {
+    pub(crate) fn scenario(
+        &mut self,
+        document: &DeTable<'_>,
+        span: Range<usize>,
+    ) -> Option<Scenario> {
         const KEYS: [&str; 11] = [
             "id",
             "title",
@@ -430,6 +448,7 @@ impl<'t> Reader<'t> {
             "clocks",
             "seed",
         ];
+        let start = span.start;
         let fields = self.fields(document, span, &KEYS, "the scenario");
         let id = self
             .required(&fields, 0, "id", "the scenario")
@@ -473,12 +492,12 @@ impl<'t> Reader<'t> {
         if let Err(problem) = scenario.check()
             && self.errors.is_empty()
         {
-            self.error(0..0, problem);
+            self.error(start..start, problem);
         }
         Some(scenario)
     }
 
-    fn workers(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
+    pub(crate) fn workers(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
         let Some(entries) = self.array(value, "`workers`") else {
             return;
         };
@@ -518,7 +537,7 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn jobs(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
+    pub(crate) fn jobs(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
         let Some(entries) = self.array(value, "`jobs`") else {
             return;
         };
@@ -546,7 +565,7 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn design(&mut self, value: &Value<'_>) -> Option<(Design, DesignSource)> {
+    pub(crate) fn design(&mut self, value: &Value<'_>) -> Option<(Design, DesignSource)> {
         if let DeValue::String(_) = value.get_ref() {
             let preset = self.choice(value, "design preset", &Preset::ALL, Preset::name)?;
             return Some((preset.design(), DesignSource::Preset(preset)));
@@ -619,7 +638,7 @@ impl<'t> Reader<'t> {
         Some((design, DesignSource::Table))
     }
 
-    fn checks(&mut self, value: &Value<'_>, what: &str) -> Option<CheckSet> {
+    pub(crate) fn checks(&mut self, value: &Value<'_>, what: &str) -> Option<CheckSet> {
         let entries = self.array(value, what)?;
         let mut set = CheckSet::EMPTY;
         for entry in entries {
@@ -637,7 +656,7 @@ impl<'t> Reader<'t> {
         Some(set)
     }
 
-    fn targets(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
+    pub(crate) fn targets(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
         let Some(entries) = self.array(value, "`targets`") else {
             return;
         };
@@ -665,7 +684,7 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn clocks(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
+    pub(crate) fn clocks(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
         let Some(table) = self.table(value, "`clocks`") else {
             return;
         };
@@ -695,7 +714,7 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn steps(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
+    pub(crate) fn steps(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
         let Some(entries) = self.array(value, "`steps`") else {
             return;
         };
@@ -727,7 +746,7 @@ impl<'t> Reader<'t> {
         }
     }
 
-    fn step(
+    pub(crate) fn step(
         &mut self,
         entry: &Value<'_>,
         scenario: &mut Scenario,

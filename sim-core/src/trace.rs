@@ -183,6 +183,9 @@ pub struct StepTrace {
     pub failed_checks: Option<CheckSet>,
     /// The generation the worker held for the job (a granted claim: its own).
     pub generation: Option<u32>,
+    /// For steps the oracle judged: the newest generation granted for the job
+    /// when the step ran.
+    pub newest_generation: Option<u32>,
     /// The worker's own lease had run out by database time (MODEL.md §5).
     pub expired: Option<bool>,
     /// For `check`: what the worker learned.
@@ -205,6 +208,7 @@ impl StepTrace {
         token: None,
         failed_checks: None,
         generation: None,
+        newest_generation: None,
         expired: None,
         lease_valid: None,
         rows: None,
@@ -279,6 +283,7 @@ impl Trace {
                     "token": record.token,
                     "failed_checks": record.failed_checks.map(CheckSet::names),
                     "generation": record.generation,
+                    "newest_generation": record.newest_generation,
                     "expired": record.expired,
                     "lease_valid": record.lease_valid,
                     "rows": record.rows,

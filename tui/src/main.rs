@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod course_cmd;
 mod explore_cmd;
 mod report;
 mod style;
@@ -47,6 +48,36 @@ enum Command {
         after_help = "Examples:\n  fencelab explore --design ttl-lock-only\n  fencelab explore --design fenced-registered --exhaustive\n  fencelab explore --design db-conditional --no-targets --cancel --exhaustive --json\n  fencelab explore --design my-design.toml --targets none,registered_token --out cex.toml\n  fencelab explore --all-presets\n\nThe verdict is SAFE within the stated bounds, or UNSAFE with the shortest\ncounterexample found, as a timeline; --out writes it as a scenario file that\n`fencelab run` replays. Exit status 0 either way, 2 on bad input."
     )]
     Explore(ExploreArgs),
+    /// Check a folder of lessons: parse every file, run every scenario, prove
+    /// every exercise solvable, and print the concept-coverage table.
+    #[command(
+        after_help = "Examples:\n  fencelab lint\n  fencelab lint lessons/ --lang zh\n\nExit status: 0 when every check passes, 1 when a lesson parses but fails a\ncheck (an unsolvable exercise, an uncovered concept), 2 when a file is\ninvalid (printed as FILE:LINE:COL: message)."
+    )]
+    Lint {
+        /// The lessons folder.
+        #[arg(default_value = "lessons")]
+        dir: PathBuf,
+        /// Language of concept names: `en` or `zh` (default: from LANG).
+        #[arg(long, value_parser = ["en", "zh"])]
+        lang: Option<String>,
+    },
+    /// Grade a learner's answers file against the lessons (for teachers).
+    #[command(
+        after_help = "Examples:\n  fencelab grade answers.json\n  fencelab grade answers.json --lessons my-course/ --json\n\nThe answers file's format is described in lessons/README.md. Every answer is\ngraded by the simulator now, from the lesson's scenario and design."
+    )]
+    Grade {
+        /// The answers file (JSON).
+        answers: PathBuf,
+        /// The lessons folder.
+        #[arg(long, default_value = "lessons")]
+        lessons: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Language of the report: `en` or `zh` (default: from LANG).
+        #[arg(long, value_parser = ["en", "zh"])]
+        lang: Option<String>,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -122,6 +153,17 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Run { file, json, lang }) => {
             report::run_command(&file, json, &lang.unwrap_or_else(default_lang))
+        }
+        Some(Command::Lint { dir, lang }) => {
+            course_cmd::lint_command(&dir, &lang.unwrap_or_else(default_lang))
+        }
+        Some(Command::Grade {
+            answers,
+            lessons,
+            json,
+            lang,
+        }) => {
+            course_cmd::grade_command(&answers, &lessons, json, &lang.unwrap_or_else(default_lang))
         }
         Some(Command::Explore(args)) => {
             explore_cmd::explore_command(&explore_cmd::ExploreOptions {

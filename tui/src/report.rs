@@ -97,7 +97,7 @@ fn list_or_none(names: &[&str]) -> String {
 }
 
 /// Pads `text` to `width` terminal columns (CJK characters count double).
-fn pad(text: &str, width: usize) -> String {
+pub(crate) fn pad(text: &str, width: usize) -> String {
     let shown = text.width();
     format!("{text}{}", " ".repeat(width.saturating_sub(shown)))
 }

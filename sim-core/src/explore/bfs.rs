@@ -3,6 +3,7 @@
 
 use crate::explore::machine::{Machine, Move, State};
 use crate::explore::{Control, Progress, Search};
+use crate::trace::ViolationKind;
 
 /// How often (in distinct states) progress is reported.
 const PROGRESS_EVERY: u64 = 1 << 14;
@@ -75,9 +76,13 @@ impl Visited {
 }
 
 /// Explores every state reachable within the world's bounds. Reports the
-/// first violation breadth-first order meets, which ends a shortest
-/// failing schedule.
-pub(crate) fn explore(machine: &Machine, control: &mut dyn Control) -> Search {
+/// first violation (of kind `want`, if given) breadth-first order meets,
+/// which ends a shortest failing schedule.
+pub(crate) fn explore(
+    machine: &Machine,
+    want: Option<ViolationKind>,
+    control: &mut dyn Control,
+) -> Search {
     let initial = machine.initial();
     let max_depth = machine.world().bounds.max_steps;
     let mut visited = Visited::new();
@@ -98,7 +103,7 @@ pub(crate) fn explore(machine: &Machine, control: &mut dyn Control) -> Search {
                 let mut successor = state;
                 let result = machine.apply(&mut successor, chosen);
                 search.stats.transitions += 1;
-                if let Some(kind) = result.violation {
+                if let Some(kind) = result.violation.filter(|k| want.is_none_or(|w| w == *k)) {
                     let mut path = path_to(&parents, node);
                     path.push(chosen);
                     search.stats.depth = u32::from(depth) + 1;

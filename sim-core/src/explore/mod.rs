@@ -154,10 +154,22 @@ pub fn explore(
     method: Method,
     control: &mut dyn Control,
 ) -> Result<Report, WorldError> {
+    explore_for(world, method, None, control)
+}
+
+/// [`explore`], counting only violations of kind `want` (when given): the
+/// search for a schedule that breaks a design in one particular way.
+/// (The random explorer counts every kind.)
+pub fn explore_for(
+    world: &World,
+    method: Method,
+    want: Option<ViolationKind>,
+    control: &mut dyn Control,
+) -> Result<Report, WorldError> {
     let machine = Machine::new(world.clone())?;
     let search = match method {
         Method::Random { seed, cases } => random::explore(&machine, seed, cases, control),
-        Method::Exhaustive => bfs::explore(&machine, control),
+        Method::Exhaustive => bfs::explore(&machine, want, control),
     };
     let verdict = if search.violation.is_some() {
         Verdict::Unsafe

@@ -146,6 +146,55 @@ impl World {
         self
     }
 
+    /// The world of a scenario: its workers (with their owners and clocks),
+    /// jobs, targets, TTL, design and seed, within the explorer's limits.
+    pub fn from_scenario(scenario: &Scenario, bounds: Bounds) -> Result<World, WorldError> {
+        let small = |value: i64, what: &str| {
+            i8::try_from(value)
+                .ok()
+                .filter(|v| v.unsigned_abs() <= MAX_TTL)
+                .ok_or_else(|| {
+                    WorldError(format!(
+                        "{what} must lie within ±{MAX_TTL} for the explorer"
+                    ))
+                })
+        };
+        let mut owners: Vec<String> = Vec::new();
+        let mut workers = Vec::new();
+        for (worker, offset) in scenario.workers.iter().zip(&scenario.worker_offsets) {
+            let owner = scenario.owner_id(worker.owner).to_owned();
+            let index = match owners.iter().position(|o| *o == owner) {
+                Some(found) => found,
+                None => {
+                    owners.push(owner);
+                    owners.len() - 1
+                }
+            };
+            workers.push(WorkerSpec {
+                id: worker.id.clone(),
+                owner: index as u8,
+                clock_offset: small(*offset, "a worker's clock offset")?,
+            });
+        }
+        let world = World {
+            workers,
+            owner_ids: owners,
+            jobs: u8::try_from(scenario.jobs.len()).unwrap_or(u8::MAX),
+            targets: scenario.targets.iter().map(|t| t.protect).collect(),
+            ttl: u8::try_from(scenario.ttl).unwrap_or(u8::MAX),
+            design: scenario.design,
+            design_source: scenario.design_source,
+            heartbeat: false,
+            stop_on_renew_failure: true,
+            allow_cancel: scenario.steps.iter().any(|s| s.action == Action::Cancel),
+            db_offset: small(scenario.db_offset, "the database's clock offset")?,
+            seed: scenario.seed,
+            bounds,
+        };
+        world.validate()?;
+        Ok(world)
+    }
+
     /// Checks every bound the compact state relies on.
     pub fn validate(&self) -> Result<(), WorldError> {
         let fail = |message: String| Err(WorldError(message));

@@ -1,5 +1,6 @@
 //! sim-core's integration tests: one binary, one module per feature.
 
+mod course;
 mod explore;
 mod parse_errors;
 mod props;

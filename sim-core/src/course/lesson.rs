@@ -1,0 +1,787 @@
+//! Lesson files (`lessons/README.md`) to [`Lesson`] values, every mistake a
+//! diagnostic at its line and column. The format has no field for the
+//! answer of a mark, predict, design or break exercise.
+
+use crate::course::{CONCEPTS, complete};
+use crate::design::{Design, Preset};
+use crate::explore::{Bounds, WorldOptions};
+use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col};
+use crate::scenario::{Action, DesignSource, Scenario, Text};
+use crate::trace::ViolationKind;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lesson {
+    pub id: String,
+    pub order: u32,
+    pub title: Text,
+    pub summary: Text,
+    pub concepts: Vec<String>,
+    pub sections: Vec<Section>,
+    /// Named scenarios, in file order.
+    pub scenarios: Vec<(String, Scenario)>,
+    pub exercises: Vec<Exercise>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    pub title: Text,
+    pub body: Text,
+    pub concepts: Vec<String>,
+    /// Index into [`Lesson::scenarios`].
+    pub scenario: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exercise {
+    pub id: String,
+    pub kind: ExerciseKind,
+    pub concepts: Vec<String>,
+    pub prompt: Text,
+    pub hints: Vec<Text>,
+    pub takeaway: Text,
+    /// Where the exercise starts in its file, for lint messages.
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A knob of a design exercise the learner may turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Knob {
+    CommitChecks,
+    RenewChecks,
+    Token,
+    LeaseClock,
+    TargetProtect,
+}
+
+impl Knob {
+    pub const ALL: [Knob; 5] = [
+        Knob::CommitChecks,
+        Knob::RenewChecks,
+        Knob::Token,
+        Knob::LeaseClock,
+        Knob::TargetProtect,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Knob::CommitChecks => "commit_checks",
+            Knob::RenewChecks => "renew_checks",
+            Knob::Token => "token",
+            Knob::LeaseClock => "lease_clock",
+            Knob::TargetProtect => "target_protect",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuizOption {
+    pub text: Text,
+    pub correct: bool,
+    pub why: Text,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExerciseKind {
+    /// Mark every candidate step that must be rejected.
+    Mark {
+        scenario: usize,
+        candidates: Vec<Action>,
+    },
+    /// Predict the outcome of the listed steps (all when `None`).
+    Predict {
+        scenario: usize,
+        steps: Option<Vec<u32>>,
+    },
+    /// Choose the open knobs; the explorers attack the design in `world`.
+    Design {
+        start: Design,
+        start_source: DesignSource,
+        open: Vec<Knob>,
+        /// The world; its `targets` hold the start design's protection.
+        world: WorldOptions,
+    },
+    /// Build a schedule in the scenario's world that makes its design violate.
+    Break {
+        scenario: usize,
+        violation: Option<ViolationKind>,
+    },
+    Quiz {
+        multiple: bool,
+        options: Vec<QuizOption>,
+    },
+}
+
+impl ExerciseKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ExerciseKind::Mark { .. } => "mark",
+            ExerciseKind::Predict { .. } => "predict",
+            ExerciseKind::Design { .. } => "design",
+            ExerciseKind::Break { .. } => "break",
+            ExerciseKind::Quiz { .. } => "quiz",
+        }
+    }
+
+    /// The scenario the exercise is played on, if it has one.
+    pub fn scenario(&self) -> Option<usize> {
+        match self {
+            ExerciseKind::Mark { scenario, .. }
+            | ExerciseKind::Predict { scenario, .. }
+            | ExerciseKind::Break { scenario, .. } => Some(*scenario),
+            _ => None,
+        }
+    }
+}
+
+impl Lesson {
+    pub fn scenario(&self, index: usize) -> Option<&Scenario> {
+        self.scenarios.get(index).map(|(_, scenario)| scenario)
+    }
+
+    pub fn exercise(&self, id: &str) -> Option<&Exercise> {
+        self.exercises.iter().find(|exercise| exercise.id == id)
+    }
+}
+
+const KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
+
+/// Parses one lesson file. Never panics, whatever the bytes.
+pub fn parse_lesson(bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic>> {
+    let text = decode(bytes, "the lesson file is empty")?;
+    let document = document(text)?;
+    let mut reader = Reader {
+        text,
+        errors: Vec::new(),
+    };
+    let lesson = reader.lesson(document.get_ref(), document.span());
+    match (lesson, reader.errors.is_empty()) {
+        (Some(lesson), true) => Ok(lesson),
+        _ => Err(reader.into_diagnostics()),
+    }
+}
+
+impl Reader<'_> {
+    /// A text that must exist in both languages.
+    fn bilingual(&mut self, value: &Value<'_>, what: &str) -> Option<Text> {
+        let text = self.text(value, what)?;
+        if !complete(&text) {
+            self.error(
+                value.span(),
+                format!("{what} needs non-empty `en` and `zh`"),
+            );
+        }
+        Some(text)
+    }
+
+    fn concepts(&mut self, value: &Value<'_>, what: &str) -> Vec<String> {
+        let Some(entries) = self.array(value, what) else {
+            return Vec::new();
+        };
+        let mut concepts: Vec<String> = Vec::new();
+        for entry in entries {
+            let Some(id) = self.string(entry, "a concept id") else {
+                continue;
+            };
+            if !CONCEPTS.iter().any(|(known, _, _)| *known == id) {
+                self.error(
+                    entry.span(),
+                    format!("unknown concept `{id}`; concepts are C01 to C27"),
+                );
+            } else if concepts.contains(&id) {
+                self.error(entry.span(), format!("concept `{id}` is listed twice"));
+            } else {
+                concepts.push(id);
+            }
+        }
+        concepts
+    }
+
+    fn lesson(
+        &mut self,
+        root: &toml::de::DeTable<'_>,
+        span: std::ops::Range<usize>,
+    ) -> Option<Lesson> {
+        const KEYS: [&str; 8] = [
+            "id",
+            "order",
+            "title",
+            "summary",
+            "concepts",
+            "sections",
+            "scenarios",
+            "exercises",
+        ];
+        let fields = self.fields(root, span, &KEYS, "the lesson");
+        let id = self
+            .required(&fields, 0, "id", "the lesson")
+            .and_then(|v| self.ident(v, "`id`"));
+        let order = self
+            .required(&fields, 1, "order", "the lesson")
+            .and_then(|v| self.integer(v, "`order`", 0, 10_000));
+        let title = self
+            .required(&fields, 2, "title", "the lesson")
+            .and_then(|v| self.bilingual(v, "`title`"));
+        let summary = self
+            .required(&fields, 3, "summary", "the lesson")
+            .and_then(|v| self.bilingual(v, "`summary`"));
+        let concepts = self
+            .required(&fields, 4, "concepts", "the lesson")
+            .map(|v| self.concepts(v, "`concepts`"))
+            .unwrap_or_default();
+        let scenarios = fields.get(6).map(|v| self.scenarios(v)).unwrap_or_default();
+        let names: Vec<String> = scenarios.iter().map(|(name, _)| name.clone()).collect();
+        let sections = match self.required(&fields, 5, "sections", "the lesson") {
+            Some(value) => self.sections(value, &names),
+            None => Vec::new(),
+        };
+        let exercises = match self.required(&fields, 7, "exercises", "the lesson") {
+            Some(value) => self.exercises(value, &scenarios),
+            None => Vec::new(),
+        };
+        // The lesson's concepts are exactly those its sections and exercises name.
+        if let Some(value) = fields.get(4) {
+            let used: Vec<&String> = sections
+                .iter()
+                .flat_map(|s| &s.concepts)
+                .chain(exercises.iter().flat_map(|e| &e.concepts))
+                .collect();
+            for concept in &used {
+                if !concepts.contains(concept) {
+                    self.error(
+                        value.span(),
+                        format!("`concepts` lacks `{concept}`, which a section or exercise names"),
+                    );
+                    break;
+                }
+            }
+            for concept in &concepts {
+                if !used.contains(&concept) {
+                    self.error(
+                        value.span(),
+                        format!("`{concept}` is listed, but no section or exercise covers it"),
+                    );
+                }
+            }
+        }
+        Some(Lesson {
+            id: id?,
+            order: u32::try_from(order?).unwrap_or(0),
+            title: title?,
+            summary: summary?,
+            concepts,
+            sections,
+            scenarios,
+            exercises,
+        })
+    }
+
+    fn scenarios(&mut self, value: &Value<'_>) -> Vec<(String, Scenario)> {
+        let Some(table) = self.table(value, "`scenarios`") else {
+            return Vec::new();
+        };
+        let mut named: Vec<(usize, String, Scenario)> = Vec::new();
+        for (key, entry) in table.iter() {
+            let name = key.get_ref().to_string();
+            let Some(inner) = self.table(entry, &format!("scenario `{name}`")) else {
+                continue;
+            };
+            let before = self.errors.len();
+            let Some(scenario) = self.scenario(inner, entry.span()) else {
+                continue;
+            };
+            if self.errors.len() == before && scenario.id != name {
+                self.error(
+                    key.span(),
+                    format!(
+                        "scenario `{name}` has id `{}`; they must be equal",
+                        scenario.id
+                    ),
+                );
+            }
+            named.push((key.span().start, name, scenario));
+        }
+        // The document tree orders keys by name; keep the file's order.
+        named.sort_by_key(|(start, _, _)| *start);
+        named
+            .into_iter()
+            .map(|(_, name, scenario)| (name, scenario))
+            .collect()
+    }
+
+    fn scenario_ref(&mut self, value: &Value<'_>, names: &[String]) -> Option<usize> {
+        let name = self.string(value, "`scenario`")?;
+        let found = names.iter().position(|known| *known == name);
+        if found.is_none() {
+            let hint = match crate::parse::closest(&name, names.iter().map(String::as_str)) {
+                Some(near) => format!("; did you mean `{near}`?"),
+                None if names.is_empty() => "; the lesson has no [scenarios.…] tables".to_owned(),
+                None => format!("; the lesson's scenarios are: {}", names.join(", ")),
+            };
+            self.error(value.span(), format!("unknown scenario `{name}`{hint}"));
+        }
+        found
+    }
+
+    fn sections(&mut self, value: &Value<'_>, names: &[String]) -> Vec<Section> {
+        let Some(entries) = self.array(value, "`sections`") else {
+            return Vec::new();
+        };
+        if entries.is_empty() {
+            self.error(value.span(), "a lesson needs at least one section");
+        }
+        let mut sections = Vec::new();
+        for entry in entries {
+            let Some(table) = self.table(entry, "a section") else {
+                continue;
+            };
+            let fields = self.fields(
+                table,
+                entry.span(),
+                &["title", "concepts", "body", "scenario"],
+                "a section",
+            );
+            let title = self
+                .required(&fields, 0, "title", "this section")
+                .and_then(|v| self.bilingual(v, "the section's `title`"));
+            let concepts = self
+                .required(&fields, 1, "concepts", "this section")
+                .map(|v| self.concepts(v, "the section's `concepts`"))
+                .unwrap_or_default();
+            let body = self
+                .required(&fields, 2, "body", "this section")
+                .and_then(|v| self.bilingual(v, "the section's `body`"));
+            let scenario = fields.get(3).and_then(|v| self.scenario_ref(v, names));
+            if let (Some(title), Some(body)) = (title, body) {
+                sections.push(Section {
+                    title,
+                    body,
+                    concepts,
+                    scenario,
+                });
+            }
+        }
+        sections
+    }
+
+    fn exercises(&mut self, value: &Value<'_>, scenarios: &[(String, Scenario)]) -> Vec<Exercise> {
+        let Some(entries) = self.array(value, "`exercises`") else {
+            return Vec::new();
+        };
+        if entries.is_empty() {
+            self.error(value.span(), "a lesson needs at least one exercise");
+        }
+        let mut exercises: Vec<Exercise> = Vec::new();
+        for entry in entries {
+            let Some(exercise) = self.exercise(entry, scenarios) else {
+                continue;
+            };
+            if exercises.iter().any(|e| e.id == exercise.id) {
+                self.error(
+                    entry.span(),
+                    format!("exercise `{}` is defined twice", exercise.id),
+                );
+            }
+            exercises.push(exercise);
+        }
+        exercises
+    }
+
+    fn exercise(
+        &mut self,
+        entry: &Value<'_>,
+        scenarios: &[(String, Scenario)],
+    ) -> Option<Exercise> {
+        const KEYS: [&str; 15] = [
+            "id",
+            "kind",
+            "concepts",
+            "prompt",
+            "hints",
+            "takeaway",
+            "scenario",
+            "candidates",
+            "steps",
+            "start",
+            "open",
+            "world",
+            "violation",
+            "multiple",
+            "options",
+        ];
+        let table = self.table(entry, "an exercise")?;
+        let fields = self.fields(table, entry.span(), &KEYS, "an exercise");
+        let id = self
+            .required(&fields, 0, "id", "this exercise")
+            .and_then(|v| self.ident(v, "the exercise's `id`"));
+        let kind_name = self
+            .required(&fields, 1, "kind", "this exercise")
+            .and_then(|v| self.choice(v, "exercise kind", &KINDS, |k| k));
+        let concepts = self
+            .required(&fields, 2, "concepts", "this exercise")
+            .map(|v| self.concepts(v, "the exercise's `concepts`"))
+            .unwrap_or_default();
+        let prompt = self
+            .required(&fields, 3, "prompt", "this exercise")
+            .and_then(|v| self.bilingual(v, "the exercise's `prompt`"));
+        let hints = match self.required(&fields, 4, "hints", "this exercise") {
+            Some(value) => {
+                let entries = self.array(value, "`hints`").unwrap_or_default();
+                if entries.len() < 2 {
+                    self.error(
+                        value.span(),
+                        "an exercise needs at least two hints, from a nudge to almost the answer",
+                    );
+                }
+                entries
+                    .iter()
+                    .filter_map(|hint| self.bilingual(hint, "a hint"))
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let takeaway = self
+            .required(&fields, 5, "takeaway", "this exercise")
+            .and_then(|v| self.bilingual(v, "the exercise's `takeaway`"));
+        let names: Vec<String> = scenarios.iter().map(|(name, _)| name.clone()).collect();
+        let kind_name = kind_name?;
+        // Keys that belong to other kinds are mistakes, not silently ignored.
+        let allowed: &[usize] = match kind_name {
+            "mark" => &[6, 7],
+            "predict" => &[6, 8],
+            "design" => &[9, 10, 11],
+            "break" => &[6, 12],
+            _ => &[13, 14],
+        };
+        for (index, key) in KEYS.iter().enumerate().skip(6) {
+            if let Some(value) = fields.get(index)
+                && !allowed.contains(&index)
+            {
+                self.error(
+                    value.span(),
+                    format!("a `{kind_name}` exercise takes no `{key}`"),
+                );
+            }
+        }
+        let scenario_of = |reader: &mut Self| -> Option<usize> {
+            let value = reader.required(
+                &fields,
+                6,
+                "scenario",
+                &format!("this `{kind_name}` exercise"),
+            )?;
+            reader.scenario_ref(value, &names)
+        };
+        let kind = match kind_name {
+            "mark" => {
+                let scenario = scenario_of(self)?;
+                let candidates = match fields.get(7) {
+                    None => vec![Action::Write, Action::Finish, Action::Fail, Action::Renew],
+                    Some(value) => self.candidates(value)?,
+                };
+                ExerciseKind::Mark {
+                    scenario,
+                    candidates,
+                }
+            }
+            "predict" => {
+                let scenario = scenario_of(self)?;
+                let count = scenarios.get(scenario).map_or(0, |(_, s)| s.steps.len());
+                let steps = match fields.get(8) {
+                    None => None,
+                    Some(value) => Some(self.step_indices(value, count)?),
+                };
+                ExerciseKind::Predict { scenario, steps }
+            }
+            "break" => {
+                let scenario = scenario_of(self)?;
+                let violation = fields.get(12).and_then(|v| {
+                    self.choice(
+                        v,
+                        "violation kind",
+                        &[ViolationKind::Stale, ViolationKind::AfterTerminal],
+                        ViolationKind::name,
+                    )
+                });
+                ExerciseKind::Break {
+                    scenario,
+                    violation,
+                }
+            }
+            "design" => self.design_exercise(&fields)?,
+            _ => self.quiz(&fields)?,
+        };
+        let (line, col) = line_col(self.text, entry.span().start);
+        Some(Exercise {
+            id: id?,
+            kind,
+            concepts,
+            prompt: prompt?,
+            hints,
+            takeaway: takeaway?,
+            line,
+            col,
+        })
+    }
+
+    fn candidates(&mut self, value: &Value<'_>) -> Option<Vec<Action>> {
+        let entries = self.array(value, "`candidates`")?;
+        let mut actions = Vec::new();
+        for entry in entries {
+            let action = self.choice(entry, "action", &Action::ALL, Action::name)?;
+            if !action.can_have_effect() {
+                self.error(
+                    entry.span(),
+                    format!("`{}` never has an effect to reject; candidates are write, finish, fail and renew", action.name()),
+                );
+            }
+            actions.push(action);
+        }
+        if actions.is_empty() {
+            self.error(value.span(), "`candidates` needs at least one action");
+        }
+        Some(actions)
+    }
+
+    fn step_indices(&mut self, value: &Value<'_>, count: usize) -> Option<Vec<u32>> {
+        let entries = self.array(value, "`steps`")?;
+        let mut steps = Vec::new();
+        for entry in entries {
+            let max = i64::try_from(count).unwrap_or(0) - 1;
+            let index = self.integer(entry, "a step index", 0, max.max(0))?;
+            if count == 0 {
+                self.error(entry.span(), "the scenario has no steps");
+            }
+            steps.push(u32::try_from(index).unwrap_or(0));
+        }
+        if steps.is_empty() {
+            self.error(value.span(), "`steps` needs at least one step index");
+        }
+        Some(steps)
+    }
+
+    fn design_exercise(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {
+        let (start, start_source) = match fields.get(9) {
+            Some(value) => self.design(value)?,
+            None => (
+                Preset::TtlLockOnly.design(),
+                DesignSource::Preset(Preset::TtlLockOnly),
+            ),
+        };
+        let open_value = self.required(fields, 10, "open", "this `design` exercise")?;
+        let entries = self.array(open_value, "`open`")?;
+        let mut open = Vec::new();
+        for entry in entries {
+            if let Some(knob) = self.choice(entry, "design knob", &Knob::ALL, Knob::name) {
+                open.push(knob);
+            }
+        }
+        if open.is_empty() {
+            self.error(
+                open_value.span(),
+                "`open` needs at least one knob the learner may turn",
+            );
+        }
+        let mut world = WorldOptions::new(start, start_source);
+        let mut targets = 2usize;
+        if let Some(value) = fields.get(11) {
+            let table = self.table(value, "`world`")?;
+            const WORLD: [&str; 10] = [
+                "workers",
+                "targets",
+                "ttl",
+                "cancel",
+                "restarted",
+                "jobs",
+                "max_time",
+                "max_claims",
+                "heartbeat",
+                "max_steps",
+            ];
+            let world_fields = self.fields(table, value.span(), &WORLD, "`world`");
+            let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
+                world_fields
+                    .get(index)
+                    .and_then(|v| reader.integer(v, &format!("`world.{name}`"), min, max))
+            };
+            if let Some(workers) = number(self, 0, "workers", 2, 4) {
+                world.workers = workers as u8;
+            }
+            if let Some(count) = number(self, 1, "targets", 0, 4) {
+                targets = count as usize;
+            }
+            if let Some(ttl) = number(self, 2, "ttl", 1, 15) {
+                world.ttl = ttl as u8;
+            }
+            if let Some(jobs) = number(self, 5, "jobs", 1, 3) {
+                world.jobs = jobs as u8;
+            }
+            let mut bounds = Bounds::default();
+            if let Some(time) = number(self, 6, "max_time", 1, 48) {
+                bounds.max_time = time as u8;
+            }
+            if let Some(claims) = number(self, 7, "max_claims", 1, 8) {
+                bounds.max_claims = claims as u8;
+            }
+            if let Some(steps) = number(self, 9, "max_steps", 1, 64) {
+                bounds.max_steps = steps as u16;
+            }
+            world.bounds = bounds;
+            for (index, flag) in [
+                (3, &mut world.allow_cancel),
+                (4, &mut world.restarted),
+                (8, &mut world.heartbeat),
+            ] {
+                if let Some(value) = world_fields
+                    .get(index)
+                    .and_then(|v| self.bool(v, &format!("`world.{}`", WORLD[index])))
+                {
+                    *flag = value;
+                }
+            }
+        }
+        world.targets = Some(vec![start.target_protect; targets]);
+        if let Err(problem) = world.world() {
+            self.error(
+                fields.span.clone(),
+                format!("the design exercise's world is invalid: {problem}"),
+            );
+            return None;
+        }
+        Some(ExerciseKind::Design {
+            start,
+            start_source,
+            open,
+            world,
+        })
+    }
+
+    fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {
+        let multiple = fields
+            .get(13)
+            .and_then(|v| self.bool(v, "`multiple`"))
+            .unwrap_or(false);
+        let value = self.required(fields, 14, "options", "this `quiz` exercise")?;
+        let entries = self.array(value, "`options`")?;
+        let mut options = Vec::new();
+        for entry in entries {
+            let Some(table) = self.table(entry, "a quiz option") else {
+                continue;
+            };
+            let option_fields = self.fields(
+                table,
+                entry.span(),
+                &["text", "correct", "why"],
+                "a quiz option",
+            );
+            let text = self
+                .required(&option_fields, 0, "text", "this option")
+                .and_then(|v| self.bilingual(v, "the option's `text`"));
+            let correct = self
+                .required(&option_fields, 1, "correct", "this option")
+                .and_then(|v| self.bool(v, "`correct`"));
+            let why = self
+                .required(&option_fields, 2, "why", "this option")
+                .and_then(|v| self.bilingual(v, "the option's `why`"));
+            if let (Some(text), Some(correct), Some(why)) = (text, correct, why) {
+                options.push(QuizOption { text, correct, why });
+            }
+        }
+        let correct = options.iter().filter(|o| o.correct).count();
+        if options.len() < 2 {
+            self.error(value.span(), "a quiz needs at least two options");
+        } else if correct == 0 {
+            self.error(value.span(), "a quiz needs at least one correct option");
+        } else if !multiple && correct > 1 {
+            self.error(
+                value.span(),
+                "a single-choice quiz needs exactly one correct option (or set `multiple = true`)",
+            );
+        }
+        Some(ExerciseKind::Quiz { multiple, options })
+    }
+}
+
+/// What lint checks beyond parsing: every scenario runs, every exercise is
+/// solvable. Returns `(line, col, message)` for each problem.
+pub fn check_lessons(lesson: &Lesson) -> Vec<(u32, u32, String)> {
+    let mut problems = Vec::new();
+    for exercise in &lesson.exercises {
+        let problem = |message: String| {
+            (
+                exercise.line,
+                exercise.col,
+                format!(
+                    "exercise `{}` ({}): {message}",
+                    exercise.id,
+                    exercise.kind.name()
+                ),
+            )
+        };
+        match &exercise.kind {
+            ExerciseKind::Mark {
+                scenario,
+                candidates,
+            } => {
+                let Some(scenario) = lesson.scenario(*scenario) else {
+                    continue;
+                };
+                let trace = crate::run(scenario);
+                let candidate_steps: Vec<u32> = scenario
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, step)| candidates.contains(&step.action))
+                    .map(|(index, _)| index as u32)
+                    .collect();
+                let reject = candidate_steps
+                    .iter()
+                    .filter(|i| trace.should_reject.contains(i))
+                    .count();
+                if reject == 0 {
+                    problems.push(problem(
+                        "no candidate step must be rejected: there is nothing to find".to_owned(),
+                    ));
+                }
+                if reject == candidate_steps.len() {
+                    problems.push(problem(
+                        "every candidate step must be rejected: there is nothing to tell apart"
+                            .to_owned(),
+                    ));
+                }
+            }
+            ExerciseKind::Predict { scenario, .. } => {
+                if lesson.scenario(*scenario).is_none() {
+                    problems.push(problem("its scenario is missing".to_owned()));
+                }
+            }
+            ExerciseKind::Design {
+                start, open, world, ..
+            } => {
+                if crate::course::strongest_safe_design(*start, open, world).is_none() {
+                    problems.push(problem("no choice of the open knobs is safe in this world: the exercise cannot be solved".to_owned()));
+                }
+            }
+            ExerciseKind::Break {
+                scenario,
+                violation,
+            } => {
+                let Some(scenario) = lesson.scenario(*scenario) else {
+                    continue;
+                };
+                match crate::course::grade::breaking_schedule(scenario, *violation) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => problems.push(problem(
+                        "the explorers find no schedule that breaks this design within bounds"
+                            .to_owned(),
+                    )),
+                    Err(why) => problems.push(problem(format!(
+                        "its world does not fit the explorer: {why}"
+                    ))),
+                }
+            }
+            ExerciseKind::Quiz { .. } => {}
+        }
+    }
+    problems
+}

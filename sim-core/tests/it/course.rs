@@ -1,0 +1,359 @@
+//! The course model: every exercise kind graded right and wrong on a small
+//! fixture lesson, planted mistakes located, progress records round-trip
+//! and migrate. The keys are never written here: each test derives what is
+//! right from the engine's trace or the explorer's verdict first.
+
+use serde_json::json;
+use sim_core::course::{
+    Answer, CONCEPTS, DesignAnswer, ExerciseKind, Progress, ProgressError, answer_from_json,
+    check_lessons, coverage, grade, parse_lesson, solution,
+};
+use sim_core::{CheckSet, Protect};
+
+const FIXTURE: &str = r#"
+id = "fixture"
+order = 1
+title = { en = "Fixture", zh = "测试课" }
+summary = { en = "A lesson for the tests.", zh = "测试用的课。" }
+concepts = ["C01", "C05", "C08", "C22"]
+
+[[sections]]
+title = { en = "Leases", zh = "租约" }
+concepts = ["C01"]
+body = { en = "A lease does not stop a paused worker.", zh = "租约不能让暂停的 Worker 停下。" }
+scenario = "pause"
+
+[scenarios.pause]
+id = "pause"
+ttl = 5
+workers = ["A", "B"]
+design = "ttl-lock-only"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 6, worker = "B", do = "claim" },
+  { at = 7, worker = "B", do = "write", target = "mail" },
+  { at = 8, worker = "A", do = "write", target = "mail" },
+  { at = 9, worker = "B", do = "finish" },
+]
+[[scenarios.pause.targets]]
+id = "mail"
+
+[[exercises]]
+id = "mark"
+kind = "mark"
+concepts = ["C01"]
+prompt = { en = "Mark the writes and commits that must be rejected.", zh = "标出必须拒绝的写入和提交。" }
+scenario = "pause"
+hints = [{ en = "Who holds the newest generation?", zh = "谁持有最新一代？" }, { en = "Compare generations.", zh = "比较代次。" }]
+takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。" }
+
+[[exercises]]
+id = "predict"
+kind = "predict"
+concepts = ["C22"]
+prompt = { en = "Predict.", zh = "预测。" }
+scenario = "pause"
+steps = [1, 3]
+hints = [{ en = "a", zh = "甲" }, { en = "b", zh = "乙" }]
+takeaway = { en = "t", zh = "丁" }
+
+[[exercises]]
+id = "design"
+kind = "design"
+concepts = ["C05", "C08"]
+prompt = { en = "Design.", zh = "设计。" }
+start = "ttl-lock-only"
+open = ["commit_checks", "target_protect"]
+world = { workers = 2, targets = 1, cancel = true }
+hints = [{ en = "a", zh = "甲" }, { en = "b", zh = "乙" }]
+takeaway = { en = "t", zh = "丁" }
+
+[[exercises]]
+id = "break"
+kind = "break"
+concepts = ["C22"]
+prompt = { en = "Break it.", zh = "攻破它。" }
+scenario = "pause"
+violation = "stale"
+hints = [{ en = "a", zh = "甲" }, { en = "b", zh = "乙" }]
+takeaway = { en = "t", zh = "丁" }
+
+[[exercises]]
+id = "quiz"
+kind = "quiz"
+concepts = ["C22"]
+prompt = { en = "Does TTL expiry stop the old worker?", zh = "TTL 过期会让旧 Worker 停下吗？" }
+hints = [{ en = "a", zh = "甲" }, { en = "b", zh = "乙" }]
+takeaway = { en = "t", zh = "丁" }
+[[exercises.options]]
+text = { en = "Yes", zh = "会" }
+correct = false
+why = { en = "Nothing tells the paused process.", zh = "没有人通知暂停的进程。" }
+[[exercises.options]]
+text = { en = "No", zh = "不会" }
+correct = true
+why = { en = "Expiry only lets another claim.", zh = "过期只是允许别人领取。" }
+"#;
+
+fn fixture() -> sim_core::course::Lesson {
+    parse_lesson(FIXTURE.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+#[test]
+fn the_fixture_parses_and_passes_lint() {
+    let lesson = fixture();
+    assert_eq!(lesson.exercises.len(), 5);
+    assert_eq!(check_lessons(&lesson), vec![]);
+    let table = coverage(&[lesson]);
+    assert_eq!(table.len(), CONCEPTS.len());
+    assert!(table[0].is_covered(), "C01 taught and practised");
+    assert!(!table[21].is_covered(), "C22 is only practised, not taught");
+}
+
+#[test]
+fn mark_is_graded_per_step_against_the_oracle() {
+    let lesson = fixture();
+    let exercise = lesson.exercise("mark").unwrap_or_else(|| panic!("no mark"));
+    let scenario = lesson.scenario(0).unwrap_or_else(|| panic!("no scenario"));
+    let trace = sim_core::run(scenario);
+    let key: Vec<u32> = trace.should_reject.clone();
+    assert!(!key.is_empty());
+    let right =
+        grade(&lesson, exercise, &Answer::Mark(key.clone())).unwrap_or_else(|e| panic!("{e}"));
+    assert!(right.correct, "{right:?}");
+    let wrong = grade(&lesson, exercise, &Answer::Mark(vec![])).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!wrong.correct);
+    let missed = wrong
+        .items
+        .iter()
+        .find(|i| !i.right)
+        .unwrap_or_else(|| panic!("no wrong item"));
+    assert!(missed.text.en.starts_with("Missed"), "{}", missed.text.en);
+    assert!(
+        missed.text.en.contains("newer generation 2"),
+        "{}",
+        missed.text.en
+    );
+    assert!(missed.text.zh.contains("第 2 代"), "{}", missed.text.zh);
+    let solved = solution(&lesson, exercise).unwrap_or_else(|e| panic!("{e}"));
+    assert!(solved.correct);
+}
+
+#[test]
+fn predict_is_graded_against_the_engine() {
+    let lesson = fixture();
+    let exercise = lesson
+        .exercise("predict")
+        .unwrap_or_else(|| panic!("no predict"));
+    let trace = sim_core::run(lesson.scenario(0).unwrap_or_else(|| panic!("no scenario")));
+    let actual = |i: usize| trace.steps[i].outcome.name();
+    let good = answer_from_json(
+        &lesson,
+        exercise,
+        &json!({ "1": actual(1), "3": actual(3) }),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(grade(&lesson, exercise, &good).is_ok_and(|g| g.correct));
+    let flipped = if actual(3) == "ok" { "rejected" } else { "ok" };
+    let bad = answer_from_json(&lesson, exercise, &json!({ "1": actual(1), "3": flipped }))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let graded = grade(&lesson, exercise, &bad).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!graded.correct);
+    assert!(
+        answer_from_json(&lesson, exercise, &json!({ "2": "ok" })).is_err(),
+        "step 2 is not asked"
+    );
+    assert!(answer_from_json(&lesson, exercise, &json!({ "1": "maybe" })).is_err());
+}
+
+#[test]
+fn design_is_graded_by_the_explorers() {
+    let lesson = fixture();
+    let exercise = lesson
+        .exercise("design")
+        .unwrap_or_else(|| panic!("no design"));
+    let weak = Answer::Design(DesignAnswer::default());
+    let graded = grade(&lesson, exercise, &weak).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!graded.correct, "ttl-lock-only falls");
+    assert!(graded.counterexample.is_some());
+    let strong = Answer::Design(DesignAnswer {
+        commit_checks: Some(CheckSet::ALL),
+        target_protect: Some(vec![Protect::Gateway]),
+        ..DesignAnswer::default()
+    });
+    assert!(
+        grade(&lesson, exercise, &strong).is_ok_and(|g| g.correct),
+        "gateway + all checks holds, cancel included"
+    );
+    let registered = Answer::Design(DesignAnswer {
+        commit_checks: Some(CheckSet::ALL),
+        target_protect: Some(vec![Protect::RegisteredToken]),
+        ..DesignAnswer::default()
+    });
+    assert!(
+        grade(&lesson, exercise, &registered).is_ok_and(|g| !g.correct),
+        "registered tokens do not know about the cancel"
+    );
+    assert!(
+        answer_from_json(&lesson, exercise, &json!({ "token": "random" })).is_err(),
+        "token is not an open knob here"
+    );
+    assert!(solution(&lesson, exercise).is_ok_and(|s| s.correct));
+}
+
+#[test]
+fn break_is_graded_by_running_the_learners_schedule() {
+    let lesson = fixture();
+    let exercise = lesson
+        .exercise("break")
+        .unwrap_or_else(|| panic!("no break"));
+    let breaks = json!([
+        { "at": 0, "worker": "A", "do": "claim" },
+        { "at": 5, "worker": "B", "do": "claim" },
+        { "at": 5, "worker": "A", "do": "write", "target": "mail" },
+    ]);
+    let answer = answer_from_json(&lesson, exercise, &breaks).unwrap_or_else(|e| panic!("{e}"));
+    assert!(grade(&lesson, exercise, &answer).is_ok_and(|g| g.correct));
+    let safe = json!([{ "at": 0, "worker": "A", "do": "claim" }, { "at": 1, "worker": "A", "do": "finish" }]);
+    let answer = answer_from_json(&lesson, exercise, &safe).unwrap_or_else(|e| panic!("{e}"));
+    assert!(grade(&lesson, exercise, &answer).is_ok_and(|g| !g.correct));
+    for bad in [
+        json!([{ "at": 0, "worker": "C", "do": "claim" }]),
+        json!([{ "at": 3, "worker": "A", "do": "claim" }, { "at": 1, "worker": "A", "do": "finish" }]),
+        json!([{ "at": 0, "worker": "A", "do": "write" }]),
+        json!([{ "at": 0, "worker": "A", "do": "claim", "answer": 1 }]),
+    ] {
+        assert!(answer_from_json(&lesson, exercise, &bad).is_err(), "{bad}");
+    }
+    let solved = solution(&lesson, exercise).unwrap_or_else(|e| panic!("{e}"));
+    assert!(solved.correct, "the explorers' schedule breaks it");
+}
+
+#[test]
+fn quiz_is_graded_with_an_explanation_for_every_option() {
+    let lesson = fixture();
+    let exercise = lesson.exercise("quiz").unwrap_or_else(|| panic!("no quiz"));
+    let ExerciseKind::Quiz { options, .. } = &exercise.kind else {
+        panic!("not a quiz");
+    };
+    let right = options.iter().position(|o| o.correct).unwrap_or(0);
+    assert!(grade(&lesson, exercise, &Answer::Quiz(vec![right])).is_ok_and(|g| g.correct));
+    let graded =
+        grade(&lesson, exercise, &Answer::Quiz(vec![1 - right])).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!graded.correct);
+    assert_eq!(graded.items.len(), 2, "every option explained");
+    assert!(
+        answer_from_json(&lesson, exercise, &json!([0, 1])).is_err(),
+        "single choice"
+    );
+}
+
+#[test]
+fn planted_mistakes_are_located() {
+    let cases = [
+        (
+            "concepts = [\"C01\", \"C05\", \"C08\", \"C22\"]",
+            "concepts = [\"C01\", \"C05\", \"C08\", \"C22\", \"C99\"]",
+            "unknown concept `C99`",
+        ),
+        (
+            "scenario = \"pause\"\nhints",
+            "scenario = \"pase\"\nhints",
+            "unknown scenario `pase`; did you mean `pause`?",
+        ),
+        (
+            "kind = \"mark\"",
+            "kind = \"mrk\"",
+            "unknown exercise kind `mrk`; did you mean `mark`?",
+        ),
+        (
+            "takeaway = { en = \"Generations, not clocks.\", zh = \"看代次，不看时钟。\" }",
+            "takeaway = { en = \"Generations, not clocks.\" }",
+            "needs non-empty `en` and `zh`",
+        ),
+        (
+            "scenario = \"pause\"\nviolation",
+            "scenario = \"pause\"\nanswer = [3]\nviolation",
+            "unknown key `answer` in an exercise",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        assert!(FIXTURE.contains(from), "fixture lacks {from}");
+        let planted = FIXTURE.replacen(from, to, 1);
+        let Err(diagnostics) = parse_lesson(planted.as_bytes()) else {
+            panic!("accepted: {to}");
+        };
+        let offset = planted.find(to).unwrap_or(0);
+        let (line, _) = sim_core::line_col(&planted, offset);
+        let found = diagnostics
+            .iter()
+            .find(|d| d.message.contains(expected))
+            .unwrap_or_else(|| panic!("no `{expected}` in {diagnostics:?}"));
+        assert!(
+            found.line >= line && found.line <= line + 1,
+            "`{expected}` reported at line {} but planted at line {line}",
+            found.line
+        );
+    }
+}
+
+#[test]
+fn a_mark_exercise_with_nothing_to_find_fails_lint() {
+    let no_stale = FIXTURE.replace(
+        "  { at = 8, worker = \"A\", do = \"write\", target = \"mail\" },\n",
+        "",
+    );
+    let lesson = parse_lesson(no_stale.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    let problems = check_lessons(&lesson);
+    assert!(
+        problems
+            .iter()
+            .any(|(_, _, m)| m.contains("no candidate step must be rejected")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn progress_round_trips_and_migrates() {
+    let mut progress = Progress {
+        lang: "zh".to_owned(),
+        ..Progress::default()
+    };
+    progress.record_attempt("fixture", "mark", false);
+    progress.record_attempt("fixture", "mark", true);
+    progress.exercise_mut("fixture", "quiz").hints_used = 2;
+    progress.self_check.basic = true;
+    let text = progress.to_json();
+    assert_eq!(Progress::from_json(&text), Ok(progress.clone()));
+    let mark = progress
+        .exercise("fixture", "mark")
+        .unwrap_or_else(|| panic!("none"));
+    assert!(mark.completed && mark.attempts == 2);
+
+    let v1 = r#"{"version": 1, "lang": "zh", "completed": ["fixture/mark"], "attempts": {"fixture/mark": 3, "fixture/quiz": 1}}"#;
+    let migrated = Progress::from_json(v1).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(migrated.version, sim_core::course::PROGRESS_VERSION);
+    assert_eq!(migrated.lang, "zh");
+    let mark = migrated
+        .exercise("fixture", "mark")
+        .unwrap_or_else(|| panic!("lost"));
+    assert!(mark.completed && mark.attempts == 3);
+    assert!(
+        migrated
+            .exercise("fixture", "quiz")
+            .is_some_and(|q| !q.completed && q.attempts == 1)
+    );
+
+    assert_eq!(
+        Progress::from_json(r#"{"version": 99}"#),
+        Err(ProgressError::Newer(99))
+    );
+    assert!(matches!(
+        Progress::from_json(&text[..text.len() / 2]),
+        Err(ProgressError::Corrupt(_))
+    ));
+    assert!(matches!(
+        Progress::from_json("garbage"),
+        Err(ProgressError::Corrupt(_))
+    ));
+}

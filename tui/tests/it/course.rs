@@ -1,0 +1,163 @@
+//! `fencelab lint` and `fencelab grade` on a fixture lesson.
+
+use std::path::{Path, PathBuf};
+
+use crate::{fencelab, stderr, stdout};
+
+fn fixture_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fixture.toml");
+    let lesson = dir.path().join("fixture.toml");
+    std::fs::copy(source, &lesson).unwrap_or_else(|e| panic!("{e}"));
+    (dir, lesson)
+}
+
+#[test]
+fn lint_runs_every_check_and_prints_coverage() {
+    let (dir, _) = fixture_dir();
+    let output = fencelab(&["lint", &dir.path().display().to_string(), "--lang", "en"]);
+    let text = stdout(&output);
+    assert!(
+        text.contains("1 lessons, 5 exercises, 1 scenarios"),
+        "{text}"
+    );
+    assert!(text.contains("✓ C01"), "{text}");
+    assert!(text.contains("✗ C03"), "{text}");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "uncovered concepts fail lint"
+    );
+    assert!(stderr(&output).contains("concept C03 is not both taught"));
+}
+
+#[test]
+fn lint_locates_a_planted_error() {
+    let (dir, lesson) = fixture_dir();
+    let text = std::fs::read_to_string(&lesson).unwrap_or_default();
+    std::fs::write(
+        &lesson,
+        text.replacen("kind = \"predict\"", "kind = \"predikt\"", 1),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let line = text
+        .lines()
+        .position(|l| l.contains("kind = \"predict\""))
+        .map_or(0, |i| i + 1);
+    let output = fencelab(&["lint", &dir.path().display().to_string()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let expected = format!(
+        "{}:{line}:8: unknown exercise kind `predikt`; did you mean `predict`?",
+        lesson.display()
+    );
+    assert!(
+        stderr(&output).contains(&expected),
+        "{}\nexpected {expected}",
+        stderr(&output)
+    );
+}
+
+#[test]
+#[ignore = "the course is being written; enabled when every lesson lands"]
+fn the_real_course_passes_lint() {
+    let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
+    let output = fencelab(&["lint", &lessons.display().to_string(), "--lang", "en"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    assert!(stdout(&output).contains("lint passed"));
+    assert!(
+        !stdout(&output).contains('✗'),
+        "every concept covered:\n{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn grade_reports_every_answer_computed_by_the_simulator() {
+    let (dir, _) = fixture_dir();
+    let answers = dir.path().join("answers.json");
+    std::fs::write(
+        &answers,
+        r#"{
+  "learner": "Ada",
+  "answers": [
+    { "lesson": "fixture", "exercise": "mark", "mark": [] },
+    { "lesson": "fixture", "exercise": "quiz", "quiz": [1] },
+    { "lesson": "fixture", "exercise": "design",
+      "design": { "commit_checks": ["owner", "fence", "lease", "state"], "target_protect": ["gateway"] } },
+    { "lesson": "fixture", "exercise": "break",
+      "break": [ { "at": 0, "worker": "A", "do": "claim" }, { "at": 5, "worker": "B", "do": "claim" },
+                 { "at": 5, "worker": "A", "do": "write", "target": "mail" } ] }
+  ]
+}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let dir_text = dir.path().display().to_string();
+    let output = fencelab(&[
+        "grade",
+        &answers.display().to_string(),
+        "--lessons",
+        &dir_text,
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    assert_eq!(report["learner"], "Ada");
+    assert_eq!(report["answers"], 4);
+    assert_eq!(
+        report["correct"], 3,
+        "the empty mark misses the stale write: {report:#}"
+    );
+    assert_eq!(report["results"][0]["correct"], false);
+    let table = stdout(&fencelab(&[
+        "grade",
+        &answers.display().to_string(),
+        "--lessons",
+        &dir_text,
+        "--lang",
+        "en",
+    ]));
+    assert!(table.contains("Ada: 3 of 4 answers correct"), "{table}");
+    assert!(table.contains("Missed"), "{table}");
+}
+
+#[test]
+fn a_bad_answer_is_located_and_exits_two() {
+    let (dir, _) = fixture_dir();
+    let answers = dir.path().join("answers.json");
+    std::fs::write(
+        &answers,
+        "{\n  \"answers\": [\n    { \"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": [1] },\n    { \"lesson\": \"fixture\", \"exercise\": \"nope\", \"mark\": [1] }\n  ]\n}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let output = fencelab(&[
+        "grade",
+        &answers.display().to_string(),
+        "--lessons",
+        &dir.path().display().to_string(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "{}:4:5: lesson `fixture` has no exercise `nope`\n",
+            answers.display()
+        )
+    );
+    std::fs::write(&answers, "{ \"answers\": [ ").unwrap_or_else(|e| panic!("{e}"));
+    let output = fencelab(&[
+        "grade",
+        &answers.display().to_string(),
+        "--lessons",
+        &dir.path().display().to_string(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with(&format!("{}:1:", answers.display())));
+}
