@@ -615,70 +615,66 @@ impl<'s> Engine<'s> {
         judgement
     }
 
-    fn renew(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+    /// A conditional `UPDATE` of the job row by `worker`: `apply` runs when
+    /// every predicate of `checks` holds; the outcome is recorded either way.
+    fn guarded_update(
+        &mut self,
+        index: u32,
+        worker: WorkerIdx,
+        job: JobIdx,
+        at: u64,
+        checks: CheckSet,
+        apply: impl FnOnce(&mut Self, i64),
+    ) {
         let now = self.lease_now(Some(worker), at);
-        let failed = self.failed_checks(self.scenario.design.renew_checks, worker, job, now);
+        let failed = self.failed_checks(checks, worker, job, now);
         let judgement = self.judge(index, worker, job);
         self.annotate_holding(index, worker, job, at);
         let token = self.holding(worker, job).and_then(|h| h.token);
-        if failed.is_empty() {
+        let applied = failed.is_empty();
+        if applied {
             self.before_modify(index, worker, job);
-            let lease_until = now + self.scenario.ttl as i64;
-            if let Some(row) = self.rows.get_mut(usize::from(job)) {
-                row.lease_until = Some(lease_until);
-            }
-            self.oracle.renewed(job, lease_until);
+            apply(self, now);
             self.oracle.effect(index, judgement);
-            let row = self.row(job);
-            let record = self.record(index);
-            record.outcome = Outcome::Ok;
-            record.lease_until = Some(lease_until);
-            record.rows = Some(1);
-            record.row = Some(row);
-        } else {
-            let row = self.row(job);
-            let record = self.record(index);
-            record.outcome = Outcome::Rejected;
-            record.rows = Some(0);
-            record.row = Some(row);
         }
+        let row = self.row(job);
         let record = self.record(index);
+        record.outcome = if applied {
+            Outcome::Ok
+        } else {
+            Outcome::Rejected
+        };
+        record.rows = Some(u8::from(applied));
+        record.row = Some(row);
         record.token = token;
         record.failed_checks = Some(failed);
     }
 
+    fn renew(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        let checks = self.scenario.design.renew_checks;
+        self.guarded_update(index, worker, job, at, checks, |engine, now| {
+            let lease_until = now + engine.scenario.ttl as i64;
+            if let Some(row) = engine.rows.get_mut(usize::from(job)) {
+                row.lease_until = Some(lease_until);
+            }
+            engine.oracle.renewed(job, lease_until);
+            engine.record(index).lease_until = Some(lease_until);
+        });
+    }
+
     /// `finish` (to `done`) or `fail` (to `failed`): the commit.
     fn commit_end(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64, end: JobState) {
-        let now = self.lease_now(Some(worker), at);
-        let failed = self.failed_checks(self.scenario.design.commit_checks, worker, job, now);
-        let judgement = self.judge(index, worker, job);
-        self.annotate_holding(index, worker, job, at);
-        let holding = self.holding(worker, job);
-        if failed.is_empty() {
-            self.before_modify(index, worker, job);
-            if let Some(row) = self.rows.get_mut(usize::from(job)) {
+        let checks = self.scenario.design.commit_checks;
+        self.guarded_update(index, worker, job, at, checks, |engine, _| {
+            if let Some(row) = engine.rows.get_mut(usize::from(job)) {
                 row.state = end;
             }
-            self.oracle.ended(job, holding.map_or(0, |h| h.generation));
-            self.oracle.effect(index, judgement);
+            let generation = engine.holding(worker, job).map_or(0, |h| h.generation);
+            engine.oracle.ended(job, generation);
             if end == JobState::Done {
-                self.switch_official_values(worker);
+                engine.switch_official_values(worker);
             }
-            let row = self.row(job);
-            let record = self.record(index);
-            record.outcome = Outcome::Ok;
-            record.rows = Some(1);
-            record.row = Some(row);
-        } else {
-            let row = self.row(job);
-            let record = self.record(index);
-            record.outcome = Outcome::Rejected;
-            record.rows = Some(0);
-            record.row = Some(row);
-        }
-        let record = self.record(index);
-        record.token = holding.and_then(|h| h.token);
-        record.failed_checks = Some(failed);
+        });
     }
 
     /// A committed finish makes the worker's latest drafts official.

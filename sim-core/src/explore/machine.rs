@@ -425,15 +425,8 @@ impl Machine {
                 }
             }
             Op::Renew => {
-                let all_failed = self.false_predicates(state, worker);
-                let failed = CheckSet::from_bits(all_failed.bits() & design.renew_checks.bits());
-                let mut result = MoveResult {
-                    applied: failed.is_empty(),
-                    failed,
-                    ..MoveResult::NOTHING
-                };
-                if failed.is_empty() {
-                    result.violation = self.judge(state, worker);
+                let result = self.guarded(state, worker, design.renew_checks);
+                if result.applied {
                     let job = self.worker(state, worker, W_JOB);
                     let until = self.lease_now(state, worker) + i16::from(self.world.ttl);
                     self.set_job(state, job, J_LEASE, until as i8 as u8);
@@ -451,15 +444,8 @@ impl Machine {
                 result
             }
             Op::Finish => {
-                let all_failed = self.false_predicates(state, worker);
-                let failed = CheckSet::from_bits(all_failed.bits() & design.commit_checks.bits());
-                let mut result = MoveResult {
-                    applied: failed.is_empty(),
-                    failed,
-                    ..MoveResult::NOTHING
-                };
-                if failed.is_empty() {
-                    result.violation = self.judge(state, worker);
+                let result = self.guarded(state, worker, design.commit_checks);
+                if result.applied {
                     let job = self.worker(state, worker, W_JOB);
                     self.set_job(state, job, J_STATE, STATE_DONE);
                     if self.job(state, job, J_TERMINAL) == 0 {
@@ -474,6 +460,23 @@ impl Machine {
                 self.set_worker(state, worker, W_DONE, 1);
                 result
             }
+        }
+    }
+
+    /// A conditional update of the worker's job row: whether every
+    /// predicate of `checks` holds, and what the oracle says if it does.
+    fn guarded(&self, state: &State, worker: u8, checks: CheckSet) -> MoveResult {
+        let failed =
+            CheckSet::from_bits(self.false_predicates(state, worker).bits() & checks.bits());
+        MoveResult {
+            applied: failed.is_empty(),
+            failed,
+            violation: if failed.is_empty() {
+                self.judge(state, worker)
+            } else {
+                None
+            },
+            ..MoveResult::NOTHING
         }
     }
 
