@@ -318,7 +318,7 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: &st
             (false, false) => "It had to be refused, and it was (or it changed nothing).",
             (false, true) => "它必须被拒绝，而它确实被拒绝了（或没有产生效果）。",
         };
-        let joined = reasons.join(if zh(lang) { "；" } else { "; " });
+        let joined = capitalized(&reasons.join(if zh(lang) { "；" } else { "; " }));
         if zh(lang) {
             format!("{joined}。{verdict}")
         } else {
@@ -342,5 +342,14 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: &st
                 "{actor} holds the newest generation ({generation}) and the job was still open: nothing requires refusing it."
             )
         }
+    }
+}
+
+/// The sentence with its first letter in capitals.
+fn capitalized(sentence: &str) -> String {
+    let mut chars = sentence.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }

@@ -75,6 +75,12 @@ fn test() -> Result<(), String> {
         ]),
     )?;
     run("cargo test", cargo().args(["test", "--workspace"]))?;
+    run(
+        "fencelab lint lessons/: every exercise solvable, every concept covered",
+        cargo().args([
+            "run", "--quiet", "-p", "fencelab", "--", "lint", "lessons", "--lang", "en",
+        ]),
+    )?;
     wasm_check()?;
     wasm_test()?;
     run(

@@ -59,7 +59,6 @@ fn lint_locates_a_planted_error() {
 }
 
 #[test]
-#[ignore = "the course is being written; enabled when every lesson lands"]
 fn the_real_course_passes_lint() {
     let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
     let output = fencelab(&["lint", &lessons.display().to_string(), "--lang", "en"]);
