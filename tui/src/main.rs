@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod app;
 mod course_cmd;
 mod explore_cmd;
 mod report;
@@ -18,15 +19,33 @@ mod style;
 #[command(
     name = "fencelab",
     version,
-    after_help = "Examples:\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run examples/02-ttl-lock-double-execution.toml --json\n  fencelab explore --design fenced-highest-seen\n  fencelab explore --all-presets\n\nColour is used only on a terminal, never when NO_COLOR is set; symbols\n(✓ ✗ ↺ ‼) carry every meaning without it."
+    after_help = "Without a command, fencelab opens the course (lessons/ in the current\ndirectory, or --lessons DIR) in the terminal; progress is saved after every\nchange.\n\nExamples:\n  fencelab\n  fencelab open examples/01-article-stale-finish.toml\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run examples/02-ttl-lock-double-execution.toml --json\n  fencelab explore --design fenced-highest-seen\n  fencelab explore --all-presets\n\nColour is used only on a terminal, never when NO_COLOR is set; symbols\n(✓ ✗ ↺ ‼) carry every meaning without it."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The lessons folder the course is read from (without a command).
+    #[arg(long, value_name = "DIR", default_value = "lessons")]
+    lessons: PathBuf,
+    /// Where your progress is kept (default: the user data directory,
+    /// e.g. ~/.local/share/fencelab).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Open a scenario file on the interactive timeline.
+    #[command(
+        after_help = "Examples:\n  fencelab open examples/01-article-stale-finish.toml\n\nKeys: ← → step, Home/End, Space play, ? help, q quit. A file with mistakes is\nreported as FILE:LINE:COL: message with exit status 2."
+    )]
+    Open {
+        /// The scenario file (TOML; see docs/scenario-format.md).
+        file: PathBuf,
+        /// Where your progress (and language) is kept.
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+    },
     /// Replay a scenario file and show what every step did and which effects were unsafe.
     #[command(
         after_help = "Examples:\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run my-scenario.toml --json | jq '.violations'\n\nExit status: 0 when the scenario ran (violations or not), 2 when the file is\ninvalid; errors are printed as FILE:LINE:COL: message."
@@ -188,16 +207,15 @@ fn main() -> ExitCode {
                 lang: args.lang.unwrap_or_else(default_lang),
             })
         }
-        None => {
-            use clap::CommandFactory;
-            let mut command = Cli::command();
-            let help = command.render_help();
-            #[allow(clippy::print_stdout)]
-            {
-                println!("{help}");
-            }
-            ExitCode::SUCCESS
+        Some(Command::Open { file, data_dir }) => {
+            app::run(app::Launch::Open { file }, data_dir.or(cli.data_dir))
         }
+        None => app::run(
+            app::Launch::Course {
+                lessons: cli.lessons,
+            },
+            cli.data_dir,
+        ),
     }
 }
 

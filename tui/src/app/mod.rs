@@ -1,0 +1,224 @@
+//! `fencelab` with no arguments: the course in the terminal, and
+//! `fencelab open FILE`: one scenario's timeline.
+//!
+//! The Elm architecture: one [`model::App`], key events mapped to
+//! [`update::Message`]s, [`update::update`] applying them, and a pure
+//! [`view::view`]. This module is the runtime around them: it reads the
+//! files before the terminal changes (bad input is `FILE:LINE:COL` on
+//! stderr and exit status 2), owns the terminal (restored on quit, on a
+//! panic and on SIGTERM), and saves the progress after every change.
+
+pub(crate) mod model;
+pub(crate) mod persist;
+pub(crate) mod text;
+pub(crate) mod theme;
+pub(crate) mod timeline;
+pub(crate) mod update;
+pub(crate) mod view;
+
+#[cfg(test)]
+mod tests;
+
+use std::io::{self, IsTerminal as _, Stdout};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::cursor::{Hide, Show};
+use ratatui::crossterm::event;
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+use self::model::App;
+use self::persist::{Loaded, Notice, Store};
+use self::theme::Theme;
+use self::update::{Message, message_for_event, update};
+use crate::report::EXIT_BAD_INPUT;
+
+/// What to open.
+#[derive(Debug)]
+pub(crate) enum Launch {
+    /// The course in this lessons folder.
+    Course { lessons: PathBuf },
+    /// One scenario file in the sandbox.
+    Open { file: PathBuf },
+}
+
+/// How often a playing timeline moves on.
+const PLAY_INTERVAL: Duration = Duration::from_millis(700);
+/// How long to wait for a key before looking at the signal flag again.
+const IDLE_POLL: Duration = Duration::from_millis(200);
+
+#[allow(clippy::print_stderr)]
+fn complain(lines: &[String]) {
+    for line in lines {
+        eprintln!("{line}");
+    }
+}
+
+pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
+    let theme = Theme::from_env();
+    // Everything that can fail on input fails here, before the terminal changes.
+    let opened = match &launch {
+        Launch::Course { lessons } => match crate::course_cmd::load_lessons(lessons) {
+            Ok(files) => Ok(files.into_iter().map(|f| f.lesson).collect::<Vec<_>>()),
+            Err(problems) => {
+                complain(&problems);
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        },
+        Launch::Open { file } => match crate::report::load_scenario(file) {
+            Ok(scenario) => Err((file.display().to_string(), scenario)),
+            Err(code) => return code,
+        },
+    };
+    if !io::stdout().is_terminal() {
+        complain(&[
+            "fencelab: the course needs a terminal; `fencelab run FILE` prints a timeline as text"
+                .to_owned(),
+        ]);
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let mut store = data_dir.or_else(Store::default_dir).map(Store::new);
+    let loaded = match store.as_mut() {
+        Some(store) => store.load(),
+        None => Loaded {
+            progress: Default::default(),
+            notice: Some(Notice {
+                title: "Progress will not be saved".to_owned(),
+                lines: vec![
+                    "fencelab found no home directory to keep your progress in.".to_owned(),
+                    "Start it with --data-dir DIR to choose a folder.".to_owned(),
+                ],
+            }),
+        },
+    };
+    let mut app = match opened {
+        Ok(lessons) => App::course(lessons, loaded.progress, theme),
+        Err((source, scenario)) => App::sandbox(source, scenario, loaded.progress, theme),
+    };
+    app.notice = loaded.notice;
+
+    let signal = termination_signal();
+    install_panic_hook();
+    let mut terminal = match enter() {
+        Ok(terminal) => terminal,
+        Err(error) => {
+            leave();
+            complain(&[format!(
+                "fencelab: cannot start the terminal interface: {error}"
+            )]);
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = event_loop(&mut terminal, &mut app, store.as_ref(), &signal);
+    leave();
+    match result {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
+        Err(error) => {
+            complain(&[format!("fencelab: {error}")]);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs until `q` (returns 0) or a termination signal (returns its number).
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    store: Option<&Store>,
+    signal: &AtomicUsize,
+) -> io::Result<usize> {
+    let size = terminal.size()?;
+    update(
+        app,
+        Message::Resize {
+            width: size.width,
+            height: size.height,
+        },
+    );
+    let mut saved = app.progress.clone();
+    let mut next_tick = Instant::now() + PLAY_INTERVAL;
+    loop {
+        terminal.draw(|frame| view::view(frame, app))?;
+        if app.quit {
+            return Ok(0);
+        }
+        let caught = signal.load(Ordering::Relaxed);
+        if caught != 0 {
+            return Ok(caught);
+        }
+        let timeout = if app.playing() {
+            next_tick
+                .saturating_duration_since(Instant::now())
+                .min(IDLE_POLL)
+        } else {
+            IDLE_POLL
+        };
+        if event::poll(timeout)? {
+            let event = event::read()?;
+            if let Some(message) = message_for_event(app, &event) {
+                if message == Message::PlayPause {
+                    next_tick = Instant::now() + PLAY_INTERVAL;
+                }
+                update(app, message);
+            }
+        }
+        if app.playing() && Instant::now() >= next_tick {
+            update(app, Message::Tick);
+            next_tick = Instant::now() + PLAY_INTERVAL;
+        }
+        if app.progress != saved {
+            match store.map(|s| s.save(&app.progress)) {
+                Some(Err(error)) => {
+                    app.status = Some(format!("Progress not saved: {error}"));
+                }
+                _ => saved = app.progress.clone(),
+            }
+        }
+    }
+}
+
+fn enter() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
+    enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, Hide)?;
+    Terminal::new(CrosstermBackend::new(io::stdout()))
+}
+
+/// Gives the terminal back: cooked mode, the main screen, the cursor.
+/// Safe to call more than once.
+fn leave() {
+    let _ = disable_raw_mode();
+    let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
+}
+
+/// A panic restores the terminal first, then prints its message, so the
+/// message lands on the learner's screen instead of the alternate one.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        leave();
+        previous(info);
+    }));
+}
+
+/// The number of the termination signal caught, 0 until one is. crossterm
+/// does not handle signals, so the event loop polls this flag.
+fn termination_signal() -> Arc<AtomicUsize> {
+    let caught = Arc::new(AtomicUsize::new(0));
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        for signal in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
+            let _ = signal_hook::flag::register_usize(signal, Arc::clone(&caught), signal as usize);
+        }
+    }
+    caught
+}

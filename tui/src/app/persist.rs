@@ -1,0 +1,248 @@
+//! The learner's progress on disk: `progress.json` in the user data
+//! directory (or `--data-dir`), in the record format sim-core defines
+//! ([`Progress::to_json`]).
+//!
+//! Writes are atomic: a temporary file in the same directory, fsync, rename
+//! over the old file, fsync of the directory. A crash mid-write leaves the
+//! old file or the new one, never half of one.
+//!
+//! A file that cannot be read as progress (truncated, garbage, written by a
+//! newer fencelab) is never overwritten and never silently reset: it is moved
+//! aside to `progress.json.bad-<n>`, the first free `n`, and the learner is
+//! told where it went.
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use sim_core::course::{Progress, ProgressError};
+
+/// A message the learner must see and dismiss.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Notice {
+    pub(crate) title: String,
+    pub(crate) lines: Vec<String>,
+}
+
+impl Notice {
+    pub(crate) fn kept_aside(why: &str, kept: &str, dir: &str) -> Notice {
+        Notice {
+            title: "Your saved progress was kept aside".to_owned(),
+            lines: vec![
+                format!("fencelab could not read progress.json: {why}."),
+                format!("The file is kept, untouched, as {kept} in {dir}."),
+                "You start with fresh progress; nothing was deleted.".to_owned(),
+            ],
+        }
+    }
+}
+
+/// What loading found.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    pub(crate) progress: Progress,
+    pub(crate) notice: Option<Notice>,
+}
+
+/// The progress file of one data directory.
+#[derive(Debug)]
+pub(crate) struct Store {
+    dir: PathBuf,
+    /// False when the existing file could not be read or moved aside: then
+    /// nothing is written, so it is not overwritten.
+    writable: bool,
+}
+
+pub(crate) const FILE_NAME: &str = "progress.json";
+
+impl Store {
+    pub(crate) fn new(dir: PathBuf) -> Store {
+        Store {
+            dir,
+            writable: true,
+        }
+    }
+
+    /// The user data directory (`directories`), e.g.
+    /// `~/.local/share/fencelab` on Linux.
+    pub(crate) fn default_dir() -> Option<PathBuf> {
+        directories::ProjectDirs::from("", "", "fencelab").map(|d| d.data_dir().to_path_buf())
+    }
+
+    pub(crate) fn path(&self) -> PathBuf {
+        self.dir.join(FILE_NAME)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn is_writable(&self) -> bool {
+        self.writable
+    }
+
+    /// Reads the progress, keeping an unreadable file aside.
+    pub(crate) fn load(&mut self) -> Loaded {
+        let path = self.path();
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return Loaded {
+                    progress: Progress::default(),
+                    notice: None,
+                };
+            }
+            Err(error) => {
+                self.writable = false;
+                return Loaded {
+                    progress: Progress::default(),
+                    notice: Some(Notice {
+                        title: "Your saved progress could not be read".to_owned(),
+                        lines: vec![
+                            format!("{}: {error}.", path.display()),
+                            "Progress will not be saved this time, so that file is not overwritten."
+                                .to_owned(),
+                        ],
+                    }),
+                };
+            }
+        };
+        let parsed = String::from_utf8(bytes)
+            .map_err(|_| ProgressError::Corrupt("it is not UTF-8 text".to_owned()))
+            .and_then(|text| Progress::from_json(&text));
+        let why = match parsed {
+            Ok(progress) => {
+                return Loaded {
+                    progress,
+                    notice: None,
+                };
+            }
+            Err(why) => why.to_string(),
+        };
+        let notice = match self.set_aside() {
+            Ok(kept) => {
+                let name = kept
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Notice::kept_aside(&why, &name, &self.dir.display().to_string())
+            }
+            Err(error) => {
+                self.writable = false;
+                Notice {
+                    title: "Your saved progress could not be read".to_owned(),
+                    lines: vec![
+                        format!("fencelab could not read {}: {why}.", path.display()),
+                        format!("Moving it aside failed too ({error})."),
+                        "Progress will not be saved this time, so that file is not overwritten."
+                            .to_owned(),
+                    ],
+                }
+            }
+        };
+        Loaded {
+            progress: Progress::default(),
+            notice: Some(notice),
+        }
+    }
+
+    /// Moves the progress file to `progress.json.bad-<n>`, the first free `n`.
+    fn set_aside(&self) -> io::Result<PathBuf> {
+        for n in 1..=10_000u32 {
+            let kept = self.dir.join(format!("{FILE_NAME}.bad-{n}"));
+            match fs::symlink_metadata(&kept) {
+                Ok(_) => continue,
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                    fs::rename(self.path(), &kept)?;
+                    sync_dir(&self.dir);
+                    return Ok(kept);
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Err(io::Error::other(
+            "every name from progress.json.bad-1 to progress.json.bad-10000 is taken",
+        ))
+    }
+
+    /// Writes `progress` atomically (temp file, fsync, rename).
+    pub(crate) fn save(&self, progress: &Progress) -> io::Result<()> {
+        if !self.writable {
+            return Ok(());
+        }
+        fs::create_dir_all(&self.dir)?;
+        let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
+        file.write_all(progress.to_json().as_bytes())?;
+        file.write_all(b"\n")?;
+        file.as_file().sync_all()?;
+        file.persist(self.path()).map_err(|error| error.error)?;
+        sync_dir(&self.dir);
+        Ok(())
+    }
+}
+
+/// Makes a rename in `dir` durable (POSIX needs the directory synced too).
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(handle) = fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[test]
+    fn save_then_load_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().join("nested"));
+        let mut progress = Progress {
+            lang: "zh".to_owned(),
+            ..Progress::default()
+        };
+        progress.record_attempt("01", "mark", true);
+        store.save(&progress).unwrap();
+        let mut again = Store::new(dir.path().join("nested"));
+        let loaded = again.load();
+        assert_eq!(loaded.progress, progress);
+        assert!(loaded.notice.is_none());
+        let leftovers: Vec<_> = fs::read_dir(dir.path().join("nested"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(leftovers, [FILE_NAME], "no temporary file is left behind");
+    }
+
+    #[test]
+    fn missing_file_is_fresh_progress() {
+        let dir = tempfile::tempdir().unwrap();
+        let loaded = Store::new(dir.path().to_path_buf()).load();
+        assert_eq!(loaded.progress, Progress::default());
+        assert!(loaded.notice.is_none());
+    }
+
+    #[test]
+    fn newer_version_is_kept_aside_with_the_first_free_number() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("progress.json.bad-1"), "older garbage").unwrap();
+        let newer = r#"{"version": 99, "lang": "en"}"#;
+        fs::write(dir.path().join(FILE_NAME), newer).unwrap();
+        let mut store = Store::new(dir.path().to_path_buf());
+        let loaded = store.load();
+        let notice = loaded.notice.unwrap();
+        assert!(
+            notice.lines.join(" ").contains("progress.json.bad-2"),
+            "{notice:?}"
+        );
+        assert!(notice.lines.join(" ").contains("version 99"), "{notice:?}");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("progress.json.bad-2")).unwrap(),
+            newer
+        );
+        assert!(!dir.path().join(FILE_NAME).exists());
+        assert!(store.is_writable());
+    }
+}

@@ -1,0 +1,153 @@
+//! The course map: every lesson in order, its concepts, how many of its
+//! exercises are complete, and which one is next.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState, Paragraph};
+use sim_core::course::concept_name;
+
+use super::{render_header, section};
+use crate::app::model::{App, CourseState};
+use crate::app::text;
+
+pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &CourseState) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let total: usize = app.lessons.iter().map(|l| l.exercises.len()).sum();
+    let done: usize = app.lessons.iter().map(|l| app.completed(l).0).sum();
+    // The list gets what it needs, leaving the details a few rows.
+    let rows = area.height.saturating_sub(1);
+    let wanted = (app.lessons.len() as u16).saturating_add(1);
+    let detail_min = 7.min(rows / 2);
+    let list_rows = wanted.min(rows.saturating_sub(detail_min)).max(rows.min(3));
+    let [header, list_area, detail_area] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(list_rows),
+        Constraint::Min(0),
+    ])
+    .areas(area);
+    render_header(
+        frame,
+        header,
+        "fencelab · the course",
+        &format!(
+            "{done}/{total} exercises · {}",
+            if lang == "zh" { "中文" } else { "English" }
+        ),
+        theme,
+    );
+
+    // The list.
+    let width = usize::from(list_area.width);
+    let next = app.next_lesson();
+    let concepts_width = if width >= 70 {
+        app.lessons
+            .iter()
+            .map(|l| text::width(&l.concepts.join(" ")))
+            .max()
+            .unwrap_or(0)
+            .min(24)
+    } else {
+        0
+    };
+    let items: Vec<ListItem<'_>> = app
+        .lessons
+        .iter()
+        .enumerate()
+        .map(|(index, lesson)| {
+            let (complete, count) = app.completed(lesson);
+            let marker = if index == state.selected { "▸" } else { " " };
+            let check = if count > 0 && complete == count {
+                "✓"
+            } else {
+                " "
+            };
+            let counts = format!("{complete}/{count}{check}");
+            let next_mark = if next == Some(index) { "◂ next" } else { "" };
+            let fixed = 2 + 4 + 2 + concepts_width + 2 + 5 + 1 + 6 + 1;
+            let title_width = width.saturating_sub(fixed).max(4);
+            let mut spans = vec![
+                Span::raw(format!("{marker} ")),
+                Span::styled(format!("{:>2}  ", lesson.order), theme.dim()),
+                Span::styled(
+                    text::fit(lesson.title.get(lang), title_width),
+                    theme.plain(),
+                ),
+                Span::raw("  "),
+            ];
+            if concepts_width > 0 {
+                spans.push(Span::styled(
+                    text::fit(&lesson.concepts.join(" "), concepts_width),
+                    theme.dim(),
+                ));
+                spans.push(Span::raw("  "));
+            }
+            let counts_style = if count > 0 && complete == count {
+                theme.good()
+            } else {
+                theme.plain()
+            };
+            spans.push(Span::styled(format!("{counts:>5}"), counts_style));
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(next_mark, theme.accent()));
+            ListItem::new(Line::from(spans))
+        })
+        .collect();
+    let title = Line::from(Span::styled(" Lessons ", theme.title()));
+    let list = List::new(items)
+        .block(section(title, theme))
+        .highlight_style(theme.selected());
+    let mut list_state = ListState::default().with_selected(Some(state.selected));
+    frame.render_stateful_widget(list, list_area, &mut list_state);
+
+    // The selected lesson.
+    let Some(lesson) = app.lessons.get(state.selected) else {
+        frame.render_widget(
+            Paragraph::new("No lessons.").block(section(Line::default(), theme)),
+            detail_area,
+        );
+        return;
+    };
+    let wrap_width = usize::from(detail_area.width.saturating_sub(2)).clamp(1, 96);
+    let mut lines: Vec<Line<'static>> =
+        text::wrap_styled(lesson.summary.get(lang), wrap_width, theme.plain(), theme);
+    lines.push(Line::default());
+    let concepts: Vec<String> = lesson
+        .concepts
+        .iter()
+        .map(|c| format!("{c} {}", concept_name(c, lang).unwrap_or_default()))
+        .collect();
+    for line in text::wrap(&format!("Concepts: {}", concepts.join(" · ")), wrap_width) {
+        lines.push(Line::styled(line, theme.dim()));
+    }
+    let (complete, count) = app.completed(lesson);
+    let read = app.progress.lessons.get(&lesson.id).map_or(0, |p| {
+        p.sections_read
+            .iter()
+            .filter(|s| (**s as usize) < lesson.sections.len())
+            .count()
+    });
+    let status = format!(
+        "Exercises: {complete} of {count} complete · sections read: {read} of {}",
+        lesson.sections.len()
+    );
+    for line in text::wrap(&status, wrap_width) {
+        lines.push(Line::styled(line, theme.dim()));
+    }
+    let title = Line::from(Span::styled(
+        format!(
+            " {} ",
+            text::truncate(
+                lesson.title.get(lang),
+                usize::from(detail_area.width.saturating_sub(6))
+            )
+        ),
+        theme.title(),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(section(title, theme).padding(ratatui::widgets::Padding::horizontal(1))),
+        detail_area,
+    );
+}

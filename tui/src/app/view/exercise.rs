@@ -1,0 +1,392 @@
+//! An exercise: its task, the timeline to work on (mark), and a panel with
+//! the current step, the hints or the worked solution. Every verdict comes
+//! from `sim_core::course::grade` and `solution`, computed now.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Padding, Paragraph};
+use sim_core::course::{Exercise, ExerciseKind, Lesson};
+
+use super::sandbox::{split_timeline, step_lines, step_title, timeline_title};
+use super::{body_area, clamp_scroll, render_header, section};
+use crate::app::model::{App, ExerciseState, Panel};
+use crate::app::text;
+use crate::app::timeline::{ExtraRow, TimelineWidget};
+
+/// The most rows the task text takes before the rest of the screen.
+const PROMPT_ROWS: usize = 5;
+
+struct Areas {
+    header: Rect,
+    prompt: Rect,
+    timeline: Option<Rect>,
+    panel: Rect,
+}
+
+fn heading(exercise: &Exercise) -> &'static str {
+    match exercise.kind {
+        ExerciseKind::Mark { .. } => "Mark every step a safe system must refuse",
+        ExerciseKind::Predict { .. } => "Predict what each step does",
+        ExerciseKind::Design { .. } => "Choose the protection",
+        ExerciseKind::Break { .. } => "Break the design",
+        ExerciseKind::Quiz { .. } => "Quiz",
+    }
+}
+
+/// Whether the oracle's verdicts may be shown: after the exercise is
+/// complete or its solution was shown.
+fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise, state: &ExerciseState) -> bool {
+    state.solution.is_some()
+        || app
+            .progress
+            .exercise(&lesson.id, &exercise.id)
+            .is_some_and(|p| p.completed)
+}
+
+fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> Areas {
+    let text_width = usize::from(area.width.saturating_sub(2)).max(1);
+    let prompt_lines = text::wrap(exercise.prompt.get(app.lang()), text_width)
+        .len()
+        .min(PROMPT_ROWS) as u16;
+    let [header, prompt, rest] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(prompt_lines + 1),
+        Constraint::Min(0),
+    ])
+    .areas(area);
+    match &state.timeline {
+        Some(timeline) => {
+            let wanted = timeline.diagram.height() + extra_rows(app, state).len();
+            let [diagram, panel] = split_timeline(rest, wanted, 5);
+            Areas {
+                header,
+                prompt,
+                timeline: Some(diagram),
+                panel,
+            }
+        }
+        None => Areas {
+            header,
+            prompt,
+            timeline: None,
+            panel: rest,
+        },
+    }
+}
+
+/// The rows under the lanes: the marks, the last try, the key.
+fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
+    let theme = app.theme;
+    let mut rows = vec![ExtraRow {
+        label: "mark".to_owned(),
+        cells: state
+            .candidates
+            .iter()
+            .map(|step| {
+                if state.marks.contains(step) {
+                    (*step as usize, '●', theme.accent())
+                } else {
+                    (*step as usize, '○', theme.dim())
+                }
+            })
+            .collect(),
+    }];
+    if let Some(grade) = &state.grade {
+        rows.push(ExtraRow {
+            label: "last try".to_owned(),
+            cells: grade
+                .items
+                .iter()
+                .filter_map(|item| {
+                    let step = item.index? as usize;
+                    Some(if item.right {
+                        (step, '✓', theme.good())
+                    } else {
+                        (step, '✗', theme.bad())
+                    })
+                })
+                .collect(),
+        });
+    }
+    if state.solution.is_some()
+        && let Some(timeline) = &state.timeline
+    {
+        rows.push(ExtraRow {
+            label: "key".to_owned(),
+            cells: state
+                .candidates
+                .iter()
+                .map(|step| {
+                    if timeline.trace.should_reject.contains(step) {
+                        (*step as usize, '●', theme.bad())
+                    } else {
+                        (*step as usize, '·', theme.dim())
+                    }
+                })
+                .collect(),
+        });
+    }
+    rows
+}
+
+fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exercise) -> String {
+    let revealed = app
+        .progress
+        .exercise(&lesson.id, &exercise.id)
+        .map_or(0, |p| p.hints_used as usize)
+        .min(exercise.hints.len());
+    match (state.panel, &state.timeline) {
+        (Panel::Hints, _) => format!("Hints · {revealed} of {}", exercise.hints.len()),
+        (Panel::Solution, _) => "Worked solution (computed by the simulator now)".to_owned(),
+        (Panel::Step, Some(timeline)) => step_title(
+            &timeline.scenario,
+            &timeline.trace,
+            timeline.cursor,
+            reveal(app, lesson, exercise, state),
+        ),
+        (Panel::Step, None) => "Coming next".to_owned(),
+    }
+}
+
+fn panel_lines(
+    app: &App,
+    state: &ExerciseState,
+    lesson: &Lesson,
+    exercise: &Exercise,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let lang = app.lang();
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let prose = |lines: &mut Vec<Line<'static>>, text: &str, style| {
+        lines.extend(text::wrap_styled(text, width, style, theme));
+    };
+    match state.panel {
+        Panel::Hints => {
+            let revealed = app
+                .progress
+                .exercise(&lesson.id, &exercise.id)
+                .map_or(0, |p| p.hints_used as usize)
+                .min(exercise.hints.len());
+            for (index, hint) in exercise.hints.iter().take(revealed).enumerate() {
+                if index > 0 {
+                    lines.push(Line::default());
+                }
+                prose(
+                    &mut lines,
+                    &format!("{}. {}", index + 1, hint.get(lang)),
+                    theme.plain(),
+                );
+            }
+            let left = exercise.hints.len() - revealed;
+            lines.push(Line::default());
+            let more = if left > 0 {
+                format!("h shows the next hint ({left} left).")
+            } else {
+                "That was the last hint.".to_owned()
+            };
+            prose(&mut lines, &more, theme.dim());
+        }
+        Panel::Solution => {
+            prose(
+                &mut lines,
+                &format!("Takeaway: {}", exercise.takeaway.get(lang)),
+                theme.title(),
+            );
+            if let (Some(solution), Some(timeline)) = (&state.solution, &state.timeline) {
+                for item in &solution.items {
+                    lines.push(Line::default());
+                    let Some(index) = item.index else { continue };
+                    let must = timeline.trace.should_reject.contains(&index);
+                    let head = format!(
+                        "{} {}",
+                        if must { "●" } else { "·" },
+                        step_title(&timeline.scenario, &timeline.trace, index as usize, true)
+                    );
+                    prose(
+                        &mut lines,
+                        &head,
+                        if must { theme.bad() } else { theme.plain() },
+                    );
+                    prose(&mut lines, item.text.get(lang), theme.plain());
+                }
+            } else if let Some(solution) = &state.solution {
+                lines.push(Line::default());
+                prose(&mut lines, solution.summary.get(lang), theme.plain());
+            }
+        }
+        Panel::Step => match &state.timeline {
+            Some(timeline) => {
+                let step = timeline.cursor as u32;
+                let candidate = state.candidates.contains(&step);
+                let marked = state.marks.contains(&step);
+                let (status, style) = match (candidate, marked) {
+                    (true, true) => ("● marked as must be refused · m unmarks it", theme.accent()),
+                    (true, false) => (
+                        "○ not marked · m marks it as must be refused",
+                        theme.plain(),
+                    ),
+                    (false, _) => (
+                        "Not a step to judge here · Tab jumps to the next ○",
+                        theme.dim(),
+                    ),
+                };
+                prose(&mut lines, status, style);
+                if let Some(grade) = &state.grade {
+                    prose(
+                        &mut lines,
+                        &format!("Last try: {}", grade.summary.get(lang)),
+                        theme.title(),
+                    );
+                    if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
+                        let mark = if item.right { "✓" } else { "✗" };
+                        let style = if item.right {
+                            theme.good()
+                        } else {
+                            theme.bad()
+                        };
+                        prose(
+                            &mut lines,
+                            &format!("{mark} {}", item.text.get(lang)),
+                            style,
+                        );
+                    }
+                }
+                lines.push(Line::default());
+                let shown = reveal(app, lesson, exercise, state);
+                lines.extend(step_lines(timeline, lang, shown, width, theme));
+            }
+            None => {
+                prose(
+                    &mut lines,
+                    &format!(
+                        "Answering {} exercises in the terminal comes in the next version. Meanwhile a teacher can grade them with `fencelab grade` (see lessons/README.md).",
+                        exercise.kind.name()
+                    ),
+                    theme.plain(),
+                );
+                lines.push(Line::default());
+                prose(&mut lines, "h shows a hint.", theme.dim());
+            }
+        },
+    }
+    lines
+}
+
+fn panel_inner(app: &App, state: &ExerciseState) -> Option<(Rect, usize)> {
+    let (_, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
+    let areas = areas(app, state, exercise, body_area(app));
+    let inner = section(Line::default(), app.theme)
+        .padding(Padding::horizontal(1))
+        .inner(areas.panel);
+    Some((inner, usize::from(inner.width).max(1)))
+}
+
+/// The largest panel scroll and one page, at the current size.
+pub(crate) fn panel_scroll_limits(app: &App, state: &ExerciseState) -> (u16, u16) {
+    let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
+        return (0, 1);
+    };
+    let Some((inner, width)) = panel_inner(app, state) else {
+        return (0, 1);
+    };
+    let lines = panel_lines(app, state, lesson, exercise, width).len();
+    (
+        clamp_scroll(u16::MAX, lines, inner.height),
+        inner.height.saturating_sub(1).max(1),
+    )
+}
+
+pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExerciseState) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
+        return;
+    };
+    let areas = areas(app, state, exercise, area);
+    let record = app
+        .progress
+        .exercise(&lesson.id, &exercise.id)
+        .cloned()
+        .unwrap_or_default();
+    let mut right = format!(
+        "{} {} · hints {}/{}",
+        record.attempts,
+        if record.attempts == 1 { "try" } else { "tries" },
+        (record.hints_used as usize).min(exercise.hints.len()),
+        exercise.hints.len()
+    );
+    if record.completed {
+        right += " · ✓ complete";
+    }
+    render_header(
+        frame,
+        areas.header,
+        &format!(
+            "Lesson {} · exercise {} of {} · {}",
+            lesson.order,
+            state.exercise + 1,
+            lesson.exercises.len(),
+            exercise.kind.name()
+        ),
+        &right,
+        theme,
+    );
+
+    let title = Line::from(Span::styled(
+        format!(" {} ", heading(exercise)),
+        theme.title(),
+    ));
+    let block = section(title, theme).padding(Padding::horizontal(1));
+    let inner = block.inner(areas.prompt);
+    let mut prompt = text::wrap_styled(
+        exercise.prompt.get(lang),
+        usize::from(inner.width).max(1),
+        theme.plain(),
+        theme,
+    );
+    if prompt.len() > usize::from(inner.height) && inner.height > 0 {
+        prompt.truncate(usize::from(inner.height));
+        if let Some(last) = prompt.last_mut() {
+            last.spans.push(Span::styled(" …", theme.dim()));
+        }
+    }
+    frame.render_widget(block, areas.prompt);
+    frame.render_widget(Paragraph::new(prompt), inner);
+
+    if let (Some(timeline), Some(diagram_area)) = (&state.timeline, areas.timeline) {
+        let block = section(timeline_title(timeline, theme), theme);
+        let inner = block.inner(diagram_area);
+        frame.render_widget(block, diagram_area);
+        frame.render_widget(
+            TimelineWidget {
+                diagram: &timeline.diagram,
+                scenario: &timeline.scenario,
+                trace: &timeline.trace,
+                cursor: Some(timeline.cursor),
+                reveal: reveal(app, lesson, exercise, state),
+                extra: extra_rows(app, state),
+                theme,
+            },
+            inner,
+        );
+    }
+
+    let title = Line::from(Span::styled(
+        format!(" {} ", panel_title(app, state, lesson, exercise)),
+        theme.title(),
+    ));
+    let block = section(title, theme).padding(Padding::horizontal(1));
+    let inner = block.inner(areas.panel);
+    let lines = panel_lines(
+        app,
+        state,
+        lesson,
+        exercise,
+        usize::from(inner.width).max(1),
+    );
+    let scroll = clamp_scroll(state.panel_scroll, lines.len(), inner.height);
+    frame.render_widget(block, areas.panel);
+    frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+}

@@ -1,0 +1,234 @@
+//! The lesson reader: one section per page, scrollable, in the learner's
+//! language; the last page lists the lesson's exercises.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
+use sim_core::course::{ExerciseKind, Lesson, concept_name};
+
+use super::{body_area, clamp_scroll, render_header, section};
+use crate::app::model::{App, LessonState};
+use crate::app::text;
+use crate::app::theme::Theme;
+
+/// Widest text column: long lines are hard to read.
+const TEXT_WIDTH: u16 = 96;
+
+fn areas(area: Rect) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(area)
+}
+
+fn body_block(title: Line<'static>, theme: Theme) -> Block<'static> {
+    section(title, theme).padding(Padding::horizontal(1))
+}
+
+fn inner(body: Rect) -> Rect {
+    let inner = body_block(Line::default(), Theme { color: false }).inner(body);
+    Rect {
+        width: inner.width.min(TEXT_WIDTH),
+        ..inner
+    }
+}
+
+/// The lines of section `page`, wrapped to `width`.
+fn section_lines(app: &App, lesson: &Lesson, page: usize, width: usize) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let lang = app.lang();
+    let Some(found) = lesson.sections.get(page) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    let concepts: Vec<String> = found
+        .concepts
+        .iter()
+        .map(|c| format!("{c} {}", concept_name(c, lang).unwrap_or_default()))
+        .collect();
+    for line in text::wrap(&concepts.join(" · "), width) {
+        lines.push(Line::styled(line, theme.dim()));
+    }
+    lines.push(Line::default());
+    lines.extend(text::wrap_styled(
+        found.body.get(lang),
+        width,
+        theme.plain(),
+        theme,
+    ));
+    lines
+}
+
+/// How far the current section can scroll at the current size.
+pub(crate) fn max_scroll(app: &App, state: &LessonState) -> u16 {
+    let [_, body, _] = areas(body_area(app));
+    let inner = inner(body);
+    let Some(lesson) = app.lessons.get(state.lesson) else {
+        return 0;
+    };
+    let lines = section_lines(app, lesson, state.page, usize::from(inner.width).max(1)).len();
+    clamp_scroll(u16::MAX, lines, inner.height)
+}
+
+/// Rows one page-down moves.
+pub(crate) fn page_rows(app: &App) -> u16 {
+    let [_, body, _] = areas(body_area(app));
+    inner(body).height.saturating_sub(1).max(1)
+}
+
+pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &LessonState) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let Some(lesson) = app.lessons.get(state.lesson) else {
+        return;
+    };
+    let [header, body, link] = areas(area);
+    let sections = lesson.sections.len();
+    let page_label = if state.page < sections {
+        format!("section {} of {sections}", state.page + 1)
+    } else {
+        "exercises".to_owned()
+    };
+    render_header(
+        frame,
+        header,
+        &format!("Lesson {} · {}", lesson.order, lesson.title.get(lang)),
+        &format!(
+            "{page_label} · {}",
+            if lang == "zh" { "中文" } else { "English" }
+        ),
+        theme,
+    );
+    if state.page >= sections {
+        render_exercises(frame, body, app, lesson, state);
+        return;
+    }
+    let Some(found) = lesson.sections.get(state.page) else {
+        return;
+    };
+    let text_area = inner(body);
+    let lines = section_lines(app, lesson, state.page, usize::from(text_area.width).max(1));
+    let count = lines.len();
+    let scroll = clamp_scroll(state.scroll, count, text_area.height);
+    let title = Line::from(Span::styled(
+        format!(
+            " {} ",
+            text::truncate(
+                found.title.get(lang),
+                usize::from(body.width.saturating_sub(6))
+            )
+        ),
+        theme.title(),
+    ));
+    frame.render_widget(body_block(title, theme), body);
+    frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), text_area);
+
+    // The bottom line: the section's timeline and where the text continues.
+    let more = if usize::from(scroll) + usize::from(text_area.height) < count {
+        "↓ more"
+    } else if state.page + 1 < sections {
+        "→ next section"
+    } else {
+        "→ exercises"
+    };
+    let mut spans = vec![Span::raw(" ")];
+    if let Some((name, scenario)) = found.scenario.and_then(|i| lesson.scenarios.get(i)) {
+        spans.push(Span::styled("t", theme.key()));
+        spans.push(Span::styled(
+            format!(" ▸ timeline: {} ({name})", scenario.title.get(lang)),
+            theme.accent(),
+        ));
+    }
+    let used: usize = spans.iter().map(|s| s.width()).sum();
+    let room = usize::from(link.width);
+    if used + text::width(more) + 2 <= room {
+        spans.push(Span::raw(" ".repeat(room - used - text::width(more) - 1)));
+        spans.push(Span::styled(more, theme.dim()));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), link);
+}
+
+fn render_exercises(
+    frame: &mut Frame<'_>,
+    body: Rect,
+    app: &App,
+    lesson: &Lesson,
+    state: &LessonState,
+) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let rows = (lesson.exercises.len() as u16).saturating_add(1);
+    let [list_area, prompt_area] = Layout::vertical([
+        Constraint::Length(rows.min(body.height.saturating_sub(3).max(2))),
+        Constraint::Min(0),
+    ])
+    .areas(body);
+    let width = usize::from(list_area.width);
+    let items: Vec<ListItem<'_>> = lesson
+        .exercises
+        .iter()
+        .enumerate()
+        .map(|(index, exercise)| {
+            let record = app.progress.exercise(&lesson.id, &exercise.id);
+            let (mark, status) = match record {
+                Some(r) if r.completed => ("✓", "complete".to_owned()),
+                Some(r) if r.attempts > 0 => (
+                    "·",
+                    format!(
+                        "{} {}",
+                        r.attempts,
+                        if r.attempts == 1 { "try" } else { "tries" }
+                    ),
+                ),
+                _ => (" ", "new".to_owned()),
+            };
+            let soon = if matches!(exercise.kind, ExerciseKind::Mark { .. }) {
+                ""
+            } else {
+                " (answering comes next)"
+            };
+            let marker = if index == state.exercise { "▸" } else { " " };
+            let head = format!("{marker} {mark} {}. {:<8}", index + 1, exercise.kind.name());
+            let id_width = width
+                .saturating_sub(text::width(&head) + 12 + text::width(soon))
+                .max(4);
+            ListItem::new(Line::from(vec![
+                Span::raw(head),
+                Span::styled(text::fit(&exercise.id, id_width), theme.plain()),
+                Span::styled(soon, theme.dim()),
+                Span::styled(
+                    format!("  {status}"),
+                    if mark == "✓" {
+                        theme.good()
+                    } else {
+                        theme.dim()
+                    },
+                ),
+            ]))
+        })
+        .collect();
+    let title = Line::from(Span::styled(" Exercises ", theme.title()));
+    let mut list_state = ListState::default().with_selected(Some(state.exercise));
+    frame.render_stateful_widget(
+        List::new(items)
+            .block(section(title, theme))
+            .highlight_style(theme.selected()),
+        list_area,
+        &mut list_state,
+    );
+    if let Some(exercise) = lesson.exercises.get(state.exercise) {
+        let text_area = inner(prompt_area);
+        let lines = text::wrap_styled(
+            exercise.prompt.get(lang),
+            usize::from(text_area.width).max(1),
+            theme.plain(),
+            theme,
+        );
+        let title = Line::from(Span::styled(" The task ", theme.title()));
+        frame.render_widget(body_block(title, theme), prompt_area);
+        frame.render_widget(Paragraph::new(lines), text_area);
+    }
+}

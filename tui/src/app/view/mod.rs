@@ -1,0 +1,345 @@
+//! Drawing the [`App`]: a pure function of the model and the frame size.
+//! Each screen has its module and `render` function; the footer, the help
+//! overlay and the notice are shared here.
+
+pub(crate) mod course;
+pub(crate) mod exercise;
+pub(crate) mod lesson;
+pub(crate) mod sandbox;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use super::model::{App, Screen};
+use super::text;
+use super::theme::Theme;
+use super::timeline::GLYPH_LEGEND;
+
+/// Below this the screens give way to a request for a larger window.
+const MIN_WIDTH: u16 = 24;
+const MIN_HEIGHT: u16 = 6;
+
+pub(crate) fn view(frame: &mut Frame<'_>, app: &App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        render_too_small(frame, area, app.theme);
+        return;
+    }
+    let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    match app.screen() {
+        Screen::Course(state) => course::render(frame, body, app, state),
+        Screen::Lesson(state) => lesson::render(frame, body, app, state),
+        Screen::Sandbox(state) => sandbox::render(frame, body, app, state),
+        Screen::Exercise(state) => exercise::render(frame, body, app, state),
+    }
+    render_footer(frame, footer, app);
+    if app.help {
+        render_help(frame, body, app);
+    }
+    if app.notice.is_some() {
+        render_notice(frame, body, app);
+    }
+}
+
+/// The area the screens get: all but the footer row.
+pub(crate) fn body_area(app: &App) -> Rect {
+    Rect::new(0, 0, app.width, app.height.saturating_sub(1))
+}
+
+fn render_too_small(frame: &mut Frame<'_>, area: Rect, theme: Theme) {
+    let message = format!(
+        "fencelab needs a larger window (80×24 is best; this one is {}×{}). q quits.",
+        area.width, area.height
+    );
+    let lines: Vec<Line<'_>> = text::wrap(&message, usize::from(area.width))
+        .into_iter()
+        .map(|l| Line::styled(l, theme.plain()))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// `(key, what it does)` for the current screen, most useful first.
+pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
+    let lang = if app.lang() == "zh" {
+        "English"
+    } else {
+        "中文"
+    };
+    match app.screen() {
+        Screen::Course(_) => vec![("↑↓", "choose"), ("Enter", "open"), ("l", lang)],
+        Screen::Lesson(state) => {
+            let lesson = app.lessons.get(state.lesson);
+            let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
+            if exercises_page {
+                vec![
+                    ("↑↓", "choose"),
+                    ("Enter", "open"),
+                    ("←", "page"),
+                    ("l", lang),
+                    ("Esc", "back"),
+                ]
+            } else {
+                let timeline = lesson
+                    .and_then(|l| l.sections.get(state.page))
+                    .is_some_and(|s| s.scenario.is_some());
+                let mut keys = vec![("←→", "page"), ("↑↓", "scroll")];
+                if timeline {
+                    keys.push(("t", "timeline"));
+                }
+                keys.extend([("l", lang), ("Esc", "back")]);
+                keys
+            }
+        }
+        Screen::Sandbox(_) => vec![
+            ("←→", "step"),
+            ("Home/End", "start/end"),
+            ("Space", "play"),
+            ("↑↓", "scroll"),
+            ("l", lang),
+            ("Esc", "back"),
+        ],
+        Screen::Exercise(state) if state.timeline.is_some() => vec![
+            ("←→", "step"),
+            ("Tab", "next ○"),
+            ("m", "mark"),
+            ("Enter", "submit"),
+            ("h", "hint"),
+            ("s", "solution"),
+            ("l", lang),
+            ("Esc", "back"),
+        ],
+        Screen::Exercise(_) => vec![
+            ("h", "hint"),
+            ("↑↓", "scroll"),
+            ("l", lang),
+            ("Esc", "back"),
+        ],
+    }
+}
+
+fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    for (index, (key, what)) in keys.iter().enumerate() {
+        if index > 0 {
+            spans.push(Span::raw("  "));
+        }
+        spans.push(Span::styled((*key).to_owned(), theme.key()));
+        spans.push(Span::styled(format!(" {what}"), theme.plain()));
+    }
+    spans
+}
+
+fn spans_width(keys: &[(&str, &str)]) -> usize {
+    keys.iter()
+        .map(|(k, w)| text::width(k) + 1 + text::width(w))
+        .sum::<usize>()
+        + 2 * keys.len().saturating_sub(1)
+}
+
+/// The keys of the screen, as many as fit, always ending in help and quit;
+/// or the answer to the last key.
+fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let theme = app.theme;
+    let tail = [("?", "help"), ("q", "quit")];
+    let room = usize::from(area.width).saturating_sub(1);
+    if let Some(status) = &app.status {
+        let tail_width = spans_width(&tail) + 2;
+        let shown = text::truncate(status, room.saturating_sub(tail_width).max(room / 2));
+        let mut spans = vec![Span::raw(" "), Span::styled(shown, theme.warn())];
+        let used = spans.iter().map(|s| s.width()).sum::<usize>();
+        if used + tail_width <= room {
+            spans.push(Span::raw(" ".repeat(room - used - tail_width + 2)));
+            spans.extend(key_spans(&tail, theme));
+        }
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
+    }
+    let mut keys: Vec<(&str, &str)> = Vec::new();
+    for key in screen_keys(app) {
+        let mut trial = keys.clone();
+        trial.push(key);
+        trial.extend(tail);
+        if spans_width(&trial) > room {
+            break;
+        }
+        keys.push(key);
+    }
+    keys.extend(tail);
+    let mut spans = vec![Span::raw(" ")];
+    spans.extend(key_spans(&keys, theme));
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Clears `area` for an overlay. A wide character (Chinese) just left of
+/// it would cover the overlay's left border, so it is blanked too.
+fn clear_overlay(frame: &mut Frame<'_>, area: Rect) {
+    frame.render_widget(Clear, area);
+    if area.x == 0 {
+        return;
+    }
+    let buffer = frame.buffer_mut();
+    for y in area.top()..area.bottom() {
+        if let Some(cell) = buffer.cell_mut((area.x - 1, y))
+            && text::width(cell.symbol()) > 1
+        {
+            cell.set_symbol(" ");
+        }
+    }
+}
+
+/// A centred rectangle of at most `width`×`height` inside `area`.
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [cell] = Layout::horizontal([Constraint::Length(width.min(area.width))])
+        .flex(Flex::Center)
+        .areas(row);
+    cell
+}
+
+fn overlay_block(title: &str, theme: Theme) -> Block<'static> {
+    Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.border())
+        .title(Span::styled(format!(" {title} "), theme.title()))
+}
+
+fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
+    let theme = app.theme;
+    let width = body.width.saturating_sub(4).min(72);
+    let inner_width = usize::from(width.saturating_sub(4)).max(1);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut keys = screen_keys(app);
+    keys.extend([
+        ("?", "this help"),
+        ("q", "quit, from anywhere (Ctrl-C too)"),
+    ]);
+    for (key, what) in keys {
+        lines.push(Line::from(vec![
+            Span::styled(text::fit(key, 10), theme.key()),
+            Span::styled(what.to_owned(), theme.plain()),
+        ]));
+    }
+    let timeline = match app.screen() {
+        Screen::Sandbox(_) => true,
+        Screen::Exercise(state) => state.timeline.is_some(),
+        _ => false,
+    };
+    let prose = |lines: &mut Vec<Line<'static>>, text: &str, style: Style| {
+        for line in text::wrap(text, inner_width) {
+            lines.push(Line::styled(line, style));
+        }
+    };
+    if timeline {
+        lines.push(Line::default());
+        prose(&mut lines, "Reading the timeline", theme.title());
+        let legend: Vec<String> = GLYPH_LEGEND
+            .iter()
+            .map(|(g, what)| format!("{g} {what}"))
+            .collect();
+        prose(
+            &mut lines,
+            &format!("Steps: {}.", legend.join(" · ")),
+            theme.plain(),
+        );
+        prose(
+            &mut lines,
+            "At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
+            theme.plain(),
+        );
+        prose(
+            &mut lines,
+            "━━ a lease: g2 is generation 2, ┫ where it ended, the number after it is lease_until. ┄ a paused worker.",
+            theme.plain(),
+        );
+        if let Screen::Exercise(_) = app.screen() {
+            prose(
+                &mut lines,
+                "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
+                theme.plain(),
+            );
+        }
+    }
+    lines.push(Line::default());
+    prose(&mut lines, "Esc or ? closes this help.", theme.dim());
+    let height = (lines.len() as u16 + 2).min(body.height);
+    let area = centered(body, width, height);
+    clear_overlay(frame, area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(overlay_block("Keys", theme).padding(ratatui::widgets::Padding::horizontal(1))),
+        area,
+    );
+}
+
+fn render_notice(frame: &mut Frame<'_>, body: Rect, app: &App) {
+    let Some(notice) = &app.notice else { return };
+    let theme = app.theme;
+    let width = body.width.saturating_sub(4).min(72);
+    let inner_width = usize::from(width.saturating_sub(4)).max(1);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for paragraph in &notice.lines {
+        for line in text::wrap(paragraph, inner_width) {
+            lines.push(Line::styled(line, theme.plain()));
+        }
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(vec![
+        Span::styled("Enter", theme.key()),
+        Span::styled(" continue   ", theme.plain()),
+        Span::styled("q", theme.key()),
+        Span::styled(" quit", theme.plain()),
+    ]));
+    let height = (lines.len() as u16 + 2).min(body.height);
+    let area = centered(body, width, height);
+    clear_overlay(frame, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            overlay_block(&notice.title, theme)
+                .border_style(theme.warn())
+                .padding(ratatui::widgets::Padding::horizontal(1)),
+        ),
+        area,
+    );
+}
+
+/// A one-row header: `left` and, right-aligned, `right`.
+pub(crate) fn render_header(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    left: &str,
+    right: &str,
+    theme: Theme,
+) {
+    let width = usize::from(area.width);
+    let right = text::truncate(right, width / 2);
+    let left_room = width.saturating_sub(text::width(&right) + 2);
+    let left = text::truncate(left, left_room.saturating_sub(1));
+    let gap = width.saturating_sub(1 + text::width(&left) + text::width(&right) + 1);
+    let line = Line::from(vec![
+        Span::raw(" "),
+        Span::styled(left, theme.title()),
+        Span::raw(" ".repeat(gap)),
+        Span::styled(right, theme.dim()),
+        Span::raw(" "),
+    ]);
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+/// A block with only its top border, titled: the app's section divider.
+pub(crate) fn section(title: Line<'static>, theme: Theme) -> Block<'static> {
+    Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.border())
+        .title(title)
+}
+
+/// `lines` scrolled by `scroll`, clamped so the last line stays on screen.
+pub(crate) fn clamp_scroll(scroll: u16, lines: usize, rows: u16) -> u16 {
+    let max = lines.saturating_sub(usize::from(rows));
+    scroll.min(u16::try_from(max).unwrap_or(u16::MAX))
+}

@@ -1,0 +1,208 @@
+//! A scenario on its own: the timeline and, under it, what the current
+//! step did in words (`sim_core::describe_step`) — the text a screen reader
+//! or a learner who prefers reading follows.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Padding, Paragraph};
+use sim_core::{Preset, Scenario, Trace};
+
+use super::{body_area, clamp_scroll, render_header, section};
+use crate::app::model::{App, SandboxState, Timeline};
+use crate::app::text;
+use crate::app::theme::Theme;
+use crate::app::timeline::{ExtraRow, TimelineWidget, outcome_glyph};
+
+pub(crate) fn design_label(scenario: &Scenario) -> String {
+    match Preset::of(&scenario.design) {
+        Some(preset) => preset.name().to_owned(),
+        None => "custom design".to_owned(),
+    }
+}
+
+/// "Step 4 · tick 7 · A write → report · ✓ ok", with "‼ stale" when revealed.
+pub(crate) fn step_title(scenario: &Scenario, trace: &Trace, index: usize, reveal: bool) -> String {
+    let (Some(step), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
+        return "no steps".to_owned();
+    };
+    let actor = step.worker.map_or("user", |w| scenario.worker_id(w));
+    let target = step
+        .target
+        .map(|t| format!(" → {}", scenario.target_id(t)))
+        .unwrap_or_default();
+    let glyph = outcome_glyph(trace, index, false);
+    let mut title = format!(
+        "Step {index} · tick {} · {actor} {}{target} · {glyph} {}",
+        step.at,
+        step.action.name(),
+        record.outcome.name()
+    );
+    if reveal {
+        for violation in trace.violations.iter().filter(|v| v.step == index as u32) {
+            title += &format!(" · ‼ {}", violation.kind.name());
+        }
+    }
+    title
+}
+
+/// What the step did and why. Without `reveal` the oracle's verdict (the
+/// `safety_reason` that `describe_step` appends) is left out, so a mark
+/// exercise does not give its key away.
+pub(crate) fn step_text(
+    scenario: &Scenario,
+    trace: &Trace,
+    index: usize,
+    lang: &str,
+    reveal: bool,
+) -> String {
+    let full = sim_core::describe_step(scenario, trace, index, lang);
+    if reveal {
+        return full;
+    }
+    let verdict = sim_core::safety_reason(scenario, trace, index, lang);
+    if verdict.is_empty() {
+        return full;
+    }
+    match full.strip_suffix(&verdict) {
+        Some(rest) => rest.trim_end().to_owned(),
+        None => full,
+    }
+}
+
+/// The detail lines of the current step.
+pub(crate) fn step_lines(
+    timeline: &Timeline,
+    lang: &str,
+    reveal: bool,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let index = timeline.cursor;
+    let mut lines = Vec::new();
+    if timeline.len() == 0 {
+        lines.push(Line::styled("This scenario has no steps.", theme.dim()));
+        return lines;
+    }
+    let said = step_text(&timeline.scenario, &timeline.trace, index, lang, reveal);
+    lines.extend(text::wrap_styled(&said, width, theme.plain(), theme));
+    if let Some(note) = timeline
+        .scenario
+        .steps
+        .get(index)
+        .and_then(|s| s.note.as_ref())
+    {
+        for line in text::wrap(&format!("Note: {}", note.get(lang)), width) {
+            lines.push(Line::styled(line, theme.dim()));
+        }
+    }
+    lines
+}
+
+/// The timeline block's title: design and lease length.
+pub(crate) fn timeline_title(timeline: &Timeline, theme: Theme) -> Line<'static> {
+    Line::from(Span::styled(
+        format!(
+            " timeline · design {} · ttl {} ",
+            design_label(&timeline.scenario),
+            timeline.scenario.ttl
+        ),
+        theme.title(),
+    ))
+}
+
+/// Splits `area` into the timeline and the detail pane below it.
+pub(crate) fn split_timeline(area: Rect, wanted: usize, min_detail: u16) -> [Rect; 2] {
+    let wanted = u16::try_from(wanted).unwrap_or(u16::MAX).saturating_add(1);
+    let room = area
+        .height
+        .saturating_sub(min_detail)
+        .max(area.height.min(3));
+    Layout::vertical([Constraint::Length(wanted.min(room)), Constraint::Min(0)]).areas(area)
+}
+
+fn areas(area: Rect) -> [Rect; 2] {
+    Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area)
+}
+
+fn detail_inner(app: &App, state: &SandboxState) -> Rect {
+    let [_, rest] = areas(body_area(app));
+    let [_, detail] = split_timeline(rest, state.timeline.diagram.height(), 5);
+    section(Line::default(), app.theme)
+        .padding(Padding::horizontal(1))
+        .inner(detail)
+}
+
+/// The largest detail scroll and one page, at the current size.
+pub(crate) fn detail_scroll_limits(app: &App, state: &SandboxState) -> (u16, u16) {
+    let inner = detail_inner(app, state);
+    let lines = step_lines(
+        &state.timeline,
+        app.lang(),
+        true,
+        usize::from(inner.width).max(1),
+        app.theme,
+    )
+    .len();
+    (
+        clamp_scroll(u16::MAX, lines, inner.height),
+        inner.height.saturating_sub(1).max(1),
+    )
+}
+
+pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &SandboxState) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let timeline = &state.timeline;
+    let [header, rest] = areas(area);
+    let playing = if timeline.playing {
+        "▶ playing"
+    } else {
+        "⏸ paused"
+    };
+    let position = if timeline.len() == 0 {
+        "no steps".to_owned()
+    } else {
+        format!(
+            "step {} of {} · {playing}",
+            timeline.cursor + 1,
+            timeline.len()
+        )
+    };
+    render_header(
+        frame,
+        header,
+        &format!("{} · {}", timeline.scenario.title.get(lang), state.source),
+        &position,
+        theme,
+    );
+    let [diagram_area, detail_area] = split_timeline(rest, timeline.diagram.height(), 5);
+    let block = section(timeline_title(timeline, theme), theme);
+    let inner = block.inner(diagram_area);
+    frame.render_widget(block, diagram_area);
+    frame.render_widget(
+        TimelineWidget {
+            diagram: &timeline.diagram,
+            scenario: &timeline.scenario,
+            trace: &timeline.trace,
+            cursor: Some(timeline.cursor),
+            reveal: true,
+            extra: Vec::<ExtraRow>::new(),
+            theme,
+        },
+        inner,
+    );
+    let title = Line::from(Span::styled(
+        format!(
+            " {} ",
+            step_title(&timeline.scenario, &timeline.trace, timeline.cursor, true)
+        ),
+        theme.title(),
+    ));
+    let block = section(title, theme).padding(Padding::horizontal(1));
+    let inner = block.inner(detail_area);
+    let lines = step_lines(timeline, lang, true, usize::from(inner.width).max(1), theme);
+    let scroll = clamp_scroll(state.detail_scroll, lines.len(), inner.height);
+    frame.render_widget(block, detail_area);
+    frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+}
