@@ -1,24 +1,45 @@
 //! The browser's door into sim-core: a thin layer of `wasm_bindgen`
-//! functions that take and return JSON text, so the page and the terminal
-//! run the very same engine and explorers.
+//! exports, so the page and the terminal run the very same engine, course
+//! and explorers.
 //!
-//! The plain functions (`*_json`) are ordinary Rust, tested natively; the
-//! `#[wasm_bindgen]` exports only wrap them.
+//! Everything is plain Rust returning `serde_json::Value` (or JSON text),
+//! tested natively: [`Course`] owns the lessons and the progress,
+//! [`timeline`] turns a scenario into what the page draws, and the free
+//! functions run pasted scenarios and the explorers. The `bindings` module
+//! only wraps them for JavaScript: data crosses as plain objects
+//! (`serde-wasm-bindgen`), errors as `Error` exceptions whose message is
+//! the text here (`LINE:COL: message` for a scenario).
+
+mod course;
+pub mod timeline;
+
+pub use course::{Course, grade_json};
 
 use serde_json::{Value, json};
-use sim_core::explore::{Bounds, Method, RunToEnd, WorldOptions, explore};
+use sim_core::explore::{Bounds, Control, Method, RunToEnd, WorldOptions, explore};
 use sim_core::{DesignSource, Preset, Protect};
+
+use crate::timeline::{Reveal, timeline};
+
+/// The diagnostics of a scenario file, one `LINE:COL: message` a line.
+fn diagnostics_text(diagnostics: &[sim_core::Diagnostic]) -> String {
+    diagnostics
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The timeline of a pasted scenario (the sandbox), or its diagnostics.
+pub fn sandbox(toml: &str, lang: &str) -> Result<Value, String> {
+    let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(|d| diagnostics_text(&d))?;
+    Ok(timeline(&scenario, lang, &Reveal::Everything))
+}
 
 /// Replays a scenario (TOML text) and returns the `fencelab run --json`
 /// object, or the diagnostics as `LINE:COL: message` lines.
 pub fn run_json(toml: &str) -> Result<String, String> {
-    let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(|diagnostics| {
-        diagnostics
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(|d| diagnostics_text(&d))?;
     Ok(sim_core::run(&scenario).to_json(&scenario).to_string())
 }
 
@@ -100,6 +121,36 @@ pub fn explore_json(options_json: &str, lang: &str) -> Result<String, String> {
     Ok(report.to_json(0, lang).to_string())
 }
 
+/// Runs an explorer, telling `control` how it goes, and returns the
+/// `fencelab explore --json` object plus, when it found a counterexample,
+/// its `timeline` (with every verdict) for the page to play.
+pub fn explore_report(
+    options_json: &str,
+    lang: &str,
+    control: &mut dyn Control,
+) -> Result<Value, String> {
+    let options: Value =
+        serde_json::from_str(options_json).map_err(|e| format!("options are not JSON: {e}"))?;
+    let (world, method) = explore_options(&options)?;
+    let report = explore(&world, method, control).map_err(|e| e.to_string())?;
+    let mut value = report.to_json(0, lang);
+    if let (Some(found), Value::Object(map)) = (&report.counterexample, &mut value) {
+        map.insert(
+            "timeline".into(),
+            timeline(&found.scenario, lang, &Reveal::Everything),
+        );
+    }
+    Ok(value)
+}
+
+/// The design presets and target protections, for the explorer's form.
+pub fn explorer_choices() -> Value {
+    json!({
+        "designs": Preset::ALL.map(Preset::name),
+        "protections": Protect::ALL.map(Protect::name),
+    })
+}
+
 /// The version of the engine, for the page's footer.
 pub fn engine_version() -> String {
     json!(env!("CARGO_PKG_VERSION")).to_string()
@@ -107,6 +158,12 @@ pub fn engine_version() -> String {
 
 #[cfg(target_arch = "wasm32")]
 pub mod bindings {
+    //! The JavaScript face of the crate: one `Course` handle that owns the
+    //! lessons and the progress, and a few free functions. Every error
+    //! becomes one `Error` exception through [`fail`].
+
+    use serde::Serialize;
+    use serde_json::Value;
     use wasm_bindgen::prelude::*;
 
     #[wasm_bindgen(start)]
@@ -114,16 +171,215 @@ pub mod bindings {
         console_error_panic_hook::set_once();
     }
 
+    /// The one conversion of an error into a JavaScript exception.
+    fn fail(message: impl std::fmt::Display) -> JsError {
+        JsError::new(&message.to_string())
+    }
+
+    /// A JSON value as a plain JavaScript object.
+    fn to_js(value: &Value) -> Result<JsValue, JsError> {
+        value
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(fail)
+    }
+
+    fn answer(value: JsValue) -> Result<Value, JsError> {
+        serde_wasm_bindgen::from_value(value).map_err(fail)
+    }
+
+    /// The course: lessons embedded at build time, and the learner's progress.
+    #[wasm_bindgen]
+    #[derive(Debug)]
+    pub struct Course {
+        inner: super::Course,
+    }
+
+    #[wasm_bindgen]
+    impl Course {
+        /// The embedded course with fresh progress.
+        #[wasm_bindgen(constructor)]
+        pub fn new() -> Result<Course, JsError> {
+            Ok(Course {
+                inner: super::Course::embedded().map_err(fail)?,
+            })
+        }
+
+        /// Reads a progress record (any known version); throws if it is
+        /// damaged or newer, keeping the current progress.
+        #[wasm_bindgen(js_name = loadProgress)]
+        pub fn load_progress(&mut self, text: &str) -> Result<(), JsError> {
+            self.inner.load_progress(text).map_err(fail)
+        }
+
+        /// The progress record as JSON text (the terminal's file format).
+        #[wasm_bindgen(js_name = progressJson)]
+        pub fn progress_json(&self) -> String {
+            self.inner.progress_json()
+        }
+
+        #[wasm_bindgen(js_name = resetProgress)]
+        pub fn reset_progress(&mut self) {
+            self.inner.reset_progress();
+        }
+
+        pub fn lang(&self) -> String {
+            self.inner.lang().to_owned()
+        }
+
+        #[wasm_bindgen(js_name = setLang)]
+        pub fn set_lang(&mut self, lang: &str) -> Result<(), JsError> {
+            self.inner.set_lang(lang).map_err(fail)
+        }
+
+        #[wasm_bindgen(js_name = markRead)]
+        pub fn mark_read(&mut self, lesson: &str, section: u32) -> Result<(), JsError> {
+            self.inner.mark_read(lesson, section).map_err(fail)
+        }
+
+        #[wasm_bindgen(js_name = setSelfCheck)]
+        pub fn set_self_check(&mut self, level: &str, done: bool) -> Result<(), JsError> {
+            self.inner.set_self_check(level, done).map_err(fail)
+        }
+
+        /// The course map with progress.
+        pub fn map(&self) -> Result<JsValue, JsError> {
+            to_js(&self.inner.map(self.inner.lang()))
+        }
+
+        pub fn lesson(&self, id: &str) -> Result<JsValue, JsError> {
+            to_js(
+                &self
+                    .inner
+                    .lesson_json(id, self.inner.lang())
+                    .map_err(fail)?,
+            )
+        }
+
+        /// A lesson scenario's timeline, with every verdict.
+        #[wasm_bindgen(js_name = scenarioTimeline)]
+        pub fn scenario_timeline(&self, lesson: &str, name: &str) -> Result<JsValue, JsError> {
+            let value = self
+                .inner
+                .scenario_timeline(lesson, name, self.inner.lang())
+                .map_err(fail)?;
+            to_js(&value)
+        }
+
+        /// An exercise's timeline, without what would give the key away.
+        #[wasm_bindgen(js_name = exerciseTimeline)]
+        pub fn exercise_timeline(&self, lesson: &str, exercise: &str) -> Result<JsValue, JsError> {
+            let value = self
+                .inner
+                .exercise_timeline(lesson, exercise, self.inner.lang())
+                .map_err(fail)?;
+            to_js(&value)
+        }
+
+        /// Grades an answer (the value of an answers file's kind key).
+        pub fn grade(
+            &mut self,
+            lesson: &str,
+            exercise: &str,
+            answer: JsValue,
+        ) -> Result<JsValue, JsError> {
+            let lang = self.inner.lang().to_owned();
+            let value = self
+                .inner
+                .grade(lesson, exercise, &self::answer(answer)?, &lang)
+                .map_err(fail)?;
+            to_js(&value)
+        }
+
+        pub fn hint(
+            &mut self,
+            lesson: &str,
+            exercise: &str,
+            index: u32,
+        ) -> Result<JsValue, JsError> {
+            let lang = self.inner.lang().to_owned();
+            to_js(
+                &self
+                    .inner
+                    .hint(lesson, exercise, index, &lang)
+                    .map_err(fail)?,
+            )
+        }
+
+        /// The worked solution; throws before the first attempt.
+        pub fn solution(&mut self, lesson: &str, exercise: &str) -> Result<JsValue, JsError> {
+            let lang = self.inner.lang().to_owned();
+            to_js(&self.inner.solution(lesson, exercise, &lang).map_err(fail)?)
+        }
+    }
+
+    /// The timeline of a pasted scenario; throws `LINE:COL: message` lines.
+    #[wasm_bindgen]
+    pub fn sandbox(toml: &str, lang: &str) -> Result<JsValue, JsError> {
+        to_js(&super::sandbox(toml, lang).map_err(fail)?)
+    }
+
+    /// Progress reports for `explore`, passed to a JavaScript function
+    /// `(progress) => boolean`; `false` stops the search.
+    struct Reporter<'f> {
+        callback: &'f js_sys::Function,
+    }
+
+    impl sim_core::explore::Control for Reporter<'_> {
+        fn progress(&mut self, progress: &sim_core::explore::Progress) -> bool {
+            let phase = match progress.phase {
+                sim_core::explore::Phase::Searching => "searching",
+                sim_core::explore::Phase::Shrinking => "shrinking",
+            };
+            let value = serde_json::json!({
+                "phase": phase,
+                "cases": progress.cases,
+                "states": progress.states,
+                "transitions": progress.transitions,
+                "shrink_steps": progress.shrink_steps,
+                "depth": progress.depth,
+            });
+            let Ok(object) = to_js(&value) else {
+                return true;
+            };
+            !matches!(
+                self.callback
+                    .call1(&JsValue::NULL, &object)
+                    .map(|r| r.as_bool()),
+                Ok(Some(false))
+            )
+        }
+    }
+
+    /// Runs an explorer (options as JSON text, the knobs of `fencelab
+    /// explore`), calling `on_progress` as it goes; the report object with
+    /// the counterexample's `timeline`.
+    #[wasm_bindgen]
+    pub fn explore(
+        options_json: &str,
+        lang: &str,
+        on_progress: &js_sys::Function,
+    ) -> Result<JsValue, JsError> {
+        let mut reporter = Reporter {
+            callback: on_progress,
+        };
+        to_js(&super::explore_report(options_json, lang, &mut reporter).map_err(fail)?)
+    }
+
+    #[wasm_bindgen(js_name = explorerChoices)]
+    pub fn explorer_choices() -> Result<JsValue, JsError> {
+        to_js(&super::explorer_choices())
+    }
+
     /// `fencelab run --json` of a scenario's TOML text.
     #[wasm_bindgen(js_name = runJson)]
     pub fn run_json(toml: &str) -> Result<String, JsError> {
-        super::run_json(toml).map_err(|message| JsError::new(&message))
+        super::run_json(toml).map_err(fail)
     }
 
     /// `fencelab explore --json` for the options object's JSON text.
     #[wasm_bindgen(js_name = exploreJson)]
     pub fn explore_json(options_json: &str, lang: &str) -> Result<String, JsError> {
-        super::explore_json(options_json, lang).map_err(|message| JsError::new(&message))
+        super::explore_json(options_json, lang).map_err(fail)
     }
 
     #[wasm_bindgen(js_name = engineVersion)]
@@ -152,5 +408,44 @@ mod tests {
         assert!(explore_json(r#"{"workers":9}"#, "en").is_err());
         assert!(explore_json(r#"{"targets":["fencing"]}"#, "en").is_err());
         assert!(run_json("id = 1").is_err());
+    }
+
+    #[test]
+    fn a_pasted_scenario_becomes_a_timeline_or_line_col_errors() {
+        let toml = "id = \"s\"\nttl = 2\nworkers = [\"A\", \"B\"]\ndesign = \"ttl-lock-only\"\nsteps = [\n  { at = 0, worker = \"A\", do = \"claim\" },\n  { at = 3, worker = \"B\", do = \"claim\" },\n  { at = 4, worker = \"A\", do = \"finish\" },\n]\n";
+        let value = sandbox(toml, "en").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(value["run"]["violations"][0]["step"], 2);
+        assert_eq!(value["leases"].as_array().map(Vec::len), Some(2));
+        let error = sandbox("id = \"s\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", "en")
+            .err()
+            .unwrap_or_default();
+        assert!(error.starts_with("4:"), "{error}");
+    }
+
+    #[test]
+    fn explore_report_carries_the_counterexample_timeline_and_stops_when_told() {
+        let found = explore_report(
+            r#"{"design":"ttl-lock-only","exhaustive":true}"#,
+            "en",
+            &mut RunToEnd,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(found["verdict"], "unsafe");
+        let step = found["violation"]["step"].as_u64().unwrap_or(999) as usize;
+        assert_eq!(found["timeline"]["run"]["steps"][step]["violation"], true);
+        let mut calls = 0;
+        let mut stop = |_: &sim_core::explore::Progress| {
+            calls += 1;
+            false
+        };
+        let stopped = explore_report(r#"{"design":"full","cases":1000}"#, "en", &mut stop)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(stopped["verdict"], "cancelled");
+        assert_eq!(calls, 1);
+        assert!(
+            explorer_choices()["designs"]
+                .as_array()
+                .is_some_and(|d| d.len() == 7)
+        );
     }
 }
