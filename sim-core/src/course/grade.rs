@@ -421,8 +421,9 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                             (false, true, true) => "漏标：它必须被拒绝。",
                             (false, false, true) => "错标：它不需要被拒绝。",
                         };
+                        let gap = if lang == "zh" { "" } else { " " };
                         format!(
-                            "{head} {}",
+                            "{head}{gap}{}",
                             safety_reason(scenario, &trace, index as usize, lang)
                         )
                     };
@@ -480,8 +481,9 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                                     format!("你预测 {}；结果是 {}。", g.name(), actual.name())
                                 }
                             };
+                            let gap = if lang == "zh" { "" } else { " " };
                             format!(
-                                "{head} {}",
+                                "{head}{gap}{}",
                                 describe_step(scenario, &trace, index as usize, lang)
                             )
                         }),
