@@ -792,13 +792,22 @@ impl Widget for TimelineWidget<'_> {
                     continue;
                 }
                 let (ch, style) = canvas.cells[row * plot_width + col];
+                if ch == ' ' && style == Style::new() {
+                    continue;
+                }
                 let x = area.x + (label_width + col) as u16;
                 let room = plot_width - col;
                 let wide = ch.width().unwrap_or(1);
                 if wide > room {
                     continue;
                 }
-                buf.set_stringn(x, y, ch.to_string(), room, style);
+                if wide == 1 {
+                    if let Some(cell) = buf.cell_mut((x, y)) {
+                        cell.set_char(ch).set_style(style);
+                    }
+                } else {
+                    buf.set_stringn(x, y, ch.to_string(), room, style);
+                }
                 skip = wide.saturating_sub(1);
             }
         }

@@ -393,9 +393,7 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                         state.panel = Panel::Step;
                         state.panel_scroll = 0;
                     }
-                    None => {
-                        app.status = Some("No more steps to mark in that direction.".to_owned())
-                    }
+                    None => app.status = Some("No more ○ steps that way.".to_owned()),
                 }
             }
         }
@@ -408,14 +406,8 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                     }
                     state.panel = Panel::Step;
                 } else {
-                    let action = timeline
-                        .scenario
-                        .steps
-                        .get(timeline.cursor)
-                        .map_or("", |s| s.action.name());
-                    app.status = Some(format!(
-                        "Step {step} ({action}) is not one to judge here: ○ marks the steps you can mark (Tab jumps to the next)."
-                    ));
+                    app.status =
+                        Some("Only ○ steps can be marked; Tab jumps to the next.".to_owned());
                 }
             }
         }
@@ -429,11 +421,9 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                     app.progress
                         .record_attempt(&lesson_id, &exercise_id, result.correct);
                     app.status = Some(if result.correct {
-                        "✓ All right: the exercise is complete. s shows the worked solution."
-                            .to_owned()
+                        "✓ Complete. s shows the worked solution.".to_owned()
                     } else {
-                        "Not yet: move along the steps to read what was right and what was not."
-                            .to_owned()
+                        "Not yet: step through with ← → to see each verdict.".to_owned()
                     });
                     state.grade = Some(result);
                     state.panel = Panel::Step;
@@ -444,17 +434,14 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
             }
         }
         Message::Submit => {
-            app.status = Some(format!(
-                "Answering {kind} exercises in the terminal comes next; `fencelab grade` grades them from an answers file."
-            ));
+            app.status = Some(format!("Answering {kind} exercises here comes next."));
         }
         Message::Hint => {
             if record.hints_used as usize >= hint_count {
                 app.status = Some(if record.attempts == 0 {
-                    "Every hint is shown. Try an answer; then s shows the worked solution."
-                        .to_owned()
+                    "That was the last hint. Now try an answer.".to_owned()
                 } else {
-                    "Every hint is shown; s shows the worked solution.".to_owned()
+                    "That was the last hint; s shows the worked solution.".to_owned()
                 });
             } else {
                 app.progress
@@ -466,10 +453,13 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         }
         Message::Solution => {
             if record.attempts == 0 {
-                app.status = Some(
-                    "Try first: the worked solution opens after your first answer (Enter)."
-                        .to_owned(),
-                );
+                app.status = Some(if is_mark {
+                    "Answer first (Enter); then s shows the worked solution.".to_owned()
+                } else {
+                    format!(
+                        "The worked solution follows an answer: answering {kind} exercises here comes next."
+                    )
+                });
             } else {
                 if state.solution.is_none() {
                     let computed = app

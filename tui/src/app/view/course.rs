@@ -135,6 +135,41 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     for line in text::wrap(&status, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }
+    // What the lesson holds, for the rows a tall window has to spare.
+    let read: &[u32] = app
+        .progress
+        .lessons
+        .get(&lesson.id)
+        .map_or(&[], |p| p.sections_read.as_slice());
+    lines.push(Line::default());
+    for (index, found) in lesson.sections.iter().enumerate() {
+        let mark = if read.contains(&(index as u32)) {
+            "✓"
+        } else {
+            " "
+        };
+        let line = format!("{mark} §{} {}", index + 1, found.title.get(lang));
+        lines.push(Line::styled(
+            text::truncate(&line, wrap_width),
+            theme.plain(),
+        ));
+    }
+    for exercise in &lesson.exercises {
+        let done = app
+            .progress
+            .exercise(&lesson.id, &exercise.id)
+            .is_some_and(|p| p.completed);
+        let line = format!(
+            "{} {:<8} {}",
+            if done { "✓" } else { " " },
+            exercise.kind.name(),
+            exercise.id
+        );
+        lines.push(Line::styled(
+            text::truncate(&line, wrap_width),
+            theme.plain(),
+        ));
+    }
     let title = Line::from(Span::styled(
         format!(
             " {} ",
