@@ -426,6 +426,24 @@ fn opened_file() {
     }
 }
 
+/// Several jobs: a lease row per job a worker was granted.
+#[test]
+fn opened_file_with_several_jobs() {
+    let path = repo().join("examples/11-skip-locked-queue.toml");
+    let scenario = sim_core::parse_scenario(&std::fs::read(path).unwrap()).unwrap();
+    for (width, height) in SIZES {
+        let app = App::sandbox(
+            "examples/11-skip-locked-queue.toml".to_owned(),
+            scenario.clone(),
+            Progress::default(),
+            PLAIN,
+        );
+        let mut h = Harness::with(app, width, height);
+        h.key(KeyCode::End);
+        insta::assert_snapshot!(format!("open_jobs_{width}x{height}"), h.render());
+    }
+}
+
 #[test]
 fn play_moves_one_step_per_tick_and_stops_at_the_end() {
     let app = App::sandbox(

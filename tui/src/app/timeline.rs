@@ -93,12 +93,12 @@ pub(crate) struct Diagram {
     pub(crate) width: usize,
     pub(crate) leases: Vec<LeaseBar>,
     pub(crate) idle: Vec<Idle>,
-    lease_lane: Vec<usize>,
+    /// Per worker: its lease rows, one per job it was granted.
+    lease_lane: Vec<Vec<(JobIdx, usize)>>,
     step_lane: Vec<usize>,
     user_lane: Option<usize>,
     jobs_lane: usize,
     target_lane: Vec<usize>,
-    multi_job: bool,
 }
 
 /// A lease in ticks, before columns exist.
@@ -186,15 +186,36 @@ pub(crate) fn outcome_glyph(trace: &Trace, index: usize, reveal: bool) -> char {
 
 impl Diagram {
     pub(crate) fn new(scenario: &Scenario, trace: &Trace) -> Diagram {
-        // Lanes: workers, the user, the job table, the targets.
+        let spans = lease_spans(scenario, trace);
+        let multi_job = scenario.jobs.len() > 1;
+        // Lanes: workers (a lease row per job they hold, then their steps),
+        // the user, the job table, the targets.
         let mut lanes = Vec::new();
-        let mut lease_lane = Vec::new();
+        let mut lease_lane: Vec<Vec<(JobIdx, usize)>> = Vec::new();
         let mut step_lane = Vec::new();
-        for worker in &scenario.workers {
-            lease_lane.push(lanes.len());
-            lanes.push(Lane {
-                label: String::new(),
-            });
+        for (index, worker) in scenario.workers.iter().enumerate() {
+            let mut jobs: Vec<JobIdx> = Vec::new();
+            for span in spans.iter().filter(|s| usize::from(s.worker) == index) {
+                if !jobs.contains(&span.job) {
+                    jobs.push(span.job);
+                }
+            }
+            let labelled = multi_job && !jobs.is_empty();
+            if !labelled {
+                jobs = vec![0];
+            }
+            let mut rows = Vec::new();
+            for job in jobs {
+                rows.push((job, lanes.len()));
+                lanes.push(Lane {
+                    label: if labelled {
+                        format!(" {}", scenario.job_id(job))
+                    } else {
+                        String::new()
+                    },
+                });
+            }
+            lease_lane.push(rows);
             step_lane.push(lanes.len());
             lanes.push(Lane {
                 label: worker.id.clone(),
@@ -222,13 +243,18 @@ impl Diagram {
             });
         }
 
-        let spans = lease_spans(scenario, trace);
         let last_at = scenario.steps.last().map_or(0, |s| s.at);
         let mut ticks: Vec<u64> = vec![0, last_at.saturating_add(1)];
         ticks.extend(scenario.steps.iter().map(|s| s.at));
         for span in &spans {
+            // A lease that ended before it expired needs no column for its expiry.
+            let ended_first = span
+                .closed
+                .and_then(|(step, _)| scenario.steps.get(step))
+                .is_some_and(|step| (step.at as i64) < span.expiry);
             if let Ok(expiry) = u64::try_from(span.expiry)
                 && expiry <= last_at.saturating_add(LEASE_END_SLACK)
+                && !ended_first
             {
                 ticks.push(expiry);
             }
@@ -298,7 +324,6 @@ impl Diagram {
             user_lane,
             jobs_lane,
             target_lane,
-            multi_job: scenario.jobs.len() > 1,
         };
         diagram.leases = spans
             .iter()
@@ -382,6 +407,15 @@ impl Diagram {
             }
         }
         runs
+    }
+
+    /// The lane `worker`'s lease of `job` is drawn on.
+    fn lease_lane_of(&self, worker: WorkerIdx, job: JobIdx) -> Option<usize> {
+        let rows = self.lease_lane.get(usize::from(worker))?;
+        rows.iter()
+            .find(|(j, _)| *j == job)
+            .or(rows.first())
+            .map(|(_, lane)| *lane)
     }
 
     /// The first column of step `index`.
@@ -614,21 +648,13 @@ impl Widget for TimelineWidget<'_> {
         // Leases, on each worker's lease lane.
         let lease_style = theme.accent().add_modifier(Modifier::BOLD);
         for bar in &d.leases {
-            let Some(row) = d
-                .lease_lane
-                .get(usize::from(bar.worker))
-                .and_then(|l| lane_row(*l))
-            else {
+            let Some(row) = d.lease_lane_of(bar.worker, bar.job).and_then(lane_row) else {
                 continue;
             };
             for x in bar.start_x..bar.end_x.min(offset + plot_width) {
                 canvas.set(x, row, '━', lease_style);
             }
-            let label = if d.multi_job {
-                format!("{}:g{}", self.scenario.job_id(bar.job), bar.generation)
-            } else {
-                format!("g{}", bar.generation)
-            };
+            let label = format!("g{}", bar.generation);
             if bar.end_x - bar.start_x > label.chars().count() {
                 canvas.text(bar.start_x, row, &label, lease_style);
             }
@@ -639,10 +665,7 @@ impl Widget for TimelineWidget<'_> {
         // Expiry ticks after the bars, only where nothing else is drawn.
         for bar in &d.leases {
             if bar.end == LeaseEnd::Expired
-                && let Some(row) = d
-                    .lease_lane
-                    .get(usize::from(bar.worker))
-                    .and_then(|l| lane_row(*l))
+                && let Some(row) = d.lease_lane_of(bar.worker, bar.job).and_then(lane_row)
             {
                 canvas.text_if_blank(bar.end_x, row, &bar.until.to_string(), theme.dim());
             }

@@ -1,5 +1,6 @@
 //! The `fencelab` binary, driven as a user or a script would.
 
+mod app;
 mod course;
 mod explore;
 mod run;
