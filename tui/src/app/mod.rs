@@ -68,7 +68,13 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
     let opened = match &launch {
         Launch::Course { lessons } => match crate::course_cmd::load_lessons(lessons) {
             Ok(files) => Ok(files.into_iter().map(|f| f.lesson).collect::<Vec<_>>()),
-            Err(problems) => {
+            Err(mut problems) => {
+                if !lessons.is_dir() {
+                    problems.push(
+                        "fencelab: start it in the folder that holds lessons/, or name the folder with --lessons DIR"
+                            .to_owned(),
+                    );
+                }
                 complain(&problems);
                 return ExitCode::from(EXIT_BAD_INPUT);
             }

@@ -99,6 +99,26 @@ pub(crate) fn step_lines(
     lines
 }
 
+/// The current step, then what the scenario is about.
+fn detail_lines(
+    state: &SandboxState,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = step_lines(&state.timeline, lang, true, width, theme);
+    if let Some(description) = &state.timeline.scenario.description {
+        lines.push(Line::default());
+        lines.extend(text::wrap_styled(
+            description.get(lang),
+            width,
+            theme.dim(),
+            theme,
+        ));
+    }
+    lines
+}
+
 /// The timeline block's title: design and lease length.
 pub(crate) fn timeline_title(timeline: &Timeline, theme: Theme) -> Line<'static> {
     Line::from(Span::styled(
@@ -136,10 +156,9 @@ fn detail_inner(app: &App, state: &SandboxState) -> Rect {
 /// The largest detail scroll and one page, at the current size.
 pub(crate) fn detail_scroll_limits(app: &App, state: &SandboxState) -> (u16, u16) {
     let inner = detail_inner(app, state);
-    let lines = step_lines(
-        &state.timeline,
+    let lines = detail_lines(
+        state,
         app.lang(),
-        true,
         usize::from(inner.width).max(1),
         app.theme,
     )
@@ -201,7 +220,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
     let inner = block.inner(detail_area);
-    let lines = step_lines(timeline, lang, true, usize::from(inner.width).max(1), theme);
+    let lines = detail_lines(state, lang, usize::from(inner.width).max(1), theme);
     let scroll = clamp_scroll(state.detail_scroll, lines.len(), inner.height);
     frame.render_widget(block, detail_area);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
