@@ -63,6 +63,14 @@ fn render_too_small(frame: &mut Frame<'_>, area: Rect, theme: Theme) {
 
 /// `(key, what it does)` for the current screen, most useful first.
 pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
+    let mut keys = screen_keys_all(app);
+    if app.screens.len() < 2 {
+        keys.retain(|(key, _)| *key != "Esc");
+    }
+    keys
+}
+
+fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
     let lang = if app.lang() == "zh" {
         "English"
     } else {
@@ -78,8 +86,8 @@ pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
                     ("↑↓", "choose"),
                     ("Enter", "open"),
                     ("←", "page"),
-                    ("l", lang),
                     ("Esc", "back"),
+                    ("l", lang),
                 ]
             } else {
                 let timeline = lesson
@@ -89,7 +97,7 @@ pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
                 if timeline {
                     keys.push(("t", "timeline"));
                 }
-                keys.extend([("l", lang), ("Esc", "back")]);
+                keys.extend([("Esc", "back"), ("l", lang)]);
                 keys
             }
         }
@@ -98,8 +106,8 @@ pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
             ("Home/End", "start/end"),
             ("Space", "play"),
             ("↑↓", "scroll"),
-            ("l", lang),
             ("Esc", "back"),
+            ("l", lang),
         ],
         Screen::Exercise(state) if state.timeline.is_some() => vec![
             ("←→", "step"),
@@ -107,15 +115,15 @@ pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
             ("m", "mark"),
             ("Enter", "submit"),
             ("h", "hint"),
+            ("Esc", "back"),
             ("s", "solution"),
             ("l", lang),
-            ("Esc", "back"),
         ],
         Screen::Exercise(_) => vec![
             ("h", "hint"),
             ("↑↓", "scroll"),
-            ("l", lang),
             ("Esc", "back"),
+            ("l", lang),
         ],
     }
 }
@@ -163,7 +171,7 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
         trial.push(key);
         trial.extend(tail);
         if spans_width(&trial) > room {
-            break;
+            continue;
         }
         keys.push(key);
     }
