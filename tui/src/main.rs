@@ -11,6 +11,7 @@ mod course_cmd;
 mod explore_cmd;
 mod report;
 mod style;
+mod web_cmd;
 
 /// Learn why a lease needs a fencing token: step through timelines of
 /// workers, leases, fences, clocks and remote targets, and watch stale
@@ -96,6 +97,22 @@ enum Command {
         /// Language of the report: `en` or `zh` (default: from LANG).
         #[arg(long, value_parser = ["en", "zh"])]
         lang: Option<String>,
+    },
+    /// Serve the browser page (built by `cargo xtask web` into web/dist/)
+    /// on 127.0.0.1 only.
+    #[command(
+        after_help = "Examples:\n  cargo xtask web && fencelab web --open\n  fencelab web --port 8123\n\nExit status 2 when the page has not been built (run `cargo xtask web`)."
+    )]
+    Web {
+        /// The port on 127.0.0.1 (0: any free port).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+        /// The built page's folder (default: web/dist).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
 }
 
@@ -207,6 +224,7 @@ fn main() -> ExitCode {
                 lang: args.lang.unwrap_or_else(default_lang),
             })
         }
+        Some(Command::Web { port, open, dir }) => web_cmd::web_command(port, open, dir),
         Some(Command::Open { file, data_dir }) => {
             app::run(app::Launch::Open { file }, data_dir.or(cli.data_dir))
         }

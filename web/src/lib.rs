@@ -59,7 +59,8 @@ fn small(options: &Value, key: &str, default: u64, max: u64) -> Result<u64, Stri
 
 /// The world and method described by explorer options (the same knobs as
 /// `fencelab explore`): `design` (a preset name), `workers`, `targets` (a
-/// list of protection names; `[]` for the job table alone), `ttl`, `jobs`,
+/// list of protection names, `design` for the design's own; `[]` for the
+/// job table alone), `ttl`, `jobs`,
 /// `cancel`, `heartbeat`, `restarted`, `seed`, `cases`, `exhaustive`,
 /// `max_time`, `max_claims`, `max_steps`.
 pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Method), String> {
@@ -92,6 +93,9 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
             .iter()
             .map(|name| {
                 let text = name.as_str().unwrap_or_default();
+                if text == "design" {
+                    return Ok(preset.design().target_protect);
+                }
                 Protect::ALL
                     .into_iter()
                     .find(|p| p.name() == text)

@@ -1,6 +1,8 @@
 //! `cargo xtask test`: every check fencelab has, in the order a failure is
 //! cheapest to see — the one command the README and `.ci/run` both give.
-//! It installs what it needs that cargo alone does not (the wasm32 target).
+//! It installs what it needs that cargo alone does not (the wasm32 target,
+//! the matching wasm-bindgen CLI). `cargo xtask web` builds the browser
+//! page into `web/dist/`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -11,12 +13,14 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("wasm-check") => wasm_check(),
         Some("wasm-test") => wasm_test(),
+        Some("web") => web(),
         _ => {
             say("usage: cargo xtask test        run every check and test");
             say("       cargo xtask wasm-check  build the engine for wasm32-unknown-unknown");
             say(
                 "       cargo xtask wasm-test   run the wasm tests under Node (installs wasm-bindgen-cli)",
             );
+            say("       cargo xtask web         build the browser page into web/dist/");
             return ExitCode::from(2);
         }
     };
@@ -213,4 +217,105 @@ fn wasm_test() -> Result<(), String> {
             .env("FENCELAB_BIN", &bin)
             .env("FENCELAB_WASM_NODE", out_dir.join("fencelab_web.js")),
     )
+}
+
+/// The browser page: the wasm in the size-oriented `wasm-release` profile,
+/// `wasm-bindgen --target web` into `web/dist/`, the static files beside
+/// it, and the sizes (raw and gzipped) of what a browser downloads.
+fn web() -> Result<(), String> {
+    ensure_wasm_target()?;
+    ensure_wasm_bindgen_cli()?;
+    run(
+        "the page's wasm (profile wasm-release)",
+        cargo().args([
+            "build",
+            "-p",
+            "fencelab-web",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "wasm-release",
+        ]),
+    )?;
+    let dist = root().join("web/dist");
+    if dist.exists() {
+        std::fs::remove_dir_all(&dist)
+            .map_err(|error| format!("cannot clear {}: {error}", dist.display()))?;
+    }
+    let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/fencelab_web.wasm");
+    run(
+        "wasm-bindgen --target web",
+        Command::new("wasm-bindgen")
+            .args(["--target", "web", "--no-typescript", "--out-dir"])
+            .arg(&dist)
+            .arg(&wasm),
+    )?;
+    let static_dir = root().join("web/static");
+    let entries = std::fs::read_dir(&static_dir)
+        .map_err(|error| format!("cannot read {}: {error}", static_dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_file() {
+            let to = dist.join(entry.file_name());
+            std::fs::copy(&path, &to)
+                .map_err(|error| format!("cannot copy {}: {error}", path.display()))?;
+        }
+    }
+    report_sizes(&dist)?;
+    say(&format!(
+        "\nbuilt {}; serve it with `cargo run -p fencelab -- web` (or any static host)",
+        dist.display()
+    ));
+    Ok(())
+}
+
+fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
+    use std::io::Write as _;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder
+        .write_all(bytes)
+        .and_then(|()| encoder.finish())
+        .map(|out| out.len())
+        .map_err(|error| format!("gzip: {error}"))
+}
+
+/// Prints each file's size and the total, raw and gzipped.
+fn report_sizes(dist: &Path) -> Result<(), String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dist)
+        .map_err(|error| format!("cannot read {}: {error}", dist.display()))?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file())
+        .collect();
+    files.sort();
+    say("\n==> sizes (what a browser downloads)");
+    let (mut raw_total, mut gz_total) = (0, 0);
+    for path in &files {
+        let bytes = std::fs::read(path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        let gz = gzipped_len(&bytes)?;
+        raw_total += bytes.len();
+        gz_total += gz;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        say(&format!(
+            "  {name:<24} {:>8.1} KB raw {:>8.1} KB gzipped",
+            kb(bytes.len()),
+            kb(gz)
+        ));
+    }
+    say(&format!(
+        "  {:<24} {:>8.1} KB raw {:>8.1} KB gzipped (budget 300 KB gzipped)",
+        "total",
+        kb(raw_total),
+        kb(gz_total)
+    ));
+    Ok(())
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn kb(bytes: usize) -> f64 {
+    bytes as f64 / 1024.0
 }

@@ -1,0 +1,639 @@
+// fencelab in the browser: the course map, the lesson reader, exercises,
+// the explorer (in a Web Worker) and a sandbox — all over one `Course`
+// handle of the wasm crate, which owns the lessons and the progress.
+//
+// Routes live in the URL fragment: #/ (map), #/lesson/ID, #/explore,
+// #/sandbox. Progress is the terminal's progress record, kept in
+// localStorage under STORAGE_KEY; a record that cannot be read is kept
+// aside and reported, never silently dropped.
+
+import init, { Course, sandbox, explorerChoices, engineVersion } from './fencelab_web.js';
+import { h, clear, inline, paragraphs } from './dom.js';
+import { t, setLang, lang } from './strings.js';
+import { renderTimeline } from './timeline.js';
+
+const STORAGE_KEY = 'fencelab.progress';
+const DAMAGED_KEY = 'fencelab.progress.damaged';
+
+let course = null;
+const main = () => document.getElementById('main');
+
+// ---- messages ---------------------------------------------------------------
+
+function banner(message, actions = []) {
+  const node = document.getElementById('banner');
+  clear(node).append(h('p', {}, message), ...actions,
+    h('button', { type: 'button', onclick: () => { node.hidden = true; } }, t('dismiss')));
+  node.hidden = false;
+}
+
+function errorText(error) {
+  return String(error && error.message ? error.message : error);
+}
+
+// ---- storage ----------------------------------------------------------------
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function save() {
+  const store = storage();
+  if (!store) return;
+  try {
+    store.setItem(STORAGE_KEY, course.progressJson());
+  } catch {
+    banner(t('storageFailed'));
+  }
+}
+
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = h('a', { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Reads the saved progress; a record that cannot be read is kept aside. */
+function loadSaved() {
+  const store = storage();
+  if (!store) return;
+  let text = null;
+  try {
+    text = store.getItem(STORAGE_KEY);
+  } catch {
+    return;
+  }
+  if (text === null) {
+    const preferred = (navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+    course.setLang(preferred);
+    return;
+  }
+  try {
+    course.loadProgress(text);
+  } catch (error) {
+    try {
+      store.setItem(DAMAGED_KEY, text);
+      store.removeItem(STORAGE_KEY);
+    } catch { /* nothing more to keep */ }
+    setLang(course.lang());
+    banner(t('damaged') + errorText(error), [
+      h('button', { type: 'button', onclick: () => download('fencelab-progress-damaged.json', text) }, t('downloadDamaged')),
+    ]);
+  }
+}
+
+// ---- language -----------------------------------------------------------------
+
+function applyLang() {
+  setLang(course.lang());
+  document.documentElement.lang = lang() === 'zh' ? 'zh-Hans' : 'en';
+  for (const button of document.querySelectorAll('.lang button')) {
+    button.setAttribute('aria-pressed', String(button.dataset.lang === lang()));
+  }
+  const nav = clear(document.getElementById('nav'));
+  for (const [href, key] of [['#/', 'course'], ['#/explore', 'explorer'], ['#/sandbox', 'sandbox']]) {
+    nav.append(h('a', { href }, t(key)));
+  }
+}
+
+function switchLang(next) {
+  if (next === course.lang()) return;
+  course.setLang(next);
+  save();
+  applyLang();
+  route();
+}
+
+// ---- the course map -------------------------------------------------------------
+
+function progressBar(done, total, label) {
+  return h('div', { class: 'bar-wrap' },
+    h('progress', { max: total || 1, value: done, 'aria-label': label }),
+    h('span', { class: 'bar-text' }, `${done}/${total} ${label}`));
+}
+
+function viewMap() {
+  const map = course.map();
+  const root = h('div', { class: 'map' },
+    h('h1', {}, t('mapTitle')),
+    h('p', { class: 'intro' }, t('mapIntro')));
+  if (map.position) {
+    const at = map.lessons.find((l) => l.id === map.position.lesson);
+    if (at) root.append(h('p', {}, h('a', { class: 'continue', href: `#/lesson/${encodeURIComponent(at.id)}` }, `${t('continueAt')}: ${at.title}`)));
+  }
+  const list = h('ol', { class: 'lessons' });
+  for (const lesson of map.lessons) {
+    const total = lesson.exercises.length;
+    const marks = lesson.exercises.map((e) => (e.progress.completed ? '✓' : e.progress.attempts ? '✗' : '○')).join(' ');
+    list.append(h('li', { class: lesson.completed === total ? 'lesson-card done' : 'lesson-card' },
+      h('h2', {}, h('a', { href: `#/lesson/${encodeURIComponent(lesson.id)}` }, `${lesson.order}. ${lesson.title}`)),
+      h('p', {}, lesson.summary),
+      h('p', { class: 'chips' }, lesson.concepts.map((c) => h('span', { class: 'chip', title: c.name }, `${c.id} ${c.name}`))),
+      progressBar(lesson.completed, total, t('exercisesDone')),
+      progressBar(lesson.sections_read, lesson.sections, t('sectionsRead')),
+      h('p', { class: 'marks', 'aria-hidden': 'true' }, marks)));
+  }
+  root.append(list, progressPanel(map));
+  return root;
+}
+
+function progressPanel(map) {
+  const input = h('input', { type: 'file', accept: 'application/json,.json', class: 'visually-hidden', id: 'import-file' });
+  input.addEventListener('change', async () => {
+    const file = input.files && input.files[0];
+    if (!file) return;
+    const text = await file.text();
+    try {
+      course.loadProgress(text);
+      save();
+      applyLang();
+      route();
+      banner(t('imported'));
+    } catch (error) {
+      banner(t('importFailed') + errorText(error));
+    }
+  });
+  const levels = ['basic', 'intermediate', 'senior'].map((level) => {
+    const box = h('input', { type: 'checkbox', id: `self-${level}`, checked: map.self_check[level] ? true : null });
+    box.addEventListener('change', () => { course.setSelfCheck(level, box.checked); save(); });
+    return h('label', { for: `self-${level}` }, box, ` ${t(level)}`);
+  });
+  return h('section', { class: 'progress-panel', 'aria-label': t('progressTitle') },
+    h('h2', {}, t('progressTitle')),
+    h('p', {}, t('progressNote')),
+    h('div', { class: 'buttons' },
+      h('button', { type: 'button', onclick: () => download('fencelab-progress.json', course.progressJson()) }, t('exportProgress')),
+      h('label', { class: 'button', for: 'import-file', tabindex: 0, role: 'button',
+        onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); input.click(); } } }, t('importProgress')),
+      input,
+      h('button', { type: 'button', onclick: () => {
+        if (window.confirm(t('resetConfirm'))) { course.resetProgress(); save(); route(); }
+      } }, t('resetProgress'))),
+    h('fieldset', { class: 'self-check' }, h('legend', {}, t('selfCheck')), levels));
+}
+
+// ---- the lesson reader ----------------------------------------------------------
+
+function viewLesson(id) {
+  const lesson = course.lesson(id);
+  const root = h('article', { class: 'lesson' },
+    h('p', {}, h('a', { href: '#/' }, t('back'))),
+    h('h1', {}, `${lesson.order}. ${lesson.title}`),
+    h('p', { class: 'summary' }, lesson.summary));
+  lesson.sections.forEach((section, index) => {
+    const readButton = h('button', { type: 'button', class: 'read-button', 'aria-pressed': String(section.read) },
+      section.read ? t('read') : t('markRead'));
+    readButton.addEventListener('click', () => {
+      course.markRead(lesson.id, index);
+      save();
+      readButton.textContent = t('read');
+      readButton.setAttribute('aria-pressed', 'true');
+    });
+    const block = h('section', { class: 'section' },
+      h('h2', {}, section.title),
+      h('p', { class: 'chips' }, section.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
+      paragraphs(section.body));
+    if (section.scenario) {
+      block.append(renderTimeline(course.scenarioTimeline(lesson.id, section.scenario)).element);
+    }
+    block.append(readButton);
+    root.append(block);
+  });
+  root.append(h('h2', { class: 'exercises-title' }, t('exercises')));
+  for (const exercise of lesson.exercises) root.append(viewExercise(lesson, exercise));
+  return root;
+}
+
+// ---- exercises ----------------------------------------------------------------------
+
+function gradeList(result) {
+  return h('ul', { class: 'grade-items' }, result.items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
+    h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ',
+    item.index !== null && item.index !== undefined ? `#${item.index}: ` : '', inline(item.text))));
+}
+
+function viewExercise(lesson, exercise) {
+  const box = h('section', { class: `exercise kind-${exercise.kind}`, id: `ex-${exercise.id}` });
+  const status = h('p', { class: 'exercise-status' });
+  const hints = h('ol', { class: 'hints' });
+  const feedback = h('div', { class: 'feedback', 'aria-live': 'polite' });
+  const body = h('div', { class: 'exercise-body' });
+  let progress = exercise.progress;
+
+  const showStatus = () => {
+    status.textContent = progress.completed ? `✓ ${t('completed')} · ${progress.attempts} ${t('attempts')}`
+      : progress.attempts ? `✗ ${t('notYet')} · ${progress.attempts} ${t('attempts')}` : '';
+  };
+  showStatus();
+  for (const text of exercise.shown_hints) hints.append(h('li', {}, inline(text)));
+
+  const hintButton = h('button', { type: 'button' }, t('showHint'));
+  const updateHintButton = () => {
+    const used = hints.children.length;
+    hintButton.disabled = used >= exercise.hints;
+    hintButton.textContent = used >= exercise.hints ? t('noMoreHints') : `${used ? t('nextHint') : t('showHint')} (${used + 1}/${exercise.hints})`;
+  };
+  updateHintButton();
+  hintButton.addEventListener('click', () => {
+    try {
+      const hint = course.hint(lesson.id, exercise.id, hints.children.length);
+      hints.append(h('li', {}, inline(hint.text)));
+      save();
+    } catch (error) {
+      banner(errorText(error));
+    }
+    updateHintButton();
+  });
+
+  const solutionButton = h('button', { type: 'button', disabled: progress.attempts ? null : true, title: t('solutionAfterAttempt') }, t('solution'));
+  const solutionNote = h('span', { class: 'muted' }, progress.attempts ? '' : t('solutionAfterAttempt'));
+
+  let kind = null;
+  const show = (result, isSolution) => {
+    progress = result.progress;
+    showStatus();
+    solutionButton.disabled = !progress.attempts;
+    solutionNote.textContent = progress.attempts ? '' : t('solutionAfterAttempt');
+    clear(feedback).append(
+      h('p', { class: result.correct ? 'verdict good' : 'verdict bad' }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — ${result.summary}`),
+      gradeList(result));
+    if (isSolution && result.key !== undefined && result.key !== null) {
+      feedback.append(h('p', { class: 'key' }, `${t('key')}: ${JSON.stringify(result.key)}`));
+    }
+    if (result.counterexample) {
+      feedback.append(h('h4', {}, `${t('counterexample')}: ${result.counterexample.explanation}`),
+        renderTimeline(result.counterexample.timeline, { initial: result.counterexample.step }).element);
+    }
+    if (result.timeline) {
+      feedback.append(h('h4', {}, t('yourSchedule')), renderTimeline(result.timeline).element);
+    }
+    if (result.takeaway) feedback.append(h('p', { class: 'takeaway' }, h('strong', {}, `${t('takeaway')}: `), inline(result.takeaway)));
+    kind?.graded?.(result, isSolution);
+  };
+
+  const submit = (answer) => {
+    try {
+      show(course.grade(lesson.id, exercise.id, answer), false);
+      save();
+    } catch (error) {
+      clear(feedback).append(h('p', { class: 'verdict bad' }, errorText(error)));
+    }
+  };
+  solutionButton.addEventListener('click', () => {
+    try {
+      show(course.solution(lesson.id, exercise.id), true);
+      save();
+    } catch (error) {
+      clear(feedback).append(h('p', { class: 'verdict bad' }, errorText(error)));
+    }
+  });
+
+  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise };
+  kind = builders[exercise.kind]?.(lesson, exercise, body, submit) ?? null;
+
+  box.append(
+    h('h3', {}, `${t('exercise')} · ${exercise.kind} · ${exercise.id}`),
+    h('p', { class: 'chips' }, exercise.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
+    h('p', { class: 'prompt' }, inline(exercise.prompt)),
+    status, body,
+    h('div', { class: 'buttons' }, hintButton, solutionButton, solutionNote),
+    hints, feedback);
+  return box;
+}
+
+function markExercise(lesson, exercise, body, submit) {
+  const candidates = new Set(exercise.candidate_steps);
+  const marked = new Set();
+  let grades = new Map();
+  let timeline = null;
+  const boxes = new Map();
+  const extraRows = () => [
+    { label: t('yourMarks'), cells: new Map([...candidates].map((i) => [i, marked.has(i) ? { text: '⚑', cls: 'marked' } : { text: '○', cls: 'unmarked' }])) },
+    { label: '✓ / ✗', cells: new Map([...grades].map(([i, right]) => [i, right ? { text: '✓', cls: 'right' } : { text: '✗', cls: 'wrong' }])) },
+  ];
+  const toggle = (index) => {
+    if (!candidates.has(index)) return;
+    if (marked.has(index)) marked.delete(index); else marked.add(index);
+    const box = boxes.get(index);
+    if (box) box.checked = marked.has(index);
+    timeline.setExtra(extraRows());
+  };
+  const draw = () => {
+    const data = course.exerciseTimeline(lesson.id, exercise.id);
+    const rendered = renderTimeline(data, { extra: extraRows(), onActivate: toggle, initial: timeline ? timeline.current() : 0 });
+    const list = h('ul', { class: 'candidates' });
+    boxes.clear();
+    for (const index of exercise.candidate_steps) {
+      const id = `mark-${exercise.id}-${index}`;
+      const box = h('input', { type: 'checkbox', id, checked: marked.has(index) ? true : null });
+      box.addEventListener('change', () => { if (box.checked !== marked.has(index)) toggle(index); rendered.select(index); });
+      boxes.set(index, box);
+      list.append(h('li', {}, h('label', { for: id }, box, ` #${index}: `, inline(data.narration[index] ?? ''))));
+    }
+    timeline = rendered;
+    clear(body).append(rendered.element, h('p', {}, t('markPrompt')), list,
+      h('button', { type: 'button', class: 'primary', onclick: () => submit([...marked].sort((a, b) => a - b)) }, t('submit')));
+  };
+  draw();
+  return {
+    graded(result) {
+      grades = new Map(result.items.filter((i) => i.index !== null).map((i) => [i.index, i.right]));
+      if (result.correct || result.progress.solution_seen) draw();
+      else timeline.setExtra(extraRows());
+    },
+  };
+}
+
+function predictExercise(lesson, exercise, body, submit) {
+  const selects = new Map();
+  const draw = () => {
+    const data = course.exerciseTimeline(lesson.id, exercise.id);
+    const list = h('ul', { class: 'predictions' });
+    for (const index of exercise.steps) {
+      const id = `predict-${exercise.id}-${index}`;
+      const old = selects.get(index);
+      const select = h('select', { id }, h('option', { value: '' }, t('choose')),
+        exercise.outcomes.map((o) => h('option', { value: o, selected: old && old.value === o ? true : null }, o)));
+      selects.set(index, select);
+      list.append(h('li', {}, h('label', { for: id }, `#${index}: `, inline(data.narration[index] ?? ''), ' '), select));
+    }
+    clear(body).append(renderTimeline(data).element, h('p', {}, t('predictPrompt')), list,
+      h('button', { type: 'button', class: 'primary', onclick: () => {
+        const answer = {};
+        for (const [index, select] of selects) if (select.value) answer[String(index)] = select.value;
+        submit(answer);
+      } }, t('submit')));
+  };
+  draw();
+  return { graded(result) { if (result.correct || result.progress.solution_seen) draw(); } };
+}
+
+function quizExercise(lesson, exercise, body, submit) {
+  const type = exercise.multiple ? 'checkbox' : 'radio';
+  const inputs = exercise.options.map((text, index) => {
+    const id = `quiz-${exercise.id}-${index}`;
+    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: index }), id, text };
+  });
+  body.append(h('fieldset', {}, h('legend', {}, exercise.multiple ? t('quizMultiple') : t('quizSingle')),
+    inputs.map(({ input, id, text }) => h('div', { class: 'option' }, input, h('label', { for: id }, ' ', inline(text))))),
+  h('button', { type: 'button', class: 'primary', onclick: () => submit(inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value))) }, t('submit')));
+  return null;
+}
+
+function designExercise(lesson, exercise, body, submit) {
+  const world = exercise.world;
+  const fields = [];
+  const controls = h('div', { class: 'design-knobs' });
+  const checksField = (knob) => {
+    const start = new Set(exercise.start[knob]);
+    const boxes = exercise.choices.checks.map((check) => {
+      const id = `${exercise.id}-${knob}-${check}`;
+      const box = h('input', { type: 'checkbox', id, checked: start.has(check) ? true : null });
+      return { check, box, label: h('label', { for: id }, box, ` ${check}`) };
+    });
+    controls.append(h('fieldset', {}, h('legend', {}, knob), boxes.map((b) => b.label)));
+    fields.push(() => [knob, boxes.filter((b) => b.box.checked).map((b) => b.check)]);
+  };
+  const selectField = (knob, choices, start, label = knob) => {
+    const id = `${exercise.id}-${label}`;
+    const select = h('select', { id }, choices.map((c) => h('option', { value: c, selected: c === start ? true : null }, c)));
+    controls.append(h('div', {}, h('label', { for: id }, `${label} `), select));
+    return select;
+  };
+  for (const knob of exercise.open) {
+    if (knob === 'commit_checks' || knob === 'renew_checks') checksField(knob);
+    else if (knob === 'token' || knob === 'lease_clock') {
+      const select = selectField(knob, exercise.choices[knob], exercise.start[knob]);
+      fields.push(() => [knob, select.value]);
+    } else if (knob === 'target_protect') {
+      const selects = exercise.start.target_protect.map((start, i) => selectField(knob, exercise.choices.target_protect, start, `target_protect[${i}]`));
+      fields.push(() => [knob, selects.map((sel) => sel.value)]);
+    }
+  }
+  body.append(
+    h('p', {}, `${t('designWorld')}: ${world.workers} workers, ${world.targets} targets, TTL ${world.ttl}, ${world.jobs} job(s)${world.cancel ? ', cancel' : ''}${world.heartbeat ? ', heartbeat' : ''}${world.restarted ? ', restarted' : ''}`),
+    h('p', {}, t('designPrompt')), controls,
+    h('button', { type: 'button', class: 'primary', onclick: () => submit(Object.fromEntries(fields.map((f) => f()))) }, t('submit')));
+  return null;
+}
+
+function breakExercise(lesson, exercise, body, submit) {
+  const data = course.exerciseTimeline(lesson.id, exercise.id);
+  const id = `break-${exercise.id}`;
+  const area = h('textarea', { id, rows: 8, spellcheck: 'false', class: 'code' });
+  area.value = JSON.stringify(exercise.steps, null, 1);
+  body.append(renderTimeline(data).element,
+    h('p', {}, `workers: ${exercise.workers.join(', ')} · targets: ${exercise.targets.join(', ') || '—'} · jobs: ${exercise.jobs.join(', ')}${exercise.violation ? ` · violation: ${exercise.violation}` : ''}`),
+    h('label', { for: id }, t('breakPrompt')), area,
+    h('button', { type: 'button', class: 'primary', onclick: () => {
+      let steps;
+      try {
+        steps = JSON.parse(area.value);
+      } catch (error) {
+        banner(t('breakJsonError') + errorText(error));
+        return;
+      }
+      submit(steps);
+    } }, t('submit')));
+  return null;
+}
+
+// ---- the explorer ---------------------------------------------------------------------
+
+let worker = null;
+
+function viewExplore() {
+  const choices = explorerChoices();
+  const field = (label, input) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
+  const number = (id, value, min, max) => h('input', { type: 'number', id, value, min, max });
+  const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
+  const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === 'ttl-lock-only' ? true : null }, d)));
+  const targetChoices = ['design', ...choices.protections];
+  const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p))));
+  const noTargets = check('x-no-targets', false);
+  const form = {
+    workers: number('x-workers', 2, 2, 4), ttl: number('x-ttl', 3, 1, 15), jobs: number('x-jobs', 1, 1, 3),
+    seed: number('x-seed', 1, 0, 4294967295), cases: number('x-cases', 256, 1, 1000000),
+    max_time: number('x-max-time', 12, 1, 48), max_claims: number('x-max-claims', 3, 1, 8),
+    exhaustive: check('x-exhaustive', false), cancel: check('x-cancel', false), heartbeat: check('x-heartbeat', false), restarted: check('x-restarted', false),
+  };
+  const bar = h('progress', { max: 1, 'aria-label': t('running') });
+  const barText = h('span', { class: 'bar-text', 'aria-live': 'polite' });
+  const status = h('div', { class: 'explore-status', hidden: true }, bar, barText);
+  const result = h('div', { class: 'explore-result', 'aria-live': 'polite' });
+  const runButton = h('button', { type: 'button', class: 'primary' }, t('run'));
+  const cancelButton = h('button', { type: 'button', disabled: true }, t('cancelRun'));
+
+  const options = () => {
+    const value = { design: design.value };
+    for (const [key, input] of Object.entries(form)) value[key] = input.type === 'checkbox' ? input.checked : Number(input.value);
+    if (noTargets.checked) value.targets = [];
+    else if (targets.some((sel) => sel.value !== 'design')) value.targets = targets.map((sel) => sel.value);
+    return value;
+  };
+  const finish = () => { runButton.disabled = false; cancelButton.disabled = true; status.hidden = true; };
+  cancelButton.addEventListener('click', () => {
+    worker?.terminate();
+    worker = null;
+    finish();
+    clear(result).append(h('p', { class: 'verdict' }, `⏹ ${t('cancelled')}`));
+  });
+  runButton.addEventListener('click', () => {
+    worker?.terminate();
+    worker = new Worker(new URL('./explore-worker.js', import.meta.url), { type: 'module' });
+    const opts = options();
+    runButton.disabled = true;
+    cancelButton.disabled = false;
+    status.hidden = false;
+    bar.removeAttribute('value');
+    barText.textContent = t('running');
+    clear(result);
+    worker.onmessage = (event) => {
+      const message = event.data;
+      if (message.kind === 'progress') {
+        const p = message.progress;
+        if (!opts.exhaustive && p.phase === 'searching') { bar.max = opts.cases; bar.value = p.cases; } else bar.removeAttribute('value');
+        barText.textContent = p.phase === 'shrinking' ? `${t('shrinking')} ${p.shrink_steps}`
+          : opts.exhaustive ? `${t('running')} ${p.states} ${t('states')}, ${t('depth')} ${p.depth}` : `${t('running')} ${p.cases}/${opts.cases} ${t('casesDone')}`;
+      } else if (message.kind === 'done') {
+        finish();
+        worker.terminate();
+        worker = null;
+        showReport(result, message.report);
+      } else {
+        finish();
+        worker.terminate();
+        worker = null;
+        clear(result).append(h('p', { class: 'verdict bad' }, message.message));
+      }
+    };
+    worker.onerror = (event) => {
+      finish();
+      clear(result).append(h('p', { class: 'verdict bad' }, event.message || 'worker error'));
+    };
+    worker.postMessage({ options: opts, lang: lang() });
+  });
+
+  return h('div', { class: 'explore' },
+    h('h1', {}, t('exploreTitle')), h('p', { class: 'intro' }, t('exploreIntro')),
+    h('form', { class: 'explore-form', onsubmit: (e) => e.preventDefault() },
+      field(t('design'), design), field(t('workers'), form.workers), field(t('ttl'), form.ttl), field(t('jobsCount'), form.jobs),
+      h('fieldset', {}, h('legend', {}, t('targetsField')), targets.map((sel, i) => field(`t${i + 1}`, sel)), h('label', { for: 'x-no-targets' }, noTargets, ` ${t('noTargets')}`)),
+      h('label', { for: 'x-cancel' }, form.cancel, ` ${t('cancel')}`), h('label', { for: 'x-heartbeat' }, form.heartbeat, ` ${t('heartbeat')}`),
+      h('label', { for: 'x-restarted' }, form.restarted, ` ${t('restarted')}`), h('label', { for: 'x-exhaustive' }, form.exhaustive, ` ${t('exhaustive')}`),
+      field(t('seed'), form.seed), field(t('cases'), form.cases), field(t('maxTime'), form.max_time), field(t('maxClaims'), form.max_claims),
+      h('div', { class: 'buttons' }, runButton, cancelButton)),
+    status, result);
+}
+
+function showReport(node, report) {
+  const good = report.verdict === 'safe';
+  const stats = report.stats;
+  clear(node).append(
+    h('p', { class: good ? 'verdict good' : 'verdict bad' }, `${good ? '✓ ' + t('safe') : '‼ ' + t('unsafe')} — ${report.design}`),
+    h('p', {}, report.explanation),
+    h('p', { class: 'muted' }, report.method === 'exhaustive'
+      ? `${stats.states} ${t('states')}, ${t('depth')} ${stats.depth}, ${stats.elapsed_ms} ${t('elapsed')}`
+      : `${stats.cases} ${t('casesDone')}, seed ${report.seed}, ${stats.elapsed_ms} ${t('elapsed')}`));
+  if (report.schedule) node.append(h('p', {}, `${t('schedule')}: ${report.schedule.join(' → ')}`));
+  if (report.timeline) {
+    node.append(renderTimeline(report.timeline, { initial: report.violation ? report.violation.step : 0, openNarration: true }).element);
+  }
+}
+
+// ---- the sandbox ------------------------------------------------------------------------
+
+const SAMPLE = `id = "my-scenario"
+title = { en = "Stale finish after takeover", zh = "接管后的过期提交" }
+ttl = 5
+workers = ["A", "B"]
+design = "ttl-lock-only"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, worker = "A", do = "pause" },
+  { at = 6, worker = "B", do = "claim" },
+  { at = 7, worker = "A", do = "resume" },
+  { at = 7, worker = "A", do = "finish" },
+  { at = 8, worker = "B", do = "finish" },
+]
+`;
+
+function viewSandbox() {
+  const area = h('textarea', { id: 'sandbox-text', rows: 16, spellcheck: 'false', class: 'code' });
+  area.value = SAMPLE;
+  const out = h('div', { class: 'sandbox-out', 'aria-live': 'polite' });
+  const fileInput = h('input', { type: 'file', id: 'sandbox-file', accept: '.toml,text/plain', class: 'visually-hidden' });
+  const runIt = () => {
+    try {
+      clear(out).append(renderTimeline(sandbox(area.value, lang()), { openNarration: true }).element);
+    } catch (error) {
+      clear(out).append(h('p', { class: 'verdict bad' }, t('sandboxError')), h('pre', { class: 'errors' }, errorText(error)));
+    }
+  };
+  fileInput.addEventListener('change', async () => {
+    const file = fileInput.files && fileInput.files[0];
+    if (file) { area.value = await file.text(); runIt(); }
+  });
+  return h('div', { class: 'sandbox' },
+    h('h1', {}, t('sandboxTitle')), h('p', {}, t('sandboxIntro')),
+    h('label', { for: 'sandbox-text', class: 'visually-hidden' }, t('sandboxTitle')), area,
+    h('div', { class: 'buttons' },
+      h('button', { type: 'button', class: 'primary', onclick: runIt }, t('runScenario')),
+      h('label', { class: 'button', for: 'sandbox-file', tabindex: 0, role: 'button',
+        onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); fileInput.click(); } } }, t('openFile')),
+      fileInput),
+    out);
+}
+
+// ---- routing ------------------------------------------------------------------------------
+
+function route() {
+  const hash = decodeURIComponent(location.hash.replace(/^#\/?/, ''));
+  const [page, arg] = hash.split('/');
+  let view;
+  try {
+    if (page === '' || page === undefined) view = viewMap();
+    else if (page === 'lesson' && arg) view = viewLesson(arg);
+    else if (page === 'explore') view = viewExplore();
+    else if (page === 'sandbox') view = viewSandbox();
+    else throw new Error(t('notFound'));
+  } catch (error) {
+    view = h('div', {}, h('p', { class: 'verdict bad' }, errorText(error)), h('p', {}, h('a', { href: '#/' }, t('toMap'))));
+  }
+  clear(main()).append(view);
+  for (const link of document.querySelectorAll('#nav a')) {
+    const target = link.getAttribute('href').replace(/^#\/?/, '');
+    link.toggleAttribute('aria-current', target === (page ?? '') || (target === '' && page === 'lesson'));
+  }
+  if (document.activeElement && document.activeElement !== document.body && !main().contains(document.activeElement)) main().focus();
+  window.scrollTo(0, 0);
+}
+
+async function boot() {
+  try {
+    await init();
+    course = new Course();
+  } catch (error) {
+    clear(main()).append(h('p', { class: 'verdict bad' }, t('bootFailed') + errorText(error)));
+    return;
+  }
+  loadSaved();
+  applyLang();
+  document.getElementById('version').textContent = `fencelab ${JSON.parse(engineVersion())}`;
+  for (const button of document.querySelectorAll('.lang button')) {
+    button.addEventListener('click', () => switchLang(button.dataset.lang));
+  }
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+window.addEventListener('error', (event) => banner(String(event.message)));
+window.addEventListener('unhandledrejection', (event) => banner(errorText(event.reason)));
+boot();

@@ -1,0 +1,28 @@
+// The explorer runs here, off the page's thread, so the page never freezes.
+// Cancelling terminates this worker; it never has to answer.
+
+import init, { explore } from './fencelab_web.js';
+
+const ready = init();
+const PROGRESS_EVERY_MS = 50;
+
+self.onmessage = async (event) => {
+  const { options, lang } = event.data;
+  try {
+    await ready;
+    let last = 0;
+    const started = performance.now();
+    const report = explore(JSON.stringify(options), lang, (progress) => {
+      const now = performance.now();
+      if (now - last >= PROGRESS_EVERY_MS) {
+        last = now;
+        self.postMessage({ kind: 'progress', progress });
+      }
+      return true;
+    });
+    report.stats.elapsed_ms = Math.round(performance.now() - started);
+    self.postMessage({ kind: 'done', report });
+  } catch (error) {
+    self.postMessage({ kind: 'error', message: String(error && error.message ? error.message : error) });
+  }
+};
