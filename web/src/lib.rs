@@ -6,9 +6,9 @@
 //! tested natively: [`Course`] owns the lessons and the progress,
 //! [`timeline`] turns a scenario into what the page draws, and the free
 //! functions run pasted scenarios and the explorers. The `bindings` module
-//! only wraps them for JavaScript: data crosses as plain objects
-//! (`serde-wasm-bindgen`), errors as `Error` exceptions whose message is
-//! the text here (`LINE:COL: message` for a scenario).
+//! only wraps them for JavaScript: data crosses as JSON text, errors as
+//! `Error` exceptions whose message is the text here (`LINE:COL: message`
+//! for a scenario).
 
 mod course;
 pub mod timeline;
@@ -163,10 +163,11 @@ pub fn engine_version() -> String {
 #[cfg(target_arch = "wasm32")]
 pub mod bindings {
     //! The JavaScript face of the crate: one `Course` handle that owns the
-    //! lessons and the progress, and a few free functions. Every error
-    //! becomes one `Error` exception through [`fail`].
+    //! lessons and the progress, and a few free functions. Data crosses as
+    //! JSON text (the page calls `JSON.parse`, which is faster than building
+    //! objects field by field across the boundary and keeps the wasm
+    //! smaller); every error becomes one `Error` exception through [`fail`].
 
-    use serde::Serialize;
     use serde_json::Value;
     use wasm_bindgen::prelude::*;
 
@@ -180,15 +181,13 @@ pub mod bindings {
         JsError::new(&message.to_string())
     }
 
-    /// A JSON value as a plain JavaScript object.
-    fn to_js(value: &Value) -> Result<JsValue, JsError> {
-        value
-            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-            .map_err(fail)
+    /// A result as JSON text, or the exception.
+    fn to_js(value: Result<Value, String>) -> Result<String, JsError> {
+        value.map(|v| v.to_string()).map_err(fail)
     }
 
-    fn answer(value: JsValue) -> Result<Value, JsError> {
-        serde_wasm_bindgen::from_value(value).map_err(fail)
+    fn answer(text: &str) -> Result<Value, JsError> {
+        serde_json::from_str(text).map_err(|e| fail(format!("the answer is not JSON: {e}")))
     }
 
     /// The course: lessons embedded at build time, and the learner's progress.
@@ -246,52 +245,43 @@ pub mod bindings {
         }
 
         /// The course map with progress.
-        pub fn map(&self) -> Result<JsValue, JsError> {
-            to_js(&self.inner.map(self.inner.lang()))
+        pub fn map(&self) -> String {
+            self.inner.map(self.inner.lang()).to_string()
         }
 
-        pub fn lesson(&self, id: &str) -> Result<JsValue, JsError> {
-            to_js(
-                &self
-                    .inner
-                    .lesson_json(id, self.inner.lang())
-                    .map_err(fail)?,
-            )
+        pub fn lesson(&self, id: &str) -> Result<String, JsError> {
+            to_js(self.inner.lesson_json(id, self.inner.lang()))
         }
 
         /// A lesson scenario's timeline, with every verdict.
         #[wasm_bindgen(js_name = scenarioTimeline)]
-        pub fn scenario_timeline(&self, lesson: &str, name: &str) -> Result<JsValue, JsError> {
-            let value = self
-                .inner
-                .scenario_timeline(lesson, name, self.inner.lang())
-                .map_err(fail)?;
-            to_js(&value)
+        pub fn scenario_timeline(&self, lesson: &str, name: &str) -> Result<String, JsError> {
+            to_js(
+                self.inner
+                    .scenario_timeline(lesson, name, self.inner.lang()),
+            )
         }
 
         /// An exercise's timeline, without what would give the key away.
         #[wasm_bindgen(js_name = exerciseTimeline)]
-        pub fn exercise_timeline(&self, lesson: &str, exercise: &str) -> Result<JsValue, JsError> {
-            let value = self
-                .inner
-                .exercise_timeline(lesson, exercise, self.inner.lang())
-                .map_err(fail)?;
-            to_js(&value)
+        pub fn exercise_timeline(&self, lesson: &str, exercise: &str) -> Result<String, JsError> {
+            to_js(
+                self.inner
+                    .exercise_timeline(lesson, exercise, self.inner.lang()),
+            )
         }
 
-        /// Grades an answer (the value of an answers file's kind key).
+        /// Grades an answer: JSON text of the value an answers file holds
+        /// under the exercise's kind.
         pub fn grade(
             &mut self,
             lesson: &str,
             exercise: &str,
-            answer: JsValue,
-        ) -> Result<JsValue, JsError> {
+            answer_json: &str,
+        ) -> Result<String, JsError> {
             let lang = self.inner.lang().to_owned();
-            let value = self
-                .inner
-                .grade(lesson, exercise, &self::answer(answer)?, &lang)
-                .map_err(fail)?;
-            to_js(&value)
+            let answer = answer(answer_json)?;
+            to_js(self.inner.grade(lesson, exercise, &answer, &lang))
         }
 
         pub fn hint(
@@ -299,31 +289,27 @@ pub mod bindings {
             lesson: &str,
             exercise: &str,
             index: u32,
-        ) -> Result<JsValue, JsError> {
+        ) -> Result<String, JsError> {
             let lang = self.inner.lang().to_owned();
-            to_js(
-                &self
-                    .inner
-                    .hint(lesson, exercise, index, &lang)
-                    .map_err(fail)?,
-            )
+            to_js(self.inner.hint(lesson, exercise, index, &lang))
         }
 
         /// The worked solution; throws before the first attempt.
-        pub fn solution(&mut self, lesson: &str, exercise: &str) -> Result<JsValue, JsError> {
+        pub fn solution(&mut self, lesson: &str, exercise: &str) -> Result<String, JsError> {
             let lang = self.inner.lang().to_owned();
-            to_js(&self.inner.solution(lesson, exercise, &lang).map_err(fail)?)
+            to_js(self.inner.solution(lesson, exercise, &lang))
         }
     }
 
     /// The timeline of a pasted scenario; throws `LINE:COL: message` lines.
     #[wasm_bindgen]
-    pub fn sandbox(toml: &str, lang: &str) -> Result<JsValue, JsError> {
-        to_js(&super::sandbox(toml, lang).map_err(fail)?)
+    pub fn sandbox(toml: &str, lang: &str) -> Result<String, JsError> {
+        to_js(super::sandbox(toml, lang))
     }
 
     /// Progress reports for `explore`, passed to a JavaScript function
-    /// `(progress) => boolean`; `false` stops the search.
+    /// `(phase, cases, states, depth, shrinkSteps) => boolean`; `false`
+    /// stops the search.
     struct Reporter<'f> {
         callback: &'f js_sys::Function,
     }
@@ -334,20 +320,16 @@ pub mod bindings {
                 sim_core::explore::Phase::Searching => "searching",
                 sim_core::explore::Phase::Shrinking => "shrinking",
             };
-            let value = serde_json::json!({
-                "phase": phase,
-                "cases": progress.cases,
-                "states": progress.states,
-                "transitions": progress.transitions,
-                "shrink_steps": progress.shrink_steps,
-                "depth": progress.depth,
-            });
-            let Ok(object) = to_js(&value) else {
-                return true;
-            };
+            let numbers = js_sys::Array::of4(
+                &JsValue::from(progress.cases),
+                &JsValue::from(progress.states as f64),
+                &JsValue::from(progress.depth),
+                &JsValue::from(progress.shrink_steps),
+            );
+            numbers.unshift(&JsValue::from_str(phase));
             !matches!(
                 self.callback
-                    .call1(&JsValue::NULL, &object)
+                    .apply(&JsValue::NULL, &numbers)
                     .map(|r| r.as_bool()),
                 Ok(Some(false))
             )
@@ -355,23 +337,23 @@ pub mod bindings {
     }
 
     /// Runs an explorer (options as JSON text, the knobs of `fencelab
-    /// explore`), calling `on_progress` as it goes; the report object with
-    /// the counterexample's `timeline`.
+    /// explore`), calling `on_progress` as it goes; the report (JSON text)
+    /// with the counterexample's `timeline`.
     #[wasm_bindgen]
     pub fn explore(
         options_json: &str,
         lang: &str,
         on_progress: &js_sys::Function,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<String, JsError> {
         let mut reporter = Reporter {
             callback: on_progress,
         };
-        to_js(&super::explore_report(options_json, lang, &mut reporter).map_err(fail)?)
+        to_js(super::explore_report(options_json, lang, &mut reporter))
     }
 
     #[wasm_bindgen(js_name = explorerChoices)]
-    pub fn explorer_choices() -> Result<JsValue, JsError> {
-        to_js(&super::explorer_choices())
+    pub fn explorer_choices() -> String {
+        super::explorer_choices().to_string()
     }
 
     /// `fencelab run --json` of a scenario's TOML text.

@@ -120,7 +120,7 @@ function progressBar(done, total, label) {
 }
 
 function viewMap() {
-  const map = course.map();
+  const map = JSON.parse(course.map());
   const root = h('div', { class: 'map' },
     h('h1', {}, t('mapTitle')),
     h('p', { class: 'intro' }, t('mapIntro')));
@@ -182,7 +182,7 @@ function progressPanel(map) {
 // ---- the lesson reader ----------------------------------------------------------
 
 function viewLesson(id) {
-  const lesson = course.lesson(id);
+  const lesson = JSON.parse(course.lesson(id));
   const root = h('article', { class: 'lesson' },
     h('p', {}, h('a', { href: '#/' }, t('back'))),
     h('h1', {}, `${lesson.order}. ${lesson.title}`),
@@ -201,7 +201,7 @@ function viewLesson(id) {
       h('p', { class: 'chips' }, section.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
       paragraphs(section.body));
     if (section.scenario) {
-      block.append(renderTimeline(course.scenarioTimeline(lesson.id, section.scenario)).element);
+      block.append(renderTimeline(JSON.parse(course.scenarioTimeline(lesson.id, section.scenario))).element);
     }
     block.append(readButton);
     root.append(block);
@@ -243,7 +243,7 @@ function viewExercise(lesson, exercise) {
   updateHintButton();
   hintButton.addEventListener('click', () => {
     try {
-      const hint = course.hint(lesson.id, exercise.id, hints.children.length);
+      const hint = JSON.parse(course.hint(lesson.id, exercise.id, hints.children.length));
       hints.append(h('li', {}, inline(hint.text)));
       save();
     } catch (error) {
@@ -280,7 +280,7 @@ function viewExercise(lesson, exercise) {
 
   const submit = (answer) => {
     try {
-      show(course.grade(lesson.id, exercise.id, answer), false);
+      show(JSON.parse(course.grade(lesson.id, exercise.id, JSON.stringify(answer))), false);
       save();
     } catch (error) {
       clear(feedback).append(h('p', { class: 'verdict bad' }, errorText(error)));
@@ -288,7 +288,7 @@ function viewExercise(lesson, exercise) {
   };
   solutionButton.addEventListener('click', () => {
     try {
-      show(course.solution(lesson.id, exercise.id), true);
+      show(JSON.parse(course.solution(lesson.id, exercise.id)), true);
       save();
     } catch (error) {
       clear(feedback).append(h('p', { class: 'verdict bad' }, errorText(error)));
@@ -326,7 +326,7 @@ function markExercise(lesson, exercise, body, submit) {
     timeline.setExtra(extraRows());
   };
   const draw = () => {
-    const data = course.exerciseTimeline(lesson.id, exercise.id);
+    const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
     const rendered = renderTimeline(data, { extra: extraRows(), onActivate: toggle, initial: timeline ? timeline.current() : 0 });
     const list = h('ul', { class: 'candidates' });
     boxes.clear();
@@ -354,7 +354,7 @@ function markExercise(lesson, exercise, body, submit) {
 function predictExercise(lesson, exercise, body, submit) {
   const selects = new Map();
   const draw = () => {
-    const data = course.exerciseTimeline(lesson.id, exercise.id);
+    const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
     const list = h('ul', { class: 'predictions' });
     for (const index of exercise.steps) {
       const id = `predict-${exercise.id}-${index}`;
@@ -425,7 +425,7 @@ function designExercise(lesson, exercise, body, submit) {
 }
 
 function breakExercise(lesson, exercise, body, submit) {
-  const data = course.exerciseTimeline(lesson.id, exercise.id);
+  const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
   const id = `break-${exercise.id}`;
   const area = h('textarea', { id, rows: 8, spellcheck: 'false', class: 'code' });
   area.value = JSON.stringify(exercise.steps, null, 1);
@@ -450,7 +450,7 @@ function breakExercise(lesson, exercise, body, submit) {
 let worker = null;
 
 function viewExplore() {
-  const choices = explorerChoices();
+  const choices = JSON.parse(explorerChoices());
   const field = (label, input) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
   const number = (id, value, min, max) => h('input', { type: 'number', id, value, min, max });
   const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
@@ -572,7 +572,7 @@ function viewSandbox() {
   const fileInput = h('input', { type: 'file', id: 'sandbox-file', accept: '.toml,text/plain', class: 'visually-hidden' });
   const runIt = () => {
     try {
-      clear(out).append(renderTimeline(sandbox(area.value, lang()), { openNarration: true }).element);
+      clear(out).append(renderTimeline(JSON.parse(sandbox(area.value, lang())), { openNarration: true }).element);
     } catch (error) {
       clear(out).append(h('p', { class: 'verdict bad' }, t('sandboxError')), h('pre', { class: 'errors' }, errorText(error)));
     }
@@ -632,6 +632,7 @@ async function boot() {
   }
   window.addEventListener('hashchange', route);
   route();
+  performance.mark('fencelab:interactive');
 }
 
 window.addEventListener('error', (event) => banner(String(event.message)));

@@ -12,14 +12,14 @@ self.onmessage = async (event) => {
     await ready;
     let last = 0;
     const started = performance.now();
-    const report = explore(JSON.stringify(options), lang, (progress) => {
+    const report = JSON.parse(explore(JSON.stringify(options), lang, (phase, cases, states, depth, shrinkSteps) => {
       const now = performance.now();
       if (now - last >= PROGRESS_EVERY_MS) {
         last = now;
-        self.postMessage({ kind: 'progress', progress });
+        self.postMessage({ kind: 'progress', progress: { phase, cases, states, depth, shrink_steps: shrinkSteps } });
       }
       return true;
-    });
+    }));
     report.stats.elapsed_ms = Math.round(performance.now() - started);
     self.postMessage({ kind: 'done', report });
   } catch (error) {

@@ -1,0 +1,184 @@
+// The browser page end to end, in Debian's Chromium through playwright-core
+// (no browser is downloaded). `fencelab web` serves web/dist/ (built by
+// `cargo xtask web`); every test fails on a console error.
+//
+//   FENCELAB_BIN=target/debug/fencelab node --test web/e2e/
+//
+// Screenshots of the main views go to target/e2e-screenshots/ for review.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { chromium } from 'playwright-core';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = process.env.FENCELAB_BIN ?? join(ROOT, 'target/debug/fencelab');
+const SHOTS = join(ROOT, 'target/e2e-screenshots');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let server;
+let browser;
+let base;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = spawn(BIN, ['web', '--port', '0', '--dir', join(ROOT, 'web/dist')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  base = await new Promise((ok, fail) => {
+    let said = '';
+    const timer = setTimeout(() => fail(new Error(`fencelab web did not start: ${said}`)), 15000);
+    server.stderr.on('data', (chunk) => {
+      said += chunk;
+      const found = said.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (found) { clearTimeout(timer); ok(found[0]); }
+    });
+    server.on('exit', (code) => fail(new Error(`fencelab web exited with ${code}: ${said}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+/** A fresh page (its own storage) that records console errors. */
+async function open(path = '', viewport = { width: 1200, height: 900 }) {
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(base + path);
+  await page.waitForSelector('main h1, main .verdict');
+  return { page, context, errors };
+}
+
+async function done({ context, errors }) {
+  await context.close();
+  assert.deepEqual(errors, [], 'no console errors');
+}
+
+test('the course map lists every lesson, and loads fast', async (t) => {
+  const session = await open();
+  const { page } = session;
+  assert.equal(await page.locator('.lesson-card').count(), 12);
+  // Navigation start to an interactive course map (the budget is 500 ms on
+  // an idle machine; the test only catches gross regressions).
+  const ms = await page.evaluate(() => performance.getEntriesByName('fencelab:interactive')[0]?.startTime ?? -1);
+  t.diagnostic(`course map interactive after ${Math.round(ms)} ms`);
+  assert.ok(ms > 0 && ms < 3000, `interactive after ${ms} ms`);
+  await page.screenshot({ path: join(SHOTS, 'course-map.png'), fullPage: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(SHOTS, 'course-map-phone.png') });
+  await done(session);
+});
+
+test('lesson 1: the mark exercise by clicks, language switch, progress kept after reload', async () => {
+  const session = await open('#/lesson/01-liveness-vs-safety');
+  const { page } = session;
+  const exercise = page.locator('.exercise.kind-mark').first();
+  await exercise.scrollIntoViewIfNeeded();
+  // The solution stays closed before an attempt.
+  assert.equal(await exercise.getByRole('button', { name: 'Show the solution' }).isDisabled(), true);
+  await exercise.getByRole('button', { name: /Show a hint/ }).click();
+  assert.equal(await exercise.locator('.hints li').count(), 1);
+  // A first, empty attempt; then the solution names the key.
+  await exercise.getByRole('button', { name: 'Check my answer' }).click();
+  await exercise.locator('.feedback .verdict').waitFor();
+  await exercise.getByRole('button', { name: 'Show the solution' }).click();
+  const key = JSON.parse((await exercise.locator('.key').textContent()).replace(/^[^:]*:\s*/, ''));
+  assert.ok(key.length > 0);
+  // Mark the key by clicking the steps on the timeline.
+  const svg = exercise.locator('svg.timeline-svg');
+  for (const step of key) await svg.locator(`rect.hit[data-step="${step}"]`).click();
+  await exercise.getByRole('button', { name: 'Check my answer' }).click();
+  await exercise.locator('.feedback .verdict.good').waitFor();
+  await exercise.screenshot({ path: join(SHOTS, 'mark-exercise.png') });
+  // Keyboard stepping on a timeline.
+  const frame = page.locator('.timeline').first();
+  await frame.focus();
+  await page.keyboard.press('End');
+  assert.match(await page.locator('.position').first().textContent(), /Step 5 \/ 5/);
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await page.locator('.position').first().textContent(), /Step 4 \/ 5/);
+
+  await page.getByRole('button', { name: '中文' }).click();
+  await page.locator('main h1').waitFor();
+  assert.equal(await page.locator('main h1').textContent(), '1. 租约不是关机键');
+  await page.screenshot({ path: join(SHOTS, 'lesson-zh.png') });
+
+  await page.reload();
+  await page.waitForSelector('main h1');
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-Hans');
+  const status = await page.locator('.exercise.kind-mark .exercise-status').first().textContent();
+  assert.match(status, /已完成/);
+  const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
+  assert.equal(stored.version, 2);
+  assert.equal(stored.lang, 'zh');
+  await done(session);
+});
+
+test('the explorer finds the ttl-lock-only counterexample in a worker; cancel stops it', async () => {
+  const session = await open('#/explore');
+  const { page } = session;
+  await page.selectOption('#x-design', 'ttl-lock-only');
+  await page.check('#x-exhaustive');
+  await page.getByRole('button', { name: 'Run the explorer' }).click();
+  const verdict = page.locator('.explore-result > p.verdict').first();
+  await verdict.waitFor({ timeout: 20000 });
+  assert.match(await verdict.textContent(), /UNSAFE/);
+  assert.equal(await page.locator('.explore-result svg.timeline-svg').count(), 1);
+  assert.ok(await page.locator('.explore-result text.symbol', { hasText: '‼' }).count() >= 1);
+  await page.screenshot({ path: join(SHOTS, 'explorer.png'), fullPage: true });
+  // A long random search, cancelled.
+  await page.selectOption('#x-design', 'full');
+  await page.uncheck('#x-exhaustive');
+  await page.fill('#x-cases', '1000000');
+  await page.getByRole('button', { name: 'Run the explorer' }).click();
+  await page.locator('.explore-status:not([hidden])').waitFor();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.locator('.explore-result', { hasText: 'Cancelled' }).waitFor();
+  await done(session);
+});
+
+test('a progress file from the terminal imports; a damaged record gives a message', async () => {
+  const session = await open();
+  const { page } = session;
+  const record = {
+    version: 2, lang: 'en',
+    lessons: { '01-liveness-vs-safety': { sections_read: [0, 1], exercises: { 'mark-the-stale-effects': { completed: true, attempts: 2, hints_used: 1, solution_seen: false } } } },
+    self_check: { basic: true, intermediate: false, senior: false },
+    position: { lesson: '01-liveness-vs-safety', section: 1 },
+  };
+  const file = join(tmpdir(), `fencelab-progress-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(record, null, 2));
+  await page.setInputFiles('#import-file', file);
+  await page.locator('#banner', { hasText: 'Progress imported' }).waitFor();
+  assert.match(await page.locator('.lesson-card').first().textContent(), /2\/3 sections read/);
+  assert.equal(await page.isChecked('#self-basic'), true);
+
+  await page.evaluate(() => localStorage.setItem('fencelab.progress', '{"version": 2, "lang": '));
+  await page.reload();
+  await page.locator('#banner', { hasText: 'could not be read' }).waitFor();
+  assert.equal(await page.locator('.lesson-card').count(), 12);
+  assert.notEqual(await page.evaluate(() => localStorage.getItem('fencelab.progress.damaged')), null);
+  await done(session);
+});
+
+test('the sandbox runs pasted TOML and reports mistakes as LINE:COL', async () => {
+  const session = await open('#/sandbox');
+  const { page } = session;
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.locator('.sandbox-out svg.timeline-svg').waitFor();
+  await page.fill('#sandbox-text', 'id = "x"\nttl = 2\nworkers = ["A"]\nsteps = [{ at = 0, worker = "Z", do = "claim" }]\n');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  assert.match(await page.locator('.sandbox-out pre.errors').textContent(), /^4:\d+: /);
+  await done(session);
+});
