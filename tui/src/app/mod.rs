@@ -184,7 +184,10 @@ fn event_loop(
         if app.progress != saved {
             match store.map(|s| s.save(&app.progress)) {
                 Some(Err(error)) => {
-                    app.status = Some(format!("Progress not saved: {error}"));
+                    app.say(
+                        format!("Progress not saved: {error}"),
+                        format!("进度没有保存：{error}"),
+                    );
                 }
                 _ => saved = app.progress.clone(),
             }

@@ -206,6 +206,15 @@ impl App {
         self.screens.last().unwrap_or(&FALLBACK)
     }
 
+    /// Answers the last key on the footer, in the learner's language.
+    pub(crate) fn say(&mut self, en: impl Into<String>, zh: impl Into<String>) {
+        self.status = Some(if self.lang() == "zh" {
+            zh.into()
+        } else {
+            en.into()
+        });
+    }
+
     pub(crate) fn lang(&self) -> &str {
         if self.progress.lang == "zh" {
             "zh"

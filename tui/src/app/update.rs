@@ -189,7 +189,10 @@ pub(crate) fn update(app: &mut App, message: Message) {
             } else if app.screens.len() > 1 {
                 app.screens.pop();
             } else {
-                app.status = Some("This is the first screen: q quits.".to_owned());
+                app.say(
+                    "This is the first screen: q quits.",
+                    "这是第一个界面：按 q 退出。",
+                );
             }
             return;
         }
@@ -267,7 +270,10 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
             app.set_position(state.lesson, state.page);
         }
         Message::NextPage => {
-            app.status = Some("This is the last page of the lesson.".to_owned());
+            app.say(
+                "This is the last page of the lesson.",
+                "这是本课的最后一页。",
+            );
         }
         Message::Up => state.exercise = state.exercise.saturating_sub(1),
         Message::Down => state.exercise = (state.exercise + 1).min(exercises.saturating_sub(1)),
@@ -289,7 +295,7 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
                     detail_scroll: 0,
                 })));
             }
-            None => app.status = Some("This page has no timeline.".to_owned()),
+            None => app.say("This page has no timeline.", "这一页没有时间线。"),
         },
         _ => {}
     }
@@ -393,7 +399,7 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                         state.panel = Panel::Step;
                         state.panel_scroll = 0;
                     }
-                    None => app.status = Some("No more ○ steps that way.".to_owned()),
+                    None => app.say("No more ○ steps that way.", "这个方向没有 ○ 步骤了。"),
                 }
             }
         }
@@ -406,8 +412,10 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                     }
                     state.panel = Panel::Step;
                 } else {
-                    app.status =
-                        Some("Only ○ steps can be marked; Tab jumps to the next.".to_owned());
+                    app.say(
+                        "Only ○ steps can be marked; Tab jumps to the next.",
+                        "只有 ○ 步骤可以标记；按 Tab 跳到下一个。",
+                    );
                 }
             }
         }
@@ -420,29 +428,47 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                 Some(Ok(result)) => {
                     app.progress
                         .record_attempt(&lesson_id, &exercise_id, result.correct);
-                    app.status = Some(if result.correct {
-                        "✓ Complete. s shows the worked solution.".to_owned()
+                    if result.correct {
+                        app.say(
+                            "✓ Complete. s shows the worked solution.",
+                            "✓ 完成。按 s 查看参考解答。",
+                        );
                     } else {
-                        "Not yet: step through with ← → to see each verdict.".to_owned()
-                    });
+                        app.say(
+                            "Not yet: step through with ← → to see each verdict.",
+                            "还不对：用 ← → 逐步查看每一步的判定。",
+                        );
+                    }
                     state.grade = Some(result);
                     state.panel = Panel::Step;
                     state.panel_scroll = 0;
                 }
-                Some(Err(why)) => app.status = Some(format!("Could not grade: {why}")),
+                Some(Err(why)) => app.say(
+                    format!("Could not grade: {why}"),
+                    format!("无法评分：{why}"),
+                ),
                 None => {}
             }
         }
         Message::Submit => {
-            app.status = Some(format!("Answering {kind} exercises here comes next."));
+            app.say(
+                format!("Answering {kind} exercises here comes next."),
+                format!("在这里作答 {kind} 练习即将支持。"),
+            );
         }
         Message::Hint => {
             if record.hints_used as usize >= hint_count {
-                app.status = Some(if record.attempts == 0 {
-                    "That was the last hint. Now try an answer.".to_owned()
+                if record.attempts == 0 {
+                    app.say(
+                        "That was the last hint. Now try an answer.",
+                        "这是最后一条提示。试着作答吧。",
+                    );
                 } else {
-                    "That was the last hint; s shows the worked solution.".to_owned()
-                });
+                    app.say(
+                        "That was the last hint; s shows the worked solution.",
+                        "这是最后一条提示；按 s 查看参考解答。",
+                    );
+                }
             } else {
                 app.progress
                     .exercise_mut(&lesson_id, &exercise_id)
@@ -453,13 +479,17 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         }
         Message::Solution => {
             if record.attempts == 0 {
-                app.status = Some(if is_mark {
-                    "Answer first (Enter); then s shows the worked solution.".to_owned()
+                if is_mark {
+                    app.say(
+                        "Answer first (Enter); then s shows the worked solution.",
+                        "先作答（Enter），然后按 s 查看参考解答。",
+                    );
                 } else {
-                    format!(
-                        "The worked solution follows an answer: answering {kind} exercises here comes next."
-                    )
-                });
+                    app.say(
+                        format!("The worked solution follows an answer: answering {kind} exercises here comes next."),
+                        format!("参考解答在作答之后显示：在这里作答 {kind} 练习即将支持。"),
+                    );
+                }
             } else {
                 if state.solution.is_none() {
                     let computed = app
@@ -468,7 +498,10 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                     match computed {
                         Some(Ok(result)) => state.solution = Some(result),
                         Some(Err(why)) => {
-                            app.status = Some(format!("No worked solution: {why}"));
+                            app.say(
+                                format!("No worked solution: {why}"),
+                                format!("没有参考解答：{why}"),
+                            );
                             return Nav::Stay;
                         }
                         None => return Nav::Stay,

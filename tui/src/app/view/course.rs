@@ -30,11 +30,12 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     render_header(
         frame,
         header,
-        "fencelab · the course",
-        &format!(
-            "{done}/{total} exercises · {}",
-            if lang == "zh" { "中文" } else { "English" }
-        ),
+        text::ui(lang, "fencelab · the course", "fencelab · 课程"),
+        &if lang == "zh" {
+            format!("练习 {done}/{total} · 中文")
+        } else {
+            format!("{done}/{total} exercises · English")
+        },
         theme,
     );
 
@@ -64,8 +65,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
                 " "
             };
             let counts = format!("{complete}/{count}{check}");
-            let next_mark = if next == Some(index) { "◂ next" } else { "" };
-            let fixed = 2 + 4 + 2 + concepts_width + 2 + 5 + 1 + 6 + 1;
+            let next_mark = if next == Some(index) {
+                text::ui(lang, "◂ next", "◂ 下一课")
+            } else {
+                ""
+            };
+            let next_width = text::width(text::ui(lang, "◂ next", "◂ 下一课"));
+            let fixed = 2 + 4 + 2 + concepts_width + 2 + 5 + 1 + next_width + 1;
             let title_width = width.saturating_sub(fixed).max(4);
             let mut spans = vec![
                 Span::raw(format!("{marker} ")),
@@ -94,7 +100,10 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
             ListItem::new(Line::from(spans))
         })
         .collect();
-    let title = Line::from(Span::styled(" Lessons ", theme.title()));
+    let title = Line::from(Span::styled(
+        text::ui(lang, " Lessons ", " 课程 "),
+        theme.title(),
+    ));
     let list = List::new(items)
         .block(section(title, theme))
         .highlight_style(theme.selected());
@@ -118,7 +127,14 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         .iter()
         .map(|c| format!("{c} {}", concept_name(c, lang).unwrap_or_default()))
         .collect();
-    for line in text::wrap(&format!("Concepts: {}", concepts.join(" · ")), wrap_width) {
+    for line in text::wrap(
+        &format!(
+            "{}{}",
+            text::ui(lang, "Concepts: ", "概念："),
+            concepts.join(" · ")
+        ),
+        wrap_width,
+    ) {
         lines.push(Line::styled(line, theme.dim()));
     }
     let (complete, count) = app.completed(lesson);
@@ -128,10 +144,12 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
             .filter(|s| (**s as usize) < lesson.sections.len())
             .count()
     });
-    let status = format!(
-        "Exercises: {complete} of {count} complete · sections read: {read} of {}",
-        lesson.sections.len()
-    );
+    let sections = lesson.sections.len();
+    let status = if lang == "zh" {
+        format!("练习完成 {complete}/{count} · 已读小节 {read}/{sections}")
+    } else {
+        format!("Exercises: {complete} of {count} complete · sections read: {read} of {sections}")
+    };
     for line in text::wrap(&status, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }

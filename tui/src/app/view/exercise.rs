@@ -24,14 +24,18 @@ struct Areas {
     panel: Rect,
 }
 
-fn heading(exercise: &Exercise) -> &'static str {
-    match exercise.kind {
-        ExerciseKind::Mark { .. } => "Mark every step a safe system must refuse",
-        ExerciseKind::Predict { .. } => "Predict what each step does",
-        ExerciseKind::Design { .. } => "Choose the protection",
-        ExerciseKind::Break { .. } => "Break the design",
-        ExerciseKind::Quiz { .. } => "Quiz",
-    }
+fn heading(exercise: &Exercise, lang: &str) -> &'static str {
+    let (en, zh) = match exercise.kind {
+        ExerciseKind::Mark { .. } => (
+            "Mark every step a safe system must refuse",
+            "标出安全的系统必须拒绝的每一步",
+        ),
+        ExerciseKind::Predict { .. } => ("Predict what each step does", "预测每一步的结果"),
+        ExerciseKind::Design { .. } => ("Choose the protection", "选择保护措施"),
+        ExerciseKind::Break { .. } => ("Break the design", "攻破这个设计"),
+        ExerciseKind::Quiz { .. } => ("Quiz", "测验"),
+    };
+    text::ui(lang, en, zh)
 }
 
 /// Whether the oracle's verdicts may be shown: after the exercise is
@@ -79,7 +83,7 @@ fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> A
 fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     let theme = app.theme;
     let mut rows = vec![ExtraRow {
-        label: "mark".to_owned(),
+        label: text::ui(app.lang(), "mark", "标记").to_owned(),
         cells: state
             .candidates
             .iter()
@@ -94,7 +98,7 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     }];
     if let Some(grade) = &state.grade {
         rows.push(ExtraRow {
-            label: "last try".to_owned(),
+            label: text::ui(app.lang(), "last try", "上次").to_owned(),
             cells: grade
                 .items
                 .iter()
@@ -113,7 +117,7 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
         && let Some(timeline) = &state.timeline
     {
         rows.push(ExtraRow {
-            label: "key".to_owned(),
+            label: text::ui(app.lang(), "key", "答案").to_owned(),
             cells: state
                 .candidates
                 .iter()
@@ -131,21 +135,29 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
 }
 
 fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exercise) -> String {
+    let lang = app.lang();
     let revealed = app
         .progress
         .exercise(&lesson.id, &exercise.id)
         .map_or(0, |p| p.hints_used as usize)
         .min(exercise.hints.len());
     match (state.panel, &state.timeline) {
+        (Panel::Hints, _) if lang == "zh" => format!("提示 · {revealed}/{}", exercise.hints.len()),
         (Panel::Hints, _) => format!("Hints · {revealed} of {}", exercise.hints.len()),
-        (Panel::Solution, _) => "Worked solution (computed by the simulator now)".to_owned(),
+        (Panel::Solution, _) => text::ui(
+            lang,
+            "Worked solution (computed by the simulator now)",
+            "参考解答（由模拟器现场计算）",
+        )
+        .to_owned(),
         (Panel::Step, Some(timeline)) => step_title(
             &timeline.scenario,
             &timeline.trace,
             timeline.cursor,
             reveal(app, lesson, exercise, state),
+            lang,
         ),
-        (Panel::Step, None) => "Coming next".to_owned(),
+        (Panel::Step, None) => text::ui(lang, "Coming next", "即将推出").to_owned(),
     }
 }
 
@@ -182,16 +194,24 @@ fn panel_lines(
             let left = exercise.hints.len() - revealed;
             lines.push(Line::default());
             let more = if left > 0 {
-                format!("h shows the next hint ({left} left).")
+                if lang == "zh" {
+                    format!("按 h 看下一条提示（还剩 {left} 条）。")
+                } else {
+                    format!("h shows the next hint ({left} left).")
+                }
             } else {
-                "That was the last hint.".to_owned()
+                text::ui(lang, "That was the last hint.", "这是最后一条提示。").to_owned()
             };
             prose(&mut lines, &more, theme.dim());
         }
         Panel::Solution => {
             prose(
                 &mut lines,
-                &format!("Takeaway: {}", exercise.takeaway.get(lang)),
+                &format!(
+                    "{}{}",
+                    text::ui(lang, "Takeaway: ", "要点："),
+                    exercise.takeaway.get(lang)
+                ),
                 theme.title(),
             );
             if let (Some(solution), Some(timeline)) = (&state.solution, &state.timeline) {
@@ -202,7 +222,13 @@ fn panel_lines(
                     let head = format!(
                         "{} {}",
                         if must { "●" } else { "·" },
-                        step_title(&timeline.scenario, &timeline.trace, index as usize, true)
+                        step_title(
+                            &timeline.scenario,
+                            &timeline.trace,
+                            index as usize,
+                            true,
+                            lang
+                        )
                     );
                     prose(
                         &mut lines,
@@ -222,13 +248,28 @@ fn panel_lines(
                 let candidate = state.candidates.contains(&step);
                 let marked = state.marks.contains(&step);
                 let (status, style) = match (candidate, marked) {
-                    (true, true) => ("● marked as must be refused · m unmarks it", theme.accent()),
+                    (true, true) => (
+                        text::ui(
+                            lang,
+                            "● marked as must be refused · m unmarks it",
+                            "● 已标记为必须拒绝 · 按 m 取消",
+                        ),
+                        theme.accent(),
+                    ),
                     (true, false) => (
-                        "○ not marked · m marks it as must be refused",
+                        text::ui(
+                            lang,
+                            "○ not marked · m marks it as must be refused",
+                            "○ 未标记 · 按 m 标记为必须拒绝",
+                        ),
                         theme.plain(),
                     ),
                     (false, _) => (
-                        "Not a step to judge here · Tab jumps to the next ○",
+                        text::ui(
+                            lang,
+                            "Not a step to judge here · Tab jumps to the next ○",
+                            "这一步不需要判断 · 按 Tab 跳到下一个 ○",
+                        ),
                         theme.dim(),
                     ),
                 };
@@ -236,7 +277,11 @@ fn panel_lines(
                 if let Some(grade) = &state.grade {
                     prose(
                         &mut lines,
-                        &format!("Last try: {}", grade.summary.get(lang)),
+                        &format!(
+                            "{}{}",
+                            text::ui(lang, "Last try: ", "上次作答："),
+                            grade.summary.get(lang)
+                        ),
                         theme.title(),
                     );
                     if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
@@ -260,14 +305,25 @@ fn panel_lines(
             None => {
                 prose(
                     &mut lines,
-                    &format!(
-                        "Answering {} exercises in the terminal comes in the next version. Meanwhile a teacher can grade them with `fencelab grade` (see lessons/README.md).",
-                        exercise.kind.name()
-                    ),
+                    &if lang == "zh" {
+                        format!(
+                            "在终端里作答 {} 练习将在下一个版本中支持。在此之前，老师可以用 `fencelab grade` 批改（见 lessons/README.md）。",
+                            exercise.kind.name()
+                        )
+                    } else {
+                        format!(
+                            "Answering {} exercises in the terminal comes in the next version. Meanwhile a teacher can grade them with `fencelab grade` (see lessons/README.md).",
+                            exercise.kind.name()
+                        )
+                    },
                     theme.plain(),
                 );
                 lines.push(Line::default());
-                prose(&mut lines, "h shows a hint.", theme.dim());
+                prose(
+                    &mut lines,
+                    text::ui(lang, "h shows a hint.", "按 h 看提示。"),
+                    theme.dim(),
+                );
             }
         },
     }
@@ -311,31 +367,41 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
         .cloned()
         .unwrap_or_default();
     let mut right = format!(
-        "{} {} · hints {}/{}",
-        record.attempts,
-        if record.attempts == 1 { "try" } else { "tries" },
+        "{} · {} {}/{}",
+        super::lesson::tries(lang, record.attempts),
+        text::ui(lang, "hints", "提示"),
         (record.hints_used as usize).min(exercise.hints.len()),
         exercise.hints.len()
     );
     if record.completed {
-        right += " · ✓ complete";
+        right += text::ui(lang, " · ✓ complete", " · ✓ 已完成");
     }
     render_header(
         frame,
         areas.header,
-        &format!(
-            "Lesson {} · exercise {} of {} · {}",
-            lesson.order,
-            state.exercise + 1,
-            lesson.exercises.len(),
-            exercise.kind.name()
-        ),
+        &if lang == "zh" {
+            format!(
+                "第 {} 课 · 练习 {}/{} · {}",
+                lesson.order,
+                state.exercise + 1,
+                lesson.exercises.len(),
+                exercise.kind.name()
+            )
+        } else {
+            format!(
+                "Lesson {} · exercise {} of {} · {}",
+                lesson.order,
+                state.exercise + 1,
+                lesson.exercises.len(),
+                exercise.kind.name()
+            )
+        },
         &right,
         theme,
     );
 
     let title = Line::from(Span::styled(
-        format!(" {} ", heading(exercise)),
+        format!(" {} ", heading(exercise, lang)),
         theme.title(),
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
@@ -356,7 +422,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     frame.render_widget(Paragraph::new(prompt), inner);
 
     if let (Some(timeline), Some(diagram_area)) = (&state.timeline, areas.timeline) {
-        let block = section(timeline_title(timeline, theme), theme);
+        let block = section(timeline_title(timeline, lang, theme), theme);
         let inner = block.inner(diagram_area);
         frame.render_widget(block, diagram_area);
         frame.render_widget(

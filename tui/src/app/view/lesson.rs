@@ -88,14 +88,22 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     let [header, body, link] = areas(area);
     let sections = lesson.sections.len();
     let page_label = if state.page < sections {
-        format!("section {} of {sections}", state.page + 1)
+        if lang == "zh" {
+            format!("第 {}/{sections} 节", state.page + 1)
+        } else {
+            format!("section {} of {sections}", state.page + 1)
+        }
     } else {
-        "exercises".to_owned()
+        text::ui(lang, "exercises", "练习").to_owned()
     };
     render_header(
         frame,
         header,
-        &format!("Lesson {} · {}", lesson.order, lesson.title.get(lang)),
+        &if lang == "zh" {
+            format!("第 {} 课 · {}", lesson.order, lesson.title.get(lang))
+        } else {
+            format!("Lesson {} · {}", lesson.order, lesson.title.get(lang))
+        },
         &format!(
             "{page_label} · {}",
             if lang == "zh" { "中文" } else { "English" }
@@ -128,17 +136,21 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
 
     // The bottom line: the section's timeline and where the text continues.
     let more = if usize::from(scroll) + usize::from(text_area.height) < count {
-        "↓ more"
+        text::ui(lang, "↓ more", "↓ 更多")
     } else if state.page + 1 < sections {
-        "→ next section"
+        text::ui(lang, "→ next section", "→ 下一节")
     } else {
-        "→ exercises"
+        text::ui(lang, "→ exercises", "→ 练习")
     };
     let mut spans = vec![Span::raw(" ")];
     if let Some((name, scenario)) = found.scenario.and_then(|i| lesson.scenarios.get(i)) {
         spans.push(Span::styled("t", theme.key()));
         spans.push(Span::styled(
-            format!(" ▸ timeline: {} ({name})", scenario.title.get(lang)),
+            format!(
+                " ▸ {}{} ({name})",
+                text::ui(lang, "timeline: ", "时间线："),
+                scenario.title.get(lang)
+            ),
             theme.accent(),
         ));
     }
@@ -149,6 +161,15 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
         spans.push(Span::styled(more, theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), link);
+}
+
+/// "2 tries", "已尝试 2 次".
+pub(crate) fn tries(lang: &str, attempts: u32) -> String {
+    match (lang == "zh", attempts) {
+        (true, n) => format!("已尝试 {n} 次"),
+        (false, 1) => "1 try".to_owned(),
+        (false, n) => format!("{n} tries"),
+    }
 }
 
 fn render_exercises(
@@ -174,21 +195,14 @@ fn render_exercises(
         .map(|(index, exercise)| {
             let record = app.progress.exercise(&lesson.id, &exercise.id);
             let (mark, status) = match record {
-                Some(r) if r.completed => ("✓", "complete".to_owned()),
-                Some(r) if r.attempts > 0 => (
-                    "·",
-                    format!(
-                        "{} {}",
-                        r.attempts,
-                        if r.attempts == 1 { "try" } else { "tries" }
-                    ),
-                ),
-                _ => (" ", "new".to_owned()),
+                Some(r) if r.completed => ("✓", text::ui(lang, "complete", "已完成").to_owned()),
+                Some(r) if r.attempts > 0 => ("·", tries(lang, r.attempts)),
+                _ => (" ", text::ui(lang, "new", "未开始").to_owned()),
             };
             let soon = if matches!(exercise.kind, ExerciseKind::Mark { .. }) {
                 ""
             } else {
-                " (answering comes next)"
+                text::ui(lang, " (answering comes next)", "（即将支持作答）")
             };
             let marker = if index == state.exercise { "▸" } else { " " };
             let head = format!("{marker} {mark} {}. {:<8}", index + 1, exercise.kind.name());
@@ -210,7 +224,10 @@ fn render_exercises(
             ]))
         })
         .collect();
-    let title = Line::from(Span::styled(" Exercises ", theme.title()));
+    let title = Line::from(Span::styled(
+        text::ui(lang, " Exercises ", " 练习 "),
+        theme.title(),
+    ));
     let mut list_state = ListState::default().with_selected(Some(state.exercise));
     frame.render_stateful_widget(
         List::new(items)
@@ -227,7 +244,10 @@ fn render_exercises(
             theme.plain(),
             theme,
         );
-        let title = Line::from(Span::styled(" The task ", theme.title()));
+        let title = Line::from(Span::styled(
+            text::ui(lang, " The task ", " 题目 "),
+            theme.title(),
+        ));
         frame.render_widget(body_block(title, theme), prompt_area);
         frame.render_widget(Paragraph::new(lines), text_area);
     }

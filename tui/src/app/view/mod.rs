@@ -25,7 +25,7 @@ const MIN_HEIGHT: u16 = 6;
 pub(crate) fn view(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        render_too_small(frame, area, app.theme);
+        render_too_small(frame, area, app.lang(), app.theme);
         return;
     }
     let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
@@ -49,11 +49,18 @@ pub(crate) fn body_area(app: &App) -> Rect {
     Rect::new(0, 0, app.width, app.height.saturating_sub(1))
 }
 
-fn render_too_small(frame: &mut Frame<'_>, area: Rect, theme: Theme) {
-    let message = format!(
-        "fencelab needs a larger window (80×24 is best; this one is {}×{}). q quits.",
-        area.width, area.height
-    );
+fn render_too_small(frame: &mut Frame<'_>, area: Rect, lang: &str, theme: Theme) {
+    let message = if lang == "zh" {
+        format!(
+            "fencelab 需要更大的窗口（最好 80×24；现在是 {}×{}）。按 q 退出。",
+            area.width, area.height
+        )
+    } else {
+        format!(
+            "fencelab needs a larger window (80×24 is best; this one is {}×{}). q quits.",
+            area.width, area.height
+        )
+    };
     let lines: Vec<Line<'_>> = text::wrap(&message, usize::from(area.width))
         .into_iter()
         .map(|l| Line::styled(l, theme.plain()))
@@ -68,6 +75,36 @@ pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
         keys.retain(|(key, _)| *key != "Esc");
     }
     keys
+}
+
+/// The Chinese of a key's description.
+fn key_zh(what: &str) -> &str {
+    match what {
+        "choose" => "选择",
+        "open" => "打开",
+        "page" => "翻页",
+        "scroll" => "滚动",
+        "timeline" => "时间线",
+        "back" => "返回",
+        "step" => "单步",
+        "start/end" => "开头/结尾",
+        "play" => "播放",
+        "next ○" => "下一个 ○",
+        "mark" => "标记",
+        "submit" => "提交",
+        "hint" => "提示",
+        "solution" => "解答",
+        "help" => "帮助",
+        "quit" => "退出",
+        "this help" => "本帮助",
+        "quit, from anywhere (Ctrl-C too)" => "退出，任何界面都可以（Ctrl-C 亦可）",
+        other => other,
+    }
+}
+
+/// A key's description in the learner's language.
+fn key_words<'a>(lang: &str, what: &'a str) -> &'a str {
+    if lang == "zh" { key_zh(what) } else { what }
 }
 
 fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
@@ -128,21 +165,24 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
     }
 }
 
-fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
+fn key_spans(keys: &[(&str, &str)], lang: &str, theme: Theme) -> Vec<Span<'static>> {
     let mut spans = Vec::new();
     for (index, (key, what)) in keys.iter().enumerate() {
         if index > 0 {
             spans.push(Span::raw("  "));
         }
         spans.push(Span::styled((*key).to_owned(), theme.key()));
-        spans.push(Span::styled(format!(" {what}"), theme.plain()));
+        spans.push(Span::styled(
+            format!(" {}", key_words(lang, what)),
+            theme.plain(),
+        ));
     }
     spans
 }
 
-fn spans_width(keys: &[(&str, &str)]) -> usize {
+fn spans_width(keys: &[(&str, &str)], lang: &str) -> usize {
     keys.iter()
-        .map(|(k, w)| text::width(k) + 1 + text::width(w))
+        .map(|(k, w)| text::width(k) + 1 + text::width(key_words(lang, w)))
         .sum::<usize>()
         + 2 * keys.len().saturating_sub(1)
 }
@@ -154,13 +194,13 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let tail = [("?", "help"), ("q", "quit")];
     let room = usize::from(area.width).saturating_sub(1);
     if let Some(status) = &app.status {
-        let tail_width = spans_width(&tail) + 2;
+        let tail_width = spans_width(&tail, app.lang()) + 2;
         let shown = text::truncate(status, room.saturating_sub(tail_width).max(room / 2));
         let mut spans = vec![Span::raw(" "), Span::styled(shown, theme.warn())];
         let used = spans.iter().map(|s| s.width()).sum::<usize>();
         if used + tail_width <= room {
             spans.push(Span::raw(" ".repeat(room - used - tail_width + 2)));
-            spans.extend(key_spans(&tail, theme));
+            spans.extend(key_spans(&tail, app.lang(), theme));
         }
         frame.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
@@ -170,14 +210,14 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let mut trial = keys.clone();
         trial.push(key);
         trial.extend(tail);
-        if spans_width(&trial) > room {
+        if spans_width(&trial, app.lang()) > room {
             continue;
         }
         keys.push(key);
     }
     keys.extend(tail);
     let mut spans = vec![Span::raw(" ")];
-    spans.extend(key_spans(&keys, theme));
+    spans.extend(key_spans(&keys, app.lang(), theme));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -218,6 +258,7 @@ fn overlay_block(title: &str, theme: Theme) -> Block<'static> {
 
 fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
     let theme = app.theme;
+    let lang = app.lang();
     let width = body.width.saturating_sub(4).min(72);
     let inner_width = usize::from(width.saturating_sub(4)).max(1);
     let mut lines: Vec<Line<'static>> = Vec::new();
@@ -229,7 +270,7 @@ fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
     for (key, what) in keys {
         lines.push(Line::from(vec![
             Span::styled(text::fit(key, 10), theme.key()),
-            Span::styled(what.to_owned(), theme.plain()),
+            Span::styled(key_words(lang, what).to_owned(), theme.plain()),
         ]));
     }
     let timeline = match app.screen() {
@@ -244,42 +285,68 @@ fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
     };
     if timeline {
         lines.push(Line::default());
-        prose(&mut lines, "Reading the timeline", theme.title());
+        prose(
+            &mut lines,
+            text::ui(lang, "Reading the timeline", "怎样读时间线"),
+            theme.title(),
+        );
         let legend: Vec<String> = GLYPH_LEGEND
             .iter()
             .map(|(g, what)| format!("{g} {what}"))
             .collect();
         prose(
             &mut lines,
-            &format!("Steps: {}.", legend.join(" · ")),
+            &format!(
+                "{}{}.",
+                text::ui(lang, "Steps: ", "步骤："),
+                legend.join(" · ")
+            ),
             theme.plain(),
         );
         prose(
             &mut lines,
-            "At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
+            text::ui(
+                lang,
+                "At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
+                "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ⌛ 等待行锁 · · 无事可做 · ‼ 违例：过期的或任务结束后的效果。",
+            ),
             theme.plain(),
         );
         prose(
             &mut lines,
-            "━━ a lease: g2 is generation 2, ┫ where it ended, the number after it is lease_until. ┄ a paused worker.",
+            text::ui(
+                lang,
+                "━━ a lease: g2 is generation 2, ┫ where it ended, the number after it is lease_until. ┄ a paused worker.",
+                "━━ 租约：g2 表示第 2 代，┫ 是它结束的位置，其后的数字是 lease_until。┄ 表示暂停中的 Worker。",
+            ),
             theme.plain(),
         );
         if let Screen::Exercise(_) = app.screen() {
             prose(
                 &mut lines,
-                "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
+                text::ui(
+                    lang,
+                    "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
+                    "标记：○ 可以标记的步骤 · ● 已标记。作答之后：✓ 对 · ✗ 错。",
+                ),
                 theme.plain(),
             );
         }
     }
     lines.push(Line::default());
-    prose(&mut lines, "Esc or ? closes this help.", theme.dim());
+    prose(
+        &mut lines,
+        text::ui(lang, "Esc or ? closes this help.", "按 Esc 或 ? 关闭帮助。"),
+        theme.dim(),
+    );
     let height = (lines.len() as u16 + 2).min(body.height);
     let area = centered(body, width, height);
     clear_overlay(frame, area);
     frame.render_widget(
-        Paragraph::new(lines)
-            .block(overlay_block("Keys", theme).padding(ratatui::widgets::Padding::horizontal(1))),
+        Paragraph::new(lines).block(
+            overlay_block(text::ui(lang, "Keys", "按键"), theme)
+                .padding(ratatui::widgets::Padding::horizontal(1)),
+        ),
         area,
     );
 }
@@ -298,9 +365,12 @@ fn render_notice(frame: &mut Frame<'_>, body: Rect, app: &App) {
     lines.push(Line::default());
     lines.push(Line::from(vec![
         Span::styled("Enter", theme.key()),
-        Span::styled(" continue   ", theme.plain()),
+        Span::styled(
+            format!(" {}   ", text::ui(app.lang(), "continue", "继续")),
+            theme.plain(),
+        ),
         Span::styled("q", theme.key()),
-        Span::styled(" quit", theme.plain()),
+        Span::styled(format!(" {}", key_words(app.lang(), "quit")), theme.plain()),
     ]));
     let height = (lines.len() as u16 + 2).min(body.height);
     let area = centered(body, width, height);

@@ -22,9 +22,15 @@ pub(crate) fn design_label(scenario: &Scenario) -> String {
 }
 
 /// "Step 4 · tick 7 · A write → report · ✓ ok", with "‼ stale" when revealed.
-pub(crate) fn step_title(scenario: &Scenario, trace: &Trace, index: usize, reveal: bool) -> String {
+pub(crate) fn step_title(
+    scenario: &Scenario,
+    trace: &Trace,
+    index: usize,
+    reveal: bool,
+    lang: &str,
+) -> String {
     let (Some(step), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
-        return "no steps".to_owned();
+        return text::ui(lang, "no steps", "没有步骤").to_owned();
     };
     let actor = step.worker.map_or("user", |w| scenario.worker_id(w));
     let target = step
@@ -32,9 +38,13 @@ pub(crate) fn step_title(scenario: &Scenario, trace: &Trace, index: usize, revea
         .map(|t| format!(" → {}", scenario.target_id(t)))
         .unwrap_or_default();
     let glyph = outcome_glyph(trace, index, false);
+    let head = if lang == "zh" {
+        format!("第 {index} 步 · 时刻 {}", step.at)
+    } else {
+        format!("Step {index} · tick {}", step.at)
+    };
     let mut title = format!(
-        "Step {index} · tick {} · {actor} {}{target} · {glyph} {}",
-        step.at,
+        "{head} · {actor} {}{target} · {glyph} {}",
         step.action.name(),
         record.outcome.name()
     );
@@ -81,7 +91,10 @@ pub(crate) fn step_lines(
     let index = timeline.cursor;
     let mut lines = Vec::new();
     if timeline.len() == 0 {
-        lines.push(Line::styled("This scenario has no steps.", theme.dim()));
+        lines.push(Line::styled(
+            text::ui(lang, "This scenario has no steps.", "这个场景没有步骤。"),
+            theme.dim(),
+        ));
         return lines;
     }
     let said = step_text(&timeline.scenario, &timeline.trace, index, lang, reveal);
@@ -92,7 +105,10 @@ pub(crate) fn step_lines(
         .get(index)
         .and_then(|s| s.note.as_ref())
     {
-        for line in text::wrap(&format!("Note: {}", note.get(lang)), width) {
+        for line in text::wrap(
+            &format!("{}{}", text::ui(lang, "Note: ", "注："), note.get(lang)),
+            width,
+        ) {
             lines.push(Line::styled(line, theme.dim()));
         }
     }
@@ -120,10 +136,11 @@ fn detail_lines(
 }
 
 /// The timeline block's title: design and lease length.
-pub(crate) fn timeline_title(timeline: &Timeline, theme: Theme) -> Line<'static> {
+pub(crate) fn timeline_title(timeline: &Timeline, lang: &str, theme: Theme) -> Line<'static> {
     Line::from(Span::styled(
         format!(
-            " timeline · design {} · ttl {} ",
+            " {} {} · ttl {} ",
+            text::ui(lang, "timeline · design", "时间线 · 设计"),
             design_label(&timeline.scenario),
             timeline.scenario.ttl
         ),
@@ -175,18 +192,15 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
     let timeline = &state.timeline;
     let [header, rest] = areas(area);
     let playing = if timeline.playing {
-        "▶ playing"
+        text::ui(lang, "▶ playing", "▶ 播放中")
     } else {
-        "⏸ paused"
+        text::ui(lang, "⏸ paused", "⏸ 已暂停")
     };
-    let position = if timeline.len() == 0 {
-        "no steps".to_owned()
-    } else {
-        format!(
-            "step {} of {} · {playing}",
-            timeline.cursor + 1,
-            timeline.len()
-        )
+    let (step, count) = (timeline.cursor + 1, timeline.len());
+    let position = match (count, lang == "zh") {
+        (0, _) => text::ui(lang, "no steps", "没有步骤").to_owned(),
+        (_, true) => format!("第 {step}/{count} 步 · {playing}"),
+        (_, false) => format!("step {step} of {count} · {playing}"),
     };
     render_header(
         frame,
@@ -196,7 +210,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
         theme,
     );
     let [diagram_area, detail_area] = split_timeline(rest, timeline.diagram.height(), 5);
-    let block = section(timeline_title(timeline, theme), theme);
+    let block = section(timeline_title(timeline, lang, theme), theme);
     let inner = block.inner(diagram_area);
     frame.render_widget(block, diagram_area);
     frame.render_widget(
@@ -214,7 +228,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
     let title = Line::from(Span::styled(
         format!(
             " {} ",
-            step_title(&timeline.scenario, &timeline.trace, timeline.cursor, true)
+            step_title(
+                &timeline.scenario,
+                &timeline.trace,
+                timeline.cursor,
+                true,
+                lang
+            )
         ),
         theme.title(),
     ));
