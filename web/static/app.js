@@ -268,7 +268,7 @@ function viewExercise(lesson, exercise) {
       feedback.append(h('p', { class: 'key' }, `${t('key')}: ${JSON.stringify(result.key)}`));
     }
     if (result.counterexample) {
-      feedback.append(h('h4', {}, `${t('counterexample')}: ${result.counterexample.explanation}`),
+      feedback.append(h('h4', {}, `${t('counterexample')}: `, inline(result.counterexample.explanation)),
         renderTimeline(result.counterexample.timeline, { initial: result.counterexample.step }).element);
     }
     if (result.timeline) {
@@ -538,7 +538,7 @@ function showReport(node, report) {
   const stats = report.stats;
   clear(node).append(
     h('p', { class: good ? 'verdict good' : 'verdict bad' }, `${good ? '✓ ' + t('safe') : '‼ ' + t('unsafe')} — ${report.design}`),
-    h('p', {}, report.explanation),
+    h('p', {}, inline(report.explanation)),
     h('p', { class: 'muted' }, report.method === 'exhaustive'
       ? `${stats.states} ${t('states')}, ${t('depth')} ${stats.depth}, ${stats.elapsed_ms} ${t('elapsed')}`
       : `${stats.cases} ${t('casesDone')}, seed ${report.seed}, ${stats.elapsed_ms} ${t('elapsed')}`));
@@ -550,20 +550,22 @@ function showReport(node, report) {
 
 // ---- the sandbox ------------------------------------------------------------------------
 
-const SAMPLE = `id = "my-scenario"
-title = { en = "Stale finish after takeover", zh = "接管后的过期提交" }
-ttl = 5
-workers = ["A", "B"]
-design = "ttl-lock-only"
-steps = [
-  { at = 0, worker = "A", do = "claim" },
-  { at = 1, worker = "A", do = "pause" },
-  { at = 6, worker = "B", do = "claim" },
-  { at = 7, worker = "A", do = "resume" },
-  { at = 7, worker = "A", do = "finish" },
-  { at = 8, worker = "B", do = "finish" },
-]
-`;
+const SAMPLE = [
+  'id = "my-scenario"',
+  'title = { en = "Stale finish after takeover", zh = "接管后的过期提交" }',
+  'ttl = 5',
+  'workers = ["A", "B"]',
+  'design = "ttl-lock-only"',
+  'steps = [',
+  '  { at = 0, worker = "A", do = "claim" },',
+  '  { at = 1, worker = "A", do = "pause" },',
+  '  { at = 6, worker = "B", do = "claim" },',
+  '  { at = 7, worker = "A", do = "resume" },',
+  '  { at = 7, worker = "A", do = "finish" },',
+  '  { at = 8, worker = "B", do = "finish" },',
+  ']',
+  '',
+].join('\n');
 
 function viewSandbox() {
   const area = h('textarea', { id: 'sandbox-text', rows: 16, spellcheck: 'false', class: 'code' });
@@ -619,7 +621,9 @@ function route() {
 async function boot() {
   try {
     await init();
+    performance.mark('fencelab:wasm');
     course = new Course();
+    performance.mark('fencelab:course');
   } catch (error) {
     clear(main()).append(h('p', { class: 'verdict bad' }, t('bootFailed') + errorText(error)));
     return;

@@ -296,7 +296,7 @@ export function renderTimeline(data, options = {}) {
 
   const element = h('section', { class: 'timeline-block', 'aria-label': data.title },
     h('h4', { class: 'timeline-title' }, data.title),
-    data.description ? h('p', { class: 'timeline-description' }, data.description) : null,
+    data.description ? h('p', { class: 'timeline-description' }, inline(data.description)) : null,
     frame, h('p', { class: 'help' }, t('timelineHelp')), controls, live, note, table, verdictLine, legend,
     h('details', { class: 'narration-block', open: options.openNarration ? true : null },
       h('summary', {}, t('narration')), narrationList));

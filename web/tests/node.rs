@@ -1,6 +1,7 @@
 //! The bindings under Node (`wasm-bindgen-test-runner`): the explorers in
 //! WebAssembly find the same counterexamples and count the same states as
-//! natively (the numbers pinned in sim-core's native tests).
+//! natively (the numbers pinned in sim-core's native tests), and the
+//! course (embedded lessons, grading, progress) works the same there.
 #![cfg(target_arch = "wasm32")]
 
 use serde_json::Value;
@@ -30,4 +31,50 @@ fn random_search_shrinks_to_a_replayable_counterexample_in_wasm() {
         .cloned()
         .unwrap_or_default();
     assert!(violations.iter().any(|v| v["step"] == step));
+}
+
+#[wasm_bindgen_test]
+fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
+    let mut course = fencelab_web::Course::embedded().unwrap_or_else(|e| panic!("{e}"));
+    let map = course.map("en");
+    assert_eq!(map["lessons"].as_array().map(Vec::len), Some(12));
+    let lesson = "01-liveness-vs-safety";
+    let found = course.lesson_json(lesson, "zh").unwrap_or_default();
+    let mark = found["exercises"]
+        .as_array()
+        .and_then(|list| list.iter().find(|e| e["kind"] == "mark").cloned())
+        .unwrap_or_default();
+    let id = mark["id"].as_str().unwrap_or_default().to_owned();
+    let hidden = course
+        .exercise_timeline(lesson, &id, "en")
+        .unwrap_or_default();
+    assert_eq!(hidden["revealed"], false);
+    assert!(course.solution(lesson, &id, "en").is_err());
+    let first = course
+        .grade(lesson, &id, &serde_json::json!([]), "en")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(first["correct"], false);
+    let key = course.solution(lesson, &id, "en").unwrap_or_default()["key"].clone();
+    let right = course
+        .grade(lesson, &id, &key, "en")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(right["correct"], true);
+    let saved = course.progress_json();
+    let mut again = fencelab_web::Course::embedded().unwrap_or_else(|e| panic!("{e}"));
+    again
+        .load_progress(&saved)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let shown = again
+        .exercise_timeline(lesson, &id, "en")
+        .unwrap_or_default();
+    assert_eq!(shown["revealed"], true);
+    assert!(again.load_progress("not json").is_err());
+}
+
+#[wasm_bindgen_test]
+fn a_pasted_scenario_reports_line_and_column_in_wasm() {
+    let error = fencelab_web::sandbox("id = \"x\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", "en")
+        .err()
+        .unwrap_or_default();
+    assert!(error.starts_with("4:"), "{error}");
 }
