@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         Some("wasm-check") => wasm_check(),
         Some("wasm-test") => wasm_test(),
         Some("web") => web(),
+        Some("e2e") => e2e(),
         _ => {
             say("usage: cargo xtask test        run every check and test");
             say("       cargo xtask wasm-check  build the engine for wasm32-unknown-unknown");
@@ -21,6 +22,9 @@ fn main() -> ExitCode {
                 "       cargo xtask wasm-test   run the wasm tests under Node (installs wasm-bindgen-cli)",
             );
             say("       cargo xtask web         build the browser page into web/dist/");
+            say(
+                "       cargo xtask e2e         build the page and test it in Chromium (playwright-core)",
+            );
             return ExitCode::from(2);
         }
     };
@@ -311,6 +315,37 @@ fn lean(text: &str, js: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The page end to end in Debian's Chromium: `web/e2e/` through
+/// playwright-core, which drives the installed browser and downloads none.
+fn e2e() -> Result<(), String> {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+    if !Path::new(&chromium).exists() {
+        return Err(format!(
+            "no Chromium at {chromium}: install Debian's (`apt-get install -y chromium`) or set CHROMIUM"
+        ));
+    }
+    web()?;
+    run(
+        "the native fencelab binary",
+        cargo().args(["build", "-p", "fencelab"]),
+    )?;
+    let dir = root().join("web/e2e");
+    run(
+        "npm ci (playwright-core)",
+        Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir),
+    )?;
+    run(
+        "node --test web/e2e: the page in Chromium",
+        Command::new("node")
+            .arg("--test")
+            .current_dir(&dir)
+            .env("FENCELAB_BIN", root().join("target/debug/fencelab"))
+            .env("CHROMIUM", &chromium),
+    )
 }
 
 fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
