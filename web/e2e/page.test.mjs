@@ -183,3 +183,40 @@ test('the sandbox runs pasted TOML and reports mistakes as LINE:COL', async () =
   assert.match(await page.locator('.sandbox-out pre.errors').textContent(), /^4:\d+: /);
   await done(session);
 });
+
+test('every exercise kind can be answered and graded', async () => {
+  const session = await open('#/lesson/02-token-in-the-commit');
+  const { page } = session;
+  const graded = async (exercise) => {
+    await exercise.getByRole('button', { name: 'Check my answer' }).click();
+    const verdict = exercise.locator('.feedback > p.verdict');
+    await verdict.waitFor({ timeout: 20000 });
+    return verdict.textContent();
+  };
+  // predict: choose an outcome for every asked step.
+  const predict = page.locator('.exercise.kind-predict').first();
+  for (const select of await predict.locator('.predictions select').all()) await select.selectOption('ok');
+  assert.match(await graded(predict), /—/);
+  // design: the start design is weak; the explorers find a counterexample.
+  const design = page.locator('.exercise.kind-design').first();
+  assert.match(await graded(design), /Not yet/);
+  assert.equal(await design.locator('.feedback svg.timeline-svg').count(), 1);
+  // ... and the strongest choice is safe.
+  for (const box of await design.locator('.design-knobs input[type=checkbox]').all()) await box.check();
+  assert.match(await graded(design), /Correct/);
+  // quiz: one option.
+  const quiz = page.locator('.exercise.kind-quiz').first();
+  await quiz.locator('input').first().check();
+  assert.match(await graded(quiz), /—/);
+  await page.screenshot({ path: join(SHOTS, 'exercises.png'), fullPage: true });
+
+  await page.goto(base + '#/lesson/01-liveness-vs-safety');
+  await page.waitForSelector('main h1');
+  // break: the starting schedule is safe; a bad edit is a message, not a crash.
+  const brk = page.locator('.exercise.kind-break').first();
+  assert.match(await graded(brk), /Not yet/);
+  await brk.locator('textarea').fill('[{"at": 0, "worker": "Nobody", "do": "claim"}]');
+  await brk.getByRole('button', { name: 'Check my answer' }).click();
+  await brk.locator('.feedback', { hasText: 'unknown worker' }).waitFor();
+  await done(session);
+});

@@ -370,9 +370,7 @@ impl Course {
                 let shell = lesson.scenario(*scenario);
                 json!({
                     "violation": violation.map(|v| v.name()),
-                    "steps": shell
-                        .map(|s| sim_core::scenario_to_json(s)["steps"].clone())
-                        .unwrap_or_default(),
+                    "steps": shell.map(answer_steps).unwrap_or_default(),
                     "workers": shell.map(|s| s.workers.iter().map(|w| w.id.clone()).collect::<Vec<_>>()),
                     "targets": shell.map(|s| s.targets.iter().map(|t| t.id.clone()).collect::<Vec<_>>()),
                     "jobs": shell.map(|s| s.jobs.clone()),
@@ -560,6 +558,30 @@ impl Course {
     }
 }
 
+/// A scenario's steps with only the keys a `break` answer takes (`at`,
+/// `worker`, `do`, `target`, `job`): what the learner starts from and what
+/// the solution shows, both ready to be sent back as an answer.
+fn answer_steps(scenario: &sim_core::Scenario) -> Value {
+    const KEYS: [&str; 5] = ["at", "worker", "do", "target", "job"];
+    let steps = sim_core::scenario_to_json(scenario)["steps"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let kept: Vec<Value> = steps
+        .into_iter()
+        .map(|step| match step {
+            Value::Object(fields) => Value::Object(
+                fields
+                    .into_iter()
+                    .filter(|(key, _)| KEYS.contains(&key.as_str()))
+                    .collect(),
+            ),
+            other => other,
+        })
+        .collect();
+    Value::Array(kept)
+}
+
 /// The key of a solution, in the shape of an answer.
 fn solution_key(lesson: &Lesson, exercise: &Exercise, graded: &Grade) -> Value {
     match &exercise.kind {
@@ -603,9 +625,7 @@ fn solution_key(lesson: &Lesson, exercise: &Exercise, graded: &Grade) -> Value {
                 .collect();
             Value::Object(key)
         }
-        ExerciseKind::Break { .. } => graded.scenario.as_ref().map_or(Value::Null, |s| {
-            sim_core::scenario_to_json(s)["steps"].clone()
-        }),
+        ExerciseKind::Break { .. } => graded.scenario.as_ref().map_or(Value::Null, answer_steps),
         ExerciseKind::Quiz { options, .. } => json!(
             options
                 .iter()
@@ -783,6 +803,39 @@ mod tests {
                 .grade(&lesson, &id, &solved["key"], "en")
                 .unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(again["correct"], true, "{kind}: {again}");
+        }
+    }
+
+    #[test]
+    fn every_break_exercise_takes_its_starting_schedule_as_an_answer() {
+        let mut course = course();
+        let breaks: Vec<(String, String)> = course
+            .lessons
+            .iter()
+            .flat_map(|lesson| {
+                lesson
+                    .exercises
+                    .iter()
+                    .filter(|e| e.kind.name() == "break")
+                    .map(|e| (lesson.id.clone(), e.id.clone()))
+            })
+            .collect();
+        assert!(!breaks.is_empty());
+        for (lesson, id) in breaks {
+            let shown = course.lesson_json(&lesson, "en").unwrap_or_default();
+            let exercise = shown["exercises"]
+                .as_array()
+                .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
+                .unwrap_or_default();
+            let graded = course.grade(&lesson, &id, &exercise["steps"], "en");
+            assert!(graded.is_ok(), "{lesson}/{id}: {graded:?}");
+            let solved = course
+                .solution(&lesson, &id, "en")
+                .unwrap_or_else(|e| panic!("{e}"));
+            let again = course
+                .grade(&lesson, &id, &solved["key"], "en")
+                .unwrap_or_else(|e| panic!("{lesson}/{id}: {e}"));
+            assert_eq!(again["correct"], true, "{lesson}/{id}");
         }
     }
 
