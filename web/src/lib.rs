@@ -357,12 +357,14 @@ pub mod bindings {
     }
 
     /// `fencelab run --json` of a scenario's TOML text.
+    #[cfg(feature = "node-api")]
     #[wasm_bindgen(js_name = runJson)]
     pub fn run_json(toml: &str) -> Result<String, JsError> {
         super::run_json(toml).map_err(fail)
     }
 
     /// `fencelab explore --json` for the options object's JSON text.
+    #[cfg(feature = "node-api")]
     #[wasm_bindgen(js_name = exploreJson)]
     pub fn explore_json(options_json: &str, lang: &str) -> Result<String, JsError> {
         super::explore_json(options_json, lang).map_err(fail)

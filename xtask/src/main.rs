@@ -101,7 +101,8 @@ fn test() -> Result<(), String> {
 
 /// The engine must build for the browser: no I/O, no clock, no threads.
 /// sim-core is built through the web crate, which alone turns on
-/// getrandom's JavaScript backend.
+/// getrandom's JavaScript backend. (With the `node-api` exports the
+/// determinism test calls; the page leaves them out.)
 fn wasm_check() -> Result<(), String> {
     ensure_wasm_target()?;
     run(
@@ -113,6 +114,8 @@ fn wasm_check() -> Result<(), String> {
             "--target",
             "wasm32-unknown-unknown",
             "--release",
+            "--features",
+            "node-api",
         ]),
     )
 }
