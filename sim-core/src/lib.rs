@@ -13,6 +13,7 @@ pub mod course;
 mod design;
 mod engine;
 pub mod explore;
+mod leases;
 mod narrate;
 mod oracle;
 mod parse;
@@ -22,7 +23,8 @@ mod write;
 
 pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
 pub use engine::run;
-pub use narrate::{describe_step, safety_reason};
+pub use leases::{Lease, LeaseClose, leases};
+pub use narrate::{describe_outcome, describe_pending, describe_step, safety_reason};
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use scenario::{
     Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario, Step,

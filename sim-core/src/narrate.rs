@@ -102,8 +102,44 @@ fn ending_before(scenario: &Scenario, trace: &Trace, job: JobIdx, before: usize)
     })
 }
 
-/// What the step did, and why, in one or two sentences.
+/// What the step did, and why, in one or two sentences; for a step the
+/// oracle says had to be refused (or whose lease had expired) followed by
+/// [`safety_reason`].
 pub fn describe_step(scenario: &Scenario, trace: &Trace, index: usize, lang: &str) -> String {
+    let mut text = describe_outcome(scenario, trace, index, lang);
+    let Some(record) = trace.steps.get(index) else {
+        return text;
+    };
+    if trace.should_reject.contains(&(index as u32)) || record.expired == Some(true) {
+        text.push(' ');
+        text += &safety_reason(scenario, trace, index, lang);
+    }
+    text
+}
+
+/// What the step asks for, before its result is known: the question of a
+/// predict exercise ("Tick 7: A's finish. What will it do?").
+pub fn describe_pending(scenario: &Scenario, index: usize, lang: &str) -> String {
+    let Some(step) = scenario.steps.get(index) else {
+        return String::new();
+    };
+    let actor = who(scenario, index, lang);
+    let act = action_word(step.action, lang);
+    let target = step.target.map(|t| scenario.target_id(t));
+    let at = step.at;
+    match (target, zh(lang)) {
+        (Some(target), true) => format!("时刻 {at}：{actor} 的{act}到 `{target}`。结果会是什么？"),
+        (None, true) => format!("时刻 {at}：{actor} 的{act}。结果会是什么？"),
+        (Some(target), false) => {
+            format!("Tick {at}: {actor}'s {act} to `{target}`. What will it do?")
+        }
+        (None, false) => format!("Tick {at}: {actor}'s {act}. What will it do?"),
+    }
+}
+
+/// What the step did, and why, without the oracle's verdict: the detail a
+/// mark exercise may show before it is solved, since the verdict is its key.
+pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: &str) -> String {
     let (Some(step), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
         return String::new();
     };
@@ -209,10 +245,6 @@ pub fn describe_step(scenario: &Scenario, trace: &Trace, index: usize, lang: &st
         text += if zh(lang) { "）" } else { ")" };
     }
     text += if zh(lang) { "。" } else { "." };
-    if trace.should_reject.contains(&(index as u32)) || record.expired == Some(true) {
-        text.push(' ');
-        text += &safety_reason(scenario, trace, index, lang);
-    }
     text
 }
 

@@ -308,16 +308,9 @@ impl Course {
                 scenario,
                 candidates,
             } => {
-                let steps: Vec<usize> = lesson
+                let steps: Vec<u32> = lesson
                     .scenario(*scenario)
-                    .map(|s| {
-                        s.steps
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, step)| candidates.contains(&step.action))
-                            .map(|(i, _)| i)
-                            .collect()
-                    })
+                    .map(|s| sim_core::course::mark_candidates(s, candidates))
                     .unwrap_or_default();
                 json!({
                     "candidates": candidates.iter().map(|a| a.name()).collect::<Vec<_>>(),
@@ -593,16 +586,9 @@ fn solution_key(lesson: &Lesson, exercise: &Exercise, graded: &Grade) -> Value {
                 return Value::Null;
             };
             let trace = sim_core::run(scenario);
-            let key: Vec<u32> = trace
-                .should_reject
-                .iter()
-                .copied()
-                .filter(|i| {
-                    scenario
-                        .steps
-                        .get(*i as usize)
-                        .is_some_and(|s| candidates.contains(&s.action))
-                })
+            let key: Vec<u32> = sim_core::course::mark_candidates(scenario, candidates)
+                .into_iter()
+                .filter(|i| trace.should_reject.contains(i))
                 .collect();
             json!(key)
         }

@@ -10,10 +10,7 @@
 //! what is hidden never leaves Rust.
 
 use serde_json::{Value, json};
-use sim_core::{
-    Action, JobIdx, LeaseClock, Outcome, Preset, Scenario, Trace, WorkerIdx, describe_step,
-    safety_reason, scenario_to_json,
-};
+use sim_core::{Preset, Scenario, Trace, describe_step, scenario_to_json};
 
 /// How much of a run the page may see.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,153 +36,6 @@ impl Reveal {
     }
 }
 
-/// How a lease bar ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LeaseEnd {
-    /// `lease_until` passed.
-    Expired,
-    /// The job was finished, failed or cancelled.
-    Ended,
-    /// A newer claim took the row.
-    Replaced,
-}
-
-impl LeaseEnd {
-    fn name(self) -> &'static str {
-        match self {
-            LeaseEnd::Expired => "expired",
-            LeaseEnd::Ended => "ended",
-            LeaseEnd::Replaced => "replaced",
-        }
-    }
-}
-
-/// One lease the job table granted, in ticks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Lease {
-    pub worker: WorkerIdx,
-    pub job: JobIdx,
-    pub generation: u32,
-    /// The claim that granted it.
-    pub start_step: usize,
-    /// `lease_until` as written (in the lease clock's time), after renewals.
-    pub until: i64,
-    /// `until` in true time (the lease clock may be skewed).
-    pub expiry: i64,
-    /// The step that ended it early (a finish, a cancel, a newer claim).
-    pub closed: Option<(usize, LeaseEnd)>,
-}
-
-fn is_claim(action: Action) -> bool {
-    matches!(
-        action,
-        Action::Claim | Action::ClaimNext | Action::UpdateClaim
-    )
-}
-
-/// The leases the job table granted (the same spans the terminal draws).
-pub fn leases(scenario: &Scenario, trace: &Trace) -> Vec<Lease> {
-    let mut spans: Vec<Lease> = Vec::new();
-    let mut active: Vec<Option<usize>> = vec![None; scenario.jobs.len()];
-    let offset = |worker: WorkerIdx| match scenario.design.lease_clock {
-        LeaseClock::Worker => scenario
-            .worker_offsets
-            .get(usize::from(worker))
-            .copied()
-            .unwrap_or(0),
-        LeaseClock::Db => scenario.db_offset,
-    };
-    for (index, (step, record)) in scenario.steps.iter().zip(&trace.steps).enumerate() {
-        if record.outcome != Outcome::Ok {
-            continue;
-        }
-        let Some(job) = record.job else { continue };
-        let Some(slot) = active.get_mut(usize::from(job)) else {
-            continue;
-        };
-        match step.action {
-            action if is_claim(action) => {
-                let (Some(worker), Some(generation)) = (step.worker, record.generation) else {
-                    continue;
-                };
-                if let Some(previous) = slot.take()
-                    && let Some(span) = spans.get_mut(previous)
-                {
-                    span.closed.get_or_insert((index, LeaseEnd::Replaced));
-                }
-                let until = record
-                    .lease_until
-                    .unwrap_or_else(|| i64::try_from(step.at).unwrap_or(i64::MAX));
-                spans.push(Lease {
-                    worker,
-                    job,
-                    generation,
-                    start_step: index,
-                    until,
-                    expiry: until.saturating_sub(offset(worker)),
-                    closed: None,
-                });
-                *slot = Some(spans.len() - 1);
-            }
-            Action::Renew => {
-                if let (Some(current), Some(until)) = (*slot, record.lease_until)
-                    && let Some(span) = spans.get_mut(current)
-                    && Some(span.worker) == step.worker
-                {
-                    span.until = until;
-                    span.expiry = until.saturating_sub(offset(span.worker));
-                }
-            }
-            Action::Finish | Action::Fail | Action::Cancel => {
-                if let Some(current) = slot.take()
-                    && let Some(span) = spans.get_mut(current)
-                {
-                    span.closed.get_or_insert((index, LeaseEnd::Ended));
-                }
-            }
-            _ => {}
-        }
-    }
-    spans
-}
-
-/// A step in words without its result: what a predict exercise asks about.
-fn unresolved_step(scenario: &Scenario, index: usize, lang: &str) -> String {
-    let Some(step) = scenario.steps.get(index) else {
-        return String::new();
-    };
-    let zh = lang == "zh";
-    let actor = match step.worker {
-        Some(worker) => scenario.worker_id(worker).to_owned(),
-        None if zh => "用户".to_owned(),
-        None => "the user".to_owned(),
-    };
-    let place = step
-        .target
-        .map(|t| {
-            let id = scenario.target_id(t);
-            if zh {
-                format!("（目标 `{id}`）")
-            } else {
-                format!(" to `{id}`")
-            }
-        })
-        .unwrap_or_default();
-    if zh {
-        format!(
-            "时刻 {}：{actor} 执行 {}{place}。结果如何？",
-            step.at,
-            step.action.name()
-        )
-    } else {
-        format!(
-            "Tick {}: {actor}'s {}{place}. What will it do?",
-            step.at,
-            step.action.name()
-        )
-    }
-}
-
 /// The step in words, without the oracle's verdict when that is hidden.
 fn narration(
     scenario: &Scenario,
@@ -195,18 +45,11 @@ fn narration(
     reveal: &Reveal,
 ) -> String {
     if !reveal.step(index) {
-        return unresolved_step(scenario, index, lang);
-    }
-    let full = describe_step(scenario, trace, index, lang);
-    if reveal.verdicts() {
-        return full;
-    }
-    // describe_step appends the safety reason to steps that had to be
-    // refused or whose lease had expired; that sentence is the key.
-    let verdict = format!(" {}", safety_reason(scenario, trace, index, lang));
-    match full.strip_suffix(&verdict) {
-        Some(plain) => plain.to_owned(),
-        None => full,
+        sim_core::describe_pending(scenario, index, lang)
+    } else if reveal.verdicts() {
+        describe_step(scenario, trace, index, lang)
+    } else {
+        sim_core::describe_outcome(scenario, trace, index, lang)
     }
 }
 
@@ -272,7 +115,7 @@ pub fn timeline(scenario: &Scenario, lang: &str, reveal: &Reveal) -> Value {
             _ => Value::Null,
         })
         .collect();
-    let leases: Vec<Value> = leases(scenario, &trace)
+    let leases: Vec<Value> = sim_core::leases(scenario, &trace)
         .into_iter()
         .filter(|lease| reveal.step(lease.start_step))
         .map(|lease| {
@@ -342,18 +185,6 @@ steps = [
 
     fn pause() -> Scenario {
         sim_core::parse_scenario(PAUSE.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"))
-    }
-
-    #[test]
-    fn leases_end_when_replaced_or_finished() {
-        let scenario = pause();
-        let trace = sim_core::run(&scenario);
-        let spans = leases(&scenario, &trace);
-        assert_eq!(spans.len(), 2);
-        assert_eq!(spans[0].generation, 1);
-        assert_eq!(spans[0].expiry, 5);
-        assert_eq!(spans[0].closed, Some((2, LeaseEnd::Replaced)));
-        assert_eq!(spans[1].closed, Some((3, LeaseEnd::Ended)));
     }
 
     #[test]

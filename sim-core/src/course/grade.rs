@@ -21,9 +21,30 @@ pub enum Answer {
     Predict(Vec<(u32, Outcome)>),
     Design(DesignAnswer),
     /// The learner's schedule.
-    Break(Vec<Step>),
+    Break(Schedule),
     /// The chosen options' indices.
     Quiz(Vec<usize>),
+}
+
+/// A break exercise's answer: the steps of a schedule in the exercise's
+/// world, and the operation ids and values they name (indexed by
+/// `OpRef::Named` and `ValueRef::Named`). The world itself — workers,
+/// targets, design — always comes from the lesson.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Schedule {
+    pub steps: Vec<Step>,
+    pub ops: Vec<String>,
+    pub values: Vec<String>,
+}
+
+impl From<Vec<Step>> for Schedule {
+    /// Steps that name no operation id or value of their own.
+    fn from(steps: Vec<Step>) -> Schedule {
+        Schedule {
+            steps,
+            ..Schedule::default()
+        }
+    }
 }
 
 /// The knobs a learner turned; `None` keeps the exercise's start value.
@@ -229,9 +250,19 @@ pub fn answer_from_json(
 }
 
 /// A learner's schedule from JSON steps (`{ "at", "worker", "do", "target",
-/// "job" }`), checked against the world of `shell`.
-fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Vec<Step>, String> {
+/// "job", "op", "value", "note" }`, the keys of a scenario's steps),
+/// checked against the world of `shell`.
+fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, String> {
     let entries = value.as_array().ok_or("`break` must be a list of steps")?;
+    if entries.len() > 200 {
+        return Err("a schedule of at most 200 steps, please".to_owned());
+    }
+    // Interned into a scratch copy of the world, so indices match the tables.
+    let mut names = Scenario {
+        ops: Vec::new(),
+        values: Vec::new(),
+        ..shell.clone()
+    };
     let mut steps = Vec::new();
     let mut previous = 0;
     for (index, entry) in entries.iter().enumerate() {
@@ -239,10 +270,9 @@ fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Vec<Step>, String>
         let Some(object) = entry.as_object() else {
             return fail("must be an object".to_owned());
         };
-        if let Some(key) = object
-            .keys()
-            .find(|k| !["at", "worker", "do", "target", "job"].contains(&k.as_str()))
-        {
+        if let Some(key) = object.keys().find(|k| {
+            !["at", "worker", "do", "target", "job", "op", "value", "note"].contains(&k.as_str())
+        }) {
             return fail(format!("unknown key `{key}`"));
         }
         let at = match object.get("at").and_then(Value::as_u64) {
@@ -290,12 +320,50 @@ fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Vec<Step>, String>
                 None => return fail(format!("unknown job `{id}`")),
             }
         }
+        for key in ["op", "value"] {
+            let Some(field) = object.get(key) else {
+                continue;
+            };
+            let Some(name) = field.as_str().filter(|n| !n.is_empty() && n.len() <= 64) else {
+                return fail(format!(
+                    "`{key}` must be a non-empty string of at most 64 bytes"
+                ));
+            };
+            if action != Action::Write {
+                return fail(format!("only a write carries `{key}`"));
+            }
+            if key == "op" {
+                step.op = names.intern_op(name);
+            } else {
+                step.value = names.intern_value(name);
+            }
+        }
+        match object.get("note") {
+            None => {}
+            Some(Value::String(note)) => {
+                step.note = Some(Text {
+                    en: note.clone(),
+                    zh: note.clone(),
+                });
+            }
+            Some(Value::Object(note)) => {
+                let side = |lang: &str| note.get(lang).and_then(Value::as_str).map(str::to_owned);
+                match (side("en"), side("zh")) {
+                    (Some(en), Some(zh)) if note.len() == 2 => {
+                        step.note = Some(Text { en, zh });
+                    }
+                    _ => return fail("`note` must be a string or { en, zh }".to_owned()),
+                }
+            }
+            Some(_) => return fail("`note` must be a string or { en, zh }".to_owned()),
+        }
         steps.push(step);
     }
-    if steps.len() > 200 {
-        return Err("a schedule of at most 200 steps, please".to_owned());
-    }
-    Ok(steps)
+    Ok(Schedule {
+        steps,
+        ops: names.ops,
+        values: names.values,
+    })
 }
 
 /// The design a design-exercise answer makes of the start design.
@@ -383,7 +451,9 @@ pub(crate) fn breaking_schedule(
     Ok(report.counterexample)
 }
 
-fn candidate_steps(scenario: &Scenario, candidates: &[Action]) -> Vec<u32> {
+/// The steps of `scenario` a mark exercise lets the learner mark: those
+/// whose action is one of `candidates`, in order.
+pub fn mark_candidates(scenario: &Scenario, candidates: &[Action]) -> Vec<u32> {
     scenario
         .steps
         .iter()
@@ -405,7 +475,7 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
         ) => {
             let scenario = lesson.scenario(*scenario).ok_or("missing scenario")?;
             let trace = crate::run(scenario);
-            let items: Vec<GradeItem> = candidate_steps(scenario, candidates)
+            let items: Vec<GradeItem> = mark_candidates(scenario, candidates)
                 .into_iter()
                 .map(|index| {
                     let must = trace.should_reject.contains(&index);
@@ -533,11 +603,13 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                 scenario,
                 violation,
             },
-            Answer::Break(steps),
+            Answer::Break(schedule),
         ) => {
             let shell = lesson.scenario(*scenario).ok_or("missing scenario")?;
             let mut attempt = shell.clone();
-            attempt.steps.clone_from(steps);
+            attempt.steps.clone_from(&schedule.steps);
+            attempt.ops.clone_from(&schedule.ops);
+            attempt.values.clone_from(&schedule.values);
             attempt.check()?;
             let trace = crate::run(&attempt);
             let hit = trace
@@ -626,7 +698,7 @@ pub fn solution(lesson: &Lesson, exercise: &Exercise) -> Result<Grade, String> {
         } => {
             let scenario = lesson.scenario(*scenario).ok_or("missing scenario")?;
             let trace = crate::run(scenario);
-            let key: Vec<u32> = candidate_steps(scenario, candidates)
+            let key: Vec<u32> = mark_candidates(scenario, candidates)
                 .into_iter()
                 .filter(|i| trace.should_reject.contains(i))
                 .collect();
@@ -671,7 +743,12 @@ pub fn solution(lesson: &Lesson, exercise: &Exercise) -> Result<Grade, String> {
             let shell = lesson.scenario(*scenario).ok_or("missing scenario")?;
             let found = breaking_schedule(shell, *violation)?
                 .ok_or("the explorers find no schedule that breaks this design")?;
-            grade(lesson, exercise, &Answer::Break(found.scenario.steps))
+            let schedule = Schedule {
+                steps: found.scenario.steps,
+                ops: found.scenario.ops,
+                values: found.scenario.values,
+            };
+            grade(lesson, exercise, &Answer::Break(schedule))
         }
         ExerciseKind::Quiz { options, .. } => {
             let key = options

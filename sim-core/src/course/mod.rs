@@ -10,8 +10,8 @@ mod lesson;
 mod progress;
 
 pub use grade::{
-    Answer, DesignAnswer, Grade, GradeItem, answer_from_json, grade, solution,
-    strongest_safe_design,
+    Answer, DesignAnswer, Grade, GradeItem, Schedule, answer_from_json, grade, mark_candidates,
+    solution, strongest_safe_design,
 };
 pub use lesson::{
     Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, check_lessons, parse_lesson,

@@ -230,6 +230,43 @@ fn break_is_graded_by_running_the_learners_schedule() {
 }
 
 #[test]
+fn a_break_answer_may_name_operation_ids_values_and_notes() {
+    let lesson = fixture();
+    let exercise = lesson
+        .exercise("break")
+        .unwrap_or_else(|| panic!("no break"));
+    let breaks = json!([
+        { "at": 0, "worker": "A", "do": "claim" },
+        { "at": 5, "worker": "B", "do": "claim" },
+        { "at": 5, "worker": "B", "do": "write", "target": "mail", "op": "send-1", "value": "new" },
+        { "at": 6, "worker": "A", "do": "write", "target": "mail", "op": "send-2", "value": "old",
+          "note": { "en": "A wakes up", "zh": "A 醒来" } },
+    ]);
+    let answer = answer_from_json(&lesson, exercise, &breaks).unwrap_or_else(|e| panic!("{e}"));
+    let graded = grade(&lesson, exercise, &answer).unwrap_or_else(|e| panic!("{e}"));
+    let played = graded
+        .scenario
+        .unwrap_or_else(|| panic!("a break grade carries the schedule"));
+    assert_eq!(played.ops, ["send-1", "send-2"]);
+    assert_eq!(played.values, ["new", "old"]);
+    assert_eq!(
+        played.steps[3].note.as_ref().map(|n| n.zh.as_str()),
+        Some("A 醒来")
+    );
+    // Whether it breaks the design is the engine's call, not this test's.
+    let trace = sim_core::run(&played);
+    assert_eq!(graded.correct, !trace.violations.is_empty());
+    for bad in [
+        json!([{ "at": 0, "worker": "A", "do": "claim", "op": "x" }]),
+        json!([{ "at": 0, "worker": "A", "do": "write", "target": "mail", "op": "" }]),
+        json!([{ "at": 0, "worker": "A", "do": "write", "target": "mail", "value": 3 }]),
+        json!([{ "at": 0, "worker": "A", "do": "claim", "note": { "en": "only one side" } }]),
+    ] {
+        assert!(answer_from_json(&lesson, exercise, &bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
 fn quiz_is_graded_with_an_explanation_for_every_option() {
     let lesson = fixture();
     let exercise = lesson.exercise("quiz").unwrap_or_else(|| panic!("no quiz"));

@@ -2,6 +2,7 @@
 
 mod course;
 mod explore;
+mod narrate;
 mod parse_errors;
 mod props;
 mod rules;

@@ -289,13 +289,7 @@ impl App {
                 candidates,
             } => {
                 let scenario = found.scenario(*scenario)?.clone();
-                let steps = scenario
-                    .steps
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| candidates.contains(&s.action))
-                    .map(|(i, _)| i as u32)
-                    .collect();
+                let steps = sim_core::course::mark_candidates(&scenario, candidates);
                 (Some(Timeline::new(scenario)), steps)
             }
             _ => (None, Vec::new()),

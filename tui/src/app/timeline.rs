@@ -15,7 +15,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
-use sim_core::{Action, JobIdx, LeaseClock, Outcome, Scenario, Trace, WorkerIdx};
+use sim_core::{Action, JobIdx, Outcome, Scenario, Trace, WorkerIdx};
 use unicode_width::UnicodeWidthChar;
 
 use super::text;
@@ -101,25 +101,6 @@ pub(crate) struct Diagram {
     target_lane: Vec<usize>,
 }
 
-/// A lease in ticks, before columns exist.
-struct Span {
-    worker: WorkerIdx,
-    job: JobIdx,
-    generation: u32,
-    start_step: usize,
-    until: i64,
-    /// `until` in true time (the lease clock may be skewed).
-    expiry: i64,
-    closed: Option<(usize, LeaseEnd)>,
-}
-
-fn is_claim(action: Action) -> bool {
-    matches!(
-        action,
-        Action::Claim | Action::ClaimNext | Action::UpdateClaim
-    )
-}
-
 /// The letter a step shows on its actor's lane.
 pub(crate) fn action_glyph(action: Action) -> char {
     match action {
@@ -186,7 +167,7 @@ pub(crate) fn outcome_glyph(trace: &Trace, index: usize, reveal: bool) -> char {
 
 impl Diagram {
     pub(crate) fn new(scenario: &Scenario, trace: &Trace) -> Diagram {
-        let spans = lease_spans(scenario, trace);
+        let spans = sim_core::leases(scenario, trace);
         let multi_job = scenario.jobs.len() > 1;
         // Lanes: workers (a lease row per job they hold, then their steps),
         // the user, the job table, the targets.
@@ -333,13 +314,17 @@ impl Diagram {
         diagram
     }
 
-    fn lease_bar(&self, span: &Span, step_count: usize) -> LeaseBar {
+    fn lease_bar(&self, span: &sim_core::Lease, step_count: usize) -> LeaseBar {
         let start_x = self.step_x(span.start_step);
         let expiry_x = u64::try_from(span.expiry)
             .ok()
             .map_or(start_x + 1, |tick| self.x_of_tick(tick))
             .max(start_x + 1);
-        let close = span.closed.map(|(step, end)| {
+        let close = span.closed.map(|(step, close)| {
+            let end = match close {
+                sim_core::LeaseClose::Ended => LeaseEnd::Ended,
+                sim_core::LeaseClose::Replaced => LeaseEnd::Replaced,
+            };
             let x = self.step_x(step);
             // A finish ends the lease after its own column; a newer claim at its column.
             let x = if end == LeaseEnd::Ended { x + SLOT } else { x };
@@ -460,70 +445,6 @@ impl Diagram {
             _ => Some(self.jobs_lane),
         }
     }
-}
-
-/// The leases the job table granted, in ticks.
-fn lease_spans(scenario: &Scenario, trace: &Trace) -> Vec<Span> {
-    let mut spans: Vec<Span> = Vec::new();
-    let mut active: Vec<Option<usize>> = vec![None; scenario.jobs.len()];
-    for (index, (step, record)) in scenario.steps.iter().zip(&trace.steps).enumerate() {
-        if record.outcome != Outcome::Ok {
-            continue;
-        }
-        let Some(job) = record.job else { continue };
-        let Some(slot) = active.get_mut(usize::from(job)) else {
-            continue;
-        };
-        let offset = |worker: WorkerIdx| match scenario.design.lease_clock {
-            LeaseClock::Worker => scenario
-                .worker_offsets
-                .get(usize::from(worker))
-                .copied()
-                .unwrap_or(0),
-            LeaseClock::Db => scenario.db_offset,
-        };
-        match step.action {
-            action if is_claim(action) => {
-                let (Some(worker), Some(generation)) = (step.worker, record.generation) else {
-                    continue;
-                };
-                if let Some(previous) = slot.take()
-                    && let Some(span) = spans.get_mut(previous)
-                {
-                    span.closed.get_or_insert((index, LeaseEnd::Replaced));
-                }
-                let until = record.lease_until.unwrap_or(step.at as i64);
-                spans.push(Span {
-                    worker,
-                    job,
-                    generation,
-                    start_step: index,
-                    until,
-                    expiry: until.saturating_sub(offset(worker)),
-                    closed: None,
-                });
-                *slot = Some(spans.len() - 1);
-            }
-            Action::Renew => {
-                if let (Some(current), Some(until)) = (*slot, record.lease_until)
-                    && let Some(span) = spans.get_mut(current)
-                    && Some(span.worker) == step.worker
-                {
-                    span.until = until;
-                    span.expiry = until.saturating_sub(offset(span.worker));
-                }
-            }
-            Action::Finish | Action::Fail | Action::Cancel => {
-                if let Some(current) = slot.take()
-                    && let Some(span) = spans.get_mut(current)
-                {
-                    span.closed.get_or_insert((index, LeaseEnd::Ended));
-                }
-            }
-            _ => {}
-        }
-    }
-    spans
 }
 
 /// An extra row under the lanes: one symbol per listed step (the marks of

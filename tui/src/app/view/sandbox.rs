@@ -56,9 +56,8 @@ pub(crate) fn step_title(
     title
 }
 
-/// What the step did and why. Without `reveal` the oracle's verdict (the
-/// `safety_reason` that `describe_step` appends) is left out, so a mark
-/// exercise does not give its key away.
+/// What the step did and why. Without `reveal` the oracle's verdict is
+/// left out, so a mark exercise does not give its key away.
 pub(crate) fn step_text(
     scenario: &Scenario,
     trace: &Trace,
@@ -66,17 +65,10 @@ pub(crate) fn step_text(
     lang: &str,
     reveal: bool,
 ) -> String {
-    let full = sim_core::describe_step(scenario, trace, index, lang);
     if reveal {
-        return full;
-    }
-    let verdict = sim_core::safety_reason(scenario, trace, index, lang);
-    if verdict.is_empty() {
-        return full;
-    }
-    match full.strip_suffix(&verdict) {
-        Some(rest) => rest.trim_end().to_owned(),
-        None => full,
+        sim_core::describe_step(scenario, trace, index, lang)
+    } else {
+        sim_core::describe_outcome(scenario, trace, index, lang)
     }
 }
 
