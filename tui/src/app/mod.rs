@@ -62,12 +62,20 @@ fn complain(lines: &[String]) {
     }
 }
 
-pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
-    let theme = Theme::from_env();
-    // Everything that can fail on input fails here, before the terminal changes.
-    let opened = match &launch {
+/// What the files held: a course, or one scenario and where it came from.
+pub(crate) enum Opened {
+    Course(Vec<sim_core::course::Lesson>),
+    Scenario(String, Box<sim_core::Scenario>),
+}
+
+/// Reads what `launch` names. Bad input is reported on stderr (as
+/// `FILE:LINE:COL: message`) and becomes the exit code.
+pub(crate) fn open(launch: &Launch) -> Result<Opened, ExitCode> {
+    match launch {
         Launch::Course { lessons } => match crate::course_cmd::load_lessons(lessons) {
-            Ok(files) => Ok(files.into_iter().map(|f| f.lesson).collect::<Vec<_>>()),
+            Ok(files) => Ok(Opened::Course(
+                files.into_iter().map(|f| f.lesson).collect(),
+            )),
             Err(mut problems) => {
                 if !lessons.is_dir() {
                     problems.push(
@@ -76,23 +84,18 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
                     );
                 }
                 complain(&problems);
-                return ExitCode::from(EXIT_BAD_INPUT);
+                Err(ExitCode::from(EXIT_BAD_INPUT))
             }
         },
-        Launch::Open { file } => match crate::report::load_scenario(file) {
-            Ok(scenario) => Err((file.display().to_string(), scenario)),
-            Err(code) => return code,
-        },
-    };
-    if !io::stdout().is_terminal() {
-        complain(&[
-            "fencelab: the course needs a terminal; `fencelab run FILE` prints a timeline as text"
-                .to_owned(),
-        ]);
-        return ExitCode::from(EXIT_BAD_INPUT);
+        Launch::Open { file } => crate::report::load_scenario(file)
+            .map(|scenario| Opened::Scenario(file.display().to_string(), Box::new(scenario))),
     }
-    let mut store = data_dir.or_else(Store::default_dir).map(Store::new);
-    let loaded = match store.as_mut() {
+}
+
+/// The app over what was opened, with the progress `store` holds (a
+/// damaged file kept aside and a notice about it).
+pub(crate) fn start(opened: Opened, store: Option<&mut Store>, theme: Theme) -> App {
+    let loaded = match store {
         Some(store) => store.load(),
         None => Loaded {
             progress: Default::default(),
@@ -106,10 +109,31 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
         },
     };
     let mut app = match opened {
-        Ok(lessons) => App::course(lessons, loaded.progress, theme),
-        Err((source, scenario)) => App::sandbox(source, scenario, loaded.progress, theme),
+        Opened::Course(lessons) => App::course(lessons, loaded.progress, theme),
+        Opened::Scenario(source, scenario) => {
+            App::sandbox(source, *scenario, loaded.progress, theme)
+        }
     };
     app.notice = loaded.notice;
+    app
+}
+
+pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
+    let theme = Theme::from_env();
+    // Everything that can fail on input fails here, before the terminal changes.
+    let opened = match open(&launch) {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    if !io::stdout().is_terminal() {
+        complain(&[
+            "fencelab: the course needs a terminal; `fencelab run FILE` prints a timeline as text"
+                .to_owned(),
+        ]);
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let mut store = data_dir.or_else(Store::default_dir).map(Store::new);
+    let mut app = start(opened, store.as_mut(), theme);
 
     let signal = termination_signal();
     install_panic_hook();

@@ -4,6 +4,7 @@ mod app;
 mod course;
 mod explore;
 mod run;
+mod tmux;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

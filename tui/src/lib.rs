@@ -1,0 +1,252 @@
+//! `fencelab`: the terminal front end. Parses the command line in one layer
+//! ([`Cli`]) and hands validated values to the command modules.
+//!
+//! A library only so that benchmarks reach the app's rendering
+//! ([`bench`]); the binary (`main.rs`) calls [`main`].
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod app;
+pub mod bench;
+mod course_cmd;
+mod explore_cmd;
+mod report;
+mod style;
+mod web_cmd;
+
+/// Learn why a lease needs a fencing token: step through timelines of
+/// workers, leases, fences, clocks and remote targets, and watch stale
+/// writes get through weak designs.
+#[derive(Debug, Parser)]
+#[command(
+    name = "fencelab",
+    version,
+    after_help = "Without a command, fencelab opens the course (lessons/ in the current\ndirectory, or --lessons DIR) in the terminal; progress is saved after every\nchange.\n\nExamples:\n  fencelab\n  fencelab open examples/01-article-stale-finish.toml\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run examples/02-ttl-lock-double-execution.toml --json\n  fencelab explore --design fenced-highest-seen\n  fencelab explore --all-presets\n\nColour is used only on a terminal, never when NO_COLOR is set; symbols\n(✓ ✗ ↺ ‼) carry every meaning without it."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// The lessons folder the course is read from (without a command).
+    #[arg(long, value_name = "DIR", default_value = "lessons")]
+    lessons: PathBuf,
+    /// Where your progress is kept (default: the user data directory,
+    /// e.g. ~/.local/share/fencelab).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Open a scenario file on the interactive timeline.
+    #[command(
+        after_help = "Examples:\n  fencelab open examples/01-article-stale-finish.toml\n\nKeys: ← → step, Home/End, Space play, ? help, q quit. A file with mistakes is\nreported as FILE:LINE:COL: message with exit status 2."
+    )]
+    Open {
+        /// The scenario file (TOML; see docs/scenario-format.md).
+        file: PathBuf,
+        /// Where your progress (and language) is kept.
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+    },
+    /// Replay a scenario file and show what every step did and which effects were unsafe.
+    #[command(
+        after_help = "Examples:\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run my-scenario.toml --json | jq '.violations'\n\nExit status: 0 when the scenario ran (violations or not), 2 when the file is\ninvalid; errors are printed as FILE:LINE:COL: message."
+    )]
+    Run {
+        /// The scenario file (TOML; see docs/scenario-format.md).
+        file: PathBuf,
+        /// Print the trace as one JSON object (docs/MODEL.md §6) instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Language of titles and notes: `en` or `zh` (default: from LANG).
+        #[arg(long, value_parser = ["en", "zh"])]
+        lang: Option<String>,
+    },
+    /// Attack a design with the interleaving explorers: random schedules
+    /// (proptest, shrunk to a minimal counterexample) or every schedule
+    /// within bounds (breadth-first).
+    #[command(
+        after_help = "Examples:\n  fencelab explore --design ttl-lock-only\n  fencelab explore --design fenced-registered --exhaustive\n  fencelab explore --design db-conditional --no-targets --cancel --exhaustive --json\n  fencelab explore --design my-design.toml --targets none,registered_token --out cex.toml\n  fencelab explore --all-presets\n\nThe verdict is SAFE within the stated bounds, or UNSAFE with the shortest\ncounterexample found, as a timeline; --out writes it as a scenario file that\n`fencelab run` replays. Exit status 0 either way, 2 on bad input."
+    )]
+    Explore(ExploreArgs),
+    /// Check a folder of lessons: parse every file, run every scenario, prove
+    /// every exercise solvable, and print the concept-coverage table.
+    #[command(
+        after_help = "Examples:\n  fencelab lint\n  fencelab lint lessons/ --lang zh\n\nExit status: 0 when every check passes, 1 when a lesson parses but fails a\ncheck (an unsolvable exercise, an uncovered concept), 2 when a file is\ninvalid (printed as FILE:LINE:COL: message)."
+    )]
+    Lint {
+        /// The lessons folder.
+        #[arg(default_value = "lessons")]
+        dir: PathBuf,
+        /// Language of concept names: `en` or `zh` (default: from LANG).
+        #[arg(long, value_parser = ["en", "zh"])]
+        lang: Option<String>,
+    },
+    /// Grade a learner's answers file against the lessons (for teachers).
+    #[command(
+        after_help = "Examples:\n  fencelab grade answers.json\n  fencelab grade answers.json --lessons my-course/ --json\n\nThe answers file's format is described in lessons/README.md. Every answer is\ngraded by the simulator now, from the lesson's scenario and design."
+    )]
+    Grade {
+        /// The answers file (JSON).
+        answers: PathBuf,
+        /// The lessons folder.
+        #[arg(long, default_value = "lessons")]
+        lessons: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Language of the report: `en` or `zh` (default: from LANG).
+        #[arg(long, value_parser = ["en", "zh"])]
+        lang: Option<String>,
+    },
+    /// Serve the browser page (built by `cargo xtask web` into web/dist/)
+    /// on 127.0.0.1 only.
+    #[command(
+        after_help = "Examples:\n  cargo xtask web && fencelab web --open\n  fencelab web --port 8123\n\nExit status 2 when the page has not been built (run `cargo xtask web`)."
+    )]
+    Web {
+        /// The port on 127.0.0.1 (0: any free port).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+        /// The built page's folder (default: web/dist).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+struct ExploreArgs {
+    /// A design preset (ttl-lock-only, client-check, idempotency-only,
+    /// fenced-highest-seen, fenced-registered, db-conditional, full) or a
+    /// TOML file with a design table.
+    #[arg(long, value_name = "PRESET|FILE")]
+    design: Option<String>,
+    /// Number of workers (2 to 4).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    workers: u8,
+    /// Protection of each remote target, comma-separated (none,
+    /// idempotency_key, highest_token, registered_token, gateway, versioned,
+    /// or `design` for the design's default). Default: two targets with the
+    /// design's default protection.
+    #[arg(long, value_name = "MODE,...")]
+    targets: Option<String>,
+    /// No remote targets: explore the job table alone.
+    #[arg(long, conflicts_with = "targets")]
+    no_targets: bool,
+    /// Lease length in ticks (1 to 15).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=15))]
+    ttl: u8,
+    /// Seed of the random explorer (and of `token = "random"`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random schedules to try before answering SAFE.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    cases: u32,
+    /// Search every schedule within the bounds, breadth-first (the shortest
+    /// counterexample, or a proof within bounds).
+    #[arg(long)]
+    exhaustive: bool,
+    /// Time never advances past this tick (at most 48).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(1..=48))]
+    max_time: u8,
+    /// At most this many claims are granted (1 to 8).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=8))]
+    max_claims: u8,
+    /// At most this many scheduler moves in one schedule (1 to 64).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=64))]
+    max_steps: u16,
+    /// Number of jobs (1 to 3); with several, workers claim the next free one.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    jobs: u8,
+    /// Let the user cancel a job once, at any moment.
+    #[arg(long)]
+    cancel: bool,
+    /// Workers renew their lease before every write and before finishing.
+    #[arg(long)]
+    heartbeat: bool,
+    /// Make the last worker a restarted incarnation of the first (same owner).
+    #[arg(long)]
+    restarted: bool,
+    /// Write the counterexample, if any, as a scenario file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print one JSON object (verdict, bounds, stats, explanation, counterexample).
+    #[arg(long)]
+    json: bool,
+    /// Explore every preset (and the telling custom designs) exhaustively and
+    /// print the classification table.
+    #[arg(long)]
+    all_presets: bool,
+    /// Language of explanations: `en` or `zh` (default: from LANG).
+    #[arg(long, value_parser = ["en", "zh"])]
+    lang: Option<String>,
+}
+
+/// The `fencelab` command: parses the arguments and runs the command.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Run { file, json, lang }) => {
+            report::run_command(&file, json, &lang.unwrap_or_else(default_lang))
+        }
+        Some(Command::Lint { dir, lang }) => {
+            course_cmd::lint_command(&dir, &lang.unwrap_or_else(default_lang))
+        }
+        Some(Command::Grade {
+            answers,
+            lessons,
+            json,
+            lang,
+        }) => {
+            course_cmd::grade_command(&answers, &lessons, json, &lang.unwrap_or_else(default_lang))
+        }
+        Some(Command::Explore(args)) => {
+            explore_cmd::explore_command(&explore_cmd::ExploreOptions {
+                design: args.design,
+                workers: args.workers,
+                targets: args.targets,
+                no_targets: args.no_targets,
+                ttl: args.ttl,
+                seed: args.seed,
+                cases: args.cases,
+                exhaustive: args.exhaustive,
+                max_time: args.max_time,
+                max_claims: args.max_claims,
+                max_steps: args.max_steps,
+                jobs: args.jobs,
+                cancel: args.cancel,
+                heartbeat: args.heartbeat,
+                restarted: args.restarted,
+                out: args.out,
+                json: args.json,
+                all_presets: args.all_presets,
+                lang: args.lang.unwrap_or_else(default_lang),
+            })
+        }
+        Some(Command::Web { port, open, dir }) => web_cmd::web_command(port, open, dir),
+        Some(Command::Open { file, data_dir }) => {
+            app::run(app::Launch::Open { file }, data_dir.or(cli.data_dir))
+        }
+        None => app::run(
+            app::Launch::Course {
+                lessons: cli.lessons,
+            },
+            cli.data_dir,
+        ),
+    }
+}
+
+/// `zh` when the environment's locale is Chinese, else `en`.
+fn default_lang() -> String {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
+        .unwrap_or_default();
+    if locale.starts_with("zh") { "zh" } else { "en" }.to_owned()
+}

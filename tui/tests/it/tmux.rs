@@ -1,0 +1,223 @@
+//! The real binary in a real terminal: tmux runs `fencelab` at 80×24, the
+//! test types as a learner would (`send-keys`) and reads the screen
+//! (`capture-pane`). It opens lesson 1, completes its mark exercise, quits,
+//! and checks the progress file and that the terminal settings (`stty -a`)
+//! are what they were before the app started.
+//!
+//! The marks are computed from the engine's oracle at run time, never
+//! written here. tmux is required: `.ci/run` installs it when missing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use sim_core::course::{ExerciseKind, Lesson, Progress, mark_candidates, parse_lesson};
+
+/// A tmux server of its own (`-L`), killed when the test ends, pass or fail.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(command: &str) -> Tmux {
+        let socket = format!("fencelab-test-{}", std::process::id());
+        let tmux = Tmux { socket };
+        let output = tmux.run(&[
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-s",
+            "main",
+            command,
+        ]);
+        assert!(
+            output.status.success(),
+            "tmux new-session failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let output = Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .env_remove("TMUX")
+            .output();
+        match output {
+            Ok(output) => output,
+            Err(error) => panic!(
+                "cannot run tmux ({error}): install it (`apt-get install -y tmux`); .ci/run does"
+            ),
+        }
+    }
+
+    /// Types `keys` (tmux key names: `Enter`, `Right`, `Tab`, `m`, …).
+    fn send(&self, keys: &[&str]) {
+        for key in keys {
+            let output = self.run(&["send-keys", "-t", "main", key]);
+            assert!(output.status.success(), "send-keys {key}");
+        }
+    }
+
+    fn screen(&self) -> String {
+        let output = self.run(&["capture-pane", "-p", "-t", "main"]);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Waits until `done` holds, showing the last screen if it never does.
+    fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if done(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited 20 s for {what}; the screen shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn lesson_one() -> Lesson {
+    let dir = repo().join("lessons");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let lessons: Vec<Lesson> = files
+        .iter()
+        .map(|p| {
+            let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{e}"));
+            parse_lesson(&bytes).unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
+        })
+        .collect();
+    lessons
+        .into_iter()
+        .min_by_key(|l| l.order)
+        .unwrap_or_else(|| panic!("no lessons in {}", dir.display()))
+}
+
+/// A path quoted for `sh -c`.
+fn quoted(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
+}
+
+#[test]
+fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
+    let lesson = lesson_one();
+    let (exercise_index, exercise) = lesson
+        .exercises
+        .iter()
+        .enumerate()
+        .find(|(_, e)| matches!(e.kind, ExerciseKind::Mark { .. }))
+        .unwrap_or_else(|| panic!("lesson 1 has a mark exercise"));
+    let ExerciseKind::Mark {
+        scenario,
+        candidates,
+    } = &exercise.kind
+    else {
+        unreachable!("found as a mark exercise")
+    };
+    let scenario = lesson
+        .scenario(*scenario)
+        .unwrap_or_else(|| panic!("the mark exercise's scenario"));
+    let trace = sim_core::run(scenario);
+    let steps = mark_candidates(scenario, candidates);
+    assert!(
+        steps.iter().any(|s| trace.should_reject.contains(s)),
+        "the exercise has a step to reject"
+    );
+
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let data = dir.path().join("data");
+    let before = dir.path().join("stty-before");
+    let after = dir.path().join("stty-after");
+    let status = dir.path().join("status");
+    // The shell records the terminal settings around the app, then its
+    // exit status; the status file appearing says the app has quit.
+    let command = format!(
+        "cd {repo} && stty -a > {before} && {bin} --lessons lessons --data-dir {data}; \
+         code=$?; stty -a > {after}; echo $code > {status}.tmp; mv {status}.tmp {status}; sleep 60",
+        repo = quoted(&repo()),
+        before = quoted(&before),
+        after = quoted(&after),
+        status = quoted(&status),
+        data = quoted(&data),
+        bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
+    );
+    let tmux = Tmux::start(&command);
+
+    let title = lesson.title.en.clone();
+    tmux.wait_for("the course map", |s| s.contains(&title));
+    // Lesson 1 is what is next on a fresh course: open it, go past its
+    // sections to the exercises page, choose the mark exercise.
+    tmux.send(&["Enter"]);
+    for _ in 0..lesson.sections.len() {
+        tmux.send(&["Right"]);
+    }
+    for _ in 0..exercise_index {
+        tmux.send(&["Down"]);
+    }
+    tmux.send(&["Enter", "Home"]);
+    // Tab walks the candidate steps in order; mark those the oracle says
+    // must be rejected, then submit.
+    for step in &steps {
+        tmux.send(&["Tab"]);
+        if trace.should_reject.contains(step) {
+            tmux.send(&["m"]);
+        }
+    }
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the exercise graded complete", |s| {
+        s.contains("✓") && (s.contains("Complete") || s.contains("complete"))
+    });
+    tmux.send(&["q"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !status.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "fencelab did not quit; the screen shows:\n{}",
+            tmux.screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let code = std::fs::read_to_string(&status).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(code.trim(), "0", "fencelab's exit status");
+
+    let saved = std::fs::read_to_string(data.join("progress.json"))
+        .unwrap_or_else(|e| panic!("the progress file: {e}"));
+    let progress = Progress::from_json(&saved).unwrap_or_else(|e| panic!("{e:?}"));
+    let record = progress
+        .exercise(&lesson.id, &exercise.id)
+        .unwrap_or_else(|| panic!("no record of the exercise in {saved}"));
+    assert!(record.completed, "{saved}");
+    assert_eq!(record.attempts, 1);
+
+    let before = std::fs::read_to_string(&before).unwrap_or_else(|e| panic!("{e}"));
+    let after = std::fs::read_to_string(&after).unwrap_or_else(|e| panic!("{e}"));
+    assert!(before.contains("icanon") && before.contains("echo"));
+    assert_eq!(before, after, "the terminal settings are restored");
+    // The main screen is back: the app's frame is gone from the pane.
+    let screen = tmux.screen();
+    assert!(!screen.contains(&title), "{screen}");
+}
