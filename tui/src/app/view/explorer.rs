@@ -692,11 +692,21 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
         inner,
     );
 
-    let title = Line::from(Span::styled(result_title(state, lang), theme.title()));
-    let block = section(title, theme).padding(Padding::horizontal(1));
     let inner = result_inner(result, theme);
     let lines = result_lines(app, state, usize::from(inner.width).max(1));
     let scroll = clamp_scroll(state.scroll, lines.len(), inner.height);
+    let mut title = vec![Span::styled(result_title(state, lang), theme.title())];
+    // Said in words, so a learner knows there is more below.
+    let max = clamp_scroll(u16::MAX, lines.len(), inner.height);
+    if max > 0 {
+        let more = if scroll < max {
+            text::ui(lang, " ↓ more: PgDn ", " ↓ 还有：PgDn ")
+        } else {
+            text::ui(lang, " ↑ PgUp ", " ↑ PgUp ")
+        };
+        title.push(Span::styled(more, theme.dim()));
+    }
+    let block = section(Line::from(title), theme).padding(Padding::horizontal(1));
     frame.render_widget(block, result);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
