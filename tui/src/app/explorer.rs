@@ -143,7 +143,7 @@ impl ExplorerState {
         matches!(self.run, Run::Running { .. })
     }
 
-    fn setting(&self) -> Setting {
+    pub(crate) fn setting(&self) -> Setting {
         Setting::ALL
             .get(self.row)
             .copied()
@@ -238,6 +238,14 @@ pub(crate) fn message_for_key(state: &ExplorerState, code: KeyCode) -> Option<Me
         KeyCode::Left => Some(M::PrevValue),
         KeyCode::Right | KeyCode::Char(' ') => Some(M::NextValue),
         KeyCode::Enter | KeyCode::Char('r') => Some(M::Run),
+        KeyCode::Char(digit @ '0'..='9')
+            if state.setting() == Setting::Seed && !state.exhaustive =>
+        {
+            digit.to_digit(10).map(|d| M::SeedDigit(d as u8))
+        }
+        KeyCode::Backspace if state.setting() == Setting::Seed && !state.exhaustive => {
+            Some(M::SeedErase)
+        }
         KeyCode::Char('t') if done => Some(M::OpenTimeline),
         KeyCode::PageUp => Some(M::PageUp),
         KeyCode::PageDown => Some(M::PageDown),
@@ -263,6 +271,19 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
             state.change(message == M::NextValue);
         }
         M::Run if !state.running() => start(app, state),
+        M::SeedDigit(digit) if !state.running() => {
+            // Digits append to the seed; Backspace drops the last one.
+            state.seed = state
+                .seed
+                .checked_mul(10)
+                .and_then(|s| s.checked_add(u64::from(digit)))
+                .unwrap_or(state.seed);
+            state.run = Run::Idle;
+        }
+        M::SeedErase if !state.running() => {
+            state.seed /= 10;
+            state.run = Run::Idle;
+        }
         M::CancelSearch => {
             if let Run::Running { id, cancelling, .. } = &mut state.run {
                 if !*cancelling {
@@ -279,17 +300,7 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
                         let mut timeline = Timeline::new(found.scenario.clone());
                         timeline.cursor =
                             (found.step as usize).min(timeline.len().saturating_sub(1));
-                        let source = match report.method {
-                            Method::Random { seed, .. } => {
-                                format!(
-                                    "{} · {seed}",
-                                    text_ui(app, "explorer, seed", "探索器，种子")
-                                )
-                            }
-                            Method::Exhaustive => {
-                                text_ui(app, "explorer, exhaustive", "探索器，穷举").to_owned()
-                            }
-                        };
+                        let source = text_ui(app, "explorer", "探索器").to_owned();
                         return Some(Screen::Sandbox(Box::new(SandboxState {
                             source,
                             timeline,

@@ -55,6 +55,9 @@ pub(crate) enum Message {
     NextValue,
     /// The explorer: run the search.
     Run,
+    /// The explorer: a digit typed on the seed row, or Backspace.
+    SeedDigit(u8),
+    SeedErase,
     /// The explorer: stop the running search.
     CancelSearch,
     /// A click on a timeline's step.

@@ -453,3 +453,73 @@ fn the_wheel_scrolls_and_clicks_choose_settings() {
     h.mouse(MouseEventKind::Drag(MouseButton::Left), x, y);
     assert!(h.explorer().exhaustive);
 }
+
+#[test]
+fn explorer_help() {
+    check("explorer_help", |h| {
+        open_explorer(h, 0, false);
+        h.char('?');
+    });
+}
+
+#[test]
+fn the_seed_takes_digits() {
+    let mut h = Harness::course(80, 24);
+    open_explorer(&mut h, 0, false);
+    h.keys(&[KeyCode::Down, KeyCode::Down, KeyCode::Backspace]);
+    assert_eq!(h.explorer().seed, 0);
+    h.keys(&[KeyCode::Char('4'), KeyCode::Char('2')]);
+    assert_eq!(h.explorer().seed, 42);
+    h.key(KeyCode::Enter).settle(u32::MAX);
+    let Run::Done { report, .. } = &h.explorer().run else {
+        panic!("the search finished")
+    };
+    assert_eq!(
+        report.method,
+        sim_core::explore::Method::Random {
+            seed: 42,
+            cases: crate::app::explorer::RANDOM_CASES
+        }
+    );
+    assert!(h.render().contains("seed 42"));
+}
+
+/// The runtime's thread body: its progress callback stops the search once
+/// the cancel flag is set, and it always ends with `Finished`.
+#[test]
+fn the_search_thread_obeys_its_cancel_flag() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::mpsc::channel;
+
+    let state = ExplorerState::new(None);
+    let request = crate::app::explorer::SearchRequest {
+        id: 7,
+        world: state.world().unwrap(),
+        method: state.method(),
+    };
+    for (cancel, verdict) in [(true, Verdict::Cancelled), (false, Verdict::Unsafe)] {
+        let (sender, events) = channel();
+        crate::app::search_thread(&request, &AtomicBool::new(cancel), &sender);
+        drop(sender);
+        let events: Vec<SearchEvent> = events.iter().collect();
+        let Some(SearchEvent::Finished { id, result, .. }) = events.last() else {
+            panic!("{events:?}")
+        };
+        assert_eq!(*id, 7);
+        assert_eq!(result.as_ref().unwrap().verdict, verdict);
+        let progress = events
+            .iter()
+            .filter(|e| matches!(e, SearchEvent::Progress { .. }))
+            .count();
+        assert_eq!(progress > 0, !cancel, "{events:?}");
+    }
+}
+
+#[test]
+fn explorer_help_in_chinese() {
+    check("explorer_help_zh", |h| {
+        h.char('l');
+        open_explorer(h, 0, false);
+        h.char('?');
+    });
+}

@@ -86,15 +86,15 @@ pub(crate) fn keys(state: &ExplorerState, lang: &'static str) -> Vec<(&'static s
 pub(crate) fn help(lang: &str) -> [&'static str; 3] {
     if lang == "zh" {
         [
-            "探索器：对选定的设计，调度器尝试每一种交错——哪个 Worker 先走、时间何时流逝（不动的 Worker 就是暂停的 Worker）、用户何时取消。",
+            "探索器：对选定的设计，调度器尝试各种交错——哪个 Worker 先走、时间何时流逝（即暂停的 Worker）、用户何时取消。",
             "随机：按种子抽取调度，找到失败后收缩成最短的反例（这是证据，不是证明）。穷举：广度优先遍历界限内的所有状态，给出最短反例，或在界限内证明安全。",
-            "↑↓ 选择设置，←→ 或空格更改，Enter 运行，c 或 Esc 取消正在运行的搜索，t 在时间线上播放反例。",
+            "↑↓ 选择设置，←→ 或空格更改（数字键输入种子），Enter 运行，c 或 Esc 取消正在运行的搜索，t 在时间线上播放反例。鼠标：点击一项设置选中它，再点击一次更改它。",
         ]
     } else {
         [
-            "The explorer: for the chosen design, an adversarial scheduler tries the interleavings — which worker moves next, when time passes (a worker that does not move while time passes is a paused worker), when the user cancels.",
+            "The explorer: an adversarial scheduler tries the interleavings of the chosen design — which worker moves next, when time passes (a paused worker), when the user cancels.",
             "Random draws schedules from the seed and shrinks the first failure to a minimal counterexample (evidence, not proof). Exhaustive visits every state within the bounds, breadth first: the shortest counterexample, or safe within bounds.",
-            "↑↓ choose a setting, ←→ or Space change it, Enter runs, c or Esc cancels a running search, t plays the counterexample on the timeline.",
+            "↑↓ choose a setting, ←→ or Space change it (digits type a seed), Enter runs, c or Esc cancels a running search, t plays the counterexample on the timeline. With the mouse: a click focuses a setting, a second click changes it.",
         ]
     }
 }
@@ -171,7 +171,10 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: &str) -> (String, 
                 (
                     ui("Seed", "种子"),
                     format!("◂ {} ▸", state.seed),
-                    ui("same seed, same schedules", "同一个种子，同样的调度"),
+                    ui(
+                        "type digits, Backspace erases · same seed, same schedules",
+                        "可输入数字，Backspace 删除 · 同一个种子，同样的调度",
+                    ),
                 )
             }
         }
