@@ -1,12 +1,15 @@
 //! `fencelab` with no arguments: the course in the terminal, and
 //! `fencelab open FILE`: one scenario's timeline.
 //!
-//! The Elm architecture: one [`model::App`], key events mapped to
+//! The Elm architecture: one [`model::App`], key and mouse events mapped to
 //! [`update::Message`]s, [`update::update`] applying them, and a pure
 //! [`view::view`]. This module is the runtime around them: it reads the
 //! files before the terminal changes (bad input is `FILE:LINE:COL` on
-//! stderr and exit status 2), owns the terminal (restored on quit, on a
-//! panic and on SIGTERM), and saves the progress after every change.
+//! stderr and exit status 2), owns the terminal (raw mode, the alternate
+//! screen and mouse capture, all given back on quit, on a panic and on
+//! SIGTERM), saves the progress after every change, and runs the searches
+//! the explorer screen asks for on background threads, handing their
+//! progress and reports to [`explorer::receive`].
 
 pub(crate) mod explorer;
 pub(crate) mod model;

@@ -56,7 +56,10 @@ fn click(app: &App, x: u16, y: u16) -> Option<Message> {
             view::exercise::step_at(app, state, x, y).map(Message::SelectStep)
         }
         Screen::Explorer(state) => view::explorer::row_at(app, state, x, y).map(Message::ClickRow),
-        Screen::Lesson(_) => None,
+        Screen::Lesson(state) => match view::lesson::click_at(app, state, x, y)? {
+            Ok(row) => Some(Message::ClickRow(row)),
+            Err(()) => Some(Message::OpenTimeline),
+        },
     }
 }
 

@@ -313,12 +313,14 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
         }
         Message::Up => state.exercise = state.exercise.saturating_sub(1),
         Message::Down => state.exercise = (state.exercise + 1).min(exercises.saturating_sub(1)),
+        Message::ClickRow(row) if row >= exercises => {}
+        Message::ClickRow(row) if row != state.exercise => state.exercise = row,
         Message::ScrollUp => state.scroll = state.scroll.saturating_sub(1),
         Message::ScrollDown => state.scroll = (state.scroll + 1).min(max_scroll),
         Message::PageUp => state.scroll = state.scroll.saturating_sub(page_rows),
         Message::PageDown => state.scroll = state.scroll.saturating_add(page_rows).min(max_scroll),
         Message::Resize { .. } | Message::ToggleLang => state.scroll = state.scroll.min(max_scroll),
-        Message::Open => {
+        Message::Open | Message::ClickRow(_) => {
             if let Some(next) = app.exercise_state(state.lesson, state.exercise) {
                 return Nav::Push(Screen::Exercise(Box::new(next)));
             }

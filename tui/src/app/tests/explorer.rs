@@ -523,3 +523,67 @@ fn explorer_help_in_chinese() {
         h.char('?');
     });
 }
+
+/// In a short window the course list scrolls; a click still lands on the
+/// row drawn where it was clicked.
+#[test]
+fn a_click_on_a_scrolled_course_list_hits_the_drawn_row() {
+    let mut h = Harness::course(80, 8);
+    h.keys(&[KeyCode::Down, KeyCode::Down]);
+    let rows = h.rows();
+    let (_, second) = find(&rows, "A copy of lesson one");
+    let (_, third) = find(&rows, "Another copy");
+    assert!(
+        !rows.iter().any(|r| r.contains("  1  A lease is not")),
+        "the list is scrolled past lesson 1:\n{}",
+        rows.join("\n")
+    );
+    h.click(4, second);
+    let Screen::Course(state) = h.app.screen() else {
+        panic!()
+    };
+    assert_eq!(state.selected, 1);
+    h.keys(&[KeyCode::Down]);
+    h.click(4, third);
+    let Screen::Lesson(state) = h.app.screen() else {
+        panic!("the selected row, clicked, opens")
+    };
+    assert_eq!(state.lesson, 2);
+}
+
+#[test]
+fn clicks_on_a_lesson_choose_exercises_and_open_the_timeline() {
+    for (width, height) in SIZES {
+        let mut h = Harness::course(width, height);
+        // The first section with a timeline: a click on its link opens it.
+        let lesson = lesson_one();
+        let linked = lesson
+            .sections
+            .iter()
+            .position(|s| s.scenario.is_some())
+            .expect("lesson 1 shows a timeline");
+        h.key(KeyCode::Enter);
+        for _ in 0..linked {
+            h.key(KeyCode::Right);
+        }
+        let (x, y) = find(&h.rows(), "▸ timeline: ");
+        h.click(x, y);
+        assert!(
+            matches!(h.app.screen(), Screen::Sandbox(_)),
+            "{width}x{height}"
+        );
+        h.key(KeyCode::Esc);
+        for _ in linked..lesson.sections.len() {
+            h.key(KeyCode::Right);
+        }
+        let second = &lesson.exercises[1].id;
+        let (_, y) = find(&h.rows(), second);
+        h.click(4, y);
+        let Screen::Lesson(state) = h.app.screen() else {
+            panic!()
+        };
+        assert_eq!(state.exercise, 1);
+        h.click(4, y);
+        assert_eq!(h.exercise().exercise, 1, "the selected row, clicked, opens");
+    }
+}
