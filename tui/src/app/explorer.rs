@@ -164,9 +164,9 @@ impl ExplorerState {
             Setting::Method => self.exhaustive = !self.exhaustive,
             Setting::Seed => {
                 self.seed = if forward {
-                    self.seed.wrapping_add(1)
+                    self.seed.saturating_add(1)
                 } else {
-                    self.seed.wrapping_sub(1)
+                    self.seed.saturating_sub(1)
                 };
             }
             Setting::Cancel => self.cancel = !self.cancel,

@@ -587,3 +587,21 @@ fn clicks_on_a_lesson_choose_exercises_and_open_the_timeline() {
         assert_eq!(h.exercise().exercise, 1, "the selected row, clicked, opens");
     }
 }
+
+/// Every design with every toggle is a world sim-core accepts, so the
+/// setup never offers a combination that cannot run.
+#[test]
+fn every_setup_is_a_valid_world() {
+    for preset in 0..sim_core::Preset::ALL.len() {
+        for bits in 0..16u8 {
+            let mut state = ExplorerState::new(None);
+            state.preset = preset;
+            state.cancel = bits & 1 != 0;
+            state.heartbeat = bits & 2 != 0;
+            state.restarted = bits & 4 != 0;
+            state.targets = bits & 8 != 0;
+            let world = state.world();
+            assert!(world.is_ok(), "{preset} {bits:04b}: {world:?}");
+        }
+    }
+}
