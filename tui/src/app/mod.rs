@@ -1,14 +1,19 @@
 //! `fencelab` with no arguments: the course in the terminal, and
 //! `fencelab open FILE`: one scenario's timeline.
 //!
-//! The Elm architecture: one [`model::App`], key events mapped to
+//! The Elm architecture: one [`model::App`], key and mouse events mapped to
 //! [`update::Message`]s, [`update::update`] applying them, and a pure
 //! [`view::view`]. This module is the runtime around them: it reads the
 //! files before the terminal changes (bad input is `FILE:LINE:COL` on
-//! stderr and exit status 2), owns the terminal (restored on quit, on a
-//! panic and on SIGTERM), and saves the progress after every change.
+//! stderr and exit status 2), owns the terminal (raw mode, the alternate
+//! screen and mouse capture, all given back on quit, on a panic and on
+//! SIGTERM), saves the progress after every change, and runs the searches
+//! the explorer screen asks for on background threads, handing their
+//! progress and reports to [`explorer::receive`].
 
+pub(crate) mod explorer;
 pub(crate) mod model;
+pub(crate) mod mouse;
 pub(crate) mod persist;
 pub(crate) mod text;
 pub(crate) mod theme;
@@ -23,18 +28,20 @@ use std::io::{self, IsTerminal as _, Stdout};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::cursor::{Hide, Show};
-use ratatui::crossterm::event;
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 
+use self::explorer::{Command, SearchEvent, SearchRequest};
 use self::model::App;
 use self::persist::{Loaded, Notice, Store};
 use self::theme::Theme;
@@ -54,6 +61,8 @@ pub(crate) enum Launch {
 const PLAY_INTERVAL: Duration = Duration::from_millis(700);
 /// How long to wait for a key before looking at the signal flag again.
 const IDLE_POLL: Duration = Duration::from_millis(200);
+/// How often a running search's progress is shown.
+const SEARCH_POLL: Duration = Duration::from_millis(50);
 
 #[allow(clippy::print_stderr)]
 fn complain(lines: &[String]) {
@@ -176,34 +185,12 @@ fn event_loop(
     );
     let mut saved = app.progress.clone();
     let mut next_tick = Instant::now() + PLAY_INTERVAL;
-    loop {
-        terminal.draw(|frame| view::view(frame, app))?;
-        if app.quit {
-            return Ok(0);
-        }
-        let caught = signal.load(Ordering::Relaxed);
-        if caught != 0 {
-            return Ok(caught);
-        }
-        let timeout = if app.playing() {
-            next_tick
-                .saturating_duration_since(Instant::now())
-                .min(IDLE_POLL)
-        } else {
-            IDLE_POLL
-        };
-        if event::poll(timeout)? {
-            let event = event::read()?;
-            if let Some(message) = message_for_event(app, &event) {
-                if message == Message::PlayPause {
-                    next_tick = Instant::now() + PLAY_INTERVAL;
-                }
-                update(app, message);
-            }
-        }
-        if app.playing() && Instant::now() >= next_tick {
-            update(app, Message::Tick);
-            next_tick = Instant::now() + PLAY_INTERVAL;
+    let mut searches = Searches::new();
+    let result = loop {
+        match step(terminal, app, signal, &mut next_tick, &mut searches) {
+            Ok(Some(code)) => break Ok(code),
+            Ok(None) => {}
+            Err(error) => break Err(error),
         }
         if app.progress != saved {
             match store.map(|s| s.save(&app.progress)) {
@@ -216,18 +203,150 @@ fn event_loop(
                 _ => saved = app.progress.clone(),
             }
         }
+    };
+    searches.cancel_all();
+    result
+}
+
+/// One turn of the event loop: draw, wait for an event, apply it. Returns
+/// the exit code once the app quits or a signal arrives.
+fn step(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    signal: &AtomicUsize,
+    next_tick: &mut Instant,
+    searches: &mut Searches,
+) -> io::Result<Option<usize>> {
+    {
+        terminal.draw(|frame| view::view(frame, app))?;
+        if app.quit {
+            return Ok(Some(0));
+        }
+        let caught = signal.load(Ordering::Relaxed);
+        if caught != 0 {
+            return Ok(Some(caught));
+        }
+        let poll = if searches.running.is_empty() {
+            IDLE_POLL
+        } else {
+            SEARCH_POLL
+        };
+        let timeout = if app.playing() {
+            next_tick
+                .saturating_duration_since(Instant::now())
+                .min(poll)
+        } else {
+            poll
+        };
+        if event::poll(timeout)? {
+            let event = event::read()?;
+            if let Some(message) = message_for_event(app, &event) {
+                if message == Message::PlayPause {
+                    *next_tick = Instant::now() + PLAY_INTERVAL;
+                }
+                update(app, message);
+            }
+        }
+        if app.playing() && Instant::now() >= *next_tick {
+            update(app, Message::Tick);
+            *next_tick = Instant::now() + PLAY_INTERVAL;
+        }
+        for command in std::mem::take(&mut app.outbox) {
+            searches.command(command);
+        }
+        while let Ok(event) = searches.events.try_recv() {
+            if let SearchEvent::Finished { id, .. } = &event {
+                searches.running.retain(|(running, _)| running != id);
+            }
+            explorer::receive(app, event);
+        }
+        Ok(None)
     }
+}
+
+/// The searches running on background threads. Each one's progress
+/// callback reads its cancel flag and sends its progress, at most every
+/// [`SEARCH_POLL`], with the time since it started: sim-core reads no clock.
+struct Searches {
+    sender: Sender<SearchEvent>,
+    events: Receiver<SearchEvent>,
+    running: Vec<(u64, Arc<AtomicBool>)>,
+}
+
+impl Searches {
+    fn new() -> Searches {
+        let (sender, events) = channel();
+        Searches {
+            sender,
+            events,
+            running: Vec::new(),
+        }
+    }
+
+    fn command(&mut self, command: Command) {
+        match command {
+            Command::Start(request) => {
+                let cancel = Arc::new(AtomicBool::new(false));
+                self.running.push((request.id, Arc::clone(&cancel)));
+                let sender = self.sender.clone();
+                std::thread::spawn(move || search_thread(&request, &cancel, &sender));
+            }
+            Command::Cancel(id) => {
+                for (running, flag) in &self.running {
+                    if *running == id {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Asks every search to stop (the app is quitting).
+    fn cancel_all(&self) {
+        for (_, flag) in &self.running {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn search_thread(request: &SearchRequest, cancel: &AtomicBool, sender: &Sender<SearchEvent>) {
+    let started = Instant::now();
+    let elapsed_ms = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let mut last_sent: Option<Instant> = None;
+    let id = request.id;
+    let mut control = |progress: &sim_core::explore::Progress| {
+        if cancel.load(Ordering::Relaxed) {
+            return false;
+        }
+        if last_sent.is_none_or(|at| at.elapsed() >= SEARCH_POLL) {
+            last_sent = Some(Instant::now());
+            // The app may have quit; then nobody listens.
+            let _ = sender.send(SearchEvent::Progress {
+                id,
+                progress: *progress,
+                elapsed_ms: elapsed_ms(),
+            });
+        }
+        true
+    };
+    let result = explorer::run_search(request, &mut control);
+    let _ = sender.send(SearchEvent::Finished {
+        id,
+        result,
+        elapsed_ms: elapsed_ms(),
+    });
 }
 
 fn enter() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
     enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, Hide)?;
+    execute!(io::stdout(), EnterAlternateScreen, Hide, EnableMouseCapture)?;
     Terminal::new(CrosstermBackend::new(io::stdout()))
 }
 
-/// Gives the terminal back: cooked mode, the main screen, the cursor.
-/// Safe to call more than once.
+/// Gives the terminal back: no mouse capture, cooked mode, the main
+/// screen, the cursor. Safe to call more than once.
 fn leave() {
+    let _ = execute!(io::stdout(), DisableMouseCapture);
     let _ = disable_raw_mode();
     let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use sim_core::course::{Exercise, ExerciseKind, Grade, Lesson, Position, Progress};
 use sim_core::{Scenario, Trace};
 
+use super::explorer::{Command, ExplorerState};
 use super::persist::Notice;
 use super::theme::Theme;
 use super::timeline::Diagram;
@@ -116,6 +117,7 @@ pub(crate) enum Screen {
     Lesson(LessonState),
     Sandbox(Box<SandboxState>),
     Exercise(Box<ExerciseState>),
+    Explorer(Box<ExplorerState>),
 }
 
 #[derive(Debug, Clone)]
@@ -135,6 +137,11 @@ pub(crate) struct App {
     pub(crate) height: u16,
     pub(crate) theme: Theme,
     pub(crate) quit: bool,
+    /// What `update` asks of the runtime (start or cancel a search); the
+    /// runtime takes them after every update.
+    pub(crate) outbox: Vec<Command>,
+    /// Searches started so far: the next one's id.
+    pub(crate) searches: u64,
 }
 
 impl App {
@@ -151,6 +158,8 @@ impl App {
             height: 24,
             theme,
             quit: false,
+            outbox: Vec::new(),
+            searches: 0,
         };
         let next = app.next_lesson().unwrap_or(0);
         let resume = app.progress.position.as_ref().and_then(|position| {
@@ -197,6 +206,8 @@ impl App {
             height: 24,
             theme,
             quit: false,
+            outbox: Vec::new(),
+            searches: 0,
         }
     }
 

@@ -16,7 +16,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use sim_core::course::{ExerciseKind, Lesson, Position, Progress, parse_lesson};
 use sim_core::{Scenario, Text};
 
@@ -25,6 +27,8 @@ use super::persist::{FILE_NAME, Notice, Store};
 use super::theme::Theme;
 use super::update::{Message, message_for_event, update};
 use super::view::view;
+
+mod explorer;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 const PLAIN: Theme = Theme { color: false };
@@ -566,9 +570,21 @@ enum Input {
     Release(KeyCode),
     Resize(u16, u16),
     Tick,
+    /// A mouse event: its kind (an index into `MOUSE`), column and row.
+    Mouse(u32, u16, u16),
+    /// The runtime runs the searches asked for (bounded, so some stop early).
+    Settle,
 }
 
-const KEYS: [KeyCode; 26] = [
+const MOUSE: [MouseEventKind; 5] = [
+    MouseEventKind::Down(MouseButton::Left),
+    MouseEventKind::Up(MouseButton::Left),
+    MouseEventKind::Down(MouseButton::Right),
+    MouseEventKind::ScrollUp,
+    MouseEventKind::ScrollDown,
+];
+
+const KEYS: [KeyCode; 29] = [
     KeyCode::Left,
     KeyCode::Right,
     KeyCode::Up,
@@ -595,6 +611,9 @@ const KEYS: [KeyCode; 26] = [
     KeyCode::Enter,
     KeyCode::Right,
     KeyCode::Tab,
+    KeyCode::Char('e'),
+    KeyCode::Char('r'),
+    KeyCode::Char('c'),
 ];
 
 fn input() -> impl Strategy<Value = Input> {
@@ -605,6 +624,9 @@ fn input() -> impl Strategy<Value = Input> {
         1 => key.prop_map(Input::Release),
         1 => (1u16..=300, 1u16..=120).prop_map(|(w, h)| Input::Resize(w, h)),
         1 => Just(Input::Tick),
+        4 => (0u32..MOUSE.len() as u32, 0u16..=300, 0u16..=120)
+            .prop_map(|(k, x, y)| Input::Mouse(k, x, y)),
+        1 => Just(Input::Settle),
     ]
 }
 
@@ -624,7 +646,7 @@ fn any_size_and_any_keys_never_panic() {
     let strategy = (
         1u16..=300,
         1u16..=120,
-        0u32..3,
+        0u32..4,
         proptest::collection::vec(input(), 0..48),
     );
     let result = runner.run(&strategy, |(width, height, start, inputs)| {
@@ -645,6 +667,9 @@ fn any_size_and_any_keys_never_panic() {
             App::course(lessons.clone(), progress, PLAIN)
         };
         let mut h = Harness::with(app, width, height);
+        if start == 3 {
+            h.char('e');
+        }
         // One terminal for the whole sequence, as in the real app: frames
         // are diffed against the previous one.
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -667,6 +692,13 @@ fn any_size_and_any_keys_never_panic() {
                     terminal.backend_mut().resize(w, h2);
                 }
                 Input::Tick => update(&mut h.app, Message::Tick),
+                Input::Mouse(kind, column, row) => h.event(Event::Mouse(MouseEvent {
+                    kind: MOUSE[kind as usize],
+                    column,
+                    row,
+                    modifiers: KeyModifiers::NONE,
+                })),
+                Input::Settle => h.settle(400),
             }
             draw(&h.app, &mut terminal);
         }

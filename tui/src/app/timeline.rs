@@ -447,6 +447,77 @@ impl Diagram {
     }
 }
 
+/// Where the diagram lands across an area: label columns on the left, then
+/// the plot, scrolled by `offset` diagram columns. The widget draws with it
+/// and mouse clicks are hit-tested with it, so the two always agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Window {
+    pub(crate) label_width: usize,
+    pub(crate) plot_width: usize,
+    pub(crate) offset: usize,
+}
+
+impl Diagram {
+    /// The window for an area `width` columns wide, scrolled to keep
+    /// `cursor` in view; `extra_labels` are the widths of the extra rows' labels.
+    pub(crate) fn window(
+        &self,
+        width: u16,
+        cursor: Option<usize>,
+        extra_labels: impl Iterator<Item = usize>,
+    ) -> Window {
+        let longest = self
+            .lanes
+            .iter()
+            .map(|l| text::width(&l.label))
+            .chain(extra_labels)
+            .chain([4])
+            .max()
+            .unwrap_or(4);
+        let label_width = (longest + 1).clamp(5, 12).min(usize::from(width) / 3);
+        let plot_width = usize::from(width) - label_width;
+        let cursor = cursor.filter(|c| *c < self.step_column.len());
+        let cursor_x = cursor.map_or(0, |c| self.step_x(c));
+        let offset = if self.width <= plot_width {
+            0
+        } else {
+            (cursor_x + SLOT / 2)
+                .saturating_sub(plot_width / 2)
+                .min(self.width - plot_width)
+        };
+        Window {
+            label_width,
+            plot_width,
+            offset,
+        }
+    }
+
+    /// The step drawn at terminal column `x` of a timeline drawn into
+    /// `area` (any row of it), if a step is there.
+    pub(crate) fn step_at(
+        &self,
+        area: Rect,
+        cursor: Option<usize>,
+        extra_labels: impl Iterator<Item = usize>,
+        x: u16,
+        y: u16,
+    ) -> Option<usize> {
+        if !(area.x..area.right()).contains(&x) || !(area.y..area.bottom()).contains(&y) {
+            return None;
+        }
+        let window = self.window(area.width, cursor, extra_labels);
+        let column = usize::from(x - area.x).checked_sub(window.label_width)?;
+        if column >= window.plot_width {
+            return None;
+        }
+        let plot_x = column + window.offset;
+        self.columns.iter().find_map(|c| match c.kind {
+            ColumnKind::Step(index) if (c.x..c.x + SLOT).contains(&plot_x) => Some(index),
+            _ => None,
+        })
+    }
+}
+
 /// An extra row under the lanes: one symbol per listed step (the marks of
 /// a mark exercise, the grade of the last try, the key).
 #[derive(Debug, Clone)]
@@ -541,24 +612,15 @@ impl Widget for TimelineWidget<'_> {
         let rows = axis_rows + lane_rows + extra_rows;
 
         // Columns: labels on the left, the plot scrolled to the cursor.
-        let longest = d
-            .lanes
-            .iter()
-            .map(|l| text::width(&l.label))
-            .chain(self.extra.iter().map(|e| text::width(&e.label)))
-            .chain([4])
-            .max()
-            .unwrap_or(4);
-        let label_width = (longest + 1).clamp(5, 12).min(usize::from(area.width) / 3);
-        let plot_width = usize::from(area.width) - label_width;
-        let cursor_x = cursor.map_or(0, |c| d.step_x(c));
-        let offset = if d.width <= plot_width {
-            0
-        } else {
-            (cursor_x + SLOT / 2)
-                .saturating_sub(plot_width / 2)
-                .min(d.width - plot_width)
-        };
+        let Window {
+            label_width,
+            plot_width,
+            offset,
+        } = d.window(
+            area.width,
+            cursor,
+            self.extra.iter().map(|e| text::width(&e.label)),
+        );
         let mut canvas = Canvas {
             width: plot_width,
             height: rows,

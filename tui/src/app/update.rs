@@ -5,6 +5,7 @@
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::course::{Answer, ExerciseKind, grade, solution};
 
+use super::explorer::ExplorerState;
 use super::model::{
     App, CourseState, ExerciseState, LessonState, Panel, SandboxState, Screen, Timeline,
 };
@@ -47,6 +48,22 @@ pub(crate) enum Message {
     Submit,
     Hint,
     Solution,
+    /// Open the explorer screen.
+    Explore,
+    /// The explorer: the focused setting's previous or next value.
+    PrevValue,
+    NextValue,
+    /// The explorer: run the search.
+    Run,
+    /// The explorer: a digit typed on the seed row, or Backspace.
+    SeedDigit(u8),
+    SeedErase,
+    /// The explorer: stop the running search.
+    CancelSearch,
+    /// A click on a timeline's step.
+    SelectStep(usize),
+    /// A click on a list's row (the course map, the explorer's settings).
+    ClickRow(usize),
 }
 
 /// A terminal event as a message. Only key presses count: terminals that
@@ -59,6 +76,7 @@ pub(crate) fn message_for_event(app: &App, event: &Event) -> Option<Message> {
             width: *width,
             height: *height,
         }),
+        Event::Mouse(mouse) => super::mouse::message_for_mouse(app, *mouse),
         _ => None,
     }
 }
@@ -87,6 +105,12 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
             _ => None,
         };
     }
+    if let Screen::Explorer(state) = app.screen()
+        && state.running()
+        && code == KeyCode::Esc
+    {
+        return Some(M::CancelSearch);
+    }
     match code {
         KeyCode::Char('q') => return Some(M::Quit),
         KeyCode::Char('?') => return Some(M::ToggleHelp),
@@ -114,6 +138,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
             KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
             KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
             KeyCode::Enter | KeyCode::Right => Some(M::Open),
+            KeyCode::Char('e') => Some(M::Explore),
             _ => None,
         },
         Screen::Lesson(state) => {
@@ -133,7 +158,9 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
                 _ => scroll_keys(code),
             }
         }
+        Screen::Sandbox(_) if code == KeyCode::Char('e') => Some(M::Explore),
         Screen::Sandbox(_) => timeline_keys(code).or_else(|| scroll_keys(code)),
+        Screen::Explorer(state) => super::explorer::message_for_key(state, code),
         Screen::Exercise(state) => {
             let marking = state.timeline.is_some();
             let own = match code {
@@ -208,6 +235,10 @@ pub(crate) fn update(app: &mut App, message: Message) {
         Screen::Lesson(state) => lesson(app, state, message),
         Screen::Sandbox(state) => sandbox(app, state, message),
         Screen::Exercise(state) => exercise(app, state, message),
+        Screen::Explorer(state) => match super::explorer::update(app, state, message) {
+            Some(next) => Nav::Push(next),
+            None => Nav::Stay,
+        },
     };
     app.screens.push(screen);
     if let Nav::Push(next) = nav {
@@ -220,6 +251,11 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
     match message {
         Message::Up => state.selected = state.selected.saturating_sub(1),
         Message::Down => state.selected = (state.selected + 1).min(count.saturating_sub(1)),
+        Message::Explore => {
+            return Nav::Push(Screen::Explorer(Box::new(ExplorerState::new(None))));
+        }
+        Message::ClickRow(row) if row < count && row != state.selected => state.selected = row,
+        Message::ClickRow(row) if row < count => return course(app, state, Message::Open),
         Message::Open => {
             let Some(lesson) = app.lessons.get(state.selected) else {
                 return Nav::Stay;
@@ -277,12 +313,14 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
         }
         Message::Up => state.exercise = state.exercise.saturating_sub(1),
         Message::Down => state.exercise = (state.exercise + 1).min(exercises.saturating_sub(1)),
+        Message::ClickRow(row) if row >= exercises => {}
+        Message::ClickRow(row) if row != state.exercise => state.exercise = row,
         Message::ScrollUp => state.scroll = state.scroll.saturating_sub(1),
         Message::ScrollDown => state.scroll = (state.scroll + 1).min(max_scroll),
         Message::PageUp => state.scroll = state.scroll.saturating_sub(page_rows),
         Message::PageDown => state.scroll = state.scroll.saturating_add(page_rows).min(max_scroll),
         Message::Resize { .. } | Message::ToggleLang => state.scroll = state.scroll.min(max_scroll),
-        Message::Open => {
+        Message::Open | Message::ClickRow(_) => {
             if let Some(next) = app.exercise_state(state.lesson, state.exercise) {
                 return Nav::Push(Screen::Exercise(Box::new(next)));
             }
@@ -311,6 +349,9 @@ fn step_keys(timeline: &mut Timeline, message: Message) -> bool {
         }
         Message::FirstStep => timeline.first(),
         Message::LastStep => timeline.last(),
+        Message::SelectStep(index) => {
+            timeline.cursor = index.min(timeline.len().saturating_sub(1));
+        }
         Message::PlayPause => {
             if !timeline.playing && timeline.cursor + 1 >= timeline.len() {
                 timeline.first();
@@ -342,6 +383,10 @@ fn scroll(value: &mut u16, message: Message, max: u16, page: u16) {
 }
 
 fn sandbox(app: &mut App, state: &mut SandboxState, message: Message) -> Nav {
+    if message == Message::Explore {
+        let preset = sim_core::Preset::of(&state.timeline.scenario.design);
+        return Nav::Push(Screen::Explorer(Box::new(ExplorerState::new(preset))));
+    }
     let before = state.timeline.cursor;
     if step_keys(&mut state.timeline, message) {
         if state.timeline.cursor != before {

@@ -456,3 +456,19 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     frame.render_widget(block, areas.panel);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
+
+/// The step drawn at `(x, y)` on a mark exercise's timeline, for a mouse
+/// click: the same areas and extra rows as [`render`].
+pub(crate) fn step_at(app: &App, state: &ExerciseState, x: u16, y: u16) -> Option<usize> {
+    let (_, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
+    let timeline = state.timeline.as_ref()?;
+    let area = areas(app, state, exercise, super::body_area(app)).timeline?;
+    let inner = section(Line::default(), app.theme).inner(area);
+    let labels: Vec<usize> = extra_rows(app, state)
+        .iter()
+        .map(|row| text::width(&row.label))
+        .collect();
+    timeline
+        .diagram
+        .step_at(inner, Some(timeline.cursor), labels.into_iter(), x, y)
+}

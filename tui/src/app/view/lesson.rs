@@ -172,6 +172,41 @@ pub(crate) fn tries(lang: &str, attempts: u32) -> String {
     }
 }
 
+/// The exercises page: the list and the selected exercise's task.
+fn exercise_areas(body: Rect, lesson: &Lesson) -> [Rect; 2] {
+    let rows = (lesson.exercises.len() as u16).saturating_add(1);
+    Layout::vertical([
+        Constraint::Length(rows.min(body.height.saturating_sub(3).max(2))),
+        Constraint::Min(0),
+    ])
+    .areas(body)
+}
+
+/// What a click at `(x, y)` hits: an exercise's row on the exercises page
+/// (`Some(Ok(index))`), or a section's timeline link (`Some(Err(()))`).
+pub(crate) fn click_at(
+    app: &App,
+    state: &LessonState,
+    x: u16,
+    y: u16,
+) -> Option<Result<usize, ()>> {
+    let lesson = app.lessons.get(state.lesson)?;
+    let [_, body, link] = areas(body_area(app));
+    if state.page < lesson.sections.len() {
+        let linked = lesson.sections.get(state.page)?.scenario.is_some();
+        return (linked && y == link.y && (link.x..link.right()).contains(&x)).then_some(Err(()));
+    }
+    let [list_area, _] = exercise_areas(body, lesson);
+    let inner = section(Line::default(), app.theme).inner(list_area);
+    if !(inner.x..inner.right()).contains(&x) || !(inner.y..inner.bottom()).contains(&y) {
+        return None;
+    }
+    // A fresh `ListState` scrolls just far enough to show the selected row.
+    let offset = (state.exercise + 1).saturating_sub(usize::from(inner.height));
+    let row = offset + usize::from(y - inner.y);
+    (row < lesson.exercises.len()).then_some(Ok(row))
+}
+
 fn render_exercises(
     frame: &mut Frame<'_>,
     body: Rect,
@@ -181,12 +216,7 @@ fn render_exercises(
 ) {
     let theme = app.theme;
     let lang = app.lang();
-    let rows = (lesson.exercises.len() as u16).saturating_add(1);
-    let [list_area, prompt_area] = Layout::vertical([
-        Constraint::Length(rows.min(body.height.saturating_sub(3).max(2))),
-        Constraint::Min(0),
-    ])
-    .areas(body);
+    let [list_area, prompt_area] = exercise_areas(body, lesson);
     let width = usize::from(list_area.width);
     let items: Vec<ListItem<'_>> = lesson
         .exercises

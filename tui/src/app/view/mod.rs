@@ -4,6 +4,7 @@
 
 pub(crate) mod course;
 pub(crate) mod exercise;
+pub(crate) mod explorer;
 pub(crate) mod lesson;
 pub(crate) mod sandbox;
 
@@ -19,8 +20,8 @@ use super::theme::Theme;
 use super::timeline::GLYPH_LEGEND;
 
 /// Below this the screens give way to a request for a larger window.
-const MIN_WIDTH: u16 = 24;
-const MIN_HEIGHT: u16 = 6;
+pub(crate) const MIN_WIDTH: u16 = 24;
+pub(crate) const MIN_HEIGHT: u16 = 6;
 
 pub(crate) fn view(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
@@ -34,6 +35,7 @@ pub(crate) fn view(frame: &mut Frame<'_>, app: &App) {
         Screen::Lesson(state) => lesson::render(frame, body, app, state),
         Screen::Sandbox(state) => sandbox::render(frame, body, app, state),
         Screen::Exercise(state) => exercise::render(frame, body, app, state),
+        Screen::Explorer(state) => explorer::render(frame, body, app, state),
     }
     render_footer(frame, footer, app);
     if app.help {
@@ -95,6 +97,12 @@ fn key_zh(what: &str) -> &str {
         "hint" => "提示",
         "solution" => "解答",
         "help" => "帮助",
+        "explore" => "探索",
+        "setting" => "设置",
+        "change" => "更改",
+        "run" => "运行",
+        "cancel" => "取消",
+        "result" => "结果",
         "quit" => "退出",
         "this help" => "本帮助",
         "quit, from anywhere (Ctrl-C too)" => "退出，任何界面都可以（Ctrl-C 亦可）",
@@ -114,7 +122,12 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
         "中文"
     };
     match app.screen() {
-        Screen::Course(_) => vec![("↑↓", "choose"), ("Enter", "open"), ("l", lang)],
+        Screen::Course(_) => vec![
+            ("↑↓", "choose"),
+            ("Enter", "open"),
+            ("e", "explore"),
+            ("l", lang),
+        ],
         Screen::Lesson(state) => {
             let lesson = app.lessons.get(state.lesson);
             let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
@@ -145,7 +158,9 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
             ("↑↓", "scroll"),
             ("Esc", "back"),
             ("l", lang),
+            ("e", "explore"),
         ],
+        Screen::Explorer(state) => explorer::keys(state, lang),
         Screen::Exercise(state) if state.timeline.is_some() => vec![
             ("←→", "step"),
             ("Tab", "next ○"),
@@ -187,38 +202,74 @@ fn spans_width(keys: &[(&str, &str)], lang: &str) -> usize {
         + 2 * keys.len().saturating_sub(1)
 }
 
-/// The keys of the screen, as many as fit, always ending in help and quit;
-/// or the answer to the last key.
-fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
+/// A clickable key label on the footer: columns `from..to` (its key and
+/// description) act as `key`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FooterHit {
+    pub(crate) from: u16,
+    pub(crate) to: u16,
+    pub(crate) key: &'static str,
+}
+
+/// The footer line and where its keys are: the one layout both the view
+/// and the mouse use. The keys of the screen, as many as fit, always
+/// ending in help and quit; or the answer to the last key.
+fn footer(app: &App, width: u16) -> (Line<'static>, Vec<FooterHit>) {
     let theme = app.theme;
-    let tail = [("?", "help"), ("q", "quit")];
-    let room = usize::from(area.width).saturating_sub(1);
-    if let Some(status) = &app.status {
-        let tail_width = spans_width(&tail, app.lang()) + 2;
-        let shown = text::truncate(status, room.saturating_sub(tail_width).max(room / 2));
-        let mut spans = vec![Span::raw(" "), Span::styled(shown, theme.warn())];
-        let used = spans.iter().map(|s| s.width()).sum::<usize>();
-        if used + tail_width <= room {
-            spans.push(Span::raw(" ".repeat(room - used - tail_width + 2)));
-            spans.extend(key_spans(&tail, app.lang(), theme));
-        }
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
-        return;
-    }
-    let mut keys: Vec<(&str, &str)> = Vec::new();
-    for key in screen_keys(app) {
-        let mut trial = keys.clone();
-        trial.push(key);
-        trial.extend(tail);
-        if spans_width(&trial, app.lang()) > room {
-            continue;
-        }
-        keys.push(key);
-    }
-    keys.extend(tail);
+    let lang = app.lang();
+    let tail: [(&'static str, &'static str); 2] = [("?", "help"), ("q", "quit")];
+    let room = usize::from(width).saturating_sub(1);
     let mut spans = vec![Span::raw(" ")];
-    spans.extend(key_spans(&keys, app.lang(), theme));
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    let keys: Vec<(&'static str, &'static str)> = if let Some(status) = &app.status {
+        let tail_width = spans_width(&tail, lang) + 2;
+        let shown = text::truncate(status, room.saturating_sub(tail_width).max(room / 2));
+        spans.push(Span::styled(shown, theme.warn()));
+        let used = spans.iter().map(|s| s.width()).sum::<usize>();
+        if used + tail_width > room {
+            return (Line::from(spans), Vec::new());
+        }
+        spans.push(Span::raw(" ".repeat(room - used - tail_width + 2)));
+        tail.to_vec()
+    } else {
+        let mut keys: Vec<(&'static str, &'static str)> = Vec::new();
+        for key in screen_keys(app) {
+            let mut trial = keys.clone();
+            trial.push(key);
+            trial.extend(tail);
+            if spans_width(&trial, lang) > room {
+                continue;
+            }
+            keys.push(key);
+        }
+        keys.extend(tail);
+        keys
+    };
+    let mut x = spans.iter().map(|s| s.width()).sum::<usize>();
+    let mut hits = Vec::new();
+    for (index, (key, what)) in keys.iter().enumerate() {
+        if index > 0 {
+            x += 2;
+        }
+        let end = x + text::width(key) + 1 + text::width(key_words(lang, what));
+        hits.push(FooterHit {
+            from: u16::try_from(x).unwrap_or(u16::MAX),
+            to: u16::try_from(end).unwrap_or(u16::MAX),
+            key,
+        });
+        x = end;
+    }
+    spans.extend(key_spans(&keys, lang, theme));
+    (Line::from(spans), hits)
+}
+
+/// Where the footer's keys are, at the current size.
+pub(crate) fn footer_hits(app: &App) -> Vec<FooterHit> {
+    footer(app, app.width).1
+}
+
+fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let (line, _) = footer(app, area.width);
+    frame.render_widget(Paragraph::new(line), area);
 }
 
 /// Clears `area` for an overlay. A wide character (Chinese) just left of
@@ -283,6 +334,12 @@ fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
             lines.push(Line::styled(line, style));
         }
     };
+    if let Screen::Explorer(_) = app.screen() {
+        lines.push(Line::default());
+        for paragraph in explorer::help(lang) {
+            prose(&mut lines, paragraph, theme.plain());
+        }
+    }
     if timeline {
         lines.push(Line::default());
         prose(

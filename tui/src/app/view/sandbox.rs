@@ -178,6 +178,17 @@ pub(crate) fn detail_scroll_limits(app: &App, state: &SandboxState) -> (u16, u16
     )
 }
 
+/// The step drawn at `(x, y)`, for a mouse click.
+pub(crate) fn step_at(app: &App, state: &SandboxState, x: u16, y: u16) -> Option<usize> {
+    let [_, rest] = areas(body_area(app));
+    let [diagram, _] = split_timeline(rest, state.timeline.diagram.height(), 5);
+    let inner = section(Line::default(), app.theme).inner(diagram);
+    let timeline = &state.timeline;
+    timeline
+        .diagram
+        .step_at(inner, Some(timeline.cursor), std::iter::empty(), x, y)
+}
+
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &SandboxState) {
     let theme = app.theme;
     let lang = app.lang();

@@ -1,0 +1,403 @@
+//! The explorer screen's model and update: the learner picks a design, a
+//! few world toggles and a method, and runs the explorers of
+//! `sim_core::explore` on it (MODEL.md §7).
+//!
+//! The search itself never runs inside [`update`]: starting one leaves a
+//! [`Command::Start`] in [`App::outbox`], which the runtime takes, runs on
+//! a background thread ([`run_search`]) and answers with [`SearchEvent`]s
+//! that it hands to [`receive`]. Both functions are pure, so the tests run
+//! the same search synchronously and feed the same events. Elapsed time is
+//! measured by the runtime and arrives inside the events.
+
+use ratatui::crossterm::event::KeyCode;
+use sim_core::explore::{Bounds, Control, Method, Progress, Report, World, WorldOptions};
+use sim_core::{DesignSource, Preset};
+
+use super::model::{App, SandboxState, Screen, Timeline};
+use super::update::Message;
+use super::view;
+
+/// Random schedules the random explorer tries (the CLI's default).
+pub(crate) const RANDOM_CASES: u32 = 256;
+/// The seed a new explorer screen starts with (the CLI's default).
+pub(crate) const DEFAULT_SEED: u64 = 1;
+
+/// The rows of the setup panel, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Setting {
+    Design,
+    Method,
+    Seed,
+    Cancel,
+    Heartbeat,
+    Restarted,
+    Targets,
+}
+
+impl Setting {
+    pub(crate) const ALL: [Setting; 7] = [
+        Setting::Design,
+        Setting::Method,
+        Setting::Seed,
+        Setting::Cancel,
+        Setting::Heartbeat,
+        Setting::Restarted,
+        Setting::Targets,
+    ];
+}
+
+/// Where the search is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// Nothing run yet for these settings.
+    Idle,
+    Running {
+        id: u64,
+        method: Method,
+        max_steps: u16,
+        progress: Progress,
+        elapsed_ms: u64,
+        /// Cancel was asked for; the search stops at its next progress call.
+        cancelling: bool,
+    },
+    Done {
+        report: Box<Report>,
+        elapsed_ms: u64,
+    },
+    /// The world could not be built or the search refused it.
+    Failed(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ExplorerState {
+    /// The focused setup row (an index into [`Setting::ALL`]).
+    pub(crate) row: usize,
+    /// An index into [`Preset::ALL`].
+    pub(crate) preset: usize,
+    pub(crate) exhaustive: bool,
+    pub(crate) seed: u64,
+    pub(crate) cancel: bool,
+    pub(crate) heartbeat: bool,
+    pub(crate) restarted: bool,
+    /// Two remote targets with the design's protection, or none.
+    pub(crate) targets: bool,
+    pub(crate) run: Run,
+    /// The result panel's scroll.
+    pub(crate) scroll: u16,
+}
+
+impl ExplorerState {
+    /// A fresh screen, on `preset` (the weakest design when none).
+    pub(crate) fn new(preset: Option<Preset>) -> ExplorerState {
+        let preset = preset
+            .and_then(|p| Preset::ALL.iter().position(|q| *q == p))
+            .unwrap_or(0);
+        ExplorerState {
+            row: 0,
+            preset,
+            exhaustive: false,
+            seed: DEFAULT_SEED,
+            cancel: false,
+            heartbeat: false,
+            restarted: false,
+            targets: true,
+            run: Run::Idle,
+            scroll: 0,
+        }
+    }
+
+    pub(crate) fn preset(&self) -> Preset {
+        Preset::ALL
+            .get(self.preset)
+            .copied()
+            .unwrap_or(Preset::TtlLockOnly)
+    }
+
+    pub(crate) fn method(&self) -> Method {
+        if self.exhaustive {
+            Method::Exhaustive
+        } else {
+            Method::Random {
+                seed: self.seed,
+                cases: RANDOM_CASES,
+            }
+        }
+    }
+
+    /// The world the settings describe, validated by sim-core.
+    pub(crate) fn world(&self) -> Result<World, String> {
+        let preset = self.preset();
+        let mut options = WorldOptions::new(preset.design(), DesignSource::Preset(preset));
+        options.allow_cancel = self.cancel;
+        options.heartbeat = self.heartbeat;
+        options.restarted = self.restarted;
+        options.seed = self.seed;
+        options.bounds = Bounds::default();
+        if !self.targets {
+            options.targets = Some(Vec::new());
+        }
+        options.world().map_err(|error| error.to_string())
+    }
+
+    pub(crate) fn running(&self) -> bool {
+        matches!(self.run, Run::Running { .. })
+    }
+
+    pub(crate) fn setting(&self) -> Setting {
+        Setting::ALL
+            .get(self.row)
+            .copied()
+            .unwrap_or(Setting::Design)
+    }
+
+    /// Moves the focused setting one value on (`forward`) or back.
+    fn change(&mut self, forward: bool) {
+        let count = Preset::ALL.len();
+        match self.setting() {
+            Setting::Design => {
+                self.preset = if forward {
+                    (self.preset + 1) % count
+                } else {
+                    (self.preset + count - 1) % count
+                };
+            }
+            Setting::Method => self.exhaustive = !self.exhaustive,
+            Setting::Seed => {
+                self.seed = if forward {
+                    self.seed.saturating_add(1)
+                } else {
+                    self.seed.saturating_sub(1)
+                };
+            }
+            Setting::Cancel => self.cancel = !self.cancel,
+            Setting::Heartbeat => self.heartbeat = !self.heartbeat,
+            Setting::Restarted => self.restarted = !self.restarted,
+            Setting::Targets => self.targets = !self.targets,
+        }
+        // A result belongs to the settings it was computed for.
+        self.run = Run::Idle;
+        self.scroll = 0;
+    }
+}
+
+/// A search for the runtime to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SearchRequest {
+    pub(crate) id: u64,
+    pub(crate) world: World,
+    pub(crate) method: Method,
+}
+
+/// What [`update`] asks of the runtime.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Command {
+    Start(SearchRequest),
+    /// Make search `id`'s progress callback answer "stop".
+    Cancel(u64),
+}
+
+/// What a running search tells the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SearchEvent {
+    Progress {
+        id: u64,
+        progress: Progress,
+        elapsed_ms: u64,
+    },
+    Finished {
+        id: u64,
+        result: Result<Box<Report>, String>,
+        elapsed_ms: u64,
+    },
+}
+
+/// Runs `request` to the end, or until `control` says stop. The runtime's
+/// background thread calls this; the tests call it directly.
+pub(crate) fn run_search(
+    request: &SearchRequest,
+    control: &mut dyn Control,
+) -> Result<Box<Report>, String> {
+    sim_core::explore::explore_for(&request.world, request.method, None, control)
+        .map(Box::new)
+        .map_err(|error| error.to_string())
+}
+
+/// The explorer screen's keys.
+pub(crate) fn message_for_key(state: &ExplorerState, code: KeyCode) -> Option<Message> {
+    use Message as M;
+    if state.running() {
+        return match code {
+            KeyCode::Char('c') => Some(M::CancelSearch),
+            _ => None,
+        };
+    }
+    let done = matches!(state.run, Run::Done { .. });
+    match code {
+        KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
+        KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+        KeyCode::Left => Some(M::PrevValue),
+        KeyCode::Right | KeyCode::Char(' ') => Some(M::NextValue),
+        KeyCode::Enter | KeyCode::Char('r') => Some(M::Run),
+        KeyCode::Char(digit @ '0'..='9')
+            if state.setting() == Setting::Seed && !state.exhaustive =>
+        {
+            digit.to_digit(10).map(|d| M::SeedDigit(d as u8))
+        }
+        KeyCode::Backspace if state.setting() == Setting::Seed && !state.exhaustive => {
+            Some(M::SeedErase)
+        }
+        KeyCode::Char('t') if done => Some(M::OpenTimeline),
+        KeyCode::PageUp => Some(M::PageUp),
+        KeyCode::PageDown => Some(M::PageDown),
+        _ => None,
+    }
+}
+
+/// Applies `message` to the explorer screen; returns a screen to push.
+pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message) -> Option<Screen> {
+    use Message as M;
+    let rows = Setting::ALL.len();
+    match message {
+        M::Up if !state.running() => state.row = state.row.saturating_sub(1),
+        M::Down if !state.running() => state.row = (state.row + 1).min(rows - 1),
+        M::ClickRow(row) if !state.running() && row < rows => {
+            if state.row == row {
+                state.change(true);
+            } else {
+                state.row = row;
+            }
+        }
+        M::PrevValue | M::NextValue if !state.running() => {
+            state.change(message == M::NextValue);
+        }
+        M::Run if !state.running() => start(app, state),
+        M::SeedDigit(digit) if !state.running() => {
+            // Digits append to the seed; Backspace drops the last one.
+            state.seed = state
+                .seed
+                .checked_mul(10)
+                .and_then(|s| s.checked_add(u64::from(digit)))
+                .unwrap_or(state.seed);
+            state.run = Run::Idle;
+        }
+        M::SeedErase if !state.running() => {
+            state.seed /= 10;
+            state.run = Run::Idle;
+        }
+        M::CancelSearch => {
+            if let Run::Running { id, cancelling, .. } = &mut state.run {
+                if !*cancelling {
+                    *cancelling = true;
+                    app.outbox.push(Command::Cancel(*id));
+                }
+                app.say("Cancelling the search…", "正在取消搜索……");
+            }
+        }
+        M::OpenTimeline => {
+            if let Run::Done { report, .. } = &state.run {
+                match &report.counterexample {
+                    Some(found) => {
+                        let mut timeline = Timeline::new(found.scenario.clone());
+                        timeline.cursor =
+                            (found.step as usize).min(timeline.len().saturating_sub(1));
+                        let source = text_ui(app, "explorer", "探索器").to_owned();
+                        return Some(Screen::Sandbox(Box::new(SandboxState {
+                            source,
+                            timeline,
+                            detail_scroll: 0,
+                        })));
+                    }
+                    None => app.say(
+                        "No counterexample to play: the design held.",
+                        "没有反例可以播放：这个设计守住了。",
+                    ),
+                }
+            }
+        }
+        M::ScrollUp
+        | M::ScrollDown
+        | M::PageUp
+        | M::PageDown
+        | M::Resize { .. }
+        | M::ToggleLang => {
+            let (max, page) = view::explorer::result_scroll_limits(app, state);
+            state.scroll = match message {
+                M::ScrollUp => state.scroll.saturating_sub(1),
+                M::ScrollDown => state.scroll.saturating_add(1),
+                M::PageUp => state.scroll.saturating_sub(page),
+                M::PageDown => state.scroll.saturating_add(page),
+                _ => state.scroll,
+            }
+            .min(max);
+        }
+        _ => {}
+    }
+    None
+}
+
+fn text_ui<'a>(app: &App, en: &'a str, zh: &'a str) -> &'a str {
+    super::text::ui(app.lang(), en, zh)
+}
+
+fn start(app: &mut App, state: &mut ExplorerState) {
+    state.scroll = 0;
+    match state.world() {
+        Ok(world) => {
+            app.searches += 1;
+            let id = app.searches;
+            let method = state.method();
+            state.run = Run::Running {
+                id,
+                method,
+                max_steps: world.bounds.max_steps,
+                progress: Progress::default(),
+                elapsed_ms: 0,
+                cancelling: false,
+            };
+            app.outbox
+                .push(Command::Start(SearchRequest { id, world, method }));
+        }
+        Err(why) => state.run = Run::Failed(why),
+    }
+}
+
+/// Applies a running search's news to the explorer screen that started it.
+pub(crate) fn receive(app: &mut App, event: SearchEvent) {
+    let wanted = match &event {
+        SearchEvent::Progress { id, .. } | SearchEvent::Finished { id, .. } => *id,
+    };
+    let found = app.screens.iter_mut().find_map(|screen| match screen {
+        Screen::Explorer(state) => match state.run {
+            Run::Running { id, .. } if id == wanted => Some(state),
+            _ => None,
+        },
+        _ => None,
+    });
+    let Some(state) = found else { return };
+    match event {
+        SearchEvent::Progress {
+            progress: now,
+            elapsed_ms: ms,
+            ..
+        } => {
+            if let Run::Running {
+                progress,
+                elapsed_ms,
+                ..
+            } = &mut state.run
+            {
+                *progress = now;
+                *elapsed_ms = ms;
+            }
+        }
+        SearchEvent::Finished {
+            result, elapsed_ms, ..
+        } => {
+            state.scroll = 0;
+            state.run = match result {
+                Ok(report) => Run::Done { report, elapsed_ms },
+                Err(why) => Run::Failed(why),
+            };
+        }
+    }
+}

@@ -1,0 +1,715 @@
+//! The explorer screen: the setup (design, method, seed, world toggles)
+//! above, the search below — its progress while it runs, then the verdict,
+//! the explanation, the shrinking sequence and the bounds. Every word of a
+//! result comes from the report the explorers computed.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Padding, Paragraph};
+use sim_core::explore::{Method, Phase, Report, Verdict, World, move_label, safe_sentence};
+
+use super::{body_area, clamp_scroll, render_header, section};
+use crate::app::explorer::{ExplorerState, RANDOM_CASES, Run, Setting};
+use crate::app::model::App;
+use crate::app::text;
+use crate::app::theme::Theme;
+
+/// Most shrinking steps listed one per line; longer sequences keep their
+/// first and last ones.
+const SHRINK_LINES: usize = 8;
+
+/// The header, the setup panel and the result panel.
+fn areas(area: Rect) -> [Rect; 3] {
+    let setup = u16::try_from(Setting::ALL.len()).unwrap_or(u16::MAX) + 1;
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(setup),
+        Constraint::Min(0),
+    ])
+    .areas(area)
+}
+
+fn setup_inner(area: Rect, theme: Theme) -> Rect {
+    section(Line::default(), theme).inner(area)
+}
+
+fn result_inner(area: Rect, theme: Theme) -> Rect {
+    section(Line::default(), theme)
+        .padding(Padding::horizontal(1))
+        .inner(area)
+}
+
+/// The setting drawn at `(x, y)`, for a mouse click.
+pub(crate) fn row_at(app: &App, _state: &ExplorerState, x: u16, y: u16) -> Option<usize> {
+    let [_, setup, _] = areas(body_area(app));
+    let inner = setup_inner(setup, app.theme);
+    if !(inner.x..inner.right()).contains(&x) || !(inner.y..inner.bottom()).contains(&y) {
+        return None;
+    }
+    let row = usize::from(y - inner.y);
+    (row < Setting::ALL.len()).then_some(row)
+}
+
+/// The largest result scroll and one page, at the current size.
+pub(crate) fn result_scroll_limits(app: &App, state: &ExplorerState) -> (u16, u16) {
+    let [_, _, result] = areas(body_area(app));
+    let inner = result_inner(result, app.theme);
+    let lines = result_lines(app, state, usize::from(inner.width).max(1)).len();
+    (
+        clamp_scroll(u16::MAX, lines, inner.height),
+        inner.height.saturating_sub(1).max(1),
+    )
+}
+
+/// The footer's keys for the explorer.
+pub(crate) fn keys(state: &ExplorerState, lang: &'static str) -> Vec<(&'static str, &'static str)> {
+    if state.running() {
+        return vec![("c", "cancel"), ("Esc", "cancel")];
+    }
+    let mut keys = vec![("Enter", "run")];
+    if let Run::Done { report, .. } = &state.run
+        && report.counterexample.is_some()
+    {
+        keys.push(("t", "timeline"));
+    }
+    keys.extend([
+        ("↑↓", "setting"),
+        ("←→", "change"),
+        ("Esc", "back"),
+        ("l", lang),
+    ]);
+    keys
+}
+
+/// What the help overlay says about this screen.
+pub(crate) fn help(lang: &str) -> [&'static str; 3] {
+    if lang == "zh" {
+        [
+            "探索器：对选定的设计，调度器尝试各种交错——哪个 Worker 先走、时间何时流逝（即暂停的 Worker）、用户何时取消。",
+            "随机：按种子抽取调度，找到失败后收缩成最短的反例（这是证据，不是证明）。穷举：广度优先遍历界限内的所有状态，给出最短反例，或在界限内证明安全。",
+            "↑↓ 选择设置，←→ 或空格更改（数字键输入种子），Enter 运行，c 或 Esc 取消正在运行的搜索，t 在时间线上播放反例。鼠标：点击一项设置选中它，再点击一次更改它。",
+        ]
+    } else {
+        [
+            "The explorer: an adversarial scheduler tries the interleavings of the chosen design — which worker moves next, when time passes (a paused worker), when the user cancels.",
+            "Random draws schedules from the seed and shrinks the first failure to a minimal counterexample (evidence, not proof). Exhaustive visits every state within the bounds, breadth first: the shortest counterexample, or safe within bounds.",
+            "↑↓ choose a setting, ←→ or Space change it (digits type a seed), Enter runs, c or Esc cancels a running search, t plays the counterexample on the timeline. With the mouse: a click focuses a setting, a second click changes it.",
+        ]
+    }
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on { "[x]" } else { "[ ]" }
+}
+
+/// A setting's label, its value, and a note on what the value means.
+fn setting_row(state: &ExplorerState, setting: Setting, lang: &str) -> (String, String, String) {
+    let zh = lang == "zh";
+    let ui = |en: &str, zh_text: &str| text::ui(lang, en, zh_text).to_owned();
+    let world = state.world().ok();
+    match setting {
+        Setting::Design => {
+            let preset = state.preset();
+            let design = preset.design();
+            let checks = design.commit_checks.names();
+            let checks = if checks.is_empty() {
+                ui("none", "无")
+            } else {
+                checks.join(if zh { "、" } else { ", " })
+            };
+            let note = if zh {
+                format!(
+                    "令牌 {} · 提交检查 {checks} · 目标 {}",
+                    design.token.name(),
+                    design.target_protect.name()
+                )
+            } else {
+                format!(
+                    "token {} · commit checks {checks} · targets {}",
+                    design.token.name(),
+                    design.target_protect.name()
+                )
+            };
+            (
+                ui("Design", "设计"),
+                format!(
+                    "◂ {} ▸ {}/{}",
+                    preset.name(),
+                    state.preset + 1,
+                    sim_core::Preset::ALL.len()
+                ),
+                note,
+            )
+        }
+        Setting::Method => {
+            let value = if state.exhaustive {
+                ui("exhaustive", "穷举")
+            } else {
+                ui("random", "随机")
+            };
+            let note = if state.exhaustive {
+                ui(
+                    "breadth first over every state within bounds",
+                    "广度优先遍历界限内的每个状态",
+                )
+            } else if zh {
+                format!("{RANDOM_CASES} 个随机调度，失败后收缩")
+            } else {
+                format!("{RANDOM_CASES} random schedules, shrunk on failure")
+            };
+            (ui("Method", "方法"), format!("◂ {value} ▸"), note)
+        }
+        Setting::Seed => {
+            if state.exhaustive {
+                (
+                    ui("Seed", "种子"),
+                    "—".to_owned(),
+                    ui("exhaustive search needs none", "穷举搜索不需要种子"),
+                )
+            } else {
+                (
+                    ui("Seed", "种子"),
+                    format!("◂ {} ▸", state.seed),
+                    ui(
+                        "type digits, Backspace erases · same seed, same schedules",
+                        "可输入数字，Backspace 删除 · 同一个种子，同样的调度",
+                    ),
+                )
+            }
+        }
+        Setting::Cancel => (
+            ui("User cancel", "用户取消"),
+            on_off(state.cancel).to_owned(),
+            ui("the user may cancel the job once", "用户可以取消一次任务"),
+        ),
+        Setting::Heartbeat => (
+            ui("Heartbeat", "心跳续约"),
+            on_off(state.heartbeat).to_owned(),
+            ui(
+                "workers renew before every write and finish",
+                "Worker 每次写入和完成前都续约",
+            ),
+        ),
+        Setting::Restarted => {
+            let names: Vec<String> = world
+                .as_ref()
+                .map(|w| w.workers.iter().map(|s| s.id.clone()).collect())
+                .unwrap_or_default();
+            let note = if zh {
+                format!(
+                    "最后一个 Worker 是 A 重启后的化身（同一身份） · 现在：{}",
+                    names.join("、")
+                )
+            } else {
+                format!(
+                    "the last worker is A restarted (same owner identity) · now: {}",
+                    names.join(", ")
+                )
+            };
+            (
+                ui("Restarted", "重启化身"),
+                on_off(state.restarted).to_owned(),
+                note,
+            )
+        }
+        Setting::Targets => {
+            let note = match &world {
+                Some(world) if !world.targets.is_empty() => target_list(world, lang),
+                _ => ui("none: the job table only", "无：只有任务表"),
+            };
+            (
+                ui("Targets", "远端目标"),
+                on_off(state.targets).to_owned(),
+                note,
+            )
+        }
+    }
+}
+
+fn target_list(world: &World, lang: &str) -> String {
+    let list: Vec<String> = world
+        .targets
+        .iter()
+        .enumerate()
+        .map(|(index, protect)| format!("{} ({})", world.target_id(index as u8), protect.name()))
+        .collect();
+    list.join(if lang == "zh" { "、" } else { ", " })
+}
+
+fn setup_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let lang = app.lang();
+    let label_width = Setting::ALL
+        .iter()
+        .map(|s| text::width(&setting_row(state, *s, lang).0))
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let value_width = Setting::ALL
+        .iter()
+        .map(|s| text::width(&setting_row(state, *s, lang).1))
+        .max()
+        .unwrap_or(0)
+        + 2;
+    Setting::ALL
+        .iter()
+        .enumerate()
+        .map(|(index, setting)| {
+            let (label, value, note) = setting_row(state, *setting, lang);
+            let focused = index == state.row;
+            let marker = if focused { "▸ " } else { "  " };
+            let value_style = if focused {
+                theme.selected()
+            } else {
+                theme.plain()
+            };
+            let used = 2 + label_width + value_width;
+            let mut spans = vec![
+                Span::styled(marker, theme.accent()),
+                Span::styled(text::fit(&label, label_width), theme.title()),
+                Span::styled(value.clone(), value_style),
+                Span::raw(" ".repeat(value_width - text::width(&value))),
+            ];
+            if width > used + 4 {
+                spans.push(Span::styled(
+                    text::truncate(&note, width - used),
+                    theme.dim(),
+                ));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+fn elapsed(ms: u64) -> String {
+    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
+}
+
+/// `[█████░░░░░]`: the filled part is a different character, not only a colour.
+fn bar(done: u64, total: u64, width: usize) -> String {
+    let total = total.max(1);
+    let filled =
+        usize::try_from(done.min(total).saturating_mul(width as u64) / total).unwrap_or(width);
+    format!("[{}{}]", "█".repeat(filled), "░".repeat(width - filled))
+}
+
+fn describe_world(world: &World, lang: &str) -> String {
+    let zh = lang == "zh";
+    let workers: Vec<&str> = world.workers.iter().map(|w| w.id.as_str()).collect();
+    let targets = if world.targets.is_empty() {
+        text::ui(lang, "none (job table only)", "无（只有任务表）").to_owned()
+    } else {
+        target_list(world, lang)
+    };
+    let mut out = if zh {
+        format!(
+            "世界：Worker {} · {} 个任务 · 目标 {targets} · ttl {}",
+            workers.join("、"),
+            world.jobs,
+            world.ttl
+        )
+    } else {
+        format!(
+            "World: workers {} · {} job{} · targets {targets} · ttl {}",
+            workers.join(", "),
+            world.jobs,
+            if world.jobs == 1 { "" } else { "s" },
+            world.ttl
+        )
+    };
+    if world.allow_cancel {
+        out += text::ui(lang, " · the user may cancel", " · 用户可取消");
+    }
+    if world.heartbeat {
+        out += text::ui(lang, " · heartbeat renews", " · 心跳续约");
+    }
+    out
+}
+
+fn describe_bounds(world: &World, method: Method, lang: &str) -> String {
+    let b = world.bounds;
+    let method = match (method, lang == "zh") {
+        (Method::Random { seed, cases }, false) => {
+            format!("random, seed {seed}, up to {cases} cases")
+        }
+        (Method::Random { seed, cases }, true) => format!("随机，种子 {seed}，最多 {cases} 个调度"),
+        (Method::Exhaustive, false) => "exhaustive breadth-first search".to_owned(),
+        (Method::Exhaustive, true) => "穷举广度优先搜索".to_owned(),
+    };
+    if lang == "zh" {
+        format!(
+            "界限：时间 ≤ {} · 领取 ≤ {} · 每个调度 ≤ {} 步 · {method}",
+            b.max_time, b.max_claims, b.max_steps
+        )
+    } else {
+        format!(
+            "Bounds: time ≤ {} · claims ≤ {} · moves per schedule ≤ {} · {method}",
+            b.max_time, b.max_claims, b.max_steps
+        )
+    }
+}
+
+fn progress_lines(lang: &str, run: &Run, width: usize, theme: Theme) -> Vec<Line<'static>> {
+    let Run::Running {
+        method,
+        max_steps,
+        progress,
+        elapsed_ms,
+        cancelling,
+        ..
+    } = run
+    else {
+        return Vec::new();
+    };
+    let (method, max_steps, elapsed_ms, cancelling) =
+        (*method, *max_steps, *elapsed_ms, *cancelling);
+    let zh = lang == "zh";
+    let bar_width = width.saturating_sub(2).min(40);
+    let mut lines = Vec::new();
+    let (what, done, total, counts) = match (progress.phase, method) {
+        (Phase::Shrinking, _) => (
+            text::ui(
+                lang,
+                "Shrinking the failing schedule…",
+                "正在收缩失败的调度……",
+            ),
+            1,
+            1,
+            if zh {
+                format!(
+                    "收缩 {} 步 · 第 {} 个调度失败",
+                    progress.shrink_steps, progress.cases
+                )
+            } else {
+                format!(
+                    "{} shrink steps · schedule {} failed",
+                    progress.shrink_steps, progress.cases
+                )
+            },
+        ),
+        (Phase::Searching, Method::Random { cases, .. }) => (
+            text::ui(lang, "Trying random schedules…", "正在尝试随机调度……"),
+            u64::from(progress.cases),
+            u64::from(cases),
+            if zh {
+                format!(
+                    "{} / {cases} 个调度 · {} 次转移",
+                    progress.cases, progress.transitions
+                )
+            } else {
+                format!(
+                    "{} of {cases} cases · {} transitions",
+                    progress.cases, progress.transitions
+                )
+            },
+        ),
+        (Phase::Searching, Method::Exhaustive) => (
+            text::ui(
+                lang,
+                "Visiting every state, breadth first…",
+                "正在广度优先遍历所有状态……",
+            ),
+            u64::from(progress.depth),
+            u64::from(max_steps),
+            if zh {
+                format!(
+                    "深度 {} / 至多 {max_steps} · {} 个状态 · {} 次转移",
+                    progress.depth, progress.states, progress.transitions
+                )
+            } else {
+                format!(
+                    "depth {} of at most {max_steps} · {} states · {} transitions",
+                    progress.depth, progress.states, progress.transitions
+                )
+            },
+        ),
+    };
+    lines.push(Line::styled(what.to_owned(), theme.title()));
+    lines.push(Line::styled(bar(done, total, bar_width), theme.accent()));
+    for line in text::wrap(&counts, width) {
+        lines.push(Line::styled(line, theme.plain()));
+    }
+    lines.push(Line::styled(
+        format!(
+            "{}{}",
+            text::ui(lang, "elapsed ", "用时 "),
+            elapsed(elapsed_ms)
+        ),
+        theme.dim(),
+    ));
+    lines.push(Line::default());
+    let hint = if cancelling {
+        text::ui(lang, "Cancelling…", "正在取消……")
+    } else {
+        text::ui(
+            lang,
+            "c or Esc cancels the search.",
+            "按 c 或 Esc 取消搜索。",
+        )
+    };
+    lines.push(Line::styled(hint.to_owned(), theme.dim()));
+    lines
+}
+
+fn schedule(report: &Report, moves: &[sim_core::explore::Move]) -> String {
+    moves
+        .iter()
+        .map(|m| move_label(&report.world, *m))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn report_lines(
+    report: &Report,
+    elapsed_ms: u64,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let zh = lang == "zh";
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let prose = |lines: &mut Vec<Line<'static>>, text: &str, style| {
+        lines.extend(text::wrap_styled(text, width, style, theme));
+    };
+    match (&report.counterexample, report.verdict) {
+        (Some(found), _) => {
+            let head = if zh {
+                format!(
+                    "‼ 不安全 —— 反例共 {} 步，第 {} 步违例（{}）：",
+                    found.moves.len(),
+                    found.step,
+                    found.kind.name()
+                )
+            } else {
+                format!(
+                    "‼ UNSAFE — a counterexample of {} moves; step {} violates ({}):",
+                    found.moves.len(),
+                    found.step,
+                    found.kind.name()
+                )
+            };
+            prose(&mut lines, &head, theme.bad());
+            prose(&mut lines, &schedule(report, &found.moves), theme.code());
+            prose(&mut lines, found.explanation.get(lang), theme.plain());
+            prose(
+                &mut lines,
+                text::ui(
+                    lang,
+                    "t plays it on the timeline, at the step that violates.",
+                    "按 t 在时间线上播放它，停在违例的那一步。",
+                ),
+                theme.dim(),
+            );
+            if !report.shrink_history.is_empty() {
+                lines.push(Line::default());
+                let lengths: Vec<String> = report
+                    .shrink_history
+                    .iter()
+                    .map(|moves| moves.len().to_string())
+                    .collect();
+                let head = if zh {
+                    format!("收缩：{} 步", lengths.join(" → "))
+                } else {
+                    format!("Shrinking: {} moves", lengths.join(" → "))
+                };
+                prose(&mut lines, &head, theme.title());
+                let count = report.shrink_history.len();
+                let number_width = lengths.iter().map(String::len).max().unwrap_or(1);
+                for (index, moves) in report.shrink_history.iter().enumerate() {
+                    let keep = count <= SHRINK_LINES
+                        || index < SHRINK_LINES / 2
+                        || index + SHRINK_LINES / 2 >= count;
+                    if !keep {
+                        if index == SHRINK_LINES / 2 {
+                            lines.push(Line::styled(
+                                format!("{:>number_width$}  …", "⋮"),
+                                theme.dim(),
+                            ));
+                        }
+                        continue;
+                    }
+                    let line = format!(
+                        "{:>number_width$}  {}",
+                        moves.len(),
+                        schedule(report, moves)
+                    );
+                    lines.push(Line::styled(text::truncate(&line, width), theme.plain()));
+                }
+            }
+        }
+        (None, Verdict::Safe) => {
+            prose(
+                &mut lines,
+                &format!("✓ {}", safe_sentence(report, lang)),
+                theme.good(),
+            );
+        }
+        (None, _) => {
+            prose(
+                &mut lines,
+                &format!("■ {}", safe_sentence(report, lang)),
+                theme.warn(),
+            );
+        }
+    }
+    lines.push(Line::default());
+    prose(
+        &mut lines,
+        &describe_world(&report.world, lang),
+        theme.dim(),
+    );
+    prose(
+        &mut lines,
+        &describe_bounds(&report.world, report.method, lang),
+        theme.dim(),
+    );
+    let s = report.stats;
+    let stats = match (report.method, zh) {
+        (Method::Random { .. }, false) => format!(
+            "cases {} · transitions {} · shrink steps {} · {}",
+            s.cases,
+            s.transitions,
+            s.shrink_steps,
+            elapsed(elapsed_ms)
+        ),
+        (Method::Random { .. }, true) => format!(
+            "调度 {} · 转移 {} · 收缩 {} 步 · {}",
+            s.cases,
+            s.transitions,
+            s.shrink_steps,
+            elapsed(elapsed_ms)
+        ),
+        (Method::Exhaustive, false) => format!(
+            "states {} · transitions {} · depth {} · {}",
+            s.states,
+            s.transitions,
+            s.depth,
+            elapsed(elapsed_ms)
+        ),
+        (Method::Exhaustive, true) => format!(
+            "状态 {} · 转移 {} · 深度 {} · {}",
+            s.states,
+            s.transitions,
+            s.depth,
+            elapsed(elapsed_ms)
+        ),
+    };
+    prose(&mut lines, &stats, theme.dim());
+    lines
+}
+
+fn result_title(state: &ExplorerState, lang: &str) -> String {
+    let title = match &state.run {
+        Run::Idle => text::ui(lang, "Result", "结果"),
+        Run::Running { .. } => text::ui(lang, "Searching…", "搜索中……"),
+        Run::Failed(_) => text::ui(lang, "Could not run", "无法运行"),
+        Run::Done { report, .. } => match report.verdict {
+            Verdict::Unsafe => text::ui(lang, "‼ UNSAFE", "‼ 不安全"),
+            Verdict::Safe => match report.method {
+                Method::Exhaustive => text::ui(lang, "✓ SAFE within bounds", "✓ 在界限内安全"),
+                Method::Random { .. } => text::ui(lang, "✓ no violation found", "✓ 没有找到违例"),
+            },
+            Verdict::Cancelled => text::ui(lang, "■ Cancelled", "■ 已取消"),
+        },
+    };
+    format!(" {title} ")
+}
+
+fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let lang = app.lang();
+    match &state.run {
+        Run::Idle => {
+            let mut lines = Vec::new();
+            match state.world() {
+                Ok(world) => {
+                    lines.extend(text::wrap_styled(
+                        &describe_world(&world, lang),
+                        width,
+                        theme.plain(),
+                        theme,
+                    ));
+                    lines.extend(text::wrap_styled(
+                        &describe_bounds(&world, state.method(), lang),
+                        width,
+                        theme.plain(),
+                        theme,
+                    ));
+                    lines.push(Line::default());
+                    lines.extend(text::wrap_styled(
+                        text::ui(
+                            lang,
+                            "Enter runs the search. Can the scheduler make this design break?",
+                            "按 Enter 运行搜索。调度器能让这个设计出错吗？",
+                        ),
+                        width,
+                        theme.dim(),
+                        theme,
+                    ));
+                }
+                Err(why) => {
+                    lines.extend(text::wrap_styled(&why, width, theme.warn(), theme));
+                }
+            }
+            lines
+        }
+        Run::Running { .. } => progress_lines(lang, &state.run, width, theme),
+        Run::Done { report, elapsed_ms } => report_lines(report, *elapsed_ms, lang, width, theme),
+        Run::Failed(why) => text::wrap_styled(why, width, theme.warn(), theme),
+    }
+}
+
+pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExplorerState) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let [header, setup, result] = areas(area);
+    let method = if state.exhaustive {
+        text::ui(lang, "exhaustive", "穷举").to_owned()
+    } else if lang == "zh" {
+        format!("随机 · 种子 {}", state.seed)
+    } else {
+        format!("random · seed {}", state.seed)
+    };
+    render_header(
+        frame,
+        header,
+        text::ui(
+            lang,
+            "fencelab · explore a design",
+            "fencelab · 探索一个设计",
+        ),
+        &format!("{} · {method}", state.preset().name()),
+        theme,
+    );
+
+    let title = Line::from(Span::styled(
+        text::ui(lang, " Setup ", " 设置 "),
+        theme.title(),
+    ));
+    let block = section(title, theme);
+    let inner = setup_inner(setup, theme);
+    frame.render_widget(block, setup);
+    frame.render_widget(
+        Paragraph::new(setup_lines(app, state, usize::from(inner.width))),
+        inner,
+    );
+
+    let inner = result_inner(result, theme);
+    let lines = result_lines(app, state, usize::from(inner.width).max(1));
+    let scroll = clamp_scroll(state.scroll, lines.len(), inner.height);
+    let mut title = vec![Span::styled(result_title(state, lang), theme.title())];
+    // Said in words, so a learner knows there is more below.
+    let max = clamp_scroll(u16::MAX, lines.len(), inner.height);
+    if max > 0 {
+        let more = if scroll < max {
+            text::ui(lang, " ↓ more: PgDn ", " ↓ 还有：PgDn ")
+        } else {
+            text::ui(lang, " ↑ PgUp ", " ↑ PgUp ")
+        };
+        title.push(Span::styled(more, theme.dim()));
+    }
+    let block = section(Line::from(title), theme).padding(Padding::horizontal(1));
+    frame.render_widget(block, result);
+    frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+}
