@@ -464,6 +464,8 @@ pub(crate) struct TimelineWidget<'a> {
     pub(crate) cursor: Option<usize>,
     /// Show the oracle's verdicts (‼). Off in an exercise until it is solved.
     pub(crate) reveal: bool,
+    /// Steps whose outcome is drawn as `?`: those a predict exercise asks about.
+    pub(crate) hide: &'a [u32],
     pub(crate) extra: Vec<ExtraRow>,
     pub(crate) theme: Theme,
 }
@@ -617,8 +619,10 @@ impl Widget for TimelineWidget<'_> {
             };
             let current = cursor == Some(index);
             let record = self.trace.steps.get(index);
+            let hidden = self.hide.contains(&(index as u32));
             let violation = self.reveal && self.trace.is_violation(index as u32);
             let tone = match record.map(|r| r.outcome) {
+                _ if hidden => theme.plain(),
                 _ if violation => theme.bad(),
                 Some(Outcome::Rejected) => theme.warn(),
                 Some(Outcome::Noop | Outcome::Waiting) => theme.dim(),
@@ -637,7 +641,11 @@ impl Widget for TimelineWidget<'_> {
                 canvas.set(column.x, row, action_glyph(step.action), style);
             }
             if let Some(row) = resource.and_then(lane_row) {
-                let glyph = outcome_glyph(self.trace, index, self.reveal);
+                let glyph = if hidden {
+                    '?'
+                } else {
+                    outcome_glyph(self.trace, index, self.reveal)
+                };
                 canvas.set(column.x, row, glyph, style);
             }
             // The current step: a line from its actor down to its resource.
@@ -785,6 +793,7 @@ mod tests {
                         trace,
                         cursor: Some(cursor),
                         reveal: true,
+                        hide: &[],
                         extra: Vec::new(),
                         theme: Theme { color: false },
                     },
