@@ -1059,7 +1059,11 @@ fn every_exercise_of_the_course_can_be_completed_by_keys() {
                 "predict" => predict(&mut h, &predict_key(&lesson, index), |actual| actual),
                 "design" => set_design(&mut h, &design_key(&lesson, index)),
                 "break" => type_schedule(&mut h, &break_key(&lesson, index)),
-                "quiz" => choose(&mut h, quiz_count(&lesson, index), &quiz_key(&lesson, index)),
+                "quiz" => choose(
+                    &mut h,
+                    quiz_count(&lesson, index),
+                    &quiz_key(&lesson, index),
+                ),
                 other => panic!("unknown kind {other}"),
             }
             h.key(KeyCode::Enter);
@@ -1072,6 +1076,46 @@ fn every_exercise_of_the_course_can_be_completed_by_keys() {
                 h.app.status
             );
         }
+    }
+}
+
+/// The design exercise that opens the most knobs: every kind of row.
+#[test]
+fn design_exercise_with_every_knob() {
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .flat_map(|lesson| (0..lesson.exercises.len()).map(move |i| (lesson.clone(), i)))
+        .filter(|(lesson, i)| lesson.exercises[*i].kind.name() == "design")
+        .max_by_key(|(lesson, i)| match &lesson.exercises[*i].kind {
+            ExerciseKind::Design { open, .. } => open.len(),
+            _ => 0,
+        })
+        .unwrap();
+    for (width, height) in SIZES {
+        let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+        let mut h = Harness::with(app, width, height);
+        let state = h.app.exercise_state(0, index).unwrap();
+        h.app.screens.push(Screen::Exercise(Box::new(state)));
+        let rows = design_work(&h).rows.clone();
+        assert!(
+            rows.iter()
+                .any(|r| matches!(r, super::model::KnobRow::Target(_)))
+        );
+        // To the token row, and one step along its choices.
+        let token = rows
+            .iter()
+            .position(|r| *r == super::model::KnobRow::Token)
+            .unwrap();
+        for _ in 0..token {
+            h.key(KeyCode::Down);
+        }
+        let before = design_work(&h).design.token;
+        h.char(' ');
+        assert_ne!(design_work(&h).design.token, before);
+        h.key(KeyCode::Left);
+        assert_eq!(design_work(&h).design.token, before, "← turns it back");
+        h.key(KeyCode::Down).key(KeyCode::Down).key(KeyCode::Down);
+        insta::assert_snapshot!(format!("design_every_knob_{width}x{height}"), h.render());
     }
 }
 

@@ -87,7 +87,11 @@ pub(crate) fn predict_step(
         .iter()
         .map(|(key, outcome)| format!("{key} {}", outcome.name()))
         .collect();
-    let letters: String = PREDICT_KEYS.iter().map(|(key, _)| *key).collect();
+    let letters: Vec<String> = PREDICT_KEYS
+        .iter()
+        .map(|(key, _)| key.to_string())
+        .collect();
+    let letters = letters.join("/");
     match (asked, predictions.get(&step)) {
         (true, Some(outcome)) => prose(
             &mut lines,
