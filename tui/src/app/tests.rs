@@ -708,6 +708,21 @@ fn full_pass_through_a_predict_exercise() {
     }
 }
 
+/// Once the solution was shown, a later visit shows every outcome, as
+/// the web page does.
+#[test]
+fn predict_outcomes_stay_revealed_after_the_solution_was_seen() {
+    let (mut h, _, _) = open_kind("predict", 80, 24);
+    assert!(h.render().contains("your call"));
+    h.key(KeyCode::Enter)
+        .char('s')
+        .key(KeyCode::Esc)
+        .key(KeyCode::Enter);
+    assert!(h.exercise().solution.is_none(), "a fresh visit");
+    let screen = h.render();
+    assert!(!screen.contains("your call"), "{screen}");
+}
+
 // Design.
 
 /// The design the worked solution grades, from the explorers.
@@ -1135,6 +1150,30 @@ fn help_overlay_scrolls_to_its_end() {
             break_work(h).selected == 0,
             "the keys did not reach the editor"
         );
+    });
+}
+
+#[test]
+fn break_exercise_in_chinese_after_a_try() {
+    check_kind("break_zh", "break", |h, _, _| {
+        h.char('l')
+            .key(KeyCode::Enter)
+            .key(KeyCode::Down)
+            .key(KeyCode::Right);
+    });
+}
+
+#[test]
+fn design_exercise_in_chinese() {
+    check_kind("design_zh", "design", |h, _, _| {
+        h.char('l').key(KeyCode::Down).char(' ');
+    });
+}
+
+#[test]
+fn quiz_exercise_in_chinese_after_a_try() {
+    check_kind("quiz_zh", "quiz", |h, _, _| {
+        h.char('l').char(' ').key(KeyCode::Enter);
     });
 }
 

@@ -40,13 +40,14 @@ fn heading(exercise: &Exercise, lang: &str) -> &'static str {
 }
 
 /// Whether the oracle's verdicts may be shown: after the exercise is
-/// complete or its solution was shown.
+/// complete or its solution was shown, in this visit or an earlier one
+/// (as on the web page).
 fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise, state: &ExerciseState) -> bool {
     state.solution.is_some()
         || app
             .progress
             .exercise(&lesson.id, &exercise.id)
-            .is_some_and(|p| p.completed)
+            .is_some_and(|p| p.completed || p.solution_seen)
 }
 
 fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> Areas {

@@ -103,6 +103,7 @@ fn key_zh(what: &str) -> &str {
         "change" => "修改",
         "counterexample" => "反例",
         "field" => "字段",
+        "pick step" => "选步骤",
         "add" => "添加",
         "delete" => "删除",
         "move" => "移动",
@@ -181,7 +182,7 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
                     ("t", "counterexample"),
                 ],
                 Work::Break(_) => vec![
-                    ("↑↓", "step"),
+                    ("↑↓", "pick step"),
                     ("←→", "field"),
                     ("+-", "change"),
                     ("Enter", "submit"),
