@@ -1037,6 +1037,38 @@ fn full_pass_through_a_quiz_exercise() {
     }
 }
 
+/// A quiz with any number of answers: check boxes, and Space unchooses.
+#[test]
+fn quiz_with_several_answers() {
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .find_map(|lesson| {
+            let found = lesson
+                .exercises
+                .iter()
+                .position(|e| matches!(e.kind, ExerciseKind::Quiz { multiple: true, .. }))?;
+            Some((lesson, found))
+        })
+        .unwrap();
+    for (width, height) in SIZES {
+        let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+        let mut h = Harness::with(app, width, height);
+        let state = h.app.exercise_state(0, index).unwrap();
+        h.app.screens.push(Screen::Exercise(Box::new(state)));
+        h.char(' ')
+            .key(KeyCode::Down)
+            .char(' ')
+            .char(' ')
+            .key(KeyCode::Down)
+            .char(' ');
+        let super::model::Work::Quiz { chosen, .. } = &h.exercise().work else {
+            panic!()
+        };
+        assert_eq!(chosen.iter().copied().collect::<Vec<_>>(), [0, 2]);
+        insta::assert_snapshot!(format!("quiz_multiple_{width}x{height}"), h.render());
+    }
+}
+
 #[test]
 fn help_overlay_on_a_break_exercise() {
     check_kind("help_break", "break", |h, _, _| {

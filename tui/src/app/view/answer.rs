@@ -135,14 +135,32 @@ pub(crate) fn predict_step(
             theme,
         ),
     }
+    let mut told = false;
     if let Some(grade) = &state.grade {
         last_try(&mut lines, grade, lang, width, theme);
         if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
             verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+            told = true;
         }
     }
     lines.push(Line::default());
-    if asked && !revealed {
+    if told && revealed {
+        // The grade already told the step in full; only its note is left.
+        if let Some(note) = timeline
+            .scenario
+            .steps
+            .get(timeline.cursor)
+            .and_then(|s| s.note.as_ref())
+        {
+            prose(
+                &mut lines,
+                &format!("{}{}", text::ui(lang, "Note: ", "注："), note.get(lang)),
+                width,
+                theme.dim(),
+                theme,
+            );
+        }
+    } else if asked && !revealed {
         let pending = sim_core::describe_pending(&timeline.scenario, timeline.cursor, lang);
         prose(&mut lines, &pending, width, theme.plain(), theme);
     } else {
