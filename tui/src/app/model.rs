@@ -157,7 +157,12 @@ pub(crate) struct DesignWork {
 }
 
 impl DesignWork {
-    pub(crate) fn new(start: Design, open: &[Knob], targets: Vec<Protect>) -> DesignWork {
+    pub(crate) fn new(
+        start: Design,
+        open: &[Knob],
+        targets: Vec<Protect>,
+        target_names: Vec<String>,
+    ) -> DesignWork {
         let mut rows = Vec::new();
         for knob in open {
             match knob {
@@ -172,7 +177,7 @@ impl DesignWork {
             open: open.to_vec(),
             design: start,
             targets,
-            target_names: Vec::new(),
+            target_names,
             rows,
             cursor: 0,
             solved: None,
@@ -505,8 +510,7 @@ impl App {
                     }
                     Err(_) => (world.targets.clone().unwrap_or_default(), Vec::new()),
                 };
-                let mut work = DesignWork::new(*start, open, targets);
-                work.target_names = names;
+                let work = DesignWork::new(*start, open, targets, names);
                 (None, Vec::new(), Work::Design(Box::new(work)))
             }
             ExerciseKind::Break { scenario, .. } => {

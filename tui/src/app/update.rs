@@ -682,14 +682,14 @@ fn cycle<T: PartialEq + Copy>(choices: &[T], current: T, forward: bool) -> Optio
 /// The editing keys of the design, break and quiz panels. `None`: not one
 /// of them, so the shared keys (hints, scrolling) apply.
 fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str) -> Option<Nav> {
-    let editing = !matches!(state.panel, Panel::Hints | Panel::Solution)
-        || !matches!(message, Message::Up | Message::Down);
+    // Over the hints or the solution, ↑↓ scroll the panel instead.
+    let moves_rows = state.panel == Panel::Step;
     match &mut state.work {
         Work::Mark | Work::Predict { .. } => None,
         Work::Design(work) => {
             match message {
-                Message::Up if editing => work.cursor = work.cursor.saturating_sub(1),
-                Message::Down if editing => {
+                Message::Up if moves_rows => work.cursor = work.cursor.saturating_sub(1),
+                Message::Down if moves_rows => {
                     work.cursor = (work.cursor + 1).min(work.rows.len().saturating_sub(1));
                 }
                 Message::Adjust { forward } => adjust_knob(work, forward),
@@ -721,8 +721,8 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
         }
         Work::Break(work) => {
             match message {
-                Message::Up if editing => work.selected = work.selected.saturating_sub(1),
-                Message::Down if editing => {
+                Message::Up if moves_rows => work.selected = work.selected.saturating_sub(1),
+                Message::Down if moves_rows => {
                     work.selected = (work.selected + 1).min(work.steps.len().saturating_sub(1));
                 }
                 Message::PrevField | Message::NextField => {
@@ -811,8 +811,8 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
                     _ => 0,
                 });
             match message {
-                Message::Up if editing => *cursor = cursor.saturating_sub(1),
-                Message::Down if editing => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
+                Message::Up if moves_rows => *cursor = cursor.saturating_sub(1),
+                Message::Down if moves_rows => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
                 Message::Choose if *cursor < count => {
                     if *multiple {
                         if !chosen.remove(cursor) {

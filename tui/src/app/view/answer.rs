@@ -9,7 +9,7 @@ use sim_core::course::{Exercise, ExerciseKind, Grade};
 use sim_core::{Design, Outcome, Protect, Scenario};
 
 use super::sandbox::{step_head, step_lines, step_title};
-use crate::app::model::{BreakWork, DesignWork, ExerciseState, KnobRow, StepField, Timeline};
+use crate::app::model::{BreakWork, DesignWork, ExerciseState, KnobRow, StepField, Timeline, Work};
 use crate::app::text;
 use crate::app::theme::Theme;
 use crate::app::timeline::outcome_glyph;
@@ -621,17 +621,25 @@ fn quiz_options(exercise: &Exercise) -> &[sim_core::course::QuizOption] {
 
 /// Quiz: the options with their choice boxes; after a try, ✓ or ✗ on each
 /// and why.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn quiz_step(
     state: &ExerciseState,
     exercise: &Exercise,
-    multiple: bool,
-    cursor: usize,
-    chosen: &std::collections::BTreeSet<usize>,
     lang: &str,
     width: usize,
     theme: Theme,
 ) -> PanelText {
+    let Work::Quiz {
+        multiple,
+        cursor,
+        chosen,
+    } = &state.work
+    else {
+        return PanelText {
+            lines: Vec::new(),
+            focus: None,
+        };
+    };
+    let (multiple, cursor) = (*multiple, *cursor);
     let mut lines = Vec::new();
     let mut focus = None;
     if let Some(grade) = &state.grade {

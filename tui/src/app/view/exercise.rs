@@ -411,17 +411,8 @@ fn panel_lines(
             }
             (Work::Design(work), _) => return answer::design_step(state, work, lang, width, theme),
             (Work::Break(work), _) => return answer::break_step(state, work, lang, width, theme),
-            (
-                Work::Quiz {
-                    multiple,
-                    cursor,
-                    chosen,
-                },
-                _,
-            ) => {
-                return answer::quiz_step(
-                    state, exercise, *multiple, *cursor, chosen, lang, width, theme,
-                );
+            (Work::Quiz { .. }, _) => {
+                return answer::quiz_step(state, exercise, lang, width, theme);
             }
             _ => {}
         },
