@@ -262,6 +262,24 @@ impl BreakWork {
         });
     }
 
+    /// Moves the selected step, after its tick changed, to where its tick
+    /// puts it (as little as needed), so the schedule stays in time order.
+    pub(crate) fn keep_in_tick_order(&mut self) {
+        let mut at = self.selected;
+        let Some(tick) = self.steps.get(at).map(|s| s.at) else {
+            return;
+        };
+        while at > 0 && self.steps[at - 1].at > tick {
+            self.steps.swap(at - 1, at);
+            at -= 1;
+        }
+        while at + 1 < self.steps.len() && self.steps[at + 1].at < tick {
+            self.steps.swap(at, at + 1);
+            at += 1;
+        }
+        self.selected = at;
+    }
+
     /// The actions the editor offers: the ones a break schedule needs, and
     /// `register` only where a target checks registered tokens.
     pub(crate) fn actions(&self) -> Vec<Action> {

@@ -902,24 +902,56 @@ fn break_exercise_start_previews_the_scenario() {
 }
 
 #[test]
-fn break_exercise_editing_and_an_invalid_schedule() {
-    check_kind("break_invalid", "break", |h, _, _| {
-        // Move the last step first: its tick then goes backwards.
+fn break_exercise_edits_keep_the_schedule_in_time_order() {
+    check_kind("break_edited", "break", |h, _, _| {
         let count = break_work(h).steps.len();
-        for _ in 0..count {
-            h.key(KeyCode::Down);
+        // The second step, its tick up past every later step: it moves last.
+        h.key(KeyCode::Down);
+        let moved = break_work(h).steps[1].clone();
+        let last_at = break_work(h).steps.iter().map(|s| s.at).max().unwrap();
+        for _ in 0..=(last_at - moved.at) {
+            h.char('+');
         }
-        for _ in 0..count {
-            h.char('[');
-        }
-        assert_eq!(break_work(h).selected, 0);
+        let work = break_work(h);
+        assert_eq!(work.selected, count - 1, "the selection follows the step");
+        assert_eq!(work.steps[count - 1].action, moved.action);
+        assert!(work.steps.windows(2).all(|w| w[0].at <= w[1].at));
+        assert!(work.preview.is_ok());
+        // Moved back one place, it takes its neighbour's tick.
+        h.char('[');
+        let work = break_work(h);
+        assert_eq!(work.selected, count - 2);
+        assert!(work.steps.windows(2).all(|w| w[0].at <= w[1].at));
+        // A new step, a copy one tick later; then its action changed.
+        h.char('a')
+            .key(KeyCode::Right)
+            .key(KeyCode::Right)
+            .char('+');
+        assert_eq!(break_work(h).steps.len(), count + 1);
+        assert!(break_work(h).preview.is_ok());
+    });
+}
+
+/// A schedule the engine refuses (here, time going backwards) is told as a
+/// message, not graded, and nothing panics.
+#[test]
+fn break_exercise_with_an_invalid_schedule() {
+    check_kind("break_invalid", "break", |h, _, _| {
+        let Some(Screen::Exercise(state)) = h.app.screens.last_mut() else {
+            panic!()
+        };
+        let super::model::Work::Break(work) = &mut state.work else {
+            panic!()
+        };
+        work.steps.reverse();
+        work.rerun();
         assert!(break_work(h).preview.is_err());
         h.key(KeyCode::Enter);
         assert!(
             h.exercise().grade.is_none(),
             "an invalid schedule is not graded"
         );
-        assert!(h.app.status.is_some());
+        assert!(h.app.status.as_ref().unwrap().contains("cannot run"));
     });
 }
 

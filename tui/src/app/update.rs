@@ -746,6 +746,7 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
                         let at = (work.selected + 1).min(work.steps.len());
                         work.steps.insert(at, step);
                         work.selected = at;
+                        work.keep_in_tick_order();
                     }
                 }
                 Message::DeleteStep => {
@@ -762,7 +763,11 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
                         from.wrapping_sub(1)
                     };
                     if from < work.steps.len() && to < work.steps.len() {
+                        // Moving past a step of another tick takes that tick,
+                        // so the schedule stays in time order.
+                        let neighbour_at = work.steps[to].at;
                         work.steps.swap(from, to);
+                        work.steps[to].at = neighbour_at;
                         work.selected = to;
                     }
                 }
@@ -901,6 +906,7 @@ fn adjust_step(work: &mut BreakWork, forward: bool) {
             } else {
                 step.at.saturating_sub(1)
             };
+            work.keep_in_tick_order();
         }
         StepField::Worker => {
             step.worker = cycle(&worker_choices(step.action), step.worker, forward).flatten();
@@ -913,7 +919,11 @@ fn adjust_step(work: &mut BreakWork, forward: bool) {
             } else if step.worker.is_none() {
                 step.worker = Some(0);
             }
-            if step.action.needs_target() && step.target.is_none() {
+            // A write or register goes to a target; the rest start without one
+            // (the target field can still name one).
+            if !step.action.needs_target() {
+                step.target = None;
+            } else if step.target.is_none() {
                 step.target = target_choices(step.action).first().copied().flatten();
             }
         }

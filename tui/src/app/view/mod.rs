@@ -382,8 +382,8 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
                     "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用同样的符号显示你的预测。o r d n w 分别设为 ok、rejected、duplicate、noop、waiting 并跳到下一个。作答之后：✓ 对 · ✗ 错。",
                 ),
                 Work::Break(_) => (
-                    "Break: the timeline previews your schedule, run again after each change; ‼ marks a violation. Steps must stay in tick order.",
-                    "攻破：时间线预览你的调度，每次修改后重新运行；‼ 表示违例。步骤必须按时刻排序。",
+                    "Break: the timeline previews your schedule, run again after each change; ‼ marks a violation. The steps stay in tick order: a step whose tick passes another's moves past it.",
+                    "攻破：时间线预览你的调度，每次修改后重新运行；‼ 表示违例。步骤始终按时刻排序：时刻越过另一步的步骤会移到它后面。",
                 ),
                 _ => (
                     "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
@@ -400,8 +400,8 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
                 "设计：↑↓ 选择选项；空格或 → 修改（[x] 表示检查该谓词，‹ › 表示可选值），← 反向。Enter 让探索器尝试这个世界的所有调度；被攻破时按 t 打开反例。",
             )),
             Work::Break(_) => Some((
-                "Schedule: ↑↓ picks a step, ←→ a field ([ ] marks it), + and - change it (tick, worker, action, target), a adds a copy one tick later, x deletes, [ and ] move the step. t opens the schedule on its own timeline.",
-                "调度：↑↓ 选择步骤，←→ 选择字段（[ ] 标出），+ 和 - 修改它（时刻、Worker、动作、目标），a 在下一时刻添加一份副本，x 删除，[ 和 ] 移动步骤。按 t 在独立的时间线上打开调度。",
+                "Schedule: ↑↓ picks a step, ←→ a field ([ ] marks it), + and - change it (tick, worker, action, target), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
+                "调度：↑↓ 选择步骤，←→ 选择字段（[ ] 标出），+ 和 - 修改它（时刻、Worker、动作、目标），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
             )),
             Work::Quiz { .. } => Some((
                 "Quiz: ( ) one answer, [ ] any number. After a try each option shows ✓ or ✗ and why.",
