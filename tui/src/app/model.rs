@@ -122,6 +122,9 @@ pub(crate) enum Work {
     /// The asked steps are [`ExerciseState::candidates`].
     Predict {
         predictions: BTreeMap<u32, Outcome>,
+        /// The timeline's diagram without the asked steps' leases, shown
+        /// until the outcomes may be seen.
+        hidden_diagram: Box<Diagram>,
     },
     Design(Box<DesignWork>),
     Break(Box<BreakWork>),
@@ -512,8 +515,13 @@ impl App {
                 let mut timeline = Timeline::new(scenario);
                 // Start on the first step asked about.
                 timeline.cursor = asked.first().map_or(0, |s| *s as usize);
-                let predictions = BTreeMap::new();
-                (Some(timeline), asked, Work::Predict { predictions })
+                let hidden_diagram =
+                    Box::new(Diagram::hiding(&timeline.scenario, &timeline.trace, &asked));
+                let work = Work::Predict {
+                    predictions: BTreeMap::new(),
+                    hidden_diagram,
+                };
+                (Some(timeline), asked, work)
             }
             ExerciseKind::Design {
                 start, open, world, ..

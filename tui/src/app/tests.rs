@@ -623,6 +623,21 @@ fn predict_key(lesson: &Lesson, index: usize) -> Vec<(u32, sim_core::Outcome)> {
         .collect()
 }
 
+/// The generations of the leases the asked steps granted.
+fn asked_leases(lesson: &Lesson, index: usize) -> Vec<u32> {
+    let ExerciseKind::Predict { scenario, .. } = &lesson.exercises[index].kind else {
+        unreachable!()
+    };
+    let scenario = lesson.scenario(*scenario).unwrap();
+    let trace = sim_core::run(scenario);
+    let asked: Vec<u32> = predict_key(lesson, index).iter().map(|(s, _)| *s).collect();
+    sim_core::leases(scenario, &trace)
+        .into_iter()
+        .filter(|lease| asked.contains(&(lease.start_step as u32)))
+        .map(|lease| lease.generation)
+        .collect()
+}
+
 fn predict_char(outcome: sim_core::Outcome) -> char {
     super::view::answer::PREDICT_KEYS
         .iter()
@@ -670,6 +685,10 @@ fn predict_exercise_start_hides_the_asked_outcomes() {
         let screen = h.render();
         assert!(screen.contains("your call"), "{screen}");
         assert!(!screen.contains('‼'), "no verdicts before it is solved");
+        // A lease an asked claim granted would tell that claim's outcome.
+        for generation in asked_leases(lesson, index) {
+            assert!(!screen.contains(&format!("g{generation}━")), "{screen}");
+        }
     });
 }
 
@@ -701,7 +720,13 @@ fn full_pass_through_a_predict_exercise() {
         assert!(h.exercise().grade.as_ref().unwrap().correct);
         assert!(completed(&h, &lesson, index));
         assert_eq!(attempts(&h, &lesson, index), 2);
-        insta::assert_snapshot!(format!("predict_complete_{width}x{height}"), h.render());
+        let screen = h.render();
+        let granted = asked_leases(&lesson, index);
+        assert!(!granted.is_empty());
+        for generation in granted {
+            assert!(screen.contains(&format!("g{generation}━")), "{screen}");
+        }
+        insta::assert_snapshot!(format!("predict_complete_{width}x{height}"), screen);
         h.char('s');
         assert!(h.exercise().solution.is_some());
         insta::assert_snapshot!(format!("predict_solution_{width}x{height}"), h.render());

@@ -167,7 +167,21 @@ pub(crate) fn outcome_glyph(trace: &Trace, index: usize, reveal: bool) -> char {
 
 impl Diagram {
     pub(crate) fn new(scenario: &Scenario, trace: &Trace) -> Diagram {
-        let spans = sim_core::leases(scenario, trace);
+        Diagram::hiding(scenario, trace, &[])
+    }
+
+    /// The diagram without what the `hidden` steps' results would give
+    /// away: the leases they granted, and their ending one early (as the
+    /// web page's predict timeline).
+    pub(crate) fn hiding(scenario: &Scenario, trace: &Trace, hidden: &[u32]) -> Diagram {
+        let is_hidden = |step: usize| hidden.contains(&(step as u32));
+        let mut spans = sim_core::leases(scenario, trace);
+        spans.retain(|span| !is_hidden(span.start_step));
+        for span in &mut spans {
+            if span.closed.is_some_and(|(step, _)| is_hidden(step)) {
+                span.closed = None;
+            }
+        }
         let multi_job = scenario.jobs.len() > 1;
         // Lanes: workers (a lease row per job they hold, then their steps),
         // the user, the job table, the targets.

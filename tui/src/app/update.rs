@@ -502,7 +502,7 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
             }
         }
         Message::Predict(outcome) => {
-            if let (Some(timeline), Work::Predict { predictions }) =
+            if let (Some(timeline), Work::Predict { predictions, .. }) =
                 (state.timeline.as_mut(), &mut state.work)
             {
                 let step = timeline.cursor as u32;
@@ -616,7 +616,7 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
     }
     let answer = match &state.work {
         Work::Mark => Answer::Mark(state.marks.iter().copied().collect()),
-        Work::Predict { predictions } => {
+        Work::Predict { predictions, .. } => {
             Answer::Predict(predictions.iter().map(|(s, o)| (*s, *o)).collect())
         }
         Work::Design(work) => Answer::Design(work.answer()),

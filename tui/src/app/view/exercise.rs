@@ -11,9 +11,9 @@ use sim_core::course::{Exercise, ExerciseKind, Lesson};
 use super::answer::{self, PanelText};
 use super::sandbox::{split_timeline, step_lines, step_title, timeline_title};
 use super::{body_area, clamp_scroll, render_header, section};
-use crate::app::model::{App, ExerciseState, Panel, Work};
+use crate::app::model::{App, ExerciseState, Panel, Timeline, Work};
 use crate::app::text;
-use crate::app::timeline::{ExtraRow, TimelineWidget};
+use crate::app::timeline::{Diagram, ExtraRow, TimelineWidget};
 
 /// The most rows the task text takes before the rest of the screen.
 const PROMPT_ROWS: usize = 5;
@@ -69,7 +69,8 @@ fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> A
     };
     match state.shown_timeline() {
         Some(timeline) => {
-            let wanted = timeline.diagram.height() + extra_rows(app, state).len();
+            let wanted =
+                shown_diagram(app, state, timeline).height() + extra_rows(app, state).len();
             let [diagram, panel] = split_timeline(rest, wanted, min_panel);
             Areas {
                 header,
@@ -92,7 +93,7 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     let theme = app.theme;
     let mut rows = match &state.work {
         Work::Mark => mark_rows(app, state),
-        Work::Predict { predictions } => vec![ExtraRow {
+        Work::Predict { predictions, .. } => vec![ExtraRow {
             label: text::ui(app.lang(), "guess", "预测").to_owned(),
             cells: state
                 .candidates
@@ -165,6 +166,18 @@ fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
             })
             .collect(),
     }]
+}
+
+/// The diagram to draw: a predict exercise's leaves out what the asked
+/// steps' results would give away, until they may be seen.
+fn shown_diagram<'a>(app: &App, state: &'a ExerciseState, timeline: &'a Timeline) -> &'a Diagram {
+    let revealed = app
+        .lesson_exercise(state.lesson, state.exercise)
+        .is_some_and(|(lesson, exercise)| reveal(app, lesson, exercise, state));
+    match &state.work {
+        Work::Predict { hidden_diagram, .. } if !revealed => hidden_diagram,
+        _ => &timeline.diagram,
+    }
 }
 
 /// The steps whose outcome the timeline hides: a predict exercise's asked
@@ -398,7 +411,7 @@ fn panel_lines(
                 let shown = reveal(app, lesson, exercise, state);
                 lines.extend(step_lines(timeline, lang, shown, width, theme));
             }
-            (Work::Predict { predictions }, Some(timeline)) => {
+            (Work::Predict { predictions, .. }, Some(timeline)) => {
                 lines = answer::predict_step(
                     state,
                     timeline,
@@ -519,7 +532,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
         frame.render_widget(block, diagram_area);
         frame.render_widget(
             TimelineWidget {
-                diagram: &timeline.diagram,
+                diagram: shown_diagram(app, state, timeline),
                 scenario: &timeline.scenario,
                 trace: &timeline.trace,
                 cursor: Some(timeline.cursor),
