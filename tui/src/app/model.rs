@@ -2,10 +2,12 @@
 //! and a stack of screens. [`super::update`] changes it; [`super::view`]
 //! draws it; nothing else touches it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use sim_core::course::{Exercise, ExerciseKind, Grade, Lesson, Position, Progress};
-use sim_core::{Scenario, Trace};
+use sim_core::course::{
+    DesignAnswer, Exercise, ExerciseKind, Grade, Knob, Lesson, Position, Progress, Schedule,
+};
+use sim_core::{Action, Check, Design, Outcome, Protect, Scenario, Step, Trace};
 
 use super::explorer::{Command, ExplorerState};
 use super::persist::Notice;
@@ -109,6 +111,213 @@ pub(crate) struct ExerciseState {
     pub(crate) solution: Option<Grade>,
     pub(crate) panel: Panel,
     pub(crate) panel_scroll: u16,
+    /// What the learner is building, per exercise kind.
+    pub(crate) work: Work,
+}
+
+/// The learner's answer in the making, one variant per exercise kind.
+#[derive(Debug, Clone)]
+pub(crate) enum Work {
+    /// Mark keeps its marks in [`ExerciseState::marks`].
+    Mark,
+    /// The asked steps are [`ExerciseState::candidates`].
+    Predict {
+        predictions: BTreeMap<u32, Outcome>,
+        /// The timeline's diagram without the asked steps' leases, shown
+        /// until the outcomes may be seen.
+        hidden_diagram: Box<Diagram>,
+    },
+    Design(Box<DesignWork>),
+    Break(Box<BreakWork>),
+    Quiz {
+        multiple: bool,
+        cursor: usize,
+        chosen: BTreeSet<usize>,
+    },
+}
+
+/// One editable row of a design exercise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KnobRow {
+    Commit(Check),
+    Renew(Check),
+    Token,
+    Clock,
+    /// The protection of the target at this index.
+    Target(usize),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct DesignWork {
+    pub(crate) open: Vec<Knob>,
+    pub(crate) design: Design,
+    /// Per target of the exercise's world, its protection.
+    pub(crate) targets: Vec<Protect>,
+    pub(crate) target_names: Vec<String>,
+    pub(crate) rows: Vec<KnobRow>,
+    pub(crate) cursor: usize,
+    /// The solution's design, computed with the worked solution.
+    pub(crate) solved: Option<(Design, Vec<Protect>)>,
+}
+
+impl DesignWork {
+    pub(crate) fn new(
+        start: Design,
+        open: &[Knob],
+        targets: Vec<Protect>,
+        target_names: Vec<String>,
+    ) -> DesignWork {
+        let mut rows = Vec::new();
+        for knob in open {
+            match knob {
+                Knob::CommitChecks => rows.extend(Check::ALL.map(KnobRow::Commit)),
+                Knob::RenewChecks => rows.extend(Check::ALL.map(KnobRow::Renew)),
+                Knob::Token => rows.push(KnobRow::Token),
+                Knob::LeaseClock => rows.push(KnobRow::Clock),
+                Knob::TargetProtect => rows.extend((0..targets.len()).map(KnobRow::Target)),
+            }
+        }
+        DesignWork {
+            open: open.to_vec(),
+            design: start,
+            targets,
+            target_names,
+            rows,
+            cursor: 0,
+            solved: None,
+        }
+    }
+
+    /// The answer: every open knob as it stands now.
+    pub(crate) fn answer(&self) -> DesignAnswer {
+        let open = |knob| self.open.contains(&knob);
+        DesignAnswer {
+            commit_checks: open(Knob::CommitChecks).then_some(self.design.commit_checks),
+            renew_checks: open(Knob::RenewChecks).then_some(self.design.renew_checks),
+            token: open(Knob::Token).then_some(self.design.token),
+            lease_clock: open(Knob::LeaseClock).then_some(self.design.lease_clock),
+            target_protect: open(Knob::TargetProtect).then(|| self.targets.clone()),
+        }
+    }
+}
+
+/// A field of a step in the break editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StepField {
+    Tick,
+    Worker,
+    Action,
+    Target,
+}
+
+impl StepField {
+    pub(crate) const ALL: [StepField; 4] = [
+        StepField::Tick,
+        StepField::Worker,
+        StepField::Action,
+        StepField::Target,
+    ];
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct BreakWork {
+    /// The exercise's scenario: its world, and the steps the editor starts from.
+    pub(crate) shell: Scenario,
+    pub(crate) steps: Vec<Step>,
+    pub(crate) selected: usize,
+    pub(crate) field: StepField,
+    /// The schedule run now, or why it cannot run.
+    pub(crate) preview: Result<Timeline, String>,
+}
+
+impl BreakWork {
+    pub(crate) fn new(shell: Scenario) -> BreakWork {
+        let steps = shell.steps.clone();
+        let mut work = BreakWork {
+            shell,
+            steps,
+            selected: 0,
+            field: StepField::Tick,
+            preview: Err(String::new()),
+        };
+        work.rerun();
+        work
+    }
+
+    /// The schedule in the exercise's world: the shell's named operations
+    /// and values stay, so the steps it started with still refer to them.
+    pub(crate) fn schedule(&self) -> Schedule {
+        Schedule {
+            steps: self.steps.clone(),
+            ops: self.shell.ops.clone(),
+            values: self.shell.values.clone(),
+        }
+    }
+
+    /// Runs the schedule again (microseconds), keeping the preview's cursor
+    /// on the selected step.
+    pub(crate) fn rerun(&mut self) {
+        let mut attempt = self.shell.clone();
+        attempt.steps.clone_from(&self.steps);
+        self.preview = attempt.check().map(|()| {
+            let mut timeline = Timeline::new(attempt);
+            timeline.cursor = self.selected.min(timeline.len().saturating_sub(1));
+            timeline
+        });
+    }
+
+    /// Moves the selected step, after its tick changed, to where its tick
+    /// puts it (as little as needed), so the schedule stays in time order.
+    pub(crate) fn keep_in_tick_order(&mut self) {
+        let mut at = self.selected;
+        let Some(tick) = self.steps.get(at).map(|s| s.at) else {
+            return;
+        };
+        while at > 0 && self.steps[at - 1].at > tick {
+            self.steps.swap(at - 1, at);
+            at -= 1;
+        }
+        while at + 1 < self.steps.len() && self.steps[at + 1].at < tick {
+            self.steps.swap(at, at + 1);
+            at += 1;
+        }
+        self.selected = at;
+    }
+
+    /// The actions the editor offers: the ones a break schedule needs, and
+    /// `register` only where a target checks registered tokens.
+    pub(crate) fn actions(&self) -> Vec<Action> {
+        let mut actions = vec![
+            Action::Claim,
+            Action::Renew,
+            Action::Write,
+            Action::Finish,
+            Action::Fail,
+            Action::Check,
+            Action::Pause,
+            Action::Resume,
+            Action::Cancel,
+        ];
+        if self
+            .shell
+            .targets
+            .iter()
+            .any(|t| t.protect == Protect::RegisteredToken)
+        {
+            actions.push(Action::Register);
+        }
+        actions
+    }
+}
+
+impl ExerciseState {
+    /// The timeline on screen: the exercise's own, or a break schedule's preview.
+    pub(crate) fn shown_timeline(&self) -> Option<&Timeline> {
+        match &self.work {
+            Work::Break(work) => work.preview.as_ref().ok(),
+            _ => self.timeline.as_ref(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -128,6 +337,8 @@ pub(crate) struct App {
     /// Never empty; the last is shown. Esc pops.
     pub(crate) screens: Vec<Screen>,
     pub(crate) help: bool,
+    /// How far the help overlay is scrolled (it outgrows small windows).
+    pub(crate) help_scroll: u16,
     /// A message the learner must dismiss (progress kept aside).
     pub(crate) notice: Option<Notice>,
     /// A one-line answer to the last key, cleared by the next one.
@@ -152,6 +363,7 @@ impl App {
             progress,
             screens: vec![Screen::Course(CourseState { selected: 0 })],
             help: false,
+            help_scroll: 0,
             notice: None,
             status: None,
             width: 80,
@@ -200,6 +412,7 @@ impl App {
                 detail_scroll: 0,
             }))],
             help: false,
+            help_scroll: 0,
             notice: None,
             status: None,
             width: 80,
@@ -294,16 +507,63 @@ impl App {
     /// A fresh visit to an exercise.
     pub(crate) fn exercise_state(&self, lesson: usize, exercise: usize) -> Option<ExerciseState> {
         let (found, ex) = self.lesson_exercise(lesson, exercise)?;
-        let (timeline, candidates) = match &ex.kind {
+        let (timeline, candidates, work) = match &ex.kind {
             ExerciseKind::Mark {
                 scenario,
                 candidates,
             } => {
                 let scenario = found.scenario(*scenario)?.clone();
                 let steps = sim_core::course::mark_candidates(&scenario, candidates);
-                (Some(Timeline::new(scenario)), steps)
+                (Some(Timeline::new(scenario)), steps, Work::Mark)
             }
-            _ => (None, Vec::new()),
+            ExerciseKind::Predict { scenario, steps } => {
+                let scenario = found.scenario(*scenario)?.clone();
+                let count = scenario.steps.len() as u32;
+                let asked: Vec<u32> = match steps {
+                    Some(steps) => steps.iter().copied().filter(|s| *s < count).collect(),
+                    None => (0..count).collect(),
+                };
+                let mut timeline = Timeline::new(scenario);
+                // Start on the first step asked about.
+                timeline.cursor = asked.first().map_or(0, |s| *s as usize);
+                let hidden_diagram =
+                    Box::new(Diagram::hiding(&timeline.scenario, &timeline.trace, &asked));
+                let work = Work::Predict {
+                    predictions: BTreeMap::new(),
+                    hidden_diagram,
+                };
+                (Some(timeline), asked, work)
+            }
+            ExerciseKind::Design {
+                start, open, world, ..
+            } => {
+                // The world the explorers build: its targets, with their names.
+                let (targets, names) = match world.world() {
+                    Ok(built) => {
+                        let names = (0..built.targets.len())
+                            .map(|i| built.target_id(u8::try_from(i).unwrap_or(u8::MAX)))
+                            .collect();
+                        (built.targets.clone(), names)
+                    }
+                    Err(_) => (world.targets.clone().unwrap_or_default(), Vec::new()),
+                };
+                let work = DesignWork::new(*start, open, targets, names);
+                (None, Vec::new(), Work::Design(Box::new(work)))
+            }
+            ExerciseKind::Break { scenario, .. } => {
+                let shell = found.scenario(*scenario)?.clone();
+                let work = BreakWork::new(shell);
+                (None, Vec::new(), Work::Break(Box::new(work)))
+            }
+            ExerciseKind::Quiz { multiple, .. } => (
+                None,
+                Vec::new(),
+                Work::Quiz {
+                    multiple: *multiple,
+                    cursor: 0,
+                    chosen: BTreeSet::new(),
+                },
+            ),
         };
         Some(ExerciseState {
             lesson,
@@ -315,6 +575,7 @@ impl App {
             solution: None,
             panel: Panel::Step,
             panel_scroll: 0,
+            work,
         })
     }
 
@@ -322,7 +583,7 @@ impl App {
     pub(crate) fn playing(&self) -> bool {
         match self.screen() {
             Screen::Sandbox(state) => state.timeline.playing,
-            Screen::Exercise(state) => state.timeline.as_ref().is_some_and(|t| t.playing),
+            Screen::Exercise(state) => state.shown_timeline().is_some_and(|t| t.playing),
             _ => false,
         }
     }

@@ -348,29 +348,6 @@ fn full_pass_through_lesson_one_mark_exercise() {
 }
 
 #[test]
-fn other_exercise_kinds_say_they_come_next() {
-    let lesson = lesson_one();
-    let other = lesson
-        .exercises
-        .iter()
-        .position(|e| !matches!(e.kind, ExerciseKind::Mark { .. }))
-        .expect("lesson 1 has another kind of exercise");
-    check("other_kind", |h| {
-        h.key(KeyCode::Enter);
-        for _ in 0..lesson.sections.len() {
-            h.key(KeyCode::Right);
-        }
-        for _ in 0..other {
-            h.key(KeyCode::Down);
-        }
-        h.key(KeyCode::Enter)
-            .key(KeyCode::Enter)
-            .char('h')
-            .char('s');
-    });
-}
-
-#[test]
 fn help_overlay() {
     check("help", |h| {
         open_mark_exercise(h);
@@ -560,6 +537,747 @@ fn a_damaged_progress_file_is_kept_aside_and_the_learner_told() {
 }
 
 // ---------------------------------------------------------------------------
+// The other exercise kinds: predict, design, break, quiz. Each answer the
+// tests type is computed now from the simulator (`sim_core::run`,
+// `solution`), never written down.
+
+/// The first lesson of `lessons/` with an exercise of `kind`, parsed.
+fn lesson_with(kind: &str) -> Lesson {
+    let dir = repo().join("lessons");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| parse_lesson(&std::fs::read(p).unwrap()).unwrap())
+        .find(|lesson| lesson.exercises.iter().any(|e| e.kind.name() == kind))
+        .unwrap_or_else(|| panic!("no lesson has a {kind} exercise"))
+}
+
+/// Index of the first exercise of `kind` in `lesson`.
+fn exercise_of(lesson: &Lesson, kind: &str) -> usize {
+    lesson
+        .exercises
+        .iter()
+        .position(|e| e.kind.name() == kind)
+        .unwrap()
+}
+
+/// A harness on a course of the one lesson that has `kind`, opened on
+/// that exercise by keys from the course map.
+fn open_kind(kind: &str, width: u16, height: u16) -> (Harness, Lesson, usize) {
+    let lesson = lesson_with(kind);
+    let index = exercise_of(&lesson, kind);
+    let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+    let mut h = Harness::with(app, width, height);
+    h.key(KeyCode::Enter);
+    for _ in 0..lesson.sections.len() {
+        h.key(KeyCode::Right);
+    }
+    for _ in 0..index {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    assert_eq!(h.exercise().exercise, index);
+    (h, lesson, index)
+}
+
+/// Like [`check`], on the exercise of `kind`.
+fn check_kind(name: &str, kind: &str, script: impl Fn(&mut Harness, &Lesson, usize)) {
+    for (width, height) in SIZES {
+        let (mut h, lesson, index) = open_kind(kind, width, height);
+        script(&mut h, &lesson, index);
+        insta::assert_snapshot!(format!("{name}_{width}x{height}"), h.render());
+    }
+}
+
+fn completed(h: &Harness, lesson: &Lesson, index: usize) -> bool {
+    h.app
+        .progress
+        .exercise(&lesson.id, &lesson.exercises[index].id)
+        .is_some_and(|p| p.completed)
+}
+
+fn attempts(h: &Harness, lesson: &Lesson, index: usize) -> u32 {
+    h.app
+        .progress
+        .exercise(&lesson.id, &lesson.exercises[index].id)
+        .map_or(0, |p| p.attempts)
+}
+
+// Predict.
+
+/// The asked steps and their outcomes, from the engine.
+fn predict_key(lesson: &Lesson, index: usize) -> Vec<(u32, sim_core::Outcome)> {
+    let ExerciseKind::Predict { scenario, steps } = &lesson.exercises[index].kind else {
+        unreachable!()
+    };
+    let scenario = lesson.scenario(*scenario).unwrap();
+    let trace = sim_core::run(scenario);
+    let asked = steps
+        .clone()
+        .unwrap_or_else(|| (0..scenario.steps.len() as u32).collect());
+    asked
+        .into_iter()
+        .map(|i| (i, trace.steps[i as usize].outcome))
+        .collect()
+}
+
+/// The generations of the leases the asked steps granted.
+fn asked_leases(lesson: &Lesson, index: usize) -> Vec<u32> {
+    let ExerciseKind::Predict { scenario, .. } = &lesson.exercises[index].kind else {
+        unreachable!()
+    };
+    let scenario = lesson.scenario(*scenario).unwrap();
+    let trace = sim_core::run(scenario);
+    let asked: Vec<u32> = predict_key(lesson, index).iter().map(|(s, _)| *s).collect();
+    sim_core::leases(scenario, &trace)
+        .into_iter()
+        .filter(|lease| asked.contains(&(lease.start_step as u32)))
+        .map(|lease| lease.generation)
+        .collect()
+}
+
+fn predict_char(outcome: sim_core::Outcome) -> char {
+    super::view::answer::PREDICT_KEYS
+        .iter()
+        .find(|(_, o)| *o == outcome)
+        .map(|(c, _)| *c)
+        .unwrap()
+}
+
+/// Predicts `outcome(step, actual)` for every asked step, in order.
+fn predict(
+    h: &mut Harness,
+    key: &[(u32, sim_core::Outcome)],
+    choose: impl Fn(sim_core::Outcome) -> sim_core::Outcome,
+) {
+    h.key(KeyCode::Home).key(KeyCode::Tab);
+    if h.exercise().timeline.as_ref().unwrap().cursor as u32 != key[0].0 {
+        h.key(KeyCode::Home);
+    }
+    for (step, actual) in key {
+        let cursor = h.exercise().timeline.as_ref().unwrap().cursor as u32;
+        assert_eq!(
+            cursor, *step,
+            "each prediction moves on to the next asked step"
+        );
+        h.char(predict_char(choose(*actual)));
+    }
+}
+
+fn wrong_outcome(actual: sim_core::Outcome) -> sim_core::Outcome {
+    if actual == sim_core::Outcome::Ok {
+        sim_core::Outcome::Rejected
+    } else {
+        sim_core::Outcome::Ok
+    }
+}
+
+#[test]
+fn predict_exercise_start_hides_the_asked_outcomes() {
+    check_kind("predict_start", "predict", |h, lesson, index| {
+        let key = predict_key(lesson, index);
+        assert_eq!(
+            h.exercise().timeline.as_ref().unwrap().cursor as u32,
+            key[0].0
+        );
+        let screen = h.render();
+        assert!(screen.contains("your call"), "{screen}");
+        assert!(!screen.contains('‼'), "no verdicts before it is solved");
+        // A lease an asked claim granted would tell that claim's outcome.
+        for generation in asked_leases(lesson, index) {
+            assert!(!screen.contains(&format!("g{generation}━")), "{screen}");
+        }
+    });
+}
+
+#[test]
+fn predict_exercise_wrong_try() {
+    check_kind("predict_wrong", "predict", |h, lesson, index| {
+        let key = predict_key(lesson, index);
+        predict(h, &key, wrong_outcome);
+        h.key(KeyCode::Enter);
+        let grade = h.exercise().grade.clone().unwrap();
+        assert!(!grade.correct);
+        assert!(grade.items.iter().all(|i| !i.right));
+        assert!(!completed(h, lesson, index));
+        h.key(KeyCode::Home).key(KeyCode::Tab);
+    });
+}
+
+#[test]
+fn full_pass_through_a_predict_exercise() {
+    for (width, height) in SIZES {
+        let (mut h, lesson, index) = open_kind("predict", width, height);
+        let key = predict_key(&lesson, index);
+        h.char('s');
+        assert!(h.exercise().solution.is_none(), "no solution before a try");
+        h.key(KeyCode::Enter); // nothing predicted: a wrong try
+        assert!(!h.exercise().grade.as_ref().unwrap().correct);
+        predict(&mut h, &key, |actual| actual);
+        h.key(KeyCode::Enter);
+        assert!(h.exercise().grade.as_ref().unwrap().correct);
+        assert!(completed(&h, &lesson, index));
+        assert_eq!(attempts(&h, &lesson, index), 2);
+        let screen = h.render();
+        let granted = asked_leases(&lesson, index);
+        assert!(!granted.is_empty());
+        for generation in granted {
+            assert!(screen.contains(&format!("g{generation}━")), "{screen}");
+        }
+        insta::assert_snapshot!(format!("predict_complete_{width}x{height}"), screen);
+        h.char('s');
+        assert!(h.exercise().solution.is_some());
+        insta::assert_snapshot!(format!("predict_solution_{width}x{height}"), h.render());
+    }
+}
+
+/// Once the solution was shown, a later visit shows every outcome, as
+/// the web page does.
+#[test]
+fn predict_outcomes_stay_revealed_after_the_solution_was_seen() {
+    let (mut h, _, _) = open_kind("predict", 80, 24);
+    assert!(h.render().contains("your call"));
+    h.key(KeyCode::Enter)
+        .char('s')
+        .key(KeyCode::Esc)
+        .key(KeyCode::Enter);
+    assert!(h.exercise().solution.is_none(), "a fresh visit");
+    let screen = h.render();
+    assert!(!screen.contains("your call"), "{screen}");
+}
+
+// Design.
+
+/// The design the worked solution grades, from the explorers.
+fn design_key(lesson: &Lesson, index: usize) -> (sim_core::Design, Vec<sim_core::Protect>) {
+    let ExerciseKind::Design {
+        start, open, world, ..
+    } = &lesson.exercises[index].kind
+    else {
+        unreachable!()
+    };
+    sim_core::course::strongest_safe_design(*start, open, world).unwrap()
+}
+
+fn design_work(h: &Harness) -> &super::model::DesignWork {
+    match &h.exercise().work {
+        super::model::Work::Design(work) => work,
+        other => panic!("not a design exercise: {other:?}"),
+    }
+}
+
+/// Turns every knob row to `want` with ↓ and Space.
+fn set_design(h: &mut Harness, want: &(sim_core::Design, Vec<sim_core::Protect>)) {
+    use super::model::KnobRow;
+    let rows = design_work(h).rows.clone();
+    for _ in 0..rows.len() {
+        h.key(KeyCode::Up);
+    }
+    for (position, row) in rows.iter().enumerate() {
+        assert_eq!(design_work(h).cursor, position);
+        let matches = |h: &Harness| {
+            let work = design_work(h);
+            match row {
+                KnobRow::Commit(c) => {
+                    work.design.commit_checks.contains(*c) == want.0.commit_checks.contains(*c)
+                }
+                KnobRow::Renew(c) => {
+                    work.design.renew_checks.contains(*c) == want.0.renew_checks.contains(*c)
+                }
+                KnobRow::Token => work.design.token == want.0.token,
+                KnobRow::Clock => work.design.lease_clock == want.0.lease_clock,
+                KnobRow::Target(t) => work.targets[*t] == want.1[*t],
+            }
+        };
+        for _ in 0..8 {
+            if matches(h) {
+                break;
+            }
+            h.char(' ');
+        }
+        assert!(matches(h), "row {row:?} reached its value");
+        h.key(KeyCode::Down);
+    }
+}
+
+#[test]
+fn design_exercise_start() {
+    check_kind("design_start", "design", |_, _, _| {});
+}
+
+#[test]
+fn design_exercise_unsafe_try_opens_its_counterexample() {
+    for (width, height) in SIZES {
+        let (mut h, lesson, index) = open_kind("design", width, height);
+        let started = std::time::Instant::now();
+        h.key(KeyCode::Enter); // the start design, as given
+        let took = started.elapsed();
+        assert!(took.as_secs() < 20, "grading took {took:?}");
+        let grade = h.exercise().grade.clone().unwrap();
+        assert!(!grade.correct, "the start design is broken");
+        assert!(grade.counterexample.is_some());
+        assert!(!completed(&h, &lesson, index));
+        insta::assert_snapshot!(format!("design_unsafe_{width}x{height}"), h.render());
+        h.char('t');
+        let Screen::Sandbox(state) = h.app.screen() else {
+            panic!("t opens the counterexample")
+        };
+        assert_eq!(
+            state.timeline.scenario.steps,
+            grade.counterexample.unwrap().scenario.steps
+        );
+        h.key(KeyCode::Esc);
+        assert!(matches!(h.app.screen(), Screen::Exercise(_)));
+    }
+}
+
+#[test]
+fn full_pass_through_a_design_exercise() {
+    for (width, height) in SIZES {
+        let (mut h, lesson, index) = open_kind("design", width, height);
+        let want = design_key(&lesson, index);
+        set_design(&mut h, &want);
+        h.key(KeyCode::Enter);
+        let grade = h.exercise().grade.clone().unwrap();
+        assert!(grade.correct, "{:?}", grade.summary);
+        assert!(grade.counterexample.is_none());
+        assert!(completed(&h, &lesson, index));
+        insta::assert_snapshot!(format!("design_safe_{width}x{height}"), h.render());
+        h.char('s');
+        assert!(design_work(&h).solved.is_some());
+        insta::assert_snapshot!(format!("design_solution_{width}x{height}"), h.render());
+    }
+}
+
+// Break.
+
+fn break_work(h: &Harness) -> &super::model::BreakWork {
+    match &h.exercise().work {
+        super::model::Work::Break(work) => work,
+        other => panic!("not a break exercise: {other:?}"),
+    }
+}
+
+/// A schedule that breaks the exercise's design, from the explorers.
+fn break_key(lesson: &Lesson, index: usize) -> Vec<sim_core::Step> {
+    let solved = sim_core::course::solution(lesson, &lesson.exercises[index]).unwrap();
+    solved.scenario.unwrap().steps
+}
+
+/// Presses `key` until `done` holds (at most `limit` times).
+fn press_until(h: &mut Harness, key: char, limit: usize, done: impl Fn(&Harness) -> bool) {
+    for _ in 0..limit {
+        if done(h) {
+            return;
+        }
+        h.char(key);
+    }
+    assert!(done(h), "{key} pressed {limit} times");
+}
+
+/// Types `steps` into the editor: deletes every step, then adds each one
+/// and sets its fields.
+fn type_schedule(h: &mut Harness, steps: &[sim_core::Step]) {
+    use super::model::StepField;
+    while !break_work(h).steps.is_empty() {
+        h.char('x');
+    }
+    for (index, want) in steps.iter().enumerate() {
+        h.char('a');
+        assert_eq!(break_work(h).selected, index);
+        let field = |h: &mut Harness, wanted: StepField| {
+            for _ in 0..StepField::ALL.len() {
+                if break_work(h).field == wanted {
+                    break;
+                }
+                h.key(KeyCode::Right);
+            }
+            assert_eq!(break_work(h).field, wanted);
+        };
+        let step = |h: &Harness| break_work(h).steps[index].clone();
+        field(h, StepField::Action);
+        press_until(h, '+', 12, |h| step(h).action == want.action);
+        field(h, StepField::Worker);
+        press_until(h, '+', 8, |h| step(h).worker == want.worker);
+        field(h, StepField::Target);
+        press_until(h, '+', 8, |h| step(h).target == want.target);
+        field(h, StepField::Tick);
+        let at = step(h).at;
+        let key = if at > want.at { '-' } else { '+' };
+        press_until(h, key, 64, |h| step(h).at == want.at);
+    }
+}
+
+#[test]
+fn break_exercise_start_previews_the_scenario() {
+    check_kind("break_start", "break", |h, lesson, index| {
+        let ExerciseKind::Break { scenario, .. } = &lesson.exercises[index].kind else {
+            unreachable!()
+        };
+        let own = &lesson.scenario(*scenario).unwrap().steps;
+        assert_eq!(
+            &break_work(h).steps,
+            own,
+            "the editor starts from the scenario's steps"
+        );
+        assert!(break_work(h).preview.is_ok());
+    });
+}
+
+#[test]
+fn break_exercise_edits_keep_the_schedule_in_time_order() {
+    check_kind("break_edited", "break", |h, _, _| {
+        let count = break_work(h).steps.len();
+        // The second step, its tick up past every later step: it moves last.
+        h.key(KeyCode::Down);
+        let moved = break_work(h).steps[1].clone();
+        let last_at = break_work(h).steps.iter().map(|s| s.at).max().unwrap();
+        for _ in 0..=(last_at - moved.at) {
+            h.char('+');
+        }
+        let work = break_work(h);
+        assert_eq!(work.selected, count - 1, "the selection follows the step");
+        assert_eq!(work.steps[count - 1].action, moved.action);
+        assert!(work.steps.windows(2).all(|w| w[0].at <= w[1].at));
+        assert!(work.preview.is_ok());
+        // Moved back one place, it takes its neighbour's tick.
+        h.char('[');
+        let work = break_work(h);
+        assert_eq!(work.selected, count - 2);
+        assert!(work.steps.windows(2).all(|w| w[0].at <= w[1].at));
+        // A new step, a copy one tick later; then its action changed.
+        h.char('a')
+            .key(KeyCode::Right)
+            .key(KeyCode::Right)
+            .char('+');
+        assert_eq!(break_work(h).steps.len(), count + 1);
+        assert!(break_work(h).preview.is_ok());
+    });
+}
+
+/// A schedule the engine refuses (here, time going backwards) is told as a
+/// message, not graded, and nothing panics.
+#[test]
+fn break_exercise_with_an_invalid_schedule() {
+    check_kind("break_invalid", "break", |h, _, _| {
+        let Some(Screen::Exercise(state)) = h.app.screens.last_mut() else {
+            panic!()
+        };
+        let super::model::Work::Break(work) = &mut state.work else {
+            panic!()
+        };
+        work.steps.reverse();
+        work.rerun();
+        assert!(break_work(h).preview.is_err());
+        h.key(KeyCode::Enter);
+        assert!(
+            h.exercise().grade.is_none(),
+            "an invalid schedule is not graded"
+        );
+        assert!(h.app.status.as_ref().unwrap().contains("cannot run"));
+    });
+}
+
+#[test]
+fn break_exercise_wrong_try() {
+    check_kind("break_wrong", "break", |h, lesson, index| {
+        // The scenario's own happy path breaks nothing.
+        h.key(KeyCode::Enter);
+        let grade = h.exercise().grade.clone().unwrap();
+        assert!(!grade.correct);
+        assert!(!completed(h, lesson, index));
+        assert_eq!(attempts(h, lesson, index), 1);
+    });
+}
+
+#[test]
+fn full_pass_through_a_break_exercise() {
+    for (width, height) in SIZES {
+        let (mut h, lesson, index) = open_kind("break", width, height);
+        let key = break_key(&lesson, index);
+        h.key(KeyCode::Enter); // the happy path: a wrong try
+        type_schedule(&mut h, &key);
+        let typed: Vec<_> = break_work(&h)
+            .steps
+            .iter()
+            .map(|s| (s.at, s.worker, s.action, s.target))
+            .collect();
+        let wanted: Vec<_> = key
+            .iter()
+            .map(|s| (s.at, s.worker, s.action, s.target))
+            .collect();
+        assert_eq!(typed, wanted);
+        h.key(KeyCode::Enter);
+        let grade = h.exercise().grade.clone().unwrap();
+        assert!(grade.correct, "{:?}", grade.items);
+        assert!(completed(&h, &lesson, index));
+        assert_eq!(attempts(&h, &lesson, index), 2);
+        insta::assert_snapshot!(format!("break_complete_{width}x{height}"), h.render());
+        h.char('s');
+        insta::assert_snapshot!(format!("break_solution_{width}x{height}"), h.render());
+        h.char('t');
+        assert!(matches!(h.app.screen(), Screen::Sandbox(_)));
+    }
+}
+
+// Quiz.
+
+fn quiz_key(lesson: &Lesson, index: usize) -> Vec<usize> {
+    let ExerciseKind::Quiz { options, .. } = &lesson.exercises[index].kind else {
+        unreachable!()
+    };
+    options
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.correct)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Chooses exactly `chosen` with ↑↓ and Space.
+fn choose(h: &mut Harness, count: usize, chosen: &[usize]) {
+    for _ in 0..count {
+        h.key(KeyCode::Up);
+    }
+    for option in 0..count {
+        if chosen.contains(&option) {
+            h.char(' ');
+        }
+        h.key(KeyCode::Down);
+    }
+}
+
+fn quiz_count(lesson: &Lesson, index: usize) -> usize {
+    match &lesson.exercises[index].kind {
+        ExerciseKind::Quiz { options, .. } => options.len(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn quiz_exercise_start() {
+    check_kind("quiz_start", "quiz", |_, _, _| {});
+}
+
+#[test]
+fn quiz_exercise_wrong_try() {
+    check_kind("quiz_wrong", "quiz", |h, lesson, index| {
+        let key = quiz_key(lesson, index);
+        let wrong = (0..quiz_count(lesson, index))
+            .find(|i| !key.contains(i))
+            .unwrap();
+        choose(h, quiz_count(lesson, index), &[wrong]);
+        h.key(KeyCode::Enter);
+        assert!(!h.exercise().grade.as_ref().unwrap().correct);
+        assert!(!completed(h, lesson, index));
+        for _ in 0..8 {
+            h.key(KeyCode::Up);
+        }
+    });
+}
+
+#[test]
+fn full_pass_through_a_quiz_exercise() {
+    for (width, height) in SIZES {
+        let (mut h, lesson, index) = open_kind("quiz", width, height);
+        let key = quiz_key(&lesson, index);
+        h.key(KeyCode::Enter); // nothing chosen: a wrong try
+        choose(&mut h, quiz_count(&lesson, index), &key);
+        h.key(KeyCode::Enter);
+        assert!(h.exercise().grade.as_ref().unwrap().correct);
+        assert!(completed(&h, &lesson, index));
+        insta::assert_snapshot!(format!("quiz_complete_{width}x{height}"), h.render());
+        h.char('s');
+        insta::assert_snapshot!(format!("quiz_solution_{width}x{height}"), h.render());
+    }
+}
+
+/// A quiz with any number of answers: check boxes, and Space unchooses.
+#[test]
+fn quiz_with_several_answers() {
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .find_map(|lesson| {
+            let found = lesson
+                .exercises
+                .iter()
+                .position(|e| matches!(e.kind, ExerciseKind::Quiz { multiple: true, .. }))?;
+            Some((lesson, found))
+        })
+        .unwrap();
+    for (width, height) in SIZES {
+        let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+        let mut h = Harness::with(app, width, height);
+        let state = h.app.exercise_state(0, index).unwrap();
+        h.app.screens.push(Screen::Exercise(Box::new(state)));
+        h.char(' ')
+            .key(KeyCode::Down)
+            .char(' ')
+            .char(' ')
+            .key(KeyCode::Down)
+            .char(' ');
+        let super::model::Work::Quiz { chosen, .. } = &h.exercise().work else {
+            panic!()
+        };
+        assert_eq!(chosen.iter().copied().collect::<Vec<_>>(), [0, 2]);
+        insta::assert_snapshot!(format!("quiz_multiple_{width}x{height}"), h.render());
+    }
+}
+
+#[test]
+fn help_overlay_on_a_break_exercise() {
+    check_kind("help_break", "break", |h, _, _| {
+        h.char('?');
+    });
+}
+
+/// Every lesson of `lessons/`, parsed, in file order.
+fn all_lessons() -> Vec<Lesson> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join("lessons"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| parse_lesson(&std::fs::read(p).unwrap()).unwrap())
+        .collect()
+}
+
+/// Every exercise of the course can be completed by keys alone, with the
+/// answer the simulator computes now: the editors reach every answer.
+#[test]
+fn every_exercise_of_the_course_can_be_completed_by_keys() {
+    for lesson in all_lessons() {
+        for (index, exercise) in lesson.exercises.iter().enumerate() {
+            let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+            let mut h = Harness::with(app, 80, 24);
+            let state = h.app.exercise_state(0, index).unwrap();
+            h.app.screens.push(Screen::Exercise(Box::new(state)));
+            match exercise.kind.name() {
+                "mark" => continue,
+                "predict" => predict(&mut h, &predict_key(&lesson, index), |actual| actual),
+                "design" => set_design(&mut h, &design_key(&lesson, index)),
+                "break" => type_schedule(&mut h, &break_key(&lesson, index)),
+                "quiz" => choose(
+                    &mut h,
+                    quiz_count(&lesson, index),
+                    &quiz_key(&lesson, index),
+                ),
+                other => panic!("unknown kind {other}"),
+            }
+            h.key(KeyCode::Enter);
+            assert!(
+                completed(&h, &lesson, index),
+                "{}/{}: {:?} {:?}",
+                lesson.id,
+                exercise.id,
+                h.exercise().grade.as_ref().map(|g| &g.items),
+                h.app.status
+            );
+        }
+    }
+}
+
+/// The design exercise that opens the most knobs: every kind of row.
+#[test]
+fn design_exercise_with_every_knob() {
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .flat_map(|lesson| (0..lesson.exercises.len()).map(move |i| (lesson.clone(), i)))
+        .filter(|(lesson, i)| lesson.exercises[*i].kind.name() == "design")
+        .max_by_key(|(lesson, i)| match &lesson.exercises[*i].kind {
+            ExerciseKind::Design { open, .. } => open.len(),
+            _ => 0,
+        })
+        .unwrap();
+    for (width, height) in SIZES {
+        let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+        let mut h = Harness::with(app, width, height);
+        let state = h.app.exercise_state(0, index).unwrap();
+        h.app.screens.push(Screen::Exercise(Box::new(state)));
+        let rows = design_work(&h).rows.clone();
+        assert!(
+            rows.iter()
+                .any(|r| matches!(r, super::model::KnobRow::Target(_)))
+        );
+        // To the token row, and one step along its choices.
+        let token = rows
+            .iter()
+            .position(|r| *r == super::model::KnobRow::Token)
+            .unwrap();
+        for _ in 0..token {
+            h.key(KeyCode::Down);
+        }
+        let before = design_work(&h).design.token;
+        h.char(' ');
+        assert_ne!(design_work(&h).design.token, before);
+        h.key(KeyCode::Left);
+        assert_eq!(design_work(&h).design.token, before, "← turns it back");
+        h.key(KeyCode::Down).key(KeyCode::Down).key(KeyCode::Down);
+        insta::assert_snapshot!(format!("design_every_knob_{width}x{height}"), h.render());
+    }
+}
+
+/// The help outgrows 80×24 on an exercise: ↓ scrolls it to its last line.
+#[test]
+fn help_overlay_scrolls_to_its_end() {
+    check_kind("help_break_end", "break", |h, _, _| {
+        h.char('?');
+        assert!(h.render().contains("↓ more"));
+        for _ in 0..40 {
+            h.key(KeyCode::Down);
+        }
+        let screen = h.render();
+        assert!(screen.contains("Esc or ? closes this help."), "{screen}");
+        assert!(h.app.help, "scrolling keeps the help open");
+        assert!(
+            break_work(h).selected == 0,
+            "the keys did not reach the editor"
+        );
+    });
+}
+
+#[test]
+fn break_exercise_in_chinese_after_a_try() {
+    check_kind("break_zh", "break", |h, _, _| {
+        h.char('l')
+            .key(KeyCode::Enter)
+            .key(KeyCode::Down)
+            .key(KeyCode::Right);
+    });
+}
+
+#[test]
+fn design_exercise_in_chinese() {
+    check_kind("design_zh", "design", |h, _, _| {
+        h.char('l').key(KeyCode::Down).char(' ');
+    });
+}
+
+#[test]
+fn quiz_exercise_in_chinese_after_a_try() {
+    check_kind("quiz_zh", "quiz", |h, _, _| {
+        h.char('l').char(' ').key(KeyCode::Enter);
+    });
+}
+
+#[test]
+fn predict_exercise_in_chinese() {
+    check_kind("predict_zh", "predict", |h, _, _| {
+        h.char('l').char('o');
+    });
+}
+
+// ---------------------------------------------------------------------------
 // Any size, any keys: never a panic.
 
 /// Every input the property test draws from. `q` and Ctrl-C are left out so
@@ -584,7 +1302,7 @@ const MOUSE: [MouseEventKind; 5] = [
     MouseEventKind::ScrollDown,
 ];
 
-const KEYS: [KeyCode; 29] = [
+const KEYS: [KeyCode; 40] = [
     KeyCode::Left,
     KeyCode::Right,
     KeyCode::Up,
@@ -611,6 +1329,18 @@ const KEYS: [KeyCode; 29] = [
     KeyCode::Enter,
     KeyCode::Right,
     KeyCode::Tab,
+    // The exercise panels' own keys.
+    KeyCode::Char('o'),
+    KeyCode::Char('d'),
+    KeyCode::Char('n'),
+    KeyCode::Char('w'),
+    KeyCode::Char('+'),
+    KeyCode::Char('-'),
+    KeyCode::Char('a'),
+    KeyCode::Char('['),
+    KeyCode::Char(']'),
+    KeyCode::Delete,
+    KeyCode::Down,
     KeyCode::Char('e'),
     KeyCode::Char('r'),
     KeyCode::Char('c'),
@@ -632,7 +1362,9 @@ fn input() -> impl Strategy<Value = Input> {
 
 #[test]
 fn any_size_and_any_keys_never_panic() {
-    let lessons = course_lessons();
+    let mut lessons = course_lessons();
+    // A lesson with a design exercise too; lesson 1 has every other kind.
+    lessons.push(lesson_with("design"));
     let scenario = article_scenario();
     let config = Config {
         cases: 64,
@@ -646,7 +1378,7 @@ fn any_size_and_any_keys_never_panic() {
     let strategy = (
         1u16..=300,
         1u16..=120,
-        0u32..4,
+        0u32..6,
         proptest::collection::vec(input(), 0..48),
     );
     let result = runner.run(&strategy, |(width, height, start, inputs)| {
@@ -661,13 +1393,26 @@ fn any_size_and_any_keys_never_panic() {
             },
             _ => Progress::default(),
         };
-        let app = if start == 1 {
+        let mut app = if start == 1 {
             App::sandbox("x".to_owned(), scenario.clone(), progress, PLAIN)
         } else {
             App::course(lessons.clone(), progress, PLAIN)
         };
+        // Starts 3 and 4: on an exercise, so the panels' keys reach it.
+        if start == 3 || start == 4 {
+            let lesson = if start == 3 { lessons.len() - 1 } else { 0 };
+            let count = lessons[lesson].exercises.len();
+            let exercise = if start == 3 {
+                exercise_of(&lessons[lesson], "design")
+            } else {
+                inputs.len() % count
+            };
+            let state = app.exercise_state(lesson, exercise).unwrap();
+            app.screens.push(Screen::Exercise(Box::new(state)));
+        }
         let mut h = Harness::with(app, width, height);
-        if start == 3 {
+        // Start 5: on the explorer screen.
+        if start == 5 {
             h.char('e');
         }
         // One terminal for the whole sequence, as in the real app: frames

@@ -167,7 +167,21 @@ pub(crate) fn outcome_glyph(trace: &Trace, index: usize, reveal: bool) -> char {
 
 impl Diagram {
     pub(crate) fn new(scenario: &Scenario, trace: &Trace) -> Diagram {
-        let spans = sim_core::leases(scenario, trace);
+        Diagram::hiding(scenario, trace, &[])
+    }
+
+    /// The diagram without what the `hidden` steps' results would give
+    /// away: the leases they granted, and their ending one early (as the
+    /// web page's predict timeline).
+    pub(crate) fn hiding(scenario: &Scenario, trace: &Trace, hidden: &[u32]) -> Diagram {
+        let is_hidden = |step: usize| hidden.contains(&(step as u32));
+        let mut spans = sim_core::leases(scenario, trace);
+        spans.retain(|span| !is_hidden(span.start_step));
+        for span in &mut spans {
+            if span.closed.is_some_and(|(step, _)| is_hidden(step)) {
+                span.closed = None;
+            }
+        }
         let multi_job = scenario.jobs.len() > 1;
         // Lanes: workers (a lease row per job they hold, then their steps),
         // the user, the job table, the targets.
@@ -535,6 +549,8 @@ pub(crate) struct TimelineWidget<'a> {
     pub(crate) cursor: Option<usize>,
     /// Show the oracle's verdicts (‼). Off in an exercise until it is solved.
     pub(crate) reveal: bool,
+    /// Steps whose outcome is drawn as `?`: those a predict exercise asks about.
+    pub(crate) hide: &'a [u32],
     pub(crate) extra: Vec<ExtraRow>,
     pub(crate) theme: Theme,
 }
@@ -679,8 +695,10 @@ impl Widget for TimelineWidget<'_> {
             };
             let current = cursor == Some(index);
             let record = self.trace.steps.get(index);
+            let hidden = self.hide.contains(&(index as u32));
             let violation = self.reveal && self.trace.is_violation(index as u32);
             let tone = match record.map(|r| r.outcome) {
+                _ if hidden => theme.plain(),
                 _ if violation => theme.bad(),
                 Some(Outcome::Rejected) => theme.warn(),
                 Some(Outcome::Noop | Outcome::Waiting) => theme.dim(),
@@ -699,7 +717,11 @@ impl Widget for TimelineWidget<'_> {
                 canvas.set(column.x, row, action_glyph(step.action), style);
             }
             if let Some(row) = resource.and_then(lane_row) {
-                let glyph = outcome_glyph(self.trace, index, self.reveal);
+                let glyph = if hidden {
+                    '?'
+                } else {
+                    outcome_glyph(self.trace, index, self.reveal)
+                };
                 canvas.set(column.x, row, glyph, style);
             }
             // The current step: a line from its actor down to its resource.
@@ -847,6 +869,7 @@ mod tests {
                         trace,
                         cursor: Some(cursor),
                         reveal: true,
+                        hide: &[],
                         extra: Vec::new(),
                         theme: Theme { color: false },
                     },

@@ -3,11 +3,13 @@
 //! changed, and the tests drive exactly this code.
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use sim_core::course::{Answer, ExerciseKind, grade, solution};
+use sim_core::course::{Answer, ExerciseKind, grade, solution, strongest_safe_design};
+use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
 use super::model::{
-    App, CourseState, ExerciseState, LessonState, Panel, SandboxState, Screen, Timeline,
+    App, BreakWork, CourseState, DesignWork, ExerciseState, KnobRow, LessonState, Panel,
+    SandboxState, Screen, StepField, Timeline, Work,
 };
 use super::view;
 
@@ -64,6 +66,22 @@ pub(crate) enum Message {
     SelectStep(usize),
     /// A click on a list's row (the course map, the explorer's settings).
     ClickRow(usize),
+    /// Predict: the outcome the learner expects of the current step.
+    Predict(Outcome),
+    /// Design and break: the current value to the next (or previous) choice.
+    Adjust {
+        forward: bool,
+    },
+    /// Break: the step field to edit.
+    PrevField,
+    NextField,
+    AddStep,
+    DeleteStep,
+    MoveStep {
+        later: bool,
+    },
+    /// Quiz: choose (or unchoose) the current option.
+    Choose,
 }
 
 /// A terminal event as a message. Only key presses count: terminals that
@@ -102,6 +120,10 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         return match code {
             KeyCode::Char('q') => Some(M::Quit),
             KeyCode::Esc | KeyCode::Enter | KeyCode::Char('?') => Some(M::ToggleHelp),
+            KeyCode::Up | KeyCode::Char('k') => Some(M::ScrollUp),
+            KeyCode::Down | KeyCode::Char('j') => Some(M::ScrollDown),
+            KeyCode::PageUp => Some(M::PageUp),
+            KeyCode::PageDown => Some(M::PageDown),
             _ => None,
         };
     }
@@ -162,18 +184,65 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         Screen::Sandbox(_) => timeline_keys(code).or_else(|| scroll_keys(code)),
         Screen::Explorer(state) => super::explorer::message_for_key(state, code),
         Screen::Exercise(state) => {
-            let marking = state.timeline.is_some();
-            let own = match code {
+            let common = match code {
                 KeyCode::Char('h') => Some(M::Hint),
                 KeyCode::Char('s') => Some(M::Solution),
                 KeyCode::Enter => Some(M::Submit),
-                KeyCode::Char('m') if marking => Some(M::ToggleMark),
-                KeyCode::Tab if marking => Some(M::NextCandidate),
-                KeyCode::BackTab if marking => Some(M::PrevCandidate),
                 _ => None,
             };
-            own.or_else(|| if marking { timeline_keys(code) } else { None })
-                .or_else(|| scroll_keys(code))
+            let scroll_pages = |code: KeyCode| match code {
+                KeyCode::PageUp => Some(M::PageUp),
+                KeyCode::PageDown => Some(M::PageDown),
+                _ => None,
+            };
+            let own = match &state.work {
+                Work::Mark => match code {
+                    KeyCode::Char('m') => Some(M::ToggleMark),
+                    KeyCode::Tab => Some(M::NextCandidate),
+                    KeyCode::BackTab => Some(M::PrevCandidate),
+                    _ => timeline_keys(code).or_else(|| scroll_keys(code)),
+                },
+                Work::Predict { .. } => match code {
+                    KeyCode::Char('o') => Some(M::Predict(Outcome::Ok)),
+                    KeyCode::Char('r') => Some(M::Predict(Outcome::Rejected)),
+                    KeyCode::Char('d') => Some(M::Predict(Outcome::Duplicate)),
+                    KeyCode::Char('n') => Some(M::Predict(Outcome::Noop)),
+                    KeyCode::Char('w') => Some(M::Predict(Outcome::Waiting)),
+                    KeyCode::Tab => Some(M::NextCandidate),
+                    KeyCode::BackTab => Some(M::PrevCandidate),
+                    _ => timeline_keys(code).or_else(|| scroll_keys(code)),
+                },
+                Work::Design(_) => match code {
+                    KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
+                    KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+                    KeyCode::Char(' ') | KeyCode::Right => Some(M::Adjust { forward: true }),
+                    KeyCode::Left => Some(M::Adjust { forward: false }),
+                    KeyCode::Char('t') => Some(M::OpenTimeline),
+                    _ => scroll_pages(code),
+                },
+                Work::Break(_) => match code {
+                    KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
+                    KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+                    KeyCode::Left => Some(M::PrevField),
+                    KeyCode::Right | KeyCode::Tab => Some(M::NextField),
+                    KeyCode::BackTab => Some(M::PrevField),
+                    KeyCode::Char('+' | '=' | ' ') => Some(M::Adjust { forward: true }),
+                    KeyCode::Char('-') => Some(M::Adjust { forward: false }),
+                    KeyCode::Char('a') | KeyCode::Insert => Some(M::AddStep),
+                    KeyCode::Char('x') | KeyCode::Delete => Some(M::DeleteStep),
+                    KeyCode::Char('[') => Some(M::MoveStep { later: false }),
+                    KeyCode::Char(']') => Some(M::MoveStep { later: true }),
+                    KeyCode::Char('t') => Some(M::OpenTimeline),
+                    _ => scroll_pages(code),
+                },
+                Work::Quiz { .. } => match code {
+                    KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
+                    KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+                    KeyCode::Char(' ') => Some(M::Choose),
+                    _ => scroll_pages(code),
+                },
+            };
+            common.or(own)
         }
     }
 }
@@ -205,6 +274,13 @@ pub(crate) fn update(app: &mut App, message: Message) {
         }
         M::ToggleHelp => {
             app.help = !app.help;
+            app.help_scroll = 0;
+            return;
+        }
+        M::ScrollUp | M::ScrollDown | M::PageUp | M::PageDown if app.help => {
+            let max = view::help_scroll_max(app);
+            let page = app.height.saturating_sub(4).max(1);
+            scroll(&mut app.help_scroll, message, max, page);
             return;
         }
         M::ToggleLang => {
@@ -404,9 +480,8 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         return Nav::Stay;
     };
     let (lesson_id, exercise_id) = (lesson.id.clone(), exercise.id.clone());
+    let lesson_label = format!("lesson {}", lesson.order);
     let hint_count = exercise.hints.len();
-    let kind = exercise.kind.name();
-    let is_mark = matches!(exercise.kind, ExerciseKind::Mark { .. });
     let record = app
         .progress
         .exercise(&lesson_id, &exercise_id)
@@ -422,6 +497,9 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
             }
             return Nav::Stay;
         }
+    }
+    if let Some(nav) = edit(app, state, message, &lesson_label) {
+        return nav;
     }
     match message {
         Message::NextCandidate | Message::PrevCandidate => {
@@ -444,6 +522,10 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                         state.panel = Panel::Step;
                         state.panel_scroll = 0;
                     }
+                    None if matches!(state.work, Work::Predict { .. }) => app.say(
+                        "No more asked steps that way.",
+                        "这个方向没有要预测的步骤了。",
+                    ),
                     None => app.say("No more ○ steps that way.", "这个方向没有 ○ 步骤了。"),
                 }
             }
@@ -464,43 +546,29 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                 }
             }
         }
-        Message::Submit if is_mark => {
-            let answer = Answer::Mark(state.marks.iter().copied().collect());
-            let graded = app
-                .lesson_exercise(state.lesson, state.exercise)
-                .map(|(lesson, exercise)| grade(lesson, exercise, &answer));
-            match graded {
-                Some(Ok(result)) => {
-                    app.progress
-                        .record_attempt(&lesson_id, &exercise_id, result.correct);
-                    if result.correct {
-                        app.say(
-                            "✓ Complete. s shows the worked solution.",
-                            "✓ 完成。按 s 查看参考解答。",
-                        );
-                    } else {
-                        app.say(
-                            "Not yet: step through with ← → to see each verdict.",
-                            "还不对：用 ← → 逐步查看每一步的判定。",
-                        );
+        Message::Predict(outcome) => {
+            if let (Some(timeline), Work::Predict { predictions, .. }) =
+                (state.timeline.as_mut(), &mut state.work)
+            {
+                let step = timeline.cursor as u32;
+                if state.candidates.contains(&step) {
+                    predictions.insert(step, outcome);
+                    // On to the next asked step, so a prediction is one key each.
+                    if let Some(next) = state.candidates.iter().find(|c| **c > step) {
+                        timeline.cursor = *next as usize;
                     }
-                    state.grade = Some(result);
+                    timeline.playing = false;
                     state.panel = Panel::Step;
                     state.panel_scroll = 0;
+                } else {
+                    app.say(
+                        "This step is not asked about; Tab jumps to the next ? step.",
+                        "这一步不需要预测；按 Tab 跳到下一个 ? 步骤。",
+                    );
                 }
-                Some(Err(why)) => app.say(
-                    format!("Could not grade: {why}"),
-                    format!("无法评分：{why}"),
-                ),
-                None => {}
             }
         }
-        Message::Submit => {
-            app.say(
-                format!("Answering {kind} exercises here comes next."),
-                format!("在这里作答 {kind} 练习即将支持。"),
-            );
-        }
+        Message::Submit => submit(app, state, &lesson_id, &exercise_id),
         Message::Hint => {
             if record.hints_used as usize >= hint_count {
                 if record.attempts == 0 {
@@ -524,24 +592,31 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         }
         Message::Solution => {
             if record.attempts == 0 {
-                if is_mark {
-                    app.say(
-                        "Answer first (Enter); then s shows the worked solution.",
-                        "先作答（Enter），然后按 s 查看参考解答。",
-                    );
-                } else {
-                    app.say(
-                        format!("The worked solution follows an answer: answering {kind} exercises here comes next."),
-                        format!("参考解答在作答之后显示：在这里作答 {kind} 练习即将支持。"),
-                    );
-                }
+                app.say(
+                    "Answer first (Enter); then s shows the worked solution.",
+                    "先作答（Enter），然后按 s 查看参考解答。",
+                );
             } else {
                 if state.solution.is_none() {
-                    let computed = app
-                        .lesson_exercise(state.lesson, state.exercise)
-                        .map(|(lesson, exercise)| solution(lesson, exercise));
+                    let computed = app.lesson_exercise(state.lesson, state.exercise).map(
+                        |(lesson, exercise)| {
+                            solution(lesson, exercise).map(|found| (found, &exercise.kind))
+                        },
+                    );
                     match computed {
-                        Some(Ok(result)) => state.solution = Some(result),
+                        Some(Ok((result, kind))) => {
+                            // The design the solution graded, to show its knobs.
+                            if let (
+                                ExerciseKind::Design {
+                                    start, open, world, ..
+                                },
+                                Work::Design(work),
+                            ) = (kind, &mut state.work)
+                            {
+                                work.solved = strongest_safe_design(*start, open, world);
+                            }
+                            state.solution = Some(result);
+                        }
                         Some(Err(why)) => {
                             app.say(
                                 format!("No worked solution: {why}"),
@@ -561,8 +636,344 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         }
         _ => {}
     }
+    // The list panels' ↑↓ choose rows; over the hints or the solution they scroll.
+    let message = match message {
+        Message::Up => Message::ScrollUp,
+        Message::Down => Message::ScrollDown,
+        other => other,
+    };
     let (max, page) = view::exercise::panel_scroll_limits(app, state);
     scroll(&mut state.panel_scroll, message, max, page);
     state.panel_scroll = state.panel_scroll.min(max);
     Nav::Stay
+}
+
+/// Grades the answer in the making and records the attempt.
+fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: &str) {
+    if let Work::Break(work) = &state.work
+        && let Err(why) = &work.preview
+    {
+        app.say(
+            format!("This schedule cannot run: {why}"),
+            format!("这个调度无法运行：{why}"),
+        );
+        return;
+    }
+    let answer = match &state.work {
+        Work::Mark => Answer::Mark(state.marks.iter().copied().collect()),
+        Work::Predict { predictions, .. } => {
+            Answer::Predict(predictions.iter().map(|(s, o)| (*s, *o)).collect())
+        }
+        Work::Design(work) => Answer::Design(work.answer()),
+        Work::Break(work) => Answer::Break(work.schedule()),
+        Work::Quiz { chosen, .. } => Answer::Quiz(chosen.iter().copied().collect()),
+    };
+    let graded = app
+        .lesson_exercise(state.lesson, state.exercise)
+        .map(|(lesson, exercise)| grade(lesson, exercise, &answer));
+    match graded {
+        Some(Ok(result)) => {
+            app.progress
+                .record_attempt(lesson_id, exercise_id, result.correct);
+            match (&state.work, result.correct) {
+                (_, true) => app.say(
+                    "✓ Complete. s shows the worked solution.",
+                    "✓ 完成。按 s 查看参考解答。",
+                ),
+                (Work::Mark | Work::Predict { .. }, false) => app.say(
+                    "Not yet: step through with ← → to see each verdict.",
+                    "还不对：用 ← → 逐步查看每一步的判定。",
+                ),
+                (Work::Design(_), false) => app.say(
+                    "✗ Broken: t opens the counterexample on the timeline.",
+                    "✗ 被攻破：按 t 在时间线上打开反例。",
+                ),
+                (Work::Break(_), false) => app.say(
+                    "✗ No violation yet: change the schedule and try again.",
+                    "✗ 还没有违例：修改调度再试一次。",
+                ),
+                (Work::Quiz { .. }, false) => app.say(
+                    "Not yet: read why under each option.",
+                    "还不对：看看每个选项下的解释。",
+                ),
+            }
+            state.grade = Some(result);
+            state.panel = Panel::Step;
+            state.panel_scroll = 0;
+        }
+        Some(Err(why)) => app.say(
+            format!("Could not grade: {why}"),
+            format!("无法评分：{why}"),
+        ),
+        None => {}
+    }
+}
+
+/// The next (or previous) of `choices` after `current`, wrapping; the first
+/// when `current` is not among them.
+fn cycle<T: PartialEq + Copy>(choices: &[T], current: T, forward: bool) -> Option<T> {
+    let count = choices.len();
+    if count == 0 {
+        return None;
+    }
+    let next = match choices.iter().position(|c| *c == current) {
+        Some(at) if forward => (at + 1) % count,
+        Some(at) => (at + count - 1) % count,
+        None => 0,
+    };
+    choices.get(next).copied()
+}
+
+/// The editing keys of the design, break and quiz panels. `None`: not one
+/// of them, so the shared keys (hints, scrolling) apply.
+fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str) -> Option<Nav> {
+    // Over the hints or the solution, ↑↓ scroll the panel instead.
+    let moves_rows = state.panel == Panel::Step;
+    match &mut state.work {
+        Work::Mark | Work::Predict { .. } => None,
+        Work::Design(work) => {
+            match message {
+                Message::Up if moves_rows => work.cursor = work.cursor.saturating_sub(1),
+                Message::Down if moves_rows => {
+                    work.cursor = (work.cursor + 1).min(work.rows.len().saturating_sub(1));
+                }
+                Message::Adjust { forward } => adjust_knob(work, forward),
+                Message::OpenTimeline => {
+                    let found = state
+                        .grade
+                        .as_ref()
+                        .and_then(|g| g.counterexample.as_ref())
+                        .map(|c| c.scenario.clone());
+                    return Some(match found {
+                        Some(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
+                            source: format!("{source} · counterexample"),
+                            timeline: Timeline::new(scenario),
+                            detail_scroll: 0,
+                        }))),
+                        None => {
+                            app.say(
+                                "No counterexample: submit a design the explorers break first.",
+                                "没有反例：先提交一个被探索器攻破的设计。",
+                            );
+                            Nav::Stay
+                        }
+                    });
+                }
+                _ => return None,
+            }
+            state.panel = Panel::Step;
+            Some(Nav::Stay)
+        }
+        Work::Break(work) => {
+            match message {
+                Message::Up if moves_rows => work.selected = work.selected.saturating_sub(1),
+                Message::Down if moves_rows => {
+                    work.selected = (work.selected + 1).min(work.steps.len().saturating_sub(1));
+                }
+                Message::PrevField | Message::NextField => {
+                    let forward = message == Message::NextField;
+                    work.field = cycle(&StepField::ALL, work.field, forward).unwrap_or(work.field);
+                }
+                Message::Adjust { forward } => adjust_step(work, forward),
+                Message::AddStep => {
+                    // A copy of the selected step one tick later, or a first claim.
+                    let step = match work.steps.get(work.selected) {
+                        Some(current) => Step {
+                            at: current.at.saturating_add(1).min(sim_core::MAX_TIME as u64),
+                            note: None,
+                            ..current.clone()
+                        },
+                        None => Step::new(0, Some(0), Action::Claim),
+                    };
+                    if work.steps.len() >= sim_core::MAX_STEPS {
+                        app.say("The schedule is full.", "调度已满。");
+                    } else {
+                        let at = (work.selected + 1).min(work.steps.len());
+                        work.steps.insert(at, step);
+                        work.selected = at;
+                        work.keep_in_tick_order();
+                    }
+                }
+                Message::DeleteStep => {
+                    if work.selected < work.steps.len() {
+                        work.steps.remove(work.selected);
+                        work.selected = work.selected.min(work.steps.len().saturating_sub(1));
+                    }
+                }
+                Message::MoveStep { later } => {
+                    let from = work.selected;
+                    let to = if later {
+                        from + 1
+                    } else {
+                        from.wrapping_sub(1)
+                    };
+                    if from < work.steps.len() && to < work.steps.len() {
+                        // Moving past a step of another tick takes that tick,
+                        // so the schedule stays in time order.
+                        let neighbour_at = work.steps[to].at;
+                        work.steps.swap(from, to);
+                        work.steps[to].at = neighbour_at;
+                        work.selected = to;
+                    }
+                }
+                Message::OpenTimeline => {
+                    // The worked solution's schedule once shown, else the learner's.
+                    let solved = (state.panel == Panel::Solution)
+                        .then(|| state.solution.as_ref().and_then(|s| s.scenario.clone()))
+                        .flatten();
+                    let (label, found) = match solved {
+                        Some(scenario) => ("worked solution", Ok(scenario)),
+                        None => (
+                            "your schedule",
+                            work.preview.as_ref().map(|t| t.scenario.clone()),
+                        ),
+                    };
+                    return Some(match found {
+                        Ok(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
+                            source: format!("{source} · {label}"),
+                            timeline: Timeline::new(scenario),
+                            detail_scroll: 0,
+                        }))),
+                        Err(why) => {
+                            app.say(
+                                format!("This schedule cannot run: {why}"),
+                                format!("这个调度无法运行：{why}"),
+                            );
+                            Nav::Stay
+                        }
+                    });
+                }
+                _ => return None,
+            }
+            work.rerun();
+            state.panel = Panel::Step;
+            Some(Nav::Stay)
+        }
+        Work::Quiz {
+            multiple,
+            cursor,
+            chosen,
+        } => {
+            let count = app
+                .lesson_exercise(state.lesson, state.exercise)
+                .map_or(0, |(_, e)| match &e.kind {
+                    ExerciseKind::Quiz { options, .. } => options.len(),
+                    _ => 0,
+                });
+            match message {
+                Message::Up if moves_rows => *cursor = cursor.saturating_sub(1),
+                Message::Down if moves_rows => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
+                Message::Choose if *cursor < count => {
+                    if *multiple {
+                        if !chosen.remove(cursor) {
+                            chosen.insert(*cursor);
+                        }
+                    } else {
+                        chosen.clear();
+                        chosen.insert(*cursor);
+                    }
+                }
+                _ => return None,
+            }
+            state.panel = Panel::Step;
+            Some(Nav::Stay)
+        }
+    }
+}
+
+fn adjust_knob(work: &mut DesignWork, forward: bool) {
+    let Some(row) = work.rows.get(work.cursor).copied() else {
+        return;
+    };
+    let toggle = |set: sim_core::CheckSet, check: Check| {
+        let mut next = sim_core::CheckSet::EMPTY;
+        for each in Check::ALL {
+            if (each == check) != set.contains(each) {
+                next = next.with(each);
+            }
+        }
+        next
+    };
+    let design = &mut work.design;
+    match row {
+        KnobRow::Commit(check) => design.commit_checks = toggle(design.commit_checks, check),
+        KnobRow::Renew(check) => design.renew_checks = toggle(design.renew_checks, check),
+        KnobRow::Token => {
+            design.token = cycle(&TokenKind::ALL, design.token, forward).unwrap_or(design.token);
+        }
+        KnobRow::Clock => {
+            design.lease_clock =
+                cycle(&LeaseClock::ALL, design.lease_clock, forward).unwrap_or(design.lease_clock);
+        }
+        KnobRow::Target(index) => {
+            if let Some(protect) = work.targets.get_mut(index) {
+                *protect = cycle(&Protect::ALL, *protect, forward).unwrap_or(*protect);
+            }
+        }
+    }
+}
+
+fn adjust_step(work: &mut BreakWork, forward: bool) {
+    let actions = work.actions();
+    let workers = work.shell.workers.len();
+    let targets = work.shell.targets.len();
+    let Some(step) = work.steps.get_mut(work.selected) else {
+        return;
+    };
+    let worker_choices = |action: Action| -> Vec<Option<sim_core::WorkerIdx>> {
+        let mut choices = Vec::new();
+        if !action.needs_worker() {
+            choices.push(None);
+        }
+        choices.extend(
+            (0..workers)
+                .filter_map(|w| sim_core::WorkerIdx::try_from(w).ok())
+                .map(Some),
+        );
+        choices
+    };
+    let target_choices = |action: Action| -> Vec<Option<sim_core::TargetIdx>> {
+        let mut choices = Vec::new();
+        if !action.needs_target() {
+            choices.push(None);
+        }
+        choices.extend(
+            (0..targets)
+                .filter_map(|t| sim_core::TargetIdx::try_from(t).ok())
+                .map(Some),
+        );
+        choices
+    };
+    match work.field {
+        StepField::Tick => {
+            step.at = if forward {
+                step.at.saturating_add(1).min(sim_core::MAX_TIME as u64)
+            } else {
+                step.at.saturating_sub(1)
+            };
+            work.keep_in_tick_order();
+        }
+        StepField::Worker => {
+            step.worker = cycle(&worker_choices(step.action), step.worker, forward).flatten();
+        }
+        StepField::Action => {
+            step.action = cycle(&actions, step.action, forward).unwrap_or(step.action);
+            // Keep the step well formed for its new action.
+            if step.action == Action::Cancel {
+                step.worker = None;
+            } else if step.worker.is_none() {
+                step.worker = Some(0);
+            }
+            // A write or register goes to a target; the rest start without one
+            // (the target field can still name one).
+            if !step.action.needs_target() {
+                step.target = None;
+            } else if step.target.is_none() {
+                step.target = target_choices(step.action).first().copied().flatten();
+            }
+        }
+        StepField::Target => {
+            step.target = cycle(&target_choices(step.action), step.target, forward).flatten();
+        }
+    }
 }

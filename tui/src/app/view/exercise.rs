@@ -8,11 +8,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::course::{Exercise, ExerciseKind, Lesson};
 
+use super::answer::{self, PanelText};
 use super::sandbox::{split_timeline, step_lines, step_title, timeline_title};
 use super::{body_area, clamp_scroll, render_header, section};
-use crate::app::model::{App, ExerciseState, Panel};
+use crate::app::model::{App, ExerciseState, Panel, Timeline, Work};
 use crate::app::text;
-use crate::app::timeline::{ExtraRow, TimelineWidget};
+use crate::app::timeline::{Diagram, ExtraRow, TimelineWidget};
 
 /// The most rows the task text takes before the rest of the screen.
 const PROMPT_ROWS: usize = 5;
@@ -39,13 +40,14 @@ fn heading(exercise: &Exercise, lang: &str) -> &'static str {
 }
 
 /// Whether the oracle's verdicts may be shown: after the exercise is
-/// complete or its solution was shown.
+/// complete or its solution was shown, in this visit or an earlier one
+/// (as on the web page).
 fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise, state: &ExerciseState) -> bool {
     state.solution.is_some()
         || app
             .progress
             .exercise(&lesson.id, &exercise.id)
-            .is_some_and(|p| p.completed)
+            .is_some_and(|p| p.completed || p.solution_seen)
 }
 
 fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> Areas {
@@ -59,10 +61,17 @@ fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> A
         Constraint::Min(0),
     ])
     .areas(area);
-    match &state.timeline {
+    // The break editor needs room for its list of steps under the preview.
+    let min_panel = if matches!(state.work, Work::Break(_)) {
+        9
+    } else {
+        5
+    };
+    match state.shown_timeline() {
         Some(timeline) => {
-            let wanted = timeline.diagram.height() + extra_rows(app, state).len();
-            let [diagram, panel] = split_timeline(rest, wanted, 5);
+            let wanted =
+                shown_diagram(app, state, timeline).height() + extra_rows(app, state).len();
+            let [diagram, panel] = split_timeline(rest, wanted, min_panel);
             Areas {
                 header,
                 prompt,
@@ -82,20 +91,25 @@ fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> A
 /// The rows under the lanes: the marks, the last try, the key.
 fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     let theme = app.theme;
-    let mut rows = vec![ExtraRow {
-        label: text::ui(app.lang(), "mark", "标记").to_owned(),
-        cells: state
-            .candidates
-            .iter()
-            .map(|step| {
-                if state.marks.contains(step) {
-                    (*step as usize, '●', theme.accent())
-                } else {
-                    (*step as usize, '○', theme.dim())
-                }
-            })
-            .collect(),
-    }];
+    let mut rows = match &state.work {
+        Work::Mark => mark_rows(app, state),
+        Work::Predict { predictions, .. } => vec![ExtraRow {
+            label: text::ui(app.lang(), "guess", "预测").to_owned(),
+            cells: state
+                .candidates
+                .iter()
+                .map(|step| match predictions.get(step) {
+                    Some(outcome) => (
+                        *step as usize,
+                        answer::outcome_symbol(*outcome),
+                        theme.accent(),
+                    ),
+                    None => (*step as usize, '?', theme.dim()),
+                })
+                .collect(),
+        }],
+        _ => return Vec::new(),
+    };
     if let Some(grade) = &state.grade {
         rows.push(ExtraRow {
             label: text::ui(app.lang(), "last try", "上次").to_owned(),
@@ -113,7 +127,8 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
                 .collect(),
         });
     }
-    if state.solution.is_some()
+    if matches!(state.work, Work::Mark)
+        && state.solution.is_some()
         && let Some(timeline) = &state.timeline
     {
         rows.push(ExtraRow {
@@ -134,6 +149,46 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     rows
 }
 
+/// A mark exercise's marks row.
+fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
+    let theme = app.theme;
+    vec![ExtraRow {
+        label: text::ui(app.lang(), "mark", "标记").to_owned(),
+        cells: state
+            .candidates
+            .iter()
+            .map(|step| {
+                if state.marks.contains(step) {
+                    (*step as usize, '●', theme.accent())
+                } else {
+                    (*step as usize, '○', theme.dim())
+                }
+            })
+            .collect(),
+    }]
+}
+
+/// The diagram to draw: a predict exercise's leaves out what the asked
+/// steps' results would give away, until they may be seen.
+fn shown_diagram<'a>(app: &App, state: &'a ExerciseState, timeline: &'a Timeline) -> &'a Diagram {
+    let revealed = app
+        .lesson_exercise(state.lesson, state.exercise)
+        .is_some_and(|(lesson, exercise)| reveal(app, lesson, exercise, state));
+    match &state.work {
+        Work::Predict { hidden_diagram, .. } if !revealed => hidden_diagram,
+        _ => &timeline.diagram,
+    }
+}
+
+/// The steps whose outcome the timeline hides: a predict exercise's asked
+/// steps, until it is solved or its solution shown (as on the web page).
+fn hidden_steps(state: &ExerciseState, revealed: bool) -> &[u32] {
+    match state.work {
+        Work::Predict { .. } if !revealed => &state.candidates,
+        _ => &[],
+    }
+}
+
 fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exercise) -> String {
     let lang = app.lang();
     let revealed = app
@@ -141,7 +196,7 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
         .exercise(&lesson.id, &exercise.id)
         .map_or(0, |p| p.hints_used as usize)
         .min(exercise.hints.len());
-    match (state.panel, &state.timeline) {
+    match (state.panel, ()) {
         (Panel::Hints, _) if lang == "zh" => format!("提示 · {revealed}/{}", exercise.hints.len()),
         (Panel::Hints, _) => format!("Hints · {revealed} of {}", exercise.hints.len()),
         (Panel::Solution, _) => text::ui(
@@ -150,14 +205,42 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
             "参考解答（由模拟器现场计算）",
         )
         .to_owned(),
-        (Panel::Step, Some(timeline)) => step_title(
-            &timeline.scenario,
-            &timeline.trace,
-            timeline.cursor,
-            reveal(app, lesson, exercise, state),
-            lang,
-        ),
-        (Panel::Step, None) => text::ui(lang, "Coming next", "即将推出").to_owned(),
+        (Panel::Step, _) => {
+            let revealed = reveal(app, lesson, exercise, state);
+            match (&state.work, &state.timeline) {
+                (Work::Predict { .. }, Some(timeline)) => {
+                    let hidden = hidden_steps(state, revealed).contains(&(timeline.cursor as u32));
+                    answer::predict_title(timeline, hidden, revealed, lang)
+                }
+                (Work::Mark, Some(timeline)) => step_title(
+                    &timeline.scenario,
+                    &timeline.trace,
+                    timeline.cursor,
+                    revealed,
+                    lang,
+                ),
+                (Work::Design(_), _) => text::ui(
+                    lang,
+                    "Your design · ↑↓ choose · Space or ←→ change",
+                    "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
+                )
+                .to_owned(),
+                (Work::Break(work), _) => {
+                    if lang == "zh" {
+                        format!("你的调度 · {} 步", work.steps.len())
+                    } else {
+                        format!("Your schedule · {} steps", work.steps.len())
+                    }
+                }
+                (Work::Quiz { multiple: true, .. }, _) => {
+                    text::ui(lang, "Choose every right answer", "选出所有正确答案").to_owned()
+                }
+                (Work::Quiz { .. }, _) => {
+                    text::ui(lang, "Choose one answer", "选择一个答案").to_owned()
+                }
+                _ => String::new(),
+            }
+        }
     }
 }
 
@@ -167,13 +250,14 @@ fn panel_lines(
     lesson: &Lesson,
     exercise: &Exercise,
     width: usize,
-) -> Vec<Line<'static>> {
+) -> PanelText {
     let theme = app.theme;
     let lang = app.lang();
     let mut lines: Vec<Line<'static>> = Vec::new();
     let prose = |lines: &mut Vec<Line<'static>>, text: &str, style| {
         lines.extend(text::wrap_styled(text, width, style, theme));
     };
+    let revealed = reveal(app, lesson, exercise, state);
     match state.panel {
         Panel::Hints => {
             let revealed = app
@@ -214,36 +298,61 @@ fn panel_lines(
                 ),
                 theme.title(),
             );
-            if let (Some(solution), Some(timeline)) = (&state.solution, &state.timeline) {
-                for item in &solution.items {
-                    lines.push(Line::default());
-                    let Some(index) = item.index else { continue };
-                    let must = timeline.trace.should_reject.contains(&index);
-                    let head = format!(
-                        "{} {}",
-                        if must { "●" } else { "·" },
-                        step_title(
-                            &timeline.scenario,
-                            &timeline.trace,
-                            index as usize,
-                            true,
-                            lang
-                        )
-                    );
-                    prose(
-                        &mut lines,
-                        &head,
-                        if must { theme.bad() } else { theme.plain() },
-                    );
-                    prose(&mut lines, item.text.get(lang), theme.plain());
+            let Some(solution) = &state.solution else {
+                return PanelText { lines, focus: None };
+            };
+            match (&state.work, &state.timeline) {
+                (Work::Mark, Some(_)) => {
+                    if let (Some(solution), Some(timeline)) = (&state.solution, &state.timeline) {
+                        for item in &solution.items {
+                            lines.push(Line::default());
+                            let Some(index) = item.index else { continue };
+                            let must = timeline.trace.should_reject.contains(&index);
+                            let head = format!(
+                                "{} {}",
+                                if must { "●" } else { "·" },
+                                step_title(
+                                    &timeline.scenario,
+                                    &timeline.trace,
+                                    index as usize,
+                                    true,
+                                    lang
+                                )
+                            );
+                            prose(
+                                &mut lines,
+                                &head,
+                                if must { theme.bad() } else { theme.plain() },
+                            );
+                            prose(&mut lines, item.text.get(lang), theme.plain());
+                        }
+                    }
                 }
-            } else if let Some(solution) = &state.solution {
-                lines.push(Line::default());
-                prose(&mut lines, solution.summary.get(lang), theme.plain());
+                (Work::Predict { .. }, Some(timeline)) => {
+                    lines.extend(answer::predict_solution(
+                        timeline, solution, lang, width, theme,
+                    ));
+                }
+                (Work::Design(work), _) => {
+                    lines.push(Line::default());
+                    lines.extend(answer::design_solution(work, solution, lang, width, theme));
+                }
+                (Work::Break(_), _) => {
+                    lines.push(Line::default());
+                    lines.extend(answer::break_solution(solution, lang, width, theme));
+                }
+                (Work::Quiz { .. }, _) => {
+                    lines.push(Line::default());
+                    lines.extend(answer::quiz_solution(exercise, lang, width, theme));
+                }
+                _ => {
+                    lines.push(Line::default());
+                    prose(&mut lines, solution.summary.get(lang), theme.plain());
+                }
             }
         }
-        Panel::Step => match &state.timeline {
-            Some(timeline) => {
+        Panel::Step => match (&state.work, &state.timeline) {
+            (Work::Mark, Some(timeline)) => {
                 let step = timeline.cursor as u32;
                 let candidate = state.candidates.contains(&step);
                 let marked = state.marks.contains(&step);
@@ -302,32 +411,26 @@ fn panel_lines(
                 let shown = reveal(app, lesson, exercise, state);
                 lines.extend(step_lines(timeline, lang, shown, width, theme));
             }
-            None => {
-                prose(
-                    &mut lines,
-                    &if lang == "zh" {
-                        format!(
-                            "在终端里作答 {} 练习将在下一个版本中支持。在此之前，老师可以用 `fencelab grade` 批改（见 lessons/README.md）。",
-                            exercise.kind.name()
-                        )
-                    } else {
-                        format!(
-                            "Answering {} exercises in the terminal comes in the next version. Meanwhile a teacher can grade them with `fencelab grade` (see lessons/README.md).",
-                            exercise.kind.name()
-                        )
-                    },
-                    theme.plain(),
-                );
-                lines.push(Line::default());
-                prose(
-                    &mut lines,
-                    text::ui(lang, "h shows a hint.", "按 h 看提示。"),
-                    theme.dim(),
+            (Work::Predict { predictions, .. }, Some(timeline)) => {
+                lines = answer::predict_step(
+                    state,
+                    timeline,
+                    predictions,
+                    revealed,
+                    lang,
+                    width,
+                    theme,
                 );
             }
+            (Work::Design(work), _) => return answer::design_step(state, work, lang, width, theme),
+            (Work::Break(work), _) => return answer::break_step(state, work, lang, width, theme),
+            (Work::Quiz { .. }, _) => {
+                return answer::quiz_step(state, exercise, lang, width, theme);
+            }
+            _ => {}
         },
     }
-    lines
+    PanelText { lines, focus: None }
 }
 
 fn panel_inner(app: &App, state: &ExerciseState) -> Option<(Rect, usize)> {
@@ -347,7 +450,7 @@ pub(crate) fn panel_scroll_limits(app: &App, state: &ExerciseState) -> (u16, u16
     let Some((inner, width)) = panel_inner(app, state) else {
         return (0, 1);
     };
-    let lines = panel_lines(app, state, lesson, exercise, width).len();
+    let lines = panel_lines(app, state, lesson, exercise, width).lines.len();
     (
         clamp_scroll(u16::MAX, lines, inner.height),
         inner.height.saturating_sub(1).max(1),
@@ -421,17 +524,20 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     frame.render_widget(block, areas.prompt);
     frame.render_widget(Paragraph::new(prompt), inner);
 
-    if let (Some(timeline), Some(diagram_area)) = (&state.timeline, areas.timeline) {
+    if let (Some(timeline), Some(diagram_area)) = (state.shown_timeline(), areas.timeline) {
+        // A break preview is the learner's own schedule: its verdicts show.
+        let revealed = matches!(state.work, Work::Break(_)) || reveal(app, lesson, exercise, state);
         let block = section(timeline_title(timeline, lang, theme), theme);
         let inner = block.inner(diagram_area);
         frame.render_widget(block, diagram_area);
         frame.render_widget(
             TimelineWidget {
-                diagram: &timeline.diagram,
+                diagram: shown_diagram(app, state, timeline),
                 scenario: &timeline.scenario,
                 trace: &timeline.trace,
                 cursor: Some(timeline.cursor),
-                reveal: reveal(app, lesson, exercise, state),
+                reveal: revealed,
+                hide: hidden_steps(state, revealed),
                 extra: extra_rows(app, state),
                 theme,
             },
@@ -445,14 +551,15 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
     let inner = block.inner(areas.panel);
-    let lines = panel_lines(
+    let PanelText { lines, focus } = panel_lines(
         app,
         state,
         lesson,
         exercise,
         usize::from(inner.width).max(1),
     );
-    let scroll = clamp_scroll(state.panel_scroll, lines.len(), inner.height);
+    let scroll = follow(state.panel_scroll, focus, inner.height);
+    let scroll = clamp_scroll(scroll, lines.len(), inner.height);
     frame.render_widget(block, areas.panel);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
@@ -471,4 +578,18 @@ pub(crate) fn step_at(app: &App, state: &ExerciseState, x: u16, y: u16) -> Optio
     timeline
         .diagram
         .step_at(inner, Some(timeline.cursor), labels.into_iter(), x, y)
+}
+
+/// `scroll`, moved as little as needed to keep the `focus` line in view.
+fn follow(scroll: u16, focus: Option<usize>, rows: u16) -> u16 {
+    let Some(focus) = focus.and_then(|f| u16::try_from(f).ok()) else {
+        return scroll;
+    };
+    if focus < scroll {
+        focus
+    } else if rows > 0 && focus >= scroll.saturating_add(rows) {
+        focus - rows + 1
+    } else {
+        scroll
+    }
 }

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
-use sim_core::course::{ExerciseKind, Lesson, concept_name};
+use sim_core::course::{Lesson, concept_name};
 
 use super::{body_area, clamp_scroll, render_header, section};
 use crate::app::model::{App, LessonState};
@@ -229,20 +229,12 @@ fn render_exercises(
                 Some(r) if r.attempts > 0 => ("·", tries(lang, r.attempts)),
                 _ => (" ", text::ui(lang, "new", "未开始").to_owned()),
             };
-            let soon = if matches!(exercise.kind, ExerciseKind::Mark { .. }) {
-                ""
-            } else {
-                text::ui(lang, " (answering comes next)", "（即将支持作答）")
-            };
             let marker = if index == state.exercise { "▸" } else { " " };
             let head = format!("{marker} {mark} {}. {:<8}", index + 1, exercise.kind.name());
-            let id_width = width
-                .saturating_sub(text::width(&head) + 12 + text::width(soon))
-                .max(4);
+            let id_width = width.saturating_sub(text::width(&head) + 12).max(4);
             ListItem::new(Line::from(vec![
                 Span::raw(head),
                 Span::styled(text::fit(&exercise.id, id_width), theme.plain()),
-                Span::styled(soon, theme.dim()),
                 Span::styled(
                     format!("  {status}"),
                     if mark == "✓" {

@@ -2,6 +2,7 @@
 //! Each screen has its module and `render` function; the footer, the help
 //! overlay and the notice are shared here.
 
+pub(crate) mod answer;
 pub(crate) mod course;
 pub(crate) mod exercise;
 pub(crate) mod explorer;
@@ -14,7 +15,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::model::{App, Screen};
+use super::model::{App, Screen, Work};
 use super::text;
 use super::theme::Theme;
 use super::timeline::GLYPH_LEGEND;
@@ -103,6 +104,19 @@ fn key_zh(what: &str) -> &str {
         "run" => "运行",
         "cancel" => "取消",
         "result" => "结果",
+        "next ?" => "下一个 ?",
+        "predict" => "预测",
+        "ok/rejected/dup/noop/wait" => "成功/拒绝/重复/无操作/等待",
+        "knob" => "选项",
+        "counterexample" => "反例",
+        "field" => "字段",
+        "pick step" => "选步骤",
+        "add" => "添加",
+        "delete" => "删除",
+        "move" => "移动",
+        "option" => "选项",
+        "choose one" => "选择",
+        "choose/unchoose" => "选中/取消",
         "quit" => "退出",
         "this help" => "本帮助",
         "quit, from anywhere (Ctrl-C too)" => "退出，任何界面都可以（Ctrl-C 亦可）",
@@ -161,22 +175,60 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
             ("e", "explore"),
         ],
         Screen::Explorer(state) => explorer::keys(state, lang),
-        Screen::Exercise(state) if state.timeline.is_some() => vec![
-            ("←→", "step"),
-            ("Tab", "next ○"),
-            ("m", "mark"),
-            ("Enter", "submit"),
-            ("h", "hint"),
-            ("Esc", "back"),
-            ("s", "solution"),
-            ("l", lang),
-        ],
-        Screen::Exercise(_) => vec![
-            ("h", "hint"),
-            ("↑↓", "scroll"),
-            ("Esc", "back"),
-            ("l", lang),
-        ],
+        Screen::Exercise(state) => {
+            let mut keys = match &state.work {
+                Work::Mark => vec![
+                    ("←→", "step"),
+                    ("Tab", "next ○"),
+                    ("m", "mark"),
+                    ("Enter", "submit"),
+                ],
+                Work::Predict { .. } => vec![
+                    ("Tab", "next ?"),
+                    ("o r d n w", "ok/rejected/dup/noop/wait"),
+                    ("Enter", "submit"),
+                    ("←→", "step"),
+                ],
+                Work::Design(_) => vec![
+                    ("↑↓", "knob"),
+                    ("Space ←→", "change"),
+                    ("Enter", "submit"),
+                    ("t", "counterexample"),
+                ],
+                Work::Break(_) => vec![
+                    ("↑↓", "pick step"),
+                    ("←→", "field"),
+                    ("+-", "change"),
+                    ("Enter", "submit"),
+                    ("a", "add"),
+                    ("x", "delete"),
+                    ("[ ]", "move"),
+                    ("t", "timeline"),
+                ],
+                Work::Quiz { multiple, .. } => vec![
+                    ("↑↓", "option"),
+                    (
+                        "Space",
+                        if *multiple {
+                            "choose/unchoose"
+                        } else {
+                            "choose one"
+                        },
+                    ),
+                    ("Enter", "submit"),
+                ],
+            };
+            keys.extend([("h", "hint"), ("Esc", "back"), ("s", "solution")]);
+            // Where ↑↓ choose rows, the panel scrolls by page.
+            if matches!(
+                state.work,
+                Work::Design(_) | Work::Break(_) | Work::Quiz { .. }
+            ) {
+                keys.push(("PgUp/PgDn", "scroll"));
+            }
+            keys.push(("l", lang));
+            keys
+        }
     }
 }
 
@@ -307,7 +359,8 @@ fn overlay_block(title: &str, theme: Theme) -> Block<'static> {
         .title(Span::styled(format!(" {title} "), theme.title()))
 }
 
-fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
+/// The help overlay's width and its text at that width.
+fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
     let theme = app.theme;
     let lang = app.lang();
     let width = body.width.saturating_sub(4).min(72);
@@ -326,7 +379,7 @@ fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
     }
     let timeline = match app.screen() {
         Screen::Sandbox(_) => true,
-        Screen::Exercise(state) => state.timeline.is_some(),
+        Screen::Exercise(state) => state.shown_timeline().is_some(),
         _ => false,
     };
     let prose = |lines: &mut Vec<Line<'static>>, text: &str, style: Style| {
@@ -378,17 +431,54 @@ fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
             ),
             theme.plain(),
         );
-        if let Screen::Exercise(_) = app.screen() {
-            prose(
-                &mut lines,
-                text::ui(
-                    lang,
+        if let Screen::Exercise(state) = app.screen() {
+            let (en, zh) = match &state.work {
+                Work::Predict { .. } => (
+                    "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction with the same symbols. o r d n w set ok, rejected, duplicate, noop, waiting and move on. After a try: ✓ right · ✗ wrong.",
+                    "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用同样的符号显示你的预测。o r d n w 分别设为 ok、rejected、duplicate、noop、waiting 并跳到下一个。作答之后：✓ 对 · ✗ 错。",
+                ),
+                Work::Break(_) => (
+                    "Break: the timeline previews your schedule, run again after each change; ‼ marks a violation. The steps stay in tick order: a step whose tick passes another's moves past it.",
+                    "攻破：时间线预览你的调度，每次修改后重新运行；‼ 表示违例。步骤始终按时刻排序：时刻越过另一步的步骤会移到它后面。",
+                ),
+                _ => (
                     "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
                     "标记：○ 可以标记的步骤 · ● 已标记。作答之后：✓ 对 · ✗ 错。",
                 ),
-                theme.plain(),
-            );
+            };
+            prose(&mut lines, text::ui(lang, en, zh), theme.plain());
         }
+    }
+    if let Screen::Exercise(state) = app.screen() {
+        let said = match &state.work {
+            Work::Design(_) => Some((
+                "Design: ↑↓ picks a knob; Space or → changes it ([x] a predicate checked, ‹ › a choice), ← back. Enter lets the explorers try every schedule of the world; when they break it, t opens the counterexample.",
+                "设计：↑↓ 选择选项；空格或 → 修改（[x] 表示检查该谓词，‹ › 表示可选值），← 反向。Enter 让探索器尝试这个世界的所有调度；被攻破时按 t 打开反例。",
+            )),
+            Work::Break(_) => Some((
+                "Schedule: ↑↓ picks a step, ←→ a field ([ ] marks it), + and - change it (tick, worker, action, target), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
+                "调度：↑↓ 选择步骤，←→ 选择字段（[ ] 标出），+ 和 - 修改它（时刻、Worker、动作、目标），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
+            )),
+            Work::Quiz { .. } => Some((
+                "Quiz: ( ) one answer, [ ] any number. After a try each option shows ✓ or ✗ and why.",
+                "测验：( ) 单选，[ ] 多选。作答之后每个选项显示 ✓ 或 ✗ 以及原因。",
+            )),
+            _ => None,
+        };
+        if let Some((en, zh)) = said {
+            lines.push(Line::default());
+            prose(&mut lines, text::ui(lang, en, zh), theme.plain());
+        }
+        lines.push(Line::default());
+        prose(
+            &mut lines,
+            text::ui(
+                lang,
+                "h reveals the next hint; s shows the worked solution, computed now, after your first try.",
+                "h 显示下一条提示；第一次作答之后，s 显示现场计算的参考解答。",
+            ),
+            theme.plain(),
+        );
     }
     lines.push(Line::default());
     prose(
@@ -396,16 +486,37 @@ fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
         text::ui(lang, "Esc or ? closes this help.", "按 Esc 或 ? 关闭帮助。"),
         theme.dim(),
     );
+    (width, lines)
+}
+
+/// The largest help scroll at the current size.
+pub(crate) fn help_scroll_max(app: &App) -> u16 {
+    let body = body_area(app);
+    let (_, lines) = help_lines(app, body);
+    clamp_scroll(u16::MAX, lines.len(), body.height.saturating_sub(2))
+}
+
+fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let (width, lines) = help_lines(app, body);
     let height = (lines.len() as u16 + 2).min(body.height);
+    let rows = height.saturating_sub(2);
+    let scroll = clamp_scroll(app.help_scroll, lines.len(), rows);
+    let mut block = overlay_block(text::ui(lang, "Keys", "按键"), theme)
+        .padding(ratatui::widgets::Padding::horizontal(1));
+    // Too long for the window: say where the rest is, in symbols and words.
+    if lines.len() > usize::from(rows) {
+        let more = if usize::from(scroll + rows) < lines.len() {
+            text::ui(lang, " ↓ more: ↑↓ scroll ", " ↓ 还有：↑↓ 滚动 ")
+        } else {
+            text::ui(lang, " ↑ ↑↓ scroll ", " ↑ ↑↓ 滚动 ")
+        };
+        block = block.title_bottom(Span::styled(more, theme.dim()));
+    }
     let area = centered(body, width, height);
     clear_overlay(frame, area);
-    frame.render_widget(
-        Paragraph::new(lines).block(
-            overlay_block(text::ui(lang, "Keys", "按键"), theme)
-                .padding(ratatui::widgets::Padding::horizontal(1)),
-        ),
-        area,
-    );
+    frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)).block(block), area);
 }
 
 fn render_notice(frame: &mut Frame<'_>, body: Rect, app: &App) {

@@ -29,23 +29,13 @@ pub(crate) fn step_title(
     reveal: bool,
     lang: &str,
 ) -> String {
-    let (Some(step), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
+    let (Some(_), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
         return text::ui(lang, "no steps", "没有步骤").to_owned();
     };
-    let actor = step.worker.map_or("user", |w| scenario.worker_id(w));
-    let target = step
-        .target
-        .map(|t| format!(" → {}", scenario.target_id(t)))
-        .unwrap_or_default();
     let glyph = outcome_glyph(trace, index, false);
-    let head = if lang == "zh" {
-        format!("第 {index} 步 · 时刻 {}", step.at)
-    } else {
-        format!("Step {index} · tick {}", step.at)
-    };
     let mut title = format!(
-        "{head} · {actor} {}{target} · {glyph} {}",
-        step.action.name(),
+        "{} · {glyph} {}",
+        step_head(scenario, index, lang),
         record.outcome.name()
     );
     if reveal {
@@ -54,6 +44,24 @@ pub(crate) fn step_title(
         }
     }
     title
+}
+
+/// "Step 4 · tick 7 · A write → report": the step without its result.
+pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: &str) -> String {
+    let Some(step) = scenario.steps.get(index) else {
+        return text::ui(lang, "no steps", "没有步骤").to_owned();
+    };
+    let actor = step.worker.map_or("user", |w| scenario.worker_id(w));
+    let target = step
+        .target
+        .map(|t| format!(" → {}", scenario.target_id(t)))
+        .unwrap_or_default();
+    let head = if lang == "zh" {
+        format!("第 {index} 步 · 时刻 {}", step.at)
+    } else {
+        format!("Step {index} · tick {}", step.at)
+    };
+    format!("{head} · {actor} {}{target}", step.action.name())
 }
 
 /// What the step did and why. Without `reveal` the oracle's verdict is
@@ -223,6 +231,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
             trace: &timeline.trace,
             cursor: Some(timeline.cursor),
             reveal: true,
+            hide: &[],
             extra: Vec::<ExtraRow>::new(),
             theme,
         },

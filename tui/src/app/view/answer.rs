@@ -1,0 +1,804 @@
+//! The answer panels of the predict, design, break and quiz exercises: the
+//! answer in the making, then the grade of the last try, and the worked
+//! solution. Each builder returns its lines and the line of the row the
+//! cursor is on, so the panel can keep that row in view.
+
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use sim_core::course::{Exercise, ExerciseKind, Grade};
+use sim_core::{Design, Outcome, Protect, Scenario};
+
+use super::sandbox::{step_head, step_lines, step_title};
+use crate::app::model::{BreakWork, DesignWork, ExerciseState, KnobRow, StepField, Timeline, Work};
+use crate::app::text;
+use crate::app::theme::Theme;
+use crate::app::timeline::outcome_glyph;
+
+/// Lines of a panel and the line the cursor is on.
+pub(crate) struct PanelText {
+    pub(crate) lines: Vec<Line<'static>>,
+    pub(crate) focus: Option<usize>,
+}
+
+/// The symbol of an outcome, as the timeline draws it.
+pub(crate) fn outcome_symbol(outcome: Outcome) -> char {
+    match outcome {
+        Outcome::Ok => '✓',
+        Outcome::Rejected => '✗',
+        Outcome::Duplicate => '↺',
+        Outcome::Noop => '·',
+        Outcome::Waiting => '⌛',
+    }
+}
+
+/// The prediction keys, in the order the panel lists them.
+pub(crate) const PREDICT_KEYS: [(char, Outcome); 5] = [
+    ('o', Outcome::Ok),
+    ('r', Outcome::Rejected),
+    ('d', Outcome::Duplicate),
+    ('n', Outcome::Noop),
+    ('w', Outcome::Waiting),
+];
+
+fn prose(lines: &mut Vec<Line<'static>>, said: &str, width: usize, style: Style, theme: Theme) {
+    lines.extend(text::wrap_styled(said, width, style, theme));
+}
+
+/// `✓ text` or `✗ text`, wrapped, for one graded item.
+fn verdict(lines: &mut Vec<Line<'static>>, right: bool, said: &str, width: usize, theme: Theme) {
+    let (mark, style) = if right {
+        ("✓", theme.good())
+    } else {
+        ("✗", theme.bad())
+    };
+    prose(lines, &format!("{mark} {said}"), width, style, theme);
+}
+
+fn last_try(lines: &mut Vec<Line<'static>>, grade: &Grade, lang: &str, width: usize, theme: Theme) {
+    let mark = if grade.correct { "✓ " } else { "✗ " };
+    prose(
+        lines,
+        &format!(
+            "{mark}{}{}",
+            text::ui(lang, "Last try: ", "上次作答："),
+            grade.summary.get(lang)
+        ),
+        width,
+        theme.title(),
+        theme,
+    );
+}
+
+/// Predict, the current step: the learner's prediction, the grade of it,
+/// then the step in words — before its result while it is still asked.
+pub(crate) fn predict_step(
+    state: &ExerciseState,
+    timeline: &Timeline,
+    predictions: &std::collections::BTreeMap<u32, Outcome>,
+    revealed: bool,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let step = timeline.cursor as u32;
+    let asked = state.candidates.contains(&step);
+    let keys: Vec<String> = PREDICT_KEYS
+        .iter()
+        .map(|(key, outcome)| format!("{key} {}", outcome.name()))
+        .collect();
+    let letters: Vec<String> = PREDICT_KEYS
+        .iter()
+        .map(|(key, _)| key.to_string())
+        .collect();
+    let letters = letters.join("/");
+    match (asked, predictions.get(&step)) {
+        (true, Some(outcome)) => prose(
+            &mut lines,
+            &if lang == "zh" {
+                format!(
+                    "你的预测：{} {}（按 {letters} 修改）",
+                    outcome_symbol(*outcome),
+                    outcome.name(),
+                )
+            } else {
+                format!(
+                    "Your prediction: {} {} ({letters} changes it)",
+                    outcome_symbol(*outcome),
+                    outcome.name(),
+                )
+            },
+            width,
+            theme.accent(),
+            theme,
+        ),
+        (true, None) => prose(
+            &mut lines,
+            &if lang == "zh" {
+                format!("? 尚未预测 · {}", keys.join(" · "))
+            } else {
+                format!("? not predicted yet · {}", keys.join(" · "))
+            },
+            width,
+            theme.plain(),
+            theme,
+        ),
+        (false, _) => prose(
+            &mut lines,
+            text::ui(
+                lang,
+                "Not a step to predict · Tab jumps to the next ?",
+                "这一步不需要预测 · 按 Tab 跳到下一个 ?",
+            ),
+            width,
+            theme.dim(),
+            theme,
+        ),
+    }
+    let mut told = false;
+    if let Some(grade) = &state.grade {
+        last_try(&mut lines, grade, lang, width, theme);
+        if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
+            verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+            told = true;
+        }
+    }
+    lines.push(Line::default());
+    if told && revealed {
+        // The grade already told the step in full; only its note is left.
+        if let Some(note) = timeline
+            .scenario
+            .steps
+            .get(timeline.cursor)
+            .and_then(|s| s.note.as_ref())
+        {
+            prose(
+                &mut lines,
+                &format!("{}{}", text::ui(lang, "Note: ", "注："), note.get(lang)),
+                width,
+                theme.dim(),
+                theme,
+            );
+        }
+    } else if asked && !revealed {
+        let pending = sim_core::describe_pending(&timeline.scenario, timeline.cursor, lang);
+        prose(&mut lines, &pending, width, theme.plain(), theme);
+    } else {
+        lines.extend(step_lines(timeline, lang, revealed, width, theme));
+    }
+    lines
+}
+
+/// The title of a predict step: its result only once it may be seen.
+pub(crate) fn predict_title(
+    timeline: &Timeline,
+    hidden: bool,
+    revealed: bool,
+    lang: &str,
+) -> String {
+    if hidden {
+        format!(
+            "{} · ? {}",
+            step_head(&timeline.scenario, timeline.cursor, lang),
+            text::ui(lang, "your call", "由你预测")
+        )
+    } else {
+        step_title(
+            &timeline.scenario,
+            &timeline.trace,
+            timeline.cursor,
+            revealed,
+            lang,
+        )
+    }
+}
+
+fn knob_label(row: KnobRow, targets: &[String], lang: &str) -> String {
+    match row {
+        KnobRow::Commit(_) => text::ui(lang, "commit checks", "提交检查").to_owned(),
+        KnobRow::Renew(_) => text::ui(lang, "renew checks", "续约检查").to_owned(),
+        KnobRow::Token => text::ui(lang, "token", "令牌").to_owned(),
+        KnobRow::Clock => text::ui(lang, "lease clock", "租约时钟").to_owned(),
+        KnobRow::Target(index) => match targets.get(index) {
+            Some(id) => format!("{} {id}", text::ui(lang, "target", "目标")),
+            None => format!("{} {}", text::ui(lang, "target", "目标"), index + 1),
+        },
+    }
+}
+
+/// A row's knob name, written only on the first row of its knob (a check
+/// set spans four rows).
+fn group_label(rows: &[KnobRow], index: usize, names: &[String], lang: &str) -> String {
+    let label = rows
+        .get(index)
+        .map(|row| knob_label(*row, names, lang))
+        .unwrap_or_default();
+    let previous = index
+        .checked_sub(1)
+        .and_then(|i| rows.get(i))
+        .map(|row| knob_label(*row, names, lang));
+    if previous.as_deref() == Some(label.as_str()) {
+        String::new()
+    } else {
+        label
+    }
+}
+
+fn knob_value(row: KnobRow, design: &Design, targets: &[Protect]) -> String {
+    let check = |set: sim_core::CheckSet, check: sim_core::Check| {
+        format!(
+            "[{}] {}",
+            if set.contains(check) { "x" } else { " " },
+            check.name()
+        )
+    };
+    match row {
+        KnobRow::Commit(c) => check(design.commit_checks, c),
+        KnobRow::Renew(c) => check(design.renew_checks, c),
+        KnobRow::Token => format!("‹ {} ›", design.token.name()),
+        KnobRow::Clock => format!("‹ {} ›", design.lease_clock.name()),
+        KnobRow::Target(index) => format!(
+            "‹ {} ›",
+            targets.get(index).copied().unwrap_or(Protect::None).name()
+        ),
+    }
+}
+
+/// The names of the exercise world's targets, in order.
+fn target_names(work: &DesignWork) -> Vec<String> {
+    work.target_names.clone()
+}
+
+/// Design: one row per open knob (a check set is a row per predicate).
+pub(crate) fn design_step(
+    state: &ExerciseState,
+    work: &DesignWork,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> PanelText {
+    let mut lines = Vec::new();
+    let names = target_names(work);
+    let label_width = work
+        .rows
+        .iter()
+        .map(|row| text::width(&knob_label(*row, &names, lang)))
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let mut focus = None;
+    for (index, row) in work.rows.iter().enumerate() {
+        let current = index == work.cursor;
+        if current {
+            focus = Some(lines.len());
+        }
+        let style = if current {
+            theme.selected()
+        } else {
+            theme.plain()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(if current { "▸ " } else { "  " }, theme.accent()),
+            Span::styled(
+                text::fit(&group_label(&work.rows, index, &names, lang), label_width),
+                theme.dim(),
+            ),
+            Span::styled(knob_value(*row, &work.design, &work.targets), style),
+        ]));
+    }
+    if work.rows.is_empty() {
+        prose(
+            &mut lines,
+            text::ui(
+                lang,
+                "Nothing to change here: Enter asks the explorers about the design as it is.",
+                "这里没有可改的选项：按 Enter 让探索器检查现在的设计。",
+            ),
+            width,
+            theme.dim(),
+            theme,
+        );
+    }
+    lines.push(Line::default());
+    match &state.grade {
+        None => prose(
+            &mut lines,
+            text::ui(
+                lang,
+                "Enter lets the explorers attack this design: every schedule of the world, exhaustively.",
+                "按 Enter 让探索器攻击这个设计：穷举这个世界的每一种调度。",
+            ),
+            width,
+            theme.dim(),
+            theme,
+        ),
+        Some(grade) => {
+            let (mark, head, style) = if grade.correct {
+                ("✓", text::ui(lang, "Safe.", "安全。"), theme.good())
+            } else {
+                ("✗", text::ui(lang, "Unsafe.", "不安全。"), theme.bad())
+            };
+            for item in &grade.items {
+                prose(
+                    &mut lines,
+                    &format!(
+                        "{mark} {}{head} {}",
+                        text::ui(lang, "Last try: ", "上次作答："),
+                        item.text.get(lang)
+                    ),
+                    width,
+                    style,
+                    theme,
+                );
+            }
+            prose(
+                &mut lines,
+                grade.summary.get(lang),
+                width,
+                theme.plain(),
+                theme,
+            );
+            if grade.counterexample.is_some() {
+                prose(
+                    &mut lines,
+                    text::ui(
+                        lang,
+                        "t opens the counterexample on the timeline.",
+                        "按 t 在时间线上打开反例。",
+                    ),
+                    width,
+                    theme.dim(),
+                    theme,
+                );
+            }
+        }
+    }
+    PanelText { lines, focus }
+}
+
+/// Design, worked solution: the safe choice of the open knobs.
+pub(crate) fn design_solution(
+    work: &DesignWork,
+    solution: &Grade,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some((design, targets)) = &work.solved {
+        prose(
+            &mut lines,
+            text::ui(
+                lang,
+                "The strongest choice of the open knobs:",
+                "开放选项中最强的选择：",
+            ),
+            width,
+            theme.plain(),
+            theme,
+        );
+        let names = target_names(work);
+        let label_width = work
+            .rows
+            .iter()
+            .map(|row| text::width(&knob_label(*row, &names, lang)))
+            .max()
+            .unwrap_or(0)
+            + 2;
+        for (index, row) in work.rows.iter().enumerate() {
+            lines.push(Line::from(vec![
+                Span::styled("  ", theme.plain()),
+                Span::styled(
+                    text::fit(&group_label(&work.rows, index, &names, lang), label_width),
+                    theme.dim(),
+                ),
+                Span::styled(knob_value(*row, design, targets), theme.plain()),
+            ]));
+        }
+        lines.push(Line::default());
+    }
+    for item in &solution.items {
+        verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+    }
+    prose(
+        &mut lines,
+        solution.summary.get(lang),
+        width,
+        theme.plain(),
+        theme,
+    );
+    lines
+}
+
+fn field_text(scenario: &Scenario, work: &BreakWork, index: usize, field: StepField) -> String {
+    let Some(step) = work.steps.get(index) else {
+        return String::new();
+    };
+    match field {
+        StepField::Tick => format!("t{}", step.at),
+        StepField::Worker => step
+            .worker
+            .map_or("user".to_owned(), |w| scenario.worker_id(w).to_owned()),
+        StepField::Action => step.action.name().to_owned(),
+        StepField::Target => step
+            .target
+            .map_or("—".to_owned(), |t| format!("→ {}", scenario.target_id(t))),
+    }
+}
+
+/// Break: the schedule as an editable list, with each step's result in the
+/// live preview and the grade of the last try.
+pub(crate) fn break_step(
+    state: &ExerciseState,
+    work: &BreakWork,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> PanelText {
+    let mut lines = Vec::new();
+    let preview = work.preview.as_ref().ok();
+    match &work.preview {
+        Err(why) => prose(
+            &mut lines,
+            &format!(
+                "{}{why}",
+                text::ui(lang, "⚠ This schedule cannot run: ", "⚠ 这个调度无法运行：")
+            ),
+            width,
+            theme.warn(),
+            theme,
+        ),
+        Ok(timeline) if timeline.trace.violations.is_empty() => prose(
+            &mut lines,
+            text::ui(
+                lang,
+                "No violation in this schedule yet.",
+                "这个调度中还没有违例。",
+            ),
+            width,
+            theme.dim(),
+            theme,
+        ),
+        Ok(timeline) => {
+            let kinds: Vec<&str> = timeline
+                .trace
+                .violations
+                .iter()
+                .map(|v| v.kind.name())
+                .collect();
+            prose(
+                &mut lines,
+                &format!(
+                    "‼ {}{} · Enter",
+                    text::ui(lang, "The preview shows a violation: ", "预览中出现违例："),
+                    kinds.join(", ")
+                ),
+                width,
+                theme.bad(),
+                theme,
+            );
+        }
+    }
+    if let Some(grade) = &state.grade {
+        last_try(&mut lines, grade, lang, width, theme);
+        for item in &grade.items {
+            verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+        }
+    }
+    lines.push(Line::default());
+    let columns: Vec<Vec<String>> = (0..work.steps.len())
+        .map(|index| {
+            StepField::ALL
+                .iter()
+                .map(|field| field_text(&work.shell, work, index, *field))
+                .collect()
+        })
+        .collect();
+    let widths: Vec<usize> = (0..StepField::ALL.len())
+        .map(|f| {
+            columns
+                .iter()
+                .map(|c| text::width(&c[f]))
+                .max()
+                .unwrap_or(0)
+                + 2
+        })
+        .collect();
+    let mut focus = None;
+    for (index, fields) in columns.iter().enumerate() {
+        let current = index == work.selected;
+        if current {
+            focus = Some(lines.len());
+        }
+        let mut spans = vec![
+            Span::styled(if current { "▸" } else { " " }, theme.accent()),
+            Span::styled(format!("{index:>3} "), theme.dim()),
+        ];
+        for (position, field) in StepField::ALL.iter().enumerate() {
+            let chosen = current && *field == work.field;
+            let shown = if chosen {
+                format!("[{}]", fields[position])
+            } else {
+                format!(" {} ", fields[position])
+            };
+            let style = if chosen {
+                theme.selected().add_modifier(Modifier::BOLD)
+            } else {
+                theme.plain()
+            };
+            spans.push(Span::styled(text::fit(&shown, widths[position]), style));
+        }
+        if let Some(timeline) = preview {
+            let glyph = outcome_glyph(&timeline.trace, index, true);
+            let style = if timeline.trace.is_violation(index as u32) {
+                theme.bad()
+            } else {
+                theme.dim()
+            };
+            spans.push(Span::styled(
+                format!(
+                    " {glyph} {}",
+                    timeline
+                        .trace
+                        .steps
+                        .get(index)
+                        .map_or("", |r| r.outcome.name())
+                ),
+                style,
+            ));
+        }
+        lines.push(Line::from(spans));
+    }
+    if work.steps.is_empty() {
+        prose(
+            &mut lines,
+            text::ui(lang, "No steps: a adds one.", "没有步骤：按 a 添加一步。"),
+            width,
+            theme.dim(),
+            theme,
+        );
+    }
+    lines.push(Line::default());
+    prose(
+        &mut lines,
+        text::ui(
+            lang,
+            "↑↓ step · ←→ field · +/- change · a add · x delete · [ ] move · t timeline · Enter submit",
+            "↑↓ 选步骤 · ←→ 选字段 · +/- 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
+        ),
+        width,
+        theme.dim(),
+        theme,
+    );
+    PanelText { lines, focus }
+}
+
+/// Break, worked solution: a schedule the explorers found, step by step.
+pub(crate) fn break_solution(
+    solution: &Grade,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for item in &solution.items {
+        verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+    }
+    if let Some(scenario) = &solution.scenario {
+        lines.push(Line::default());
+        prose(
+            &mut lines,
+            text::ui(
+                lang,
+                "A schedule that breaks it (t opens it on the timeline):",
+                "一个能攻破它的调度（按 t 在时间线上打开）：",
+            ),
+            width,
+            theme.plain(),
+            theme,
+        );
+        for index in 0..scenario.steps.len() {
+            let bad = solution.items.iter().any(|i| i.index == Some(index as u32));
+            lines.push(Line::styled(
+                format!(
+                    "{} {}",
+                    if bad { "‼" } else { " " },
+                    step_head(scenario, index, lang)
+                ),
+                if bad { theme.bad() } else { theme.plain() },
+            ));
+        }
+    }
+    lines
+}
+
+fn quiz_options(exercise: &Exercise) -> &[sim_core::course::QuizOption] {
+    match &exercise.kind {
+        ExerciseKind::Quiz { options, .. } => options,
+        _ => &[],
+    }
+}
+
+/// Quiz: the options with their choice boxes; after a try, ✓ or ✗ on each
+/// and why.
+pub(crate) fn quiz_step(
+    state: &ExerciseState,
+    exercise: &Exercise,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> PanelText {
+    let Work::Quiz {
+        multiple,
+        cursor,
+        chosen,
+    } = &state.work
+    else {
+        return PanelText {
+            lines: Vec::new(),
+            focus: None,
+        };
+    };
+    let (multiple, cursor) = (*multiple, *cursor);
+    let mut lines = Vec::new();
+    let mut focus = None;
+    if let Some(grade) = &state.grade {
+        last_try(&mut lines, grade, lang, width, theme);
+        prose(
+            &mut lines,
+            text::ui(
+                lang,
+                "✓ or ✗ on an option: whether your choice there (chosen or not) was right.",
+                "选项上的 ✓ 或 ✗：你在这一项上的选择（选或不选）是否正确。",
+            ),
+            width,
+            theme.dim(),
+            theme,
+        );
+        lines.push(Line::default());
+    }
+    for (index, option) in quiz_options(exercise).iter().enumerate() {
+        let current = index == cursor;
+        if current {
+            focus = Some(lines.len());
+        }
+        let picked = chosen.contains(&index);
+        let mark = match (multiple, picked) {
+            (true, true) => "[x]",
+            (true, false) => "[ ]",
+            (false, true) => "(•)",
+            (false, false) => "( )",
+        };
+        let graded = state
+            .grade
+            .as_ref()
+            .and_then(|g| g.items.iter().find(|i| i.index == Some(index as u32)));
+        let verdict_mark = match graded {
+            Some(item) if item.right => "✓ ",
+            Some(_) => "✗ ",
+            None => "",
+        };
+        let head = format!(
+            "{} {mark} {verdict_mark}{}. ",
+            if current { "▸" } else { " " },
+            index + 1
+        );
+        let indent = text::width(&head);
+        let body = text::wrap(option.text.get(lang), width.saturating_sub(indent).max(8));
+        for (line_index, said) in body.into_iter().enumerate() {
+            let lead = if line_index == 0 {
+                head.clone()
+            } else {
+                " ".repeat(indent)
+            };
+            let style = if current {
+                theme.selected()
+            } else {
+                theme.plain()
+            };
+            lines.push(Line::from(vec![
+                Span::styled(lead, theme.accent()),
+                Span::styled(said, style),
+            ]));
+        }
+        if let Some(item) = graded {
+            let style = if item.right {
+                theme.good()
+            } else {
+                theme.bad()
+            };
+            for said in text::wrap(item.text.get(lang), width.saturating_sub(indent).max(8)) {
+                lines.push(Line::from(vec![
+                    Span::raw(" ".repeat(indent)),
+                    Span::styled(said, style),
+                ]));
+            }
+        }
+    }
+    lines.push(Line::default());
+    prose(
+        &mut lines,
+        if multiple {
+            text::ui(
+                lang,
+                "↑↓ option · Space choose or unchoose (any number) · Enter submit",
+                "↑↓ 选项 · 空格 选中或取消（可多选） · Enter 提交",
+            )
+        } else {
+            text::ui(
+                lang,
+                "↑↓ option · Space choose (one) · Enter submit",
+                "↑↓ 选项 · 空格 选择（单选） · Enter 提交",
+            )
+        },
+        width,
+        theme.dim(),
+        theme,
+    );
+    PanelText { lines, focus }
+}
+
+/// Quiz, worked solution: every option, whether it is right, and why.
+pub(crate) fn quiz_solution(
+    exercise: &Exercise,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (index, option) in quiz_options(exercise).iter().enumerate() {
+        if index > 0 {
+            lines.push(Line::default());
+        }
+        let (mark, style) = if option.correct {
+            (text::ui(lang, "✓ right", "✓ 正确"), theme.good())
+        } else {
+            (text::ui(lang, "✗ wrong", "✗ 错误"), theme.bad())
+        };
+        prose(
+            &mut lines,
+            &format!("{}. {} — {mark}", index + 1, option.text.get(lang)),
+            width,
+            style,
+            theme,
+        );
+        prose(
+            &mut lines,
+            option.why.get(lang),
+            width,
+            theme.plain(),
+            theme,
+        );
+    }
+    lines
+}
+
+/// Predict, worked solution: every asked step with its result and why.
+pub(crate) fn predict_solution(
+    timeline: &Timeline,
+    solution: &Grade,
+    lang: &str,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for item in &solution.items {
+        let Some(index) = item.index else { continue };
+        lines.push(Line::default());
+        prose(
+            &mut lines,
+            &step_title(
+                &timeline.scenario,
+                &timeline.trace,
+                index as usize,
+                true,
+                lang,
+            ),
+            width,
+            theme.title(),
+            theme,
+        );
+        prose(&mut lines, item.text.get(lang), width, theme.plain(), theme);
+    }
+    lines
+}
