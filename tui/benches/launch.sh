@@ -19,6 +19,8 @@ command -v tmux >/dev/null || { echo "needs tmux (apt-get install -y tmux)" >&2;
 work=$(mktemp -d)
 socket=fencelab-launch-$$
 trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+# One session that outlives the runs, so the server does not exit between them.
+tmux -L "$socket" -f /dev/null new-session -d -s keeper "sleep 600"
 for i in $(seq 1 "$runs"); do
   out=$work/time-$i
   tmux -L "$socket" -f /dev/null new-session -d -x 80 -y 24 -s "run$i" \
