@@ -717,7 +717,7 @@ function route() {
   clear(main()).append(view);
   for (const link of document.querySelectorAll('#nav a')) {
     const target = link.getAttribute('href').replace(/^#\/?/, '');
-    link.toggleAttribute('aria-current', target === (page ?? '') || (target === '' && page === 'lesson'));
+    link.toggleAttribute('aria-current', target === (page ?? '') || (target === '' && page === 'lesson') || (target === 'sandbox' && page === 'share'));
   }
   if (document.activeElement && document.activeElement !== document.body && !main().contains(document.activeElement)) main().focus();
   window.scrollTo(0, 0);

@@ -94,7 +94,7 @@ export async function shareLink(text) {
 export function shareButton(getText) {
   const field = h('input', { type: 'text', readonly: true, class: 'share-link', 'aria-label': t('shareLink'), hidden: true });
   const said = h('span', { class: 'muted share-said', 'aria-live': 'polite' });
-  const button = h('button', { type: 'button', class: 'share-button' }, `🔗 ${t('share')}`);
+  const button = h('button', { type: 'button', class: 'share-button' }, `↗ ${t('share')}`);
   button.addEventListener('click', async () => {
     try {
       const link = await shareLink(getText());
