@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -51,7 +51,7 @@ after(async () => {
 
 /** A fresh page (its own storage) that records console errors. */
 async function open(path = '', viewport = { width: 1200, height: 900 }) {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const context = await browser.newContext({ viewport, locale: 'en-US', acceptDownloads: true });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
@@ -165,6 +165,16 @@ test('a progress file from the terminal imports; a damaged record gives a messag
   await page.locator('#banner', { hasText: 'Progress imported' }).waitFor();
   assert.match(await page.locator('.lesson-card').first().textContent(), /2\/3 sections read/);
   assert.equal(await page.isChecked('#self-basic'), true);
+  // Exported, it is the same record (the terminal's format, version 2).
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export progress' }).click()]);
+  const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepStrictEqual(exported, record);
+  // A record from a newer fencelab is refused with its reason; progress stays.
+  const newer = join(tmpdir(), `fencelab-progress-newer-${process.pid}.json`);
+  writeFileSync(newer, JSON.stringify({ ...record, version: 3 }));
+  await page.setInputFiles('#import-file', newer);
+  await page.locator('#banner', { hasText: 'version 3, newer' }).waitFor();
+  assert.match(await page.locator('.lesson-card').first().textContent(), /2\/3 sections read/);
 
   await page.evaluate(() => localStorage.setItem('fencelab.progress', '{"version": 2, "lang": '));
   await page.reload();
