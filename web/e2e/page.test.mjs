@@ -8,8 +8,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,7 @@ after(async () => {
 
 /** A fresh page (its own storage) that records console errors. */
 async function open(path = '', viewport = { width: 1200, height: 900 }) {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const context = await browser.newContext({ viewport, locale: 'en-US', acceptDownloads: true });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
@@ -164,6 +165,16 @@ test('a progress file from the terminal imports; a damaged record gives a messag
   await page.locator('#banner', { hasText: 'Progress imported' }).waitFor();
   assert.match(await page.locator('.lesson-card').first().textContent(), /2\/3 sections read/);
   assert.equal(await page.isChecked('#self-basic'), true);
+  // Exported, it is the same record (the terminal's format, version 2).
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export progress' }).click()]);
+  const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepStrictEqual(exported, record);
+  // A record from a newer fencelab is refused with its reason; progress stays.
+  const newer = join(tmpdir(), `fencelab-progress-newer-${process.pid}.json`);
+  writeFileSync(newer, JSON.stringify({ ...record, version: 3 }));
+  await page.setInputFiles('#import-file', newer);
+  await page.locator('#banner', { hasText: 'version 3, newer' }).waitFor();
+  assert.match(await page.locator('.lesson-card').first().textContent(), /2\/3 sections read/);
 
   await page.evaluate(() => localStorage.setItem('fencelab.progress', '{"version": 2, "lang": '));
   await page.reload();
@@ -215,8 +226,176 @@ test('every exercise kind can be answered and graded', async () => {
   // break: the starting schedule is safe; a bad edit is a message, not a crash.
   const brk = page.locator('.exercise.kind-break').first();
   assert.match(await graded(brk), /Not yet/);
+  await brk.locator('details.break-json summary').click();
   await brk.locator('textarea').fill('[{"at": 0, "worker": "Nobody", "do": "claim"}]');
   await brk.getByRole('button', { name: 'Check my answer' }).click();
   await brk.locator('.feedback', { hasText: 'unknown worker' }).waitFor();
+  await done(session);
+});
+
+/** The link's CODE for a text, as the page makes it (deflate-raw, base64url). */
+const code = (text) => deflateRawSync(Buffer.from(text, 'utf8')).toString('base64url');
+
+test('the break editor: add, edit, reorder and remove steps with a live preview; the simulator grades it', async () => {
+  const session = await open('#/lesson/01-liveness-vs-safety');
+  const { page } = session;
+  const brk = page.locator('.exercise.kind-break').first();
+  await brk.scrollIntoViewIfNeeded();
+  const rows = brk.locator('table.break-editor tbody tr');
+  const start = await rows.count();
+  assert.ok(start > 0);
+  await brk.locator('.break-preview svg.timeline-svg').waitFor();
+  // A first attempt with the starting schedule opens the solution, whose key
+  // the page's own simulator computes; then the key is typed in by hand.
+  await brk.getByRole('button', { name: 'Check my answer' }).click();
+  await brk.locator('.feedback > p.verdict.bad').waitFor();
+  await brk.getByRole('button', { name: 'Show the solution' }).click();
+  const key = JSON.parse((await brk.locator('.feedback .key').textContent()).replace(/^[^:]*:\s*/, ''));
+  assert.ok(Array.isArray(key) && key.length > 0);
+  // Remove every step.
+  while (await rows.count()) await rows.first().getByRole('button', { name: /Remove/ }).click();
+  await brk.locator('.break-preview svg.timeline-svg').waitFor();
+  // Enter the key backwards, then reorder it with the Up buttons.
+  const reversed = [...key].reverse();
+  for (const step of reversed) {
+    await brk.getByRole('button', { name: '+ Add a step' }).click();
+    const row = rows.last();
+    const n = (await rows.count()) - 1;
+    await row.getByLabel(`step ${n} tick`).fill(String(step.at));
+    await row.getByLabel(`step ${n} tick`).dispatchEvent('change');
+    await row.getByLabel(`step ${n} action`).selectOption(step.do);
+    await row.getByLabel(`step ${n} worker`).selectOption(step.worker ?? '');
+    await row.getByLabel(`step ${n} target`).selectOption(step.target ?? '');
+    await row.getByLabel(`step ${n} job`).selectOption(step.job ?? '');
+    for (const field of ['op', 'value']) {
+      if (step[field] !== undefined) {
+        await row.getByLabel(`step ${n} ${field}`).fill(step[field]);
+        await row.getByLabel(`step ${n} ${field}`).dispatchEvent('change');
+      }
+    }
+  }
+  // Reverse the order back: move row i up i times... bubble each to its place.
+  for (let i = 1; i < key.length; i += 1) {
+    for (let j = i; j > 0; j -= 1) await rows.nth(j).getByRole('button', { name: /Up/ }).click();
+  }
+  assert.equal(await rows.count(), key.length);
+  // The preview shows the edited schedule (outcomes, no verdict yet).
+  await page.waitForFunction((count) => document.querySelectorAll('.exercise.kind-break .break-preview rect.hit').length === count, key.length);
+  assert.equal(await brk.locator('.break-preview p.verdict').count(), 0);
+  assert.deepEqual(JSON.parse(await brk.locator('textarea').inputValue()), key);
+  await brk.getByRole('button', { name: 'Check my answer' }).click();
+  await brk.locator('.feedback > p.verdict.good').waitFor();
+  await brk.screenshot({ path: join(SHOTS, 'break-editor.png') });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await brk.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SHOTS, 'break-editor-phone.png') });
+  await done(session);
+});
+
+test('share links: the sandbox and a counterexample make one; opening it shows the timeline', async () => {
+  const session = await open('#/sandbox');
+  const { page } = session;
+  const text = await page.inputValue('#sandbox-text');
+  await page.getByRole('button', { name: /Share/ }).click();
+  await page.locator('.share-link').waitFor();
+  const link = await page.locator('.share-link').inputValue();
+  assert.ok(link.startsWith(base + '#/share/'), link);
+  // The page's code is the file compressed with deflate-raw: Node reads it back.
+  assert.equal(inflateRawSync(Buffer.from(link.slice((base + '#/share/').length), 'base64url')).toString('utf8'), text);
+  const shared = await open(link.slice(base.length));
+  await shared.page.locator('.sandbox-out svg.timeline-svg').waitFor();
+  assert.equal(await shared.page.inputValue('#sandbox-text'), text);
+  assert.ok(await shared.page.locator('.sandbox-out text.symbol', { hasText: '‼' }).count() >= 1);
+  await shared.page.screenshot({ path: join(SHOTS, 'share-link.png'), fullPage: true });
+  await done(shared);
+
+  // A counterexample from the explorer, shared and opened.
+  await page.goto(base + '#/explore');
+  await page.selectOption('#x-design', 'ttl-lock-only');
+  await page.check('#x-exhaustive');
+  await page.getByRole('button', { name: 'Run the explorer' }).click();
+  await page.locator('.explore-result svg.timeline-svg').waitFor({ timeout: 20000 });
+  await page.locator('.explore-result').getByRole('button', { name: /Share/ }).click();
+  await page.locator('.explore-result .share-link').waitFor();
+  const found = await page.locator('.explore-result .share-link').inputValue();
+  const opened = await open(found.slice(base.length));
+  await opened.page.locator('.sandbox-out svg.timeline-svg').waitFor();
+  assert.ok(await opened.page.locator('.sandbox-out text.symbol', { hasText: '‼' }).count() >= 1);
+  await done(opened);
+  await done(session);
+});
+
+test('a bad share link is a clear message, never a blank page', async () => {
+  const cases = [
+    ['#/share/!!not-base64!!', /damaged/],
+    ['#/share/' + 'QUJD'.repeat(10), /damaged/],
+    ['#/share/' + 'A'.repeat(13000), /too long/],
+  ];
+  for (const [path, message] of cases) {
+    const session = await open(path);
+    const error = session.page.locator('.share-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), message);
+    await done(session);
+  }
+  // A well-formed link to a scenario with a mistake: its LINE:COL: message.
+  const session = await open('#/share/' + code('id = "x"\nttl = 2\nworkers = ["A"]\nsteps = [{ at = 0, worker = "Z", do = "claim" }]\n'));
+  await session.page.locator('.sandbox-out pre.errors').waitFor();
+  assert.match(await session.page.locator('.sandbox-out pre.errors').textContent(), /^4:\d+: .*Z/);
+  await session.page.screenshot({ path: join(SHOTS, 'share-bad.png') });
+  await done(session);
+});
+
+test('one seed, one counterexample: the page\'s Web Worker and `fencelab explore --json` agree', async () => {
+  const session = await open('#/explore');
+  const { page } = session;
+  for (const [options, args] of [
+    [{ design: 'ttl-lock-only', seed: 7, cases: 256 }, ['--design', 'ttl-lock-only', '--seed', '7', '--cases', '256']],
+    [{ design: 'client-check', seed: 42, cases: 256, cancel: true }, ['--design', 'client-check', '--seed', '42', '--cases', '256', '--cancel']],
+    [{ design: 'ttl-lock-only', exhaustive: true }, ['--design', 'ttl-lock-only', '--exhaustive']],
+  ]) {
+    const inPage = await page.evaluate((opts) => new Promise((ok, fail) => {
+      const worker = new Worker(new URL('./explore-worker.js', location.href), { type: 'module' });
+      worker.onmessage = (event) => {
+        if (event.data.kind === 'done') { worker.terminate(); ok(event.data.report); }
+        else if (event.data.kind === 'error') { worker.terminate(); fail(new Error(event.data.message)); }
+      };
+      worker.postMessage({ options: opts, lang: 'en' });
+    }), options);
+    const native = JSON.parse(execFileSync(BIN, ['explore', '--json', '--lang', 'en', ...args], { encoding: 'utf8' }));
+    assert.equal(inPage.verdict, 'unsafe');
+    delete inPage.timeline;
+    delete inPage.stats.elapsed_ms;
+    delete native.stats.elapsed_ms;
+    assert.deepStrictEqual(inPage, native, JSON.stringify(options));
+  }
+  await done(session);
+});
+
+test('keyboard and phone: every control takes focus visibly; nothing is wider than 375px', async () => {
+  const session = await open('', { width: 375, height: 812 });
+  const { page } = session;
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => {
+      const el = document.activeElement;
+      return el && el !== document.body ? getComputedStyle(el).outlineStyle : 'none';
+    });
+    assert.notEqual(outline, 'none', `tab stop ${i} shows focus`);
+  }
+  for (const path of ['', '#/lesson/01-liveness-vs-safety', '#/explore', '#/sandbox']) {
+    await page.goto(base + path);
+    await page.waitForSelector('main h1');
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 375, `${path || 'map'} is ${wide}px wide`);
+  }
+  await page.screenshot({ path: join(SHOTS, 'sandbox-phone.png'), fullPage: true });
+  await page.goto(base + '#/lesson/01-liveness-vs-safety');
+  await page.waitForSelector('main h1');
+  await page.screenshot({ path: join(SHOTS, 'lesson-phone.png') });
+  // The current step is read out (aria-live) as the timeline moves.
+  await page.locator('.timeline').first().focus();
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.locator('.current-step[aria-live="polite"]').first().textContent(), /\S/);
   await done(session);
 });

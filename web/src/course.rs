@@ -420,6 +420,33 @@ impl Course {
         Ok(timeline(scenario, lang, &reveal))
     }
 
+    /// The timeline of a break exercise's schedule as the learner edits it
+    /// (the editor's live preview): outcomes, but no verdict — only
+    /// grading says whether the schedule breaks the design. Records nothing.
+    pub fn break_preview(
+        &self,
+        lesson: &str,
+        id: &str,
+        answer: &Value,
+        lang: &str,
+    ) -> Result<Value, String> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        let (ExerciseKind::Break { scenario, .. }, Answer::Break(schedule)) =
+            (&exercise.kind, answer_from_json(found, exercise, answer)?)
+        else {
+            return Err(format!("`{id}` is not a break exercise"));
+        };
+        let mut attempt = found
+            .scenario(*scenario)
+            .ok_or("the exercise's scenario is missing")?
+            .clone();
+        attempt.steps = schedule.steps;
+        attempt.ops = schedule.ops;
+        attempt.values = schedule.values;
+        attempt.check()?;
+        Ok(timeline(&attempt, lang, &Reveal::NoVerdicts))
+    }
+
     // ---- exercises --------------------------------------------------------
 
     /// Grades an answer (the value an answers file holds under the
@@ -552,10 +579,10 @@ impl Course {
 }
 
 /// A scenario's steps with only the keys a `break` answer takes (`at`,
-/// `worker`, `do`, `target`, `job`): what the learner starts from and what
+/// `worker`, `do`, `target`, `job`, `op`, `value`): what the learner starts from and what
 /// the solution shows, both ready to be sent back as an answer.
 fn answer_steps(scenario: &sim_core::Scenario) -> Value {
-    const KEYS: [&str; 5] = ["at", "worker", "do", "target", "job"];
+    const KEYS: [&str; 7] = ["at", "worker", "do", "target", "job", "op", "value"];
     let steps = sim_core::scenario_to_json(scenario)["steps"]
         .as_array()
         .cloned()
@@ -823,6 +850,40 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{lesson}/{id}: {e}"));
             assert_eq!(again["correct"], true, "{lesson}/{id}");
         }
+    }
+
+    #[test]
+    fn a_break_preview_shows_outcomes_but_no_verdict_and_refuses_bad_steps() {
+        let course = course();
+        let (lesson, id) = first_of_kind(&course, "break");
+        let shown = course.lesson_json(&lesson, "en").unwrap_or_default();
+        let exercise = shown["exercises"]
+            .as_array()
+            .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
+            .unwrap_or_default();
+        let steps = exercise["steps"].as_array().map_or(0, Vec::len);
+        let preview = course
+            .break_preview(&lesson, &id, &exercise["steps"], "en")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            preview["run"]["steps"].as_array().map(Vec::len),
+            Some(steps)
+        );
+        assert_eq!(preview["revealed"], false);
+        assert_eq!(preview["toml"], Value::Null);
+        let bad = course.break_preview(
+            &lesson,
+            &id,
+            &json!([{"at": 0, "worker": "Nobody", "do": "claim"}]),
+            "en",
+        );
+        assert!(bad.is_err_and(|e| e.contains("unknown worker")));
+        let (mark_lesson, mark) = first_of_kind(&course, "mark");
+        assert!(
+            course
+                .break_preview(&mark_lesson, &mark, &json!([]), "en")
+                .is_err()
+        );
     }
 
     #[test]

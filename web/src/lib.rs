@@ -284,6 +284,22 @@ pub mod bindings {
             to_js(self.inner.grade(lesson, exercise, &answer, &lang))
         }
 
+        /// A break exercise's edited schedule on the timeline, without a
+        /// verdict (the editor's live preview).
+        #[wasm_bindgen(js_name = breakPreview)]
+        pub fn break_preview(
+            &self,
+            lesson: &str,
+            exercise: &str,
+            answer_json: &str,
+        ) -> Result<String, JsError> {
+            let answer = answer(answer_json)?;
+            to_js(
+                self.inner
+                    .break_preview(lesson, exercise, &answer, self.inner.lang()),
+            )
+        }
+
         pub fn hint(
             &mut self,
             lesson: &str,

@@ -10,7 +10,7 @@
 //! what is hidden never leaves Rust.
 
 use serde_json::{Value, json};
-use sim_core::{Preset, Scenario, Trace, describe_step, scenario_to_json};
+use sim_core::{Preset, Scenario, Trace, describe_step, scenario_to_toml};
 
 /// How much of a run the page may see.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +149,9 @@ pub fn timeline(scenario: &Scenario, lang: &str, reveal: &Reveal) -> Value {
             .iter()
             .map(|t| json!({ "id": t.id, "protect": t.protect.name() }))
             .collect::<Vec<_>>(),
-        "scenario": scenario_to_json(scenario),
+        // The scenario file, for a share link; none for an exercise before it
+        // is solved.
+        "toml": reveal.verdicts().then(|| scenario_to_toml(scenario)),
         "run": run,
         "narration": narration,
         "notes": notes,
@@ -197,6 +199,9 @@ steps = [
         assert_eq!(value["notes"][3], "B is done");
         assert_eq!(value["rows"][2]["owner"], "B");
         assert_eq!(value["revealed"], true);
+        let toml = value["toml"].as_str().unwrap_or_default();
+        let again = sim_core::parse_scenario(toml.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(again.steps.len(), 6);
     }
 
     #[test]

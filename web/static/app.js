@@ -3,7 +3,7 @@
 // handle of the wasm crate, which owns the lessons and the progress.
 //
 // Routes live in the URL fragment: #/ (map), #/lesson/ID, #/explore,
-// #/sandbox. Progress is the terminal's progress record, kept in
+// #/sandbox, #/share/CODE (a scenario in the link: share.js). Progress is the terminal's progress record, kept in
 // localStorage under STORAGE_KEY; a record that cannot be read is kept
 // aside and reported, never silently dropped.
 
@@ -11,6 +11,7 @@ import init, { Course, sandbox, explorerChoices, engineVersion } from './fencela
 import { h, clear, inline, paragraphs } from './dom.js';
 import { t, setLang, lang } from './strings.js';
 import { renderTimeline } from './timeline.js';
+import { shareButton, decodeShare, ShareError } from './share.js';
 
 const STORAGE_KEY = 'fencelab.progress';
 const DAMAGED_KEY = 'fencelab.progress.damaged';
@@ -268,8 +269,10 @@ function viewExercise(lesson, exercise) {
       feedback.append(h('p', { class: 'key' }, `${t('key')}: ${JSON.stringify(result.key)}`));
     }
     if (result.counterexample) {
+      const played = result.counterexample.timeline;
       feedback.append(h('h4', {}, `${t('counterexample')}: `, inline(result.counterexample.explanation)),
-        renderTimeline(result.counterexample.timeline, { initial: result.counterexample.step }).element);
+        renderTimeline(played, { initial: result.counterexample.step }).element,
+        played.toml ? shareButton(() => played.toml) : null);
     }
     if (result.timeline) {
       feedback.append(h('h4', {}, t('yourSchedule')), renderTimeline(result.timeline).element);
@@ -427,21 +430,103 @@ function designExercise(lesson, exercise, body, submit) {
 function breakExercise(lesson, exercise, body, submit) {
   const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
   const id = `break-${exercise.id}`;
-  const area = h('textarea', { id, rows: 8, spellcheck: 'false', class: 'code' });
-  area.value = JSON.stringify(exercise.steps, null, 1);
+  let steps = structuredClone(exercise.steps);
+  const area = h('textarea', { id, rows: 6, spellcheck: 'false', class: 'code' });
+  const rows = h('tbody');
+  const preview = h('div', { class: 'break-preview' });
+  let timer = 0;
+  const showPreview = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      try {
+        clear(preview).append(h('h4', {}, t('previewTitle')),
+          renderTimeline(JSON.parse(course.breakPreview(lesson.id, exercise.id, JSON.stringify(steps)))).element);
+      } catch (error) {
+        clear(preview).append(h('p', { class: 'verdict bad' }, t('previewError') + errorText(error)));
+      }
+    }, 120);
+  };
+  const changed = () => { area.value = JSON.stringify(steps, null, 1); showPreview(); };
+  const choice = (label, value, options, set, blank = true) => {
+    const select = h('select', { 'aria-label': label },
+      blank ? h('option', { value: '' }, t('none')) : null,
+      options.map((o) => h('option', { value: o, selected: o === value ? true : null }, o)));
+    select.addEventListener('change', () => { set(select.value || undefined); changed(); });
+    return select;
+  };
+  const text = (label, value, set, disabled) => {
+    const input = h('input', { type: 'text', 'aria-label': label, value: value ?? '', disabled: disabled ? true : null, size: 6 });
+    input.addEventListener('change', () => { set(input.value || undefined); changed(); });
+    return input;
+  };
+  const draw = () => {
+    clear(rows);
+    steps.forEach((step, index) => {
+      const name = (what) => `${t('stepN')} ${index} ${what}`;
+      const put = (key) => (value) => { if (value === undefined) delete step[key]; else step[key] = value; };
+      const at = h('input', { type: 'number', min: 0, max: 48, value: step.at ?? 0, 'aria-label': name(t('editorAt')), class: 'at' });
+      at.addEventListener('change', () => { step.at = Math.max(0, Number(at.value) || 0); changed(); });
+      const write = step.do === 'write';
+      const action = choice(name(t('editorDo')), step.do, exercise.actions, (v) => {
+        step.do = v ?? 'claim';
+        if (step.do !== 'write') { delete step.op; delete step.value; }
+        draw();
+      }, false);
+      const move = (to) => {
+        if (to < 0 || to >= steps.length) return;
+        [steps[index], steps[to]] = [steps[to], steps[index]];
+        draw();
+        changed();
+        rows.children[to]?.querySelector(`button[data-move="${to > index ? 'down' : 'up'}"]`)?.focus();
+      };
+      rows.append(h('tr', {},
+        h('th', { scope: 'row' }, `#${index}`),
+        h('td', {}, at),
+        h('td', {}, choice(name(t('editorWorker')), step.worker, exercise.workers, put('worker'))),
+        h('td', {}, action),
+        h('td', {}, choice(name(t('editorTarget')), step.target, exercise.targets, put('target'))),
+        h('td', {}, choice(name(t('editorJob')), step.job, exercise.jobs, put('job'))),
+        h('td', {}, text(name(t('editorOp')), step.op, put('op'), !write), ' ', text(name(t('editorValue')), step.value, put('value'), !write)),
+        h('td', { class: 'row-buttons' },
+          h('button', { type: 'button', 'data-move': 'up', 'aria-label': name(t('moveUp')), disabled: index === 0 ? true : null, onclick: () => move(index - 1) }, '↑'),
+          h('button', { type: 'button', 'data-move': 'down', 'aria-label': name(t('moveDown')), disabled: index === steps.length - 1 ? true : null, onclick: () => move(index + 1) }, '↓'),
+          h('button', { type: 'button', class: 'remove', 'aria-label': name(t('removeStep')), onclick: () => { steps.splice(index, 1); draw(); changed(); } }, '✕'))));
+    });
+  };
+  area.addEventListener('change', () => {
+    try {
+      const parsed = JSON.parse(area.value);
+      if (Array.isArray(parsed) && parsed.every((step) => step && typeof step === 'object')) { steps = parsed; draw(); showPreview(); }
+    } catch { /* reported when checked */ }
+  });
+  const addButton = h('button', { type: 'button', onclick: () => {
+    const last = steps[steps.length - 1];
+    steps.push({ at: last?.at ?? 0, worker: exercise.workers[0], do: 'claim' });
+    draw();
+    changed();
+    rows.lastElementChild?.querySelector('input')?.focus();
+  } }, t('addStep'));
+  const head = ['#', t('editorAt'), t('editorWorker'), t('editorDo'), t('editorTarget'), t('editorJob'), `${t('editorOp')} / ${t('editorValue')}`, t('editorMove')];
+  draw();
+  area.value = JSON.stringify(steps, null, 1);
   body.append(renderTimeline(data).element,
     h('p', {}, `workers: ${exercise.workers.join(', ')} · targets: ${exercise.targets.join(', ') || '—'} · jobs: ${exercise.jobs.join(', ')}${exercise.violation ? ` · violation: ${exercise.violation}` : ''}`),
-    h('label', { for: id }, t('breakPrompt')), area,
+    h('div', { class: 'editor-scroll' }, h('table', { class: 'break-editor' }, h('caption', {}, t('editorCaption')),
+      h('thead', {}, h('tr', {}, head.map((label) => h('th', { scope: 'col' }, label)))), rows)),
+    h('div', { class: 'buttons' }, addButton),
+    preview,
+    h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('label', { for: id }, t('breakPrompt')), area),
     h('button', { type: 'button', class: 'primary', onclick: () => {
-      let steps;
+      let answer;
       try {
-        steps = JSON.parse(area.value);
+        answer = JSON.parse(area.value);
       } catch (error) {
         banner(t('breakJsonError') + errorText(error));
         return;
       }
-      submit(steps);
+      submit(answer);
     } }, t('submit')));
+  showPreview();
   return null;
 }
 
@@ -544,7 +629,8 @@ function showReport(node, report) {
       : `${stats.cases} ${t('casesDone')}, seed ${report.seed}, ${stats.elapsed_ms} ${t('elapsed')}`));
   if (report.schedule) node.append(h('p', {}, `${t('schedule')}: ${report.schedule.join(' → ')}`));
   if (report.timeline) {
-    node.append(renderTimeline(report.timeline, { initial: report.violation ? report.violation.step : 0, openNarration: true }).element);
+    node.append(renderTimeline(report.timeline, { initial: report.violation ? report.violation.step : 0, openNarration: true }).element,
+      shareButton(() => report.timeline.toml));
   }
 }
 
@@ -567,9 +653,9 @@ const SAMPLE = [
   '',
 ].join('\n');
 
-function viewSandbox() {
+function viewSandbox(text = SAMPLE, title = t('sandboxTitle'), shared = false) {
   const area = h('textarea', { id: 'sandbox-text', rows: 16, spellcheck: 'false', class: 'code' });
-  area.value = SAMPLE;
+  area.value = text;
   const out = h('div', { class: 'sandbox-out', 'aria-live': 'polite' });
   const fileInput = h('input', { type: 'file', id: 'sandbox-file', accept: '.toml,text/plain', class: 'visually-hidden' });
   const runIt = () => {
@@ -583,25 +669,44 @@ function viewSandbox() {
     const file = fileInput.files && fileInput.files[0];
     if (file) { area.value = await file.text(); runIt(); }
   });
+  if (shared) runIt();
   return h('div', { class: 'sandbox' },
-    h('h1', {}, t('sandboxTitle')), h('p', {}, t('sandboxIntro')),
+    h('h1', {}, title), h('p', {}, t('sandboxIntro')),
     h('label', { for: 'sandbox-text', class: 'visually-hidden' }, t('sandboxTitle')), area,
     h('div', { class: 'buttons' },
       h('button', { type: 'button', class: 'primary', onclick: runIt }, t('runScenario')),
+      shareButton(() => area.value),
       h('label', { class: 'button', for: 'sandbox-file', tabindex: 0, role: 'button',
         onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); fileInput.click(); } } }, t('openFile')),
       fileInput),
     out);
 }
 
+/** A share link: the scenario it holds, in the sandbox; a clear message when it holds none. */
+function viewShare(code) {
+  const view = h('div', { class: 'sandbox' }, h('h1', {}, t('shareTitle')), h('p', { 'aria-live': 'polite' }, t('shareOpening')));
+  decodeShare(code).then((text) => {
+    view.replaceWith(viewSandbox(text, t('shareTitle'), true));
+  }, (error) => {
+    clear(view).append(h('h1', {}, t('shareTitle')),
+      h('p', { class: 'verdict bad share-error', role: 'alert' }, `✗ ${error instanceof ShareError ? t(error.key) : t('shareGarbage')}`),
+      h('p', {}, h('a', { href: '#/sandbox' }, t('sandbox')), ' · ', h('a', { href: '#/' }, t('toMap'))));
+  });
+  return view;
+}
+
 // ---- routing ------------------------------------------------------------------------------
 
 function route() {
-  const hash = decodeURIComponent(location.hash.replace(/^#\/?/, ''));
-  const [page, arg] = hash.split('/');
   let view;
+  let page;
   try {
-    if (page === '' || page === undefined) view = viewMap();
+    const hash = location.hash.replace(/^#\/?/, '');
+    const parts = hash.split('/');
+    page = parts[0];
+    const arg = parts[1] === undefined ? undefined : decodeURIComponent(parts[1]);
+    if (page === 'share') view = viewShare(parts.slice(1).join('/'));
+    else if (page === '' || page === undefined) view = viewMap();
     else if (page === 'lesson' && arg) view = viewLesson(arg);
     else if (page === 'explore') view = viewExplore();
     else if (page === 'sandbox') view = viewSandbox();
@@ -612,7 +717,7 @@ function route() {
   clear(main()).append(view);
   for (const link of document.querySelectorAll('#nav a')) {
     const target = link.getAttribute('href').replace(/^#\/?/, '');
-    link.toggleAttribute('aria-current', target === (page ?? '') || (target === '' && page === 'lesson'));
+    link.toggleAttribute('aria-current', target === (page ?? '') || (target === '' && page === 'lesson') || (target === 'sandbox' && page === 'share'));
   }
   if (document.activeElement && document.activeElement !== document.body && !main().contains(document.activeElement)) main().focus();
   window.scrollTo(0, 0);

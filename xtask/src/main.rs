@@ -95,6 +95,7 @@ fn test() -> Result<(), String> {
         "benchmarks compile",
         cargo().args(["bench", "--workspace", "--no-run"]),
     )?;
+    e2e()?;
     say("\nall checks passed");
     Ok(())
 }
@@ -322,8 +323,12 @@ fn lean(text: &str, js: bool) -> String {
 
 /// The page end to end in Debian's Chromium: `web/e2e/` through
 /// playwright-core, which drives the installed browser and downloads none.
+/// Without a Chromium it installs Debian's when it runs as root (as on CI).
 fn e2e() -> Result<(), String> {
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+    if !Path::new(&chromium).exists() {
+        apt_install(&["chromium"])?;
+    }
     if !Path::new(&chromium).exists() {
         return Err(format!(
             "no Chromium at {chromium}: install Debian's (`apt-get install -y chromium`) or set CHROMIUM"
@@ -348,6 +353,31 @@ fn e2e() -> Result<(), String> {
             .current_dir(&dir)
             .env("FENCELAB_BIN", root().join("target/debug/fencelab"))
             .env("CHROMIUM", &chromium),
+    )
+}
+
+/// `apt-get install -y` of Debian packages, when running as root (CI);
+/// otherwise nothing: the caller says what is missing.
+fn apt_install(packages: &[&str]) -> Result<(), String> {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
+    if !root {
+        return Ok(());
+    }
+    run(
+        "apt-get update",
+        Command::new("apt-get")
+            .args(["update", "-q"])
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+    )?;
+    run(
+        &format!("apt-get install -y {}", packages.join(" ")),
+        Command::new("apt-get")
+            .args(["install", "-y", "-q"])
+            .args(packages)
+            .env("DEBIAN_FRONTEND", "noninteractive"),
     )
 }
 

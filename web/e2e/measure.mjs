@@ -1,0 +1,99 @@
+// Timings of the page in Debian's Chromium, as medians of several runs —
+// run by hand, never a test (timings on a shared CI machine are noise):
+//
+//   cargo xtask web && cargo build -p fencelab
+//   node web/e2e/measure.mjs            # RUNS=9 for more runs
+//
+// Prints: navigation → interactive course map (performance marks), one
+// timeline step (the key handler plus the layout it causes), and the design
+// lab's standard exhaustive check (2 workers, two targets, TTL 3, cancel,
+// time ≤ 12) in the explorer's Web Worker.
+
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = process.env.FENCELAB_BIN ?? join(ROOT, 'target/debug/fencelab');
+const RUNS = Number(process.env.RUNS ?? 7);
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const ms = (value) => `${value.toFixed(1)} ms`;
+
+const server = spawn(BIN, ['web', '--port', '0', '--dir', join(ROOT, 'web/dist')], { stdio: ['ignore', 'ignore', 'pipe'] });
+const base = await new Promise((ok, fail) => {
+  let said = '';
+  server.stderr.on('data', (chunk) => {
+    said += chunk;
+    const found = said.match(/http:\/\/127\.0\.0\.1:\d+\//);
+    if (found) ok(found[0]);
+  });
+  server.on('exit', (code) => fail(new Error(`fencelab web exited with ${code}: ${said}`)));
+});
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+try {
+  const marks = { wasm: [], course: [], interactive: [] };
+  for (let run = 0; run < RUNS; run += 1) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.waitForSelector('.lesson-card');
+    const got = await page.evaluate(() => Object.fromEntries(['wasm', 'course', 'interactive']
+      .map((name) => [name, performance.getEntriesByName(`fencelab:${name}`)[0]?.startTime ?? NaN])));
+    for (const key of Object.keys(marks)) marks[key].push(got[key]);
+    await context.close();
+  }
+  console.log(`navigation → wasm ready        ${ms(median(marks.wasm))}`);
+  console.log(`navigation → course parsed     ${ms(median(marks.course))}`);
+  console.log(`navigation → interactive map   ${ms(median(marks.interactive))}  (target < 500 ms)`);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(base + '#/lesson/01-liveness-vs-safety');
+  await page.waitForSelector('.timeline');
+  const steps = await page.evaluate((runs) => {
+    const frame = document.querySelector('.timeline');
+    const out = [];
+    for (let i = 0; i < runs * 5; i += 1) {
+      const key = i % 10 < 5 ? 'ArrowRight' : 'ArrowLeft';
+      const start = performance.now();
+      frame.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+      frame.parentElement.getBoundingClientRect();
+      void document.body.offsetHeight;
+      out.push(performance.now() - start);
+    }
+    return out;
+  }, RUNS);
+  console.log(`timeline step render           ${ms(median(steps))}  (target < 16 ms)`);
+
+  await page.goto(base + '#/explore');
+  await page.waitForSelector('main h1');
+  for (const design of ['full', 'fenced-registered', 'ttl-lock-only']) {
+    const times = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const report = await page.evaluate((opts) => new Promise((ok, fail) => {
+        const worker = new Worker(new URL('./explore-worker.js', location.href), { type: 'module' });
+        worker.onmessage = (event) => {
+          if (event.data.kind === 'done') { worker.terminate(); ok(event.data.report); }
+          else if (event.data.kind === 'error') { worker.terminate(); fail(new Error(event.data.message)); }
+        };
+        worker.postMessage({ options: opts, lang: 'en' });
+      }), { design, exhaustive: true, cancel: true, workers: 2, ttl: 3, max_time: 12 });
+      times.push(report.stats.elapsed_ms);
+    }
+    console.log(`design lab exhaustive, ${design.padEnd(18)} ${ms(median(times))}  (target < 150 ms)`);
+  }
+  await context.close();
+} finally {
+  await browser.close();
+  server.kill();
+}
