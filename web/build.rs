@@ -1,6 +1,7 @@
-//! Embeds the course: every `../lessons/*.toml` becomes an `include_str!`
-//! entry of `LESSONS` (file stem, text), so the page needs no fetch and the
-//! wasm carries exactly the lessons it was built with.
+//! Embeds the course for the tests (feature `embedded-lessons`, on by
+//! default): every `../lessons/*.toml` becomes an `include_str!` entry of
+//! `LESSONS` (file stem, text). The page's build leaves it out and fetches
+//! the same pairs as `lessons.json`.
 
 #![allow(
     clippy::print_stdout,

@@ -346,6 +346,30 @@ test('a bad share link is a clear message, never a blank page', async () => {
   await done(session);
 });
 
+test('a missing or damaged lessons.json is a message, never a blank page', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.route('**/lessons.json', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(base);
+  const message = page.locator('main .verdict.bad');
+  await message.waitFor();
+  assert.match(await message.textContent(), /lessons\.json: 404/);
+  // A lesson with a mistake is named with its file, line and column.
+  await page.unroute('**/lessons.json');
+  await page.route('**/lessons.json', (route) => route.fulfill({
+    status: 200,
+    contentType: 'application/json',
+    body: JSON.stringify([['01-broken', 'id = 1\n']]),
+  }));
+  await page.reload();
+  await message.waitFor();
+  assert.match(await message.textContent(), /01-broken\.toml:1:\d+: /);
+  await context.close();
+  assert.deepEqual(errors, [], 'no uncaught errors');
+});
+
 test('one seed, one counterexample: the page\'s Web Worker and `fencelab explore --json` agree', async () => {
   const session = await open('#/explore');
   const { page } = session;

@@ -1,4 +1,5 @@
-//! The course behind the page: the lessons embedded at build time, the
+//! The course behind the page: the lessons (the page's `lessons.json`, or
+//! for tests the copy embedded at build time), the
 //! learner's progress (the terminal's progress record, byte for byte), and
 //! every question the page asks of them — answered as JSON values.
 //!
@@ -14,6 +15,7 @@ use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Text, TokenKind};
 
 use crate::timeline::{Reveal, timeline};
 
+#[cfg(feature = "embedded-lessons")]
 include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
 
 /// The lessons and the learner's progress.
@@ -59,8 +61,22 @@ const OUTCOMES: [Outcome; 5] = [
 
 impl Course {
     /// The course this build embeds, with fresh progress.
+    #[cfg(feature = "embedded-lessons")]
     pub fn embedded() -> Result<Course, String> {
         Course::from_sources(LESSONS)
+    }
+
+    /// A course from the page's `lessons.json`: a list of `[file stem,
+    /// TOML text]` pairs, as `cargo xtask web` writes it.
+    pub fn from_json(text: &str) -> Result<Course, String> {
+        let pairs: Vec<(String, String)> = serde_json::from_str(text).map_err(|error| {
+            format!("lessons.json: not a list of [file name, lesson text] pairs ({error})")
+        })?;
+        let sources: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(stem, text)| (stem.as_str(), text.as_str()))
+            .collect();
+        Course::from_sources(&sources)
     }
 
     /// A course from (file stem, TOML text) pairs. Mistakes come back as
@@ -717,6 +733,22 @@ mod tests {
             .map(|l| l.iter().filter_map(|l| l["order"].as_u64()).collect())
             .unwrap_or_default();
         assert!(orders.windows(2).all(|w| w[0] < w[1]), "{orders:?}");
+    }
+
+    #[test]
+    fn the_pages_lessons_json_makes_the_same_course() {
+        let pairs: Vec<(&str, &str)> = LESSONS.to_vec();
+        let text = serde_json::to_string(&pairs).unwrap_or_default();
+        let fetched = Course::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(fetched.lessons, course().lessons);
+        for bad in ["", "{}", "[[\"a\"]]", "[[1, 2]]"] {
+            let error = Course::from_json(bad).err().unwrap_or_default();
+            assert!(error.starts_with("lessons.json:"), "{bad}: {error}");
+        }
+        // A broken lesson inside it is located in its own file.
+        let broken = serde_json::to_string(&[("bad", "id = 1\n")]).unwrap_or_default();
+        let error = Course::from_json(&broken).err().unwrap_or_default();
+        assert!(error.starts_with("bad.toml:1:"), "{error}");
     }
 
     #[test]

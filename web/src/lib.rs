@@ -199,11 +199,12 @@ pub mod bindings {
 
     #[wasm_bindgen]
     impl Course {
-        /// The embedded course with fresh progress.
+        /// The course in `lessons` (the text of the page's `lessons.json`),
+        /// with fresh progress.
         #[wasm_bindgen(constructor)]
-        pub fn new() -> Result<Course, JsError> {
+        pub fn new(lessons: &str) -> Result<Course, JsError> {
             Ok(Course {
-                inner: super::Course::embedded().map_err(fail)?,
+                inner: super::Course::from_json(lessons).map_err(fail)?,
             })
         }
 

@@ -725,9 +725,14 @@ function route() {
 
 async function boot() {
   try {
+    // The wasm and the course (data, fetched beside it) load together.
+    const lessons = fetch('lessons.json').then((response) => {
+      if (!response.ok) throw new Error(`lessons.json: ${response.status} ${response.statusText}`);
+      return response.text();
+    });
     await init();
     performance.mark('fencelab:wasm');
-    course = new Course();
+    course = new Course(await lessons);
     performance.mark('fencelab:course');
   } catch (error) {
     clear(main()).append(h('p', { class: 'verdict bad' }, t('bootFailed') + errorText(error)));

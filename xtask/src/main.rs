@@ -243,6 +243,8 @@ fn web() -> Result<(), String> {
             "wasm32-unknown-unknown",
             "--profile",
             "wasm-release",
+            // The page fetches the lessons (dist/lessons.json) instead.
+            "--no-default-features",
         ]),
     )?;
     let dist = root().join("web/dist");
@@ -269,6 +271,7 @@ fn web() -> Result<(), String> {
                 .map_err(|error| format!("cannot copy {}: {error}", path.display()))?;
         }
     }
+    write_lessons(&dist.join("lessons.json"))?;
     // Comments are for readers of the source, not bytes for every visitor.
     for entry in std::fs::read_dir(&dist)
         .map_err(|error| format!("cannot read {}: {error}", dist.display()))?
@@ -292,6 +295,32 @@ fn web() -> Result<(), String> {
         dist.display()
     ));
     Ok(())
+}
+
+/// The course for the page: every `lessons/*.toml` as a `[file stem, text]`
+/// pair, in file-name order (what `Course::from_json` reads). The page
+/// parses and checks them when it starts, as the terminal does.
+fn write_lessons(to: &Path) -> Result<(), String> {
+    let dir = root().join("lessons");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|error| format!("cannot read {}: {error}", dir.display()))?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .collect();
+    paths.sort();
+    let mut pairs = Vec::new();
+    for path in &paths {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        pairs.push((stem, text));
+    }
+    let json = serde_json::to_string(&pairs).map_err(|error| format!("lessons.json: {error}"))?;
+    std::fs::write(to, json).map_err(|error| format!("cannot write {}: {error}", to.display()))
 }
 
 /// `text` with less to download: without its whole-line comments (`/* … */`
