@@ -184,6 +184,44 @@ test('a progress file from the terminal imports; a damaged record gives a messag
   await done(session);
 });
 
+test('a progress file the terminal app wrote imports, and exports as the same record', async () => {
+  // The real terminal app under tmux (.ci/run installs it): open lesson 1,
+  // switch to Chinese, quit. It saves its progress file on every change.
+  const data = join(tmpdir(), `fencelab-tui-${process.pid}`);
+  const socket = `fencelab-e2e-${process.pid}`;
+  const tmux = (...args) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  tmux('new-session', '-d', '-x', '80', '-y', '24', '-s', 'app', `${BIN} --lessons ${join(ROOT, 'lessons')} --data-dir ${data}; sleep 30`);
+  try {
+    const waitFor = async (what, ok) => {
+      for (let i = 0; i < 200; i += 1) {
+        if (ok()) return;
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      throw new Error(`waited for ${what}: ${tmux('capture-pane', '-p', '-t', 'app')}`);
+    };
+    await waitFor('the course map', () => tmux('capture-pane', '-p', '-t', 'app').includes('Lesson'));
+    tmux('send-keys', '-t', 'app', 'Enter');
+    tmux('send-keys', '-t', 'app', 'l');
+    const file = join(data, 'progress.json');
+    await waitFor('a saved language', () => {
+      try { return JSON.parse(readFileSync(file, 'utf8')).lang === 'zh'; } catch { return false; }
+    });
+    tmux('send-keys', '-t', 'app', 'q');
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(written.position.lesson, '01-liveness-vs-safety');
+
+    const session = await open();
+    const { page } = session;
+    await page.setInputFiles('#import-file', file);
+    await page.locator('#banner').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Export progress|导出进度/ }).click()]);
+    assert.deepStrictEqual(JSON.parse(readFileSync(await download.path(), 'utf8')), written);
+    await done(session);
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+  }
+});
+
 test('the sandbox runs pasted TOML and reports mistakes as LINE:COL', async () => {
   const session = await open('#/sandbox');
   const { page } = session;
