@@ -249,6 +249,16 @@ fn target_names(work: &DesignWork) -> Vec<String> {
     work.target_names.clone()
 }
 
+/// The column the knobs' values start at: the widest label and a gap.
+fn knob_label_width(work: &DesignWork, names: &[String], lang: &str) -> usize {
+    work.rows
+        .iter()
+        .map(|row| text::width(&knob_label(*row, names, lang)))
+        .max()
+        .unwrap_or(0)
+        + 2
+}
+
 /// Design: one row per open knob (a check set is a row per predicate).
 pub(crate) fn design_step(
     state: &ExerciseState,
@@ -259,13 +269,7 @@ pub(crate) fn design_step(
 ) -> PanelText {
     let mut lines = Vec::new();
     let names = target_names(work);
-    let label_width = work
-        .rows
-        .iter()
-        .map(|row| text::width(&knob_label(*row, &names, lang)))
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let label_width = knob_label_width(work, &names, lang);
     let mut focus = None;
     for (index, row) in work.rows.iter().enumerate() {
         let current = index == work.cursor;
@@ -378,13 +382,7 @@ pub(crate) fn design_solution(
             theme,
         );
         let names = target_names(work);
-        let label_width = work
-            .rows
-            .iter()
-            .map(|row| text::width(&knob_label(*row, &names, lang)))
-            .max()
-            .unwrap_or(0)
-            + 2;
+        let label_width = knob_label_width(work, &names, lang);
         for (index, row) in work.rows.iter().enumerate() {
             lines.push(Line::from(vec![
                 Span::styled("  ", theme.plain()),
