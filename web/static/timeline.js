@@ -276,7 +276,7 @@ export function renderTimeline(data, options = {}) {
   const violations = data.run.violations ?? [];
   const verdictLine = data.revealed
     ? h('p', { class: violations.length ? 'verdict bad' : 'verdict good' },
-      violations.length ? `‼ ${violations.length} ${t('violations')}: ${violations.map((v) => `#${v.step} ${v.kind}`).join(', ')}` : `✓ ${t('noViolations')}`)
+      violations.length ? `‼ ${violations.length} ${t(violations.length === 1 ? 'violation' : 'violations')}: ${violations.map((v) => `#${v.step} ${v.kind}`).join(', ')}` : `✓ ${t('noViolations')}`)
     : null;
 
   const frame = h('div', {
