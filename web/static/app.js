@@ -725,14 +725,15 @@ function route() {
 
 async function boot() {
   try {
-    // The wasm and the course (data, fetched beside it) load together.
+    // The wasm and the course (data, fetched beside it) load together;
+    // Promise.all handles either failing first, so no rejection goes unhandled.
     const lessons = fetch('lessons.json').then((response) => {
       if (!response.ok) throw new Error(`lessons.json: ${response.status} ${response.statusText}`);
       return response.text();
     });
-    await init();
-    performance.mark('fencelab:wasm');
-    course = new Course(await lessons);
+    const wasm = init().then(() => performance.mark('fencelab:wasm'));
+    const [text] = await Promise.all([lessons, wasm]);
+    course = new Course(text);
     performance.mark('fencelab:course');
   } catch (error) {
     clear(main()).append(h('p', { class: 'verdict bad' }, t('bootFailed') + errorText(error)));
