@@ -13,19 +13,23 @@ pub mod course;
 mod design;
 mod engine;
 pub mod explore;
+mod lang;
 mod leases;
 mod narrate;
 mod oracle;
 mod parse;
+mod reveal;
 mod scenario;
 mod trace;
 mod write;
 
 pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
 pub use engine::run;
+pub use lang::{Lang, UnknownLang};
 pub use leases::{Lease, LeaseClose, leases};
 pub use narrate::{describe_outcome, describe_pending, describe_step, safety_reason};
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
+pub use reveal::Reveal;
 pub use scenario::{
     Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario, Step,
     Target, TargetIdx, Text, ValueRef, Worker, WorkerIdx,

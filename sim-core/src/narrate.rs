@@ -2,14 +2,15 @@
 //! whether the oracle says it had to be refused. The timeline's detail
 //! pane, the graders and screen readers all read these sentences.
 
+use crate::Lang;
 use crate::scenario::{Action, JobIdx, Scenario};
 use crate::trace::{Outcome, Reason, Trace, ViolationKind};
 
-fn zh(lang: &str) -> bool {
-    lang == "zh"
+fn zh(lang: Lang) -> bool {
+    lang == Lang::Zh
 }
 
-fn who(scenario: &Scenario, index: usize, lang: &str) -> String {
+fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
     match scenario.steps.get(index).and_then(|s| s.worker) {
         Some(worker) => scenario.worker_id(worker).to_owned(),
         None if zh(lang) => "用户".to_owned(),
@@ -17,7 +18,7 @@ fn who(scenario: &Scenario, index: usize, lang: &str) -> String {
     }
 }
 
-fn action_word(action: Action, lang: &str) -> &'static str {
+fn action_word(action: Action, lang: Lang) -> &'static str {
     if zh(lang) {
         match action {
             Action::Claim | Action::ClaimNext => "领取",
@@ -105,7 +106,7 @@ fn ending_before(scenario: &Scenario, trace: &Trace, job: JobIdx, before: usize)
 /// What the step did, and why, in one or two sentences; for a step the
 /// oracle says had to be refused (or whose lease had expired) followed by
 /// [`safety_reason`].
-pub fn describe_step(scenario: &Scenario, trace: &Trace, index: usize, lang: &str) -> String {
+pub fn describe_step(scenario: &Scenario, trace: &Trace, index: usize, lang: Lang) -> String {
     let mut text = describe_outcome(scenario, trace, index, lang);
     let Some(record) = trace.steps.get(index) else {
         return text;
@@ -119,7 +120,7 @@ pub fn describe_step(scenario: &Scenario, trace: &Trace, index: usize, lang: &st
 
 /// What the step asks for, before its result is known: the question of a
 /// predict exercise ("Tick 7: A's finish. What will it do?").
-pub fn describe_pending(scenario: &Scenario, index: usize, lang: &str) -> String {
+pub fn describe_pending(scenario: &Scenario, index: usize, lang: Lang) -> String {
     let Some(step) = scenario.steps.get(index) else {
         return String::new();
     };
@@ -139,7 +140,7 @@ pub fn describe_pending(scenario: &Scenario, index: usize, lang: &str) -> String
 
 /// What the step did, and why, without the oracle's verdict: the detail a
 /// mark exercise may show before it is solved, since the verdict is its key.
-pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: &str) -> String {
+pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: Lang) -> String {
     let (Some(step), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
         return String::new();
     };
@@ -248,7 +249,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     text
 }
 
-fn reason_words(reason: Reason, lang: &str) -> &'static str {
+fn reason_words(reason: Reason, lang: Lang) -> &'static str {
     if zh(lang) {
         match reason {
             Reason::LeaseHeld => "别人的租约还没到期",
@@ -292,7 +293,7 @@ fn reason_words(reason: Reason, lang: &str) -> &'static str {
 
 /// Why the oracle says the step had to be refused — or why it did not
 /// have to be.
-pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: &str) -> String {
+pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lang) -> String {
     let Some(record) = trace.steps.get(index) else {
         return String::new();
     };

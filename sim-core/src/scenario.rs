@@ -1,6 +1,7 @@
 //! A validated scenario: every name resolved to an index, every number in range.
 //! [`crate::parse`] builds one from TOML; the explorers build them directly.
 
+use crate::Lang;
 use crate::design::{Design, Preset, Protect};
 
 /// Index of a worker in [`Scenario::workers`].
@@ -35,13 +36,12 @@ impl Text {
         }
     }
 
-    /// The text in `lang` (`"zh"` or anything else for English), falling
-    /// back to the other language when one is empty.
-    pub fn get(&self, lang: &str) -> &str {
-        let (first, second) = if lang == "zh" {
-            (&self.zh, &self.en)
-        } else {
-            (&self.en, &self.zh)
+    /// The text in `lang`, falling back to the other language when one is
+    /// empty.
+    pub fn get(&self, lang: Lang) -> &str {
+        let (first, second) = match lang {
+            Lang::Zh => (&self.zh, &self.en),
+            Lang::En => (&self.en, &self.zh),
         };
         if first.is_empty() { second } else { first }
     }

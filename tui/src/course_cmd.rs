@@ -1,6 +1,7 @@
 //! `fencelab lint` and `fencelab grade`: the course from the command line,
 //! for the people who write lessons and the people who grade them.
 
+use sim_core::Lang;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -102,7 +103,7 @@ pub(crate) fn load_lessons(dir: &Path) -> Result<Vec<LessonFile>, Vec<String>> {
     }
 }
 
-pub(crate) fn lint_command(dir: &Path, lang: &str) -> ExitCode {
+pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
     let lessons = match load_lessons(dir) {
         Ok(lessons) => lessons,
         Err(problems) => {
@@ -192,7 +193,7 @@ struct AnswersFile<'a> {
     answers: Vec<&'a serde_json::value::RawValue>,
 }
 
-pub(crate) fn grade_command(path: &Path, dir: &Path, json_output: bool, lang: &str) -> ExitCode {
+pub(crate) fn grade_command(path: &Path, dir: &Path, json_output: bool, lang: Lang) -> ExitCode {
     let shown = path.display().to_string();
     let text = match std::fs::read(path).map(String::from_utf8) {
         Ok(Ok(text)) => text,

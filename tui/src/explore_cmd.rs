@@ -1,6 +1,7 @@
 //! `fencelab explore`: attack a design with the interleaving explorers and
 //! print the verdict, or the counterexample's timeline.
 
+use sim_core::Lang;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -37,7 +38,7 @@ pub(crate) struct ExploreOptions {
     pub(crate) out: Option<PathBuf>,
     pub(crate) json: bool,
     pub(crate) all_presets: bool,
-    pub(crate) lang: String,
+    pub(crate) lang: Lang,
 }
 
 #[allow(clippy::print_stderr)]
@@ -208,7 +209,7 @@ pub(crate) fn explore_command(options: &ExploreOptions) -> ExitCode {
         }
     }
     if options.json {
-        let object = report.to_json(elapsed_ms, &options.lang);
+        let object = report.to_json(elapsed_ms, options.lang);
         let text = serde_json::to_string_pretty(&object).unwrap_or_default();
         return print_stdout(&(text + "\n"));
     }
@@ -310,13 +311,13 @@ fn render_report(
                     )
                 )
             );
-            let _ = writeln!(out, "{}", found.explanation.get(&options.lang));
+            let _ = writeln!(out, "{}", found.explanation.get(options.lang));
             out.push('\n');
             // The explanation is the scenario's description: shown once, above.
             let mut scenario = found.scenario.clone();
             scenario.description = None;
             let trace = sim_core::run(&scenario);
-            out += &render_table(&scenario, &trace, style, &options.lang);
+            out += &render_table(&scenario, &trace, style, options.lang);
             if report.shrink_history.len() > 1 {
                 let lengths: Vec<String> = report
                     .shrink_history
@@ -332,12 +333,12 @@ fn render_report(
                 "{}",
                 style.paint(
                     Tone::Good,
-                    &format!("✓ {}", safe_sentence(report, &options.lang))
+                    &format!("✓ {}", safe_sentence(report, options.lang))
                 )
             );
         }
         (None, _) => {
-            let _ = writeln!(out, "{}", safe_sentence(report, &options.lang));
+            let _ = writeln!(out, "{}", safe_sentence(report, options.lang));
         }
     }
     let _ = writeln!(
@@ -374,7 +375,7 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
         let shortest = report.counterexample.as_ref().map(|c| c.moves.len());
         objects.push(serde_json::json!({
             "design": case.name,
-            "world": case.world_note.get(&options.lang),
+            "world": case.world_note.get(options.lang),
             "verdict": report.verdict.name(),
             "shortest_counterexample": shortest,
             "states": report.stats.states,
@@ -383,7 +384,7 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
             "explanation": report
                 .counterexample
                 .as_ref()
-                .map_or_else(|| safe_sentence(&report, &options.lang), |c| c.explanation.get(&options.lang).to_owned()),
+                .map_or_else(|| safe_sentence(&report, options.lang), |c| c.explanation.get(options.lang).to_owned()),
         }));
         rows.push((case, report));
     }
@@ -401,7 +402,7 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
         .unwrap_or(0);
     let world_width = rows
         .iter()
-        .map(|(c, _)| unicode_width::UnicodeWidthStr::width(c.world_note.get(&options.lang)))
+        .map(|(c, _)| unicode_width::UnicodeWidthStr::width(c.world_note.get(options.lang)))
         .max()
         .unwrap_or(0);
     for (case, report) in &rows {
@@ -414,7 +415,7 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
             Some(found) => format!("shortest counterexample: {} moves", found.moves.len()),
             None => format!("{} states", report.stats.states),
         };
-        let world_note = case.world_note.get(&options.lang);
+        let world_note = case.world_note.get(options.lang);
         let pad = world_width.saturating_sub(unicode_width::UnicodeWidthStr::width(world_note));
         let _ = writeln!(
             out,

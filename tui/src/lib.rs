@@ -4,6 +4,7 @@
 //! A library only so that benchmarks reach the app's rendering
 //! ([`bench`]); the binary (`main.rs`) calls [`main`].
 
+use sim_core::Lang;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -62,8 +63,8 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Language of titles and notes: `en` or `zh` (default: from LANG).
-        #[arg(long, value_parser = ["en", "zh"])]
-        lang: Option<String>,
+        #[arg(long, value_enum)]
+        lang: Option<Lang>,
     },
     /// Attack a design with the interleaving explorers: random schedules
     /// (proptest, shrunk to a minimal counterexample) or every schedule
@@ -82,8 +83,8 @@ enum Command {
         #[arg(default_value = "lessons")]
         dir: PathBuf,
         /// Language of concept names: `en` or `zh` (default: from LANG).
-        #[arg(long, value_parser = ["en", "zh"])]
-        lang: Option<String>,
+        #[arg(long, value_enum)]
+        lang: Option<Lang>,
     },
     /// Grade a learner's answers file against the lessons (for teachers).
     #[command(
@@ -99,8 +100,8 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Language of the report: `en` or `zh` (default: from LANG).
-        #[arg(long, value_parser = ["en", "zh"])]
-        lang: Option<String>,
+        #[arg(long, value_enum)]
+        lang: Option<Lang>,
     },
     /// Serve the browser page (built by `cargo xtask web` into web/dist/)
     /// on 127.0.0.1 only.
@@ -184,8 +185,8 @@ struct ExploreArgs {
     #[arg(long)]
     all_presets: bool,
     /// Language of explanations: `en` or `zh` (default: from LANG).
-    #[arg(long, value_parser = ["en", "zh"])]
-    lang: Option<String>,
+    #[arg(long, value_enum)]
+    lang: Option<Lang>,
 }
 
 /// The `fencelab` command: parses the arguments and runs the command.
@@ -193,10 +194,10 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Run { file, json, lang }) => {
-            report::run_command(&file, json, &lang.unwrap_or_else(default_lang))
+            report::run_command(&file, json, lang.unwrap_or_else(default_lang))
         }
         Some(Command::Lint { dir, lang }) => {
-            course_cmd::lint_command(&dir, &lang.unwrap_or_else(default_lang))
+            course_cmd::lint_command(&dir, lang.unwrap_or_else(default_lang))
         }
         Some(Command::Grade {
             answers,
@@ -204,7 +205,7 @@ pub fn main() -> ExitCode {
             json,
             lang,
         }) => {
-            course_cmd::grade_command(&answers, &lessons, json, &lang.unwrap_or_else(default_lang))
+            course_cmd::grade_command(&answers, &lessons, json, lang.unwrap_or_else(default_lang))
         }
         Some(Command::Explore(args)) => {
             explore_cmd::explore_command(&explore_cmd::ExploreOptions {
@@ -243,10 +244,14 @@ pub fn main() -> ExitCode {
 }
 
 /// `zh` when the environment's locale is Chinese, else `en`.
-fn default_lang() -> String {
+fn default_lang() -> Lang {
     let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
         .iter()
         .find_map(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
         .unwrap_or_default();
-    if locale.starts_with("zh") { "zh" } else { "en" }.to_owned()
+    if locale.starts_with("zh") {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
 }

@@ -1,6 +1,7 @@
 //! `fencelab run`: replay a scenario file and print the trace as a table or
 //! as JSON.
 
+use sim_core::Lang;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -55,7 +56,7 @@ pub(crate) fn print_stdout(text: &str) -> ExitCode {
     }
 }
 
-pub(crate) fn run_command(path: &Path, json: bool, lang: &str) -> ExitCode {
+pub(crate) fn run_command(path: &Path, json: bool, lang: Lang) -> ExitCode {
     let scenario = match load_scenario(path) {
         Ok(scenario) => scenario,
         Err(code) => return code,
@@ -107,7 +108,7 @@ fn pad_left(text: &str, width: usize) -> String {
     format!("{}{text}", " ".repeat(width.saturating_sub(shown)))
 }
 
-pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lang: &str) -> String {
+pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) -> String {
     let mut out = String::new();
     let title = scenario.title.get(lang);
     let _ = writeln!(out, "{}  ({})", style.paint(Tone::Bold, title), scenario.id);
@@ -364,7 +365,7 @@ mod tests {
         "#;
         let scenario = sim_core::parse_scenario(source).unwrap_or_else(|e| panic!("{e:?}"));
         let trace = sim_core::run(&scenario);
-        let table = render_table(&scenario, &trace, Style::plain(), "en");
+        let table = render_table(&scenario, &trace, Style::plain(), Lang::En);
         assert!(table.contains("‼ stale"), "{table}");
         assert!(!table.contains('\x1b'), "no escape codes without colour");
         assert!(table.contains("1 violation"), "{table}");

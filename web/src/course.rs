@@ -7,13 +7,15 @@
 //! computed by sim-core when asked, exactly as `fencelab grade` does.
 
 use serde_json::{Value, json};
+use sim_core::Lang;
 use sim_core::course::{
     Answer, DesignAnswer, Exercise, ExerciseKind, ExerciseProgress, Grade, Knob, Lesson, Progress,
     answer_from_json, concept_name, grade, parse_lesson, solution, strongest_safe_design,
 };
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Text, TokenKind};
 
-use crate::timeline::{Reveal, timeline};
+use crate::timeline::timeline;
+use sim_core::Reveal;
 
 #[cfg(feature = "embedded-lessons")]
 include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
@@ -26,11 +28,7 @@ pub struct Course {
     progress: Progress,
 }
 
-fn lang_of(lang: &str) -> &'static str {
-    if lang == "zh" { "zh" } else { "en" }
-}
-
-fn concepts(ids: &[String], lang: &str) -> Vec<Value> {
+fn concepts(ids: &[String], lang: Lang) -> Vec<Value> {
     ids.iter()
         .map(|id| json!({ "id": id, "name": concept_name(id, lang).unwrap_or_default() }))
         .collect()
@@ -142,25 +140,19 @@ impl Course {
     }
 
     pub fn reset_progress(&mut self) {
-        let lang = self.progress.lang.clone();
+        let lang = self.progress.lang;
         self.progress = Progress {
             lang,
             ..Progress::default()
         };
     }
 
-    pub fn lang(&self) -> &str {
-        lang_of(&self.progress.lang)
+    pub fn lang(&self) -> Lang {
+        self.progress.lang
     }
 
-    pub fn set_lang(&mut self, lang: &str) -> Result<(), String> {
-        match lang {
-            "en" | "zh" => {
-                lang.clone_into(&mut self.progress.lang);
-                Ok(())
-            }
-            other => Err(format!("unknown language `{other}`: en or zh")),
-        }
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.progress.lang = lang;
     }
 
     /// Records that section `section` of `lesson` was read, and that the
@@ -197,7 +189,7 @@ impl Course {
     // ---- what the page shows ---------------------------------------------
 
     /// The course map: every lesson with its progress.
-    pub fn map(&self, lang: &str) -> Value {
+    pub fn map(&self, lang: Lang) -> Value {
         let lessons: Vec<Value> = self
             .lessons
             .iter()
@@ -250,7 +242,7 @@ impl Course {
     }
 
     /// One lesson: its sections, scenarios and exercises, in `lang`.
-    pub fn lesson_json(&self, id: &str, lang: &str) -> Result<Value, String> {
+    pub fn lesson_json(&self, id: &str, lang: Lang) -> Result<Value, String> {
         let lesson = self.lesson(id)?;
         let progress = self.progress.lessons.get(id);
         let scenario_name = |index: Option<usize>| {
@@ -294,7 +286,7 @@ impl Course {
         }))
     }
 
-    fn exercise_json(&self, lesson: &Lesson, exercise: &Exercise, lang: &str) -> Value {
+    fn exercise_json(&self, lesson: &Lesson, exercise: &Exercise, lang: Lang) -> Value {
         let progress = self.progress.exercise(&lesson.id, &exercise.id);
         let attempted = progress.is_some_and(|p| p.attempts > 0);
         let hints_used = progress.map_or(0, |p| p.hints_used as usize);
@@ -398,7 +390,7 @@ impl Course {
     }
 
     /// A lesson scenario's timeline with every verdict (the lesson reader).
-    pub fn scenario_timeline(&self, lesson: &str, name: &str, lang: &str) -> Result<Value, String> {
+    pub fn scenario_timeline(&self, lesson: &str, name: &str, lang: Lang) -> Result<Value, String> {
         let found = self.lesson(lesson)?;
         let (_, scenario) = found
             .scenarios
@@ -411,7 +403,7 @@ impl Course {
     /// An exercise's timeline, showing only what the learner may see yet:
     /// no verdicts before the exercise is solved (or its solution shown),
     /// and no outcomes of the steps a predict exercise asks about.
-    pub fn exercise_timeline(&self, lesson: &str, id: &str, lang: &str) -> Result<Value, String> {
+    pub fn exercise_timeline(&self, lesson: &str, id: &str, lang: Lang) -> Result<Value, String> {
         let (found, exercise) = self.exercise(lesson, id)?;
         let index = exercise
             .kind
@@ -444,7 +436,7 @@ impl Course {
         lesson: &str,
         id: &str,
         answer: &Value,
-        lang: &str,
+        lang: Lang,
     ) -> Result<Value, String> {
         let (found, exercise) = self.exercise(lesson, id)?;
         let (ExerciseKind::Break { scenario, .. }, Answer::Break(schedule)) =
@@ -472,7 +464,7 @@ impl Course {
         lesson: &str,
         id: &str,
         answer: &Value,
-        lang: &str,
+        lang: Lang,
     ) -> Result<Value, String> {
         let (found, exercise) = self.exercise(lesson, id)?;
         let parsed = answer_from_json(found, exercise, answer)?;
@@ -497,7 +489,7 @@ impl Course {
         lesson: &str,
         id: &str,
         index: u32,
-        lang: &str,
+        lang: Lang,
     ) -> Result<Value, String> {
         let (_, exercise) = self.exercise(lesson, id)?;
         let hint: Text = exercise
@@ -523,11 +515,11 @@ impl Course {
 
     /// The worked solution with its reasons, computed now; only after an
     /// attempt.
-    pub fn solution(&mut self, lesson: &str, id: &str, lang: &str) -> Result<Value, String> {
+    pub fn solution(&mut self, lesson: &str, id: &str, lang: Lang) -> Result<Value, String> {
         let attempts = self.progress.exercise(lesson, id).map_or(0, |p| p.attempts);
         let (found, exercise) = self.exercise(lesson, id)?;
         if attempts == 0 {
-            return Err(if lang == "zh" {
+            return Err(if lang == Lang::Zh {
                 "先自己试一次，再看解答。".to_owned()
             } else {
                 "Try the exercise once before you see the solution.".to_owned()
@@ -669,7 +661,7 @@ fn solution_key(lesson: &Lesson, exercise: &Exercise, graded: &Grade) -> Value {
 
 /// A grade as the page shows it: items, and any counterexample or schedule
 /// as a timeline with every verdict.
-pub fn grade_json(graded: &Grade, lang: &str) -> Value {
+pub fn grade_json(graded: &Grade, lang: Lang) -> Value {
     let items: Vec<Value> = graded
         .items
         .iter()
@@ -724,7 +716,7 @@ mod tests {
         let course = course();
         assert_eq!(course.lessons.len(), LESSONS.len());
         assert!(course.lessons.len() >= 12);
-        let map = course.map("zh");
+        let map = course.map(Lang::Zh);
         assert_eq!(map["lessons"][0]["id"], "01-liveness-vs-safety");
         assert_eq!(map["lessons"][0]["title"], "租约不是关机键");
         assert_eq!(map["lang"], "en");
@@ -768,7 +760,7 @@ mod tests {
         let course = course();
         for lesson in &course.lessons {
             let value = course
-                .lesson_json(&lesson.id, "en")
+                .lesson_json(&lesson.id, Lang::En)
                 .unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(
                 value["sections"].as_array().map(Vec::len),
@@ -776,12 +768,12 @@ mod tests {
             );
             for (name, _) in &lesson.scenarios {
                 let timeline = course
-                    .scenario_timeline(&lesson.id, name, "zh")
+                    .scenario_timeline(&lesson.id, name, Lang::Zh)
                     .unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(timeline["revealed"], true);
             }
             for exercise in &lesson.exercises {
-                let result = course.exercise_timeline(&lesson.id, &exercise.id, "en");
+                let result = course.exercise_timeline(&lesson.id, &exercise.id, Lang::En);
                 assert_eq!(result.is_ok(), exercise.kind.scenario().is_some());
             }
         }
@@ -792,25 +784,25 @@ mod tests {
         let mut course = course();
         let (lesson, id) = first_of_kind(&course, "mark");
         let before = course
-            .exercise_timeline(&lesson, &id, "en")
+            .exercise_timeline(&lesson, &id, Lang::En)
             .unwrap_or_default();
         assert_eq!(before["revealed"], false);
         assert_eq!(before["run"]["should_reject"], json!([]));
         // No solution before an attempt.
-        assert!(course.solution(&lesson, &id, "en").is_err());
+        assert!(course.solution(&lesson, &id, Lang::En).is_err());
         let wrong = course
-            .grade(&lesson, &id, &json!([]), "en")
+            .grade(&lesson, &id, &json!([]), Lang::En)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(wrong["correct"], false);
         assert!(wrong["takeaway"].is_string());
         assert_eq!(wrong["progress"]["attempts"], 1);
         let solved = course
-            .solution(&lesson, &id, "en")
+            .solution(&lesson, &id, Lang::En)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(solved["correct"], true);
         let key = solved["key"].clone();
         let right = course
-            .grade(&lesson, &id, &key, "zh")
+            .grade(&lesson, &id, &key, Lang::Zh)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(right["correct"], true, "{right}");
         assert!(
@@ -819,7 +811,7 @@ mod tests {
                 .is_some_and(|t| t.contains("正确"))
         );
         let after = course
-            .exercise_timeline(&lesson, &id, "en")
+            .exercise_timeline(&lesson, &id, Lang::En)
             .unwrap_or_default();
         assert_eq!(after["revealed"], true);
         let progress = Progress::from_json(&course.progress_json()).unwrap_or_default();
@@ -838,14 +830,14 @@ mod tests {
                 _ => json!([]),
             };
             course
-                .grade(&lesson, &id, &blank, "en")
+                .grade(&lesson, &id, &blank, Lang::En)
                 .unwrap_or_else(|e| panic!("{kind}: {e}"));
             let solved = course
-                .solution(&lesson, &id, "en")
+                .solution(&lesson, &id, Lang::En)
                 .unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(solved["correct"], true, "{kind}: {solved}");
             let again = course
-                .grade(&lesson, &id, &solved["key"], "en")
+                .grade(&lesson, &id, &solved["key"], Lang::En)
                 .unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(again["correct"], true, "{kind}: {again}");
         }
@@ -867,18 +859,18 @@ mod tests {
             .collect();
         assert!(!breaks.is_empty());
         for (lesson, id) in breaks {
-            let shown = course.lesson_json(&lesson, "en").unwrap_or_default();
+            let shown = course.lesson_json(&lesson, Lang::En).unwrap_or_default();
             let exercise = shown["exercises"]
                 .as_array()
                 .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
                 .unwrap_or_default();
-            let graded = course.grade(&lesson, &id, &exercise["steps"], "en");
+            let graded = course.grade(&lesson, &id, &exercise["steps"], Lang::En);
             assert!(graded.is_ok(), "{lesson}/{id}: {graded:?}");
             let solved = course
-                .solution(&lesson, &id, "en")
+                .solution(&lesson, &id, Lang::En)
                 .unwrap_or_else(|e| panic!("{e}"));
             let again = course
-                .grade(&lesson, &id, &solved["key"], "en")
+                .grade(&lesson, &id, &solved["key"], Lang::En)
                 .unwrap_or_else(|e| panic!("{lesson}/{id}: {e}"));
             assert_eq!(again["correct"], true, "{lesson}/{id}");
         }
@@ -888,14 +880,14 @@ mod tests {
     fn a_break_preview_shows_outcomes_but_no_verdict_and_refuses_bad_steps() {
         let course = course();
         let (lesson, id) = first_of_kind(&course, "break");
-        let shown = course.lesson_json(&lesson, "en").unwrap_or_default();
+        let shown = course.lesson_json(&lesson, Lang::En).unwrap_or_default();
         let exercise = shown["exercises"]
             .as_array()
             .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
             .unwrap_or_default();
         let steps = exercise["steps"].as_array().map_or(0, Vec::len);
         let preview = course
-            .break_preview(&lesson, &id, &exercise["steps"], "en")
+            .break_preview(&lesson, &id, &exercise["steps"], Lang::En)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             preview["run"]["steps"].as_array().map(Vec::len),
@@ -907,13 +899,13 @@ mod tests {
             &lesson,
             &id,
             &json!([{"at": 0, "worker": "Nobody", "do": "claim"}]),
-            "en",
+            Lang::En,
         );
         assert!(bad.is_err_and(|e| e.contains("unknown worker")));
         let (mark_lesson, mark) = first_of_kind(&course, "mark");
         assert!(
             course
-                .break_preview(&mark_lesson, &mark, &json!([]), "en")
+                .break_preview(&mark_lesson, &mark, &json!([]), Lang::En)
                 .is_err()
         );
     }
@@ -922,14 +914,14 @@ mod tests {
     fn a_predict_timeline_hides_the_outcomes_it_asks_for() {
         let course = course();
         let (lesson, id) = first_of_kind(&course, "predict");
-        let value = course.lesson_json(&lesson, "en").unwrap_or_default();
+        let value = course.lesson_json(&lesson, Lang::En).unwrap_or_default();
         let exercise = value["exercises"]
             .as_array()
             .and_then(|list| list.iter().find(|e| e["id"] == json!(id)).cloned())
             .unwrap_or_default();
         let asked = exercise["steps"][0].as_u64().unwrap_or(0) as usize;
         let timeline = course
-            .exercise_timeline(&lesson, &id, "en")
+            .exercise_timeline(&lesson, &id, Lang::En)
             .unwrap_or_default();
         assert_eq!(timeline["run"]["steps"][asked]["outcome"], Value::Null);
     }
@@ -938,11 +930,11 @@ mod tests {
     fn hints_come_in_order_and_are_counted() {
         let mut course = course();
         let (lesson, id) = first_of_kind(&course, "mark");
-        assert!(course.hint(&lesson, &id, 1, "en").is_err());
-        let first = course.hint(&lesson, &id, 0, "en").unwrap_or_default();
+        assert!(course.hint(&lesson, &id, 1, Lang::En).is_err());
+        let first = course.hint(&lesson, &id, 0, Lang::En).unwrap_or_default();
         assert_eq!(first["more"], true);
-        assert!(course.hint(&lesson, &id, 1, "en").is_ok());
-        let value = course.lesson_json(&lesson, "en").unwrap_or_default();
+        assert!(course.hint(&lesson, &id, 1, Lang::En).is_ok());
+        let value = course.lesson_json(&lesson, Lang::En).unwrap_or_default();
         let shown = value["exercises"]
             .as_array()
             .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
@@ -954,20 +946,19 @@ mod tests {
     #[test]
     fn progress_round_trips_and_bad_records_are_refused() {
         let mut course = course();
-        course.set_lang("zh").unwrap_or_default();
+        course.set_lang(Lang::Zh);
         course
             .mark_read("01-liveness-vs-safety", 1)
             .unwrap_or_default();
         assert!(course.mark_read("01-liveness-vs-safety", 99).is_err());
-        assert!(course.set_lang("fr").is_err());
         let saved = course.progress_json();
         let mut other = Course::embedded().unwrap_or_else(|e| panic!("{e}"));
         other
             .load_progress(&saved)
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(other.lang(), "zh");
-        assert_eq!(other.map("en")["lessons"][0]["sections_read"], 1);
-        assert_eq!(other.map("en")["position"]["section"], 1);
+        assert_eq!(other.lang(), Lang::Zh);
+        assert_eq!(other.map(Lang::En)["lessons"][0]["sections_read"], 1);
+        assert_eq!(other.map(Lang::En)["position"]["section"], 1);
         // Damaged and newer records are refused; the progress stays.
         assert!(other.load_progress("{\"version\": 2, \"lang\":").is_err());
         let newer = other
@@ -975,38 +966,42 @@ mod tests {
             .err()
             .unwrap_or_default();
         assert!(newer.contains("newer"), "{newer}");
-        assert_eq!(other.lang(), "zh");
+        assert_eq!(other.lang(), Lang::Zh);
         // Version 1 migrates.
         other
             .load_progress(r#"{"version":1,"completed":["01-liveness-vs-safety/x"]}"#)
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(other.lang(), "en");
+        assert_eq!(other.lang(), Lang::En);
         other.reset_progress();
-        assert_eq!(other.map("en")["lessons"][0]["sections_read"], 0);
+        assert_eq!(other.map(Lang::En)["lessons"][0]["sections_read"], 0);
     }
 
     #[test]
     fn unknown_names_are_errors_not_panics() {
         let mut course = course();
-        assert!(course.lesson_json("nope", "en").is_err());
+        assert!(course.lesson_json("nope", Lang::En).is_err());
         assert!(
             course
-                .exercise_timeline("01-liveness-vs-safety", "nope", "en")
+                .exercise_timeline("01-liveness-vs-safety", "nope", Lang::En)
                 .is_err()
         );
         assert!(
             course
-                .scenario_timeline("01-liveness-vs-safety", "nope", "en")
+                .scenario_timeline("01-liveness-vs-safety", "nope", Lang::En)
                 .is_err()
         );
         assert!(
             course
-                .grade("01-liveness-vs-safety", "nope", &json!([]), "en")
+                .grade("01-liveness-vs-safety", "nope", &json!([]), Lang::En)
                 .is_err()
         );
         let (lesson, id) = first_of_kind(&course, "mark");
-        assert!(course.grade(&lesson, &id, &json!({"x": 1}), "en").is_err());
-        assert!(course.grade(&lesson, &id, &json!([999]), "en").is_err());
+        assert!(
+            course
+                .grade(&lesson, &id, &json!({"x": 1}), Lang::En)
+                .is_err()
+        );
+        assert!(course.grade(&lesson, &id, &json!([999]), Lang::En).is_err());
         assert!(course.set_self_check("basic", true).is_ok());
         assert!(course.set_self_check("guru", true).is_err());
     }

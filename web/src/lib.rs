@@ -16,10 +16,12 @@ pub mod timeline;
 pub use course::{Course, grade_json};
 
 use serde_json::{Value, json};
+use sim_core::Lang;
 use sim_core::explore::{Bounds, Control, Method, RunToEnd, WorldOptions, explore};
 use sim_core::{DesignSource, Preset, Protect};
 
-use crate::timeline::{Reveal, timeline};
+use crate::timeline::timeline;
+use sim_core::Reveal;
 
 /// The diagnostics of a scenario file, one `LINE:COL: message` a line.
 fn diagnostics_text(diagnostics: &[sim_core::Diagnostic]) -> String {
@@ -31,7 +33,7 @@ fn diagnostics_text(diagnostics: &[sim_core::Diagnostic]) -> String {
 }
 
 /// The timeline of a pasted scenario (the sandbox), or its diagnostics.
-pub fn sandbox(toml: &str, lang: &str) -> Result<Value, String> {
+pub fn sandbox(toml: &str, lang: Lang) -> Result<Value, String> {
     let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(|d| diagnostics_text(&d))?;
     Ok(timeline(&scenario, lang, &Reveal::Everything))
 }
@@ -117,7 +119,7 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
 
 /// Runs an explorer to the end and returns the `fencelab explore --json`
 /// object (with `elapsed_ms` 0: the page measures time itself).
-pub fn explore_json(options_json: &str, lang: &str) -> Result<String, String> {
+pub fn explore_json(options_json: &str, lang: Lang) -> Result<String, String> {
     let options: Value =
         serde_json::from_str(options_json).map_err(|e| format!("options are not JSON: {e}"))?;
     let (world, method) = explore_options(&options)?;
@@ -130,7 +132,7 @@ pub fn explore_json(options_json: &str, lang: &str) -> Result<String, String> {
 /// its `timeline` (with every verdict) for the page to play.
 pub fn explore_report(
     options_json: &str,
-    lang: &str,
+    lang: Lang,
     control: &mut dyn Control,
 ) -> Result<Value, String> {
     let options: Value =
@@ -186,6 +188,11 @@ pub mod bindings {
         value.map(|v| v.to_string()).map_err(fail)
     }
 
+    /// A language code from the page: `en` or `zh`.
+    fn language(code: &str) -> Result<Lang, JsError> {
+        code.parse().map_err(fail)
+    }
+
     fn answer(text: &str) -> Result<Value, JsError> {
         serde_json::from_str(text).map_err(|e| fail(format!("the answer is not JSON: {e}")))
     }
@@ -227,12 +234,13 @@ pub mod bindings {
         }
 
         pub fn lang(&self) -> String {
-            self.inner.lang().to_owned()
+            self.inner.lang().code().to_owned()
         }
 
         #[wasm_bindgen(js_name = setLang)]
         pub fn set_lang(&mut self, lang: &str) -> Result<(), JsError> {
-            self.inner.set_lang(lang).map_err(fail)
+            self.inner.set_lang(language(lang)?);
+            Ok(())
         }
 
         #[wasm_bindgen(js_name = markRead)]
@@ -280,9 +288,9 @@ pub mod bindings {
             exercise: &str,
             answer_json: &str,
         ) -> Result<String, JsError> {
-            let lang = self.inner.lang().to_owned();
+            let lang = self.inner.lang();
             let answer = answer(answer_json)?;
-            to_js(self.inner.grade(lesson, exercise, &answer, &lang))
+            to_js(self.inner.grade(lesson, exercise, &answer, lang))
         }
 
         /// A break exercise's edited schedule on the timeline, without a
@@ -307,21 +315,21 @@ pub mod bindings {
             exercise: &str,
             index: u32,
         ) -> Result<String, JsError> {
-            let lang = self.inner.lang().to_owned();
-            to_js(self.inner.hint(lesson, exercise, index, &lang))
+            let lang = self.inner.lang();
+            to_js(self.inner.hint(lesson, exercise, index, lang))
         }
 
         /// The worked solution; throws before the first attempt.
         pub fn solution(&mut self, lesson: &str, exercise: &str) -> Result<String, JsError> {
-            let lang = self.inner.lang().to_owned();
-            to_js(self.inner.solution(lesson, exercise, &lang))
+            let lang = self.inner.lang();
+            to_js(self.inner.solution(lesson, exercise, lang))
         }
     }
 
     /// The timeline of a pasted scenario; throws `LINE:COL: message` lines.
     #[wasm_bindgen]
     pub fn sandbox(toml: &str, lang: &str) -> Result<String, JsError> {
-        to_js(super::sandbox(toml, lang))
+        to_js(super::sandbox(toml, language(lang)?))
     }
 
     /// Progress reports for `explore`, passed to a JavaScript function
@@ -365,7 +373,11 @@ pub mod bindings {
         let mut reporter = Reporter {
             callback: on_progress,
         };
-        to_js(super::explore_report(options_json, lang, &mut reporter))
+        to_js(super::explore_report(
+            options_json,
+            language(lang)?,
+            &mut reporter,
+        ))
     }
 
     #[wasm_bindgen(js_name = explorerChoices)]
@@ -384,7 +396,7 @@ pub mod bindings {
     #[cfg(feature = "node-api")]
     #[wasm_bindgen(js_name = exploreJson)]
     pub fn explore_json(options_json: &str, lang: &str) -> Result<String, JsError> {
-        super::explore_json(options_json, lang).map_err(fail)
+        super::explore_json(options_json, language(lang)?).map_err(fail)
     }
 
     #[wasm_bindgen(js_name = engineVersion)]
@@ -399,7 +411,7 @@ mod tests {
 
     #[test]
     fn explore_json_matches_a_direct_run() {
-        let text = explore_json(r#"{"design":"ttl-lock-only","exhaustive":true}"#, "en")
+        let text = explore_json(r#"{"design":"ttl-lock-only","exhaustive":true}"#, Lang::En)
             .unwrap_or_else(|e| panic!("{e}"));
         let value: Value = serde_json::from_str(&text).unwrap_or_default();
         assert_eq!(value["verdict"], "unsafe");
@@ -408,20 +420,20 @@ mod tests {
 
     #[test]
     fn bad_options_are_errors() {
-        assert!(explore_json("{", "en").is_err());
-        assert!(explore_json(r#"{"design":"nope"}"#, "en").is_err());
-        assert!(explore_json(r#"{"workers":9}"#, "en").is_err());
-        assert!(explore_json(r#"{"targets":["fencing"]}"#, "en").is_err());
+        assert!(explore_json("{", Lang::En).is_err());
+        assert!(explore_json(r#"{"design":"nope"}"#, Lang::En).is_err());
+        assert!(explore_json(r#"{"workers":9}"#, Lang::En).is_err());
+        assert!(explore_json(r#"{"targets":["fencing"]}"#, Lang::En).is_err());
         assert!(run_json("id = 1").is_err());
     }
 
     #[test]
     fn a_pasted_scenario_becomes_a_timeline_or_line_col_errors() {
         let toml = "id = \"s\"\nttl = 2\nworkers = [\"A\", \"B\"]\ndesign = \"ttl-lock-only\"\nsteps = [\n  { at = 0, worker = \"A\", do = \"claim\" },\n  { at = 3, worker = \"B\", do = \"claim\" },\n  { at = 4, worker = \"A\", do = \"finish\" },\n]\n";
-        let value = sandbox(toml, "en").unwrap_or_else(|e| panic!("{e}"));
+        let value = sandbox(toml, Lang::En).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(value["run"]["violations"][0]["step"], 2);
         assert_eq!(value["leases"].as_array().map(Vec::len), Some(2));
-        let error = sandbox("id = \"s\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", "en")
+        let error = sandbox("id = \"s\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", Lang::En)
             .err()
             .unwrap_or_default();
         assert!(error.starts_with("4:"), "{error}");
@@ -431,7 +443,7 @@ mod tests {
     fn explore_report_carries_the_counterexample_timeline_and_stops_when_told() {
         let found = explore_report(
             r#"{"design":"ttl-lock-only","exhaustive":true}"#,
-            "en",
+            Lang::En,
             &mut RunToEnd,
         )
         .unwrap_or_else(|e| panic!("{e}"));
@@ -443,7 +455,7 @@ mod tests {
             calls += 1;
             false
         };
-        let stopped = explore_report(r#"{"design":"full","cases":1000}"#, "en", &mut stop)
+        let stopped = explore_report(r#"{"design":"full","cases":1000}"#, Lang::En, &mut stop)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(stopped["verdict"], "cancelled");
         assert_eq!(calls, 1);

@@ -10,43 +10,20 @@
 //! what is hidden never leaves Rust.
 
 use serde_json::{Value, json};
-use sim_core::{Preset, Scenario, Trace, describe_step, scenario_to_toml};
-
-/// How much of a run the page may see.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reveal {
-    /// Outcomes and the oracle's verdicts.
-    Everything,
-    /// Outcomes, but no verdicts (a mark exercise before it is solved).
-    NoVerdicts,
-    /// No verdicts, and not the outcomes of these steps (a predict exercise).
-    NotTheseSteps(Vec<u32>),
-}
-
-impl Reveal {
-    fn verdicts(&self) -> bool {
-        *self == Reveal::Everything
-    }
-
-    fn step(&self, index: usize) -> bool {
-        match self {
-            Reveal::NotTheseSteps(hidden) => !hidden.contains(&(index as u32)),
-            _ => true,
-        }
-    }
-}
+use sim_core::Lang;
+use sim_core::{Preset, Reveal, Scenario, Trace, describe_step, scenario_to_toml};
 
 /// The step in words, without the oracle's verdict when that is hidden.
 fn narration(
     scenario: &Scenario,
     trace: &Trace,
     index: usize,
-    lang: &str,
+    lang: Lang,
     reveal: &Reveal,
 ) -> String {
-    if !reveal.step(index) {
+    if !reveal.shows_step(index) {
         sim_core::describe_pending(scenario, index, lang)
-    } else if reveal.verdicts() {
+    } else if reveal.shows_verdicts() {
         describe_step(scenario, trace, index, lang)
     } else {
         sim_core::describe_outcome(scenario, trace, index, lang)
@@ -70,10 +47,10 @@ const RESULT_FIELDS: [&str; 12] = [
 ];
 
 /// The page's timeline object for `scenario` (see the module docs).
-pub fn timeline(scenario: &Scenario, lang: &str, reveal: &Reveal) -> Value {
+pub fn timeline(scenario: &Scenario, lang: Lang, reveal: &Reveal) -> Value {
     let trace = sim_core::run(scenario);
     let mut run = trace.to_json(scenario);
-    if !reveal.verdicts()
+    if !reveal.shows_verdicts()
         && let Value::Object(map) = &mut run
     {
         for key in ["violations", "should_reject", "reconcile"] {
@@ -83,7 +60,7 @@ pub fn timeline(scenario: &Scenario, lang: &str, reveal: &Reveal) -> Value {
             for (index, step) in steps.iter_mut().enumerate() {
                 if let Value::Object(fields) = step {
                     fields.insert("violation".into(), Value::Null);
-                    if !reveal.step(index) {
+                    if !reveal.shows_step(index) {
                         for key in RESULT_FIELDS {
                             fields.insert(key.into(), Value::Null);
                         }
@@ -105,7 +82,7 @@ pub fn timeline(scenario: &Scenario, lang: &str, reveal: &Reveal) -> Value {
         .iter()
         .enumerate()
         .map(|(index, record)| match (record.row, record.job) {
-            (Some(row), Some(job)) if reveal.step(index) => json!({
+            (Some(row), Some(job)) if reveal.shows_step(index) => json!({
                 "job": scenario.job_id(job),
                 "owner": row.owner.map(|o| scenario.owner_id(o)),
                 "lease_until": row.lease_until,
@@ -117,11 +94,11 @@ pub fn timeline(scenario: &Scenario, lang: &str, reveal: &Reveal) -> Value {
         .collect();
     let leases: Vec<Value> = sim_core::leases(scenario, &trace)
         .into_iter()
-        .filter(|lease| reveal.step(lease.start_step))
+        .filter(|lease| reveal.shows_step(lease.start_step))
         .map(|lease| {
             let closed = lease
                 .closed
-                .filter(|(step, _)| reveal.step(*step))
+                .filter(|(step, _)| reveal.shows_step(*step))
                 .map(|(step, end)| json!({ "step": step, "end": end.name() }));
             json!({
                 "worker": scenario.worker_id(lease.worker),
@@ -151,13 +128,13 @@ pub fn timeline(scenario: &Scenario, lang: &str, reveal: &Reveal) -> Value {
             .collect::<Vec<_>>(),
         // The scenario file, for a share link; none for an exercise before it
         // is solved.
-        "toml": reveal.verdicts().then(|| scenario_to_toml(scenario)),
+        "toml": reveal.shows_verdicts().then(|| scenario_to_toml(scenario)),
         "run": run,
         "narration": narration,
         "notes": notes,
         "rows": rows,
         "leases": leases,
-        "revealed": reveal.verdicts(),
+        "revealed": reveal.shows_verdicts(),
         "hidden": match reveal {
             Reveal::NotTheseSteps(steps) => json!(steps),
             _ => json!([]),
@@ -191,7 +168,7 @@ steps = [
 
     #[test]
     fn everything_shows_the_violation_and_its_reason() {
-        let value = timeline(&pause(), "en", &Reveal::Everything);
+        let value = timeline(&pause(), Lang::En, &Reveal::Everything);
         assert_eq!(value["run"]["steps"][5]["violation"], true);
         assert_eq!(value["run"]["should_reject"], json!([5]));
         let said = value["narration"][5].as_str().unwrap_or_default();
@@ -206,7 +183,7 @@ steps = [
 
     #[test]
     fn hidden_verdicts_never_leave_rust() {
-        let value = timeline(&pause(), "zh", &Reveal::NoVerdicts);
+        let value = timeline(&pause(), Lang::Zh, &Reveal::NoVerdicts);
         let text = value.to_string();
         assert!(!text.contains("必须被拒绝"), "{text}");
         assert_eq!(value["run"]["violations"], json!([]));
@@ -218,7 +195,7 @@ steps = [
 
     #[test]
     fn hidden_steps_show_no_outcome() {
-        let value = timeline(&pause(), "en", &Reveal::NotTheseSteps(vec![2]));
+        let value = timeline(&pause(), Lang::En, &Reveal::NotTheseSteps(vec![2]));
         assert_eq!(value["run"]["steps"][2]["outcome"], Value::Null);
         assert_eq!(value["run"]["steps"][2]["generation"], Value::Null);
         assert_eq!(value["rows"][2], Value::Null);

@@ -5,10 +5,11 @@
 #![cfg(target_arch = "wasm32")]
 
 use serde_json::Value;
+use sim_core::Lang;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn explore(options: &str) -> Value {
-    let text = fencelab_web::explore_json(options, "en").unwrap_or_default();
+    let text = fencelab_web::explore_json(options, Lang::En).unwrap_or_default();
     serde_json::from_str(&text).unwrap_or_default()
 }
 
@@ -36,27 +37,27 @@ fn random_search_shrinks_to_a_replayable_counterexample_in_wasm() {
 #[wasm_bindgen_test]
 fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
     let mut course = fencelab_web::Course::embedded().unwrap_or_else(|e| panic!("{e}"));
-    let map = course.map("en");
+    let map = course.map(Lang::En);
     assert_eq!(map["lessons"].as_array().map(Vec::len), Some(12));
     let lesson = "01-liveness-vs-safety";
-    let found = course.lesson_json(lesson, "zh").unwrap_or_default();
+    let found = course.lesson_json(lesson, Lang::Zh).unwrap_or_default();
     let mark = found["exercises"]
         .as_array()
         .and_then(|list| list.iter().find(|e| e["kind"] == "mark").cloned())
         .unwrap_or_default();
     let id = mark["id"].as_str().unwrap_or_default().to_owned();
     let hidden = course
-        .exercise_timeline(lesson, &id, "en")
+        .exercise_timeline(lesson, &id, Lang::En)
         .unwrap_or_default();
     assert_eq!(hidden["revealed"], false);
-    assert!(course.solution(lesson, &id, "en").is_err());
+    assert!(course.solution(lesson, &id, Lang::En).is_err());
     let first = course
-        .grade(lesson, &id, &serde_json::json!([]), "en")
+        .grade(lesson, &id, &serde_json::json!([]), Lang::En)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(first["correct"], false);
-    let key = course.solution(lesson, &id, "en").unwrap_or_default()["key"].clone();
+    let key = course.solution(lesson, &id, Lang::En).unwrap_or_default()["key"].clone();
     let right = course
-        .grade(lesson, &id, &key, "en")
+        .grade(lesson, &id, &key, Lang::En)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(right["correct"], true);
     let saved = course.progress_json();
@@ -65,7 +66,7 @@ fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
         .load_progress(&saved)
         .unwrap_or_else(|e| panic!("{e}"));
     let shown = again
-        .exercise_timeline(lesson, &id, "en")
+        .exercise_timeline(lesson, &id, Lang::En)
         .unwrap_or_default();
     assert_eq!(shown["revealed"], true);
     assert!(again.load_progress("not json").is_err());
@@ -73,7 +74,7 @@ fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
 
 #[wasm_bindgen_test]
 fn a_pasted_scenario_reports_line_and_column_in_wasm() {
-    let error = fencelab_web::sandbox("id = \"x\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", "en")
+    let error = fencelab_web::sandbox("id = \"x\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", Lang::En)
         .err()
         .unwrap_or_default();
     assert!(error.starts_with("4:"), "{error}");

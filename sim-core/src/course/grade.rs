@@ -1,6 +1,7 @@
 //! Grading every exercise kind, and the worked solutions — all computed by
 //! the engine and the explorers from the lesson's scenario and design.
 
+use crate::Lang;
 use serde_json::Value;
 
 use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson};
@@ -82,8 +83,8 @@ fn text(en: String, zh: String) -> Text {
 }
 
 /// Both languages of a narration.
-fn told(f: impl Fn(&str) -> String) -> Text {
-    text(f("en"), f("zh"))
+fn told(f: impl Fn(Lang) -> String) -> Text {
+    text(f(Lang::En), f(Lang::Zh))
 }
 
 fn outcome_named(name: &str) -> Option<Outcome> {
@@ -347,7 +348,7 @@ fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, String> 
                 });
             }
             Some(Value::Object(note)) => {
-                let side = |lang: &str| note.get(lang).and_then(Value::as_str).map(str::to_owned);
+                let side = |code: &str| note.get(code).and_then(Value::as_str).map(str::to_owned);
                 match (side("en"), side("zh")) {
                     (Some(en), Some(zh)) if note.len() == 2 => {
                         step.note = Some(Text { en, zh });
@@ -480,8 +481,8 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                 .map(|index| {
                     let must = trace.should_reject.contains(&index);
                     let chose = marked.contains(&index);
-                    let verdict = |lang: &str| {
-                        let head = match (must == chose, must, lang == "zh") {
+                    let verdict = |lang: Lang| {
+                        let head = match (must == chose, must, lang == Lang::Zh) {
                             (true, true, false) => "Right: it must be rejected.",
                             (true, false, false) => "Right: it need not be rejected.",
                             (false, true, false) => "Missed: it must be rejected.",
@@ -491,7 +492,7 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                             (false, true, true) => "漏标：它必须被拒绝。",
                             (false, false, true) => "错标：它不需要被拒绝。",
                         };
-                        let gap = if lang == "zh" { "" } else { " " };
+                        let gap = if lang == Lang::Zh { "" } else { " " };
                         format!(
                             "{head}{gap}{}",
                             safety_reason(scenario, &trace, index as usize, lang)
@@ -535,7 +536,7 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                         index: Some(index),
                         right,
                         text: told(|lang| {
-                            let head = match (right, guess, lang == "zh") {
+                            let head = match (right, guess, lang == Lang::Zh) {
                                 (true, _, false) => format!("Right: {}.", actual.name()),
                                 (true, _, true) => format!("正确：{}。", actual.name()),
                                 (false, None, false) => {
@@ -551,7 +552,7 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                                     format!("你预测 {}；结果是 {}。", g.name(), actual.name())
                                 }
                             };
-                            let gap = if lang == "zh" { "" } else { " " };
+                            let gap = if lang == Lang::Zh { "" } else { " " };
                             format!(
                                 "{head}{gap}{}",
                                 describe_step(scenario, &trace, index as usize, lang)
@@ -569,8 +570,8 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
             let summary = match &report.counterexample {
                 Some(found) => found.explanation.clone(),
                 None => text(
-                    crate::explore::safe_sentence(&report, "en"),
-                    crate::explore::safe_sentence(&report, "zh"),
+                    crate::explore::safe_sentence(&report, Lang::En),
+                    crate::explore::safe_sentence(&report, Lang::Zh),
                 ),
             };
             Ok(Grade {

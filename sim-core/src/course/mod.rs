@@ -21,6 +21,7 @@ pub use progress::{
     SelfCheck,
 };
 
+use crate::Lang;
 use crate::scenario::Text;
 
 /// The concepts every course must cover (`../shared/seed/CONCEPTS.md`):
@@ -132,11 +133,11 @@ pub const CONCEPTS: [(&str, &str, &str); 27] = [
 ];
 
 /// The name of concept `id` in `lang`, if it is one.
-pub fn concept_name(id: &str, lang: &str) -> Option<&'static str> {
+pub fn concept_name(id: &str, lang: Lang) -> Option<&'static str> {
     CONCEPTS
         .iter()
         .find(|(known, _, _)| *known == id)
-        .map(|(_, en, zh)| if lang == "zh" { *zh } else { *en })
+        .map(|(_, en, zh)| if lang == Lang::Zh { *zh } else { *en })
 }
 
 /// Where each concept is taught and practised in a set of lessons.

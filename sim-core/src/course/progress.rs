@@ -3,6 +3,7 @@
 //! them. Older versions migrate; newer or corrupt ones are refused with a
 //! reason, never silently reset — the caller keeps the bytes aside.
 
+use crate::Lang;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -45,8 +46,9 @@ pub struct Position {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {
     pub version: u32,
-    /// `en` or `zh`.
-    pub lang: String,
+    /// The learner's language (a code this build does not know reads as
+    /// English).
+    pub lang: Lang,
     pub lessons: BTreeMap<String, LessonProgress>,
     pub self_check: SelfCheck,
     pub position: Option<Position>,
@@ -56,7 +58,7 @@ impl Default for Progress {
     fn default() -> Self {
         Progress {
             version: PROGRESS_VERSION,
-            lang: "en".to_owned(),
+            lang: Lang::En,
             lessons: BTreeMap::new(),
             self_check: SelfCheck::default(),
             position: None,
@@ -126,10 +128,7 @@ impl Progress {
 
     fn from_v1(old: ProgressV1) -> Progress {
         let mut progress = Progress {
-            lang: old
-                .lang
-                .filter(|l| l == "zh" || l == "en")
-                .unwrap_or_else(|| "en".to_owned()),
+            lang: old.lang.and_then(|l| l.parse().ok()).unwrap_or_default(),
             ..Progress::default()
         };
         for id in &old.completed {

@@ -16,6 +16,7 @@ mod random;
 pub use random::play as play_choices;
 mod world;
 
+use crate::Lang;
 use serde_json::{Value, json};
 
 pub use machine::{Machine, Move, MoveResult, State};
@@ -340,7 +341,7 @@ impl Report {
 
     /// The `fencelab explore --json` object. `elapsed_ms` is measured by the
     /// caller (sim-core reads no clock).
-    pub fn to_json(&self, elapsed_ms: u64, lang: &str) -> Value {
+    pub fn to_json(&self, elapsed_ms: u64, lang: Lang) -> Value {
         let (method, seed) = match self.method {
             Method::Random { seed, .. } => ("random", Some(seed)),
             Method::Exhaustive => ("exhaustive", None),
@@ -405,9 +406,9 @@ impl Report {
 }
 
 /// "Safe within bounds" in words.
-pub fn safe_sentence(report: &Report, lang: &str) -> String {
+pub fn safe_sentence(report: &Report, lang: Lang) -> String {
     let world = &report.world;
-    let zh = lang == "zh";
+    let zh = lang == Lang::Zh;
     match (report.verdict, report.method) {
         (Verdict::Cancelled, _) => {
             if zh {

@@ -353,7 +353,7 @@ fn a_mark_exercise_with_nothing_to_find_fails_lint() {
 #[test]
 fn progress_round_trips_and_migrates() {
     let mut progress = Progress {
-        lang: "zh".to_owned(),
+        lang: sim_core::Lang::Zh,
         ..Progress::default()
     };
     progress.record_attempt("fixture", "mark", false);
@@ -370,7 +370,7 @@ fn progress_round_trips_and_migrates() {
     let v1 = r#"{"version": 1, "lang": "zh", "completed": ["fixture/mark"], "attempts": {"fixture/mark": 3, "fixture/quiz": 1}}"#;
     let migrated = Progress::from_json(v1).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(migrated.version, sim_core::course::PROGRESS_VERSION);
-    assert_eq!(migrated.lang, "zh");
+    assert_eq!(migrated.lang, sim_core::Lang::Zh);
     let mark = migrated
         .exercise("fixture", "mark")
         .unwrap_or_else(|| panic!("lost"));

@@ -202,11 +202,13 @@ fn the_same_seed_gives_byte_identical_json() {
     let json = |seed| {
         let report = explore(&world, Method::Random { seed, cases: 256 }, &mut RunToEnd)
             .unwrap_or_else(|e| panic!("{e}"));
-        serde_json::to_string(&report.to_json(0, "en")).unwrap_or_default()
+        serde_json::to_string(&report.to_json(0, sim_core::Lang::En)).unwrap_or_default()
     };
     assert_eq!(json(11), json(11));
-    let exhaustive_json =
-        |_: u8| serde_json::to_string(&exhaustive(&world).to_json(0, "zh")).unwrap_or_default();
+    let exhaustive_json = |_: u8| {
+        serde_json::to_string(&exhaustive(&world).to_json(0, sim_core::Lang::Zh))
+            .unwrap_or_default()
+    };
     assert_eq!(exhaustive_json(0), exhaustive_json(1));
 }
 

@@ -65,7 +65,7 @@ fn the_outcome_alone_leaves_out_the_verdict() {
         .first()
         .map(|v| v.step as usize)
         .unwrap_or_else(|| panic!("the stale finish is a violation"));
-    for lang in ["en", "zh"] {
+    for lang in sim_core::Lang::ALL {
         let full = sim_core::describe_step(&scenario, &trace, stale, lang);
         let plain = sim_core::describe_outcome(&scenario, &trace, stale, lang);
         let verdict = sim_core::safety_reason(&scenario, &trace, stale, lang);
@@ -76,8 +76,8 @@ fn the_outcome_alone_leaves_out_the_verdict() {
     }
     // A step nothing had to refuse reads the same either way.
     assert_eq!(
-        sim_core::describe_step(&scenario, &trace, 2, "en"),
-        sim_core::describe_outcome(&scenario, &trace, 2, "en")
+        sim_core::describe_step(&scenario, &trace, 2, sim_core::Lang::En),
+        sim_core::describe_outcome(&scenario, &trace, 2, sim_core::Lang::En)
     );
 }
 
@@ -85,10 +85,13 @@ fn the_outcome_alone_leaves_out_the_verdict() {
 fn a_pending_step_names_the_action_but_not_its_result() {
     let scenario = pause();
     let trace = sim_core::run(&scenario);
-    let asked = sim_core::describe_pending(&scenario, 6, "en");
+    let asked = sim_core::describe_pending(&scenario, 6, sim_core::Lang::En);
     assert!(asked.starts_with("Tick 8: A's finish"), "{asked}");
-    let done = sim_core::describe_outcome(&scenario, &trace, 6, "en");
+    let done = sim_core::describe_outcome(&scenario, &trace, 6, sim_core::Lang::En);
     assert!(done.contains("took effect") && !asked.contains("took effect"));
-    assert!(sim_core::describe_pending(&scenario, 6, "zh").contains("时刻 8"));
-    assert_eq!(sim_core::describe_pending(&scenario, 99, "en"), "");
+    assert!(sim_core::describe_pending(&scenario, 6, sim_core::Lang::Zh).contains("时刻 8"));
+    assert_eq!(
+        sim_core::describe_pending(&scenario, 99, sim_core::Lang::En),
+        ""
+    );
 }

@@ -336,7 +336,7 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
 }
 
 fn text_ui<'a>(app: &App, en: &'a str, zh: &'a str) -> &'a str {
-    super::text::ui(app.lang(), en, zh)
+    app.lang().pick(en, zh)
 }
 
 fn start(app: &mut App, state: &mut ExplorerState) {

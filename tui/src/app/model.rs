@@ -2,6 +2,7 @@
 //! and a stack of screens. [`super::update`] changes it; [`super::view`]
 //! draws it; nothing else touches it.
 
+use sim_core::Lang;
 use std::collections::{BTreeMap, BTreeSet};
 
 use sim_core::course::{
@@ -432,19 +433,14 @@ impl App {
 
     /// Answers the last key on the footer, in the learner's language.
     pub(crate) fn say(&mut self, en: impl Into<String>, zh: impl Into<String>) {
-        self.status = Some(if self.lang() == "zh" {
-            zh.into()
-        } else {
-            en.into()
+        self.status = Some(match self.lang() {
+            Lang::En => en.into(),
+            Lang::Zh => zh.into(),
         });
     }
 
-    pub(crate) fn lang(&self) -> &str {
-        if self.progress.lang == "zh" {
-            "zh"
-        } else {
-            "en"
-        }
+    pub(crate) fn lang(&self) -> Lang {
+        self.progress.lang
     }
 
     /// Exercises of `lesson` completed, and its exercise count.

@@ -199,7 +199,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path().join("nested"));
         let mut progress = Progress {
-            lang: "zh".to_owned(),
+            lang: sim_core::Lang::Zh,
             ..Progress::default()
         };
         progress.record_attempt("01", "mark", true);

@@ -477,7 +477,7 @@ fn resumes_at_the_saved_position() {
             lesson: lesson.id.clone(),
             section: 1,
         }),
-        lang: "zh".to_owned(),
+        lang: sim_core::Lang::Zh,
         ..Progress::default()
     };
     let mut h = Harness::with(App::course(course_lessons(), progress, PLAIN), 80, 24);
@@ -1388,7 +1388,7 @@ fn any_size_and_any_keys_never_panic() {
                     lesson: lessons[0].id.clone(),
                     section: 99,
                 }),
-                lang: "zh".to_owned(),
+                lang: sim_core::Lang::Zh,
                 ..Progress::default()
             },
             _ => Progress::default(),

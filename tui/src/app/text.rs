@@ -105,11 +105,6 @@ pub(crate) fn fit(text: &str, width: usize) -> String {
     format!("{cut}{}", " ".repeat(pad))
 }
 
-/// The interface's own words in the learner's language (`zh` or English).
-pub(crate) fn ui<'a>(lang: &str, en: &'a str, zh: &'a str) -> &'a str {
-    if lang == "zh" { zh } else { en }
-}
-
 /// Display width in columns.
 pub(crate) fn width(text: &str) -> usize {
     text.width()

@@ -284,7 +284,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
             return;
         }
         M::ToggleLang => {
-            app.progress.lang = if app.lang() == "zh" { "en" } else { "zh" }.to_owned();
+            app.progress.lang = app.lang().other();
         }
         M::Back => {
             if app.help {

@@ -5,6 +5,7 @@
 
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
+use sim_core::Lang;
 use sim_core::course::{Exercise, ExerciseKind, Grade};
 use sim_core::{Design, Outcome, Protect, Scenario};
 
@@ -54,13 +55,13 @@ fn verdict(lines: &mut Vec<Line<'static>>, right: bool, said: &str, width: usize
     prose(lines, &format!("{mark} {said}"), width, style, theme);
 }
 
-fn last_try(lines: &mut Vec<Line<'static>>, grade: &Grade, lang: &str, width: usize, theme: Theme) {
+fn last_try(lines: &mut Vec<Line<'static>>, grade: &Grade, lang: Lang, width: usize, theme: Theme) {
     let mark = if grade.correct { "✓ " } else { "✗ " };
     prose(
         lines,
         &format!(
             "{mark}{}{}",
-            text::ui(lang, "Last try: ", "上次作答："),
+            lang.pick("Last try: ", "上次作答："),
             grade.summary.get(lang)
         ),
         width,
@@ -76,7 +77,7 @@ pub(crate) fn predict_step(
     timeline: &Timeline,
     predictions: &std::collections::BTreeMap<u32, Outcome>,
     revealed: bool,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
@@ -95,7 +96,7 @@ pub(crate) fn predict_step(
     match (asked, predictions.get(&step)) {
         (true, Some(outcome)) => prose(
             &mut lines,
-            &if lang == "zh" {
+            &if lang == Lang::Zh {
                 format!(
                     "你的预测：{} {}（按 {letters} 修改）",
                     outcome_symbol(*outcome),
@@ -114,7 +115,7 @@ pub(crate) fn predict_step(
         ),
         (true, None) => prose(
             &mut lines,
-            &if lang == "zh" {
+            &if lang == Lang::Zh {
                 format!("? 尚未预测 · {}", keys.join(" · "))
             } else {
                 format!("? not predicted yet · {}", keys.join(" · "))
@@ -125,8 +126,7 @@ pub(crate) fn predict_step(
         ),
         (false, _) => prose(
             &mut lines,
-            text::ui(
-                lang,
+            lang.pick(
                 "Not a step to predict · Tab jumps to the next ?",
                 "这一步不需要预测 · 按 Tab 跳到下一个 ?",
             ),
@@ -154,7 +154,7 @@ pub(crate) fn predict_step(
         {
             prose(
                 &mut lines,
-                &format!("{}{}", text::ui(lang, "Note: ", "注："), note.get(lang)),
+                &format!("{}{}", lang.pick("Note: ", "注："), note.get(lang)),
                 width,
                 theme.dim(),
                 theme,
@@ -174,13 +174,13 @@ pub(crate) fn predict_title(
     timeline: &Timeline,
     hidden: bool,
     revealed: bool,
-    lang: &str,
+    lang: Lang,
 ) -> String {
     if hidden {
         format!(
             "{} · ? {}",
             step_head(&timeline.scenario, timeline.cursor, lang),
-            text::ui(lang, "your call", "由你预测")
+            lang.pick("your call", "由你预测")
         )
     } else {
         step_title(
@@ -193,22 +193,22 @@ pub(crate) fn predict_title(
     }
 }
 
-fn knob_label(row: KnobRow, targets: &[String], lang: &str) -> String {
+fn knob_label(row: KnobRow, targets: &[String], lang: Lang) -> String {
     match row {
-        KnobRow::Commit(_) => text::ui(lang, "commit checks", "提交检查").to_owned(),
-        KnobRow::Renew(_) => text::ui(lang, "renew checks", "续约检查").to_owned(),
-        KnobRow::Token => text::ui(lang, "token", "令牌").to_owned(),
-        KnobRow::Clock => text::ui(lang, "lease clock", "租约时钟").to_owned(),
+        KnobRow::Commit(_) => lang.pick("commit checks", "提交检查").to_owned(),
+        KnobRow::Renew(_) => lang.pick("renew checks", "续约检查").to_owned(),
+        KnobRow::Token => lang.pick("token", "令牌").to_owned(),
+        KnobRow::Clock => lang.pick("lease clock", "租约时钟").to_owned(),
         KnobRow::Target(index) => match targets.get(index) {
-            Some(id) => format!("{} {id}", text::ui(lang, "target", "目标")),
-            None => format!("{} {}", text::ui(lang, "target", "目标"), index + 1),
+            Some(id) => format!("{} {id}", lang.pick("target", "目标")),
+            None => format!("{} {}", lang.pick("target", "目标"), index + 1),
         },
     }
 }
 
 /// A row's knob name, written only on the first row of its knob (a check
 /// set spans four rows).
-fn group_label(rows: &[KnobRow], index: usize, names: &[String], lang: &str) -> String {
+fn group_label(rows: &[KnobRow], index: usize, names: &[String], lang: Lang) -> String {
     let label = rows
         .get(index)
         .map(|row| knob_label(*row, names, lang))
@@ -250,7 +250,7 @@ fn target_names(work: &DesignWork) -> Vec<String> {
 }
 
 /// The column the knobs' values start at: the widest label and a gap.
-fn knob_label_width(work: &DesignWork, names: &[String], lang: &str) -> usize {
+fn knob_label_width(work: &DesignWork, names: &[String], lang: Lang) -> usize {
     work.rows
         .iter()
         .map(|row| text::width(&knob_label(*row, names, lang)))
@@ -263,7 +263,7 @@ fn knob_label_width(work: &DesignWork, names: &[String], lang: &str) -> usize {
 pub(crate) fn design_step(
     state: &ExerciseState,
     work: &DesignWork,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> PanelText {
@@ -293,8 +293,7 @@ pub(crate) fn design_step(
     if work.rows.is_empty() {
         prose(
             &mut lines,
-            text::ui(
-                lang,
+            lang.pick(
                 "Nothing to change here: Enter asks the explorers about the design as it is.",
                 "这里没有可改的选项：按 Enter 让探索器检查现在的设计。",
             ),
@@ -307,9 +306,7 @@ pub(crate) fn design_step(
     match &state.grade {
         None => prose(
             &mut lines,
-            text::ui(
-                lang,
-                "Enter lets the explorers attack this design: every schedule of the world, exhaustively.",
+            lang.pick("Enter lets the explorers attack this design: every schedule of the world, exhaustively.",
                 "按 Enter 让探索器攻击这个设计：穷举这个世界的每一种调度。",
             ),
             width,
@@ -318,16 +315,16 @@ pub(crate) fn design_step(
         ),
         Some(grade) => {
             let (mark, head, style) = if grade.correct {
-                ("✓", text::ui(lang, "Safe.", "安全。"), theme.good())
+                ("✓", lang.pick("Safe.", "安全。"), theme.good())
             } else {
-                ("✗", text::ui(lang, "Unsafe.", "不安全。"), theme.bad())
+                ("✗", lang.pick("Unsafe.", "不安全。"), theme.bad())
             };
             for item in &grade.items {
                 prose(
                     &mut lines,
                     &format!(
                         "{mark} {}{head} {}",
-                        text::ui(lang, "Last try: ", "上次作答："),
+                        lang.pick("Last try: ", "上次作答："),
                         item.text.get(lang)
                     ),
                     width,
@@ -345,9 +342,7 @@ pub(crate) fn design_step(
             if grade.counterexample.is_some() {
                 prose(
                     &mut lines,
-                    text::ui(
-                        lang,
-                        "t opens the counterexample on the timeline.",
+                    lang.pick("t opens the counterexample on the timeline.",
                         "按 t 在时间线上打开反例。",
                     ),
                     width,
@@ -364,7 +359,7 @@ pub(crate) fn design_step(
 pub(crate) fn design_solution(
     work: &DesignWork,
     solution: &Grade,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
@@ -372,8 +367,7 @@ pub(crate) fn design_solution(
     if let Some((design, targets)) = &work.solved {
         prose(
             &mut lines,
-            text::ui(
-                lang,
+            lang.pick(
                 "The strongest choice of the open knobs:",
                 "开放选项中最强的选择：",
             ),
@@ -429,7 +423,7 @@ fn field_text(scenario: &Scenario, work: &BreakWork, index: usize, field: StepFi
 pub(crate) fn break_step(
     state: &ExerciseState,
     work: &BreakWork,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> PanelText {
@@ -440,7 +434,7 @@ pub(crate) fn break_step(
             &mut lines,
             &format!(
                 "{}{why}",
-                text::ui(lang, "⚠ This schedule cannot run: ", "⚠ 这个调度无法运行：")
+                lang.pick("⚠ This schedule cannot run: ", "⚠ 这个调度无法运行：")
             ),
             width,
             theme.warn(),
@@ -448,8 +442,7 @@ pub(crate) fn break_step(
         ),
         Ok(timeline) if timeline.trace.violations.is_empty() => prose(
             &mut lines,
-            text::ui(
-                lang,
+            lang.pick(
                 "No violation in this schedule yet.",
                 "这个调度中还没有违例。",
             ),
@@ -468,7 +461,7 @@ pub(crate) fn break_step(
                 &mut lines,
                 &format!(
                     "‼ {}{} · Enter",
-                    text::ui(lang, "The preview shows a violation: ", "预览中出现违例："),
+                    lang.pick("The preview shows a violation: ", "预览中出现违例："),
                     kinds.join(", ")
                 ),
                 width,
@@ -550,7 +543,7 @@ pub(crate) fn break_step(
     if work.steps.is_empty() {
         prose(
             &mut lines,
-            text::ui(lang, "No steps: a adds one.", "没有步骤：按 a 添加一步。"),
+            lang.pick("No steps: a adds one.", "没有步骤：按 a 添加一步。"),
             width,
             theme.dim(),
             theme,
@@ -559,9 +552,7 @@ pub(crate) fn break_step(
     lines.push(Line::default());
     prose(
         &mut lines,
-        text::ui(
-            lang,
-            "↑↓ step · ←→ field · +/- change · a add · x delete · [ ] move · t timeline · Enter submit",
+        lang.pick("↑↓ step · ←→ field · +/- change · a add · x delete · [ ] move · t timeline · Enter submit",
             "↑↓ 选步骤 · ←→ 选字段 · +/- 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
         ),
         width,
@@ -574,7 +565,7 @@ pub(crate) fn break_step(
 /// Break, worked solution: a schedule the explorers found, step by step.
 pub(crate) fn break_solution(
     solution: &Grade,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
@@ -586,8 +577,7 @@ pub(crate) fn break_solution(
         lines.push(Line::default());
         prose(
             &mut lines,
-            text::ui(
-                lang,
+            lang.pick(
                 "A schedule that breaks it (t opens it on the timeline):",
                 "一个能攻破它的调度（按 t 在时间线上打开）：",
             ),
@@ -622,7 +612,7 @@ fn quiz_options(exercise: &Exercise) -> &[sim_core::course::QuizOption] {
 pub(crate) fn quiz_step(
     state: &ExerciseState,
     exercise: &Exercise,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> PanelText {
@@ -644,8 +634,7 @@ pub(crate) fn quiz_step(
         last_try(&mut lines, grade, lang, width, theme);
         prose(
             &mut lines,
-            text::ui(
-                lang,
+            lang.pick(
                 "✓ or ✗ on an option: whether your choice there (chosen or not) was right.",
                 "选项上的 ✓ 或 ✗：你在这一项上的选择（选或不选）是否正确。",
             ),
@@ -717,14 +706,12 @@ pub(crate) fn quiz_step(
     prose(
         &mut lines,
         if multiple {
-            text::ui(
-                lang,
+            lang.pick(
                 "↑↓ option · Space choose or unchoose (any number) · Enter submit",
                 "↑↓ 选项 · 空格 选中或取消（可多选） · Enter 提交",
             )
         } else {
-            text::ui(
-                lang,
+            lang.pick(
                 "↑↓ option · Space choose (one) · Enter submit",
                 "↑↓ 选项 · 空格 选择（单选） · Enter 提交",
             )
@@ -739,7 +726,7 @@ pub(crate) fn quiz_step(
 /// Quiz, worked solution: every option, whether it is right, and why.
 pub(crate) fn quiz_solution(
     exercise: &Exercise,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
@@ -749,9 +736,9 @@ pub(crate) fn quiz_solution(
             lines.push(Line::default());
         }
         let (mark, style) = if option.correct {
-            (text::ui(lang, "✓ right", "✓ 正确"), theme.good())
+            (lang.pick("✓ right", "✓ 正确"), theme.good())
         } else {
-            (text::ui(lang, "✗ wrong", "✗ 错误"), theme.bad())
+            (lang.pick("✗ wrong", "✗ 错误"), theme.bad())
         };
         prose(
             &mut lines,
@@ -775,7 +762,7 @@ pub(crate) fn quiz_solution(
 pub(crate) fn predict_solution(
     timeline: &Timeline,
     solution: &Grade,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {

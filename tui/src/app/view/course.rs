@@ -5,6 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
+use sim_core::Lang;
 use sim_core::course::concept_name;
 
 use super::{render_header, section};
@@ -50,8 +51,8 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     render_header(
         frame,
         header,
-        text::ui(lang, "fencelab · the course", "fencelab · 课程"),
-        &if lang == "zh" {
+        lang.pick("fencelab · the course", "fencelab · 课程"),
+        &if lang == Lang::Zh {
             format!("练习 {done}/{total} · 中文")
         } else {
             format!("{done}/{total} exercises · English")
@@ -86,11 +87,11 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
             };
             let counts = format!("{complete}/{count}{check}");
             let next_mark = if next == Some(index) {
-                text::ui(lang, "◂ next", "◂ 下一课")
+                lang.pick("◂ next", "◂ 下一课")
             } else {
                 ""
             };
-            let next_width = text::width(text::ui(lang, "◂ next", "◂ 下一课"));
+            let next_width = text::width(lang.pick("◂ next", "◂ 下一课"));
             let fixed = 2 + 4 + 2 + concepts_width + 2 + 5 + 1 + next_width + 1;
             let title_width = width.saturating_sub(fixed).max(4);
             let mut spans = vec![
@@ -121,7 +122,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         })
         .collect();
     let title = Line::from(Span::styled(
-        text::ui(lang, " Lessons ", " 课程 "),
+        lang.pick(" Lessons ", " 课程 "),
         theme.title(),
     ));
     let list = List::new(items)
@@ -150,7 +151,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     for line in text::wrap(
         &format!(
             "{}{}",
-            text::ui(lang, "Concepts: ", "概念："),
+            lang.pick("Concepts: ", "概念："),
             concepts.join(" · ")
         ),
         wrap_width,
@@ -165,7 +166,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
             .count()
     });
     let sections = lesson.sections.len();
-    let status = if lang == "zh" {
+    let status = if lang == Lang::Zh {
         format!("练习完成 {complete}/{count} · 已读小节 {read}/{sections}")
     } else {
         format!("Exercises: {complete} of {count} complete · sections read: {read} of {sections}")

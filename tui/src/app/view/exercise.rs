@@ -6,6 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
+use sim_core::Lang;
 use sim_core::course::{Exercise, ExerciseKind, Lesson};
 
 use super::answer::{self, PanelText};
@@ -25,7 +26,7 @@ struct Areas {
     panel: Rect,
 }
 
-fn heading(exercise: &Exercise, lang: &str) -> &'static str {
+fn heading(exercise: &Exercise, lang: Lang) -> &'static str {
     let (en, zh) = match exercise.kind {
         ExerciseKind::Mark { .. } => (
             "Mark every step a safe system must refuse",
@@ -36,7 +37,7 @@ fn heading(exercise: &Exercise, lang: &str) -> &'static str {
         ExerciseKind::Break { .. } => ("Break the design", "攻破这个设计"),
         ExerciseKind::Quiz { .. } => ("Quiz", "测验"),
     };
-    text::ui(lang, en, zh)
+    lang.pick(en, zh)
 }
 
 /// Whether the oracle's verdicts may be shown: after the exercise is
@@ -94,7 +95,7 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     let mut rows = match &state.work {
         Work::Mark => mark_rows(app, state),
         Work::Predict { predictions, .. } => vec![ExtraRow {
-            label: text::ui(app.lang(), "guess", "预测").to_owned(),
+            label: app.lang().pick("guess", "预测").to_owned(),
             cells: state
                 .candidates
                 .iter()
@@ -112,7 +113,7 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     };
     if let Some(grade) = &state.grade {
         rows.push(ExtraRow {
-            label: text::ui(app.lang(), "last try", "上次").to_owned(),
+            label: app.lang().pick("last try", "上次").to_owned(),
             cells: grade
                 .items
                 .iter()
@@ -132,7 +133,7 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
         && let Some(timeline) = &state.timeline
     {
         rows.push(ExtraRow {
-            label: text::ui(app.lang(), "key", "答案").to_owned(),
+            label: app.lang().pick("key", "答案").to_owned(),
             cells: state
                 .candidates
                 .iter()
@@ -153,7 +154,7 @@ fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
 fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     let theme = app.theme;
     vec![ExtraRow {
-        label: text::ui(app.lang(), "mark", "标记").to_owned(),
+        label: app.lang().pick("mark", "标记").to_owned(),
         cells: state
             .candidates
             .iter()
@@ -197,14 +198,16 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
         .map_or(0, |p| p.hints_used as usize)
         .min(exercise.hints.len());
     match (state.panel, ()) {
-        (Panel::Hints, _) if lang == "zh" => format!("提示 · {revealed}/{}", exercise.hints.len()),
+        (Panel::Hints, _) if lang == Lang::Zh => {
+            format!("提示 · {revealed}/{}", exercise.hints.len())
+        }
         (Panel::Hints, _) => format!("Hints · {revealed} of {}", exercise.hints.len()),
-        (Panel::Solution, _) => text::ui(
-            lang,
-            "Worked solution (computed by the simulator now)",
-            "参考解答（由模拟器现场计算）",
-        )
-        .to_owned(),
+        (Panel::Solution, _) => lang
+            .pick(
+                "Worked solution (computed by the simulator now)",
+                "参考解答（由模拟器现场计算）",
+            )
+            .to_owned(),
         (Panel::Step, _) => {
             let revealed = reveal(app, lesson, exercise, state);
             match (&state.work, &state.timeline) {
@@ -219,25 +222,23 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
                     revealed,
                     lang,
                 ),
-                (Work::Design(_), _) => text::ui(
-                    lang,
-                    "Your design · ↑↓ choose · Space or ←→ change",
-                    "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
-                )
-                .to_owned(),
+                (Work::Design(_), _) => lang
+                    .pick(
+                        "Your design · ↑↓ choose · Space or ←→ change",
+                        "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
+                    )
+                    .to_owned(),
                 (Work::Break(work), _) => {
-                    if lang == "zh" {
+                    if lang == Lang::Zh {
                         format!("你的调度 · {} 步", work.steps.len())
                     } else {
                         format!("Your schedule · {} steps", work.steps.len())
                     }
                 }
-                (Work::Quiz { multiple: true, .. }, _) => {
-                    text::ui(lang, "Choose every right answer", "选出所有正确答案").to_owned()
-                }
-                (Work::Quiz { .. }, _) => {
-                    text::ui(lang, "Choose one answer", "选择一个答案").to_owned()
-                }
+                (Work::Quiz { multiple: true, .. }, _) => lang
+                    .pick("Choose every right answer", "选出所有正确答案")
+                    .to_owned(),
+                (Work::Quiz { .. }, _) => lang.pick("Choose one answer", "选择一个答案").to_owned(),
                 _ => String::new(),
             }
         }
@@ -278,13 +279,14 @@ fn panel_lines(
             let left = exercise.hints.len() - revealed;
             lines.push(Line::default());
             let more = if left > 0 {
-                if lang == "zh" {
+                if lang == Lang::Zh {
                     format!("按 h 看下一条提示（还剩 {left} 条）。")
                 } else {
                     format!("h shows the next hint ({left} left).")
                 }
             } else {
-                text::ui(lang, "That was the last hint.", "这是最后一条提示。").to_owned()
+                lang.pick("That was the last hint.", "这是最后一条提示。")
+                    .to_owned()
             };
             prose(&mut lines, &more, theme.dim());
         }
@@ -293,7 +295,7 @@ fn panel_lines(
                 &mut lines,
                 &format!(
                     "{}{}",
-                    text::ui(lang, "Takeaway: ", "要点："),
+                    lang.pick("Takeaway: ", "要点："),
                     exercise.takeaway.get(lang)
                 ),
                 theme.title(),
@@ -358,24 +360,21 @@ fn panel_lines(
                 let marked = state.marks.contains(&step);
                 let (status, style) = match (candidate, marked) {
                     (true, true) => (
-                        text::ui(
-                            lang,
+                        lang.pick(
                             "● marked as must be refused · m unmarks it",
                             "● 已标记为必须拒绝 · 按 m 取消",
                         ),
                         theme.accent(),
                     ),
                     (true, false) => (
-                        text::ui(
-                            lang,
+                        lang.pick(
                             "○ not marked · m marks it as must be refused",
                             "○ 未标记 · 按 m 标记为必须拒绝",
                         ),
                         theme.plain(),
                     ),
                     (false, _) => (
-                        text::ui(
-                            lang,
+                        lang.pick(
                             "Not a step to judge here · Tab jumps to the next ○",
                             "这一步不需要判断 · 按 Tab 跳到下一个 ○",
                         ),
@@ -388,7 +387,7 @@ fn panel_lines(
                         &mut lines,
                         &format!(
                             "{}{}",
-                            text::ui(lang, "Last try: ", "上次作答："),
+                            lang.pick("Last try: ", "上次作答："),
                             grade.summary.get(lang)
                         ),
                         theme.title(),
@@ -472,17 +471,17 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     let mut right = format!(
         "{} · {} {}/{}",
         super::lesson::tries(lang, record.attempts),
-        text::ui(lang, "hints", "提示"),
+        lang.pick("hints", "提示"),
         (record.hints_used as usize).min(exercise.hints.len()),
         exercise.hints.len()
     );
     if record.completed {
-        right += text::ui(lang, " · ✓ complete", " · ✓ 已完成");
+        right += lang.pick(" · ✓ complete", " · ✓ 已完成");
     }
     render_header(
         frame,
         areas.header,
-        &if lang == "zh" {
+        &if lang == Lang::Zh {
             format!(
                 "第 {} 课 · 练习 {}/{} · {}",
                 lesson.order,

@@ -7,6 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
+use sim_core::Lang;
 use sim_core::explore::{Method, Phase, Report, Verdict, World, move_label, safe_sentence};
 
 use super::{body_area, clamp_scroll, render_header, section};
@@ -63,28 +64,29 @@ pub(crate) fn result_scroll_limits(app: &App, state: &ExplorerState) -> (u16, u1
 }
 
 /// The footer's keys for the explorer.
-pub(crate) fn keys(state: &ExplorerState, lang: &'static str) -> Vec<(&'static str, &'static str)> {
+pub(crate) fn keys(state: &ExplorerState, lang: Lang) -> Vec<(&'static str, &'static str)> {
+    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
     if state.running() {
-        return vec![("c", "cancel"), ("Esc", "cancel")];
+        return vec![("c", w("cancel", "取消")), ("Esc", w("cancel", "取消"))];
     }
-    let mut keys = vec![("Enter", "run")];
+    let mut keys = vec![("Enter", w("run", "运行"))];
     if let Run::Done { report, .. } = &state.run
         && report.counterexample.is_some()
     {
-        keys.push(("t", "timeline"));
+        keys.push(("t", w("timeline", "时间线")));
     }
     keys.extend([
-        ("↑↓", "setting"),
-        ("←→", "change"),
-        ("Esc", "back"),
-        ("l", lang),
+        ("↑↓", w("setting", "设置")),
+        ("←→", w("change", "更改")),
+        ("Esc", w("back", "返回")),
+        ("l", lang.other().own_name()),
     ]);
     keys
 }
 
 /// What the help overlay says about this screen.
-pub(crate) fn help(lang: &str) -> [&'static str; 3] {
-    if lang == "zh" {
+pub(crate) fn help(lang: Lang) -> [&'static str; 3] {
+    if lang == Lang::Zh {
         [
             "探索器：对选定的设计，调度器尝试各种交错——哪个 Worker 先走、时间何时流逝（即暂停的 Worker）、用户何时取消。",
             "随机：按种子抽取调度，找到失败后收缩成最短的反例（这是证据，不是证明）。穷举：广度优先遍历界限内的所有状态，给出最短反例，或在界限内证明安全。",
@@ -104,9 +106,9 @@ fn on_off(on: bool) -> &'static str {
 }
 
 /// A setting's label, its value, and a note on what the value means.
-fn setting_row(state: &ExplorerState, setting: Setting, lang: &str) -> (String, String, String) {
-    let zh = lang == "zh";
-    let ui = |en: &str, zh_text: &str| text::ui(lang, en, zh_text).to_owned();
+fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, String, String) {
+    let zh = lang == Lang::Zh;
+    let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
     let world = state.world().ok();
     match setting {
         Setting::Design => {
@@ -227,14 +229,14 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: &str) -> (String, 
     }
 }
 
-fn target_list(world: &World, lang: &str) -> String {
+fn target_list(world: &World, lang: Lang) -> String {
     let list: Vec<String> = world
         .targets
         .iter()
         .enumerate()
         .map(|(index, protect)| format!("{} ({})", world.target_id(index as u8), protect.name()))
         .collect();
-    list.join(if lang == "zh" { "、" } else { ", " })
+    list.join(if lang == Lang::Zh { "、" } else { ", " })
 }
 
 fn setup_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'static>> {
@@ -294,11 +296,12 @@ fn bar(done: u64, total: u64, width: usize) -> String {
     format!("[{}{}]", "█".repeat(filled), "░".repeat(width - filled))
 }
 
-fn describe_world(world: &World, lang: &str) -> String {
-    let zh = lang == "zh";
+fn describe_world(world: &World, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
     let workers: Vec<&str> = world.workers.iter().map(|w| w.id.as_str()).collect();
     let targets = if world.targets.is_empty() {
-        text::ui(lang, "none (job table only)", "无（只有任务表）").to_owned()
+        lang.pick("none (job table only)", "无（只有任务表）")
+            .to_owned()
     } else {
         target_list(world, lang)
     };
@@ -319,17 +322,17 @@ fn describe_world(world: &World, lang: &str) -> String {
         )
     };
     if world.allow_cancel {
-        out += text::ui(lang, " · the user may cancel", " · 用户可取消");
+        out += lang.pick(" · the user may cancel", " · 用户可取消");
     }
     if world.heartbeat {
-        out += text::ui(lang, " · heartbeat renews", " · 心跳续约");
+        out += lang.pick(" · heartbeat renews", " · 心跳续约");
     }
     out
 }
 
-fn describe_bounds(world: &World, method: Method, lang: &str) -> String {
+fn describe_bounds(world: &World, method: Method, lang: Lang) -> String {
     let b = world.bounds;
-    let method = match (method, lang == "zh") {
+    let method = match (method, lang == Lang::Zh) {
         (Method::Random { seed, cases }, false) => {
             format!("random, seed {seed}, up to {cases} cases")
         }
@@ -337,7 +340,7 @@ fn describe_bounds(world: &World, method: Method, lang: &str) -> String {
         (Method::Exhaustive, false) => "exhaustive breadth-first search".to_owned(),
         (Method::Exhaustive, true) => "穷举广度优先搜索".to_owned(),
     };
-    if lang == "zh" {
+    if lang == Lang::Zh {
         format!(
             "界限：时间 ≤ {} · 领取 ≤ {} · 每个调度 ≤ {} 步 · {method}",
             b.max_time, b.max_claims, b.max_steps
@@ -350,7 +353,7 @@ fn describe_bounds(world: &World, method: Method, lang: &str) -> String {
     }
 }
 
-fn progress_lines(lang: &str, run: &Run, width: usize, theme: Theme) -> Vec<Line<'static>> {
+fn progress_lines(lang: Lang, run: &Run, width: usize, theme: Theme) -> Vec<Line<'static>> {
     let Run::Running {
         method,
         max_steps,
@@ -364,16 +367,12 @@ fn progress_lines(lang: &str, run: &Run, width: usize, theme: Theme) -> Vec<Line
     };
     let (method, max_steps, elapsed_ms, cancelling) =
         (*method, *max_steps, *elapsed_ms, *cancelling);
-    let zh = lang == "zh";
+    let zh = lang == Lang::Zh;
     let bar_width = width.saturating_sub(2).min(40);
     let mut lines = Vec::new();
     let (what, done, total, counts) = match (progress.phase, method) {
         (Phase::Shrinking, _) => (
-            text::ui(
-                lang,
-                "Shrinking the failing schedule…",
-                "正在收缩失败的调度……",
-            ),
+            lang.pick("Shrinking the failing schedule…", "正在收缩失败的调度……"),
             1,
             1,
             if zh {
@@ -389,7 +388,7 @@ fn progress_lines(lang: &str, run: &Run, width: usize, theme: Theme) -> Vec<Line
             },
         ),
         (Phase::Searching, Method::Random { cases, .. }) => (
-            text::ui(lang, "Trying random schedules…", "正在尝试随机调度……"),
+            lang.pick("Trying random schedules…", "正在尝试随机调度……"),
             u64::from(progress.cases),
             u64::from(cases),
             if zh {
@@ -405,8 +404,7 @@ fn progress_lines(lang: &str, run: &Run, width: usize, theme: Theme) -> Vec<Line
             },
         ),
         (Phase::Searching, Method::Exhaustive) => (
-            text::ui(
-                lang,
+            lang.pick(
                 "Visiting every state, breadth first…",
                 "正在广度优先遍历所有状态……",
             ),
@@ -431,22 +429,14 @@ fn progress_lines(lang: &str, run: &Run, width: usize, theme: Theme) -> Vec<Line
         lines.push(Line::styled(line, theme.plain()));
     }
     lines.push(Line::styled(
-        format!(
-            "{}{}",
-            text::ui(lang, "elapsed ", "用时 "),
-            elapsed(elapsed_ms)
-        ),
+        format!("{}{}", lang.pick("elapsed ", "用时 "), elapsed(elapsed_ms)),
         theme.dim(),
     ));
     lines.push(Line::default());
     let hint = if cancelling {
-        text::ui(lang, "Cancelling…", "正在取消……")
+        lang.pick("Cancelling…", "正在取消……")
     } else {
-        text::ui(
-            lang,
-            "c or Esc cancels the search.",
-            "按 c 或 Esc 取消搜索。",
-        )
+        lang.pick("c or Esc cancels the search.", "按 c 或 Esc 取消搜索。")
     };
     lines.push(Line::styled(hint.to_owned(), theme.dim()));
     lines
@@ -463,11 +453,11 @@ fn schedule(report: &Report, moves: &[sim_core::explore::Move]) -> String {
 fn report_lines(
     report: &Report,
     elapsed_ms: u64,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
-    let zh = lang == "zh";
+    let zh = lang == Lang::Zh;
     let mut lines: Vec<Line<'static>> = Vec::new();
     let prose = |lines: &mut Vec<Line<'static>>, text: &str, style| {
         lines.extend(text::wrap_styled(text, width, style, theme));
@@ -494,8 +484,7 @@ fn report_lines(
             prose(&mut lines, found.explanation.get(lang), theme.plain());
             prose(
                 &mut lines,
-                text::ui(
-                    lang,
+                lang.pick(
                     "t plays it on the timeline, at the step that violates.",
                     "按 t 在时间线上播放它，停在违例的那一步。",
                 ),
@@ -599,18 +588,18 @@ fn report_lines(
     lines
 }
 
-fn result_title(state: &ExplorerState, lang: &str) -> String {
+fn result_title(state: &ExplorerState, lang: Lang) -> String {
     let title = match &state.run {
-        Run::Idle => text::ui(lang, "Result", "结果"),
-        Run::Running { .. } => text::ui(lang, "Searching…", "搜索中……"),
-        Run::Failed(_) => text::ui(lang, "Could not run", "无法运行"),
+        Run::Idle => lang.pick("Result", "结果"),
+        Run::Running { .. } => lang.pick("Searching…", "搜索中……"),
+        Run::Failed(_) => lang.pick("Could not run", "无法运行"),
         Run::Done { report, .. } => match report.verdict {
-            Verdict::Unsafe => text::ui(lang, "‼ UNSAFE", "‼ 不安全"),
+            Verdict::Unsafe => lang.pick("‼ UNSAFE", "‼ 不安全"),
             Verdict::Safe => match report.method {
-                Method::Exhaustive => text::ui(lang, "✓ SAFE within bounds", "✓ 在界限内安全"),
-                Method::Random { .. } => text::ui(lang, "✓ no violation found", "✓ 没有找到违例"),
+                Method::Exhaustive => lang.pick("✓ SAFE within bounds", "✓ 在界限内安全"),
+                Method::Random { .. } => lang.pick("✓ no violation found", "✓ 没有找到违例"),
             },
-            Verdict::Cancelled => text::ui(lang, "■ Cancelled", "■ 已取消"),
+            Verdict::Cancelled => lang.pick("■ Cancelled", "■ 已取消"),
         },
     };
     format!(" {title} ")
@@ -638,8 +627,7 @@ fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'sta
                     ));
                     lines.push(Line::default());
                     lines.extend(text::wrap_styled(
-                        text::ui(
-                            lang,
+                        lang.pick(
                             "Enter runs the search. Can the scheduler make this design break?",
                             "按 Enter 运行搜索。调度器能让这个设计出错吗？",
                         ),
@@ -665,8 +653,8 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     let lang = app.lang();
     let [header, setup, result] = areas(area);
     let method = if state.exhaustive {
-        text::ui(lang, "exhaustive", "穷举").to_owned()
-    } else if lang == "zh" {
+        lang.pick("exhaustive", "穷举").to_owned()
+    } else if lang == Lang::Zh {
         format!("随机 · 种子 {}", state.seed)
     } else {
         format!("random · seed {}", state.seed)
@@ -674,19 +662,12 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     render_header(
         frame,
         header,
-        text::ui(
-            lang,
-            "fencelab · explore a design",
-            "fencelab · 探索一个设计",
-        ),
+        lang.pick("fencelab · explore a design", "fencelab · 探索一个设计"),
         &format!("{} · {method}", state.preset().name()),
         theme,
     );
 
-    let title = Line::from(Span::styled(
-        text::ui(lang, " Setup ", " 设置 "),
-        theme.title(),
-    ));
+    let title = Line::from(Span::styled(lang.pick(" Setup ", " 设置 "), theme.title()));
     let block = section(title, theme);
     let inner = setup_inner(setup, theme);
     frame.render_widget(block, setup);
@@ -703,9 +684,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     let max = clamp_scroll(u16::MAX, lines.len(), inner.height);
     if max > 0 {
         let more = if scroll < max {
-            text::ui(lang, " ↓ more: PgDn ", " ↓ 还有：PgDn ")
+            lang.pick(" ↓ more: PgDn ", " ↓ 还有：PgDn ")
         } else {
-            text::ui(lang, " ↑ PgUp ", " ↑ PgUp ")
+            lang.pick(" ↑ PgUp ", " ↑ PgUp ")
         };
         title.push(Span::styled(more, theme.dim()));
     }

@@ -5,6 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
+use sim_core::Lang;
 use sim_core::course::{Lesson, concept_name};
 
 use super::{body_area, clamp_scroll, render_header, section};
@@ -88,25 +89,29 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     let [header, body, link] = areas(area);
     let sections = lesson.sections.len();
     let page_label = if state.page < sections {
-        if lang == "zh" {
+        if lang == Lang::Zh {
             format!("第 {}/{sections} 节", state.page + 1)
         } else {
             format!("section {} of {sections}", state.page + 1)
         }
     } else {
-        text::ui(lang, "exercises", "练习").to_owned()
+        lang.pick("exercises", "练习").to_owned()
     };
     render_header(
         frame,
         header,
-        &if lang == "zh" {
+        &if lang == Lang::Zh {
             format!("第 {} 课 · {}", lesson.order, lesson.title.get(lang))
         } else {
             format!("Lesson {} · {}", lesson.order, lesson.title.get(lang))
         },
         &format!(
             "{page_label} · {}",
-            if lang == "zh" { "中文" } else { "English" }
+            if lang == Lang::Zh {
+                "中文"
+            } else {
+                "English"
+            }
         ),
         theme,
     );
@@ -136,11 +141,11 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
 
     // The bottom line: the section's timeline and where the text continues.
     let more = if usize::from(scroll) + usize::from(text_area.height) < count {
-        text::ui(lang, "↓ more", "↓ 更多")
+        lang.pick("↓ more", "↓ 更多")
     } else if state.page + 1 < sections {
-        text::ui(lang, "→ next section", "→ 下一节")
+        lang.pick("→ next section", "→ 下一节")
     } else {
-        text::ui(lang, "→ exercises", "→ 练习")
+        lang.pick("→ exercises", "→ 练习")
     };
     let mut spans = vec![Span::raw(" ")];
     if let Some((name, scenario)) = found.scenario.and_then(|i| lesson.scenarios.get(i)) {
@@ -148,7 +153,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
         spans.push(Span::styled(
             format!(
                 " ▸ {}{} ({name})",
-                text::ui(lang, "timeline: ", "时间线："),
+                lang.pick("timeline: ", "时间线："),
                 scenario.title.get(lang)
             ),
             theme.accent(),
@@ -164,8 +169,8 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
 }
 
 /// "2 tries", "已尝试 2 次".
-pub(crate) fn tries(lang: &str, attempts: u32) -> String {
-    match (lang == "zh", attempts) {
+pub(crate) fn tries(lang: Lang, attempts: u32) -> String {
+    match (lang == Lang::Zh, attempts) {
         (true, n) => format!("已尝试 {n} 次"),
         (false, 1) => "1 try".to_owned(),
         (false, n) => format!("{n} tries"),
@@ -225,9 +230,9 @@ fn render_exercises(
         .map(|(index, exercise)| {
             let record = app.progress.exercise(&lesson.id, &exercise.id);
             let (mark, status) = match record {
-                Some(r) if r.completed => ("✓", text::ui(lang, "complete", "已完成").to_owned()),
+                Some(r) if r.completed => ("✓", lang.pick("complete", "已完成").to_owned()),
                 Some(r) if r.attempts > 0 => ("·", tries(lang, r.attempts)),
-                _ => (" ", text::ui(lang, "new", "未开始").to_owned()),
+                _ => (" ", lang.pick("new", "未开始").to_owned()),
             };
             let marker = if index == state.exercise { "▸" } else { " " };
             let head = format!("{marker} {mark} {}. {:<8}", index + 1, exercise.kind.name());
@@ -247,7 +252,7 @@ fn render_exercises(
         })
         .collect();
     let title = Line::from(Span::styled(
-        text::ui(lang, " Exercises ", " 练习 "),
+        lang.pick(" Exercises ", " 练习 "),
         theme.title(),
     ));
     let mut list_state = ListState::default().with_selected(Some(state.exercise));
@@ -267,7 +272,7 @@ fn render_exercises(
             theme,
         );
         let title = Line::from(Span::styled(
-            text::ui(lang, " The task ", " 题目 "),
+            lang.pick(" The task ", " 题目 "),
             theme.title(),
         ));
         frame.render_widget(body_block(title, theme), prompt_area);

@@ -14,6 +14,7 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use sim_core::Lang;
 
 use super::model::{App, Screen, Work};
 use super::text;
@@ -52,8 +53,8 @@ pub(crate) fn body_area(app: &App) -> Rect {
     Rect::new(0, 0, app.width, app.height.saturating_sub(1))
 }
 
-fn render_too_small(frame: &mut Frame<'_>, area: Rect, lang: &str, theme: Theme) {
-    let message = if lang == "zh" {
+fn render_too_small(frame: &mut Frame<'_>, area: Rect, lang: Lang, theme: Theme) {
+    let message = if lang == Lang::Zh {
         format!(
             "fencelab 需要更大的窗口（最好 80×24；现在是 {}×{}）。按 q 退出。",
             area.width, area.height
@@ -80,66 +81,15 @@ pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
     keys
 }
 
-/// The Chinese of a key's description.
-fn key_zh(what: &str) -> &str {
-    match what {
-        "choose" => "选择",
-        "open" => "打开",
-        "page" => "翻页",
-        "scroll" => "滚动",
-        "timeline" => "时间线",
-        "back" => "返回",
-        "step" => "单步",
-        "start/end" => "开头/结尾",
-        "play" => "播放",
-        "next ○" => "下一个 ○",
-        "mark" => "标记",
-        "submit" => "提交",
-        "hint" => "提示",
-        "solution" => "解答",
-        "help" => "帮助",
-        "explore" => "探索",
-        "setting" => "设置",
-        "change" => "更改",
-        "run" => "运行",
-        "cancel" => "取消",
-        "result" => "结果",
-        "next ?" => "下一个 ?",
-        "predict" => "预测",
-        "ok/rejected/dup/noop/wait" => "成功/拒绝/重复/无操作/等待",
-        "knob" => "选项",
-        "counterexample" => "反例",
-        "field" => "字段",
-        "pick step" => "选步骤",
-        "add" => "添加",
-        "delete" => "删除",
-        "move" => "移动",
-        "option" => "选项",
-        "choose one" => "选择",
-        "choose/unchoose" => "选中/取消",
-        "quit" => "退出",
-        "this help" => "本帮助",
-        "quit, from anywhere (Ctrl-C too)" => "退出，任何界面都可以（Ctrl-C 亦可）",
-        other => other,
-    }
-}
-
-/// A key's description in the learner's language.
-fn key_words<'a>(lang: &str, what: &'a str) -> &'a str {
-    if lang == "zh" { key_zh(what) } else { what }
-}
-
 fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
-    let lang = if app.lang() == "zh" {
-        "English"
-    } else {
-        "中文"
-    };
+    // Descriptions in the learner's language; `l` offers the other one.
+    let w = |en: &'static str, zh: &'static str| app.lang().pick(en, zh);
+    let lang = app.lang().other().own_name();
     match app.screen() {
         Screen::Course(_) => vec![
-            ("↑↓", "choose"),
-            ("Enter", "open"),
-            ("e", "explore"),
+            ("↑↓", w("choose", "选择")),
+            ("Enter", w("open", "打开")),
+            ("e", w("explore", "探索")),
             ("l", lang),
         ],
         Screen::Lesson(state) => {
@@ -147,84 +97,91 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
             let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
             if exercises_page {
                 vec![
-                    ("↑↓", "choose"),
-                    ("Enter", "open"),
-                    ("←", "page"),
-                    ("Esc", "back"),
+                    ("↑↓", w("choose", "选择")),
+                    ("Enter", w("open", "打开")),
+                    ("←", w("page", "翻页")),
+                    ("Esc", w("back", "返回")),
                     ("l", lang),
                 ]
             } else {
                 let timeline = lesson
                     .and_then(|l| l.sections.get(state.page))
                     .is_some_and(|s| s.scenario.is_some());
-                let mut keys = vec![("←→", "page"), ("↑↓", "scroll")];
+                let mut keys = vec![("←→", w("page", "翻页")), ("↑↓", w("scroll", "滚动"))];
                 if timeline {
-                    keys.push(("t", "timeline"));
+                    keys.push(("t", w("timeline", "时间线")));
                 }
-                keys.extend([("Esc", "back"), ("l", lang)]);
+                keys.extend([("Esc", w("back", "返回")), ("l", lang)]);
                 keys
             }
         }
         Screen::Sandbox(_) => vec![
-            ("←→", "step"),
-            ("Home/End", "start/end"),
-            ("Space", "play"),
-            ("↑↓", "scroll"),
-            ("Esc", "back"),
+            ("←→", w("step", "单步")),
+            ("Home/End", w("start/end", "开头/结尾")),
+            ("Space", w("play", "播放")),
+            ("↑↓", w("scroll", "滚动")),
+            ("Esc", w("back", "返回")),
             ("l", lang),
-            ("e", "explore"),
+            ("e", w("explore", "探索")),
         ],
-        Screen::Explorer(state) => explorer::keys(state, lang),
+        Screen::Explorer(state) => explorer::keys(state, app.lang()),
         Screen::Exercise(state) => {
             let mut keys = match &state.work {
                 Work::Mark => vec![
-                    ("←→", "step"),
-                    ("Tab", "next ○"),
-                    ("m", "mark"),
-                    ("Enter", "submit"),
+                    ("←→", w("step", "单步")),
+                    ("Tab", w("next ○", "下一个 ○")),
+                    ("m", w("mark", "标记")),
+                    ("Enter", w("submit", "提交")),
                 ],
                 Work::Predict { .. } => vec![
-                    ("Tab", "next ?"),
-                    ("o r d n w", "ok/rejected/dup/noop/wait"),
-                    ("Enter", "submit"),
-                    ("←→", "step"),
+                    ("Tab", w("next ?", "下一个 ?")),
+                    (
+                        "o r d n w",
+                        w("ok/rejected/dup/noop/wait", "成功/拒绝/重复/无操作/等待"),
+                    ),
+                    ("Enter", w("submit", "提交")),
+                    ("←→", w("step", "单步")),
                 ],
                 Work::Design(_) => vec![
-                    ("↑↓", "knob"),
-                    ("Space ←→", "change"),
-                    ("Enter", "submit"),
-                    ("t", "counterexample"),
+                    ("↑↓", w("knob", "选项")),
+                    ("Space ←→", w("change", "更改")),
+                    ("Enter", w("submit", "提交")),
+                    ("t", w("counterexample", "反例")),
                 ],
                 Work::Break(_) => vec![
-                    ("↑↓", "pick step"),
-                    ("←→", "field"),
-                    ("+-", "change"),
-                    ("Enter", "submit"),
-                    ("a", "add"),
-                    ("x", "delete"),
-                    ("[ ]", "move"),
-                    ("t", "timeline"),
+                    ("↑↓", w("pick step", "选步骤")),
+                    ("←→", w("field", "字段")),
+                    ("+-", w("change", "更改")),
+                    ("Enter", w("submit", "提交")),
+                    ("a", w("add", "添加")),
+                    ("x", w("delete", "删除")),
+                    ("[ ]", w("move", "移动")),
+                    ("t", w("timeline", "时间线")),
                 ],
                 Work::Quiz { multiple, .. } => vec![
-                    ("↑↓", "option"),
+                    ("↑↓", w("option", "选项")),
                     (
                         "Space",
                         if *multiple {
-                            "choose/unchoose"
+                            w("choose/unchoose", "选中/取消")
                         } else {
-                            "choose one"
+                            w("choose one", "选择")
                         },
                     ),
-                    ("Enter", "submit"),
+                    ("Enter", w("submit", "提交")),
                 ],
             };
-            keys.extend([("h", "hint"), ("Esc", "back"), ("s", "solution")]);
+            keys.extend([
+                ("h", w("hint", "提示")),
+                ("Esc", w("back", "返回")),
+                ("s", w("solution", "解答")),
+            ]);
             // Where ↑↓ choose rows, the panel scrolls by page.
             if matches!(
                 state.work,
                 Work::Design(_) | Work::Break(_) | Work::Quiz { .. }
             ) {
-                keys.push(("PgUp/PgDn", "scroll"));
+                keys.push(("PgUp/PgDn", w("scroll", "滚动")));
             }
             keys.push(("l", lang));
             keys
@@ -232,24 +189,21 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
     }
 }
 
-fn key_spans(keys: &[(&str, &str)], lang: &str, theme: Theme) -> Vec<Span<'static>> {
+fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
     let mut spans = Vec::new();
     for (index, (key, what)) in keys.iter().enumerate() {
         if index > 0 {
             spans.push(Span::raw("  "));
         }
         spans.push(Span::styled((*key).to_owned(), theme.key()));
-        spans.push(Span::styled(
-            format!(" {}", key_words(lang, what)),
-            theme.plain(),
-        ));
+        spans.push(Span::styled(format!(" {what}"), theme.plain()));
     }
     spans
 }
 
-fn spans_width(keys: &[(&str, &str)], lang: &str) -> usize {
+fn spans_width(keys: &[(&str, &str)]) -> usize {
     keys.iter()
-        .map(|(k, w)| text::width(k) + 1 + text::width(key_words(lang, w)))
+        .map(|(k, w)| text::width(k) + 1 + text::width(w))
         .sum::<usize>()
         + 2 * keys.len().saturating_sub(1)
 }
@@ -269,11 +223,14 @@ pub(crate) struct FooterHit {
 fn footer(app: &App, width: u16) -> (Line<'static>, Vec<FooterHit>) {
     let theme = app.theme;
     let lang = app.lang();
-    let tail: [(&'static str, &'static str); 2] = [("?", "help"), ("q", "quit")];
+    let tail: [(&'static str, &'static str); 2] = [
+        ("?", lang.pick("help", "帮助")),
+        ("q", lang.pick("quit", "退出")),
+    ];
     let room = usize::from(width).saturating_sub(1);
     let mut spans = vec![Span::raw(" ")];
     let keys: Vec<(&'static str, &'static str)> = if let Some(status) = &app.status {
-        let tail_width = spans_width(&tail, lang) + 2;
+        let tail_width = spans_width(&tail) + 2;
         let shown = text::truncate(status, room.saturating_sub(tail_width).max(room / 2));
         spans.push(Span::styled(shown, theme.warn()));
         let used = spans.iter().map(|s| s.width()).sum::<usize>();
@@ -288,7 +245,7 @@ fn footer(app: &App, width: u16) -> (Line<'static>, Vec<FooterHit>) {
             let mut trial = keys.clone();
             trial.push(key);
             trial.extend(tail);
-            if spans_width(&trial, lang) > room {
+            if spans_width(&trial) > room {
                 continue;
             }
             keys.push(key);
@@ -302,7 +259,7 @@ fn footer(app: &App, width: u16) -> (Line<'static>, Vec<FooterHit>) {
         if index > 0 {
             x += 2;
         }
-        let end = x + text::width(key) + 1 + text::width(key_words(lang, what));
+        let end = x + text::width(key) + 1 + text::width(what);
         hits.push(FooterHit {
             from: u16::try_from(x).unwrap_or(u16::MAX),
             to: u16::try_from(end).unwrap_or(u16::MAX),
@@ -310,7 +267,7 @@ fn footer(app: &App, width: u16) -> (Line<'static>, Vec<FooterHit>) {
         });
         x = end;
     }
-    spans.extend(key_spans(&keys, lang, theme));
+    spans.extend(key_spans(&keys, theme));
     (Line::from(spans), hits)
 }
 
@@ -368,13 +325,19 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
     let mut lines: Vec<Line<'static>> = Vec::new();
     let mut keys = screen_keys(app);
     keys.extend([
-        ("?", "this help"),
-        ("q", "quit, from anywhere (Ctrl-C too)"),
+        ("?", lang.pick("this help", "本帮助")),
+        (
+            "q",
+            lang.pick(
+                "quit, from anywhere (Ctrl-C too)",
+                "退出，任何界面都可以（Ctrl-C 亦可）",
+            ),
+        ),
     ]);
     for (key, what) in keys {
         lines.push(Line::from(vec![
             Span::styled(text::fit(key, 10), theme.key()),
-            Span::styled(key_words(lang, what).to_owned(), theme.plain()),
+            Span::styled(what.to_owned(), theme.plain()),
         ]));
     }
     let timeline = match app.screen() {
@@ -397,7 +360,7 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
         lines.push(Line::default());
         prose(
             &mut lines,
-            text::ui(lang, "Reading the timeline", "怎样读时间线"),
+            lang.pick("Reading the timeline", "怎样读时间线"),
             theme.title(),
         );
         let legend: Vec<String> = GLYPH_LEGEND
@@ -406,27 +369,19 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
             .collect();
         prose(
             &mut lines,
-            &format!(
-                "{}{}.",
-                text::ui(lang, "Steps: ", "步骤："),
-                legend.join(" · ")
-            ),
+            &format!("{}{}.", lang.pick("Steps: ", "步骤："), legend.join(" · ")),
             theme.plain(),
         );
         prose(
             &mut lines,
-            text::ui(
-                lang,
-                "At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
+            lang.pick("At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
                 "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ⌛ 等待行锁 · · 无事可做 · ‼ 违例：过期的或任务结束后的效果。",
             ),
             theme.plain(),
         );
         prose(
             &mut lines,
-            text::ui(
-                lang,
-                "━━ a lease: g2 is generation 2, ┫ where it ended, the number after it is lease_until. ┄ a paused worker.",
+            lang.pick("━━ a lease: g2 is generation 2, ┫ where it ended, the number after it is lease_until. ┄ a paused worker.",
                 "━━ 租约：g2 表示第 2 代，┫ 是它结束的位置，其后的数字是 lease_until。┄ 表示暂停中的 Worker。",
             ),
             theme.plain(),
@@ -446,7 +401,7 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
                     "标记：○ 可以标记的步骤 · ● 已标记。作答之后：✓ 对 · ✗ 错。",
                 ),
             };
-            prose(&mut lines, text::ui(lang, en, zh), theme.plain());
+            prose(&mut lines, lang.pick(en, zh), theme.plain());
         }
     }
     if let Screen::Exercise(state) = app.screen() {
@@ -467,14 +422,12 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
         };
         if let Some((en, zh)) = said {
             lines.push(Line::default());
-            prose(&mut lines, text::ui(lang, en, zh), theme.plain());
+            prose(&mut lines, lang.pick(en, zh), theme.plain());
         }
         lines.push(Line::default());
         prose(
             &mut lines,
-            text::ui(
-                lang,
-                "h reveals the next hint; s shows the worked solution, computed now, after your first try.",
+            lang.pick("h reveals the next hint; s shows the worked solution, computed now, after your first try.",
                 "h 显示下一条提示；第一次作答之后，s 显示现场计算的参考解答。",
             ),
             theme.plain(),
@@ -483,7 +436,7 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
     lines.push(Line::default());
     prose(
         &mut lines,
-        text::ui(lang, "Esc or ? closes this help.", "按 Esc 或 ? 关闭帮助。"),
+        lang.pick("Esc or ? closes this help.", "按 Esc 或 ? 关闭帮助。"),
         theme.dim(),
     );
     (width, lines)
@@ -503,14 +456,14 @@ fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
     let height = (lines.len() as u16 + 2).min(body.height);
     let rows = height.saturating_sub(2);
     let scroll = clamp_scroll(app.help_scroll, lines.len(), rows);
-    let mut block = overlay_block(text::ui(lang, "Keys", "按键"), theme)
+    let mut block = overlay_block(lang.pick("Keys", "按键"), theme)
         .padding(ratatui::widgets::Padding::horizontal(1));
     // Too long for the window: say where the rest is, in symbols and words.
     if lines.len() > usize::from(rows) {
         let more = if usize::from(scroll + rows) < lines.len() {
-            text::ui(lang, " ↓ more: ↑↓ scroll ", " ↓ 还有：↑↓ 滚动 ")
+            lang.pick(" ↓ more: ↑↓ scroll ", " ↓ 还有：↑↓ 滚动 ")
         } else {
-            text::ui(lang, " ↑ ↑↓ scroll ", " ↑ ↑↓ 滚动 ")
+            lang.pick(" ↑ ↑↓ scroll ", " ↑ ↑↓ 滚动 ")
         };
         block = block.title_bottom(Span::styled(more, theme.dim()));
     }
@@ -534,11 +487,14 @@ fn render_notice(frame: &mut Frame<'_>, body: Rect, app: &App) {
     lines.push(Line::from(vec![
         Span::styled("Enter", theme.key()),
         Span::styled(
-            format!(" {}   ", text::ui(app.lang(), "continue", "继续")),
+            format!(" {}   ", app.lang().pick("continue", "继续")),
             theme.plain(),
         ),
         Span::styled("q", theme.key()),
-        Span::styled(format!(" {}", key_words(app.lang(), "quit")), theme.plain()),
+        Span::styled(
+            format!(" {}", app.lang().pick("quit", "退出")),
+            theme.plain(),
+        ),
     ]));
     let height = (lines.len() as u16 + 2).min(body.height);
     let area = centered(body, width, height);

@@ -6,6 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
+use sim_core::Lang;
 use sim_core::{Preset, Scenario, Trace};
 
 use super::{body_area, clamp_scroll, render_header, section};
@@ -27,10 +28,10 @@ pub(crate) fn step_title(
     trace: &Trace,
     index: usize,
     reveal: bool,
-    lang: &str,
+    lang: Lang,
 ) -> String {
     let (Some(_), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
-        return text::ui(lang, "no steps", "没有步骤").to_owned();
+        return lang.pick("no steps", "没有步骤").to_owned();
     };
     let glyph = outcome_glyph(trace, index, false);
     let mut title = format!(
@@ -47,16 +48,16 @@ pub(crate) fn step_title(
 }
 
 /// "Step 4 · tick 7 · A write → report": the step without its result.
-pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: &str) -> String {
+pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String {
     let Some(step) = scenario.steps.get(index) else {
-        return text::ui(lang, "no steps", "没有步骤").to_owned();
+        return lang.pick("no steps", "没有步骤").to_owned();
     };
     let actor = step.worker.map_or("user", |w| scenario.worker_id(w));
     let target = step
         .target
         .map(|t| format!(" → {}", scenario.target_id(t)))
         .unwrap_or_default();
-    let head = if lang == "zh" {
+    let head = if lang == Lang::Zh {
         format!("第 {index} 步 · 时刻 {}", step.at)
     } else {
         format!("Step {index} · tick {}", step.at)
@@ -70,7 +71,7 @@ pub(crate) fn step_text(
     scenario: &Scenario,
     trace: &Trace,
     index: usize,
-    lang: &str,
+    lang: Lang,
     reveal: bool,
 ) -> String {
     if reveal {
@@ -83,7 +84,7 @@ pub(crate) fn step_text(
 /// The detail lines of the current step.
 pub(crate) fn step_lines(
     timeline: &Timeline,
-    lang: &str,
+    lang: Lang,
     reveal: bool,
     width: usize,
     theme: Theme,
@@ -92,7 +93,7 @@ pub(crate) fn step_lines(
     let mut lines = Vec::new();
     if timeline.len() == 0 {
         lines.push(Line::styled(
-            text::ui(lang, "This scenario has no steps.", "这个场景没有步骤。"),
+            lang.pick("This scenario has no steps.", "这个场景没有步骤。"),
             theme.dim(),
         ));
         return lines;
@@ -106,7 +107,7 @@ pub(crate) fn step_lines(
         .and_then(|s| s.note.as_ref())
     {
         for line in text::wrap(
-            &format!("{}{}", text::ui(lang, "Note: ", "注："), note.get(lang)),
+            &format!("{}{}", lang.pick("Note: ", "注："), note.get(lang)),
             width,
         ) {
             lines.push(Line::styled(line, theme.dim()));
@@ -118,7 +119,7 @@ pub(crate) fn step_lines(
 /// The current step, then what the scenario is about.
 fn detail_lines(
     state: &SandboxState,
-    lang: &str,
+    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
@@ -136,11 +137,11 @@ fn detail_lines(
 }
 
 /// The timeline block's title: design and lease length.
-pub(crate) fn timeline_title(timeline: &Timeline, lang: &str, theme: Theme) -> Line<'static> {
+pub(crate) fn timeline_title(timeline: &Timeline, lang: Lang, theme: Theme) -> Line<'static> {
     Line::from(Span::styled(
         format!(
             " {} {} · ttl {} ",
-            text::ui(lang, "timeline · design", "时间线 · 设计"),
+            lang.pick("timeline · design", "时间线 · 设计"),
             design_label(&timeline.scenario),
             timeline.scenario.ttl
         ),
@@ -203,13 +204,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
     let timeline = &state.timeline;
     let [header, rest] = areas(area);
     let playing = if timeline.playing {
-        text::ui(lang, "▶ playing", "▶ 播放中")
+        lang.pick("▶ playing", "▶ 播放中")
     } else {
-        text::ui(lang, "⏸ paused", "⏸ 已暂停")
+        lang.pick("⏸ paused", "⏸ 已暂停")
     };
     let (step, count) = (timeline.cursor + 1, timeline.len());
-    let position = match (count, lang == "zh") {
-        (0, _) => text::ui(lang, "no steps", "没有步骤").to_owned(),
+    let position = match (count, lang == Lang::Zh) {
+        (0, _) => lang.pick("no steps", "没有步骤").to_owned(),
         (_, true) => format!("第 {step}/{count} 步 · {playing}"),
         (_, false) => format!("step {step} of {count} · {playing}"),
     };
