@@ -11,6 +11,7 @@
 
 pub mod course;
 mod design;
+mod diagram;
 mod engine;
 pub mod explore;
 mod lang;
@@ -24,6 +25,10 @@ mod trace;
 mod write;
 
 pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
+pub use diagram::{
+    Column, ColumnKind, Diagram, Idle, LEASE_END_SLACK, Lane, LaneKind, LeaseBar, LeaseEnd,
+    MAX_EMPTY_RUN, MarkKind, RowAfter, StepMark, TickLabel, action_glyph, mark_of, narrate_step,
+};
 pub use engine::run;
 pub use lang::{Lang, UnknownLang};
 pub use leases::{Lease, LeaseClose, leases};

@@ -18,7 +18,7 @@ fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
     }
 }
 
-fn action_word(action: Action, lang: Lang) -> &'static str {
+pub(crate) fn action_word(action: Action, lang: Lang) -> &'static str {
     if zh(lang) {
         match action {
             Action::Claim | Action::ClaimNext => "领取",

@@ -1,6 +1,7 @@
 //! sim-core's integration tests: one binary, one module per feature.
 
 mod course;
+mod diagram;
 mod explore;
 mod narrate;
 mod parse_errors;

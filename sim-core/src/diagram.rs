@@ -1,0 +1,633 @@
+//! The space-time diagram of a run, as both front ends draw it: a lane per
+//! worker (a lease row above its steps), a lane for the user's cancels, one
+//! for the job table and one per remote target; time runs left to right in
+//! columns (one per step, one per quiet tick, one `⋯` per long quiet run).
+//!
+//! Every step is a glyph on its actor's lane (`C` claim, `W` write, …) and
+//! an outcome symbol on the lane of the resource it reached, in the same
+//! column (✓ took effect, ✗ rejected, ↺ duplicate, · nothing, ⌛ waiting,
+//! ‼ a violation, `?` hidden).
+//!
+//! Units are abstract — column and lane indices — so the terminal maps them
+//! to cells and the page to SVG pixels. A [`Diagram`] is built for one
+//! [`Reveal`]: what it hides (verdicts, the results of a predict exercise's
+//! steps and the leases they granted) is never computed into it.
+
+use serde::Serialize;
+
+use crate::lang::Lang;
+use crate::leases::{Lease, LeaseClose, leases};
+use crate::narrate::{action_word, describe_outcome, describe_pending, describe_step};
+use crate::reveal::Reveal;
+use crate::scenario::{Action, JobIdx, Scenario, WorkerIdx};
+use crate::trace::{Outcome, Trace};
+
+/// Runs of more quiet ticks than this collapse into one `⋯` column.
+pub const MAX_EMPTY_RUN: u64 = 3;
+/// Lease expiries further than this past the last step are given no column.
+pub const LEASE_END_SLACK: u64 = 4;
+
+/// What a lane holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LaneKind {
+    /// A worker's leases (of one job, when it held several).
+    Lease,
+    /// A worker's steps.
+    Worker,
+    /// The user's cancels.
+    User,
+    /// The job table.
+    Jobs,
+    /// A remote target.
+    Target,
+}
+
+/// One horizontal lane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Lane {
+    pub kind: LaneKind,
+    /// Its label, in the learner's language (empty for a worker's only
+    /// lease row).
+    pub label: String,
+    /// A second line: a target's protection.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sub: Option<&'static str>,
+}
+
+/// What a column stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ColumnKind {
+    /// One step (steps of the same tick get a column each).
+    Step { step: usize },
+    /// A tick with no step.
+    Quiet,
+    /// Ticks `tick..=to` with nothing happening, drawn as one `⋯`.
+    Gap { to: u64 },
+}
+
+/// One column of the diagram, at true time `tick`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Column {
+    pub tick: u64,
+    #[serde(flatten)]
+    pub kind: ColumnKind,
+}
+
+/// A label on the tick axis: the tick where a new one starts, `⋯` over a gap.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TickLabel {
+    pub column: usize,
+    pub text: String,
+    pub gap: bool,
+}
+
+/// How a lease bar ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaseEnd {
+    /// `lease_until` passed.
+    Expired,
+    /// The job was finished, failed or cancelled.
+    Ended,
+    /// A newer claim took the row.
+    Replaced,
+    /// Still running when the diagram ends.
+    Beyond,
+}
+
+/// A lease as a bar on its worker's lease lane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LeaseBar {
+    pub lane: usize,
+    pub worker: String,
+    pub job: String,
+    pub generation: u32,
+    /// The claim's column.
+    pub start_column: usize,
+    /// The column boundary where it ends (exclusive; at least
+    /// `start_column`, equal only for a lease that expired at once).
+    pub end_column: usize,
+    /// `lease_until` as written.
+    pub until: i64,
+    pub end: LeaseEnd,
+}
+
+/// A worker paused (or crashed) between two column boundaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Idle {
+    pub lane: usize,
+    pub from_column: usize,
+    pub to_column: usize,
+    pub crashed: bool,
+}
+
+/// The kind of symbol a step shows on its resource's lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    Ok,
+    Rejected,
+    Duplicate,
+    Noop,
+    Waiting,
+    /// The oracle's verdict: it had to be refused (only when verdicts show).
+    Violation,
+    /// The result is not shown (a predict exercise's question).
+    Hidden,
+}
+
+impl MarkKind {
+    fn of(outcome: Outcome) -> MarkKind {
+        match outcome {
+            Outcome::Ok => MarkKind::Ok,
+            Outcome::Rejected => MarkKind::Rejected,
+            Outcome::Duplicate => MarkKind::Duplicate,
+            Outcome::Noop => MarkKind::Noop,
+            Outcome::Waiting => MarkKind::Waiting,
+        }
+    }
+
+    /// The symbol that carries the meaning without colour.
+    pub fn symbol(self) -> char {
+        match self {
+            MarkKind::Ok => '✓',
+            MarkKind::Rejected => '✗',
+            MarkKind::Duplicate => '↺',
+            MarkKind::Noop => '·',
+            MarkKind::Waiting => '⌛',
+            MarkKind::Violation => '‼',
+            MarkKind::Hidden => '?',
+        }
+    }
+}
+
+/// The job-table row after a step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RowAfter {
+    pub job: String,
+    pub owner: Option<String>,
+    pub lease_until: Option<i64>,
+    pub fence: u64,
+    pub state: &'static str,
+}
+
+/// One step as the diagram shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepMark {
+    pub at: u64,
+    pub column: usize,
+    /// The letter on the actor's lane, and the action in words.
+    pub glyph: char,
+    pub word: &'static str,
+    /// The lane of the worker (or the user) that took it.
+    pub actor: Option<usize>,
+    /// The lane of the resource it reached, if it reached one.
+    pub resource: Option<usize>,
+    pub mark: MarkKind,
+    pub symbol: char,
+    /// The step in words, as much as may be shown.
+    pub narration: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The job-table row after it; absent when its result is hidden.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<RowAfter>,
+}
+
+/// The layout of one run's diagram (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagram {
+    pub lanes: Vec<Lane>,
+    pub columns: Vec<Column>,
+    pub tick_labels: Vec<TickLabel>,
+    pub leases: Vec<LeaseBar>,
+    pub idle: Vec<Idle>,
+    pub steps: Vec<StepMark>,
+}
+
+/// The letter a step shows on its actor's lane.
+pub fn action_glyph(action: Action) -> char {
+    match action {
+        Action::Claim | Action::ClaimNext => 'C',
+        Action::UpdateClaim => 'U',
+        Action::Renew => 'R',
+        Action::Write => 'W',
+        Action::Finish => 'F',
+        Action::Fail => 'E',
+        Action::Cancel => 'K',
+        Action::Register => 'G',
+        Action::Check => '?',
+        Action::Crash => 'X',
+        Action::Pause => 'Z',
+        Action::Resume => '>',
+        Action::Begin => 'B',
+        Action::Select => 'S',
+        Action::SelectForUpdate => 'L',
+        Action::SelectSkipLocked => 'Q',
+        Action::Commit => 'M',
+        Action::Rollback => '<',
+    }
+}
+
+/// The kind of symbol step `index` shows: its outcome, `‼` for a violation
+/// when `verdicts` may be shown.
+pub fn mark_of(trace: &Trace, index: usize, verdicts: bool) -> Option<MarkKind> {
+    let record = trace.steps.get(index)?;
+    if verdicts && trace.is_violation(index as u32) {
+        return Some(MarkKind::Violation);
+    }
+    Some(MarkKind::of(record.outcome))
+}
+
+/// Step `index` in words, as much as `reveal` lets show: the question of a
+/// predict exercise, the outcome without the verdict, or everything.
+pub fn narrate_step(
+    scenario: &Scenario,
+    trace: &Trace,
+    index: usize,
+    lang: Lang,
+    reveal: &Reveal,
+) -> String {
+    if !reveal.shows_step(index) {
+        describe_pending(scenario, index, lang)
+    } else if reveal.shows_verdicts() {
+        describe_step(scenario, trace, index, lang)
+    } else {
+        describe_outcome(scenario, trace, index, lang)
+    }
+}
+
+/// Where the lanes are: per worker its lease rows and its step lane.
+struct Lanes {
+    lanes: Vec<Lane>,
+    /// Per worker: (job, lane) of its lease rows; the first is the default.
+    lease_rows: Vec<Vec<(JobIdx, usize)>>,
+    worker: Vec<usize>,
+    user: Option<usize>,
+    jobs: usize,
+    targets: Vec<usize>,
+}
+
+impl Lanes {
+    fn new(scenario: &Scenario, spans: &[Lease], lang: Lang) -> Lanes {
+        let multi_job = scenario.jobs.len() > 1;
+        let mut lanes = Vec::new();
+        let mut lease_rows = Vec::new();
+        let mut worker_lanes = Vec::new();
+        for (index, worker) in scenario.workers.iter().enumerate() {
+            let mut jobs = Vec::new();
+            for span in spans.iter().filter(|s| usize::from(s.worker) == index) {
+                if !jobs.contains(&span.job) {
+                    jobs.push(span.job);
+                }
+            }
+            // With several jobs, a worker that held leases gets a row per job.
+            let labelled = multi_job && !jobs.is_empty();
+            if !labelled {
+                jobs = vec![0];
+            }
+            let mut rows = Vec::new();
+            for job in jobs {
+                rows.push((job, lanes.len()));
+                lanes.push(Lane {
+                    kind: LaneKind::Lease,
+                    label: if labelled {
+                        format!(" {}", scenario.job_id(job))
+                    } else {
+                        String::new()
+                    },
+                    sub: None,
+                });
+            }
+            lease_rows.push(rows);
+            worker_lanes.push(lanes.len());
+            lanes.push(Lane {
+                kind: LaneKind::Worker,
+                label: worker.id.clone(),
+                sub: None,
+            });
+        }
+        let user = scenario.steps.iter().any(|s| s.worker.is_none()).then(|| {
+            lanes.push(Lane {
+                kind: LaneKind::User,
+                label: lang.pick("user", "用户").to_owned(),
+                sub: None,
+            });
+            lanes.len() - 1
+        });
+        let jobs = lanes.len();
+        let label = match scenario.jobs.as_slice() {
+            [only] => format!("{} {only}", lang.pick("job", "任务")),
+            _ => lang.pick("jobs", "任务表").to_owned(),
+        };
+        lanes.push(Lane {
+            kind: LaneKind::Jobs,
+            label,
+            sub: None,
+        });
+        let mut targets = Vec::new();
+        for target in &scenario.targets {
+            targets.push(lanes.len());
+            lanes.push(Lane {
+                kind: LaneKind::Target,
+                label: target.id.clone(),
+                sub: Some(target.protect.name()),
+            });
+        }
+        Lanes {
+            lanes,
+            lease_rows,
+            worker: worker_lanes,
+            user,
+            jobs,
+            targets,
+        }
+    }
+
+    /// The lane `worker`'s lease of `job` is drawn on.
+    fn lease(&self, worker: WorkerIdx, job: JobIdx) -> Option<usize> {
+        let rows = self.lease_rows.get(usize::from(worker))?;
+        rows.iter()
+            .find(|(j, _)| *j == job)
+            .or(rows.first())
+            .map(|(_, lane)| *lane)
+    }
+
+    /// The lane a step is drawn on (its worker, or the user).
+    fn actor(&self, scenario: &Scenario, index: usize) -> Option<usize> {
+        let step = scenario.steps.get(index)?;
+        match step.worker {
+            Some(worker) => self.worker.get(usize::from(worker)).copied(),
+            None => self.user,
+        }
+    }
+
+    /// The lane of the resource the step reached, if it reached one.
+    fn resource(&self, scenario: &Scenario, index: usize) -> Option<usize> {
+        let step = scenario.steps.get(index)?;
+        match step.action {
+            Action::Pause | Action::Resume | Action::Crash => None,
+            Action::Write | Action::Register => step
+                .target
+                .and_then(|t| self.targets.get(usize::from(t)).copied()),
+            _ => Some(self.jobs),
+        }
+    }
+}
+
+/// The ticks that get a column: 0, every step's, the tick after the last
+/// step, and lease expiries close enough to the end that did not end first.
+fn ticks(scenario: &Scenario, spans: &[Lease]) -> Vec<u64> {
+    let last_at = scenario.steps.last().map_or(0, |s| s.at);
+    let mut ticks: Vec<u64> = vec![0, last_at.saturating_add(1)];
+    ticks.extend(scenario.steps.iter().map(|s| s.at));
+    for span in spans {
+        // A lease that ended before it expired needs no column for its expiry.
+        let ended_first = span
+            .closed
+            .and_then(|(step, _)| scenario.steps.get(step))
+            .is_some_and(|step| (step.at as i64) < span.expiry);
+        if let Ok(expiry) = u64::try_from(span.expiry)
+            && expiry <= last_at.saturating_add(LEASE_END_SLACK)
+            && !ended_first
+        {
+            ticks.push(expiry);
+        }
+    }
+    ticks.sort_unstable();
+    ticks.dedup();
+    ticks
+}
+
+/// Columns: one per step, one per quiet tick, one `⋯` per long quiet run;
+/// and per step, its column.
+fn columns(scenario: &Scenario, ticks: &[u64]) -> (Vec<Column>, Vec<usize>) {
+    let mut columns = Vec::with_capacity(scenario.steps.len() + ticks.len());
+    let mut step_column = vec![0; scenario.steps.len()];
+    let mut next_step = 0;
+    for (position, &tick) in ticks.iter().enumerate() {
+        let before = columns.len();
+        while let Some(step) = scenario.steps.get(next_step)
+            && step.at == tick
+        {
+            if let Some(slot) = step_column.get_mut(next_step) {
+                *slot = columns.len();
+            }
+            columns.push(Column {
+                tick,
+                kind: ColumnKind::Step { step: next_step },
+            });
+            next_step += 1;
+        }
+        if columns.len() == before {
+            columns.push(Column {
+                tick,
+                kind: ColumnKind::Quiet,
+            });
+        }
+        if let Some(&following) = ticks.get(position + 1) {
+            let quiet = following - tick - 1;
+            if quiet > MAX_EMPTY_RUN {
+                columns.push(Column {
+                    tick: tick + 1,
+                    kind: ColumnKind::Gap { to: following - 1 },
+                });
+            } else {
+                columns.extend((tick + 1..following).map(|empty| Column {
+                    tick: empty,
+                    kind: ColumnKind::Quiet,
+                }));
+            }
+        }
+    }
+    (columns, step_column)
+}
+
+/// The axis labels: a tick where it changes, `⋯` over a gap.
+fn tick_labels(columns: &[Column]) -> Vec<TickLabel> {
+    let mut labels = Vec::new();
+    let mut previous = None;
+    for (index, column) in columns.iter().enumerate() {
+        match column.kind {
+            ColumnKind::Gap { .. } => labels.push(TickLabel {
+                column: index,
+                text: "⋯".to_owned(),
+                gap: true,
+            }),
+            _ if previous != Some(column.tick) => labels.push(TickLabel {
+                column: index,
+                text: column.tick.to_string(),
+                gap: false,
+            }),
+            _ => {}
+        }
+        previous = Some(column.tick);
+    }
+    labels
+}
+
+/// The first column at or after true time `tick` (the column count past
+/// the end).
+fn column_of_tick(columns: &[Column], tick: u64) -> usize {
+    columns.partition_point(|column| match column.kind {
+        ColumnKind::Gap { to } => to < tick,
+        _ => column.tick < tick,
+    })
+}
+
+fn lease_bar(
+    scenario: &Scenario,
+    span: &Lease,
+    lanes: &Lanes,
+    columns: &[Column],
+    step_column: &[usize],
+) -> Option<LeaseBar> {
+    let column_of_step = |step: usize| step_column.get(step).copied().unwrap_or(0);
+    let start = column_of_step(span.start_step);
+    let expiry = u64::try_from(span.expiry).map_or(start, |tick| column_of_tick(columns, tick));
+    // A finish ends the lease after its own column; a newer claim at its column.
+    let close = span.closed.map(|(step, close)| match close {
+        LeaseClose::Ended => (column_of_step(step) + 1, LeaseEnd::Ended),
+        LeaseClose::Replaced => (column_of_step(step), LeaseEnd::Replaced),
+    });
+    let (end_column, end) = match close {
+        Some((column, end)) if column < expiry && start < expiry => (column, end),
+        _ if expiry >= columns.len() && !scenario.steps.is_empty() => {
+            (columns.len(), LeaseEnd::Beyond)
+        }
+        _ => (expiry, LeaseEnd::Expired),
+    };
+    Some(LeaseBar {
+        lane: lanes.lease(span.worker, span.job)?,
+        worker: scenario.worker_id(span.worker).to_owned(),
+        job: scenario.job_id(span.job).to_owned(),
+        generation: span.generation,
+        start_column: start,
+        end_column: end_column.max(start),
+        until: span.until,
+        end,
+    })
+}
+
+/// Paused and crashed stretches: from after a pause (or crash) to the
+/// resume (or the next crash, or the end).
+fn idle_runs(scenario: &Scenario, lanes: &Lanes, step_column: &[usize], width: usize) -> Vec<Idle> {
+    let mut runs = Vec::new();
+    let mut since: Vec<Option<(usize, bool)>> = vec![None; scenario.workers.len()];
+    let mut close = |worker: usize, open: Option<(usize, bool)>, to_column: usize| {
+        if let (Some((from_column, crashed)), Some(&lane)) = (open, lanes.worker.get(worker)) {
+            runs.push(Idle {
+                lane,
+                from_column,
+                to_column,
+                crashed,
+            });
+        }
+    };
+    for (index, step) in scenario.steps.iter().enumerate() {
+        let Some(worker) = step.worker.map(usize::from) else {
+            continue;
+        };
+        let Some(slot) = since.get_mut(worker) else {
+            continue;
+        };
+        let column = step_column.get(index).copied().unwrap_or(0);
+        match step.action {
+            Action::Pause if slot.is_none() => *slot = Some((column + 1, false)),
+            Action::Crash => {
+                close(worker, slot.take(), column);
+                *slot = Some((column + 1, true));
+            }
+            Action::Resume => close(worker, slot.take(), column),
+            _ => {}
+        }
+    }
+    for (worker, slot) in since.into_iter().enumerate() {
+        close(worker, slot, width);
+    }
+    runs
+}
+
+impl Diagram {
+    /// The diagram of `trace`, a run of `scenario`, showing what `reveal`
+    /// lets show, with words in `lang`.
+    pub fn new(scenario: &Scenario, trace: &Trace, lang: Lang, reveal: &Reveal) -> Diagram {
+        // Leases granted by hidden steps are left out, and a hidden step
+        // does not end one: either would tell the step's result.
+        let mut spans = leases(scenario, trace);
+        spans.retain(|span| reveal.shows_step(span.start_step));
+        for span in &mut spans {
+            if span
+                .closed
+                .is_some_and(|(step, _)| !reveal.shows_step(step))
+            {
+                span.closed = None;
+            }
+        }
+        let lanes = Lanes::new(scenario, &spans, lang);
+        let (columns, step_column) = columns(scenario, &ticks(scenario, &spans));
+        let leases = spans
+            .iter()
+            .filter_map(|span| lease_bar(scenario, span, &lanes, &columns, &step_column))
+            .collect();
+        let idle = idle_runs(scenario, &lanes, &step_column, columns.len());
+        let steps = scenario
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(index, step)| {
+                let shown = reveal.shows_step(index);
+                let mark = if shown {
+                    mark_of(trace, index, reveal.shows_verdicts()).unwrap_or(MarkKind::Noop)
+                } else {
+                    MarkKind::Hidden
+                };
+                let row = match trace.steps.get(index) {
+                    Some(record) if shown => {
+                        record.row.zip(record.job).map(|(row, job)| RowAfter {
+                            job: scenario.job_id(job).to_owned(),
+                            owner: row.owner.map(|o| scenario.owner_id(o).to_owned()),
+                            lease_until: row.lease_until,
+                            fence: row.fence,
+                            state: row.state.name(),
+                        })
+                    }
+                    _ => None,
+                };
+                StepMark {
+                    at: step.at,
+                    column: step_column.get(index).copied().unwrap_or(0),
+                    glyph: action_glyph(step.action),
+                    word: action_word(step.action, lang),
+                    actor: lanes.actor(scenario, index),
+                    resource: lanes.resource(scenario, index),
+                    mark,
+                    symbol: mark.symbol(),
+                    narration: narrate_step(scenario, trace, index, lang, reveal),
+                    note: step.note.as_ref().map(|n| n.get(lang).to_owned()),
+                    row,
+                }
+            })
+            .collect();
+        Diagram {
+            tick_labels: tick_labels(&columns),
+            lanes: lanes.lanes,
+            columns,
+            leases,
+            idle,
+            steps,
+        }
+    }
+
+    /// The first column at or after true time `tick`.
+    pub fn column_of_tick(&self, tick: u64) -> usize {
+        column_of_tick(&self.columns, tick)
+    }
+
+    /// The column of step `index` (0 when there is none).
+    pub fn step_column(&self, index: usize) -> usize {
+        self.steps.get(index).map_or(0, |s| s.column)
+    }
+}

@@ -1,0 +1,240 @@
+//! The space-time diagram both front ends draw: columns, gaps and tick
+//! labels, lease bars and how they end, and what a [`Reveal`] leaves out.
+
+use sim_core::{ColumnKind, Diagram, LaneKind, Lang, LeaseEnd, MarkKind, Reveal, Scenario, Trace};
+
+fn run(text: &str) -> (Scenario, Trace) {
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    let trace = sim_core::run(&scenario);
+    (scenario, trace)
+}
+
+/// A pauses past its lease, B takes the job, A resumes and finishes stale.
+const STALE: &str = r#"
+id = "t"
+ttl = 5
+workers = ["A", "B"]
+design = "ttl-lock-only"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, worker = "A", do = "pause" },
+  { at = 6, worker = "B", do = "claim" },
+  { at = 7, worker = "A", do = "resume" },
+  { at = 7, worker = "A", do = "finish" },
+  { at = 8, worker = "B", do = "finish" },
+]
+"#;
+
+fn labels(diagram: &Diagram) -> Vec<(usize, &str)> {
+    diagram
+        .tick_labels
+        .iter()
+        .map(|l| (l.column, l.text.as_str()))
+        .collect()
+}
+
+#[test]
+fn a_column_per_step_and_quiet_tick_and_one_label_per_tick() {
+    let (scenario, trace) = run(STALE);
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    let kinds: Vec<ColumnKind> = diagram.columns.iter().map(|c| c.kind).collect();
+    use ColumnKind::{Quiet, Step};
+    assert_eq!(
+        kinds,
+        [
+            Step { step: 0 },
+            Step { step: 1 },
+            Quiet,
+            Quiet,
+            Quiet,
+            Quiet, // tick 5: A's lease expires
+            Step { step: 2 },
+            Step { step: 3 },
+            Step { step: 4 }, // the same tick as step 3: a column of its own
+            Step { step: 5 },
+            Quiet, // the tick after the last step
+        ]
+    );
+    let ticks: Vec<u64> = diagram.columns.iter().map(|c| c.tick).collect();
+    assert_eq!(ticks, [0, 1, 2, 3, 4, 5, 6, 7, 7, 8, 9]);
+    // Tick 7 is labelled once, over its first column.
+    assert_eq!(
+        labels(&diagram),
+        [
+            (0, "0"),
+            (1, "1"),
+            (2, "2"),
+            (3, "3"),
+            (4, "4"),
+            (5, "5"),
+            (6, "6"),
+            (7, "7"),
+            (9, "8"),
+            (10, "9")
+        ]
+    );
+    assert_eq!(diagram.step_column(4), 8);
+}
+
+#[test]
+fn lanes_leases_and_pauses() {
+    let (scenario, trace) = run(STALE);
+    let diagram = Diagram::new(&scenario, &trace, Lang::Zh, &Reveal::Everything);
+    let kinds: Vec<LaneKind> = diagram.lanes.iter().map(|l| l.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            LaneKind::Lease,
+            LaneKind::Worker,
+            LaneKind::Lease,
+            LaneKind::Worker,
+            LaneKind::Jobs
+        ]
+    );
+    assert!(
+        diagram.lanes[4].label.starts_with("任务 "),
+        "{:?}",
+        diagram.lanes[4]
+    );
+    let [first, second] = diagram.leases.as_slice() else {
+        panic!("{:?}", diagram.leases);
+    };
+    assert_eq!((first.lane, first.generation, first.until), (0, 1, 5));
+    // A's lease expires at tick 5 (before B's claim replaced it).
+    assert_eq!((first.start_column, first.end_column), (0, 5));
+    assert_eq!(first.end, LeaseEnd::Expired);
+    // B's ends after A's stale finish's column: that finish ended the job.
+    assert_eq!((second.lane, second.start_column), (2, 6));
+    assert_eq!((second.end_column, second.end), (9, LeaseEnd::Ended));
+    // A sleeps from after its pause to its resume.
+    assert_eq!(diagram.idle.len(), 1);
+    let idle = diagram.idle[0];
+    assert_eq!((idle.lane, idle.from_column, idle.to_column), (1, 2, 7));
+    assert!(!idle.crashed);
+    let finish = &diagram.steps[4];
+    assert_eq!(
+        (finish.glyph, finish.actor, finish.resource),
+        ('F', Some(1), Some(4))
+    );
+    assert_eq!(finish.word, "提交完成（finish）");
+    assert_eq!((finish.mark, finish.symbol), (MarkKind::Violation, '‼'));
+    assert_eq!(finish.row.as_ref().map(|r| r.state), Some("done"));
+}
+
+#[test]
+fn long_quiet_runs_become_one_gap() {
+    let (scenario, trace) = run(r#"
+        id = "t"
+        ttl = 5
+        workers = ["A"]
+        steps = [
+          { at = 0, worker = "A", do = "claim" },
+          { at = 900000000, worker = "A", do = "finish" },
+        ]
+        "#);
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    assert_eq!(
+        labels(&diagram),
+        [
+            (0, "0"),
+            (1, "⋯"),
+            (2, "5"),
+            (3, "⋯"),
+            (4, "900000000"),
+            (5, "900000001")
+        ]
+    );
+    assert_eq!(diagram.columns[1].kind, ColumnKind::Gap { to: 4 });
+    assert_eq!(diagram.columns[3].kind, ColumnKind::Gap { to: 899_999_999 });
+    assert_eq!(
+        diagram.column_of_tick(1000),
+        3,
+        "a tick inside a gap is the gap"
+    );
+    // Three quiet ticks stay three columns.
+    let (scenario, trace) = run(r#"
+        id = "t"
+        ttl = 5
+        workers = ["A"]
+        steps = [
+          { at = 0, worker = "A", do = "check" },
+          { at = 4, worker = "A", do = "check" },
+        ]
+        "#);
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    assert_eq!(diagram.columns.len(), 6);
+    assert!(diagram.tick_labels.iter().all(|l| !l.gap));
+}
+
+#[test]
+fn a_lease_past_the_end_is_clipped() {
+    let (scenario, trace) = run(r#"
+        id = "t"
+        ttl = 10
+        workers = ["A"]
+        steps = [
+          { at = 0, worker = "A", do = "claim" },
+          { at = 1, worker = "A", do = "renew" },
+        ]
+        "#);
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    // No column for tick 11: it is more than the slack past the last step.
+    assert_eq!(diagram.columns.len(), 3);
+    let lease = &diagram.leases[0];
+    assert_eq!((lease.end, lease.end_column), (LeaseEnd::Beyond, 3));
+    assert_eq!(lease.until, 11);
+}
+
+#[test]
+fn hidden_steps_are_absent_not_blanked() {
+    let (scenario, trace) = run(STALE);
+    let everything = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    let hidden = Diagram::new(&scenario, &trace, Lang::En, &Reveal::NotTheseSteps(vec![2]));
+    // B's claim: no result, no row, no lease it granted.
+    let claim = &hidden.steps[2];
+    assert_eq!((claim.mark, claim.symbol), (MarkKind::Hidden, '?'));
+    assert!(claim.row.is_none());
+    assert!(
+        claim.narration.contains("What will it do?"),
+        "{}",
+        claim.narration
+    );
+    assert_eq!(hidden.leases.len(), 1);
+    assert_eq!(everything.leases.len(), 2);
+    // Verdicts hide with it; the other steps keep their outcomes.
+    assert_eq!(hidden.steps[4].mark, MarkKind::Ok);
+    assert!(hidden.steps[4].row.is_some());
+    let json = serde_json::to_value(&hidden).unwrap_or_default();
+    assert!(
+        json["steps"][2].get("row").is_none(),
+        "{}",
+        json["steps"][2]
+    );
+    assert_eq!(json["steps"][2]["mark"], "hidden");
+    assert!(!json.to_string().contains('‼'));
+    assert!(!json.to_string().contains("had to be refused"));
+}
+
+#[test]
+fn no_verdicts_keeps_outcomes_and_drops_the_verdict() {
+    let (scenario, trace) = run(STALE);
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::NoVerdicts);
+    assert_eq!(diagram.steps[4].mark, MarkKind::Ok);
+    assert!(diagram.steps.iter().all(|s| s.mark != MarkKind::Violation));
+    assert!(!diagram.steps[4].narration.contains("had to be refused"));
+    let shown = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    assert!(
+        shown.steps[4].narration.contains("had to be refused"),
+        "{}",
+        shown.steps[4].narration
+    );
+}
+
+#[test]
+fn an_empty_scenario_has_a_column_and_no_steps() {
+    let scenario = Scenario::new("empty", 5, &["A"]);
+    let trace = sim_core::run(&scenario);
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    assert!(diagram.steps.is_empty() && diagram.leases.is_empty());
+    assert_eq!(diagram.columns.len(), 2);
+}
