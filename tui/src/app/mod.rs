@@ -12,6 +12,7 @@
 //! progress and reports to [`explorer::receive`].
 
 pub(crate) mod explorer;
+pub(crate) mod layout;
 pub(crate) mod model;
 pub(crate) mod mouse;
 pub(crate) mod persist;

@@ -13,14 +13,14 @@ use sim_core::{Action, Check, Design, Outcome, Protect, Scenario, Step, Trace};
 use super::explorer::{Command, ExplorerState};
 use super::persist::Notice;
 use super::theme::Theme;
-use super::timeline::Diagram;
+use super::timeline::Diagrams;
 
-/// A scenario, its run and its diagram, with a current step.
+/// A scenario, its run and its diagrams, with a current step.
 #[derive(Debug, Clone)]
 pub(crate) struct Timeline {
     pub(crate) scenario: Scenario,
     pub(crate) trace: Trace,
-    pub(crate) diagram: Diagram,
+    pub(crate) diagrams: Diagrams,
     pub(crate) cursor: usize,
     pub(crate) playing: bool,
 }
@@ -28,11 +28,10 @@ pub(crate) struct Timeline {
 impl Timeline {
     pub(crate) fn new(scenario: Scenario) -> Timeline {
         let trace = sim_core::run(&scenario);
-        let diagram = Diagram::new(&scenario, &trace);
         Timeline {
             scenario,
             trace,
-            diagram,
+            diagrams: Diagrams::default(),
             cursor: 0,
             playing: false,
         }
@@ -124,9 +123,6 @@ pub(crate) enum Work {
     /// The asked steps are [`ExerciseState::candidates`].
     Predict {
         predictions: BTreeMap<u32, Outcome>,
-        /// The timeline's diagram without the asked steps' leases, shown
-        /// until the outcomes may be seen.
-        hidden_diagram: Box<Diagram>,
     },
     Design(Box<DesignWork>),
     Break(Box<BreakWork>),
@@ -522,11 +518,8 @@ impl App {
                 let mut timeline = Timeline::new(scenario);
                 // Start on the first step asked about.
                 timeline.cursor = asked.first().map_or(0, |s| *s as usize);
-                let hidden_diagram =
-                    Box::new(Diagram::hiding(&timeline.scenario, &timeline.trace, &asked));
                 let work = Work::Predict {
                     predictions: BTreeMap::new(),
-                    hidden_diagram,
                 };
                 (Some(timeline), asked, work)
             }

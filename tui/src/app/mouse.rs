@@ -7,12 +7,13 @@ use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
+use super::layout;
 use super::model::{App, Screen};
 use super::update::{Message, message_for_key};
 use super::view;
 
 pub(crate) fn message_for_mouse(app: &App, mouse: MouseEvent) -> Option<Message> {
-    if app.width < view::MIN_WIDTH || app.height < view::MIN_HEIGHT {
+    if layout::too_small(app.width, app.height) {
         return None;
     }
     let (x, y) = (mouse.column, mouse.row);
@@ -51,7 +52,9 @@ fn click(app: &App, x: u16, y: u16) -> Option<Message> {
     }
     match app.screen() {
         Screen::Course(state) => view::course::row_at(app, state, x, y).map(Message::ClickRow),
-        Screen::Sandbox(state) => view::sandbox::step_at(app, state, x, y).map(Message::SelectStep),
+        Screen::Sandbox(state) => {
+            layout::sandbox_step_at(app, state, x, y).map(Message::SelectStep)
+        }
         Screen::Exercise(state) => {
             view::exercise::step_at(app, state, x, y).map(Message::SelectStep)
         }

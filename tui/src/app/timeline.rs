@@ -1,131 +1,27 @@
-//! The space-time diagram: a lane per worker (its lease above its steps),
-//! a lane for the user's cancels, one for the job table and one per remote
-//! target; time runs left to right with tick labels.
+//! The space-time diagram in terminal cells. The layout — lanes, columns,
+//! tick labels, lease bars, each step's glyph and outcome symbol — is
+//! `sim_core::Diagram`, the one the web page draws too; this module maps
+//! its columns to cells ([`SLOT`] each, the widest symbol, ⌛, takes two)
+//! and draws the part that fits, scrolled to keep the current step in view.
 //!
-//! Every step is a glyph on its actor's lane (`C` claim, `W` write, …) and
-//! an outcome symbol on the lane of the resource it reached, in the same
-//! column (✓ took effect, ✗ rejected, ↺ duplicate, ⌛ waiting, · nothing,
-//! ‼ a violation). The current step is drawn reversed with a line from
-//! worker to resource. Symbols carry every meaning; colour only repeats it.
-//!
-//! [`Diagram`] is the layout, computed once per scenario; [`TimelineWidget`]
-//! draws the part of it that fits, scrolled to keep the current step in view.
+//! The current step is drawn reversed with a line from worker to resource.
+//! Symbols carry every meaning; colour only repeats it.
+
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
-use sim_core::{Action, JobIdx, Outcome, Scenario, Trace, WorkerIdx};
+use sim_core::{ColumnKind, Diagram, Lang, LeaseBar, LeaseEnd, MarkKind, Reveal, Trace};
 use unicode_width::UnicodeWidthChar;
 
+use super::layout::{self, SLOT};
+use super::model::Timeline;
 use super::text;
 use super::theme::Theme;
 
-/// Columns per step (the widest symbol, ⌛, takes two).
-const SLOT: usize = 2;
-/// Runs of more empty ticks than this collapse into one `⋯` column.
-const MAX_EMPTY_RUN: u64 = 3;
-/// Lease ends further than this past the last step are not given columns.
-const LEASE_END_SLACK: u64 = 4;
-
-#[derive(Debug, Clone)]
-pub(crate) struct Lane {
-    pub(crate) label: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ColumnKind {
-    Step(usize),
-    /// A tick with no step.
-    Empty,
-    /// Ticks `tick..=to` with nothing happening, drawn as one `⋯`.
-    Gap {
-        to: u64,
-    },
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Column {
-    pub(crate) x: usize,
-    pub(crate) tick: u64,
-    pub(crate) kind: ColumnKind,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LeaseEnd {
-    /// `lease_until` passed.
-    Expired,
-    /// The job was finished, failed or cancelled.
-    Ended,
-    /// A newer claim took the row.
-    Replaced,
-    /// Still running when the diagram ends.
-    Beyond,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct LeaseBar {
-    pub(crate) worker: WorkerIdx,
-    pub(crate) job: JobIdx,
-    pub(crate) generation: u32,
-    pub(crate) start_x: usize,
-    pub(crate) end_x: usize,
-    pub(crate) until: i64,
-    pub(crate) end: LeaseEnd,
-}
-
-/// A worker that is paused (or crashed) between two columns.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Idle {
-    pub(crate) worker: WorkerIdx,
-    pub(crate) from_x: usize,
-    pub(crate) to_x: usize,
-    pub(crate) crashed: bool,
-}
-
-/// The layout of one scenario's timeline, in diagram columns.
-#[derive(Debug, Clone)]
-pub(crate) struct Diagram {
-    pub(crate) lanes: Vec<Lane>,
-    pub(crate) columns: Vec<Column>,
-    /// Per step: its index in `columns`.
-    step_column: Vec<usize>,
-    pub(crate) width: usize,
-    pub(crate) leases: Vec<LeaseBar>,
-    pub(crate) idle: Vec<Idle>,
-    /// Per worker: its lease rows, one per job it was granted.
-    lease_lane: Vec<Vec<(JobIdx, usize)>>,
-    step_lane: Vec<usize>,
-    user_lane: Option<usize>,
-    jobs_lane: usize,
-    target_lane: Vec<usize>,
-}
-
-/// The letter a step shows on its actor's lane.
-pub(crate) fn action_glyph(action: Action) -> char {
-    match action {
-        Action::Claim | Action::ClaimNext => 'C',
-        Action::UpdateClaim => 'U',
-        Action::Renew => 'R',
-        Action::Write => 'W',
-        Action::Finish => 'F',
-        Action::Fail => 'E',
-        Action::Cancel => 'K',
-        Action::Register => 'G',
-        Action::Check => '?',
-        Action::Crash => 'X',
-        Action::Pause => 'Z',
-        Action::Resume => '>',
-        Action::Begin => 'B',
-        Action::Select => 'S',
-        Action::SelectForUpdate => 'L',
-        Action::SelectSkipLocked => 'Q',
-        Action::Commit => 'M',
-        Action::Rollback => '<',
-    }
-}
-
-/// The legend of [`action_glyph`], for the help overlay.
+/// The legend of `sim_core::action_glyph`, for the help overlay.
 pub(crate) const GLYPH_LEGEND: &[(&str, &str)] = &[
     ("C", "claim"),
     ("U", "update_claim"),
@@ -150,385 +46,58 @@ pub(crate) const GLYPH_LEGEND: &[(&str, &str)] = &[
 /// The symbol a step shows on its resource's lane. `reveal` shows the
 /// oracle's verdict (‼); without it a violation shows its plain outcome.
 pub(crate) fn outcome_glyph(trace: &Trace, index: usize, reveal: bool) -> char {
-    let Some(record) = trace.steps.get(index) else {
-        return ' ';
-    };
-    if reveal && trace.is_violation(index as u32) {
-        return '‼';
-    }
-    match record.outcome {
-        Outcome::Ok => '✓',
-        Outcome::Rejected => '✗',
-        Outcome::Duplicate => '↺',
-        Outcome::Noop => '·',
-        Outcome::Waiting => '⌛',
+    sim_core::mark_of(trace, index, reveal).map_or(' ', MarkKind::symbol)
+}
+
+/// The diagrams of one run, built on first use for each language and
+/// [`Reveal`] they are drawn with: building one narrates every step, too
+/// slow to repeat on every frame of a long scenario. (A `Mutex`, not a
+/// `RefCell`: the app's fallback screen is a `static`, which must be `Sync`.)
+#[derive(Debug, Default)]
+pub(crate) struct Diagrams {
+    built: Mutex<Vec<(Lang, Reveal, Arc<Diagram>)>>,
+}
+
+impl Clone for Diagrams {
+    fn clone(&self) -> Diagrams {
+        Diagrams {
+            built: Mutex::new(self.lock().clone()),
+        }
     }
 }
 
-impl Diagram {
-    pub(crate) fn new(scenario: &Scenario, trace: &Trace) -> Diagram {
-        Diagram::hiding(scenario, trace, &[])
+impl Diagrams {
+    /// Two languages, two ways of showing: more are rebuilt when needed.
+    const KEPT: usize = 4;
+
+    /// The list; a panic elsewhere while it was held leaves it whole.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(Lang, Reveal, Arc<Diagram>)>> {
+        self.built.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The diagram without what the `hidden` steps' results would give
-    /// away: the leases they granted, and their ending one early (as the
-    /// web page's predict timeline).
-    pub(crate) fn hiding(scenario: &Scenario, trace: &Trace, hidden: &[u32]) -> Diagram {
-        let is_hidden = |step: usize| hidden.contains(&(step as u32));
-        let mut spans = sim_core::leases(scenario, trace);
-        spans.retain(|span| !is_hidden(span.start_step));
-        for span in &mut spans {
-            if span.closed.is_some_and(|(step, _)| is_hidden(step)) {
-                span.closed = None;
-            }
+    fn get(&self, timeline: &Timeline, lang: Lang, reveal: &Reveal) -> Arc<Diagram> {
+        let mut built = self.lock();
+        if let Some((_, _, diagram)) = built.iter().find(|(l, r, _)| *l == lang && r == reveal) {
+            return Arc::clone(diagram);
         }
-        let multi_job = scenario.jobs.len() > 1;
-        // Lanes: workers (a lease row per job they hold, then their steps),
-        // the user, the job table, the targets.
-        let mut lanes = Vec::new();
-        let mut lease_lane: Vec<Vec<(JobIdx, usize)>> = Vec::new();
-        let mut step_lane = Vec::new();
-        for (index, worker) in scenario.workers.iter().enumerate() {
-            let mut jobs: Vec<JobIdx> = Vec::new();
-            for span in spans.iter().filter(|s| usize::from(s.worker) == index) {
-                if !jobs.contains(&span.job) {
-                    jobs.push(span.job);
-                }
-            }
-            let labelled = multi_job && !jobs.is_empty();
-            if !labelled {
-                jobs = vec![0];
-            }
-            let mut rows = Vec::new();
-            for job in jobs {
-                rows.push((job, lanes.len()));
-                lanes.push(Lane {
-                    label: if labelled {
-                        format!(" {}", scenario.job_id(job))
-                    } else {
-                        String::new()
-                    },
-                });
-            }
-            lease_lane.push(rows);
-            step_lane.push(lanes.len());
-            lanes.push(Lane {
-                label: worker.id.clone(),
-            });
+        let diagram = Arc::new(Diagram::new(
+            &timeline.scenario,
+            &timeline.trace,
+            lang,
+            reveal,
+        ));
+        if built.len() >= Diagrams::KEPT {
+            built.remove(0);
         }
-        let user_lane = scenario.steps.iter().any(|s| s.worker.is_none()).then(|| {
-            lanes.push(Lane {
-                label: "user".to_owned(),
-            });
-            lanes.len() - 1
-        });
-        let jobs_lane = lanes.len();
-        lanes.push(Lane {
-            label: if scenario.jobs.len() == 1 {
-                format!("job {}", scenario.jobs[0])
-            } else {
-                "jobs".to_owned()
-            },
-        });
-        let mut target_lane = Vec::new();
-        for target in &scenario.targets {
-            target_lane.push(lanes.len());
-            lanes.push(Lane {
-                label: target.id.clone(),
-            });
-        }
-
-        let last_at = scenario.steps.last().map_or(0, |s| s.at);
-        let mut ticks: Vec<u64> = vec![0, last_at.saturating_add(1)];
-        ticks.extend(scenario.steps.iter().map(|s| s.at));
-        for span in &spans {
-            // A lease that ended before it expired needs no column for its expiry.
-            let ended_first = span
-                .closed
-                .and_then(|(step, _)| scenario.steps.get(step))
-                .is_some_and(|step| (step.at as i64) < span.expiry);
-            if let Ok(expiry) = u64::try_from(span.expiry)
-                && expiry <= last_at.saturating_add(LEASE_END_SLACK)
-                && !ended_first
-            {
-                ticks.push(expiry);
-            }
-        }
-        ticks.sort_unstable();
-        ticks.dedup();
-
-        // Columns: one per step, one per empty tick, one per long quiet run.
-        let mut columns = Vec::with_capacity(scenario.steps.len() + ticks.len());
-        let mut step_column = vec![0; scenario.steps.len()];
-        let mut x = 0;
-        let mut next_step = 0;
-        for (position, &tick) in ticks.iter().enumerate() {
-            let before = columns.len();
-            while let Some(step) = scenario.steps.get(next_step)
-                && step.at == tick
-            {
-                step_column[next_step] = columns.len();
-                columns.push(Column {
-                    x,
-                    tick,
-                    kind: ColumnKind::Step(next_step),
-                });
-                x += SLOT;
-                next_step += 1;
-            }
-            if columns.len() == before {
-                columns.push(Column {
-                    x,
-                    tick,
-                    kind: ColumnKind::Empty,
-                });
-                x += SLOT;
-            }
-            if let Some(&following) = ticks.get(position + 1) {
-                let quiet = following - tick - 1;
-                if quiet > MAX_EMPTY_RUN {
-                    columns.push(Column {
-                        x,
-                        tick: tick + 1,
-                        kind: ColumnKind::Gap { to: following - 1 },
-                    });
-                    x += SLOT;
-                } else {
-                    for empty in tick + 1..following {
-                        columns.push(Column {
-                            x,
-                            tick: empty,
-                            kind: ColumnKind::Empty,
-                        });
-                        x += SLOT;
-                    }
-                }
-            }
-        }
-        let width = x;
-
-        let mut diagram = Diagram {
-            lanes,
-            columns,
-            step_column,
-            width,
-            leases: Vec::new(),
-            idle: Vec::new(),
-            lease_lane,
-            step_lane,
-            user_lane,
-            jobs_lane,
-            target_lane,
-        };
-        diagram.leases = spans
-            .iter()
-            .map(|span| diagram.lease_bar(span, scenario.steps.len()))
-            .collect();
-        diagram.idle = diagram.idle_runs(scenario);
+        built.push((lang, reveal.clone(), Arc::clone(&diagram)));
         diagram
     }
-
-    fn lease_bar(&self, span: &sim_core::Lease, step_count: usize) -> LeaseBar {
-        let start_x = self.step_x(span.start_step);
-        let expiry_x = u64::try_from(span.expiry)
-            .ok()
-            .map_or(start_x + 1, |tick| self.x_of_tick(tick))
-            .max(start_x + 1);
-        let close = span.closed.map(|(step, close)| {
-            let end = match close {
-                sim_core::LeaseClose::Ended => LeaseEnd::Ended,
-                sim_core::LeaseClose::Replaced => LeaseEnd::Replaced,
-            };
-            let x = self.step_x(step);
-            // A finish ends the lease after its own column; a newer claim at its column.
-            let x = if end == LeaseEnd::Ended { x + SLOT } else { x };
-            (x.max(start_x + 1), end)
-        });
-        let (end_x, end) = match close {
-            Some((x, end)) if x < expiry_x => (x, end),
-            _ if expiry_x >= self.width && step_count > 0 => (self.width, LeaseEnd::Beyond),
-            _ => (expiry_x, LeaseEnd::Expired),
-        };
-        LeaseBar {
-            worker: span.worker,
-            job: span.job,
-            generation: span.generation,
-            start_x,
-            end_x,
-            until: span.until,
-            end,
-        }
-    }
-
-    fn idle_runs(&self, scenario: &Scenario) -> Vec<Idle> {
-        let mut runs = Vec::new();
-        let mut since: Vec<Option<(usize, bool)>> = vec![None; scenario.workers.len()];
-        for (index, step) in scenario.steps.iter().enumerate() {
-            let Some(worker) = step.worker else { continue };
-            let Some(slot) = since.get_mut(usize::from(worker)) else {
-                continue;
-            };
-            let x = self.step_x(index);
-            match step.action {
-                Action::Pause if slot.is_none() => *slot = Some((x + SLOT, false)),
-                Action::Crash => {
-                    if let Some((from_x, crashed)) = slot.take() {
-                        runs.push(Idle {
-                            worker,
-                            from_x,
-                            to_x: x,
-                            crashed,
-                        });
-                    }
-                    *slot = Some((x + SLOT, true));
-                }
-                Action::Resume => {
-                    if let Some((from_x, crashed)) = slot.take() {
-                        runs.push(Idle {
-                            worker,
-                            from_x,
-                            to_x: x,
-                            crashed,
-                        });
-                    }
-                }
-                _ => {}
-            }
-        }
-        for (worker, slot) in since.into_iter().enumerate() {
-            if let Some((from_x, crashed)) = slot {
-                runs.push(Idle {
-                    worker: worker as WorkerIdx,
-                    from_x,
-                    to_x: self.width,
-                    crashed,
-                });
-            }
-        }
-        runs
-    }
-
-    /// The lane `worker`'s lease of `job` is drawn on.
-    fn lease_lane_of(&self, worker: WorkerIdx, job: JobIdx) -> Option<usize> {
-        let rows = self.lease_lane.get(usize::from(worker))?;
-        rows.iter()
-            .find(|(j, _)| *j == job)
-            .or(rows.first())
-            .map(|(_, lane)| *lane)
-    }
-
-    /// The first column of step `index`.
-    pub(crate) fn step_x(&self, index: usize) -> usize {
-        self.step_column
-            .get(index)
-            .and_then(|c| self.columns.get(*c))
-            .map_or(0, |c| c.x)
-    }
-
-    /// The first column at or after true time `tick`.
-    fn x_of_tick(&self, tick: u64) -> usize {
-        let found = self.columns.partition_point(|column| match column.kind {
-            ColumnKind::Gap { to } => to < tick,
-            _ => column.tick < tick,
-        });
-        self.columns.get(found).map_or(self.width, |c| c.x)
-    }
-
-    /// Rows the full diagram needs: the tick axis and every lane.
-    pub(crate) fn height(&self) -> usize {
-        1 + self.lanes.len()
-    }
-
-    /// The lane a step is drawn on (its worker, or the user).
-    fn actor_lane(&self, scenario: &Scenario, index: usize) -> Option<usize> {
-        let step = scenario.steps.get(index)?;
-        match step.worker {
-            Some(worker) => self.step_lane.get(usize::from(worker)).copied(),
-            None => self.user_lane,
-        }
-    }
-
-    /// The lane of the resource the step reached, if it reached one.
-    fn resource_lane(&self, scenario: &Scenario, index: usize) -> Option<usize> {
-        let step = scenario.steps.get(index)?;
-        match step.action {
-            Action::Pause | Action::Resume | Action::Crash => None,
-            Action::Write | Action::Register => step
-                .target
-                .and_then(|t| self.target_lane.get(usize::from(t)).copied()),
-            _ => Some(self.jobs_lane),
-        }
-    }
 }
 
-/// Where the diagram lands across an area: label columns on the left, then
-/// the plot, scrolled by `offset` diagram columns. The widget draws with it
-/// and mouse clicks are hit-tested with it, so the two always agree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Window {
-    pub(crate) label_width: usize,
-    pub(crate) plot_width: usize,
-    pub(crate) offset: usize,
-}
-
-impl Diagram {
-    /// The window for an area `width` columns wide, scrolled to keep
-    /// `cursor` in view; `extra_labels` are the widths of the extra rows' labels.
-    pub(crate) fn window(
-        &self,
-        width: u16,
-        cursor: Option<usize>,
-        extra_labels: impl Iterator<Item = usize>,
-    ) -> Window {
-        let longest = self
-            .lanes
-            .iter()
-            .map(|l| text::width(&l.label))
-            .chain(extra_labels)
-            .chain([4])
-            .max()
-            .unwrap_or(4);
-        let label_width = (longest + 1).clamp(5, 12).min(usize::from(width) / 3);
-        let plot_width = usize::from(width) - label_width;
-        let cursor = cursor.filter(|c| *c < self.step_column.len());
-        let cursor_x = cursor.map_or(0, |c| self.step_x(c));
-        let offset = if self.width <= plot_width {
-            0
-        } else {
-            (cursor_x + SLOT / 2)
-                .saturating_sub(plot_width / 2)
-                .min(self.width - plot_width)
-        };
-        Window {
-            label_width,
-            plot_width,
-            offset,
-        }
-    }
-
-    /// The step drawn at terminal column `x` of a timeline drawn into
-    /// `area` (any row of it), if a step is there.
-    pub(crate) fn step_at(
-        &self,
-        area: Rect,
-        cursor: Option<usize>,
-        extra_labels: impl Iterator<Item = usize>,
-        x: u16,
-        y: u16,
-    ) -> Option<usize> {
-        if !(area.x..area.right()).contains(&x) || !(area.y..area.bottom()).contains(&y) {
-            return None;
-        }
-        let window = self.window(area.width, cursor, extra_labels);
-        let column = usize::from(x - area.x).checked_sub(window.label_width)?;
-        if column >= window.plot_width {
-            return None;
-        }
-        let plot_x = column + window.offset;
-        self.columns.iter().find_map(|c| match c.kind {
-            ColumnKind::Step(index) if (c.x..c.x + SLOT).contains(&plot_x) => Some(index),
-            _ => None,
-        })
+impl Timeline {
+    /// The timeline's diagram in `lang`, showing what `reveal` lets show.
+    pub(crate) fn diagram(&self, lang: Lang, reveal: &Reveal) -> Arc<Diagram> {
+        self.diagrams.get(self, lang, reveal)
     }
 }
 
@@ -544,15 +113,52 @@ pub(crate) struct ExtraRow {
 #[derive(Debug)]
 pub(crate) struct TimelineWidget<'a> {
     pub(crate) diagram: &'a Diagram,
-    pub(crate) scenario: &'a Scenario,
-    pub(crate) trace: &'a Trace,
     pub(crate) cursor: Option<usize>,
-    /// Show the oracle's verdicts (‼). Off in an exercise until it is solved.
-    pub(crate) reveal: bool,
-    /// Steps whose outcome is drawn as `?`: those a predict exercise asks about.
-    pub(crate) hide: &'a [u32],
     pub(crate) extra: Vec<ExtraRow>,
     pub(crate) theme: Theme,
+}
+
+/// The rows of the area: the tick axis, the lanes that fit (scrolled to
+/// the current step's actor), then the extra rows.
+struct Rows {
+    axis: usize,
+    lane_offset: usize,
+    lanes: usize,
+    extra: usize,
+}
+
+impl Rows {
+    fn new(diagram: &Diagram, height: usize, extra: usize, cursor: Option<usize>) -> Rows {
+        let axis = usize::from(height >= 2);
+        let extra = extra.min(height.saturating_sub(axis + 1));
+        let count = diagram.lanes.len();
+        let lanes = (height - axis - extra).min(count);
+        let focus = cursor
+            .and_then(|c| diagram.steps.get(c))
+            .and_then(|step| step.actor)
+            .unwrap_or(0);
+        let lane_offset = if count > lanes {
+            (focus + 1).saturating_sub(lanes).min(count - lanes)
+        } else {
+            0
+        };
+        Rows {
+            axis,
+            lane_offset,
+            lanes,
+            extra,
+        }
+    }
+
+    /// The row lane `lane` is drawn in, if it fits.
+    fn lane(&self, lane: usize) -> Option<usize> {
+        (lane >= self.lane_offset && lane < self.lane_offset + self.lanes)
+            .then(|| self.axis + lane - self.lane_offset)
+    }
+
+    fn total(&self) -> usize {
+        self.axis + self.lanes + self.extra
+    }
 }
 
 /// The visible window of the diagram, cell by cell.
@@ -569,6 +175,12 @@ impl Canvas {
         (col < self.width && row < self.height).then_some(row * self.width + col)
     }
 
+    fn get(&self, x: usize, row: usize) -> Option<char> {
+        self.index(x, row)
+            .and_then(|i| self.cells.get(i))
+            .map(|(ch, _)| *ch)
+    }
+
     fn set(&mut self, x: usize, row: usize, ch: char, style: Style) {
         if let Some(i) = self.index(x, row) {
             self.cells[i] = (ch, style);
@@ -576,9 +188,7 @@ impl Canvas {
     }
 
     fn is_blank(&self, x: usize, row: usize) -> bool {
-        self.index(x, row)
-            .and_then(|i| self.cells.get(i))
-            .is_some_and(|(ch, _)| *ch == ' ')
+        self.get(x, row) == Some(' ')
     }
 
     fn text(&mut self, x: usize, row: usize, text: &str, style: Style) {
@@ -594,237 +204,24 @@ impl Canvas {
             self.text(x, row, text, style);
         }
     }
-}
 
-impl Widget for TimelineWidget<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let area = area.intersection(buf.area);
-        if area.width == 0 || area.height == 0 {
-            return;
-        }
-        let d = self.diagram;
-        let theme = self.theme;
-
-        // Rows: the axis, then the lanes that fit, then the extra rows.
-        let height = usize::from(area.height);
-        let axis_rows = usize::from(height >= 2);
-        let extra_rows = self.extra.len().min(height.saturating_sub(axis_rows + 1));
-        let lane_rows = (height - axis_rows - extra_rows).min(d.lanes.len());
-        let cursor = self.cursor.filter(|c| *c < self.scenario.steps.len());
-        let focus_lane = cursor
-            .and_then(|c| d.actor_lane(self.scenario, c))
-            .unwrap_or(0);
-        let lane_offset = if d.lanes.len() > lane_rows {
-            (focus_lane + 1)
-                .saturating_sub(lane_rows)
-                .min(d.lanes.len() - lane_rows)
-        } else {
-            0
-        };
-        let lane_row = |lane: usize| -> Option<usize> {
-            (lane >= lane_offset && lane < lane_offset + lane_rows)
-                .then(|| axis_rows + lane - lane_offset)
-        };
-        let rows = axis_rows + lane_rows + extra_rows;
-
-        // Columns: labels on the left, the plot scrolled to the cursor.
-        let Window {
-            label_width,
-            plot_width,
-            offset,
-        } = d.window(
-            area.width,
-            cursor,
-            self.extra.iter().map(|e| text::width(&e.label)),
-        );
-        let mut canvas = Canvas {
-            width: plot_width,
-            height: rows,
-            offset,
-            cells: vec![(' ', Style::new()); plot_width * rows],
-        };
-
-        // Leases, on each worker's lease lane.
-        let lease_style = theme.accent().add_modifier(Modifier::BOLD);
-        for bar in &d.leases {
-            let Some(row) = d.lease_lane_of(bar.worker, bar.job).and_then(lane_row) else {
-                continue;
-            };
-            for x in bar.start_x..bar.end_x.min(offset + plot_width) {
-                canvas.set(x, row, '━', lease_style);
-            }
-            let label = format!("g{}", bar.generation);
-            if bar.end_x - bar.start_x > label.chars().count() {
-                canvas.text(bar.start_x, row, &label, lease_style);
-            }
-            if bar.end != LeaseEnd::Beyond {
-                canvas.set(bar.end_x - 1, row, '┫', lease_style);
-            }
-        }
-        // Expiry ticks after the bars, only where nothing else is drawn.
-        for bar in &d.leases {
-            if bar.end == LeaseEnd::Expired
-                && let Some(row) = d.lease_lane_of(bar.worker, bar.job).and_then(lane_row)
-            {
-                canvas.text_if_blank(bar.end_x, row, &bar.until.to_string(), theme.dim());
-            }
-        }
-        // Pauses and crashes, on the step lanes.
-        for run in &d.idle {
-            let Some(row) = d
-                .step_lane
-                .get(usize::from(run.worker))
-                .and_then(|l| lane_row(*l))
-            else {
-                continue;
-            };
-            let fill = if run.crashed { ' ' } else { '┄' };
-            for x in run.from_x.max(offset)..run.to_x.min(offset + plot_width) {
-                canvas.set(x, row, fill, theme.dim());
-            }
-        }
-
-        // Steps: glyph on the actor's lane, outcome on the resource's lane.
-        let first = d.columns.partition_point(|c| c.x + SLOT <= offset);
-        for column in d.columns.iter().skip(first) {
-            if column.x >= offset + plot_width {
-                break;
-            }
-            let ColumnKind::Step(index) = column.kind else {
-                continue;
-            };
-            let current = cursor == Some(index);
-            let record = self.trace.steps.get(index);
-            let hidden = self.hide.contains(&(index as u32));
-            let violation = self.reveal && self.trace.is_violation(index as u32);
-            let tone = match record.map(|r| r.outcome) {
-                _ if hidden => theme.plain(),
-                _ if violation => theme.bad(),
-                Some(Outcome::Rejected) => theme.warn(),
-                Some(Outcome::Noop | Outcome::Waiting) => theme.dim(),
-                _ => theme.plain(),
-            };
-            let style = if current {
-                tone.add_modifier(Modifier::REVERSED | Modifier::BOLD)
-            } else {
-                tone
-            };
-            let actor = d.actor_lane(self.scenario, index).and_then(lane_row);
-            let resource = d.resource_lane(self.scenario, index);
-            if let Some(step) = self.scenario.steps.get(index)
-                && let Some(row) = actor
-            {
-                canvas.set(column.x, row, action_glyph(step.action), style);
-            }
-            if let Some(row) = resource.and_then(lane_row) {
-                let glyph = if hidden {
-                    '?'
-                } else {
-                    outcome_glyph(self.trace, index, self.reveal)
-                };
-                canvas.set(column.x, row, glyph, style);
-            }
-            // The current step: a line from its actor down to its resource.
-            if current
-                && let (Some(from), Some(to)) = (d.actor_lane(self.scenario, index), resource)
-            {
-                let line = theme.plain().add_modifier(Modifier::BOLD);
-                for lane in (from.min(to) + 1)..from.max(to) {
-                    if let Some(row) = lane_row(lane) {
-                        if canvas.is_blank(column.x, row) {
-                            canvas.set(column.x, row, '│', line);
-                        } else if canvas
-                            .index(column.x, row)
-                            .and_then(|i| canvas.cells.get(i))
-                            .is_some_and(|(ch, _)| *ch == '━')
-                        {
-                            canvas.set(column.x, row, '╂', line);
-                        }
-                    }
-                }
-            }
-        }
-
-        // Extra rows.
-        for (position, extra) in self.extra.iter().take(extra_rows).enumerate() {
-            let row = axis_rows + lane_rows + position;
-            for (step, ch, style) in &extra.cells {
-                let style = if cursor == Some(*step) {
-                    style.add_modifier(Modifier::REVERSED)
-                } else {
-                    *style
-                };
-                canvas.set(d.step_x(*step), row, *ch, style);
-            }
-        }
-
-        // The tick axis.
-        if axis_rows == 1 {
-            let mut free_from = 0;
-            let mut previous_tick = None;
-            for column in d.columns.iter().skip(first.saturating_sub(1)) {
-                if column.x >= offset + plot_width {
-                    break;
-                }
-                match column.kind {
-                    ColumnKind::Gap { .. } => {
-                        canvas.set(column.x, 0, '⋯', theme.dim());
-                        free_from = column.x + 2;
-                    }
-                    _ if previous_tick != Some(column.tick) => {
-                        let label = column.tick.to_string();
-                        if column.x >= free_from && column.x >= offset {
-                            canvas.text(column.x, 0, &label, theme.dim());
-                            free_from = column.x + label.len() + 1;
-                        }
-                    }
-                    _ => {}
-                }
-                previous_tick = Some(column.tick);
-            }
-            if offset > 0 {
-                canvas.set(offset, 0, '◂', theme.plain());
-            }
-            if offset + plot_width < d.width {
-                canvas.set(offset + plot_width - 1, 0, '▸', theme.plain());
-            }
-        }
-
-        // Blit: labels, then the canvas.
-        let labels = std::iter::once(("tick".to_owned(), theme.dim()))
-            .take(axis_rows)
-            .chain(
-                d.lanes
-                    .iter()
-                    .skip(lane_offset)
-                    .take(lane_rows)
-                    .map(|l| (l.label.clone(), theme.title())),
-            )
-            .chain(
-                self.extra
-                    .iter()
-                    .take(extra_rows)
-                    .map(|e| (e.label.clone(), theme.dim())),
-            );
-        for (row, (label, style)) in labels.enumerate() {
-            let y = area.y + row as u16;
-            let shown = text::truncate(&label, label_width.saturating_sub(1));
-            buf.set_stringn(area.x, y, shown, label_width, style);
-        }
-        for row in 0..rows {
+    /// Copies the canvas into `buf` right of `left` label columns; a wide
+    /// symbol takes the cell after it, and is left out where it would not fit.
+    fn blit(&self, area: Rect, left: usize, buf: &mut Buffer) {
+        for row in 0..self.height {
             let y = area.y + row as u16;
             let mut skip = 0;
-            for col in 0..plot_width {
+            for col in 0..self.width {
                 if skip > 0 {
                     skip -= 1;
                     continue;
                 }
-                let (ch, style) = canvas.cells[row * plot_width + col];
+                let (ch, style) = self.cells[row * self.width + col];
                 if ch == ' ' && style == Style::new() {
                     continue;
                 }
-                let x = area.x + (label_width + col) as u16;
-                let room = plot_width - col;
+                let x = area.x + (left + col) as u16;
+                let room = self.width - col;
                 let wide = ch.width().unwrap_or(1);
                 if wide > room {
                     continue;
@@ -842,12 +239,215 @@ impl Widget for TimelineWidget<'_> {
     }
 }
 
+/// A lease bar's first cell and the cell after its last: at least one
+/// cell wide, even for a lease that expired at once.
+fn bar_cells(bar: &LeaseBar) -> (usize, usize) {
+    let start = bar.start_column * SLOT;
+    (start, (bar.end_column * SLOT).max(start + 1))
+}
+
+impl TimelineWidget<'_> {
+    /// Leases on their lanes, then the expiry ticks where nothing else is.
+    fn draw_leases(&self, canvas: &mut Canvas, rows: &Rows) {
+        let lease_style = self.theme.accent().add_modifier(Modifier::BOLD);
+        let right = canvas.offset + canvas.width;
+        for bar in &self.diagram.leases {
+            let Some(row) = rows.lane(bar.lane) else {
+                continue;
+            };
+            let (start_x, end_x) = bar_cells(bar);
+            for x in start_x..end_x.min(right) {
+                canvas.set(x, row, '━', lease_style);
+            }
+            let label = format!("g{}", bar.generation);
+            if end_x - start_x > label.chars().count() {
+                canvas.text(start_x, row, &label, lease_style);
+            }
+            if bar.end != LeaseEnd::Beyond {
+                canvas.set(end_x - 1, row, '┫', lease_style);
+            }
+        }
+        for bar in &self.diagram.leases {
+            if bar.end == LeaseEnd::Expired
+                && let Some(row) = rows.lane(bar.lane)
+            {
+                let (_, end_x) = bar_cells(bar);
+                canvas.text_if_blank(end_x, row, &bar.until.to_string(), self.theme.dim());
+            }
+        }
+    }
+
+    /// Pauses (`┄`) and crashes (blank), on the step lanes.
+    fn draw_idle(&self, canvas: &mut Canvas, rows: &Rows) {
+        let right = canvas.offset + canvas.width;
+        for run in &self.diagram.idle {
+            let Some(row) = rows.lane(run.lane) else {
+                continue;
+            };
+            let fill = if run.crashed { ' ' } else { '┄' };
+            for x in (run.from_column * SLOT).max(canvas.offset)..(run.to_column * SLOT).min(right)
+            {
+                canvas.set(x, row, fill, self.theme.dim());
+            }
+        }
+    }
+
+    /// Steps in the window: glyph on the actor's lane, symbol on the
+    /// resource's lane; the current one reversed, with a line between.
+    fn draw_steps(&self, canvas: &mut Canvas, rows: &Rows, cursor: Option<usize>) {
+        let theme = self.theme;
+        let first = canvas.offset / SLOT;
+        let right = canvas.offset + canvas.width;
+        for (column, kind) in self.diagram.columns.iter().enumerate().skip(first) {
+            let x = column * SLOT;
+            if x >= right {
+                break;
+            }
+            let ColumnKind::Step { step: index } = kind.kind else {
+                continue;
+            };
+            let Some(step) = self.diagram.steps.get(index) else {
+                continue;
+            };
+            let current = cursor == Some(index);
+            let tone = match step.mark {
+                MarkKind::Violation => theme.bad(),
+                MarkKind::Rejected => theme.warn(),
+                MarkKind::Noop | MarkKind::Waiting => theme.dim(),
+                MarkKind::Ok | MarkKind::Duplicate | MarkKind::Hidden => theme.plain(),
+            };
+            let style = if current {
+                tone.add_modifier(Modifier::REVERSED | Modifier::BOLD)
+            } else {
+                tone
+            };
+            if let Some(row) = step.actor.and_then(|lane| rows.lane(lane)) {
+                canvas.set(x, row, step.glyph, style);
+            }
+            if let Some(row) = step.resource.and_then(|lane| rows.lane(lane)) {
+                canvas.set(x, row, step.symbol, style);
+            }
+            if current && let (Some(from), Some(to)) = (step.actor, step.resource) {
+                let line = theme.plain().add_modifier(Modifier::BOLD);
+                for row in (from.min(to) + 1..from.max(to)).filter_map(|lane| rows.lane(lane)) {
+                    match canvas.get(x, row) {
+                        Some(' ') => canvas.set(x, row, '│', line),
+                        Some('━') => canvas.set(x, row, '╂', line),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    fn draw_extra(&self, canvas: &mut Canvas, rows: &Rows, cursor: Option<usize>) {
+        for (position, extra) in self.extra.iter().take(rows.extra).enumerate() {
+            let row = rows.axis + rows.lanes + position;
+            for (step, ch, style) in &extra.cells {
+                let style = if cursor == Some(*step) {
+                    style.add_modifier(Modifier::REVERSED)
+                } else {
+                    *style
+                };
+                canvas.set(self.diagram.step_column(*step) * SLOT, row, *ch, style);
+            }
+        }
+    }
+
+    /// The tick axis: labels that fit without touching, `⋯` over gaps, and
+    /// arrows where the diagram goes on out of the window.
+    fn draw_axis(&self, canvas: &mut Canvas) {
+        let dim = self.theme.dim();
+        let (offset, right) = (canvas.offset, canvas.offset + canvas.width);
+        let mut free_from = 0;
+        for label in &self.diagram.tick_labels {
+            let x = label.column * SLOT;
+            if x >= right {
+                break;
+            }
+            if label.gap {
+                canvas.set(x, 0, '⋯', dim);
+                free_from = x + 2;
+            } else if x >= free_from && x >= offset {
+                canvas.text(x, 0, &label.text, dim);
+                free_from = x + label.text.chars().count() + 1;
+            }
+        }
+        if offset > 0 {
+            canvas.set(offset, 0, '◂', self.theme.plain());
+        }
+        if right < layout::diagram_width(self.diagram) {
+            canvas.set(right - 1, 0, '▸', self.theme.plain());
+        }
+    }
+
+    /// The labels left of the plot: `tick`, the lanes shown, the extra rows.
+    fn draw_labels(&self, area: Rect, rows: &Rows, label_width: usize, buf: &mut Buffer) {
+        let theme = self.theme;
+        let labels = std::iter::once(("tick", theme.dim()))
+            .take(rows.axis)
+            .chain(
+                self.diagram
+                    .lanes
+                    .iter()
+                    .skip(rows.lane_offset)
+                    .take(rows.lanes)
+                    .map(|l| (l.label.as_str(), theme.title())),
+            )
+            .chain(
+                self.extra
+                    .iter()
+                    .take(rows.extra)
+                    .map(|e| (e.label.as_str(), theme.dim())),
+            );
+        for (row, (label, style)) in labels.enumerate() {
+            let y = area.y + row as u16;
+            let shown = text::truncate(label, label_width.saturating_sub(1));
+            buf.set_stringn(area.x, y, shown, label_width, style);
+        }
+    }
+}
+
+impl Widget for TimelineWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        if area.width == 0 || area.height == 0 {
+            return;
+        }
+        let diagram = self.diagram;
+        let cursor = self.cursor.filter(|c| *c < diagram.steps.len());
+        let rows = Rows::new(diagram, usize::from(area.height), self.extra.len(), cursor);
+        let window = layout::window(
+            diagram,
+            area.width,
+            cursor,
+            self.extra.iter().map(|e| text::width(&e.label)),
+        );
+        let mut canvas = Canvas {
+            width: window.plot_width,
+            height: rows.total(),
+            offset: window.offset,
+            cells: vec![(' ', Style::new()); window.plot_width * rows.total()],
+        };
+        self.draw_leases(&mut canvas, &rows);
+        self.draw_idle(&mut canvas, &rows);
+        self.draw_steps(&mut canvas, &rows, cursor);
+        self.draw_extra(&mut canvas, &rows, cursor);
+        if rows.axis == 1 {
+            self.draw_axis(&mut canvas);
+        }
+        self.draw_labels(area, &rows, window.label_width, buf);
+        canvas.blit(area, window.label_width, buf);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
+    use sim_core::Scenario;
 
     use super::*;
 
@@ -858,18 +458,14 @@ mod tests {
     }
 
     fn draw(scenario: &Scenario, trace: &Trace, cursor: usize, width: u16, height: u16) -> String {
-        let diagram = Diagram::new(scenario, trace);
+        let diagram = Diagram::new(scenario, trace, Lang::En, &Reveal::Everything);
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         terminal
             .draw(|frame| {
                 frame.render_widget(
                     TimelineWidget {
                         diagram: &diagram,
-                        scenario,
-                        trace,
                         cursor: Some(cursor),
-                        reveal: true,
-                        hide: &[],
                         extra: Vec::new(),
                         theme: Theme { color: false },
                     },
@@ -896,31 +492,41 @@ mod tests {
     "#;
 
     #[test]
-    fn leases_expire_where_the_axis_says() {
-        let (scenario, trace) = scenario(STALE);
-        let diagram = Diagram::new(&scenario, &trace);
-        let first = &diagram.leases[0];
-        assert_eq!(first.generation, 1);
-        assert_eq!(first.end, LeaseEnd::Expired);
-        assert_eq!(first.until, 5);
-        // Ticks 0..=5 each take one slot before the expiry column.
-        assert_eq!(first.end_x, diagram.x_of_tick(5));
-        let second = &diagram.leases[1];
-        assert_eq!(second.generation, 2);
-        assert_eq!(
-            second.end,
-            LeaseEnd::Ended,
-            "A's stale finish ended the job"
-        );
-    }
-
-    #[test]
     fn a_violation_is_a_symbol_not_only_a_colour() {
         let (scenario, trace) = scenario(STALE);
         let text = draw(&scenario, &trace, 4, 60, 8);
         assert!(text.contains('‼'), "{text}");
         assert!(text.contains("g1"), "{text}");
         assert!(text.contains('┄'), "the pause is drawn: {text}");
+        // A's lease ends where the axis says 5, with its `lease_until` after it.
+        let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+        let five = lines[0].windows(3).position(|w| w == [' ', '5', ' ']).unwrap() + 1;
+        assert_eq!(lines[1][five], '5', "{text}");
+        assert_eq!(lines[1][five - 1], '┫', "{text}");
+    }
+
+    #[test]
+    fn hidden_results_are_question_marks() {
+        let (scenario, trace) = scenario(STALE);
+        let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::NotTheseSteps(vec![2]));
+        let mut terminal = Terminal::new(TestBackend::new(60, 8)).unwrap();
+        terminal
+            .draw(|frame| {
+                let widget = TimelineWidget {
+                    diagram: &diagram,
+                    cursor: Some(2),
+                    extra: Vec::new(),
+                    theme: Theme { color: false },
+                };
+                frame.render_widget(widget, frame.area());
+            })
+            .unwrap();
+        let text = terminal.backend().to_string();
+        assert!(text.contains('?') && !text.contains('‼'), "{text}");
+        assert!(
+            !text.contains("g2"),
+            "B's lease would tell the claim's result: {text}"
+        );
     }
 
     #[test]
@@ -936,8 +542,8 @@ mod tests {
             ]
         "#,
         );
-        let diagram = Diagram::new(&scenario, &trace);
-        assert!(diagram.width < 40, "{}", diagram.width);
+        let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+        assert!(layout::diagram_width(&diagram) < 40);
         let text = draw(&scenario, &trace, 1, 40, 6);
         assert!(text.contains('⋯'), "{text}");
     }

@@ -7,6 +7,7 @@ use sim_core::course::{Answer, ExerciseKind, grade, solution, strongest_safe_des
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
+use super::layout;
 use super::model::{
     App, BreakWork, CourseState, DesignWork, ExerciseState, KnobRow, LessonState, Panel,
     SandboxState, Screen, StepField, Timeline, Work,
@@ -470,7 +471,7 @@ fn sandbox(app: &mut App, state: &mut SandboxState, message: Message) -> Nav {
         }
         return Nav::Stay;
     }
-    let (max, page) = view::sandbox::detail_scroll_limits(app, state);
+    let (max, page) = layout::sandbox_detail_scroll(app, state);
     scroll(&mut state.detail_scroll, message, max, page);
     Nav::Stay
 }

@@ -6,15 +6,17 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
-use sim_core::Lang;
 use sim_core::course::{Exercise, ExerciseKind, Lesson};
+use sim_core::{Diagram, Lang, Reveal};
+use std::sync::Arc;
 
 use super::answer::{self, PanelText};
-use super::sandbox::{split_timeline, step_lines, step_title, timeline_title};
+use super::sandbox::{step_lines, step_title, timeline_title};
 use super::{body_area, clamp_scroll, render_header, section};
+use crate::app::layout;
 use crate::app::model::{App, ExerciseState, Panel, Timeline, Work};
 use crate::app::text;
-use crate::app::timeline::{Diagram, ExtraRow, TimelineWidget};
+use crate::app::timeline::{ExtraRow, TimelineWidget};
 
 /// The most rows the task text takes before the rest of the screen.
 const PROMPT_ROWS: usize = 5;
@@ -70,9 +72,9 @@ fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> A
     };
     match state.shown_timeline() {
         Some(timeline) => {
-            let wanted =
-                shown_diagram(app, state, timeline).height() + extra_rows(app, state).len();
-            let [diagram, panel] = split_timeline(rest, wanted, min_panel);
+            let wanted = layout::diagram_height(&shown_diagram(app, state, timeline))
+                + extra_rows(app, state).len();
+            let [diagram, panel] = layout::split_timeline(rest, wanted, min_panel);
             Areas {
                 header,
                 prompt,
@@ -169,15 +171,19 @@ fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     }]
 }
 
-/// The diagram to draw: a predict exercise's leaves out what the asked
-/// steps' results would give away, until they may be seen.
-fn shown_diagram<'a>(app: &App, state: &'a ExerciseState, timeline: &'a Timeline) -> &'a Diagram {
-    let revealed = app
-        .lesson_exercise(state.lesson, state.exercise)
-        .is_some_and(|(lesson, exercise)| reveal(app, lesson, exercise, state));
-    match &state.work {
-        Work::Predict { hidden_diagram, .. } if !revealed => hidden_diagram,
-        _ => &timeline.diagram,
+/// How much the timeline shows: everything once the exercise is solved or
+/// its solution shown; before that a predict exercise hides its asked
+/// steps' results, a mark exercise the verdicts (its key). A break preview
+/// is the learner's own schedule: its verdicts show.
+fn shown_reveal(app: &App, state: &ExerciseState) -> Reveal {
+    let revealed = matches!(state.work, Work::Break(_))
+        || app
+            .lesson_exercise(state.lesson, state.exercise)
+            .is_some_and(|(lesson, exercise)| reveal(app, lesson, exercise, state));
+    match state.work {
+        _ if revealed => Reveal::Everything,
+        Work::Predict { .. } => Reveal::NotTheseSteps(state.candidates.clone()),
+        _ => Reveal::NoVerdicts,
     }
 }
 
@@ -188,6 +194,11 @@ fn hidden_steps(state: &ExerciseState, revealed: bool) -> &[u32] {
         Work::Predict { .. } if !revealed => &state.candidates,
         _ => &[],
     }
+}
+
+/// The timeline's diagram as shown now (see [`shown_reveal`]).
+fn shown_diagram(app: &App, state: &ExerciseState, timeline: &Timeline) -> Arc<Diagram> {
+    timeline.diagram(app.lang(), &shown_reveal(app, state))
 }
 
 fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exercise) -> String {
@@ -524,19 +535,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     frame.render_widget(Paragraph::new(prompt), inner);
 
     if let (Some(timeline), Some(diagram_area)) = (state.shown_timeline(), areas.timeline) {
-        // A break preview is the learner's own schedule: its verdicts show.
-        let revealed = matches!(state.work, Work::Break(_)) || reveal(app, lesson, exercise, state);
         let block = section(timeline_title(timeline, lang, theme), theme);
         let inner = block.inner(diagram_area);
         frame.render_widget(block, diagram_area);
         frame.render_widget(
             TimelineWidget {
-                diagram: shown_diagram(app, state, timeline),
-                scenario: &timeline.scenario,
-                trace: &timeline.trace,
+                diagram: &shown_diagram(app, state, timeline),
                 cursor: Some(timeline.cursor),
-                reveal: revealed,
-                hide: hidden_steps(state, revealed),
                 extra: extra_rows(app, state),
                 theme,
             },
@@ -574,9 +579,15 @@ pub(crate) fn step_at(app: &App, state: &ExerciseState, x: u16, y: u16) -> Optio
         .iter()
         .map(|row| text::width(&row.label))
         .collect();
-    timeline
-        .diagram
-        .step_at(inner, Some(timeline.cursor), labels.into_iter(), x, y)
+    let diagram = shown_diagram(app, state, timeline);
+    layout::step_at(
+        &diagram,
+        inner,
+        Some(timeline.cursor),
+        labels.into_iter(),
+        x,
+        y,
+    )
 }
 
 /// `scroll`, moved as little as needed to keep the `focus` line in view.

@@ -16,18 +16,18 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use sim_core::Lang;
 
+use super::layout;
 use super::model::{App, Screen, Work};
 use super::text;
 use super::theme::Theme;
 use super::timeline::GLYPH_LEGEND;
 
 /// Below this the screens give way to a request for a larger window.
-pub(crate) const MIN_WIDTH: u16 = 24;
-pub(crate) const MIN_HEIGHT: u16 = 6;
+pub(crate) use super::layout::{body_area, clamp_scroll};
 
 pub(crate) fn view(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    if layout::too_small(area.width, area.height) {
         render_too_small(frame, area, app.lang(), app.theme);
         return;
     }
@@ -46,11 +46,6 @@ pub(crate) fn view(frame: &mut Frame<'_>, app: &App) {
     if app.notice.is_some() {
         render_notice(frame, body, app);
     }
-}
-
-/// The area the screens get: all but the footer row.
-pub(crate) fn body_area(app: &App) -> Rect {
-    Rect::new(0, 0, app.width, app.height.saturating_sub(1))
 }
 
 fn render_too_small(frame: &mut Frame<'_>, area: Rect, lang: Lang, theme: Theme) {
@@ -534,14 +529,7 @@ pub(crate) fn render_header(
 
 /// A block with only its top border, titled: the app's section divider.
 pub(crate) fn section(title: Line<'static>, theme: Theme) -> Block<'static> {
-    Block::new()
-        .borders(Borders::TOP)
+    layout::section_block()
         .border_style(theme.border())
         .title(title)
-}
-
-/// `lines` scrolled by `scroll`, clamped so the last line stays on screen.
-pub(crate) fn clamp_scroll(scroll: u16, lines: usize, rows: u16) -> u16 {
-    let max = lines.saturating_sub(usize::from(rows));
-    scroll.min(u16::try_from(max).unwrap_or(u16::MAX))
 }

@@ -3,13 +3,13 @@
 //! or a learner who prefers reading follows.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
-use sim_core::Lang;
-use sim_core::{Preset, Scenario, Trace};
+use sim_core::{Lang, Preset, Reveal, Scenario, Trace};
 
-use super::{body_area, clamp_scroll, render_header, section};
+use super::{clamp_scroll, render_header, section};
+use crate::app::layout;
 use crate::app::model::{App, SandboxState, Timeline};
 use crate::app::text;
 use crate::app::theme::Theme;
@@ -74,11 +74,12 @@ pub(crate) fn step_text(
     lang: Lang,
     reveal: bool,
 ) -> String {
-    if reveal {
-        sim_core::describe_step(scenario, trace, index, lang)
+    let reveal = if reveal {
+        Reveal::Everything
     } else {
-        sim_core::describe_outcome(scenario, trace, index, lang)
-    }
+        Reveal::NoVerdicts
+    };
+    sim_core::narrate_step(scenario, trace, index, lang, &reveal)
 }
 
 /// The detail lines of the current step.
@@ -117,7 +118,7 @@ pub(crate) fn step_lines(
 }
 
 /// The current step, then what the scenario is about.
-fn detail_lines(
+pub(crate) fn detail_lines(
     state: &SandboxState,
     lang: Lang,
     width: usize,
@@ -149,60 +150,12 @@ pub(crate) fn timeline_title(timeline: &Timeline, lang: Lang, theme: Theme) -> L
     ))
 }
 
-/// Splits `area` into the timeline and the detail pane below it.
-pub(crate) fn split_timeline(area: Rect, wanted: usize, min_detail: u16) -> [Rect; 2] {
-    let wanted = u16::try_from(wanted).unwrap_or(u16::MAX).saturating_add(1);
-    let room = area
-        .height
-        .saturating_sub(min_detail)
-        .max(area.height.min(3));
-    Layout::vertical([Constraint::Length(wanted.min(room)), Constraint::Min(0)]).areas(area)
-}
-
-fn areas(area: Rect) -> [Rect; 2] {
-    Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area)
-}
-
-fn detail_inner(app: &App, state: &SandboxState) -> Rect {
-    let [_, rest] = areas(body_area(app));
-    let [_, detail] = split_timeline(rest, state.timeline.diagram.height(), 5);
-    section(Line::default(), app.theme)
-        .padding(Padding::horizontal(1))
-        .inner(detail)
-}
-
-/// The largest detail scroll and one page, at the current size.
-pub(crate) fn detail_scroll_limits(app: &App, state: &SandboxState) -> (u16, u16) {
-    let inner = detail_inner(app, state);
-    let lines = detail_lines(
-        state,
-        app.lang(),
-        usize::from(inner.width).max(1),
-        app.theme,
-    )
-    .len();
-    (
-        clamp_scroll(u16::MAX, lines, inner.height),
-        inner.height.saturating_sub(1).max(1),
-    )
-}
-
-/// The step drawn at `(x, y)`, for a mouse click.
-pub(crate) fn step_at(app: &App, state: &SandboxState, x: u16, y: u16) -> Option<usize> {
-    let [_, rest] = areas(body_area(app));
-    let [diagram, _] = split_timeline(rest, state.timeline.diagram.height(), 5);
-    let inner = section(Line::default(), app.theme).inner(diagram);
-    let timeline = &state.timeline;
-    timeline
-        .diagram
-        .step_at(inner, Some(timeline.cursor), std::iter::empty(), x, y)
-}
-
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &SandboxState) {
     let theme = app.theme;
     let lang = app.lang();
     let timeline = &state.timeline;
-    let [header, rest] = areas(area);
+    let diagram = timeline.diagram(lang, &Reveal::Everything);
+    let areas = layout::sandbox(area, &diagram);
     let playing = if timeline.playing {
         lang.pick("▶ playing", "▶ 播放中")
     } else {
@@ -216,23 +169,18 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
     };
     render_header(
         frame,
-        header,
+        areas.header,
         &format!("{} · {}", timeline.scenario.title.get(lang), state.source),
         &position,
         theme,
     );
-    let [diagram_area, detail_area] = split_timeline(rest, timeline.diagram.height(), 5);
     let block = section(timeline_title(timeline, lang, theme), theme);
-    let inner = block.inner(diagram_area);
-    frame.render_widget(block, diagram_area);
+    let inner = block.inner(areas.diagram);
+    frame.render_widget(block, areas.diagram);
     frame.render_widget(
         TimelineWidget {
-            diagram: &timeline.diagram,
-            scenario: &timeline.scenario,
-            trace: &timeline.trace,
+            diagram: &diagram,
             cursor: Some(timeline.cursor),
-            reveal: true,
-            hide: &[],
             extra: Vec::<ExtraRow>::new(),
             theme,
         },
@@ -252,9 +200,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
         theme.title(),
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
-    let inner = block.inner(detail_area);
+    let inner = block.inner(areas.detail);
     let lines = detail_lines(state, lang, usize::from(inner.width).max(1), theme);
     let scroll = clamp_scroll(state.detail_scroll, lines.len(), inner.height);
-    frame.render_widget(block, detail_area);
+    frame.render_widget(block, areas.detail);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
