@@ -431,7 +431,7 @@ mod tests {
     fn a_pasted_scenario_becomes_a_timeline_or_line_col_errors() {
         let toml = "id = \"s\"\nttl = 2\nworkers = [\"A\", \"B\"]\ndesign = \"ttl-lock-only\"\nsteps = [\n  { at = 0, worker = \"A\", do = \"claim\" },\n  { at = 3, worker = \"B\", do = \"claim\" },\n  { at = 4, worker = \"A\", do = \"finish\" },\n]\n";
         let value = sandbox(toml, Lang::En).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(value["run"]["violations"][0]["step"], 2);
+        assert_eq!(value["violations"][0]["step"], 2);
         assert_eq!(value["leases"].as_array().map(Vec::len), Some(2));
         let error = sandbox("id = \"s\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", Lang::En)
             .err()
@@ -449,7 +449,7 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(found["verdict"], "unsafe");
         let step = found["violation"]["step"].as_u64().unwrap_or(999) as usize;
-        assert_eq!(found["timeline"]["run"]["steps"][step]["violation"], true);
+        assert_eq!(found["timeline"]["steps"][step]["mark"], "violation");
         let mut calls = 0;
         let mut stop = |_: &sim_core::explore::Progress| {
             calls += 1;

@@ -1,145 +1,88 @@
-//! A scenario's timeline as the page draws it: the `fencelab run --json`
-//! object, every step in words (`describe_step`), the job-table row after
-//! each step and the leases the job table granted — everything computed
-//! here, so the page only lays it out.
+//! A scenario's timeline as the page draws it: `sim_core::Diagram` (lanes,
+//! columns, tick labels, lease bars, every step's glyph, symbol, words and
+//! job-table row) with the scenario's title and, once nothing is hidden,
+//! its verdicts and its TOML for a share link. The page only scales it to
+//! pixels.
 //!
-//! An exercise must not show its key before the learner has tried: a mark
-//! exercise hides the oracle's verdicts (`violation`, `should_reject`, the
-//! "had to be refused" sentence), a predict exercise also hides the
-//! outcomes of the steps it asks about. [`Reveal`] says how much to show;
-//! what is hidden never leaves Rust.
+//! An exercise must not show its key before the learner has tried: the
+//! course's [`Reveal`] says how much to show, and what it hides is never
+//! computed into these structs — absent, not deleted.
 
-use serde_json::{Value, json};
-use sim_core::Lang;
-use sim_core::{Preset, Reveal, Scenario, Trace, describe_step, scenario_to_toml};
+use serde::Serialize;
+use serde_json::Value;
+use sim_core::{Diagram, Lang, Preset, Reveal, Scenario, scenario_to_toml};
 
-/// The step in words, without the oracle's verdict when that is hidden.
-fn narration(
-    scenario: &Scenario,
-    trace: &Trace,
-    index: usize,
-    lang: Lang,
-    reveal: &Reveal,
-) -> String {
-    if !reveal.shows_step(index) {
-        sim_core::describe_pending(scenario, index, lang)
-    } else if reveal.shows_verdicts() {
-        describe_step(scenario, trace, index, lang)
-    } else {
-        sim_core::describe_outcome(scenario, trace, index, lang)
+/// A violation the oracle found, by step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PageViolation {
+    pub step: u32,
+    pub kind: &'static str,
+}
+
+/// The page's timeline object (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PageTimeline {
+    pub id: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub ttl: u64,
+    pub design: &'static str,
+    /// The job ids, for the job table before any step.
+    pub jobs: Vec<String>,
+    /// Whether verdicts show.
+    pub revealed: bool,
+    /// The steps whose results are hidden (a predict exercise's question).
+    pub hidden: Vec<u32>,
+    /// The oracle's violations; absent unless verdicts show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violations: Option<Vec<PageViolation>>,
+    /// The scenario file, for a share link; absent unless verdicts show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toml: Option<String>,
+    #[serde(flatten)]
+    pub diagram: Diagram,
+}
+
+/// The page's timeline of `scenario`, showing what `reveal` lets show.
+pub fn page_timeline(scenario: &Scenario, lang: Lang, reveal: &Reveal) -> PageTimeline {
+    let trace = sim_core::run(scenario);
+    let verdicts = reveal.shows_verdicts();
+    PageTimeline {
+        id: scenario.id.clone(),
+        title: scenario.title.get(lang).to_owned(),
+        description: scenario
+            .description
+            .as_ref()
+            .map(|d| d.get(lang).to_owned()),
+        ttl: scenario.ttl,
+        design: Preset::of(&scenario.design).map_or("custom", Preset::name),
+        jobs: scenario.jobs.clone(),
+        revealed: verdicts,
+        hidden: match reveal {
+            Reveal::NotTheseSteps(steps) => steps.clone(),
+            Reveal::Everything | Reveal::NoVerdicts => Vec::new(),
+        },
+        violations: verdicts.then(|| {
+            trace
+                .violations
+                .iter()
+                .map(|v| PageViolation {
+                    step: v.step,
+                    kind: v.kind.name(),
+                })
+                .collect()
+        }),
+        toml: verdicts.then(|| scenario_to_toml(scenario)),
+        diagram: Diagram::new(scenario, &trace, lang, reveal),
     }
 }
 
-/// Fields of a `run --json` step that tell its result.
-const RESULT_FIELDS: [&str; 12] = [
-    "outcome",
-    "reason",
-    "token",
-    "failed_checks",
-    "generation",
-    "newest_generation",
-    "expired",
-    "lease_valid",
-    "rows",
-    "lease_until",
-    "waited_until",
-    "violation",
-];
-
-/// The page's timeline object for `scenario` (see the module docs).
+/// [`page_timeline`] as JSON, for the bindings.
 pub fn timeline(scenario: &Scenario, lang: Lang, reveal: &Reveal) -> Value {
-    let trace = sim_core::run(scenario);
-    let mut run = trace.to_json(scenario);
-    if !reveal.shows_verdicts()
-        && let Value::Object(map) = &mut run
-    {
-        for key in ["violations", "should_reject", "reconcile"] {
-            map.insert(key.into(), json!([]));
-        }
-        if let Some(Value::Array(steps)) = map.get_mut("steps") {
-            for (index, step) in steps.iter_mut().enumerate() {
-                if let Value::Object(fields) = step {
-                    fields.insert("violation".into(), Value::Null);
-                    if !reveal.shows_step(index) {
-                        for key in RESULT_FIELDS {
-                            fields.insert(key.into(), Value::Null);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let narration: Vec<String> = (0..scenario.steps.len())
-        .map(|index| narration(scenario, &trace, index, lang, reveal))
-        .collect();
-    let notes: Vec<Value> = scenario
-        .steps
-        .iter()
-        .map(|step| json!(step.note.as_ref().map(|n| n.get(lang))))
-        .collect();
-    let rows: Vec<Value> = trace
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(index, record)| match (record.row, record.job) {
-            (Some(row), Some(job)) if reveal.shows_step(index) => json!({
-                "job": scenario.job_id(job),
-                "owner": row.owner.map(|o| scenario.owner_id(o)),
-                "lease_until": row.lease_until,
-                "fence": row.fence,
-                "state": row.state.name(),
-            }),
-            _ => Value::Null,
-        })
-        .collect();
-    let leases: Vec<Value> = sim_core::leases(scenario, &trace)
-        .into_iter()
-        .filter(|lease| reveal.shows_step(lease.start_step))
-        .map(|lease| {
-            let closed = lease
-                .closed
-                .filter(|(step, _)| reveal.shows_step(*step))
-                .map(|(step, end)| json!({ "step": step, "end": end.name() }));
-            json!({
-                "worker": scenario.worker_id(lease.worker),
-                "job": scenario.job_id(lease.job),
-                "generation": lease.generation,
-                "start_step": lease.start_step,
-                "start": scenario.steps.get(lease.start_step).map(|s| s.at),
-                "until": lease.until,
-                "expiry": lease.expiry,
-                "closed": closed,
-            })
-        })
-        .collect();
-    let design = Preset::of(&scenario.design).map_or("custom", Preset::name);
-    json!({
-        "id": scenario.id,
-        "title": scenario.title.get(lang),
-        "description": scenario.description.as_ref().map(|d| d.get(lang)),
-        "ttl": scenario.ttl,
-        "design": design,
-        "workers": scenario.workers.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
-        "jobs": scenario.jobs,
-        "targets": scenario
-            .targets
-            .iter()
-            .map(|t| json!({ "id": t.id, "protect": t.protect.name() }))
-            .collect::<Vec<_>>(),
-        // The scenario file, for a share link; none for an exercise before it
-        // is solved.
-        "toml": reveal.shows_verdicts().then(|| scenario_to_toml(scenario)),
-        "run": run,
-        "narration": narration,
-        "notes": notes,
-        "rows": rows,
-        "leases": leases,
-        "revealed": reveal.shows_verdicts(),
-        "hidden": match reveal {
-            Reveal::NotTheseSteps(steps) => json!(steps),
-            _ => json!([]),
-        },
-    })
+    // These structs hold only strings, numbers and lists: serializing
+    // them cannot fail.
+    serde_json::to_value(page_timeline(scenario, lang, reveal)).unwrap_or(Value::Null)
 }
 
 #[cfg(test)]
@@ -169,16 +112,24 @@ steps = [
     #[test]
     fn everything_shows_the_violation_and_its_reason() {
         let value = timeline(&pause(), Lang::En, &Reveal::Everything);
-        assert_eq!(value["run"]["steps"][5]["violation"], true);
-        assert_eq!(value["run"]["should_reject"], json!([5]));
-        let said = value["narration"][5].as_str().unwrap_or_default();
+        assert_eq!(value["steps"][5]["mark"], "violation");
+        assert_eq!(value["steps"][5]["symbol"], "‼");
+        assert_eq!(value["violations"][0]["step"], 5);
+        let said = value["steps"][5]["narration"].as_str().unwrap_or_default();
         assert!(said.contains("had to be refused"), "{said}");
-        assert_eq!(value["notes"][3], "B is done");
-        assert_eq!(value["rows"][2]["owner"], "B");
+        assert_eq!(value["steps"][3]["note"], "B is done");
+        assert_eq!(value["steps"][2]["row"]["owner"], "B");
         assert_eq!(value["revealed"], true);
         let toml = value["toml"].as_str().unwrap_or_default();
         let again = sim_core::parse_scenario(toml.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(again.steps.len(), 6);
+    }
+
+    /// The keys a step's object has.
+    fn keys(step: &Value) -> Vec<&str> {
+        step.as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default()
     }
 
     #[test]
@@ -186,22 +137,39 @@ steps = [
         let value = timeline(&pause(), Lang::Zh, &Reveal::NoVerdicts);
         let text = value.to_string();
         assert!(!text.contains("必须被拒绝"), "{text}");
-        assert_eq!(value["run"]["violations"], json!([]));
-        assert_eq!(value["run"]["should_reject"], json!([]));
-        assert_eq!(value["run"]["steps"][5]["violation"], Value::Null);
-        assert_eq!(value["run"]["steps"][5]["outcome"], "ok");
-        assert_eq!(value["notes"][3], "B 完成");
+        assert!(!text.contains('‼'), "{text}");
+        assert!(value.get("violations").is_none() && value.get("toml").is_none());
+        assert_eq!(value["steps"][5]["mark"], "ok");
+        assert_eq!(value["steps"][3]["note"], "B 完成");
     }
 
     #[test]
-    fn hidden_steps_show_no_outcome() {
+    fn hidden_steps_have_no_result_fields() {
         let value = timeline(&pause(), Lang::En, &Reveal::NotTheseSteps(vec![2]));
-        assert_eq!(value["run"]["steps"][2]["outcome"], Value::Null);
-        assert_eq!(value["run"]["steps"][2]["generation"], Value::Null);
-        assert_eq!(value["rows"][2], Value::Null);
+        let asked = &value["steps"][2];
+        assert_eq!(asked["mark"], "hidden");
+        assert_eq!(asked["symbol"], "?");
+        // No row, no outcome, no token, no generation: nothing but what the
+        // step asks for and where it is drawn.
+        assert_eq!(
+            keys(asked),
+            [
+                "actor",
+                "at",
+                "column",
+                "glyph",
+                "mark",
+                "narration",
+                "resource",
+                "symbol",
+                "word"
+            ]
+        );
+        assert!(keys(&value["steps"][3]).contains(&"row"));
         assert_eq!(value["leases"].as_array().map(Vec::len), Some(1));
-        let said = value["narration"][2].as_str().unwrap_or_default();
+        let said = asked["narration"].as_str().unwrap_or_default();
         assert!(said.contains("What will it do?"), "{said}");
-        assert_eq!(value["run"]["steps"][3]["outcome"], "ok");
+        assert_eq!(value["steps"][3]["mark"], "ok");
+        assert_eq!(value["hidden"], serde_json::json!([2]));
     }
 }

@@ -338,7 +338,7 @@ function markExercise(lesson, exercise, body, submit) {
       const box = h('input', { type: 'checkbox', id, checked: marked.has(index) ? true : null });
       box.addEventListener('change', () => { if (box.checked !== marked.has(index)) toggle(index); rendered.select(index); });
       boxes.set(index, box);
-      list.append(h('li', {}, h('label', { for: id }, box, ` #${index}: `, inline(data.narration[index] ?? ''))));
+      list.append(h('li', {}, h('label', { for: id }, box, ` #${index}: `, inline(data.steps[index]?.narration ?? ''))));
     }
     timeline = rendered;
     clear(body).append(rendered.element, h('p', {}, t('markPrompt')), list,
@@ -365,7 +365,7 @@ function predictExercise(lesson, exercise, body, submit) {
       const select = h('select', { id }, h('option', { value: '' }, t('choose')),
         exercise.outcomes.map((o) => h('option', { value: o, selected: old && old.value === o ? true : null }, o)));
       selects.set(index, select);
-      list.append(h('li', {}, h('label', { for: id }, `#${index}: `, inline(data.narration[index] ?? ''), ' '), select));
+      list.append(h('li', {}, h('label', { for: id }, `#${index}: `, inline(data.steps[index]?.narration ?? ''), ' '), select));
     }
     clear(body).append(renderTimeline(data).element, h('p', {}, t('predictPrompt')), list,
       h('button', { type: 'button', class: 'primary', onclick: () => {

@@ -500,7 +500,11 @@ mod tests {
         assert!(text.contains('┄'), "the pause is drawn: {text}");
         // A's lease ends where the axis says 5, with its `lease_until` after it.
         let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
-        let five = lines[0].windows(3).position(|w| w == [' ', '5', ' ']).unwrap() + 1;
+        let five = lines[0]
+            .windows(3)
+            .position(|w| w == [' ', '5', ' '])
+            .unwrap()
+            + 1;
         assert_eq!(lines[1][five], '5', "{text}");
         assert_eq!(lines[1][five - 1], '┫', "{text}");
     }
