@@ -171,6 +171,7 @@ pub mod bindings {
     //! smaller); every error becomes one `Error` exception through [`fail`].
 
     use serde_json::Value;
+    use sim_core::Lang;
     use wasm_bindgen::prelude::*;
 
     #[wasm_bindgen(start)]
