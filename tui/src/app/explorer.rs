@@ -13,9 +13,9 @@ use ratatui::crossterm::event::KeyCode;
 use sim_core::explore::{Bounds, Control, Method, Progress, Report, World, WorldOptions};
 use sim_core::{DesignSource, Preset};
 
+use super::layout;
 use super::model::{App, SandboxState, Screen, Timeline};
 use super::update::Message;
-use super::view;
 
 /// Random schedules the random explorer tries (the CLI's default).
 pub(crate) const RANDOM_CASES: u32 = 256;
@@ -320,7 +320,7 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
         | M::PageDown
         | M::Resize { .. }
         | M::ToggleLang => {
-            let (max, page) = view::explorer::result_scroll_limits(app, state);
+            let (max, page) = layout::explorer_result_scroll(app, state);
             state.scroll = match message {
                 M::ScrollUp => state.scroll.saturating_sub(1),
                 M::ScrollDown => state.scroll.saturating_add(1),

@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Block, Borders, Padding};
+use sim_core::course::{Exercise, Lesson};
 use sim_core::{Diagram, Reveal};
 
-use super::model::{App, SandboxState};
+use super::explorer::{ExplorerState, Setting};
+use super::model::{App, CourseState, ExerciseState, LessonState, SandboxState, Work};
 use super::{text, view};
 
 /// Terminal columns per diagram column (the widest symbol, ⌛, takes two).
@@ -185,4 +187,333 @@ pub(crate) fn sandbox_detail_scroll(app: &App, state: &SandboxState) -> (u16, u1
         clamp_scroll(u16::MAX, lines, inner.height),
         inner.height.saturating_sub(1).max(1),
     )
+}
+
+/// Whether `(x, y)` is inside `area`.
+fn contains(area: Rect, x: u16, y: u16) -> bool {
+    (area.x..area.right()).contains(&x) && (area.y..area.bottom()).contains(&y)
+}
+
+/// The row of a list drawn in `inner` with a fresh `ListState` (which
+/// scrolls just far enough to show the `selected` row at the bottom) that
+/// is at `(x, y)`, among `count` rows.
+fn list_row_at(inner: Rect, selected: usize, count: usize, x: u16, y: u16) -> Option<usize> {
+    if !contains(inner, x, y) {
+        return None;
+    }
+    let offset = (selected + 1).saturating_sub(usize::from(inner.height));
+    let row = offset + usize::from(y - inner.y);
+    (row < count).then_some(row)
+}
+
+/// The course map: the header, the lesson list and the selected lesson's
+/// details. The list gets what it needs, leaving the details a few rows.
+pub(crate) fn course(app: &App, body: Rect) -> [Rect; 3] {
+    let rows = body.height.saturating_sub(1);
+    let wanted = (app.lessons.len() as u16).saturating_add(1);
+    let detail_min = 7.min(rows / 2);
+    let list_rows = wanted.min(rows.saturating_sub(detail_min)).max(rows.min(3));
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(list_rows),
+        Constraint::Min(0),
+    ])
+    .areas(body)
+}
+
+/// The lesson drawn at `(x, y)` on the course map, for a mouse click.
+pub(crate) fn course_row_at(app: &App, state: &CourseState, x: u16, y: u16) -> Option<usize> {
+    let [_, list, _] = course(app, body_area(app));
+    list_row_at(section_inner(list), state.selected, app.lessons.len(), x, y)
+}
+
+/// Widest text column of the lesson reader: long lines are hard to read.
+const TEXT_WIDTH: u16 = 96;
+
+/// The lesson reader: the header, the section, the timeline link row.
+pub(crate) fn lesson(body: Rect) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(body)
+}
+
+/// Where a section's text goes inside `area`, at most [`TEXT_WIDTH`] wide.
+pub(crate) fn lesson_text(area: Rect) -> Rect {
+    let inner = padded_section_inner(area);
+    Rect {
+        width: inner.width.min(TEXT_WIDTH),
+        ..inner
+    }
+}
+
+/// The exercises page: the list and the selected exercise's task.
+pub(crate) fn lesson_exercises(area: Rect, lesson: &Lesson) -> [Rect; 2] {
+    let rows = (lesson.exercises.len() as u16).saturating_add(1);
+    Layout::vertical([
+        Constraint::Length(rows.min(area.height.saturating_sub(3).max(2))),
+        Constraint::Min(0),
+    ])
+    .areas(area)
+}
+
+/// What a click at `(x, y)` hits in the lesson reader: an exercise's row on
+/// the exercises page (`Some(Ok(index))`), or a section's timeline link
+/// (`Some(Err(()))`).
+pub(crate) fn lesson_click_at(
+    app: &App,
+    state: &LessonState,
+    x: u16,
+    y: u16,
+) -> Option<Result<usize, ()>> {
+    let found = app.lessons.get(state.lesson)?;
+    let [_, body, link] = lesson(body_area(app));
+    if state.page < found.sections.len() {
+        let linked = found.sections.get(state.page)?.scenario.is_some();
+        return (linked && y == link.y && (link.x..link.right()).contains(&x)).then_some(Err(()));
+    }
+    let [list, _] = lesson_exercises(body, found);
+    let count = found.exercises.len();
+    list_row_at(section_inner(list), state.exercise, count, x, y).map(Ok)
+}
+
+/// How far the current section can scroll at the current size.
+pub(crate) fn lesson_max_scroll(app: &App, state: &LessonState) -> u16 {
+    let [_, body, _] = lesson(body_area(app));
+    let inner = lesson_text(body);
+    let Some(found) = app.lessons.get(state.lesson) else {
+        return 0;
+    };
+    let width = usize::from(inner.width).max(1);
+    let lines = view::lesson::section_lines(app, found, state.page, width).len();
+    clamp_scroll(u16::MAX, lines, inner.height)
+}
+
+/// Rows one page-down moves in the lesson reader.
+pub(crate) fn lesson_page_rows(app: &App) -> u16 {
+    let [_, body, _] = lesson(body_area(app));
+    lesson_text(body).height.saturating_sub(1).max(1)
+}
+
+/// The explorer: the header, the settings, the result.
+pub(crate) fn explorer(body: Rect) -> [Rect; 3] {
+    let setup = u16::try_from(Setting::ALL.len()).unwrap_or(u16::MAX) + 1;
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(setup),
+        Constraint::Min(0),
+    ])
+    .areas(body)
+}
+
+/// The explorer setting drawn at `(x, y)`, for a mouse click.
+pub(crate) fn explorer_row_at(app: &App, x: u16, y: u16) -> Option<usize> {
+    let [_, setup, _] = explorer(body_area(app));
+    let inner = section_inner(setup);
+    if !contains(inner, x, y) {
+        return None;
+    }
+    let row = usize::from(y - inner.y);
+    (row < Setting::ALL.len()).then_some(row)
+}
+
+/// The explorer result's largest scroll and one page, at the current size.
+pub(crate) fn explorer_result_scroll(app: &App, state: &ExplorerState) -> (u16, u16) {
+    let [_, _, result] = explorer(body_area(app));
+    let inner = padded_section_inner(result);
+    let width = usize::from(inner.width).max(1);
+    let lines = view::explorer::result_lines(app, state, width).len();
+    (
+        clamp_scroll(u16::MAX, lines, inner.height),
+        inner.height.saturating_sub(1).max(1),
+    )
+}
+
+/// The most rows an exercise's task text takes before the rest.
+const PROMPT_ROWS: usize = 5;
+
+/// An exercise screen: header, task, the timeline (for exercises with
+/// one), the panel (the current step, hints, solution or editor).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ExerciseAreas {
+    pub(crate) header: Rect,
+    pub(crate) prompt: Rect,
+    pub(crate) timeline: Option<Rect>,
+    pub(crate) panel: Rect,
+}
+
+/// The exercise screen's areas in `body`.
+pub(crate) fn exercise(
+    app: &App,
+    state: &ExerciseState,
+    exercise: &Exercise,
+    body: Rect,
+) -> ExerciseAreas {
+    let text_width = usize::from(body.width.saturating_sub(2)).max(1);
+    let prompt_lines = text::wrap(exercise.prompt.get(app.lang()), text_width)
+        .len()
+        .min(PROMPT_ROWS) as u16;
+    let [header, prompt, rest] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(prompt_lines + 1),
+        Constraint::Min(0),
+    ])
+    .areas(body);
+    // The break editor needs room for its list of steps under the preview.
+    let min_panel = if matches!(state.work, Work::Break(_)) {
+        9
+    } else {
+        5
+    };
+    let Some(timeline) = state.shown_timeline() else {
+        return ExerciseAreas {
+            header,
+            prompt,
+            timeline: None,
+            panel: rest,
+        };
+    };
+    let diagram = view::exercise::shown_diagram(app, state, timeline);
+    let wanted = diagram_height(&diagram) + view::exercise::extra_rows(app, state).len();
+    let [timeline, panel] = split_timeline(rest, wanted, min_panel);
+    ExerciseAreas {
+        header,
+        prompt,
+        timeline: Some(timeline),
+        panel,
+    }
+}
+
+/// The step drawn at `(x, y)` on an exercise's timeline, for a mouse
+/// click: the same areas, diagram and extra rows as the view draws.
+pub(crate) fn exercise_step_at(app: &App, state: &ExerciseState, x: u16, y: u16) -> Option<usize> {
+    let (_, found) = app.lesson_exercise(state.lesson, state.exercise)?;
+    let timeline = state.shown_timeline()?;
+    let area = exercise(app, state, found, body_area(app)).timeline?;
+    let labels: Vec<usize> = view::exercise::extra_rows(app, state)
+        .iter()
+        .map(|row| text::width(&row.label))
+        .collect();
+    let diagram = view::exercise::shown_diagram(app, state, timeline);
+    let cursor = Some(timeline.cursor);
+    step_at(
+        &diagram,
+        section_inner(area),
+        cursor,
+        labels.into_iter(),
+        x,
+        y,
+    )
+}
+
+/// The exercise panel's largest scroll and one page, at the current size.
+pub(crate) fn exercise_panel_scroll(app: &App, state: &ExerciseState) -> (u16, u16) {
+    let Some((lesson, found)) = app.lesson_exercise(state.lesson, state.exercise) else {
+        return (0, 1);
+    };
+    let inner = padded_section_inner(exercise(app, state, found, body_area(app)).panel);
+    let width = usize::from(inner.width).max(1);
+    let lines = view::exercise::panel_lines(app, state, lesson, found, width)
+        .lines
+        .len();
+    (
+        clamp_scroll(u16::MAX, lines, inner.height),
+        inner.height.saturating_sub(1).max(1),
+    )
+}
+
+/// A clickable key label on the footer: columns `from..to` (its key and
+/// description) act as `key`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FooterHit {
+    pub(crate) from: u16,
+    pub(crate) to: u16,
+    pub(crate) key: &'static str,
+}
+
+/// The footer row, after a one-column margin: the answer to the last key
+/// (then `pad` blank columns) or the screen's keys, with where each is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Footer {
+    pub(crate) status: Option<String>,
+    pub(crate) pad: usize,
+    pub(crate) keys: Vec<(&'static str, &'static str)>,
+    pub(crate) hits: Vec<FooterHit>,
+}
+
+/// Columns `keys` take, two apart.
+fn keys_width(keys: &[(&str, &str)]) -> usize {
+    keys.iter()
+        .map(|(k, w)| text::width(k) + 1 + text::width(w))
+        .sum::<usize>()
+        + 2 * keys.len().saturating_sub(1)
+}
+
+/// The footer at `width`: the keys of the screen, as many as fit, always
+/// ending in help and quit; or the answer to the last key, right of which
+/// help and quit still fit (or nothing, when they do not).
+pub(crate) fn footer(app: &App, width: u16) -> Footer {
+    let tail = view::footer_tail(app.lang());
+    let room = usize::from(width).saturating_sub(1);
+    let (status, pad, keys) = if let Some(status) = &app.status {
+        let tail_width = keys_width(&tail) + 2;
+        let shown = text::truncate(status, room.saturating_sub(tail_width).max(room / 2));
+        let used = 1 + text::width(&shown);
+        if used + tail_width > room {
+            return Footer {
+                status: Some(shown),
+                pad: 0,
+                keys: Vec::new(),
+                hits: Vec::new(),
+            };
+        }
+        (Some(shown), room - used - tail_width + 2, tail.to_vec())
+    } else {
+        let mut keys: Vec<(&'static str, &'static str)> = Vec::new();
+        for key in view::screen_keys(app) {
+            let mut trial = keys.clone();
+            trial.push(key);
+            trial.extend(tail);
+            if keys_width(&trial) <= room {
+                keys.push(key);
+            }
+        }
+        keys.extend(tail);
+        (None, 0, keys)
+    };
+    let mut x = 1 + status.as_deref().map_or(0, text::width) + pad;
+    let mut hits = Vec::new();
+    for (index, (key, what)) in keys.iter().enumerate() {
+        if index > 0 {
+            x += 2;
+        }
+        let end = x + text::width(key) + 1 + text::width(what);
+        hits.push(FooterHit {
+            from: u16::try_from(x).unwrap_or(u16::MAX),
+            to: u16::try_from(end).unwrap_or(u16::MAX),
+            key,
+        });
+        x = end;
+    }
+    Footer {
+        status,
+        pad,
+        keys,
+        hits,
+    }
+}
+
+/// Where the footer's keys are, at the current size.
+pub(crate) fn footer_hits(app: &App) -> Vec<FooterHit> {
+    footer(app, app.width).hits
+}
+
+/// The largest help scroll at the current size (the overlay's text is the
+/// view's, measured at the overlay's width).
+pub(crate) fn help_scroll_max(app: &App) -> u16 {
+    let body = body_area(app);
+    let (_, lines) = view::help_lines(app, body);
+    clamp_scroll(u16::MAX, lines.len(), body.height.saturating_sub(2))
 }

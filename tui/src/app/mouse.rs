@@ -10,7 +10,6 @@ use ratatui::crossterm::event::{
 use super::layout;
 use super::model::{App, Screen};
 use super::update::{Message, message_for_key};
-use super::view;
 
 pub(crate) fn message_for_mouse(app: &App, mouse: MouseEvent) -> Option<Message> {
     if layout::too_small(app.width, app.height) {
@@ -41,7 +40,7 @@ fn click(app: &App, x: u16, y: u16) -> Option<Message> {
         return Some(Message::Dismiss);
     }
     if y + 1 == app.height {
-        let key = view::footer_hits(app)
+        let key = layout::footer_hits(app)
             .into_iter()
             .find(|hit| (hit.from..hit.to).contains(&x))
             .and_then(|hit| key_of_label(hit.key, x - hit.from))?;
@@ -51,15 +50,15 @@ fn click(app: &App, x: u16, y: u16) -> Option<Message> {
         return Some(Message::ToggleHelp);
     }
     match app.screen() {
-        Screen::Course(state) => view::course::row_at(app, state, x, y).map(Message::ClickRow),
+        Screen::Course(state) => layout::course_row_at(app, state, x, y).map(Message::ClickRow),
         Screen::Sandbox(state) => {
             layout::sandbox_step_at(app, state, x, y).map(Message::SelectStep)
         }
         Screen::Exercise(state) => {
-            view::exercise::step_at(app, state, x, y).map(Message::SelectStep)
+            layout::exercise_step_at(app, state, x, y).map(Message::SelectStep)
         }
-        Screen::Explorer(state) => view::explorer::row_at(app, state, x, y).map(Message::ClickRow),
-        Screen::Lesson(state) => match view::lesson::click_at(app, state, x, y)? {
+        Screen::Explorer(_) => layout::explorer_row_at(app, x, y).map(Message::ClickRow),
+        Screen::Lesson(state) => match layout::lesson_click_at(app, state, x, y)? {
             Ok(row) => Some(Message::ClickRow(row)),
             Err(()) => Some(Message::OpenTimeline),
         },

@@ -12,7 +12,6 @@ use super::model::{
     App, BreakWork, CourseState, DesignWork, ExerciseState, KnobRow, LessonState, Panel,
     SandboxState, Screen, StepField, Timeline, Work,
 };
-use super::view;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Message {
@@ -279,7 +278,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
             return;
         }
         M::ScrollUp | M::ScrollDown | M::PageUp | M::PageDown if app.help => {
-            let max = view::help_scroll_max(app);
+            let max = layout::help_scroll_max(app);
             let page = app.height.saturating_sub(4).max(1);
             scroll(&mut app.help_scroll, message, max, page);
             return;
@@ -369,8 +368,8 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
         .and_then(|i| lesson.scenarios.get(i))
         .map(|(name, scenario)| (name.clone(), scenario.clone()));
     let lesson_label = format!("lesson {}", lesson.order);
-    let max_scroll = view::lesson::max_scroll(app, state);
-    let page_rows = view::lesson::page_rows(app);
+    let max_scroll = layout::lesson_max_scroll(app, state);
+    let page_rows = layout::lesson_page_rows(app);
     match message {
         Message::PrevPage if state.page > 0 => {
             state.page -= 1;
@@ -643,7 +642,7 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         Message::Down => Message::ScrollDown,
         other => other,
     };
-    let (max, page) = view::exercise::panel_scroll_limits(app, state);
+    let (max, page) = layout::exercise_panel_scroll(app, state);
     scroll(&mut state.panel_scroll, message, max, page);
     state.panel_scroll = state.panel_scroll.min(max);
     Nav::Stay

@@ -2,52 +2,23 @@
 //! exercises are complete, and which one is next.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::Lang;
 use sim_core::course::concept_name;
 
 use super::{render_header, section};
+use crate::app::layout;
 use crate::app::model::{App, CourseState};
 use crate::app::text;
-
-/// The header, the lesson list and the selected lesson's details.
-fn areas(app: &App, area: Rect) -> [Rect; 3] {
-    // The list gets what it needs, leaving the details a few rows.
-    let rows = area.height.saturating_sub(1);
-    let wanted = (app.lessons.len() as u16).saturating_add(1);
-    let detail_min = 7.min(rows / 2);
-    let list_rows = wanted.min(rows.saturating_sub(detail_min)).max(rows.min(3));
-    Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(list_rows),
-        Constraint::Min(0),
-    ])
-    .areas(area)
-}
-
-/// The lesson drawn at `(x, y)`, for a mouse click. The list is drawn with
-/// a fresh `ListState`, which scrolls just far enough to show the selected
-/// row at the bottom; this follows the same rule.
-pub(crate) fn row_at(app: &App, state: &CourseState, x: u16, y: u16) -> Option<usize> {
-    let [_, list_area, _] = areas(app, super::body_area(app));
-    let inner = section(Line::default(), app.theme).inner(list_area);
-    if !(inner.x..inner.right()).contains(&x) || !(inner.y..inner.bottom()).contains(&y) {
-        return None;
-    }
-    let visible = usize::from(inner.height);
-    let offset = (state.selected + 1).saturating_sub(visible);
-    let row = offset + usize::from(y - inner.y);
-    (row < app.lessons.len()).then_some(row)
-}
 
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &CourseState) {
     let theme = app.theme;
     let lang = app.lang();
     let total: usize = app.lessons.iter().map(|l| l.exercises.len()).sum();
     let done: usize = app.lessons.iter().map(|l| app.completed(l).0).sum();
-    let [header, list_area, detail_area] = areas(app, area);
+    let [header, list_area, detail_area] = layout::course(app, area);
     render_header(
         frame,
         header,

@@ -3,7 +3,7 @@
 //! from `sim_core::course::grade` and `solution`, computed now.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::course::{Exercise, ExerciseKind, Lesson};
@@ -12,21 +12,11 @@ use std::sync::Arc;
 
 use super::answer::{self, PanelText};
 use super::sandbox::{step_lines, step_title, timeline_title};
-use super::{body_area, clamp_scroll, render_header, section};
+use super::{clamp_scroll, render_header, section};
 use crate::app::layout;
 use crate::app::model::{App, ExerciseState, Panel, Timeline, Work};
 use crate::app::text;
 use crate::app::timeline::{ExtraRow, TimelineWidget};
-
-/// The most rows the task text takes before the rest of the screen.
-const PROMPT_ROWS: usize = 5;
-
-struct Areas {
-    header: Rect,
-    prompt: Rect,
-    timeline: Option<Rect>,
-    panel: Rect,
-}
 
 fn heading(exercise: &Exercise, lang: Lang) -> &'static str {
     let (en, zh) = match exercise.kind {
@@ -53,46 +43,8 @@ fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise, state: &ExerciseState
             .is_some_and(|p| p.completed || p.solution_seen)
 }
 
-fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> Areas {
-    let text_width = usize::from(area.width.saturating_sub(2)).max(1);
-    let prompt_lines = text::wrap(exercise.prompt.get(app.lang()), text_width)
-        .len()
-        .min(PROMPT_ROWS) as u16;
-    let [header, prompt, rest] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(prompt_lines + 1),
-        Constraint::Min(0),
-    ])
-    .areas(area);
-    // The break editor needs room for its list of steps under the preview.
-    let min_panel = if matches!(state.work, Work::Break(_)) {
-        9
-    } else {
-        5
-    };
-    match state.shown_timeline() {
-        Some(timeline) => {
-            let wanted = layout::diagram_height(&shown_diagram(app, state, timeline))
-                + extra_rows(app, state).len();
-            let [diagram, panel] = layout::split_timeline(rest, wanted, min_panel);
-            Areas {
-                header,
-                prompt,
-                timeline: Some(diagram),
-                panel,
-            }
-        }
-        None => Areas {
-            header,
-            prompt,
-            timeline: None,
-            panel: rest,
-        },
-    }
-}
-
 /// The rows under the lanes: the marks, the last try, the key.
-fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
+pub(crate) fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     let theme = app.theme;
     let mut rows = match &state.work {
         Work::Mark => mark_rows(app, state),
@@ -197,7 +149,7 @@ fn hidden_steps(state: &ExerciseState, revealed: bool) -> &[u32] {
 }
 
 /// The timeline's diagram as shown now (see [`shown_reveal`]).
-fn shown_diagram(app: &App, state: &ExerciseState, timeline: &Timeline) -> Arc<Diagram> {
+pub(crate) fn shown_diagram(app: &App, state: &ExerciseState, timeline: &Timeline) -> Arc<Diagram> {
     timeline.diagram(app.lang(), &shown_reveal(app, state))
 }
 
@@ -256,7 +208,7 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
     }
 }
 
-fn panel_lines(
+pub(crate) fn panel_lines(
     app: &App,
     state: &ExerciseState,
     lesson: &Lesson,
@@ -443,37 +395,13 @@ fn panel_lines(
     PanelText { lines, focus: None }
 }
 
-fn panel_inner(app: &App, state: &ExerciseState) -> Option<(Rect, usize)> {
-    let (_, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
-    let areas = areas(app, state, exercise, body_area(app));
-    let inner = section(Line::default(), app.theme)
-        .padding(Padding::horizontal(1))
-        .inner(areas.panel);
-    Some((inner, usize::from(inner.width).max(1)))
-}
-
-/// The largest panel scroll and one page, at the current size.
-pub(crate) fn panel_scroll_limits(app: &App, state: &ExerciseState) -> (u16, u16) {
-    let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
-        return (0, 1);
-    };
-    let Some((inner, width)) = panel_inner(app, state) else {
-        return (0, 1);
-    };
-    let lines = panel_lines(app, state, lesson, exercise, width).lines.len();
-    (
-        clamp_scroll(u16::MAX, lines, inner.height),
-        inner.height.saturating_sub(1).max(1),
-    )
-}
-
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExerciseState) {
     let theme = app.theme;
     let lang = app.lang();
     let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return;
     };
-    let areas = areas(app, state, exercise, area);
+    let areas = layout::exercise(app, state, exercise, area);
     let record = app
         .progress
         .exercise(&lesson.id, &exercise.id)
@@ -566,28 +494,6 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     let scroll = clamp_scroll(scroll, lines.len(), inner.height);
     frame.render_widget(block, areas.panel);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
-}
-
-/// The step drawn at `(x, y)` on a mark exercise's timeline, for a mouse
-/// click: the same areas and extra rows as [`render`].
-pub(crate) fn step_at(app: &App, state: &ExerciseState, x: u16, y: u16) -> Option<usize> {
-    let (_, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
-    let timeline = state.timeline.as_ref()?;
-    let area = areas(app, state, exercise, super::body_area(app)).timeline?;
-    let inner = section(Line::default(), app.theme).inner(area);
-    let labels: Vec<usize> = extra_rows(app, state)
-        .iter()
-        .map(|row| text::width(&row.label))
-        .collect();
-    let diagram = shown_diagram(app, state, timeline);
-    layout::step_at(
-        &diagram,
-        inner,
-        Some(timeline.cursor),
-        labels.into_iter(),
-        x,
-        y,
-    )
 }
 
 /// `scroll`, moved as little as needed to keep the `focus` line in view.

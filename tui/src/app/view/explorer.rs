@@ -4,14 +4,15 @@
 //! result comes from the report the explorers computed.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::Lang;
 use sim_core::explore::{Method, Phase, Report, Verdict, World, move_label, safe_sentence};
 
-use super::{body_area, clamp_scroll, render_header, section};
+use super::{clamp_scroll, render_header, section};
 use crate::app::explorer::{ExplorerState, RANDOM_CASES, Run, Setting};
+use crate::app::layout;
 use crate::app::model::App;
 use crate::app::text;
 use crate::app::theme::Theme;
@@ -19,49 +20,6 @@ use crate::app::theme::Theme;
 /// Most shrinking steps listed one per line; longer sequences keep their
 /// first and last ones.
 const SHRINK_LINES: usize = 8;
-
-/// The header, the setup panel and the result panel.
-fn areas(area: Rect) -> [Rect; 3] {
-    let setup = u16::try_from(Setting::ALL.len()).unwrap_or(u16::MAX) + 1;
-    Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(setup),
-        Constraint::Min(0),
-    ])
-    .areas(area)
-}
-
-fn setup_inner(area: Rect, theme: Theme) -> Rect {
-    section(Line::default(), theme).inner(area)
-}
-
-fn result_inner(area: Rect, theme: Theme) -> Rect {
-    section(Line::default(), theme)
-        .padding(Padding::horizontal(1))
-        .inner(area)
-}
-
-/// The setting drawn at `(x, y)`, for a mouse click.
-pub(crate) fn row_at(app: &App, _state: &ExplorerState, x: u16, y: u16) -> Option<usize> {
-    let [_, setup, _] = areas(body_area(app));
-    let inner = setup_inner(setup, app.theme);
-    if !(inner.x..inner.right()).contains(&x) || !(inner.y..inner.bottom()).contains(&y) {
-        return None;
-    }
-    let row = usize::from(y - inner.y);
-    (row < Setting::ALL.len()).then_some(row)
-}
-
-/// The largest result scroll and one page, at the current size.
-pub(crate) fn result_scroll_limits(app: &App, state: &ExplorerState) -> (u16, u16) {
-    let [_, _, result] = areas(body_area(app));
-    let inner = result_inner(result, app.theme);
-    let lines = result_lines(app, state, usize::from(inner.width).max(1)).len();
-    (
-        clamp_scroll(u16::MAX, lines, inner.height),
-        inner.height.saturating_sub(1).max(1),
-    )
-}
 
 /// The footer's keys for the explorer.
 pub(crate) fn keys(state: &ExplorerState, lang: Lang) -> Vec<(&'static str, &'static str)> {
@@ -605,7 +563,7 @@ fn result_title(state: &ExplorerState, lang: Lang) -> String {
     format!(" {title} ")
 }
 
-fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'static>> {
+pub(crate) fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
     let lang = app.lang();
     match &state.run {
@@ -651,7 +609,7 @@ fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'sta
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExplorerState) {
     let theme = app.theme;
     let lang = app.lang();
-    let [header, setup, result] = areas(area);
+    let [header, setup, result] = layout::explorer(area);
     let method = if state.exhaustive {
         lang.pick("exhaustive", "穷举").to_owned()
     } else if lang == Lang::Zh {
@@ -669,14 +627,14 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
 
     let title = Line::from(Span::styled(lang.pick(" Setup ", " 设置 "), theme.title()));
     let block = section(title, theme);
-    let inner = setup_inner(setup, theme);
+    let inner = layout::section_inner(setup);
     frame.render_widget(block, setup);
     frame.render_widget(
         Paragraph::new(setup_lines(app, state, usize::from(inner.width))),
         inner,
     );
 
-    let inner = result_inner(result, theme);
+    let inner = layout::padded_section_inner(result);
     let lines = result_lines(app, state, usize::from(inner.width).max(1));
     let scroll = clamp_scroll(state.scroll, lines.len(), inner.height);
     let mut title = vec![Span::styled(result_title(state, lang), theme.title())];

@@ -2,43 +2,29 @@
 //! language; the last page lists the lesson's exercises.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
 use sim_core::Lang;
 use sim_core::course::{Lesson, concept_name};
 
-use super::{body_area, clamp_scroll, render_header, section};
+use super::{clamp_scroll, render_header, section};
+use crate::app::layout;
 use crate::app::model::{App, LessonState};
 use crate::app::text;
 use crate::app::theme::Theme;
-
-/// Widest text column: long lines are hard to read.
-const TEXT_WIDTH: u16 = 96;
-
-fn areas(area: Rect) -> [Rect; 3] {
-    Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(1),
-        Constraint::Length(1),
-    ])
-    .areas(area)
-}
 
 fn body_block(title: Line<'static>, theme: Theme) -> Block<'static> {
     section(title, theme).padding(Padding::horizontal(1))
 }
 
-fn inner(body: Rect) -> Rect {
-    let inner = body_block(Line::default(), Theme { color: false }).inner(body);
-    Rect {
-        width: inner.width.min(TEXT_WIDTH),
-        ..inner
-    }
-}
-
 /// The lines of section `page`, wrapped to `width`.
-fn section_lines(app: &App, lesson: &Lesson, page: usize, width: usize) -> Vec<Line<'static>> {
+pub(crate) fn section_lines(
+    app: &App,
+    lesson: &Lesson,
+    page: usize,
+    width: usize,
+) -> Vec<Line<'static>> {
     let theme = app.theme;
     let lang = app.lang();
     let Some(found) = lesson.sections.get(page) else {
@@ -63,30 +49,13 @@ fn section_lines(app: &App, lesson: &Lesson, page: usize, width: usize) -> Vec<L
     lines
 }
 
-/// How far the current section can scroll at the current size.
-pub(crate) fn max_scroll(app: &App, state: &LessonState) -> u16 {
-    let [_, body, _] = areas(body_area(app));
-    let inner = inner(body);
-    let Some(lesson) = app.lessons.get(state.lesson) else {
-        return 0;
-    };
-    let lines = section_lines(app, lesson, state.page, usize::from(inner.width).max(1)).len();
-    clamp_scroll(u16::MAX, lines, inner.height)
-}
-
-/// Rows one page-down moves.
-pub(crate) fn page_rows(app: &App) -> u16 {
-    let [_, body, _] = areas(body_area(app));
-    inner(body).height.saturating_sub(1).max(1)
-}
-
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &LessonState) {
     let theme = app.theme;
     let lang = app.lang();
     let Some(lesson) = app.lessons.get(state.lesson) else {
         return;
     };
-    let [header, body, link] = areas(area);
+    let [header, body, link] = layout::lesson(area);
     let sections = lesson.sections.len();
     let page_label = if state.page < sections {
         if lang == Lang::Zh {
@@ -122,7 +91,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     let Some(found) = lesson.sections.get(state.page) else {
         return;
     };
-    let text_area = inner(body);
+    let text_area = layout::lesson_text(body);
     let lines = section_lines(app, lesson, state.page, usize::from(text_area.width).max(1));
     let count = lines.len();
     let scroll = clamp_scroll(state.scroll, count, text_area.height);
@@ -177,41 +146,6 @@ pub(crate) fn tries(lang: Lang, attempts: u32) -> String {
     }
 }
 
-/// The exercises page: the list and the selected exercise's task.
-fn exercise_areas(body: Rect, lesson: &Lesson) -> [Rect; 2] {
-    let rows = (lesson.exercises.len() as u16).saturating_add(1);
-    Layout::vertical([
-        Constraint::Length(rows.min(body.height.saturating_sub(3).max(2))),
-        Constraint::Min(0),
-    ])
-    .areas(body)
-}
-
-/// What a click at `(x, y)` hits: an exercise's row on the exercises page
-/// (`Some(Ok(index))`), or a section's timeline link (`Some(Err(()))`).
-pub(crate) fn click_at(
-    app: &App,
-    state: &LessonState,
-    x: u16,
-    y: u16,
-) -> Option<Result<usize, ()>> {
-    let lesson = app.lessons.get(state.lesson)?;
-    let [_, body, link] = areas(body_area(app));
-    if state.page < lesson.sections.len() {
-        let linked = lesson.sections.get(state.page)?.scenario.is_some();
-        return (linked && y == link.y && (link.x..link.right()).contains(&x)).then_some(Err(()));
-    }
-    let [list_area, _] = exercise_areas(body, lesson);
-    let inner = section(Line::default(), app.theme).inner(list_area);
-    if !(inner.x..inner.right()).contains(&x) || !(inner.y..inner.bottom()).contains(&y) {
-        return None;
-    }
-    // A fresh `ListState` scrolls just far enough to show the selected row.
-    let offset = (state.exercise + 1).saturating_sub(usize::from(inner.height));
-    let row = offset + usize::from(y - inner.y);
-    (row < lesson.exercises.len()).then_some(Ok(row))
-}
-
 fn render_exercises(
     frame: &mut Frame<'_>,
     body: Rect,
@@ -221,7 +155,7 @@ fn render_exercises(
 ) {
     let theme = app.theme;
     let lang = app.lang();
-    let [list_area, prompt_area] = exercise_areas(body, lesson);
+    let [list_area, prompt_area] = layout::lesson_exercises(body, lesson);
     let width = usize::from(list_area.width);
     let items: Vec<ListItem<'_>> = lesson
         .exercises
@@ -264,7 +198,7 @@ fn render_exercises(
         &mut list_state,
     );
     if let Some(exercise) = lesson.exercises.get(state.exercise) {
-        let text_area = inner(prompt_area);
+        let text_area = layout::lesson_text(prompt_area);
         let lines = text::wrap_styled(
             exercise.prompt.get(lang),
             usize::from(text_area.width).max(1),

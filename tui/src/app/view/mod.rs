@@ -23,7 +23,7 @@ use super::theme::Theme;
 use super::timeline::GLYPH_LEGEND;
 
 /// Below this the screens give way to a request for a larger window.
-pub(crate) use super::layout::{body_area, clamp_scroll};
+pub(crate) use super::layout::clamp_scroll;
 
 pub(crate) fn view(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
@@ -196,84 +196,26 @@ fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
     spans
 }
 
-fn spans_width(keys: &[(&str, &str)]) -> usize {
-    keys.iter()
-        .map(|(k, w)| text::width(k) + 1 + text::width(w))
-        .sum::<usize>()
-        + 2 * keys.len().saturating_sub(1)
-}
-
-/// A clickable key label on the footer: columns `from..to` (its key and
-/// description) act as `key`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FooterHit {
-    pub(crate) from: u16,
-    pub(crate) to: u16,
-    pub(crate) key: &'static str,
-}
-
-/// The footer line and where its keys are: the one layout both the view
-/// and the mouse use. The keys of the screen, as many as fit, always
-/// ending in help and quit; or the answer to the last key.
-fn footer(app: &App, width: u16) -> (Line<'static>, Vec<FooterHit>) {
+/// The keys of the screen, as many as fit, always ending in help and quit;
+/// or the answer to the last key (see [`layout::footer`]).
+fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme;
-    let lang = app.lang();
-    let tail: [(&'static str, &'static str); 2] = [
+    let footer = layout::footer(app, area.width);
+    let mut spans = vec![Span::raw(" ")];
+    if let Some(status) = footer.status {
+        spans.push(Span::styled(status, theme.warn()));
+        spans.push(Span::raw(" ".repeat(footer.pad)));
+    }
+    spans.extend(key_spans(&footer.keys, theme));
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The footer's last two keys, help and quit.
+pub(crate) fn footer_tail(lang: Lang) -> [(&'static str, &'static str); 2] {
+    [
         ("?", lang.pick("help", "帮助")),
         ("q", lang.pick("quit", "退出")),
-    ];
-    let room = usize::from(width).saturating_sub(1);
-    let mut spans = vec![Span::raw(" ")];
-    let keys: Vec<(&'static str, &'static str)> = if let Some(status) = &app.status {
-        let tail_width = spans_width(&tail) + 2;
-        let shown = text::truncate(status, room.saturating_sub(tail_width).max(room / 2));
-        spans.push(Span::styled(shown, theme.warn()));
-        let used = spans.iter().map(|s| s.width()).sum::<usize>();
-        if used + tail_width > room {
-            return (Line::from(spans), Vec::new());
-        }
-        spans.push(Span::raw(" ".repeat(room - used - tail_width + 2)));
-        tail.to_vec()
-    } else {
-        let mut keys: Vec<(&'static str, &'static str)> = Vec::new();
-        for key in screen_keys(app) {
-            let mut trial = keys.clone();
-            trial.push(key);
-            trial.extend(tail);
-            if spans_width(&trial) > room {
-                continue;
-            }
-            keys.push(key);
-        }
-        keys.extend(tail);
-        keys
-    };
-    let mut x = spans.iter().map(|s| s.width()).sum::<usize>();
-    let mut hits = Vec::new();
-    for (index, (key, what)) in keys.iter().enumerate() {
-        if index > 0 {
-            x += 2;
-        }
-        let end = x + text::width(key) + 1 + text::width(what);
-        hits.push(FooterHit {
-            from: u16::try_from(x).unwrap_or(u16::MAX),
-            to: u16::try_from(end).unwrap_or(u16::MAX),
-            key,
-        });
-        x = end;
-    }
-    spans.extend(key_spans(&keys, theme));
-    (Line::from(spans), hits)
-}
-
-/// Where the footer's keys are, at the current size.
-pub(crate) fn footer_hits(app: &App) -> Vec<FooterHit> {
-    footer(app, app.width).1
-}
-
-fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let (line, _) = footer(app, area.width);
-    frame.render_widget(Paragraph::new(line), area);
+    ]
 }
 
 /// Clears `area` for an overlay. A wide character (Chinese) just left of
@@ -312,7 +254,7 @@ fn overlay_block(title: &str, theme: Theme) -> Block<'static> {
 }
 
 /// The help overlay's width and its text at that width.
-fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
+pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
     let theme = app.theme;
     let lang = app.lang();
     let width = body.width.saturating_sub(4).min(72);
@@ -435,13 +377,6 @@ fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
         theme.dim(),
     );
     (width, lines)
-}
-
-/// The largest help scroll at the current size.
-pub(crate) fn help_scroll_max(app: &App) -> u16 {
-    let body = body_area(app);
-    let (_, lines) = help_lines(app, body);
-    clamp_scroll(u16::MAX, lines.len(), body.height.saturating_sub(2))
 }
 
 fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
