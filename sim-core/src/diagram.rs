@@ -550,6 +550,49 @@ fn idle_runs(scenario: &Scenario, lanes: &Lanes, step_column: &[usize], width: u
     runs
 }
 
+/// Step `index` as the diagram shows it: its result only if `reveal`
+/// shows the step, its verdict only if it shows verdicts.
+fn step_mark(
+    scenario: &Scenario,
+    trace: &Trace,
+    index: usize,
+    lang: Lang,
+    reveal: &Reveal,
+    lanes: &Lanes,
+    step_column: &[usize],
+) -> Option<StepMark> {
+    let step = scenario.steps.get(index)?;
+    let shown = reveal.shows_step(index);
+    let mark = if shown {
+        mark_of(trace, index, reveal.shows_verdicts()).unwrap_or(MarkKind::Noop)
+    } else {
+        MarkKind::Hidden
+    };
+    let row = match trace.steps.get(index) {
+        Some(record) if shown => record.row.zip(record.job).map(|(row, job)| RowAfter {
+            job: scenario.job_id(job).to_owned(),
+            owner: row.owner.map(|o| scenario.owner_id(o).to_owned()),
+            lease_until: row.lease_until,
+            fence: row.fence,
+            state: row.state.name(),
+        }),
+        _ => None,
+    };
+    Some(StepMark {
+        at: step.at,
+        column: step_column.get(index).copied().unwrap_or(0),
+        glyph: action_glyph(step.action),
+        word: action_word(step.action, lang),
+        actor: lanes.actor(scenario, index),
+        resource: lanes.resource(scenario, index),
+        mark,
+        symbol: mark.symbol(),
+        narration: narrate_step(scenario, trace, index, lang, reveal),
+        note: step.note.as_ref().map(|n| n.get(lang).to_owned()),
+        row,
+    })
+}
+
 impl Diagram {
     /// The diagram of `trace`, a run of `scenario`, showing what `reveal`
     /// lets show, with words in `lang`.
@@ -573,42 +616,9 @@ impl Diagram {
             .filter_map(|span| lease_bar(scenario, span, &lanes, &columns, &step_column))
             .collect();
         let idle = idle_runs(scenario, &lanes, &step_column, columns.len());
-        let steps = scenario
-            .steps
-            .iter()
-            .enumerate()
-            .map(|(index, step)| {
-                let shown = reveal.shows_step(index);
-                let mark = if shown {
-                    mark_of(trace, index, reveal.shows_verdicts()).unwrap_or(MarkKind::Noop)
-                } else {
-                    MarkKind::Hidden
-                };
-                let row = match trace.steps.get(index) {
-                    Some(record) if shown => {
-                        record.row.zip(record.job).map(|(row, job)| RowAfter {
-                            job: scenario.job_id(job).to_owned(),
-                            owner: row.owner.map(|o| scenario.owner_id(o).to_owned()),
-                            lease_until: row.lease_until,
-                            fence: row.fence,
-                            state: row.state.name(),
-                        })
-                    }
-                    _ => None,
-                };
-                StepMark {
-                    at: step.at,
-                    column: step_column.get(index).copied().unwrap_or(0),
-                    glyph: action_glyph(step.action),
-                    word: action_word(step.action, lang),
-                    actor: lanes.actor(scenario, index),
-                    resource: lanes.resource(scenario, index),
-                    mark,
-                    symbol: mark.symbol(),
-                    narration: narrate_step(scenario, trace, index, lang, reveal),
-                    note: step.note.as_ref().map(|n| n.get(lang).to_owned()),
-                    row,
-                }
+        let steps = (0..scenario.steps.len())
+            .filter_map(|index| {
+                step_mark(scenario, trace, index, lang, reveal, &lanes, &step_column)
             })
             .collect();
         Diagram {
