@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::Lang;
-use sim_core::course::concept_name;
+use sim_core::course::{Lesson, concept_name};
 
 use super::{render_header, section};
 use crate::app::layout;
@@ -31,7 +31,15 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         theme,
     );
 
-    // The list.
+    render_list(frame, list_area, app, state);
+    render_details(frame, detail_area, app, state);
+}
+
+/// The lessons, one row each: order, title, concepts (when wide enough),
+/// exercises complete, and a mark on the next one.
+fn render_list(frame: &mut Frame<'_>, list_area: Rect, app: &App, state: &CourseState) {
+    let theme = app.theme;
+    let lang = app.lang();
     let width = usize::from(list_area.width);
     let next = app.next_lesson();
     let concepts_width = if width >= 70 {
@@ -101,8 +109,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         .highlight_style(theme.selected());
     let mut list_state = ListState::default().with_selected(Some(state.selected));
     frame.render_stateful_widget(list, list_area, &mut list_state);
+}
 
-    // The selected lesson.
+/// The selected lesson: its summary, concepts, progress, sections and
+/// exercises.
+fn render_details(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &CourseState) {
+    let theme = app.theme;
+    let lang = app.lang();
     let Some(lesson) = app.lessons.get(state.selected) else {
         frame.render_widget(
             Paragraph::new("No lessons.").block(section(Line::default(), theme)),
@@ -146,6 +159,29 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         lines.push(Line::styled(line, theme.dim()));
     }
     // What the lesson holds, for the rows a tall window has to spare.
+    lines.extend(contents_lines(app, lesson, wrap_width));
+    let title = Line::from(Span::styled(
+        format!(
+            " {} ",
+            text::truncate(
+                lesson.title.get(lang),
+                usize::from(detail_area.width.saturating_sub(6))
+            )
+        ),
+        theme.title(),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(section(title, theme).padding(ratatui::widgets::Padding::horizontal(1))),
+        detail_area,
+    );
+}
+
+/// A lesson's sections (✓ read) and exercises (✓ complete), one a line.
+fn contents_lines(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let lang = app.lang();
+    let mut lines = Vec::new();
     let read: &[u32] = app
         .progress
         .lessons
@@ -180,19 +216,5 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
             theme.plain(),
         ));
     }
-    let title = Line::from(Span::styled(
-        format!(
-            " {} ",
-            text::truncate(
-                lesson.title.get(lang),
-                usize::from(detail_area.width.saturating_sub(6))
-            )
-        ),
-        theme.title(),
-    ));
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(section(title, theme).padding(ratatui::widgets::Padding::horizontal(1))),
-        detail_area,
-    );
+    lines
 }

@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use sim_core::Lang;
 
 use super::layout;
-use super::model::{App, Screen, Work};
+use super::model::{App, ExerciseState, Screen, Work};
 use super::text;
 use super::theme::Theme;
 use super::timeline::GLYPH_LEGEND;
@@ -283,9 +283,7 @@ pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
         _ => false,
     };
     let prose = |lines: &mut Vec<Line<'static>>, text: &str, style: Style| {
-        for line in text::wrap(text, inner_width) {
-            lines.push(Line::styled(line, style));
-        }
+        push_prose(lines, text, inner_width, style);
     };
     if let Screen::Explorer(_) = app.screen() {
         lines.push(Line::default());
@@ -294,81 +292,10 @@ pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
         }
     }
     if timeline {
-        lines.push(Line::default());
-        prose(
-            &mut lines,
-            lang.pick("Reading the timeline", "怎样读时间线"),
-            theme.title(),
-        );
-        let legend: Vec<String> = GLYPH_LEGEND
-            .iter()
-            .map(|(g, what)| format!("{g} {what}"))
-            .collect();
-        prose(
-            &mut lines,
-            &format!("{}{}.", lang.pick("Steps: ", "步骤："), legend.join(" · ")),
-            theme.plain(),
-        );
-        prose(
-            &mut lines,
-            lang.pick("At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
-                "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ⌛ 等待行锁 · · 无事可做 · ‼ 违例：过期的或任务结束后的效果。",
-            ),
-            theme.plain(),
-        );
-        prose(
-            &mut lines,
-            lang.pick("━━ a lease: g2 is generation 2, ┫ where it ended, the number after it is lease_until. ┄ a paused worker.",
-                "━━ 租约：g2 表示第 2 代，┫ 是它结束的位置，其后的数字是 lease_until。┄ 表示暂停中的 Worker。",
-            ),
-            theme.plain(),
-        );
-        if let Screen::Exercise(state) = app.screen() {
-            let (en, zh) = match &state.work {
-                Work::Predict { .. } => (
-                    "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction with the same symbols. o r d n w set ok, rejected, duplicate, noop, waiting and move on. After a try: ✓ right · ✗ wrong.",
-                    "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用同样的符号显示你的预测。o r d n w 分别设为 ok、rejected、duplicate、noop、waiting 并跳到下一个。作答之后：✓ 对 · ✗ 错。",
-                ),
-                Work::Break(_) => (
-                    "Break: the timeline previews your schedule, run again after each change; ‼ marks a violation. The steps stay in tick order: a step whose tick passes another's moves past it.",
-                    "攻破：时间线预览你的调度，每次修改后重新运行；‼ 表示违例。步骤始终按时刻排序：时刻越过另一步的步骤会移到它后面。",
-                ),
-                _ => (
-                    "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
-                    "标记：○ 可以标记的步骤 · ● 已标记。作答之后：✓ 对 · ✗ 错。",
-                ),
-            };
-            prose(&mut lines, lang.pick(en, zh), theme.plain());
-        }
+        timeline_help(app, &mut lines, inner_width);
     }
     if let Screen::Exercise(state) = app.screen() {
-        let said = match &state.work {
-            Work::Design(_) => Some((
-                "Design: ↑↓ picks a knob; Space or → changes it ([x] a predicate checked, ‹ › a choice), ← back. Enter lets the explorers try every schedule of the world; when they break it, t opens the counterexample.",
-                "设计：↑↓ 选择选项；空格或 → 修改（[x] 表示检查该谓词，‹ › 表示可选值），← 反向。Enter 让探索器尝试这个世界的所有调度；被攻破时按 t 打开反例。",
-            )),
-            Work::Break(_) => Some((
-                "Schedule: ↑↓ picks a step, ←→ a field ([ ] marks it), + and - change it (tick, worker, action, target), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
-                "调度：↑↓ 选择步骤，←→ 选择字段（[ ] 标出），+ 和 - 修改它（时刻、Worker、动作、目标），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
-            )),
-            Work::Quiz { .. } => Some((
-                "Quiz: ( ) one answer, [ ] any number. After a try each option shows ✓ or ✗ and why.",
-                "测验：( ) 单选，[ ] 多选。作答之后每个选项显示 ✓ 或 ✗ 以及原因。",
-            )),
-            _ => None,
-        };
-        if let Some((en, zh)) = said {
-            lines.push(Line::default());
-            prose(&mut lines, lang.pick(en, zh), theme.plain());
-        }
-        lines.push(Line::default());
-        prose(
-            &mut lines,
-            lang.pick("h reveals the next hint; s shows the worked solution, computed now, after your first try.",
-                "h 显示下一条提示；第一次作答之后，s 显示现场计算的参考解答。",
-            ),
-            theme.plain(),
-        );
+        exercise_help(app, state, &mut lines, inner_width);
     }
     lines.push(Line::default());
     prose(
@@ -377,6 +304,110 @@ pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
         theme.dim(),
     );
     (width, lines)
+}
+
+/// `text` wrapped to `width`, one styled line per row.
+fn push_prose(lines: &mut Vec<Line<'static>>, text: &str, width: usize, style: Style) {
+    for line in text::wrap(text, width) {
+        lines.push(Line::styled(line, style));
+    }
+}
+
+/// The help on reading a timeline: glyphs, symbols, leases, and the rows
+/// an exercise adds.
+fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let prose = |lines: &mut Vec<Line<'static>>, text: &str, style: Style| {
+        push_prose(lines, text, inner_width, style);
+    };
+    lines.push(Line::default());
+    prose(
+        lines,
+        lang.pick("Reading the timeline", "怎样读时间线"),
+        theme.title(),
+    );
+    let legend: Vec<String> = GLYPH_LEGEND
+        .iter()
+        .map(|(g, what)| format!("{g} {what}"))
+        .collect();
+    prose(
+        lines,
+        &format!("{}{}.", lang.pick("Steps: ", "步骤："), legend.join(" · ")),
+        theme.plain(),
+    );
+    prose(
+        lines,
+        lang.pick("At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
+            "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ⌛ 等待行锁 · · 无事可做 · ‼ 违例：过期的或任务结束后的效果。",
+        ),
+        theme.plain(),
+    );
+    prose(
+        lines,
+        lang.pick("━━ a lease: g2 is generation 2, ┫ where it ended, the number after it is lease_until. ┄ a paused worker.",
+            "━━ 租约：g2 表示第 2 代，┫ 是它结束的位置，其后的数字是 lease_until。┄ 表示暂停中的 Worker。",
+        ),
+        theme.plain(),
+    );
+    if let Screen::Exercise(state) = app.screen() {
+        let (en, zh) = match &state.work {
+            Work::Predict { .. } => (
+                "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction with the same symbols. o r d n w set ok, rejected, duplicate, noop, waiting and move on. After a try: ✓ right · ✗ wrong.",
+                "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用同样的符号显示你的预测。o r d n w 分别设为 ok、rejected、duplicate、noop、waiting 并跳到下一个。作答之后：✓ 对 · ✗ 错。",
+            ),
+            Work::Break(_) => (
+                "Break: the timeline previews your schedule, run again after each change; ‼ marks a violation. The steps stay in tick order: a step whose tick passes another's moves past it.",
+                "攻破：时间线预览你的调度，每次修改后重新运行；‼ 表示违例。步骤始终按时刻排序：时刻越过另一步的步骤会移到它后面。",
+            ),
+            _ => (
+                "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
+                "标记：○ 可以标记的步骤 · ● 已标记。作答之后：✓ 对 · ✗ 错。",
+            ),
+        };
+        prose(lines, lang.pick(en, zh), theme.plain());
+    }
+}
+
+/// The help on an exercise's own keys, and on hints and the solution.
+fn exercise_help(
+    app: &App,
+    state: &ExerciseState,
+    lines: &mut Vec<Line<'static>>,
+    inner_width: usize,
+) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let prose = |lines: &mut Vec<Line<'static>>, text: &str, style: Style| {
+        push_prose(lines, text, inner_width, style);
+    };
+    let said = match &state.work {
+        Work::Design(_) => Some((
+            "Design: ↑↓ picks a knob; Space or → changes it ([x] a predicate checked, ‹ › a choice), ← back. Enter lets the explorers try every schedule of the world; when they break it, t opens the counterexample.",
+            "设计：↑↓ 选择选项；空格或 → 修改（[x] 表示检查该谓词，‹ › 表示可选值），← 反向。Enter 让探索器尝试这个世界的所有调度；被攻破时按 t 打开反例。",
+        )),
+        Work::Break(_) => Some((
+            "Schedule: ↑↓ picks a step, ←→ a field ([ ] marks it), + and - change it (tick, worker, action, target), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
+            "调度：↑↓ 选择步骤，←→ 选择字段（[ ] 标出），+ 和 - 修改它（时刻、Worker、动作、目标），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
+        )),
+        Work::Quiz { .. } => Some((
+            "Quiz: ( ) one answer, [ ] any number. After a try each option shows ✓ or ✗ and why.",
+            "测验：( ) 单选，[ ] 多选。作答之后每个选项显示 ✓ 或 ✗ 以及原因。",
+        )),
+        _ => None,
+    };
+    if let Some((en, zh)) = said {
+        lines.push(Line::default());
+        prose(lines, lang.pick(en, zh), theme.plain());
+    }
+    lines.push(Line::default());
+    prose(
+        lines,
+        lang.pick("h reveals the next hint; s shows the worked solution, computed now, after your first try.",
+            "h 显示下一条提示；第一次作答之后，s 显示现场计算的参考解答。",
+        ),
+        theme.plain(),
+    );
 }
 
 fn render_help(frame: &mut Frame<'_>, body: Rect, app: &App) {
