@@ -107,9 +107,23 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     ));
     frame.render_widget(body_block(title, theme), body);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), text_area);
+    let below = usize::from(scroll) + usize::from(text_area.height) < count;
+    render_link(frame, link, app, state, below);
+}
 
-    // The bottom line: the section's timeline and where the text continues.
-    let more = if usize::from(scroll) + usize::from(text_area.height) < count {
+/// The bottom line: the section's timeline and where the text continues
+/// (`below`: more of this section).
+fn render_link(frame: &mut Frame<'_>, link: Rect, app: &App, state: &LessonState, below: bool) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let Some(lesson) = app.lessons.get(state.lesson) else {
+        return;
+    };
+    let Some(found) = lesson.sections.get(state.page) else {
+        return;
+    };
+    let sections = lesson.sections.len();
+    let more = if below {
         lang.pick("↓ more", "↓ 更多")
     } else if state.page + 1 < sections {
         lang.pick("→ next section", "→ 下一节")
