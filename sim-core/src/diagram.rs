@@ -199,6 +199,8 @@ pub struct StepMark {
 /// The layout of one run's diagram (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagram {
+    /// The name of the time axis, in the learner's language.
+    pub axis_label: &'static str,
     pub lanes: Vec<Lane>,
     pub columns: Vec<Column>,
     pub tick_labels: Vec<TickLabel>,
@@ -622,6 +624,7 @@ impl Diagram {
             })
             .collect();
         Diagram {
+            axis_label: lang.pick("tick", "时刻"),
             tick_labels: tick_labels(&columns),
             lanes: lanes.lanes,
             columns,

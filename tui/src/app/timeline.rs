@@ -381,10 +381,10 @@ impl TimelineWidget<'_> {
         }
     }
 
-    /// The labels left of the plot: `tick`, the lanes shown, the extra rows.
+    /// The labels left of the plot: the axis's, the lanes shown, the extra rows.
     fn draw_labels(&self, area: Rect, rows: &Rows, label_width: usize, buf: &mut Buffer) {
         let theme = self.theme;
-        let labels = std::iter::once(("tick", theme.dim()))
+        let labels = std::iter::once((self.diagram.axis_label, theme.dim()))
             .take(rows.axis)
             .chain(
                 self.diagram
