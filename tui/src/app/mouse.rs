@@ -1,7 +1,7 @@
-//! Mouse events become [`Message`]s, as keys do. A click is hit-tested
-//! against the same pure layout functions the view draws with (the footer's
-//! key labels, the course map's rows, a timeline's step columns, the
-//! explorer's settings), so what is clicked is what is drawn.
+//! Mouse events become [`Message`]s, as keys do. A click is hit-tested with
+//! [`super::layout`], the module the view draws with (the footer's key
+//! labels, the course map's rows, a timeline's step columns, the explorer's
+//! settings), so what is clicked is what is drawn.
 
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,

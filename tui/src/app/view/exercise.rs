@@ -462,19 +462,8 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     frame.render_widget(block, areas.prompt);
     frame.render_widget(Paragraph::new(prompt), inner);
 
-    if let (Some(timeline), Some(diagram_area)) = (state.shown_timeline(), areas.timeline) {
-        let block = section(timeline_title(timeline, lang, theme), theme);
-        let inner = block.inner(diagram_area);
-        frame.render_widget(block, diagram_area);
-        frame.render_widget(
-            TimelineWidget {
-                diagram: &shown_diagram(app, state, timeline),
-                cursor: Some(timeline.cursor),
-                extra: extra_rows(app, state),
-                theme,
-            },
-            inner,
-        );
+    if let Some(diagram_area) = areas.timeline {
+        render_timeline(frame, diagram_area, app, state);
     }
 
     let title = Line::from(Span::styled(
@@ -494,6 +483,26 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     let scroll = clamp_scroll(scroll, lines.len(), inner.height);
     frame.render_widget(block, areas.panel);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+}
+
+/// The exercise's timeline, as much as it may show (see [`shown_reveal`]),
+/// with its extra rows.
+fn render_timeline(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExerciseState) {
+    let Some(timeline) = state.shown_timeline() else {
+        return;
+    };
+    let block = section(timeline_title(timeline, app.lang(), app.theme), app.theme);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(
+        TimelineWidget {
+            diagram: &shown_diagram(app, state, timeline),
+            cursor: Some(timeline.cursor),
+            extra: extra_rows(app, state),
+            theme: app.theme,
+        },
+        inner,
+    );
 }
 
 /// `scroll`, moved as little as needed to keep the `focus` line in view.
