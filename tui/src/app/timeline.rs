@@ -13,7 +13,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
-use sim_core::{ColumnKind, Diagram, Lang, LeaseBar, LeaseEnd, MarkKind, Reveal, Trace};
+use sim_core::{Action, ColumnKind, Diagram, Lang, LeaseBar, LeaseEnd, MarkKind, Reveal, Trace};
 use unicode_width::UnicodeWidthChar;
 
 use super::layout::{self, SLOT};
@@ -21,26 +21,28 @@ use super::model::Timeline;
 use super::text;
 use super::theme::Theme;
 
-/// The legend of `sim_core::action_glyph`, for the help overlay.
-pub(crate) const GLYPH_LEGEND: &[(&str, &str)] = &[
-    ("C", "claim"),
-    ("U", "update_claim"),
-    ("R", "renew"),
-    ("W", "write"),
-    ("F", "finish"),
-    ("E", "fail"),
-    ("K", "cancel"),
-    ("G", "register"),
-    ("?", "check"),
-    ("X", "crash"),
-    ("Z", "pause"),
-    (">", "resume"),
-    ("B", "begin"),
-    ("S", "select"),
-    ("L", "select for update"),
-    ("Q", "skip locked"),
-    ("M", "commit"),
-    ("<", "rollback"),
+/// The legend of the step glyphs, for the help overlay: one action per
+/// glyph (`claim_next` shares `C` with `claim`), its glyph from sim-core's
+/// one table (`sim_core::action_glyph`).
+pub(crate) const GLYPH_LEGEND: &[(Action, &str)] = &[
+    (Action::Claim, "claim"),
+    (Action::UpdateClaim, "update_claim"),
+    (Action::Renew, "renew"),
+    (Action::Write, "write"),
+    (Action::Finish, "finish"),
+    (Action::Fail, "fail"),
+    (Action::Cancel, "cancel"),
+    (Action::Register, "register"),
+    (Action::Check, "check"),
+    (Action::Crash, "crash"),
+    (Action::Pause, "pause"),
+    (Action::Resume, "resume"),
+    (Action::Begin, "begin"),
+    (Action::Select, "select"),
+    (Action::SelectForUpdate, "select for update"),
+    (Action::SelectSkipLocked, "skip locked"),
+    (Action::Commit, "commit"),
+    (Action::Rollback, "rollback"),
 ];
 
 /// The symbol a step shows on its resource's lane. `reveal` shows the
@@ -550,6 +552,22 @@ mod tests {
         assert!(layout::diagram_width(&diagram) < 40);
         let text = draw(&scenario, &trace, 1, 40, 6);
         assert!(text.contains('⋯'), "{text}");
+    }
+
+    #[test]
+    fn the_help_legend_explains_every_glyph() {
+        let explained: Vec<char> = GLYPH_LEGEND
+            .iter()
+            .map(|(action, _)| sim_core::action_glyph(*action))
+            .collect();
+        for action in Action::ALL {
+            let glyph = sim_core::action_glyph(action);
+            assert!(explained.contains(&glyph), "{action:?} ({glyph})");
+        }
+        let mut unique = explained.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), explained.len(), "one entry per glyph");
     }
 
     #[test]

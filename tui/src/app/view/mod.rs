@@ -329,7 +329,7 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     );
     let legend: Vec<String> = GLYPH_LEGEND
         .iter()
-        .map(|(g, what)| format!("{g} {what}"))
+        .map(|(action, what)| format!("{} {what}", sim_core::action_glyph(*action)))
         .collect();
     prose(
         lines,
