@@ -265,6 +265,14 @@ impl CourseSession {
         }
     }
 
+    /// The sections of `lesson` read so far, by index, in order.
+    pub fn sections_read(&self, lesson: &str) -> &[u32] {
+        self.progress
+            .lessons
+            .get(lesson)
+            .map_or(&[], |p| p.sections_read.as_slice())
+    }
+
     // ---- completion -------------------------------------------------------
 
     pub fn is_complete(&self, lesson: &str, id: &str) -> bool {

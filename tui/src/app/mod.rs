@@ -183,7 +183,7 @@ fn event_loop(
             height: size.height,
         },
     );
-    let mut saved = app.progress.clone();
+    let mut saved = app.session.progress().clone();
     let mut next_tick = Instant::now() + PLAY_INTERVAL;
     let mut searches = Searches::new();
     let result = loop {
@@ -192,15 +192,15 @@ fn event_loop(
             Ok(None) => {}
             Err(error) => break Err(error),
         }
-        if app.progress != saved {
-            match store.map(|s| s.save(&app.progress)) {
+        if *app.session.progress() != saved {
+            match store.map(|s| s.save(app.session.progress())) {
                 Some(Err(error)) => {
                     app.say(
                         format!("Progress not saved: {error}"),
                         format!("进度没有保存：{error}"),
                     );
                 }
-                _ => saved = app.progress.clone(),
+                _ => saved = app.session.progress().clone(),
             }
         }
     };

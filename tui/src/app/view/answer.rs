@@ -423,6 +423,7 @@ fn field_text(scenario: &Scenario, work: &BreakWork, index: usize, field: StepFi
 pub(crate) fn break_step(
     state: &ExerciseState,
     work: &BreakWork,
+    verdicts: bool,
     lang: Lang,
     width: usize,
     theme: Theme,
@@ -438,6 +439,18 @@ pub(crate) fn break_step(
             ),
             width,
             theme.warn(),
+            theme,
+        ),
+        // Before it is solved the preview shows outcomes only: the grade
+        // says whether the schedule breaks the design (ARCHITECTURE.md).
+        Ok(_) if !verdicts => prose(
+            &mut lines,
+            lang.pick(
+                "The preview shows each step's outcome; Enter grades the schedule.",
+                "预览显示每一步的结果；按 Enter 给调度评分。",
+            ),
+            width,
+            theme.dim(),
             theme,
         ),
         Ok(timeline) if timeline.trace.violations.is_empty() => prose(
@@ -520,8 +533,8 @@ pub(crate) fn break_step(
             spans.push(Span::styled(text::fit(&shown, widths[position]), style));
         }
         if let Some(timeline) = preview {
-            let glyph = outcome_glyph(&timeline.trace, index, true);
-            let style = if timeline.trace.is_violation(index as u32) {
+            let glyph = outcome_glyph(&timeline.trace, index, verdicts);
+            let style = if verdicts && timeline.trace.is_violation(index as u32) {
                 theme.bad()
             } else {
                 theme.dim()

@@ -16,7 +16,7 @@ use crate::app::text;
 fn areas(app: &App, area: Rect) -> [Rect; 3] {
     // The list gets what it needs, leaving the details a few rows.
     let rows = area.height.saturating_sub(1);
-    let wanted = (app.lessons.len() as u16).saturating_add(1);
+    let wanted = (app.lessons().len() as u16).saturating_add(1);
     let detail_min = 7.min(rows / 2);
     let list_rows = wanted.min(rows.saturating_sub(detail_min)).max(rows.min(3));
     Layout::vertical([
@@ -39,14 +39,13 @@ pub(crate) fn row_at(app: &App, state: &CourseState, x: u16, y: u16) -> Option<u
     let visible = usize::from(inner.height);
     let offset = (state.selected + 1).saturating_sub(visible);
     let row = offset + usize::from(y - inner.y);
-    (row < app.lessons.len()).then_some(row)
+    (row < app.lessons().len()).then_some(row)
 }
 
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &CourseState) {
     let theme = app.theme;
     let lang = app.lang();
-    let total: usize = app.lessons.iter().map(|l| l.exercises.len()).sum();
-    let done: usize = app.lessons.iter().map(|l| app.completed(l).0).sum();
+    let (done, total) = app.session.completed_overall();
     let [header, list_area, detail_area] = areas(app, area);
     render_header(
         frame,
@@ -64,7 +63,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     let width = usize::from(list_area.width);
     let next = app.next_lesson();
     let concepts_width = if width >= 70 {
-        app.lessons
+        app.lessons()
             .iter()
             .map(|l| text::width(&l.concepts.join(" ")))
             .max()
@@ -74,11 +73,11 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         0
     };
     let items: Vec<ListItem<'_>> = app
-        .lessons
+        .lessons()
         .iter()
         .enumerate()
         .map(|(index, lesson)| {
-            let (complete, count) = app.completed(lesson);
+            let (complete, count) = app.session.completed(lesson);
             let marker = if index == state.selected { "▸" } else { " " };
             let check = if count > 0 && complete == count {
                 "✓"
@@ -132,7 +131,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     frame.render_stateful_widget(list, list_area, &mut list_state);
 
     // The selected lesson.
-    let Some(lesson) = app.lessons.get(state.selected) else {
+    let Some(lesson) = app.lessons().get(state.selected) else {
         frame.render_widget(
             Paragraph::new("No lessons.").block(section(Line::default(), theme)),
             detail_area,
@@ -158,13 +157,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     ) {
         lines.push(Line::styled(line, theme.dim()));
     }
-    let (complete, count) = app.completed(lesson);
-    let read = app.progress.lessons.get(&lesson.id).map_or(0, |p| {
-        p.sections_read
-            .iter()
-            .filter(|s| (**s as usize) < lesson.sections.len())
-            .count()
-    });
+    let (complete, count) = app.session.completed(lesson);
+    let read = app
+        .session
+        .sections_read(&lesson.id)
+        .iter()
+        .filter(|s| (**s as usize) < lesson.sections.len())
+        .count();
     let sections = lesson.sections.len();
     let status = if lang == Lang::Zh {
         format!("练习完成 {complete}/{count} · 已读小节 {read}/{sections}")
@@ -175,11 +174,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         lines.push(Line::styled(line, theme.dim()));
     }
     // What the lesson holds, for the rows a tall window has to spare.
-    let read: &[u32] = app
-        .progress
-        .lessons
-        .get(&lesson.id)
-        .map_or(&[], |p| p.sections_read.as_slice());
+    let read: &[u32] = app.session.sections_read(&lesson.id);
     lines.push(Line::default());
     for (index, found) in lesson.sections.iter().enumerate() {
         let mark = if read.contains(&(index as u32)) {
@@ -194,10 +189,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         ));
     }
     for exercise in &lesson.exercises {
-        let done = app
-            .progress
-            .exercise(&lesson.id, &exercise.id)
-            .is_some_and(|p| p.completed);
+        let done = app.session.is_complete(&lesson.id, &exercise.id);
         let line = format!(
             "{} {:<8} {}",
             if done { "✓" } else { " " },

@@ -6,8 +6,8 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
-use sim_core::Lang;
 use sim_core::course::{Exercise, ExerciseKind, Lesson};
+use sim_core::{Lang, Reveal};
 
 use super::answer::{self, PanelText};
 use super::sandbox::{split_timeline, step_lines, step_title, timeline_title};
@@ -40,15 +40,28 @@ fn heading(exercise: &Exercise, lang: Lang) -> &'static str {
     lang.pick(en, zh)
 }
 
-/// Whether the oracle's verdicts may be shown: after the exercise is
-/// complete or its solution was shown, in this visit or an earlier one
-/// (as on the web page).
-fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise, state: &ExerciseState) -> bool {
-    state.solution.is_some()
-        || app
-            .progress
-            .exercise(&lesson.id, &exercise.id)
-            .is_some_and(|p| p.completed || p.solution_seen)
+/// What the exercise's timelines may show now: the session's one policy,
+/// the same as the page's.
+fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise) -> Reveal {
+    app.session
+        .reveal(&lesson.id, &exercise.id)
+        .unwrap_or(Reveal::NoVerdicts)
+}
+
+/// The steps whose outcome the timeline hides (a predict exercise's asked
+/// steps, until it is solved or its solution shown).
+fn hidden_steps(reveal: &Reveal) -> &[u32] {
+    match reveal {
+        Reveal::NotTheseSteps(steps) => steps,
+        Reveal::Everything | Reveal::NoVerdicts => &[],
+    }
+}
+
+/// How many hints the learner has opened.
+fn hints_shown(app: &App, lesson: &Lesson, exercise: &Exercise) -> usize {
+    app.session
+        .shown_hints(&lesson.id, &exercise.id)
+        .map_or(0, <[_]>::len)
 }
 
 fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> Areas {
@@ -68,10 +81,15 @@ fn areas(app: &App, state: &ExerciseState, exercise: &Exercise, area: Rect) -> A
     } else {
         5
     };
+    let reveal = app
+        .lesson_exercise(state.lesson, state.exercise)
+        .map_or(Reveal::NoVerdicts, |(lesson, exercise)| {
+            reveal(app, lesson, exercise)
+        });
     match state.shown_timeline() {
         Some(timeline) => {
             let wanted =
-                shown_diagram(app, state, timeline).height() + extra_rows(app, state).len();
+                shown_diagram(state, timeline, &reveal).height() + extra_rows(app, state).len();
             let [diagram, panel] = split_timeline(rest, wanted, min_panel);
             Areas {
                 header,
@@ -171,32 +189,20 @@ fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
 
 /// The diagram to draw: a predict exercise's leaves out what the asked
 /// steps' results would give away, until they may be seen.
-fn shown_diagram<'a>(app: &App, state: &'a ExerciseState, timeline: &'a Timeline) -> &'a Diagram {
-    let revealed = app
-        .lesson_exercise(state.lesson, state.exercise)
-        .is_some_and(|(lesson, exercise)| reveal(app, lesson, exercise, state));
+fn shown_diagram<'a>(
+    state: &'a ExerciseState,
+    timeline: &'a Timeline,
+    reveal: &Reveal,
+) -> &'a Diagram {
     match &state.work {
-        Work::Predict { hidden_diagram, .. } if !revealed => hidden_diagram,
+        Work::Predict { hidden_diagram, .. } if !hidden_steps(reveal).is_empty() => hidden_diagram,
         _ => &timeline.diagram,
-    }
-}
-
-/// The steps whose outcome the timeline hides: a predict exercise's asked
-/// steps, until it is solved or its solution shown (as on the web page).
-fn hidden_steps(state: &ExerciseState, revealed: bool) -> &[u32] {
-    match state.work {
-        Work::Predict { .. } if !revealed => &state.candidates,
-        _ => &[],
     }
 }
 
 fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exercise) -> String {
     let lang = app.lang();
-    let revealed = app
-        .progress
-        .exercise(&lesson.id, &exercise.id)
-        .map_or(0, |p| p.hints_used as usize)
-        .min(exercise.hints.len());
+    let revealed = hints_shown(app, lesson, exercise);
     match (state.panel, ()) {
         (Panel::Hints, _) if lang == Lang::Zh => {
             format!("提示 · {revealed}/{}", exercise.hints.len())
@@ -209,10 +215,11 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
             )
             .to_owned(),
         (Panel::Step, _) => {
-            let revealed = reveal(app, lesson, exercise, state);
+            let reveal = reveal(app, lesson, exercise);
+            let revealed = reveal.shows_verdicts();
             match (&state.work, &state.timeline) {
                 (Work::Predict { .. }, Some(timeline)) => {
-                    let hidden = hidden_steps(state, revealed).contains(&(timeline.cursor as u32));
+                    let hidden = hidden_steps(&reveal).contains(&(timeline.cursor as u32));
                     answer::predict_title(timeline, hidden, revealed, lang)
                 }
                 (Work::Mark, Some(timeline)) => step_title(
@@ -258,14 +265,10 @@ fn panel_lines(
     let prose = |lines: &mut Vec<Line<'static>>, text: &str, style| {
         lines.extend(text::wrap_styled(text, width, style, theme));
     };
-    let revealed = reveal(app, lesson, exercise, state);
+    let revealed = reveal(app, lesson, exercise).shows_verdicts();
     match state.panel {
         Panel::Hints => {
-            let revealed = app
-                .progress
-                .exercise(&lesson.id, &exercise.id)
-                .map_or(0, |p| p.hints_used as usize)
-                .min(exercise.hints.len());
+            let revealed = hints_shown(app, lesson, exercise);
             for (index, hint) in exercise.hints.iter().take(revealed).enumerate() {
                 if index > 0 {
                     lines.push(Line::default());
@@ -407,8 +410,7 @@ fn panel_lines(
                     }
                 }
                 lines.push(Line::default());
-                let shown = reveal(app, lesson, exercise, state);
-                lines.extend(step_lines(timeline, lang, shown, width, theme));
+                lines.extend(step_lines(timeline, lang, revealed, width, theme));
             }
             (Work::Predict { predictions, .. }, Some(timeline)) => {
                 lines = answer::predict_step(
@@ -422,7 +424,9 @@ fn panel_lines(
                 );
             }
             (Work::Design(work), _) => return answer::design_step(state, work, lang, width, theme),
-            (Work::Break(work), _) => return answer::break_step(state, work, lang, width, theme),
+            (Work::Break(work), _) => {
+                return answer::break_step(state, work, revealed, lang, width, theme);
+            }
             (Work::Quiz { .. }, _) => {
                 return answer::quiz_step(state, exercise, lang, width, theme);
             }
@@ -463,16 +467,12 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
         return;
     };
     let areas = areas(app, state, exercise, area);
-    let record = app
-        .progress
-        .exercise(&lesson.id, &exercise.id)
-        .cloned()
-        .unwrap_or_default();
+    let record = app.session.exercise_progress(&lesson.id, &exercise.id);
     let mut right = format!(
         "{} · {} {}/{}",
         super::lesson::tries(lang, record.attempts),
         lang.pick("hints", "提示"),
-        (record.hints_used as usize).min(exercise.hints.len()),
+        hints_shown(app, lesson, exercise),
         exercise.hints.len()
     );
     if record.completed {
@@ -524,19 +524,20 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     frame.render_widget(Paragraph::new(prompt), inner);
 
     if let (Some(timeline), Some(diagram_area)) = (state.shown_timeline(), areas.timeline) {
-        // A break preview is the learner's own schedule: its verdicts show.
-        let revealed = matches!(state.work, Work::Break(_)) || reveal(app, lesson, exercise, state);
+        // A break preview follows the same reveal: its outcomes, and its
+        // verdicts only once solved (ARCHITECTURE.md, "the break preview").
+        let reveal = reveal(app, lesson, exercise);
         let block = section(timeline_title(timeline, lang, theme), theme);
         let inner = block.inner(diagram_area);
         frame.render_widget(block, diagram_area);
         frame.render_widget(
             TimelineWidget {
-                diagram: shown_diagram(app, state, timeline),
+                diagram: shown_diagram(state, timeline, &reveal),
                 scenario: &timeline.scenario,
                 trace: &timeline.trace,
                 cursor: Some(timeline.cursor),
-                reveal: revealed,
-                hide: hidden_steps(state, revealed),
+                reveal: reveal.shows_verdicts(),
+                hide: hidden_steps(&reveal),
                 extra: extra_rows(app, state),
                 theme,
             },

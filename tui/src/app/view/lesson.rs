@@ -67,7 +67,7 @@ fn section_lines(app: &App, lesson: &Lesson, page: usize, width: usize) -> Vec<L
 pub(crate) fn max_scroll(app: &App, state: &LessonState) -> u16 {
     let [_, body, _] = areas(body_area(app));
     let inner = inner(body);
-    let Some(lesson) = app.lessons.get(state.lesson) else {
+    let Some(lesson) = app.lessons().get(state.lesson) else {
         return 0;
     };
     let lines = section_lines(app, lesson, state.page, usize::from(inner.width).max(1)).len();
@@ -83,7 +83,7 @@ pub(crate) fn page_rows(app: &App) -> u16 {
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &LessonState) {
     let theme = app.theme;
     let lang = app.lang();
-    let Some(lesson) = app.lessons.get(state.lesson) else {
+    let Some(lesson) = app.lessons().get(state.lesson) else {
         return;
     };
     let [header, body, link] = areas(area);
@@ -195,7 +195,7 @@ pub(crate) fn click_at(
     x: u16,
     y: u16,
 ) -> Option<Result<usize, ()>> {
-    let lesson = app.lessons.get(state.lesson)?;
+    let lesson = app.lessons().get(state.lesson)?;
     let [_, body, link] = areas(body_area(app));
     if state.page < lesson.sections.len() {
         let linked = lesson.sections.get(state.page)?.scenario.is_some();
@@ -228,11 +228,11 @@ fn render_exercises(
         .iter()
         .enumerate()
         .map(|(index, exercise)| {
-            let record = app.progress.exercise(&lesson.id, &exercise.id);
-            let (mark, status) = match record {
-                Some(r) if r.completed => ("✓", lang.pick("complete", "已完成").to_owned()),
-                Some(r) if r.attempts > 0 => ("·", tries(lang, r.attempts)),
-                _ => (" ", lang.pick("new", "未开始").to_owned()),
+            let record = app.session.exercise_progress(&lesson.id, &exercise.id);
+            let (mark, status) = match record.attempts {
+                _ if record.completed => ("✓", lang.pick("complete", "已完成").to_owned()),
+                0 => (" ", lang.pick("new", "未开始").to_owned()),
+                attempts => ("·", tries(lang, attempts)),
             };
             let marker = if index == state.exercise { "▸" } else { " " };
             let head = format!("{marker} {mark} {}. {:<8}", index + 1, exercise.kind.name());
