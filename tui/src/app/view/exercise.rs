@@ -268,8 +268,12 @@ fn panel_lines(
     let revealed = reveal(app, lesson, exercise).shows_verdicts();
     match state.panel {
         Panel::Hints => {
-            let revealed = hints_shown(app, lesson, exercise);
-            for (index, hint) in exercise.hints.iter().take(revealed).enumerate() {
+            let shown = app
+                .session
+                .shown_hints(&lesson.id, &exercise.id)
+                .unwrap_or_default();
+            let revealed = shown.len();
+            for (index, hint) in shown.iter().enumerate() {
                 if index > 0 {
                     lines.push(Line::default());
                 }
