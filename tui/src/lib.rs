@@ -13,6 +13,8 @@ use clap::{Parser, Subcommand};
 mod app;
 pub mod bench;
 mod course_cmd;
+#[doc(hidden)]
+pub mod drive;
 mod explore_cmd;
 mod report;
 mod style;

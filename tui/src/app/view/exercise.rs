@@ -48,6 +48,14 @@ fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise) -> Reveal {
         .unwrap_or(Reveal::NoVerdicts)
 }
 
+/// What the timeline on screen may show; `None` when the exercise shows
+/// no timeline (design, quiz, a break schedule that cannot run).
+pub(crate) fn timeline_reveal(app: &App, state: &ExerciseState) -> Option<Reveal> {
+    state.shown_timeline()?;
+    let (lesson, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
+    Some(reveal(app, lesson, exercise))
+}
+
 /// The steps whose outcome the timeline hides (a predict exercise's asked
 /// steps, until it is solved or its solution shown).
 fn hidden_steps(reveal: &Reveal) -> &[u32] {
@@ -527,10 +535,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     frame.render_widget(block, areas.prompt);
     frame.render_widget(Paragraph::new(prompt), inner);
 
-    if let (Some(timeline), Some(diagram_area)) = (state.shown_timeline(), areas.timeline) {
+    if let (Some(timeline), Some(diagram_area), Some(reveal)) = (
+        state.shown_timeline(),
+        areas.timeline,
+        timeline_reveal(app, state),
+    ) {
         // A break preview follows the same reveal: its outcomes, and its
         // verdicts only once solved (ARCHITECTURE.md, "the break preview").
-        let reveal = reveal(app, lesson, exercise);
         let block = section(timeline_title(timeline, lang, theme), theme);
         let inner = block.inner(diagram_area);
         frame.render_widget(block, diagram_area);
