@@ -116,6 +116,42 @@ fn lint_summary(lang: Lang, lessons: usize, exercises: usize, scenarios: usize) 
     }
 }
 
+/// The coverage table, a row per concept; returns the concepts not both
+/// taught and practised.
+fn coverage_table(
+    out: &mut String,
+    table: &[sim_core::course::Coverage],
+    lang: Lang,
+    style: &Style,
+) -> Vec<&'static str> {
+    let mut uncovered = Vec::new();
+    for row in table {
+        let mark = if row.is_covered() {
+            style.paint(Tone::Good, "✓")
+        } else {
+            uncovered.push(row.concept);
+            style.paint(Tone::Bad, "✗")
+        };
+        let _ = writeln!(
+            out,
+            "{mark} {} {} {} · {}",
+            row.concept,
+            crate::report::pad(concept_name(row.concept, lang).unwrap_or_default(), 50),
+            if row.taught_in.is_empty() {
+                "—".to_owned()
+            } else {
+                row.taught_in.join(", ")
+            },
+            if row.practised_in.is_empty() {
+                "—".to_owned()
+            } else {
+                row.practised_in.join(", ")
+            },
+        );
+    }
+    uncovered
+}
+
 pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
     let lessons = match load_lessons(dir) {
         Ok(lessons) => lessons,
@@ -156,31 +192,7 @@ pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
             "概念覆盖（讲授于 · 练习于）："
         )
     );
-    let mut uncovered = Vec::new();
-    for row in &table {
-        let mark = if row.is_covered() {
-            style.paint(Tone::Good, "✓")
-        } else {
-            uncovered.push(row.concept);
-            style.paint(Tone::Bad, "✗")
-        };
-        let _ = writeln!(
-            out,
-            "{mark} {} {} {} · {}",
-            row.concept,
-            crate::report::pad(concept_name(row.concept, lang).unwrap_or_default(), 50),
-            if row.taught_in.is_empty() {
-                "—".to_owned()
-            } else {
-                row.taught_in.join(", ")
-            },
-            if row.practised_in.is_empty() {
-                "—".to_owned()
-            } else {
-                row.practised_in.join(", ")
-            },
-        );
-    }
+    let uncovered = coverage_table(&mut out, &table, lang, &style);
     for concept in &uncovered {
         problems.push(match lang {
             Lang::En => format!(

@@ -376,6 +376,71 @@ pub fn grade_json(graded: &Grade, lang: Lang) -> Value {
     to_value(&grade_view(graded, lang))
 }
 
+/// What the exercise's kind adds to its JSON: the choices its editor offers.
+fn exercise_details<'a>(
+    session: &CourseSession,
+    lesson: &'a Lesson,
+    exercise: &'a Exercise,
+    lang: Lang,
+) -> Result<ExerciseDetails<'a>, CourseError> {
+    let scenario = exercise.kind.scenario().and_then(|i| lesson.scenario(i));
+    Ok(match &exercise.kind {
+        ExerciseKind::Mark { candidates, .. } => ExerciseDetails::Mark {
+            candidates: candidates.iter().map(|a| a.name()).collect(),
+            candidate_steps: scenario
+                .map(|s| mark_candidates(s, candidates))
+                .unwrap_or_default(),
+        },
+        ExerciseKind::Predict { .. } => ExerciseDetails::Predict {
+            steps: session.asked_steps(&lesson.id, &exercise.id)?,
+            outcomes: OUTCOMES.map(Outcome::name),
+        },
+        ExerciseKind::Design {
+            start, open, world, ..
+        } => ExerciseDetails::Design {
+            open: open.iter().map(|k| k.name()).collect(),
+            start: DesignStartJson {
+                commit_checks: start.commit_checks.names(),
+                renew_checks: start.renew_checks.names(),
+                token: start.token.name(),
+                lease_clock: start.lease_clock.name(),
+                target_protect: world
+                    .targets
+                    .as_ref()
+                    .map(|t| t.iter().map(|p| p.name()).collect())
+                    .unwrap_or_default(),
+            },
+            choices: DesignChoicesJson {
+                checks: Check::ALL.map(Check::name),
+                token: TokenKind::ALL.map(TokenKind::name),
+                lease_clock: LeaseClock::ALL.map(LeaseClock::name),
+                target_protect: Protect::ALL.map(Protect::name),
+            },
+            world: DesignWorldJson {
+                workers: world.workers,
+                targets: world.targets.as_ref().map_or(0, Vec::len),
+                ttl: world.ttl,
+                jobs: world.jobs,
+                cancel: world.allow_cancel,
+                heartbeat: world.heartbeat,
+                restarted: world.restarted,
+            },
+        },
+        ExerciseKind::Break { violation, .. } => ExerciseDetails::Break {
+            violation: violation.map(|v| v.name()),
+            steps: scenario.map(answer_steps).unwrap_or_default(),
+            workers: scenario.map(|s| s.workers.iter().map(|w| w.id.as_str()).collect()),
+            targets: scenario.map(|s| s.targets.iter().map(|t| t.id.as_str()).collect()),
+            jobs: scenario.map(|s| s.jobs.as_slice()),
+            actions: Action::ALL.map(Action::name),
+        },
+        ExerciseKind::Quiz { multiple, options } => ExerciseDetails::Quiz {
+            multiple: *multiple,
+            options: options.iter().map(|o| o.text.get(lang)).collect(),
+        },
+    })
+}
+
 impl Course {
     /// The course this build embeds, with fresh progress.
     #[cfg(feature = "embedded-lessons")]
@@ -531,62 +596,7 @@ impl Course {
         lang: Lang,
     ) -> Result<ExerciseJson<'a>, CourseError> {
         let session = &self.session;
-        let scenario = exercise.kind.scenario().and_then(|i| lesson.scenario(i));
-        let details = match &exercise.kind {
-            ExerciseKind::Mark { candidates, .. } => ExerciseDetails::Mark {
-                candidates: candidates.iter().map(|a| a.name()).collect(),
-                candidate_steps: scenario
-                    .map(|s| mark_candidates(s, candidates))
-                    .unwrap_or_default(),
-            },
-            ExerciseKind::Predict { .. } => ExerciseDetails::Predict {
-                steps: session.asked_steps(&lesson.id, &exercise.id)?,
-                outcomes: OUTCOMES.map(Outcome::name),
-            },
-            ExerciseKind::Design {
-                start, open, world, ..
-            } => ExerciseDetails::Design {
-                open: open.iter().map(|k| k.name()).collect(),
-                start: DesignStartJson {
-                    commit_checks: start.commit_checks.names(),
-                    renew_checks: start.renew_checks.names(),
-                    token: start.token.name(),
-                    lease_clock: start.lease_clock.name(),
-                    target_protect: world
-                        .targets
-                        .as_ref()
-                        .map(|t| t.iter().map(|p| p.name()).collect())
-                        .unwrap_or_default(),
-                },
-                choices: DesignChoicesJson {
-                    checks: Check::ALL.map(Check::name),
-                    token: TokenKind::ALL.map(TokenKind::name),
-                    lease_clock: LeaseClock::ALL.map(LeaseClock::name),
-                    target_protect: Protect::ALL.map(Protect::name),
-                },
-                world: DesignWorldJson {
-                    workers: world.workers,
-                    targets: world.targets.as_ref().map_or(0, Vec::len),
-                    ttl: world.ttl,
-                    jobs: world.jobs,
-                    cancel: world.allow_cancel,
-                    heartbeat: world.heartbeat,
-                    restarted: world.restarted,
-                },
-            },
-            ExerciseKind::Break { violation, .. } => ExerciseDetails::Break {
-                violation: violation.map(|v| v.name()),
-                steps: scenario.map(answer_steps).unwrap_or_default(),
-                workers: scenario.map(|s| s.workers.iter().map(|w| w.id.as_str()).collect()),
-                targets: scenario.map(|s| s.targets.iter().map(|t| t.id.as_str()).collect()),
-                jobs: scenario.map(|s| s.jobs.as_slice()),
-                actions: Action::ALL.map(Action::name),
-            },
-            ExerciseKind::Quiz { multiple, options } => ExerciseDetails::Quiz {
-                multiple: *multiple,
-                options: options.iter().map(|o| o.text.get(lang)).collect(),
-            },
-        };
+        let details = exercise_details(session, lesson, exercise, lang)?;
         Ok(ExerciseJson {
             id: &exercise.id,
             kind: exercise.kind.name(),

@@ -132,7 +132,9 @@ impl From<ProgressError> for CourseError {
 }
 
 impl CourseError {
-    /// The error in `lang`.
+    /// The error in `lang`. Long because it is one arm per variant, each
+    /// with both languages side by side: split, a translation would drift
+    /// from its English.
     pub fn message(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         let pick = |en: String, cn: String| if zh { cn } else { en };
@@ -221,7 +223,8 @@ impl CourseError {
 }
 
 impl AnswerError {
-    /// The error in `lang`.
+    /// The error in `lang` (one arm per variant, both languages side by
+    /// side, as in [`CourseError::message`]).
     pub fn message(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         let pick = |en: String, cn: String| if zh { cn } else { en };

@@ -5,7 +5,7 @@ use crate::Lang;
 use serde_json::Value;
 
 use crate::course::error::{AnswerError, CourseError, StepProblem};
-use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson};
+use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption};
 use crate::design::{Check, CheckSet, Design, LeaseClock, Protect, TokenKind};
 use crate::explore::{
     Bounds, Counterexample, Method, RunToEnd, Verdict, World, WorldOptions, explore_for,
@@ -144,81 +144,7 @@ pub fn answer_from_json(
             Ok(Answer::Predict(predictions))
         }
         ExerciseKind::Design { open, world, .. } => {
-            let object = value.as_object().ok_or(AnswerError::DesignShape)?;
-            let mut answer = DesignAnswer::default();
-            for (key, field) in object {
-                let knob = Knob::ALL
-                    .into_iter()
-                    .find(|k| k.name() == key)
-                    .ok_or_else(|| AnswerError::UnknownKnob(key.clone()))?;
-                if !open.contains(&knob) {
-                    return Err(AnswerError::ClosedKnob(key.clone()).into());
-                }
-                let names = |field: &Value| -> Result<Vec<String>, AnswerError> {
-                    field
-                        .as_array()
-                        .ok_or_else(|| AnswerError::NotList(key.clone()))?
-                        .iter()
-                        .map(|v| {
-                            v.as_str()
-                                .map(str::to_owned)
-                                .ok_or_else(|| AnswerError::NotNames(key.clone()))
-                        })
-                        .collect()
-                };
-                match knob {
-                    Knob::CommitChecks | Knob::RenewChecks => {
-                        let mut set = CheckSet::EMPTY;
-                        for name in names(field)? {
-                            set = set.with(
-                                Check::from_name(&name)
-                                    .ok_or_else(|| AnswerError::UnknownCheck(name.clone()))?,
-                            );
-                        }
-                        if knob == Knob::CommitChecks {
-                            answer.commit_checks = Some(set);
-                        } else {
-                            answer.renew_checks = Some(set);
-                        }
-                    }
-                    Knob::Token => {
-                        let name = field.as_str().unwrap_or_default();
-                        answer.token = Some(
-                            TokenKind::ALL
-                                .into_iter()
-                                .find(|t| t.name() == name)
-                                .ok_or_else(|| AnswerError::UnknownToken(name.to_owned()))?,
-                        );
-                    }
-                    Knob::LeaseClock => {
-                        let name = field.as_str().unwrap_or_default();
-                        answer.lease_clock = Some(
-                            LeaseClock::ALL
-                                .into_iter()
-                                .find(|c| c.name() == name)
-                                .ok_or_else(|| AnswerError::UnknownClock(name.to_owned()))?,
-                        );
-                    }
-                    Knob::TargetProtect => {
-                        let protects: Result<Vec<Protect>, AnswerError> = names(field)?
-                            .iter()
-                            .map(|name| {
-                                Protect::ALL
-                                    .into_iter()
-                                    .find(|p| p.name() == name)
-                                    .ok_or_else(|| AnswerError::UnknownProtect(name.clone()))
-                            })
-                            .collect();
-                        let protects = protects?;
-                        let count = world.targets.as_ref().map_or(0, Vec::len);
-                        if protects.len() != count {
-                            return Err(AnswerError::TargetCount(count).into());
-                        }
-                        answer.target_protect = Some(protects);
-                    }
-                }
-            }
-            Ok(Answer::Design(answer))
+            Ok(Answer::Design(design_answer_from_json(open, world, value)?))
         }
         ExerciseKind::Break { scenario, .. } => {
             let shell = lesson
@@ -241,6 +167,90 @@ pub fn answer_from_json(
     }
 }
 
+/// A design answer's knobs (`{ "token": "monotonic", ... }`): only the
+/// exercise's open knobs, each a value its kind knows.
+fn design_answer_from_json(
+    open: &[Knob],
+    world: &WorldOptions,
+    value: &Value,
+) -> Result<DesignAnswer, CourseError> {
+    let object = value.as_object().ok_or(AnswerError::DesignShape)?;
+    let mut answer = DesignAnswer::default();
+    for (key, field) in object {
+        let knob = Knob::ALL
+            .into_iter()
+            .find(|k| k.name() == key)
+            .ok_or_else(|| AnswerError::UnknownKnob(key.clone()))?;
+        if !open.contains(&knob) {
+            return Err(AnswerError::ClosedKnob(key.clone()).into());
+        }
+        let names = |field: &Value| -> Result<Vec<String>, AnswerError> {
+            field
+                .as_array()
+                .ok_or_else(|| AnswerError::NotList(key.clone()))?
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| AnswerError::NotNames(key.clone()))
+                })
+                .collect()
+        };
+        match knob {
+            Knob::CommitChecks | Knob::RenewChecks => {
+                let mut set = CheckSet::EMPTY;
+                for name in names(field)? {
+                    set = set.with(
+                        Check::from_name(&name)
+                            .ok_or_else(|| AnswerError::UnknownCheck(name.clone()))?,
+                    );
+                }
+                if knob == Knob::CommitChecks {
+                    answer.commit_checks = Some(set);
+                } else {
+                    answer.renew_checks = Some(set);
+                }
+            }
+            Knob::Token => {
+                let name = field.as_str().unwrap_or_default();
+                answer.token = Some(
+                    TokenKind::ALL
+                        .into_iter()
+                        .find(|t| t.name() == name)
+                        .ok_or_else(|| AnswerError::UnknownToken(name.to_owned()))?,
+                );
+            }
+            Knob::LeaseClock => {
+                let name = field.as_str().unwrap_or_default();
+                answer.lease_clock = Some(
+                    LeaseClock::ALL
+                        .into_iter()
+                        .find(|c| c.name() == name)
+                        .ok_or_else(|| AnswerError::UnknownClock(name.to_owned()))?,
+                );
+            }
+            Knob::TargetProtect => {
+                let protects: Result<Vec<Protect>, AnswerError> = names(field)?
+                    .iter()
+                    .map(|name| {
+                        Protect::ALL
+                            .into_iter()
+                            .find(|p| p.name() == name)
+                            .ok_or_else(|| AnswerError::UnknownProtect(name.clone()))
+                    })
+                    .collect();
+                let protects = protects?;
+                let count = world.targets.as_ref().map_or(0, Vec::len);
+                if protects.len() != count {
+                    return Err(AnswerError::TargetCount(count).into());
+                }
+                answer.target_protect = Some(protects);
+            }
+        }
+    }
+    Ok(answer)
+}
+
 /// A learner's schedule from JSON steps (`{ "at", "worker", "do", "target",
 /// "job", "op", "value", "note" }`, the keys of a scenario's steps),
 /// checked against the world of `shell`.
@@ -255,98 +265,11 @@ fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, AnswerEr
         values: Vec::new(),
         ..shell.clone()
     };
-    let mut steps = Vec::new();
-    let mut previous = 0;
+    let mut steps: Vec<Step> = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
-        let fail = |problem: StepProblem| Err(AnswerError::Step { index, problem });
-        let Some(object) = entry.as_object() else {
-            return fail(StepProblem::NotObject);
-        };
-        if let Some(key) = object.keys().find(|k| {
-            !["at", "worker", "do", "target", "job", "op", "value", "note"].contains(&k.as_str())
-        }) {
-            return fail(StepProblem::UnknownKey(key.clone()));
-        }
-        let at = match object.get("at").and_then(Value::as_u64) {
-            Some(at) if at <= MAX_TIME as u64 => at,
-            _ => return fail(StepProblem::BadTick),
-        };
-        if at < previous {
-            return fail(StepProblem::Backwards { at, previous });
-        }
-        previous = at;
-        let name = object.get("do").and_then(Value::as_str).unwrap_or_default();
-        let Some(action) = Action::from_name(name) else {
-            return fail(StepProblem::UnknownAction(name.to_owned()));
-        };
-        let worker = match object.get("worker").and_then(Value::as_str) {
-            Some(id) => match shell.workers.iter().position(|w| w.id == id) {
-                Some(found) => Some(found as u16),
-                None => return fail(StepProblem::UnknownWorker(id.to_owned())),
-            },
-            None if action.needs_worker() => {
-                return fail(StepProblem::NeedsWorker(name.to_owned()));
-            }
-            None => None,
-        };
-        let mut step = Step::new(at, worker, action);
-        if let Some(id) = object.get("target").and_then(Value::as_str) {
-            match shell.targets.iter().position(|t| t.id == id) {
-                Some(found) => step.target = Some(found as u16),
-                None => return fail(StepProblem::UnknownTarget(id.to_owned())),
-            }
-        } else if action.needs_target() {
-            return fail(StepProblem::NeedsTarget(name.to_owned()));
-        }
-        if action == Action::Register
-            && step
-                .target
-                .and_then(|t| shell.targets.get(usize::from(t)))
-                .is_some_and(|t| t.protect != Protect::RegisteredToken)
-        {
-            return fail(StepProblem::RegisterTarget);
-        }
-        if let Some(id) = object.get("job").and_then(Value::as_str) {
-            match shell.jobs.iter().position(|j| j == id) {
-                Some(found) => step.job = Some(found as u16),
-                None => return fail(StepProblem::UnknownJob(id.to_owned())),
-            }
-        }
-        for key in ["op", "value"] as [&'static str; 2] {
-            let Some(field) = object.get(key) else {
-                continue;
-            };
-            let Some(name) = field.as_str().filter(|n| !n.is_empty() && n.len() <= 64) else {
-                return fail(StepProblem::BadName(key));
-            };
-            if action != Action::Write {
-                return fail(StepProblem::OnlyWrite(key));
-            }
-            if key == "op" {
-                step.op = names.intern_op(name);
-            } else {
-                step.value = names.intern_value(name);
-            }
-        }
-        match object.get("note") {
-            None => {}
-            Some(Value::String(note)) => {
-                step.note = Some(Text {
-                    en: note.clone(),
-                    zh: note.clone(),
-                });
-            }
-            Some(Value::Object(note)) => {
-                let side = |code: &str| note.get(code).and_then(Value::as_str).map(str::to_owned);
-                match (side("en"), side("zh")) {
-                    (Some(en), Some(zh)) if note.len() == 2 => {
-                        step.note = Some(Text { en, zh });
-                    }
-                    _ => return fail(StepProblem::BadNote),
-                }
-            }
-            Some(_) => return fail(StepProblem::BadNote),
-        }
+        let previous = steps.last().map_or(0, |step| step.at);
+        let step = step_from_json(shell, &mut names, entry, previous)
+            .map_err(|problem| AnswerError::Step { index, problem })?;
         steps.push(step);
     }
     Ok(Schedule {
@@ -354,6 +277,91 @@ fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, AnswerEr
         ops: names.ops,
         values: names.values,
     })
+}
+
+/// One step of a break answer, at or after tick `previous`; its operation
+/// ids and values are interned into `names`.
+fn step_from_json(
+    shell: &Scenario,
+    names: &mut Scenario,
+    entry: &Value,
+    previous: u64,
+) -> Result<Step, StepProblem> {
+    let object = entry.as_object().ok_or(StepProblem::NotObject)?;
+    if let Some(key) = object.keys().find(|k| {
+        !["at", "worker", "do", "target", "job", "op", "value", "note"].contains(&k.as_str())
+    }) {
+        return Err(StepProblem::UnknownKey(key.clone()));
+    }
+    let at = match object.get("at").and_then(Value::as_u64) {
+        Some(at) if at <= MAX_TIME as u64 => at,
+        _ => return Err(StepProblem::BadTick),
+    };
+    if at < previous {
+        return Err(StepProblem::Backwards { at, previous });
+    }
+    let name = object.get("do").and_then(Value::as_str).unwrap_or_default();
+    let action =
+        Action::from_name(name).ok_or_else(|| StepProblem::UnknownAction(name.to_owned()))?;
+    let worker = match object.get("worker").and_then(Value::as_str) {
+        Some(id) => match shell.workers.iter().position(|w| w.id == id) {
+            Some(found) => Some(found as u16),
+            None => return Err(StepProblem::UnknownWorker(id.to_owned())),
+        },
+        None if action.needs_worker() => return Err(StepProblem::NeedsWorker(name.to_owned())),
+        None => None,
+    };
+    let mut step = Step::new(at, worker, action);
+    if let Some(id) = object.get("target").and_then(Value::as_str) {
+        let found = shell.targets.iter().position(|t| t.id == id);
+        step.target = Some(found.ok_or_else(|| StepProblem::UnknownTarget(id.to_owned()))? as u16);
+    } else if action.needs_target() {
+        return Err(StepProblem::NeedsTarget(name.to_owned()));
+    }
+    if action == Action::Register
+        && step
+            .target
+            .and_then(|t| shell.targets.get(usize::from(t)))
+            .is_some_and(|t| t.protect != Protect::RegisteredToken)
+    {
+        return Err(StepProblem::RegisterTarget);
+    }
+    if let Some(id) = object.get("job").and_then(Value::as_str) {
+        let found = shell.jobs.iter().position(|j| j == id);
+        step.job = Some(found.ok_or_else(|| StepProblem::UnknownJob(id.to_owned()))? as u16);
+    }
+    for key in ["op", "value"] as [&'static str; 2] {
+        let Some(field) = object.get(key) else {
+            continue;
+        };
+        let Some(name) = field.as_str().filter(|n| !n.is_empty() && n.len() <= 64) else {
+            return Err(StepProblem::BadName(key));
+        };
+        if action != Action::Write {
+            return Err(StepProblem::OnlyWrite(key));
+        }
+        if key == "op" {
+            step.op = names.intern_op(name);
+        } else {
+            step.value = names.intern_value(name);
+        }
+    }
+    step.note = match object.get("note") {
+        None => None,
+        Some(Value::String(note)) => Some(Text {
+            en: note.clone(),
+            zh: note.clone(),
+        }),
+        Some(Value::Object(note)) => {
+            let side = |code: &str| note.get(code).and_then(Value::as_str).map(str::to_owned);
+            match (side("en"), side("zh")) {
+                (Some(en), Some(zh)) if note.len() == 2 => Some(Text { en, zh }),
+                _ => return Err(StepProblem::BadNote),
+            }
+        }
+        Some(_) => return Err(StepProblem::BadNote),
+    };
+    Ok(step)
 }
 
 /// The design a design-exercise answer makes of the start design.
@@ -463,132 +471,12 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                 candidates,
             },
             Answer::Mark(marked),
-        ) => {
-            let scenario = lesson
-                .scenario(*scenario)
-                .ok_or(CourseError::MissingScenario)?;
-            let trace = crate::run(scenario);
-            let items: Vec<GradeItem> = mark_candidates(scenario, candidates)
-                .into_iter()
-                .map(|index| {
-                    let must = trace.should_reject.contains(&index);
-                    let chose = marked.contains(&index);
-                    let verdict = |lang: Lang| {
-                        let head = match (must == chose, must, lang == Lang::Zh) {
-                            (true, true, false) => "Right: it must be rejected.",
-                            (true, false, false) => "Right: it need not be rejected.",
-                            (false, true, false) => "Missed: it must be rejected.",
-                            (false, false, false) => "Wrong: it need not be rejected.",
-                            (true, true, true) => "正确：它必须被拒绝。",
-                            (true, false, true) => "正确：它不需要被拒绝。",
-                            (false, true, true) => "漏标：它必须被拒绝。",
-                            (false, false, true) => "错标：它不需要被拒绝。",
-                        };
-                        let gap = if lang == Lang::Zh { "" } else { " " };
-                        format!(
-                            "{head}{gap}{}",
-                            safety_reason(scenario, &trace, index as usize, lang)
-                        )
-                    };
-                    GradeItem {
-                        index: Some(index),
-                        right: must == chose,
-                        text: told(verdict),
-                    }
-                })
-                .collect();
-            let stray: Vec<u32> = marked
-                .iter()
-                .copied()
-                .filter(|i| {
-                    scenario
-                        .steps
-                        .get(*i as usize)
-                        .is_none_or(|step| !candidates.contains(&step.action))
-                })
-                .collect();
-            Ok(finish(items, stray.is_empty(), None, None))
-        }
+        ) => grade_mark(lesson, *scenario, candidates, marked),
         (ExerciseKind::Predict { scenario, steps }, Answer::Predict(predicted)) => {
-            let scenario = lesson
-                .scenario(*scenario)
-                .ok_or(CourseError::MissingScenario)?;
-            let trace = crate::run(scenario);
-            let items: Vec<GradeItem> = asked_steps(scenario, steps.as_deref())
-                .into_iter()
-                .map(|index| {
-                    let actual = trace
-                        .steps
-                        .get(index as usize)
-                        .map_or(Outcome::Noop, |r| r.outcome);
-                    let guess = predicted.iter().find(|(i, _)| *i == index).map(|(_, o)| *o);
-                    let right = guess == Some(actual);
-                    GradeItem {
-                        index: Some(index),
-                        right,
-                        text: told(|lang| {
-                            let head = match (right, guess, lang == Lang::Zh) {
-                                (true, _, false) => format!("Right: {}.", actual.name()),
-                                (true, _, true) => format!("正确：{}。", actual.name()),
-                                (false, None, false) => {
-                                    format!("No prediction; it was {}.", actual.name())
-                                }
-                                (false, None, true) => {
-                                    format!("没有预测；结果是 {}。", actual.name())
-                                }
-                                (false, Some(g), false) => {
-                                    format!("You said {}; it was {}.", g.name(), actual.name())
-                                }
-                                (false, Some(g), true) => {
-                                    format!("你预测 {}；结果是 {}。", g.name(), actual.name())
-                                }
-                            };
-                            let gap = if lang == Lang::Zh { "" } else { " " };
-                            format!(
-                                "{head}{gap}{}",
-                                describe_step(scenario, &trace, index as usize, lang)
-                            )
-                        }),
-                    }
-                })
-                .collect();
-            Ok(finish(items, true, None, None))
+            grade_predict(lesson, *scenario, steps.as_deref(), predicted)
         }
         (ExerciseKind::Design { start, world, .. }, Answer::Design(choice)) => {
-            let design = chosen_design(*start, choice);
-            let report = attack(design, choice.target_protect.clone(), world)?;
-            let safe = report.verdict == Verdict::Safe;
-            let summary = match &report.counterexample {
-                Some(found) => found.explanation.clone(),
-                None => text(
-                    crate::explore::safe_sentence(&report, Lang::En),
-                    crate::explore::safe_sentence(&report, Lang::Zh),
-                ),
-            };
-            Ok(Grade {
-                correct: safe,
-                summary,
-                items: vec![GradeItem {
-                    index: None,
-                    right: safe,
-                    text: text(
-                        if safe {
-                            "The explorers could not break it."
-                        } else {
-                            "The explorers broke it: see the counterexample."
-                        }
-                        .to_owned(),
-                        if safe {
-                            "探索器没能攻破它。"
-                        } else {
-                            "探索器攻破了它：请看反例。"
-                        }
-                        .to_owned(),
-                    ),
-                }],
-                counterexample: report.counterexample,
-                scenario: None,
-            })
+            grade_design(*start, world, choice)
         }
         (
             ExerciseKind::Break {
@@ -596,58 +484,221 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                 violation,
             },
             Answer::Break(schedule),
-        ) => {
-            let shell = lesson
-                .scenario(*scenario)
-                .ok_or(CourseError::MissingScenario)?;
-            let attempt = schedule_scenario(shell, schedule)?;
-            let trace = crate::run(&attempt);
-            let hit = trace
-                .violations
-                .iter()
-                .find(|v| violation.is_none_or(|want| want == v.kind));
-            let items = match hit {
-                Some(found) => vec![GradeItem {
-                    index: Some(found.step),
-                    right: true,
-                    text: told(|lang| describe_step(&attempt, &trace, found.step as usize, lang)),
-                }],
-                None => vec![GradeItem {
-                    index: None,
-                    right: false,
-                    text: text(
-                        match violation {
-                            Some(kind) => format!("No {} violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?", kind.name()),
-                            None => "No violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?".to_owned(),
-                        },
-                        "没有违例：这个调度中的每个效果都是安全的。哪个 Worker 应该晚一点醒来？在谁领取之后？".to_owned(),
-                    ),
-                }],
-            };
-            let correct = hit.is_some();
-            let mut grade = finish(items, true, None, Some(attempt));
-            grade.correct = correct;
-            Ok(grade)
-        }
+        ) => grade_break(lesson, *scenario, *violation, schedule),
         (ExerciseKind::Quiz { options, .. }, Answer::Quiz(chosen)) => {
-            let items: Vec<GradeItem> = options
-                .iter()
-                .enumerate()
-                .map(|(index, option)| {
-                    let picked = chosen.contains(&index);
-                    GradeItem {
-                        index: Some(index as u32),
-                        right: picked == option.correct,
-                        text: option.why.clone(),
-                    }
-                })
-                .collect();
-            Ok(finish(items, true, None, None))
+            Ok(grade_quiz(options, chosen))
         }
         _ => Err(CourseError::WrongKind {
             kind: exercise.kind.name(),
         }),
     }
+}
+
+/// Mark: every candidate step, right when marked exactly if it must be
+/// refused; stray marks (not candidates) make the answer wrong.
+fn grade_mark(
+    lesson: &Lesson,
+    scenario: usize,
+    candidates: &[Action],
+    marked: &[u32],
+) -> Result<Grade, CourseError> {
+    let scenario = lesson
+        .scenario(scenario)
+        .ok_or(CourseError::MissingScenario)?;
+    let trace = crate::run(scenario);
+    let items: Vec<GradeItem> = mark_candidates(scenario, candidates)
+        .into_iter()
+        .map(|index| {
+            let must = trace.should_reject.contains(&index);
+            let chose = marked.contains(&index);
+            let verdict = |lang: Lang| {
+                let head = match (must == chose, must, lang == Lang::Zh) {
+                    (true, true, false) => "Right: it must be rejected.",
+                    (true, false, false) => "Right: it need not be rejected.",
+                    (false, true, false) => "Missed: it must be rejected.",
+                    (false, false, false) => "Wrong: it need not be rejected.",
+                    (true, true, true) => "正确：它必须被拒绝。",
+                    (true, false, true) => "正确：它不需要被拒绝。",
+                    (false, true, true) => "漏标：它必须被拒绝。",
+                    (false, false, true) => "错标：它不需要被拒绝。",
+                };
+                let gap = if lang == Lang::Zh { "" } else { " " };
+                format!(
+                    "{head}{gap}{}",
+                    safety_reason(scenario, &trace, index as usize, lang)
+                )
+            };
+            GradeItem {
+                index: Some(index),
+                right: must == chose,
+                text: told(verdict),
+            }
+        })
+        .collect();
+    let stray: Vec<u32> = marked
+        .iter()
+        .copied()
+        .filter(|i| {
+            scenario
+                .steps
+                .get(*i as usize)
+                .is_none_or(|step| !candidates.contains(&step.action))
+        })
+        .collect();
+    Ok(finish(items, stray.is_empty(), None, None))
+}
+
+/// Predict: every asked step, right when the predicted outcome is the run's.
+fn grade_predict(
+    lesson: &Lesson,
+    scenario: usize,
+    steps: Option<&[u32]>,
+    predicted: &[(u32, Outcome)],
+) -> Result<Grade, CourseError> {
+    let scenario = lesson
+        .scenario(scenario)
+        .ok_or(CourseError::MissingScenario)?;
+    let trace = crate::run(scenario);
+    let items: Vec<GradeItem> = asked_steps(scenario, steps)
+        .into_iter()
+        .map(|index| {
+            let actual = trace
+                .steps
+                .get(index as usize)
+                .map_or(Outcome::Noop, |r| r.outcome);
+            let guess = predicted.iter().find(|(i, _)| *i == index).map(|(_, o)| *o);
+            let right = guess == Some(actual);
+            GradeItem {
+                index: Some(index),
+                right,
+                text: told(|lang| {
+                    let head = match (right, guess, lang == Lang::Zh) {
+                        (true, _, false) => format!("Right: {}.", actual.name()),
+                        (true, _, true) => format!("正确：{}。", actual.name()),
+                        (false, None, false) => {
+                            format!("No prediction; it was {}.", actual.name())
+                        }
+                        (false, None, true) => {
+                            format!("没有预测；结果是 {}。", actual.name())
+                        }
+                        (false, Some(g), false) => {
+                            format!("You said {}; it was {}.", g.name(), actual.name())
+                        }
+                        (false, Some(g), true) => {
+                            format!("你预测 {}；结果是 {}。", g.name(), actual.name())
+                        }
+                    };
+                    let gap = if lang == Lang::Zh { "" } else { " " };
+                    format!(
+                        "{head}{gap}{}",
+                        describe_step(scenario, &trace, index as usize, lang)
+                    )
+                }),
+            }
+        })
+        .collect();
+    Ok(finish(items, true, None, None))
+}
+
+/// Design: right when the explorers cannot break the chosen design.
+fn grade_design(
+    start: Design,
+    world: &WorldOptions,
+    choice: &DesignAnswer,
+) -> Result<Grade, CourseError> {
+    let design = chosen_design(start, choice);
+    let report = attack(design, choice.target_protect.clone(), world)?;
+    let safe = report.verdict == Verdict::Safe;
+    let summary = match &report.counterexample {
+        Some(found) => found.explanation.clone(),
+        None => text(
+            crate::explore::safe_sentence(&report, Lang::En),
+            crate::explore::safe_sentence(&report, Lang::Zh),
+        ),
+    };
+    Ok(Grade {
+        correct: safe,
+        summary,
+        items: vec![GradeItem {
+            index: None,
+            right: safe,
+            text: text(
+                if safe {
+                    "The explorers could not break it."
+                } else {
+                    "The explorers broke it: see the counterexample."
+                }
+                .to_owned(),
+                if safe {
+                    "探索器没能攻破它。"
+                } else {
+                    "探索器攻破了它：请看反例。"
+                }
+                .to_owned(),
+            ),
+        }],
+        counterexample: report.counterexample,
+        scenario: None,
+    })
+}
+
+/// Break: right when the learner's schedule shows a violation (of the
+/// wanted kind).
+fn grade_break(
+    lesson: &Lesson,
+    scenario: usize,
+    violation: Option<ViolationKind>,
+    schedule: &Schedule,
+) -> Result<Grade, CourseError> {
+    let shell = lesson
+        .scenario(scenario)
+        .ok_or(CourseError::MissingScenario)?;
+    let attempt = schedule_scenario(shell, schedule)?;
+    let trace = crate::run(&attempt);
+    let hit = trace
+        .violations
+        .iter()
+        .find(|v| violation.is_none_or(|want| want == v.kind));
+    let items = match hit {
+        Some(found) => vec![GradeItem {
+            index: Some(found.step),
+            right: true,
+            text: told(|lang| describe_step(&attempt, &trace, found.step as usize, lang)),
+        }],
+        None => vec![GradeItem {
+            index: None,
+            right: false,
+            text: text(
+                match violation {
+                    Some(kind) => format!("No {} violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?", kind.name()),
+                    None => "No violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?".to_owned(),
+                },
+                "没有违例：这个调度中的每个效果都是安全的。哪个 Worker 应该晚一点醒来？在谁领取之后？".to_owned(),
+            ),
+        }],
+    };
+    let correct = hit.is_some();
+    let mut grade = finish(items, true, None, Some(attempt));
+    grade.correct = correct;
+    Ok(grade)
+}
+
+/// Quiz: every option, right when chosen exactly if it is correct; each
+/// says why.
+fn grade_quiz(options: &[QuizOption], chosen: &[usize]) -> Grade {
+    let items: Vec<GradeItem> = options
+        .iter()
+        .enumerate()
+        .map(|(index, option)| {
+            let picked = chosen.contains(&index);
+            GradeItem {
+                index: Some(index as u32),
+                right: picked == option.correct,
+                text: option.why.clone(),
+            }
+        })
+        .collect();
+    finish(items, true, None, None)
 }
 
 /// A grade whose items must all be right (and `extra` hold).

@@ -492,6 +492,34 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         return nav;
     }
     match message {
+        Message::NextCandidate
+        | Message::PrevCandidate
+        | Message::ToggleMark
+        | Message::Predict(_) => on_timeline(app, state, message),
+        Message::Submit => submit(app, state, &lesson_id, &exercise_id),
+        Message::Hint => hint(app, state, &lesson_id, &exercise_id),
+        // Shown: on to the panel's scrolling below; refused: stay as we are.
+        Message::Solution if !show_solution(app, state, &lesson_id, &exercise_id) => {
+            return Nav::Stay;
+        }
+        _ => {}
+    }
+    // The list panels' ↑↓ choose rows; over the hints or the solution they scroll.
+    let message = match message {
+        Message::Up => Message::ScrollUp,
+        Message::Down => Message::ScrollDown,
+        other => other,
+    };
+    let (max, page) = view::exercise::panel_scroll_limits(app, state);
+    scroll(&mut state.panel_scroll, message, max, page);
+    state.panel_scroll = state.panel_scroll.min(max);
+    Nav::Stay
+}
+
+/// The mark and predict keys: moving between the steps asked about,
+/// marking one, predicting its outcome.
+fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
+    match message {
         Message::NextCandidate | Message::PrevCandidate => {
             if let Some(timeline) = state.timeline.as_mut() {
                 let cursor = timeline.cursor as u32;
@@ -558,67 +586,67 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                 }
             }
         }
-        Message::Submit => submit(app, state, &lesson_id, &exercise_id),
-        Message::Hint => {
-            match app.session.next_hint(&lesson_id, &exercise_id) {
-                Ok(_) => {}
-                Err(CourseError::NoMoreHints { attempted: false }) => app.say(
-                    "That was the last hint. Now try an answer.",
-                    "这是最后一条提示。试着作答吧。",
-                ),
-                Err(CourseError::NoMoreHints { attempted: true }) => app.say(
-                    "That was the last hint; s shows the worked solution.",
-                    "这是最后一条提示；按 s 查看参考解答。",
-                ),
-                Err(other) => {
-                    let lang = app.lang();
-                    app.status = Some(other.message(lang));
-                }
-            }
-            state.panel = Panel::Hints;
-            state.panel_scroll = u16::MAX;
-        }
-        Message::Solution => {
-            if state.solution.is_none() {
-                match app.session.solution(&lesson_id, &exercise_id) {
-                    Ok(solved) => {
-                        // The design the solution graded, to show its knobs.
-                        if let Work::Design(work) = &mut state.work {
-                            work.solved = solved.design;
-                        }
-                        state.solution = Some(solved.grade);
-                    }
-                    Err(CourseError::SolutionBeforeAttempt) => {
-                        app.say(
-                            "Answer first (Enter); then s shows the worked solution.",
-                            "先作答（Enter），然后按 s 查看参考解答。",
-                        );
-                        return Nav::Stay;
-                    }
-                    Err(why) => {
-                        app.say(
-                            format!("No worked solution: {why}"),
-                            format!("没有参考解答：{}", why.message(sim_core::Lang::Zh)),
-                        );
-                        return Nav::Stay;
-                    }
-                }
-            }
-            state.panel = Panel::Solution;
-            state.panel_scroll = 0;
-        }
         _ => {}
     }
-    // The list panels' ↑↓ choose rows; over the hints or the solution they scroll.
-    let message = match message {
-        Message::Up => Message::ScrollUp,
-        Message::Down => Message::ScrollDown,
-        other => other,
-    };
-    let (max, page) = view::exercise::panel_scroll_limits(app, state);
-    scroll(&mut state.panel_scroll, message, max, page);
-    state.panel_scroll = state.panel_scroll.min(max);
-    Nav::Stay
+}
+
+/// The next hint, as the session's order allows, on the hints panel.
+fn hint(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: &str) {
+    match app.session.next_hint(lesson_id, exercise_id) {
+        Ok(_) => {}
+        Err(CourseError::NoMoreHints { attempted: false }) => app.say(
+            "That was the last hint. Now try an answer.",
+            "这是最后一条提示。试着作答吧。",
+        ),
+        Err(CourseError::NoMoreHints { attempted: true }) => app.say(
+            "That was the last hint; s shows the worked solution.",
+            "这是最后一条提示；按 s 查看参考解答。",
+        ),
+        Err(other) => {
+            let lang = app.lang();
+            app.status = Some(other.message(lang));
+        }
+    }
+    state.panel = Panel::Hints;
+    state.panel_scroll = u16::MAX;
+}
+
+/// The worked solution on its panel, once the session opens it (after an
+/// attempt). Returns whether it is shown.
+fn show_solution(
+    app: &mut App,
+    state: &mut ExerciseState,
+    lesson_id: &str,
+    exercise_id: &str,
+) -> bool {
+    if state.solution.is_none() {
+        match app.session.solution(lesson_id, exercise_id) {
+            Ok(solved) => {
+                // The design the solution graded, to show its knobs.
+                if let Work::Design(work) = &mut state.work {
+                    work.solved = solved.design;
+                }
+                state.solution = Some(solved.grade);
+            }
+            Err(CourseError::SolutionBeforeAttempt) => {
+                app.say(
+                    "Answer first (Enter); then s shows the worked solution.",
+                    "先作答（Enter），然后按 s 查看参考解答。",
+                );
+                return false;
+            }
+            Err(why) => {
+                app.say(
+                    format!("No worked solution: {why}"),
+                    format!("没有参考解答：{}", why.message(sim_core::Lang::Zh)),
+                );
+                return false;
+            }
+        }
+    }
+    state.panel = Panel::Solution;
+    state.panel_scroll = 0;
+    true
 }
 
 /// Grades the answer in the making; the session records the attempt.

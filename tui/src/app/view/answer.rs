@@ -419,7 +419,8 @@ fn field_text(scenario: &Scenario, work: &BreakWork, index: usize, field: StepFi
 }
 
 /// Break: the schedule as an editable list, with each step's result in the
-/// live preview and the grade of the last try.
+/// live preview and the grade of the last try. Long because the list's
+/// columns are measured and drawn in one pass with the preview beside them.
 pub(crate) fn break_step(
     state: &ExerciseState,
     work: &BreakWork,

@@ -42,6 +42,8 @@ pub(crate) fn row_at(app: &App, state: &CourseState, x: u16, y: u16) -> Option<u
     (row < app.lessons().len()).then_some(row)
 }
 
+/// The course map: the lesson list and the selected lesson's detail. Long
+/// because the detail fills a tall window's spare rows line by line.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &CourseState) {
     let theme = app.theme;
     let lang = app.lang();

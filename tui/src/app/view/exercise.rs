@@ -260,6 +260,10 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
     }
 }
 
+/// The bottom panel's lines: the hints, the worked solution, or the
+/// current step with the last grade, per exercise kind. Long because it is
+/// the one place that chooses between them; each kind's own lines live in
+/// `answer.rs`.
 fn panel_lines(
     app: &App,
     state: &ExerciseState,
@@ -472,6 +476,9 @@ pub(crate) fn panel_scroll_limits(app: &App, state: &ExerciseState) -> (u16, u16
     )
 }
 
+/// The exercise screen: header, task, timeline, panel. Long because it
+/// draws the four areas in order with the values they share (reveal,
+/// record, language); each area's content comes from its own function.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExerciseState) {
     let theme = app.theme;
     let lang = app.lang();

@@ -80,6 +80,8 @@ pub(crate) fn page_rows(app: &App) -> u16 {
     inner(body).height.saturating_sub(1).max(1)
 }
 
+/// A lesson page: a section, or the exercises list. Long because both
+/// pages share the header, the scroll and the footer drawn here.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &LessonState) {
     let theme = app.theme;
     let lang = app.lang();
