@@ -200,7 +200,7 @@ pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
                 dir.display()
             ),
             Lang::Zh => format!(
-                "{}：概念 {concept} 没有同时被某一节讲授、并被某个由模拟器评分的练习练习",
+                "{}：概念 {concept} 需要既有一节讲授它，又有一个由模拟器评分的练习来练它",
                 dir.display()
             ),
         });
@@ -417,11 +417,11 @@ fn grade_report_table(learner: Option<&str>, results: &[Graded], lang: Lang) -> 
         };
         let _ = writeln!(
             out,
-            "{mark} {}/{} ({}){} {}",
+            "{mark} {}/{} ({}){}{}",
             result.lesson,
             result.exercise,
             result.kind,
-            lang.pick(":", "："),
+            lang.pick(": ", "："),
             result.grade.summary.get(lang)
         );
         for item in result.grade.items.iter().filter(|item| !item.right) {

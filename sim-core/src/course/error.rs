@@ -391,3 +391,99 @@ impl fmt::Display for AnswerError {
 
 impl std::error::Error for CourseError {}
 impl std::error::Error for AnswerError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has_chinese(text: &str) -> bool {
+        text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    }
+
+    #[test]
+    fn every_error_is_said_in_both_languages() {
+        let word = || "x".to_owned();
+        let steps = [
+            StepProblem::NotObject,
+            StepProblem::UnknownKey(word()),
+            StepProblem::BadTick,
+            StepProblem::Backwards { at: 1, previous: 2 },
+            StepProblem::UnknownAction(word()),
+            StepProblem::NeedsWorker(word()),
+            StepProblem::UnknownWorker(word()),
+            StepProblem::NeedsTarget(word()),
+            StepProblem::UnknownTarget(word()),
+            StepProblem::RegisterTarget,
+            StepProblem::UnknownJob(word()),
+            StepProblem::BadName("op"),
+            StepProblem::OnlyWrite("op"),
+            StepProblem::BadNote,
+        ];
+        let mut answers = vec![
+            AnswerError::NotNumbers("mark"),
+            AnswerError::NoStep { step: 9, count: 3 },
+            AnswerError::PredictShape,
+            AnswerError::NotStepIndex(word()),
+            AnswerError::NotAsked(1),
+            AnswerError::NotOutcome(word()),
+            AnswerError::DesignShape,
+            AnswerError::UnknownKnob(word()),
+            AnswerError::ClosedKnob(word()),
+            AnswerError::NotList(word()),
+            AnswerError::NotNames(word()),
+            AnswerError::UnknownCheck(word()),
+            AnswerError::UnknownToken(word()),
+            AnswerError::UnknownClock(word()),
+            AnswerError::UnknownProtect(word()),
+            AnswerError::TargetCount(2),
+            AnswerError::BreakShape,
+            AnswerError::TooManySteps,
+            AnswerError::NoOption(4),
+            AnswerError::ChooseOne,
+        ];
+        answers.extend(
+            steps
+                .into_iter()
+                .map(|problem| AnswerError::Step { index: 0, problem }),
+        );
+        let mut errors = vec![
+            CourseError::LessonsJson(word()),
+            CourseError::NoLesson(word()),
+            CourseError::NoExercise {
+                lesson: word(),
+                exercise: word(),
+            },
+            CourseError::NoScenario {
+                lesson: word(),
+                scenario: word(),
+            },
+            CourseError::MissingScenario,
+            CourseError::NoTimeline { kind: "quiz" },
+            CourseError::NotBreak(word()),
+            CourseError::NoSection {
+                lesson: word(),
+                sections: 2,
+            },
+            CourseError::NoHint { index: 3, count: 2 },
+            CourseError::HintOutOfOrder { index: 2, next: 0 },
+            CourseError::NoMoreHints { attempted: false },
+            CourseError::NoMoreHints { attempted: true },
+            CourseError::SolutionBeforeAttempt,
+            CourseError::NoSafeDesign,
+            CourseError::NoBreakingSchedule,
+            CourseError::World(word()),
+            CourseError::Schedule(word()),
+            CourseError::WrongKind { kind: "mark" },
+            CourseError::UnknownSelfCheck(word()),
+            CourseError::Progress(ProgressError::Newer(9)),
+            CourseError::Progress(ProgressError::Corrupt(word())),
+        ];
+        errors.extend(answers.into_iter().map(CourseError::Answer));
+        for error in errors {
+            let (en, zh) = (error.message(Lang::En), error.message(Lang::Zh));
+            assert!(!has_chinese(&en), "{en}");
+            assert!(has_chinese(&zh), "{error:?}: {zh}");
+            assert_eq!(error.to_string(), en);
+        }
+    }
+}
