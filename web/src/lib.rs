@@ -203,8 +203,15 @@ pub mod bindings {
         code.parse().map_err(fail)
     }
 
-    fn answer(text: &str) -> Result<Value, JsError> {
-        serde_json::from_str(text).map_err(|e| fail(format!("the answer is not JSON: {e}")))
+    /// An answer's JSON text; the page always sends JSON, so the reason
+    /// (serde's, in English) is for its developers.
+    fn answer(text: &str, lang: Lang) -> Result<Value, JsError> {
+        serde_json::from_str(text).map_err(|e| {
+            fail(format!(
+                "{}{e}",
+                lang.pick("the answer is not JSON: ", "答案不是 JSON：")
+            ))
+        })
     }
 
     /// The course: lessons embedded at build time, and the learner's progress.
@@ -305,12 +312,12 @@ pub mod bindings {
             answer_json: &str,
         ) -> Result<String, JsError> {
             let lang = self.inner.lang();
-            let answer = answer(answer_json)?;
+            let answer = answer(answer_json, self.inner.lang())?;
             course_js(self.inner.grade(lesson, exercise, &answer, lang), lang)
         }
 
-        /// A break exercise's edited schedule on the timeline, without a
-        /// verdict (the editor's live preview).
+        /// A break exercise's edited schedule on the timeline (the editor's
+        /// live preview): outcomes, and verdicts only once it is solved.
         #[wasm_bindgen(js_name = breakPreview)]
         pub fn break_preview(
             &self,
@@ -318,7 +325,7 @@ pub mod bindings {
             exercise: &str,
             answer_json: &str,
         ) -> Result<String, JsError> {
-            let answer = answer(answer_json)?;
+            let answer = answer(answer_json, self.inner.lang())?;
             let lang = self.inner.lang();
             course_js(
                 self.inner.break_preview(lesson, exercise, &answer, lang),
