@@ -56,14 +56,15 @@ fn the_built_in_course_is_the_lessons_folder() {
 /// changes for speed alone: `--debug` and the workspace's own target
 /// directory (`CARGO_TARGET_DIR`), so that cargo reuses what `cargo test`
 /// has just compiled instead of building everything again in release mode.
-/// `--locked` keeps the versions Cargo.lock pins (what the tests built;
-/// no index update). CARGO_HOME stays as it is: only the root is temporary.
+/// `--locked --offline`: the versions Cargo.lock pins, which `cargo test`
+/// has already fetched and built, without asking the registry's index.
+/// CARGO_HOME stays as it is: only the root is temporary.
 fn install(root: &Path) -> PathBuf {
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .unwrap_or_else(|| panic!("CARGO_TARGET_TMPDIR is inside the target directory"));
     let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-        .args(["install", "--debug", "--locked", "--path"])
+        .args(["install", "--debug", "--locked", "--offline", "--path"])
         .arg(repo().join("tui"))
         .arg("--root")
         .arg(root)
