@@ -108,7 +108,7 @@ enum Command {
     /// Serve the browser page on 127.0.0.1 only: the page built into
     /// fencelab (when web/dist/ existed at its build), or a folder.
     #[command(
-        after_help = "Examples:\n  cargo xtask web && fencelab web --open\n  fencelab web --port 8123\n\nExit status 2 when this fencelab was built without the page: build the\npage with `cargo xtask web`, then rebuild fencelab."
+        after_help = "Examples:\n  fencelab web --open\n  fencelab web --port 8123\n  fencelab web --dir web/dist    (a page built after this fencelab)\n\nExit status 2 when this fencelab was built without the page: build the\npage with `cargo xtask web`, then rebuild fencelab."
     )]
     Web {
         /// The port on 127.0.0.1 (0: any free port).
