@@ -2,6 +2,7 @@
 //! for the people who write lessons and the people who grade them.
 
 use sim_core::Lang;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,9 +32,62 @@ pub(crate) struct LessonFile {
     pub(crate) lesson: Lesson,
 }
 
-/// Reads every `*.toml` lesson in `dir`, in `order`. Problems come back as
+/// Where the course comes from: the lessons built into this binary (so an
+/// installed `fencelab` works from any folder), or a folder of lesson files
+/// (`--lessons DIR`, `fencelab lint DIR`) for the people who write them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LessonSource {
+    Embedded,
+    Folder(PathBuf),
+}
+
+impl LessonSource {
+    /// The folder named on the command line, else the built-in course.
+    pub(crate) fn from_arg(dir: Option<PathBuf>) -> LessonSource {
+        dir.map_or(LessonSource::Embedded, LessonSource::Folder)
+    }
+}
+
+impl std::fmt::Display for LessonSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LessonSource::Embedded => f.write_str("lessons (built into fencelab)"),
+            LessonSource::Folder(dir) => write!(f, "{}", dir.display()),
+        }
+    }
+}
+
+/// A lesson file's name, as messages show it, and its bytes.
+type LessonText = (PathBuf, Cow<'static, [u8]>);
+
+/// Reads and parses the course, in `order`. Problems come back as
 /// `FILE:LINE:COL: message` lines.
-pub(crate) fn load_lessons(dir: &Path) -> Result<Vec<LessonFile>, Vec<String>> {
+pub(crate) fn load_lessons(source: &LessonSource) -> Result<Vec<LessonFile>, Vec<String>> {
+    match source {
+        LessonSource::Embedded => parse_lessons(embedded_lessons(), Vec::new()),
+        LessonSource::Folder(dir) => {
+            let (texts, problems) = read_lessons_folder(dir)?;
+            parse_lessons(texts, problems)
+        }
+    }
+}
+
+/// The built-in course, named as in the source tree (`lessons/STEM.toml`).
+fn embedded_lessons() -> Vec<LessonText> {
+    crate::embedded::LESSONS
+        .iter()
+        .map(|(stem, text)| {
+            (
+                Path::new("lessons").join(format!("{stem}.toml")),
+                Cow::Borrowed(text.as_bytes()),
+            )
+        })
+        .collect()
+}
+
+/// Every `*.toml` file in `dir`, in file-name order, and a line for each
+/// that could not be read.
+fn read_lessons_folder(dir: &Path) -> Result<(Vec<LessonText>, Vec<String>), Vec<String>> {
     let entries = std::fs::read_dir(dir).map_err(|error| {
         vec![format!(
             "{}: cannot read the lessons folder: {error}",
@@ -52,17 +106,28 @@ pub(crate) fn load_lessons(dir: &Path) -> Result<Vec<LessonFile>, Vec<String>> {
             dir.display()
         )]);
     }
-    let mut lessons = Vec::new();
+    let mut texts = Vec::new();
     let mut problems = Vec::new();
     for path in paths {
-        let shown = path.display().to_string();
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
+        match std::fs::read(&path) {
+            Ok(bytes) => texts.push((path, Cow::Owned(bytes))),
             Err(error) => {
-                problems.push(format!("{shown}: cannot read the file: {error}"));
-                continue;
+                problems.push(format!("{}: cannot read the file: {error}", path.display()))
             }
-        };
+        }
+    }
+    Ok((texts, problems))
+}
+
+/// Parses lesson files, checks that each id is its file name and that no
+/// two share an `order`, and sorts them by `order`.
+fn parse_lessons(
+    texts: Vec<LessonText>,
+    mut problems: Vec<String>,
+) -> Result<Vec<LessonFile>, Vec<String>> {
+    let mut lessons = Vec::new();
+    for (path, bytes) in texts {
+        let shown = path.display().to_string();
         match parse_lesson(&bytes) {
             Ok(lesson) => {
                 let stem = path
@@ -152,8 +217,8 @@ fn coverage_table(
     uncovered
 }
 
-pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
-    let lessons = match load_lessons(dir) {
+pub(crate) fn lint_command(source: &LessonSource, lang: Lang) -> ExitCode {
+    let lessons = match load_lessons(source) {
         Ok(lessons) => lessons,
         Err(problems) => {
             complain(&problems);
@@ -196,12 +261,10 @@ pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
     for concept in &uncovered {
         problems.push(match lang {
             Lang::En => format!(
-                "{}: concept {concept} is not both taught by a section and practised by a simulator-graded exercise",
-                dir.display()
+                "{source}: concept {concept} is not both taught by a section and practised by a simulator-graded exercise"
             ),
             Lang::Zh => format!(
-                "{}：概念 {concept} 需要既有一节讲授它，又有一个由模拟器评分的练习来练它",
-                dir.display()
+                "{source}：概念 {concept} 需要既有一节讲授它，又有一个由模拟器评分的练习来练它"
             ),
         });
     }
@@ -440,7 +503,12 @@ fn grade_report_table(learner: Option<&str>, results: &[Graded], lang: Lang) -> 
     out
 }
 
-pub(crate) fn grade_command(path: &Path, dir: &Path, json_output: bool, lang: Lang) -> ExitCode {
+pub(crate) fn grade_command(
+    path: &Path,
+    source: &LessonSource,
+    json_output: bool,
+    lang: Lang,
+) -> ExitCode {
     let shown = path.display().to_string();
     let text = match read_answers(path, lang) {
         Ok(text) => text,
@@ -461,7 +529,7 @@ pub(crate) fn grade_command(path: &Path, dir: &Path, json_output: bool, lang: La
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let lessons = match load_lessons(dir) {
+    let lessons = match load_lessons(source) {
         Ok(lessons) => lessons,
         Err(problems) => {
             complain(&problems);

@@ -51,8 +51,10 @@ use crate::report::EXIT_BAD_INPUT;
 /// What to open.
 #[derive(Debug)]
 pub(crate) enum Launch {
-    /// The course in this lessons folder.
-    Course { lessons: PathBuf },
+    /// The course: built in, or from a lessons folder.
+    Course {
+        lessons: crate::course_cmd::LessonSource,
+    },
     /// One scenario file in the sandbox.
     Open { file: PathBuf },
 }
@@ -86,9 +88,10 @@ pub(crate) fn open(launch: &Launch) -> Result<Opened, ExitCode> {
                 files.into_iter().map(|f| f.lesson).collect(),
             )),
             Err(mut problems) => {
-                if !lessons.is_dir() {
+                if matches!(lessons, crate::course_cmd::LessonSource::Folder(dir) if !dir.is_dir())
+                {
                     problems.push(
-                        "fencelab: start it in the folder that holds lessons/, or name the folder with --lessons DIR"
+                        "fencelab: --lessons names a folder of lesson files; without it, the course built into fencelab opens"
                             .to_owned(),
                     );
                 }
