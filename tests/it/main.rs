@@ -2,4 +2,5 @@
 
 mod differential;
 mod examples;
+mod front_ends;
 mod stateright_peer;

@@ -47,7 +47,7 @@ impl Frames {
         height: u16,
     ) -> Result<Frames, String> {
         let launch = Launch::Course {
-            lessons: lessons.to_path_buf(),
+            lessons: crate::course_cmd::LessonSource::Folder(lessons.to_path_buf()),
         };
         let opened = open(&launch).map_err(|_| format!("cannot open {}", lessons.display()))?;
         let mut store = Store::new(data_dir.to_path_buf());

@@ -2,13 +2,15 @@
 //! for the people who write lessons and the people who grade them.
 
 use sim_core::Lang;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use sim_core::course::{
-    Lesson, answer_from_json, check_lessons, concept_name, coverage, grade, parse_lesson,
+    CourseSession, Grade, Lesson, Progress, concept_name, coverage, lint_lesson, parse_lesson,
 };
 
 use crate::report::{EXIT_BAD_INPUT, print_stdout};
@@ -30,9 +32,62 @@ pub(crate) struct LessonFile {
     pub(crate) lesson: Lesson,
 }
 
-/// Reads every `*.toml` lesson in `dir`, in `order`. Problems come back as
+/// Where the course comes from: the lessons built into this binary (so an
+/// installed `fencelab` works from any folder), or a folder of lesson files
+/// (`--lessons DIR`, `fencelab lint DIR`) for the people who write them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LessonSource {
+    Embedded,
+    Folder(PathBuf),
+}
+
+impl LessonSource {
+    /// The folder named on the command line, else the built-in course.
+    pub(crate) fn from_arg(dir: Option<PathBuf>) -> LessonSource {
+        dir.map_or(LessonSource::Embedded, LessonSource::Folder)
+    }
+}
+
+impl std::fmt::Display for LessonSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LessonSource::Embedded => f.write_str("lessons (built into fencelab)"),
+            LessonSource::Folder(dir) => write!(f, "{}", dir.display()),
+        }
+    }
+}
+
+/// A lesson file's name, as messages show it, and its bytes.
+type LessonText = (PathBuf, Cow<'static, [u8]>);
+
+/// Reads and parses the course, in `order`. Problems come back as
 /// `FILE:LINE:COL: message` lines.
-pub(crate) fn load_lessons(dir: &Path) -> Result<Vec<LessonFile>, Vec<String>> {
+pub(crate) fn load_lessons(source: &LessonSource) -> Result<Vec<LessonFile>, Vec<String>> {
+    match source {
+        LessonSource::Embedded => parse_lessons(embedded_lessons(), Vec::new()),
+        LessonSource::Folder(dir) => {
+            let (texts, problems) = read_lessons_folder(dir)?;
+            parse_lessons(texts, problems)
+        }
+    }
+}
+
+/// The built-in course, named as in the source tree (`lessons/STEM.toml`).
+fn embedded_lessons() -> Vec<LessonText> {
+    crate::embedded::LESSONS
+        .iter()
+        .map(|(stem, text)| {
+            (
+                Path::new("lessons").join(format!("{stem}.toml")),
+                Cow::Borrowed(text.as_bytes()),
+            )
+        })
+        .collect()
+}
+
+/// Every `*.toml` file in `dir`, in file-name order, and a line for each
+/// that could not be read.
+fn read_lessons_folder(dir: &Path) -> Result<(Vec<LessonText>, Vec<String>), Vec<String>> {
     let entries = std::fs::read_dir(dir).map_err(|error| {
         vec![format!(
             "{}: cannot read the lessons folder: {error}",
@@ -51,17 +106,28 @@ pub(crate) fn load_lessons(dir: &Path) -> Result<Vec<LessonFile>, Vec<String>> {
             dir.display()
         )]);
     }
-    let mut lessons = Vec::new();
+    let mut texts = Vec::new();
     let mut problems = Vec::new();
     for path in paths {
-        let shown = path.display().to_string();
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
+        match std::fs::read(&path) {
+            Ok(bytes) => texts.push((path, Cow::Owned(bytes))),
             Err(error) => {
-                problems.push(format!("{shown}: cannot read the file: {error}"));
-                continue;
+                problems.push(format!("{}: cannot read the file: {error}", path.display()))
             }
-        };
+        }
+    }
+    Ok((texts, problems))
+}
+
+/// Parses lesson files, checks that each id is its file name and that no
+/// two share an `order`, and sorts them by `order`.
+fn parse_lessons(
+    texts: Vec<LessonText>,
+    mut problems: Vec<String>,
+) -> Result<Vec<LessonFile>, Vec<String>> {
+    let mut lessons = Vec::new();
+    for (path, bytes) in texts {
+        let shown = path.display().to_string();
         match parse_lesson(&bytes) {
             Ok(lesson) => {
                 let stem = path
@@ -103,36 +169,28 @@ pub(crate) fn load_lessons(dir: &Path) -> Result<Vec<LessonFile>, Vec<String>> {
     }
 }
 
-pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
-    let lessons = match load_lessons(dir) {
-        Ok(lessons) => lessons,
-        Err(problems) => {
-            complain(&problems);
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
-    };
-    let style = Style::for_stdout();
-    let mut problems = Vec::new();
-    let mut exercises = 0;
-    for file in &lessons {
-        exercises += file.lesson.exercises.len();
-        for (line, col, message) in check_lessons(&file.lesson) {
-            problems.push(format!("{}:{line}:{col}: {message}", file.path.display()));
+/// A lesson count, an exercise count and a scenario count, in `lang`.
+fn lint_summary(lang: Lang, lessons: usize, exercises: usize, scenarios: usize) -> String {
+    match lang {
+        Lang::En => format!(
+            "{lessons} lessons, {exercises} exercises, {scenarios} scenarios: every scenario ran"
+        ),
+        Lang::Zh => {
+            format!("{lessons} 课，{exercises} 个练习，{scenarios} 个场景：每个场景都运行过")
         }
     }
-    let plain: Vec<Lesson> = lessons.iter().map(|f| f.lesson.clone()).collect();
-    let table = coverage(&plain);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} lessons, {} exercises, {} scenarios: every scenario ran",
-        lessons.len(),
-        exercises,
-        plain.iter().map(|l| l.scenarios.len()).sum::<usize>()
-    );
-    let _ = writeln!(out, "\nconcept coverage (taught in · practised in):");
+}
+
+/// The coverage table, a row per concept; returns the concepts not both
+/// taught and practised.
+fn coverage_table(
+    out: &mut String,
+    table: &[sim_core::course::Coverage],
+    lang: Lang,
+    style: &Style,
+) -> Vec<&'static str> {
     let mut uncovered = Vec::new();
-    for row in &table {
+    for row in table {
         let mark = if row.is_covered() {
             style.paint(Tone::Good, "✓")
         } else {
@@ -156,11 +214,59 @@ pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
             },
         );
     }
+    uncovered
+}
+
+pub(crate) fn lint_command(source: &LessonSource, lang: Lang) -> ExitCode {
+    let lessons = match load_lessons(source) {
+        Ok(lessons) => lessons,
+        Err(problems) => {
+            complain(&problems);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let style = Style::for_stdout();
+    let mut problems = Vec::new();
+    let mut exercises = 0;
+    for file in &lessons {
+        exercises += file.lesson.exercises.len();
+        for problem in lint_lesson(&file.lesson) {
+            problems.push(format!(
+                "{}:{}:{}: {}",
+                file.path.display(),
+                problem.line,
+                problem.col,
+                problem.message(lang)
+            ));
+        }
+    }
+    let plain: Vec<Lesson> = lessons.iter().map(|f| f.lesson.clone()).collect();
+    let table = coverage(&plain);
+    let mut out = String::new();
+    let scenarios = plain.iter().map(|l| l.scenarios.len()).sum::<usize>();
+    let _ = writeln!(
+        out,
+        "{}",
+        lint_summary(lang, lessons.len(), exercises, scenarios)
+    );
+    let _ = writeln!(
+        out,
+        "\n{}",
+        lang.pick(
+            "concept coverage (taught in · practised in):",
+            "概念覆盖（讲授于 · 练习于）："
+        )
+    );
+    let uncovered = coverage_table(&mut out, &table, lang, &style);
     for concept in &uncovered {
-        problems.push(format!(
-            "{}: concept {concept} is not both taught by a section and practised by a simulator-graded exercise",
-            dir.display()
-        ));
+        problems.push(match lang {
+            Lang::En => format!(
+                "{source}: concept {concept} is not both taught by a section and practised by a simulator-graded exercise"
+            ),
+            Lang::Zh => format!(
+                "{source}：概念 {concept} 需要既有一节讲授它，又有一个由模拟器评分的练习来练它"
+            ),
+        });
     }
     let code = print_stdout(&out);
     if problems.is_empty() {
@@ -168,7 +274,10 @@ pub(crate) fn lint_command(dir: &Path, lang: Lang) -> ExitCode {
             "\n{}\n",
             style.paint(
                 Tone::Good,
-                "✓ lint passed: every exercise is solvable and every concept is covered"
+                lang.pick(
+                    "✓ lint passed: every exercise is solvable and every concept is covered",
+                    "✓ 检查通过：每个练习都可解，每个概念都已覆盖"
+                )
             )
         ));
         code
@@ -193,41 +302,74 @@ struct AnswersFile<'a> {
     answers: Vec<&'a serde_json::value::RawValue>,
 }
 
-pub(crate) fn grade_command(path: &Path, dir: &Path, json_output: bool, lang: Lang) -> ExitCode {
+/// One graded answer.
+struct Graded {
+    lesson: String,
+    exercise: String,
+    kind: &'static str,
+    grade: Grade,
+}
+
+/// `grade --json`: the whole report.
+#[derive(Serialize)]
+struct GradeReport<'a> {
+    learner: Option<&'a str>,
+    answers: usize,
+    correct: usize,
+    results: Vec<GradeResultJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct GradeResultJson<'a> {
+    lesson: &'a str,
+    exercise: &'a str,
+    kind: &'static str,
+    correct: bool,
+    summary: &'a str,
+    items: Vec<GradeItemJson<'a>>,
+    /// The counterexample scenario, in the JSON form of the scenario format.
+    counterexample: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct GradeItemJson<'a> {
+    index: Option<u32>,
+    right: bool,
+    text: &'a str,
+}
+
+/// The answers file's text, or the line to complain with.
+fn read_answers(path: &Path, lang: Lang) -> Result<String, String> {
     let shown = path.display().to_string();
-    let text = match std::fs::read(path).map(String::from_utf8) {
-        Ok(Ok(text)) => text,
-        Ok(Err(_)) => {
-            complain(&[format!("{shown}:1:1: the answers file is not valid UTF-8")]);
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
-        Err(error) => {
-            complain(&[format!("{shown}: cannot read the file: {error}")]);
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
-    };
-    let file: AnswersFile<'_> = match serde_json::from_str(&text) {
-        Ok(file) => file,
-        Err(error) => {
-            complain(&[format!(
-                "{shown}:{}:{}: {error}",
-                error.line().max(1),
-                error.column().max(1)
-            )]);
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
-    };
-    let lessons = match load_lessons(dir) {
-        Ok(lessons) => lessons,
-        Err(problems) => {
-            complain(&problems);
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
-    };
+    match std::fs::read(path).map(String::from_utf8) {
+        Ok(Ok(text)) => Ok(text),
+        Ok(Err(_)) => Err(format!(
+            "{shown}:1:1: {}",
+            lang.pick(
+                "the answers file is not valid UTF-8",
+                "答案文件不是有效的 UTF-8 文本"
+            )
+        )),
+        Err(error) => Err(format!(
+            "{shown}: {}: {error}",
+            lang.pick("cannot read the file", "无法读取文件")
+        )),
+    }
+}
+
+/// Grades every answer of `file` in `session`; problems come back as
+/// `FILE:LINE:COL: message` lines in `lang`.
+fn grade_answers(
+    session: &mut CourseSession,
+    file: &AnswersFile<'_>,
+    text: &str,
+    shown: &str,
+    lang: Lang,
+) -> Result<Vec<Graded>, Vec<String>> {
     let mut problems = Vec::new();
     let mut results = Vec::new();
     for raw in &file.answers {
-        let (line, col) = sim_core::line_col(&text, offset_in(&text, raw.get()));
+        let (line, col) = sim_core::line_col(text, offset_in(text, raw.get()));
         let at = |message: String| format!("{shown}:{line}:{col}: {message}");
         let value: Value = match serde_json::from_str(raw.get()) {
             Ok(value) => value,
@@ -236,100 +378,179 @@ pub(crate) fn grade_command(path: &Path, dir: &Path, json_output: bool, lang: La
                 continue;
             }
         };
-        let lesson_id = value
-            .get("lesson")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let exercise_id = value
-            .get("exercise")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let Some(lesson) = lessons
-            .iter()
-            .map(|f| &f.lesson)
-            .find(|l| l.id == lesson_id)
-        else {
-            problems.push(at(format!("unknown lesson `{lesson_id}`")));
-            continue;
-        };
-        let Some(exercise) = lesson.exercise(exercise_id) else {
-            problems.push(at(format!(
-                "lesson `{lesson_id}` has no exercise `{exercise_id}`"
-            )));
-            continue;
-        };
-        let kind = exercise.kind.name();
-        let Some(answer_value) = value.get(kind) else {
-            problems.push(at(format!("`{lesson_id}/{exercise_id}` is a `{kind}` exercise: the answer needs a `{kind}` key")));
-            continue;
-        };
-        let graded = answer_from_json(lesson, exercise, answer_value)
-            .and_then(|answer| grade(lesson, exercise, &answer));
-        match graded {
-            Ok(result) => {
-                results.push((lesson_id.to_owned(), exercise_id.to_owned(), kind, result))
+        let field = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default();
+        let (lesson_id, exercise_id) = (field("lesson"), field("exercise"));
+        let kind = match session.exercise(lesson_id, exercise_id) {
+            Ok((_, exercise)) => exercise.kind.name(),
+            Err(error) => {
+                problems.push(at(error.message(lang)));
+                continue;
             }
-            Err(message) => problems.push(at(format!("`{lesson_id}/{exercise_id}`: {message}"))),
+        };
+        let Some(answer_value) = value.get(kind) else {
+            problems.push(at(match lang {
+                Lang::En => format!(
+                    "`{lesson_id}/{exercise_id}` is a `{kind}` exercise: the answer needs a `{kind}` key"
+                ),
+                Lang::Zh => format!(
+                    "`{lesson_id}/{exercise_id}` 是 `{kind}` 练习：答案需要一个 `{kind}` 键"
+                ),
+            }));
+            continue;
+        };
+        let graded = session
+            .answer_from_json(lesson_id, exercise_id, answer_value)
+            .and_then(|answer| session.grade(lesson_id, exercise_id, &answer));
+        match graded {
+            Ok(grade) => results.push(Graded {
+                lesson: lesson_id.to_owned(),
+                exercise: exercise_id.to_owned(),
+                kind,
+                grade,
+            }),
+            Err(error) => problems.push(at(format!(
+                "`{lesson_id}/{exercise_id}`: {}",
+                error.message(lang)
+            ))),
         }
     }
-    if !problems.is_empty() {
-        complain(&problems);
-        return ExitCode::from(EXIT_BAD_INPUT);
+    if problems.is_empty() {
+        Ok(results)
+    } else {
+        Err(problems)
     }
-    let correct = results.iter().filter(|r| r.3.correct).count();
-    if json_output {
-        let entries: Vec<Value> = results
+}
+
+fn grade_report_json(learner: Option<&str>, results: &[Graded], lang: Lang) -> String {
+    let report = GradeReport {
+        learner,
+        answers: results.len(),
+        correct: results.iter().filter(|r| r.grade.correct).count(),
+        results: results
             .iter()
-            .map(|(lesson, exercise, kind, result)| {
-                json!({
-                    "lesson": lesson,
-                    "exercise": exercise,
-                    "kind": kind,
-                    "correct": result.correct,
-                    "summary": result.summary.get(lang),
-                    "items": result.items.iter().map(|item| json!({
-                        "index": item.index,
-                        "right": item.right,
-                        "text": item.text.get(lang),
-                    })).collect::<Vec<_>>(),
-                    "counterexample": result.counterexample.as_ref().map(|c| sim_core::scenario_to_json(&c.scenario)),
-                })
+            .map(|result| GradeResultJson {
+                lesson: &result.lesson,
+                exercise: &result.exercise,
+                kind: result.kind,
+                correct: result.grade.correct,
+                summary: result.grade.summary.get(lang),
+                items: result
+                    .grade
+                    .items
+                    .iter()
+                    .map(|item| GradeItemJson {
+                        index: item.index,
+                        right: item.right,
+                        text: item.text.get(lang),
+                    })
+                    .collect(),
+                counterexample: result
+                    .grade
+                    .counterexample
+                    .as_ref()
+                    .map(|c| sim_core::scenario_to_json(&c.scenario)),
             })
-            .collect();
-        let object = json!({
-            "learner": file.learner,
-            "answers": results.len(),
-            "correct": correct,
-            "results": entries,
-        });
-        return print_stdout(&(serde_json::to_string_pretty(&object).unwrap_or_default() + "\n"));
-    }
+            .collect(),
+    };
+    serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+}
+
+fn grade_report_table(learner: Option<&str>, results: &[Graded], lang: Lang) -> String {
     let style = Style::for_stdout();
+    let correct = results.iter().filter(|r| r.grade.correct).count();
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}: {correct} of {} answers correct\n",
-        file.learner.as_deref().unwrap_or("learner"),
-        results.len()
-    );
-    for (lesson, exercise, kind, result) in &results {
-        let mark = if result.correct {
+    let learner = learner.unwrap_or(lang.pick("learner", "学习者"));
+    let _ = match lang {
+        Lang::En => writeln!(
+            out,
+            "{learner}: {correct} of {} answers correct\n",
+            results.len()
+        ),
+        Lang::Zh => writeln!(
+            out,
+            "{learner}：{} 个答案中 {correct} 个正确\n",
+            results.len()
+        ),
+    };
+    for result in results {
+        let mark = if result.grade.correct {
             style.paint(Tone::Good, "✓")
         } else {
             style.paint(Tone::Bad, "✗")
         };
         let _ = writeln!(
             out,
-            "{mark} {lesson}/{exercise} ({kind}): {}",
-            result.summary.get(lang)
+            "{mark} {}/{} ({}){}{}",
+            result.lesson,
+            result.exercise,
+            result.kind,
+            lang.pick(": ", "："),
+            result.grade.summary.get(lang)
         );
-        for item in result.items.iter().filter(|item| !item.right) {
+        for item in result.grade.items.iter().filter(|item| !item.right) {
             let label = item.index.map(|i| format!("#{i} ")).unwrap_or_default();
             let _ = writeln!(out, "    ✗ {label}{}", item.text.get(lang));
         }
-        if let Some(found) = &result.counterexample {
-            let _ = writeln!(out, "    counterexample: {}", found.explanation.get(lang));
+        if let Some(found) = &result.grade.counterexample {
+            let _ = writeln!(
+                out,
+                "    {}{}",
+                lang.pick("counterexample: ", "反例："),
+                found.explanation.get(lang)
+            );
         }
     }
-    print_stdout(&out)
+    out
+}
+
+pub(crate) fn grade_command(
+    path: &Path,
+    source: &LessonSource,
+    json_output: bool,
+    lang: Lang,
+) -> ExitCode {
+    let shown = path.display().to_string();
+    let text = match read_answers(path, lang) {
+        Ok(text) => text,
+        Err(line) => {
+            complain(&[line]);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let file: AnswersFile<'_> = match serde_json::from_str(&text) {
+        Ok(file) => file,
+        Err(error) => {
+            let (line, col) = (error.line().max(1), error.column().max(1));
+            complain(&[match lang {
+                Lang::En => format!("{shown}:{line}:{col}: {error}"),
+                // serde_json's reason is English only: its place is enough.
+                Lang::Zh => format!("{shown}:{line}:{col}: 这里不是有效的答案 JSON"),
+            }]);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let lessons = match load_lessons(source) {
+        Ok(lessons) => lessons,
+        Err(problems) => {
+            complain(&problems);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let mut session = CourseSession::new(
+        lessons.into_iter().map(|file| file.lesson).collect(),
+        Progress::default(),
+    );
+    let results = match grade_answers(&mut session, &file, &text, &shown, lang) {
+        Ok(results) => results,
+        Err(problems) => {
+            complain(&problems);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let learner = file.learner.as_deref();
+    print_stdout(&if json_output {
+        grade_report_json(learner, &results, lang)
+    } else {
+        grade_report_table(learner, &results, lang)
+    })
 }

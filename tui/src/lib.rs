@@ -13,6 +13,9 @@ use clap::{Parser, Subcommand};
 mod app;
 pub mod bench;
 mod course_cmd;
+#[doc(hidden)]
+pub mod drive;
+mod embedded;
 mod explore_cmd;
 mod report;
 mod style;
@@ -25,14 +28,15 @@ mod web_cmd;
 #[command(
     name = "fencelab",
     version,
-    after_help = "Without a command, fencelab opens the course (lessons/ in the current\ndirectory, or --lessons DIR) in the terminal; progress is saved after every\nchange.\n\nExamples:\n  fencelab\n  fencelab open examples/01-article-stale-finish.toml\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run examples/02-ttl-lock-double-execution.toml --json\n  fencelab explore --design fenced-highest-seen\n  fencelab explore --all-presets\n\nColour is used only on a terminal, never when NO_COLOR is set; symbols\n(✓ ✗ ↺ ‼) carry every meaning without it."
+    after_help = "Without a command, fencelab opens the course (built into the binary, or\nthe lessons in --lessons DIR) in the terminal; progress is saved after every\nchange.\n\nExamples:\n  fencelab\n  fencelab open examples/01-article-stale-finish.toml\n  fencelab run examples/01-article-stale-finish.toml\n  fencelab run examples/02-ttl-lock-double-execution.toml --json\n  fencelab explore --design fenced-highest-seen\n  fencelab explore --all-presets\n\nColour is used only on a terminal, never when NO_COLOR is set; symbols\n(✓ ✗ ↺ ‼) carry every meaning without it."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// The lessons folder the course is read from (without a command).
-    #[arg(long, value_name = "DIR", default_value = "lessons")]
-    lessons: PathBuf,
+    /// Read the course from this lessons folder instead of the one built
+    /// into fencelab (without a command; for lesson authors).
+    #[arg(long, value_name = "DIR")]
+    lessons: Option<PathBuf>,
     /// Where your progress is kept (default: the user data directory,
     /// e.g. ~/.local/share/fencelab).
     #[arg(long, value_name = "DIR")]
@@ -73,15 +77,15 @@ enum Command {
         after_help = "Examples:\n  fencelab explore --design ttl-lock-only\n  fencelab explore --design fenced-registered --exhaustive\n  fencelab explore --design db-conditional --no-targets --cancel --exhaustive --json\n  fencelab explore --design my-design.toml --targets none,registered_token --out cex.toml\n  fencelab explore --all-presets\n\nThe verdict is SAFE within the stated bounds, or UNSAFE with the shortest\ncounterexample found, as a timeline; --out writes it as a scenario file that\n`fencelab run` replays. Exit status 0 either way, 2 on bad input."
     )]
     Explore(ExploreArgs),
-    /// Check a folder of lessons: parse every file, run every scenario, prove
-    /// every exercise solvable, and print the concept-coverage table.
+    /// Check the lessons (the built-in course, or a folder): parse every
+    /// file, run every scenario, prove every exercise solvable, and print the
+    /// concept-coverage table.
     #[command(
         after_help = "Examples:\n  fencelab lint\n  fencelab lint lessons/ --lang zh\n\nExit status: 0 when every check passes, 1 when a lesson parses but fails a\ncheck (an unsolvable exercise, an uncovered concept), 2 when a file is\ninvalid (printed as FILE:LINE:COL: message)."
     )]
     Lint {
-        /// The lessons folder.
-        #[arg(default_value = "lessons")]
-        dir: PathBuf,
+        /// A lessons folder (default: the course built into fencelab).
+        dir: Option<PathBuf>,
         /// Language of concept names: `en` or `zh` (default: from LANG).
         #[arg(long, value_enum)]
         lang: Option<Lang>,
@@ -93,9 +97,9 @@ enum Command {
     Grade {
         /// The answers file (JSON).
         answers: PathBuf,
-        /// The lessons folder.
-        #[arg(long, default_value = "lessons")]
-        lessons: PathBuf,
+        /// A lessons folder (default: the course built into fencelab).
+        #[arg(long, value_name = "DIR")]
+        lessons: Option<PathBuf>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -103,10 +107,10 @@ enum Command {
         #[arg(long, value_enum)]
         lang: Option<Lang>,
     },
-    /// Serve the browser page (built by `cargo xtask web` into web/dist/)
-    /// on 127.0.0.1 only.
+    /// Serve the browser page on 127.0.0.1 only: the page built into
+    /// fencelab (when web/dist/ existed at its build), or a folder.
     #[command(
-        after_help = "Examples:\n  cargo xtask web && fencelab web --open\n  fencelab web --port 8123\n\nExit status 2 when the page has not been built (run `cargo xtask web`)."
+        after_help = "Examples:\n  fencelab web --open\n  fencelab web --port 8123\n  fencelab web --dir web/dist    (a page built after this fencelab)\n\nExit status 2 when this fencelab was built without the page: build the\npage with `cargo xtask web`, then rebuild fencelab."
     )]
     Web {
         /// The port on 127.0.0.1 (0: any free port).
@@ -115,9 +119,12 @@ enum Command {
         /// Open the page in the default browser.
         #[arg(long)]
         open: bool,
-        /// The built page's folder (default: web/dist).
+        /// Serve this folder (e.g. web/dist) instead of the built-in page.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// Language of the messages: `en` or `zh` (default: from LANG).
+        #[arg(long, value_enum)]
+        lang: Option<Lang>,
     },
 }
 
@@ -196,17 +203,21 @@ pub fn main() -> ExitCode {
         Some(Command::Run { file, json, lang }) => {
             report::run_command(&file, json, lang.unwrap_or_else(default_lang))
         }
-        Some(Command::Lint { dir, lang }) => {
-            course_cmd::lint_command(&dir, lang.unwrap_or_else(default_lang))
-        }
+        Some(Command::Lint { dir, lang }) => course_cmd::lint_command(
+            &course_cmd::LessonSource::from_arg(dir),
+            lang.unwrap_or_else(default_lang),
+        ),
         Some(Command::Grade {
             answers,
             lessons,
             json,
             lang,
-        }) => {
-            course_cmd::grade_command(&answers, &lessons, json, lang.unwrap_or_else(default_lang))
-        }
+        }) => course_cmd::grade_command(
+            &answers,
+            &course_cmd::LessonSource::from_arg(lessons),
+            json,
+            lang.unwrap_or_else(default_lang),
+        ),
         Some(Command::Explore(args)) => {
             explore_cmd::explore_command(&explore_cmd::ExploreOptions {
                 design: args.design,
@@ -230,13 +241,18 @@ pub fn main() -> ExitCode {
                 lang: args.lang.unwrap_or_else(default_lang),
             })
         }
-        Some(Command::Web { port, open, dir }) => web_cmd::web_command(port, open, dir),
+        Some(Command::Web {
+            port,
+            open,
+            dir,
+            lang,
+        }) => web_cmd::web_command(port, open, dir, lang.unwrap_or_else(default_lang)),
         Some(Command::Open { file, data_dir }) => {
             app::run(app::Launch::Open { file }, data_dir.or(cli.data_dir))
         }
         None => app::run(
             app::Launch::Course {
-                lessons: cli.lessons,
+                lessons: course_cmd::LessonSource::from_arg(cli.lessons),
             },
             cli.data_dir,
         ),

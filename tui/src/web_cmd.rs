@@ -1,14 +1,20 @@
-//! `fencelab web`: serves the browser page (`web/dist/`, built by `cargo
-//! xtask web`) on 127.0.0.1 only — a few static files, so a small std
-//! server is enough: one thread per connection, GET and HEAD, the MIME
-//! types a browser insists on (`application/wasm` for streaming
-//! compilation, `text/javascript` for modules), nothing outside the folder.
+//! `fencelab web`: serves the browser page on 127.0.0.1 only — the page
+//! built into the binary (`web/dist/` as `cargo xtask web` left it when
+//! fencelab was built, see `build.rs`), or a folder named with `--dir`. A
+//! few static files, so a small std server is enough: one thread per
+//! connection, GET and HEAD, the MIME types a browser insists on
+//! (`application/wasm` for streaming compilation, `text/javascript` for
+//! modules), nothing outside the page.
 
+use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
+
+use sim_core::Lang;
 
 use crate::report::EXIT_BAD_INPUT;
 
@@ -20,52 +26,103 @@ fn say(line: &str) {
     eprintln!("{line}");
 }
 
-/// The built page: `web/dist` under the current directory, else beside
-/// the workspace this binary was built from.
-fn find_dist(dir: Option<PathBuf>) -> Option<PathBuf> {
-    let candidates: Vec<PathBuf> = match dir {
-        Some(dir) => vec![dir],
-        None => vec![
-            PathBuf::from("web/dist"),
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist"),
-        ],
-    };
-    candidates
-        .into_iter()
-        .find(|dir| dir.join("index.html").is_file())
+/// The files `fencelab web` serves.
+#[derive(Debug)]
+pub(crate) enum Site {
+    /// A folder on disk (canonical, so that a request resolving outside it
+    /// is seen to).
+    Folder(PathBuf),
+    /// Files in memory: (path below the page's root, bytes), as `build.rs`
+    /// embeds them.
+    Embedded(&'static [(&'static str, &'static [u8])]),
 }
 
-pub(crate) fn web_command(port: u16, open: bool, dir: Option<PathBuf>) -> ExitCode {
-    let Some(root) = find_dist(dir) else {
-        say(
-            "fencelab web: the page has not been built yet. Build it with:\n\n    cargo xtask web\n",
-        );
-        return ExitCode::from(EXIT_BAD_INPUT);
+impl Site {
+    /// The bytes a request target names, and the name that sets their
+    /// Content-Type; `None` for anything outside the page.
+    fn file(&self, target: &str) -> Option<(PathBuf, Cow<'static, [u8]>)> {
+        let relative = request_path(target)?;
+        match self {
+            Site::Folder(root) => {
+                let file = resolve(root, &relative)?;
+                let bytes = std::fs::read(&file).ok()?;
+                Some((file, Cow::Owned(bytes)))
+            }
+            Site::Embedded(files) => files
+                .iter()
+                .find(|(name, _)| *name == relative)
+                .map(|(name, bytes)| (PathBuf::from(name), Cow::Borrowed(*bytes))),
+        }
+    }
+}
+
+/// The page to serve: the folder `dir` names, else the embedded page.
+/// Without either, what to do about it, in `lang`.
+fn site(dir: Option<PathBuf>, lang: Lang) -> Result<Site, String> {
+    match dir {
+        Some(dir) if dir.join("index.html").is_file() => Ok(Site::Folder(
+            std::fs::canonicalize(&dir).unwrap_or(dir),
+        )),
+        Some(dir) => Err(format!(
+            "{}: {}",
+            dir.display(),
+            lang.pick(
+                "no index.html here (`cargo xtask web` builds the page into web/dist)",
+                "这里没有 index.html（`cargo xtask web` 会把网页构建到 web/dist）",
+            )
+        )),
+        None => crate::embedded::PAGE.map(Site::Embedded).ok_or_else(|| {
+            lang.pick(
+                "fencelab web: this fencelab was built without the page. Build the page with\n\n    cargo xtask web\n\nthen rebuild fencelab (`cargo install --path tui`, or `cargo build`).",
+                "fencelab web：这个 fencelab 构建时还没有网页。先用\n\n    cargo xtask web\n\n构建网页，再重新构建 fencelab（`cargo install --path tui` 或 `cargo build`）。",
+            )
+            .to_owned()
+        }),
+    }
+}
+
+pub(crate) fn web_command(port: u16, open: bool, dir: Option<PathBuf>, lang: Lang) -> ExitCode {
+    let site = match site(dir, lang) {
+        Ok(site) => site,
+        Err(message) => {
+            say(&message);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
     };
-    let root = std::fs::canonicalize(&root).unwrap_or(root);
     let listener = match TcpListener::bind((Ipv4Addr::LOCALHOST, port)) {
         Ok(listener) => listener,
         Err(error) => {
             say(&format!(
-                "fencelab web: cannot listen on 127.0.0.1:{port}: {error} (try --port N)"
+                "fencelab web: {} 127.0.0.1:{port}: {error} ({} --port N)",
+                lang.pick("cannot listen on", "无法监听"),
+                lang.pick("try", "试试"),
             ));
             return ExitCode::FAILURE;
         }
     };
     let port = listener.local_addr().map_or(port, |a| a.port());
     let url = format!("http://127.0.0.1:{port}/");
+    let what = match &site {
+        Site::Folder(root) => root.display().to_string(),
+        Site::Embedded(_) => lang.pick("the built-in page", "内置网页").to_owned(),
+    };
     say(&format!(
-        "fencelab web: serving {} at {url} (127.0.0.1 only; Ctrl-C stops)",
-        root.display()
+        "fencelab web: {} {what} {} {url} ({})",
+        lang.pick("serving", "正在提供"),
+        lang.pick("at", "于"),
+        lang.pick(
+            "127.0.0.1 only; Ctrl-C stops",
+            "仅限 127.0.0.1；Ctrl-C 停止"
+        ),
     ));
     if open {
-        open_browser(&url);
+        open_browser(&url, lang);
     }
-    serve(&listener, &root);
+    serve(&listener, site);
     ExitCode::SUCCESS
 }
 
-fn open_browser(url: &str) {
+fn open_browser(url: &str, lang: Lang) {
     let command = if cfg!(target_os = "macos") {
         std::process::Command::new("open").arg(url).spawn()
     } else if cfg!(windows) {
@@ -76,16 +133,21 @@ fn open_browser(url: &str) {
         std::process::Command::new("xdg-open").arg(url).spawn()
     };
     if command.is_err() {
-        say(&format!("fencelab web: open {url} in your browser"));
+        say(&format!(
+            "fencelab web: {}",
+            lang.pick("open {url} in your browser", "请在浏览器中打开 {url}")
+                .replace("{url}", url)
+        ));
     }
 }
 
 /// Answers connections until the listener fails.
-pub(crate) fn serve(listener: &TcpListener, root: &Path) {
+pub(crate) fn serve(listener: &TcpListener, site: Site) {
+    let site = Arc::new(site);
     for stream in listener.incoming().flatten() {
-        let root = root.to_path_buf();
+        let site = Arc::clone(&site);
         std::thread::spawn(move || {
-            let _ = handle(stream, &root);
+            let _ = handle(stream, &site);
         });
     }
 }
@@ -110,24 +172,32 @@ pub(crate) fn mime(path: &Path) -> &'static str {
     }
 }
 
-/// The file a request path names, if it is inside `root`.
-pub(crate) fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
+/// The path below the page's root that a request target names
+/// (`index.html` for a folder), or `None` for anything that could step
+/// outside it: `.`, `..`, a backslash, or a percent-encoding.
+pub(crate) fn request_path(target: &str) -> Option<String> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
-    let mut file = root.to_path_buf();
+    let mut parts = Vec::new();
     for part in path.split('/').filter(|p| !p.is_empty()) {
         if part == "." || part == ".." || part.contains('\\') || part.contains('%') {
             return None;
         }
-        file.push(part);
+        parts.push(part);
     }
     if path.ends_with('/') || path.is_empty() {
-        file.push("index.html");
+        parts.push("index.html");
     }
-    let file = std::fs::canonicalize(file).ok()?;
+    Some(parts.join("/"))
+}
+
+/// The file `relative` names in the folder `root`, if it is inside it
+/// (after links are followed).
+fn resolve(root: &Path, relative: &str) -> Option<PathBuf> {
+    let file = std::fs::canonicalize(root.join(relative)).ok()?;
     (file.starts_with(root) && file.is_file()).then_some(file)
 }
 
-fn handle(stream: TcpStream, root: &Path) -> std::io::Result<()> {
+fn handle(stream: TcpStream, site: &Site) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?.take(MAX_HEAD_BYTES));
     let mut request_line = String::new();
@@ -151,7 +221,7 @@ fn handle(stream: TcpStream, root: &Path) -> std::io::Result<()> {
             method == "HEAD",
         );
     }
-    match resolve(root, target).and_then(|file| std::fs::read(&file).ok().map(|b| (file, b))) {
+    match site.file(target) {
         Some((file, body)) => respond(&mut stream, "200 OK", mime(&file), &body, method == "HEAD"),
         None => respond(
             &mut stream,
@@ -214,7 +284,7 @@ mod tests {
         let listener =
             TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap_or_else(|e| panic!("{e}"));
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-        std::thread::spawn(move || serve(&listener, &root));
+        std::thread::spawn(move || serve(&listener, Site::Folder(root)));
 
         let index = get(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
         assert!(index.starts_with("HTTP/1.1 200 OK"), "{index}");
@@ -234,6 +304,73 @@ mod tests {
             assert!(answer.starts_with("HTTP/1.1 404"), "{escape}: {answer}");
         }
         assert!(get(port, "POST / HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405"));
+    }
+
+    /// A page in memory, as `build.rs` embeds one.
+    const PAGE: &[(&str, &[u8])] = &[
+        ("app.js", b"export {}"),
+        ("index.html", b"<!doctype html>"),
+        ("snippets/x/inline0.js", b"export const a = 1;"),
+        ("x.wasm", b"\0asm"),
+    ];
+
+    #[test]
+    fn serves_the_embedded_page_from_memory_with_the_same_rules() {
+        let listener =
+            TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap_or_else(|e| panic!("{e}"));
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+        std::thread::spawn(move || serve(&listener, Site::Embedded(PAGE)));
+
+        let index = get(port, "GET /?lang=zh HTTP/1.1\r\n\r\n");
+        assert!(index.starts_with("HTTP/1.1 200 OK"), "{index}");
+        assert!(index.contains("Content-Type: text/html"), "{index}");
+        assert!(index.ends_with("<!doctype html>"), "{index}");
+        let wasm = get(port, "GET /x.wasm HTTP/1.1\r\n\r\n");
+        assert!(wasm.contains("Content-Type: application/wasm"), "{wasm}");
+        assert!(wasm.ends_with("\0asm"), "{wasm}");
+        let nested = get(port, "GET /snippets/x/inline0.js HTTP/1.1\r\n\r\n");
+        assert!(nested.contains("text/javascript"), "{nested}");
+        let head = get(port, "HEAD /app.js HTTP/1.1\r\n\r\n");
+        assert!(
+            head.contains("Content-Length: 9") && !head.contains("export"),
+            "{head}"
+        );
+        for wrong in [
+            "/../index.html",
+            "/%2e%2e/x",
+            "/snippets/./x/inline0.js",
+            "/nope.js",
+            "/snippets/",
+        ] {
+            let answer = get(port, &format!("GET {wrong} HTTP/1.1\r\n\r\n"));
+            assert!(answer.starts_with("HTTP/1.1 404"), "{wrong}: {answer}");
+        }
+        assert!(get(port, "PUT / HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405"));
+    }
+
+    #[test]
+    fn without_a_folder_the_built_in_page_or_how_to_build_it() {
+        match (crate::embedded::PAGE, site(None, Lang::En)) {
+            (Some(files), Ok(Site::Embedded(served))) => {
+                assert_eq!(files.len(), served.len());
+                assert!(served.iter().any(|(name, _)| *name == "index.html"));
+            }
+            (None, Err(message)) => {
+                assert!(message.contains("cargo xtask web"), "{message}");
+                let zh = site(None, Lang::Zh).err().unwrap_or_default();
+                assert!(
+                    zh.contains("构建") && zh.contains("cargo xtask web"),
+                    "{zh}"
+                );
+            }
+            (page, answer) => panic!("built with a page: {}; answered {answer:?}", page.is_some()),
+        }
+        let empty = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let answer = site(Some(empty.path().to_path_buf()), Lang::En);
+        assert!(
+            answer.as_ref().is_err_and(|m| m.contains("no index.html")),
+            "{answer:?}"
+        );
     }
 
     #[test]

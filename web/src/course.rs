@@ -1,52 +1,34 @@
-//! The course behind the page: the lessons (the page's `lessons.json`, or
-//! for tests the copy embedded at build time), the
-//! learner's progress (the terminal's progress record, byte for byte), and
-//! every question the page asks of them — answered as JSON values.
-//!
-//! Nothing here stores an answer: grades, solutions and timelines are
-//! computed by sim-core when asked, exactly as `fencelab grade` does.
+//! The course behind the page as JSON: a thin layer over
+//! [`sim_core::course::CourseSession`], which owns the lessons (the page's
+//! `lessons.json`, or for tests the copy embedded at build time) and the
+//! learner's progress (the terminal's record, byte for byte), and decides
+//! every course rule — grading, hint order, when the solution opens, what a
+//! timeline may show, completion. Here each answer only becomes the JSON
+//! the page reads (`static/app.js`), from `Serialize` structs: what the
+//! session does not give (a hidden hint, a takeaway before an attempt) is
+//! absent by construction.
 
-use serde_json::{Value, json};
-use sim_core::Lang;
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
 use sim_core::course::{
-    Answer, DesignAnswer, Exercise, ExerciseKind, ExerciseProgress, Grade, Knob, Lesson, Progress,
-    answer_from_json, concept_name, grade, parse_lesson, solution, strongest_safe_design,
+    Answer, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseProgress, Grade, Lesson,
+    Position, SelfCheck, SelfCheckLevel, concept_name, mark_candidates,
 };
-use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Text, TokenKind};
+use sim_core::{
+    Action, Check, LeaseClock, OpRef, Outcome, Protect, Reveal, Scenario, TokenKind, ValueRef,
+};
 
 use crate::timeline::timeline;
-use sim_core::Reveal;
 
 #[cfg(feature = "embedded-lessons")]
 include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
 
-/// The lessons and the learner's progress.
+/// The page's handle: one learner's course session.
 #[derive(Debug)]
 pub struct Course {
-    /// In `order`.
-    lessons: Vec<Lesson>,
-    progress: Progress,
-}
-
-fn concepts(ids: &[String], lang: Lang) -> Vec<Value> {
-    ids.iter()
-        .map(|id| json!({ "id": id, "name": concept_name(id, lang).unwrap_or_default() }))
-        .collect()
-}
-
-fn exercise_progress(progress: Option<&ExerciseProgress>) -> Value {
-    let blank = ExerciseProgress::default();
-    let progress = progress.unwrap_or(&blank);
-    json!({
-        "completed": progress.completed,
-        "attempts": progress.attempts,
-        "hints_used": progress.hints_used,
-        "solution_seen": progress.solution_seen,
-    })
-}
-
-fn outcome_name(outcome: Outcome) -> &'static str {
-    outcome.name()
+    session: CourseSession,
 }
 
 const OUTCOMES: [Outcome; 5] = [
@@ -57,70 +39,430 @@ const OUTCOMES: [Outcome; 5] = [
     Outcome::Waiting,
 ];
 
+#[derive(Serialize)]
+struct ConceptJson<'a> {
+    id: &'a str,
+    name: &'static str,
+}
+
+fn concepts(ids: &[String], lang: Lang) -> Vec<ConceptJson<'_>> {
+    ids.iter()
+        .map(|id| ConceptJson {
+            id,
+            name: concept_name(id, lang).unwrap_or_default(),
+        })
+        .collect()
+}
+
+use sim_core::Lang;
+
+#[derive(Serialize)]
+struct MapJson<'a> {
+    lang: Lang,
+    lessons: Vec<MapLessonJson<'a>>,
+    position: Option<&'a Position>,
+    self_check: &'a SelfCheck,
+}
+
+#[derive(Serialize)]
+struct MapLessonJson<'a> {
+    id: &'a str,
+    order: u32,
+    title: &'a str,
+    summary: &'a str,
+    concepts: Vec<ConceptJson<'a>>,
+    sections: usize,
+    sections_read: usize,
+    exercises: Vec<MapExerciseJson<'a>>,
+    completed: usize,
+}
+
+#[derive(Serialize)]
+struct MapExerciseJson<'a> {
+    id: &'a str,
+    kind: &'static str,
+    progress: ExerciseProgress,
+}
+
+#[derive(Serialize)]
+struct LessonJson<'a> {
+    id: &'a str,
+    order: u32,
+    title: &'a str,
+    summary: &'a str,
+    concepts: Vec<ConceptJson<'a>>,
+    sections: Vec<SectionJson<'a>>,
+    scenarios: Vec<ScenarioJson<'a>>,
+    exercises: Vec<ExerciseJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct SectionJson<'a> {
+    title: &'a str,
+    body: &'a str,
+    concepts: Vec<ConceptJson<'a>>,
+    scenario: Option<&'a str>,
+    read: bool,
+}
+
+#[derive(Serialize)]
+struct ScenarioJson<'a> {
+    name: &'a str,
+    title: &'a str,
+}
+
+#[derive(Serialize)]
+struct ExerciseJson<'a> {
+    id: &'a str,
+    kind: &'static str,
+    prompt: &'a str,
+    concepts: Vec<ConceptJson<'a>>,
+    /// How many hints there are.
+    hints: usize,
+    /// The ones the learner has opened, in order.
+    shown_hints: Vec<&'a str>,
+    /// Only after an attempt (null before).
+    takeaway: Option<&'a str>,
+    progress: ExerciseProgress,
+    scenario: Option<&'a str>,
+    #[serde(flatten)]
+    details: ExerciseDetails<'a>,
+}
+
+/// What each kind of exercise adds: the choices its editor offers.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ExerciseDetails<'a> {
+    Mark {
+        candidates: Vec<&'static str>,
+        candidate_steps: Vec<u32>,
+    },
+    Predict {
+        steps: Vec<u32>,
+        outcomes: [&'static str; 5],
+    },
+    Design {
+        open: Vec<&'static str>,
+        start: DesignStartJson,
+        choices: DesignChoicesJson,
+        world: DesignWorldJson,
+    },
+    Break {
+        violation: Option<&'static str>,
+        steps: Vec<BreakStepJson>,
+        workers: Option<Vec<&'a str>>,
+        targets: Option<Vec<&'a str>>,
+        jobs: Option<&'a [String]>,
+        actions: [&'static str; Action::ALL.len()],
+    },
+    Quiz {
+        multiple: bool,
+        options: Vec<&'a str>,
+    },
+}
+
+#[derive(Serialize)]
+struct DesignStartJson {
+    commit_checks: Vec<&'static str>,
+    renew_checks: Vec<&'static str>,
+    token: &'static str,
+    lease_clock: &'static str,
+    target_protect: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+struct DesignChoicesJson {
+    checks: [&'static str; Check::ALL.len()],
+    token: [&'static str; TokenKind::ALL.len()],
+    lease_clock: [&'static str; LeaseClock::ALL.len()],
+    target_protect: [&'static str; Protect::ALL.len()],
+}
+
+#[derive(Serialize)]
+struct DesignWorldJson {
+    workers: u8,
+    targets: usize,
+    ttl: u8,
+    jobs: u8,
+    cancel: bool,
+    heartbeat: bool,
+    restarted: bool,
+}
+
+/// A step of a break schedule with only the keys an answer takes: what the
+/// learner starts from and what the solution shows, both ready to be sent
+/// back as an answer.
+#[derive(Serialize)]
+struct BreakStepJson {
+    at: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    worker: Option<String>,
+    #[serde(rename = "do")]
+    action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    job: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    op: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+}
+
+/// A grade as the page shows it.
+#[derive(Serialize)]
+struct GradeJson<'a> {
+    correct: bool,
+    summary: &'a str,
+    items: Vec<GradeItemJson<'a>>,
+    counterexample: Option<CounterexampleJson<'a>>,
+    /// A break schedule as a timeline with every verdict.
+    timeline: Option<Value>,
+    /// The solution's key, in the shape of an answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    key: Option<KeyJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    takeaway: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    progress: Option<ExerciseProgress>,
+}
+
+#[derive(Serialize)]
+struct GradeItemJson<'a> {
+    index: Option<u32>,
+    right: bool,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct CounterexampleJson<'a> {
+    step: u32,
+    kind: &'static str,
+    explanation: &'a str,
+    timeline: Value,
+}
+
+/// A solution's key in the shape of the answer it is.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum KeyJson {
+    Indices(Vec<u32>),
+    Options(Vec<usize>),
+    Outcomes(BTreeMap<String, &'static str>),
+    Design(DesignKeyJson),
+    Steps(Vec<BreakStepJson>),
+}
+
+/// The open knobs of a design answer.
+#[derive(Serialize)]
+struct DesignKeyJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commit_checks: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    renew_checks: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lease_clock: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target_protect: Option<Vec<&'static str>>,
+}
+
+#[derive(Serialize)]
+struct HintJson<'a> {
+    index: u32,
+    text: &'a str,
+    more: bool,
+}
+
+fn to_value(shown: &impl Serialize) -> Value {
+    serde_json::to_value(shown).unwrap_or_default()
+}
+
+/// A scenario's steps as answer steps (the keys `write.rs` writes, less
+/// the note).
+fn answer_steps(scenario: &Scenario) -> Vec<BreakStepJson> {
+    let named = |names: &[String], index: u32| names.get(index as usize).cloned();
+    scenario
+        .steps
+        .iter()
+        .map(|step| {
+            let write = step.action == Action::Write;
+            BreakStepJson {
+                at: step.at,
+                worker: step.worker.map(|w| scenario.worker_id(w).to_owned()),
+                action: step.action.name(),
+                target: step.target.map(|t| scenario.target_id(t).to_owned()),
+                job: step.job.map(|j| scenario.job_id(j).to_owned()),
+                op: match step.op {
+                    OpRef::Named(index) if write => named(&scenario.ops, index),
+                    _ => None,
+                },
+                value: match step.value {
+                    ValueRef::Named(index) if write => named(&scenario.values, index),
+                    _ => None,
+                },
+            }
+        })
+        .collect()
+}
+
+/// A key in the shape of an answer (a break key is the graded schedule).
+fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
+    match key {
+        Answer::Mark(steps) => KeyJson::Indices(steps.clone()),
+        Answer::Quiz(options) => KeyJson::Options(options.clone()),
+        Answer::Predict(outcomes) => KeyJson::Outcomes(
+            outcomes
+                .iter()
+                .map(|(step, outcome)| (step.to_string(), outcome.name()))
+                .collect(),
+        ),
+        Answer::Design(design) => KeyJson::Design(DesignKeyJson {
+            commit_checks: design.commit_checks.map(|c| c.names()),
+            renew_checks: design.renew_checks.map(|c| c.names()),
+            token: design.token.map(TokenKind::name),
+            lease_clock: design.lease_clock.map(LeaseClock::name),
+            target_protect: design
+                .target_protect
+                .as_ref()
+                .map(|t| t.iter().map(|p| p.name()).collect()),
+        }),
+        Answer::Break(_) => KeyJson::Steps(
+            graded
+                .scenario
+                .as_ref()
+                .map(answer_steps)
+                .unwrap_or_default(),
+        ),
+    }
+}
+
+fn grade_view<'a>(graded: &'a Grade, lang: Lang) -> GradeJson<'a> {
+    GradeJson {
+        correct: graded.correct,
+        summary: graded.summary.get(lang),
+        items: graded
+            .items
+            .iter()
+            .map(|item| GradeItemJson {
+                index: item.index,
+                right: item.right,
+                text: item.text.get(lang),
+            })
+            .collect(),
+        counterexample: graded
+            .counterexample
+            .as_ref()
+            .map(|found| CounterexampleJson {
+                step: found.step,
+                kind: found.kind.name(),
+                explanation: found.explanation.get(lang),
+                timeline: timeline(&found.scenario, lang, &Reveal::Everything),
+            }),
+        timeline: graded
+            .scenario
+            .as_ref()
+            .map(|s| timeline(s, lang, &Reveal::Everything)),
+        key: None,
+        takeaway: None,
+        progress: None,
+    }
+}
+
+/// A grade as the page shows it: items, and any counterexample or schedule
+/// as a timeline with every verdict.
+pub fn grade_json(graded: &Grade, lang: Lang) -> Value {
+    to_value(&grade_view(graded, lang))
+}
+
+/// What the exercise's kind adds to its JSON: the choices its editor offers.
+fn exercise_details<'a>(
+    session: &CourseSession,
+    lesson: &'a Lesson,
+    exercise: &'a Exercise,
+    lang: Lang,
+) -> Result<ExerciseDetails<'a>, CourseError> {
+    let scenario = exercise.kind.scenario().and_then(|i| lesson.scenario(i));
+    Ok(match &exercise.kind {
+        ExerciseKind::Mark { candidates, .. } => ExerciseDetails::Mark {
+            candidates: candidates.iter().map(|a| a.name()).collect(),
+            candidate_steps: scenario
+                .map(|s| mark_candidates(s, candidates))
+                .unwrap_or_default(),
+        },
+        ExerciseKind::Predict { .. } => ExerciseDetails::Predict {
+            steps: session.asked_steps(&lesson.id, &exercise.id)?,
+            outcomes: OUTCOMES.map(Outcome::name),
+        },
+        ExerciseKind::Design {
+            start, open, world, ..
+        } => ExerciseDetails::Design {
+            open: open.iter().map(|k| k.name()).collect(),
+            start: DesignStartJson {
+                commit_checks: start.commit_checks.names(),
+                renew_checks: start.renew_checks.names(),
+                token: start.token.name(),
+                lease_clock: start.lease_clock.name(),
+                target_protect: world
+                    .targets
+                    .as_ref()
+                    .map(|t| t.iter().map(|p| p.name()).collect())
+                    .unwrap_or_default(),
+            },
+            choices: DesignChoicesJson {
+                checks: Check::ALL.map(Check::name),
+                token: TokenKind::ALL.map(TokenKind::name),
+                lease_clock: LeaseClock::ALL.map(LeaseClock::name),
+                target_protect: Protect::ALL.map(Protect::name),
+            },
+            world: DesignWorldJson {
+                workers: world.workers,
+                targets: world.targets.as_ref().map_or(0, Vec::len),
+                ttl: world.ttl,
+                jobs: world.jobs,
+                cancel: world.allow_cancel,
+                heartbeat: world.heartbeat,
+                restarted: world.restarted,
+            },
+        },
+        ExerciseKind::Break { violation, .. } => ExerciseDetails::Break {
+            violation: violation.map(|v| v.name()),
+            steps: scenario.map(answer_steps).unwrap_or_default(),
+            workers: scenario.map(|s| s.workers.iter().map(|w| w.id.as_str()).collect()),
+            targets: scenario.map(|s| s.targets.iter().map(|t| t.id.as_str()).collect()),
+            jobs: scenario.map(|s| s.jobs.as_slice()),
+            actions: Action::ALL.map(Action::name),
+        },
+        ExerciseKind::Quiz { multiple, options } => ExerciseDetails::Quiz {
+            multiple: *multiple,
+            options: options.iter().map(|o| o.text.get(lang)).collect(),
+        },
+    })
+}
+
 impl Course {
     /// The course this build embeds, with fresh progress.
     #[cfg(feature = "embedded-lessons")]
-    pub fn embedded() -> Result<Course, String> {
+    pub fn embedded() -> Result<Course, CourseError> {
         Course::from_sources(LESSONS)
     }
 
     /// A course from the page's `lessons.json`: a list of `[file stem,
     /// TOML text]` pairs, as `cargo xtask web` writes it.
-    pub fn from_json(text: &str) -> Result<Course, String> {
-        let pairs: Vec<(String, String)> = serde_json::from_str(text).map_err(|error| {
-            format!("lessons.json: not a list of [file name, lesson text] pairs ({error})")
-        })?;
-        let sources: Vec<(&str, &str)> = pairs
-            .iter()
-            .map(|(stem, text)| (stem.as_str(), text.as_str()))
-            .collect();
-        Course::from_sources(&sources)
+    pub fn from_json(text: &str) -> Result<Course, CourseError> {
+        CourseSession::from_json(text).map(|session| Course { session })
     }
 
     /// A course from (file stem, TOML text) pairs. Mistakes come back as
     /// `FILE.toml:LINE:COL: message` lines.
-    pub fn from_sources(sources: &[(&str, &str)]) -> Result<Course, String> {
-        let mut lessons = Vec::new();
-        let mut problems = Vec::new();
-        for (stem, text) in sources {
-            match parse_lesson(text.as_bytes()) {
-                Ok(lesson) if lesson.id == *stem => lessons.push(lesson),
-                Ok(lesson) => problems.push(format!(
-                    "{stem}.toml:1:1: the lesson's id `{}` must equal the file name",
-                    lesson.id
-                )),
-                Err(diagnostics) => {
-                    problems.extend(diagnostics.iter().map(|d| format!("{stem}.toml:{d}")));
-                }
-            }
-        }
-        if !problems.is_empty() {
-            return Err(problems.join("\n"));
-        }
-        lessons.sort_by_key(|lesson| lesson.order);
-        Ok(Course {
-            lessons,
-            progress: Progress::default(),
-        })
+    pub fn from_sources(sources: &[(&str, &str)]) -> Result<Course, CourseError> {
+        CourseSession::from_sources(sources).map(|session| Course { session })
     }
 
-    fn lesson(&self, id: &str) -> Result<&Lesson, String> {
-        self.lessons
-            .iter()
-            .find(|lesson| lesson.id == id)
-            .ok_or_else(|| format!("there is no lesson `{id}`"))
-    }
-
-    fn exercise<'a>(
-        &'a self,
-        lesson: &str,
-        id: &str,
-    ) -> Result<(&'a Lesson, &'a Exercise), String> {
-        let found = self.lesson(lesson)?;
-        let exercise = found
-            .exercise(id)
-            .ok_or_else(|| format!("lesson `{lesson}` has no exercise `{id}`"))?;
-        Ok((found, exercise))
+    /// The session behind the page (the tests compare it with the terminal's).
+    pub fn session(&self) -> &CourseSession {
+        &self.session
     }
 
     // ---- progress ---------------------------------------------------------
@@ -128,61 +470,37 @@ impl Course {
     /// Replaces the progress with a record read from JSON (any version this
     /// build knows). A damaged or newer record is refused and the current
     /// progress kept; the caller keeps the bytes aside.
-    pub fn load_progress(&mut self, text: &str) -> Result<(), String> {
-        let progress = Progress::from_json(text).map_err(|e| e.to_string())?;
-        self.progress = progress;
-        Ok(())
+    pub fn load_progress(&mut self, text: &str) -> Result<(), CourseError> {
+        Ok(self.session.load_progress(text)?)
     }
 
     /// The progress record as JSON, the same as the terminal's file.
     pub fn progress_json(&self) -> String {
-        self.progress.to_json()
+        self.session.export_progress()
     }
 
     pub fn reset_progress(&mut self) {
-        let lang = self.progress.lang;
-        self.progress = Progress {
-            lang,
-            ..Progress::default()
-        };
+        self.session.reset_progress();
     }
 
     pub fn lang(&self) -> Lang {
-        self.progress.lang
+        self.session.lang()
     }
 
     pub fn set_lang(&mut self, lang: Lang) {
-        self.progress.lang = lang;
+        self.session.set_lang(lang);
     }
 
     /// Records that section `section` of `lesson` was read, and that the
     /// learner is there.
-    pub fn mark_read(&mut self, lesson: &str, section: u32) -> Result<(), String> {
-        let count = self.lesson(lesson)?.sections.len();
-        if section as usize >= count {
-            return Err(format!("lesson `{lesson}` has {count} sections"));
-        }
-        let entry = self.progress.lessons.entry(lesson.to_owned()).or_default();
-        if !entry.sections_read.contains(&section) {
-            entry.sections_read.push(section);
-            entry.sections_read.sort_unstable();
-        }
-        self.progress.position = Some(sim_core::course::Position {
-            lesson: lesson.to_owned(),
-            section,
-        });
-        Ok(())
+    pub fn mark_read(&mut self, lesson: &str, section: u32) -> Result<(), CourseError> {
+        self.session.mark_read(lesson, section)
     }
 
     /// Ticks (or unticks) a self-check level: `basic`, `intermediate`, `senior`.
-    pub fn set_self_check(&mut self, level: &str, done: bool) -> Result<(), String> {
-        let check = &mut self.progress.self_check;
-        match level {
-            "basic" => check.basic = done,
-            "intermediate" => check.intermediate = done,
-            "senior" => check.senior = done,
-            other => return Err(format!("unknown self-check level `{other}`")),
-        }
+    pub fn set_self_check(&mut self, level: &str, done: bool) -> Result<(), CourseError> {
+        self.session
+            .set_self_check(level.parse::<SelfCheckLevel>()?, done);
         Ok(())
     }
 
@@ -190,269 +508,157 @@ impl Course {
 
     /// The course map: every lesson with its progress.
     pub fn map(&self, lang: Lang) -> Value {
-        let lessons: Vec<Value> = self
-            .lessons
+        let session = &self.session;
+        let progress = session.progress();
+        let lessons = session
+            .lessons()
             .iter()
-            .map(|lesson| {
-                let progress = self.progress.lessons.get(&lesson.id);
-                let exercises: Vec<Value> = lesson
+            .map(|lesson| MapLessonJson {
+                id: &lesson.id,
+                order: lesson.order,
+                title: lesson.title.get(lang),
+                summary: lesson.summary.get(lang),
+                concepts: concepts(&lesson.concepts, lang),
+                sections: lesson.sections.len(),
+                sections_read: progress
+                    .lessons
+                    .get(&lesson.id)
+                    .map_or(0, |p| p.sections_read.len()),
+                exercises: lesson
                     .exercises
                     .iter()
-                    .map(|exercise| {
-                        let done = progress.and_then(|p| p.exercises.get(&exercise.id));
-                        json!({
-                            "id": exercise.id,
-                            "kind": exercise.kind.name(),
-                            "progress": exercise_progress(done),
-                        })
+                    .map(|exercise| MapExerciseJson {
+                        id: &exercise.id,
+                        kind: exercise.kind.name(),
+                        progress: session.exercise_progress(&lesson.id, &exercise.id),
                     })
-                    .collect();
-                let completed = lesson
-                    .exercises
-                    .iter()
-                    .filter(|e| {
-                        self.progress
-                            .exercise(&lesson.id, &e.id)
-                            .is_some_and(|p| p.completed)
-                    })
-                    .count();
-                json!({
-                    "id": lesson.id,
-                    "order": lesson.order,
-                    "title": lesson.title.get(lang),
-                    "summary": lesson.summary.get(lang),
-                    "concepts": concepts(&lesson.concepts, lang),
-                    "sections": lesson.sections.len(),
-                    "sections_read": progress.map_or(0, |p| p.sections_read.len()),
-                    "exercises": exercises,
-                    "completed": completed,
-                })
+                    .collect(),
+                completed: session.completed(lesson).0,
             })
             .collect();
-        json!({
-            "lang": self.lang(),
-            "lessons": lessons,
-            "position": self.progress.position.as_ref().map(|p| json!({ "lesson": p.lesson, "section": p.section })),
-            "self_check": {
-                "basic": self.progress.self_check.basic,
-                "intermediate": self.progress.self_check.intermediate,
-                "senior": self.progress.self_check.senior,
-            },
+        to_value(&MapJson {
+            lang: session.lang(),
+            lessons,
+            position: progress.position.as_ref(),
+            self_check: &progress.self_check,
         })
     }
 
     /// One lesson: its sections, scenarios and exercises, in `lang`.
-    pub fn lesson_json(&self, id: &str, lang: Lang) -> Result<Value, String> {
-        let lesson = self.lesson(id)?;
-        let progress = self.progress.lessons.get(id);
+    pub fn lesson_json(&self, id: &str, lang: Lang) -> Result<Value, CourseError> {
+        let lesson = self.session.lesson(id)?;
+        let progress = self.session.progress().lessons.get(id);
         let scenario_name = |index: Option<usize>| {
             index
                 .and_then(|i| lesson.scenarios.get(i))
-                .map(|(n, _)| n.clone())
+                .map(|(name, _)| name.as_str())
         };
-        let sections: Vec<Value> = lesson
+        let sections = lesson
             .sections
             .iter()
             .enumerate()
-            .map(|(index, section)| {
-                json!({
-                    "title": section.title.get(lang),
-                    "body": section.body.get(lang),
-                    "concepts": concepts(&section.concepts, lang),
-                    "scenario": scenario_name(section.scenario),
-                    "read": progress.is_some_and(|p| p.sections_read.contains(&(index as u32))),
-                })
+            .map(|(index, section)| SectionJson {
+                title: section.title.get(lang),
+                body: section.body.get(lang),
+                concepts: concepts(&section.concepts, lang),
+                scenario: scenario_name(section.scenario),
+                read: progress.is_some_and(|p| p.sections_read.contains(&(index as u32))),
             })
             .collect();
-        let scenarios: Vec<Value> = lesson
-            .scenarios
-            .iter()
-            .map(|(name, scenario)| json!({ "name": name, "title": scenario.title.get(lang) }))
-            .collect();
-        let exercises: Vec<Value> = lesson
+        let exercises = lesson
             .exercises
             .iter()
             .map(|exercise| self.exercise_json(lesson, exercise, lang))
-            .collect();
-        Ok(json!({
-            "id": lesson.id,
-            "order": lesson.order,
-            "title": lesson.title.get(lang),
-            "summary": lesson.summary.get(lang),
-            "concepts": concepts(&lesson.concepts, lang),
-            "sections": sections,
-            "scenarios": scenarios,
-            "exercises": exercises,
+            .collect::<Result<_, _>>()?;
+        Ok(to_value(&LessonJson {
+            id: &lesson.id,
+            order: lesson.order,
+            title: lesson.title.get(lang),
+            summary: lesson.summary.get(lang),
+            concepts: concepts(&lesson.concepts, lang),
+            sections,
+            scenarios: lesson
+                .scenarios
+                .iter()
+                .map(|(name, scenario)| ScenarioJson {
+                    name,
+                    title: scenario.title.get(lang),
+                })
+                .collect(),
+            exercises,
         }))
     }
 
-    fn exercise_json(&self, lesson: &Lesson, exercise: &Exercise, lang: Lang) -> Value {
-        let progress = self.progress.exercise(&lesson.id, &exercise.id);
-        let attempted = progress.is_some_and(|p| p.attempts > 0);
-        let hints_used = progress.map_or(0, |p| p.hints_used as usize);
-        let shown_hints: Vec<&str> = exercise
-            .hints
-            .iter()
-            .take(hints_used)
-            .map(|h| h.get(lang))
-            .collect();
-        let mut object = json!({
-            "id": exercise.id,
-            "kind": exercise.kind.name(),
-            "prompt": exercise.prompt.get(lang),
-            "concepts": concepts(&exercise.concepts, lang),
-            "hints": exercise.hints.len(),
-            "shown_hints": shown_hints,
-            "takeaway": attempted.then(|| exercise.takeaway.get(lang)),
-            "progress": exercise_progress(progress),
-            "scenario": exercise
+    fn exercise_json<'a>(
+        &'a self,
+        lesson: &'a Lesson,
+        exercise: &'a Exercise,
+        lang: Lang,
+    ) -> Result<ExerciseJson<'a>, CourseError> {
+        let session = &self.session;
+        let details = exercise_details(session, lesson, exercise, lang)?;
+        Ok(ExerciseJson {
+            id: &exercise.id,
+            kind: exercise.kind.name(),
+            prompt: exercise.prompt.get(lang),
+            concepts: concepts(&exercise.concepts, lang),
+            hints: exercise.hints.len(),
+            shown_hints: session
+                .shown_hints(&lesson.id, &exercise.id)?
+                .iter()
+                .map(|h| h.get(lang))
+                .collect(),
+            takeaway: session
+                .takeaway(&lesson.id, &exercise.id)?
+                .map(|t| t.get(lang)),
+            progress: session.exercise_progress(&lesson.id, &exercise.id),
+            scenario: exercise
                 .kind
                 .scenario()
                 .and_then(|i| lesson.scenarios.get(i))
-                .map(|(name, _)| name.clone()),
-        });
-        let extra = match &exercise.kind {
-            ExerciseKind::Mark {
-                scenario,
-                candidates,
-            } => {
-                let steps: Vec<u32> = lesson
-                    .scenario(*scenario)
-                    .map(|s| sim_core::course::mark_candidates(s, candidates))
-                    .unwrap_or_default();
-                json!({
-                    "candidates": candidates.iter().map(|a| a.name()).collect::<Vec<_>>(),
-                    "candidate_steps": steps,
-                })
-            }
-            ExerciseKind::Predict { scenario, steps } => {
-                let count = lesson.scenario(*scenario).map_or(0, |s| s.steps.len());
-                let asked: Vec<u32> = steps.clone().unwrap_or_else(|| (0..count as u32).collect());
-                json!({
-                    "steps": asked,
-                    "outcomes": OUTCOMES.map(outcome_name),
-                })
-            }
-            ExerciseKind::Design {
-                start, open, world, ..
-            } => json!({
-                "open": open.iter().map(|k| k.name()).collect::<Vec<_>>(),
-                "start": {
-                    "commit_checks": start.commit_checks.names(),
-                    "renew_checks": start.renew_checks.names(),
-                    "token": start.token.name(),
-                    "lease_clock": start.lease_clock.name(),
-                    "target_protect": world
-                        .targets
-                        .as_ref()
-                        .map(|t| t.iter().map(|p| p.name()).collect::<Vec<_>>())
-                        .unwrap_or_default(),
-                },
-                "choices": {
-                    "checks": Check::ALL.map(Check::name),
-                    "token": TokenKind::ALL.map(TokenKind::name),
-                    "lease_clock": LeaseClock::ALL.map(LeaseClock::name),
-                    "target_protect": Protect::ALL.map(Protect::name),
-                },
-                "world": {
-                    "workers": world.workers,
-                    "targets": world.targets.as_ref().map_or(0, Vec::len),
-                    "ttl": world.ttl,
-                    "jobs": world.jobs,
-                    "cancel": world.allow_cancel,
-                    "heartbeat": world.heartbeat,
-                    "restarted": world.restarted,
-                },
-            }),
-            ExerciseKind::Break {
-                scenario,
-                violation,
-            } => {
-                let shell = lesson.scenario(*scenario);
-                json!({
-                    "violation": violation.map(|v| v.name()),
-                    "steps": shell.map(answer_steps).unwrap_or_default(),
-                    "workers": shell.map(|s| s.workers.iter().map(|w| w.id.clone()).collect::<Vec<_>>()),
-                    "targets": shell.map(|s| s.targets.iter().map(|t| t.id.clone()).collect::<Vec<_>>()),
-                    "jobs": shell.map(|s| s.jobs.clone()),
-                    "actions": Action::ALL.map(Action::name),
-                })
-            }
-            ExerciseKind::Quiz { multiple, options } => json!({
-                "multiple": multiple,
-                "options": options.iter().map(|o| o.text.get(lang)).collect::<Vec<_>>(),
-            }),
-        };
-        if let (Value::Object(map), Value::Object(more)) = (&mut object, extra) {
-            map.extend(more);
-        }
-        object
+                .map(|(name, _)| name.as_str()),
+            details,
+        })
     }
 
     /// A lesson scenario's timeline with every verdict (the lesson reader).
-    pub fn scenario_timeline(&self, lesson: &str, name: &str, lang: Lang) -> Result<Value, String> {
-        let found = self.lesson(lesson)?;
-        let (_, scenario) = found
-            .scenarios
-            .iter()
-            .find(|(known, _)| known == name)
-            .ok_or_else(|| format!("lesson `{lesson}` has no scenario `{name}`"))?;
+    pub fn scenario_timeline(
+        &self,
+        lesson: &str,
+        name: &str,
+        lang: Lang,
+    ) -> Result<Value, CourseError> {
+        let scenario = self.session.scenario(lesson, name)?;
         Ok(timeline(scenario, lang, &Reveal::Everything))
     }
 
-    /// An exercise's timeline, showing only what the learner may see yet:
-    /// no verdicts before the exercise is solved (or its solution shown),
-    /// and no outcomes of the steps a predict exercise asks about.
-    pub fn exercise_timeline(&self, lesson: &str, id: &str, lang: Lang) -> Result<Value, String> {
-        let (found, exercise) = self.exercise(lesson, id)?;
-        let index = exercise
-            .kind
-            .scenario()
-            .ok_or_else(|| format!("a `{}` exercise has no timeline", exercise.kind.name()))?;
-        let scenario = found
-            .scenario(index)
-            .ok_or("the exercise's scenario is missing")?;
-        let done = self
-            .progress
-            .exercise(lesson, id)
-            .is_some_and(|p| p.completed || p.solution_seen);
-        let reveal = match &exercise.kind {
-            _ if done => Reveal::Everything,
-            ExerciseKind::Predict { steps, .. } => Reveal::NotTheseSteps(
-                steps
-                    .clone()
-                    .unwrap_or_else(|| (0..scenario.steps.len() as u32).collect()),
-            ),
-            _ => Reveal::NoVerdicts,
-        };
+    /// An exercise's timeline, showing what the session's reveal allows.
+    pub fn exercise_timeline(
+        &self,
+        lesson: &str,
+        id: &str,
+        lang: Lang,
+    ) -> Result<Value, CourseError> {
+        let scenario = self.session.exercise_scenario(lesson, id)?;
+        let reveal = self.session.reveal(lesson, id)?;
         Ok(timeline(scenario, lang, &reveal))
     }
 
     /// The timeline of a break exercise's schedule as the learner edits it
-    /// (the editor's live preview): outcomes, but no verdict — only
-    /// grading says whether the schedule breaks the design. Records nothing.
+    /// (the editor's live preview), as the session's preview allows.
+    /// Records nothing.
     pub fn break_preview(
         &self,
         lesson: &str,
         id: &str,
         answer: &Value,
         lang: Lang,
-    ) -> Result<Value, String> {
-        let (found, exercise) = self.exercise(lesson, id)?;
-        let (ExerciseKind::Break { scenario, .. }, Answer::Break(schedule)) =
-            (&exercise.kind, answer_from_json(found, exercise, answer)?)
-        else {
-            return Err(format!("`{id}` is not a break exercise"));
+    ) -> Result<Value, CourseError> {
+        let Answer::Break(schedule) = self.session.answer_from_json(lesson, id, answer)? else {
+            return Err(CourseError::NotBreak(id.to_owned()));
         };
-        let mut attempt = found
-            .scenario(*scenario)
-            .ok_or("the exercise's scenario is missing")?
-            .clone();
-        attempt.steps = schedule.steps;
-        attempt.ops = schedule.ops;
-        attempt.values = schedule.values;
-        attempt.check()?;
-        Ok(timeline(&attempt, lang, &Reveal::NoVerdicts))
+        let (attempt, reveal) = self.session.break_preview(lesson, id, &schedule)?;
+        Ok(timeline(&attempt, lang, &reveal))
     }
 
     // ---- exercises --------------------------------------------------------
@@ -465,233 +671,48 @@ impl Course {
         id: &str,
         answer: &Value,
         lang: Lang,
-    ) -> Result<Value, String> {
-        let (found, exercise) = self.exercise(lesson, id)?;
-        let parsed = answer_from_json(found, exercise, answer)?;
-        let graded = grade(found, exercise, &parsed)?;
-        let takeaway = exercise.takeaway.get(lang).to_owned();
-        let mut value = grade_json(&graded, lang);
-        self.progress.record_attempt(lesson, id, graded.correct);
-        if let Value::Object(map) = &mut value {
-            map.insert("takeaway".into(), json!(takeaway));
-            map.insert(
-                "progress".into(),
-                exercise_progress(self.progress.exercise(lesson, id)),
-            );
-        }
-        Ok(value)
+    ) -> Result<Value, CourseError> {
+        let parsed = self.session.answer_from_json(lesson, id, answer)?;
+        let graded = self.session.grade(lesson, id, &parsed)?;
+        let mut shown = grade_view(&graded, lang);
+        shown.takeaway = self.session.takeaway(lesson, id)?.map(|t| t.get(lang));
+        shown.progress = Some(self.session.exercise_progress(lesson, id));
+        Ok(to_value(&shown))
     }
 
-    /// Hint `index` (from 0). Hints come in order: the next one only after
-    /// the ones before it.
+    /// Hint `index` (from 0), as the session's hint order allows.
     pub fn hint(
         &mut self,
         lesson: &str,
         id: &str,
         index: u32,
         lang: Lang,
-    ) -> Result<Value, String> {
-        let (_, exercise) = self.exercise(lesson, id)?;
-        let hint: Text = exercise
-            .hints
-            .get(index as usize)
-            .cloned()
-            .ok_or_else(|| format!("exercise `{id}` has {} hints", exercise.hints.len()))?;
-        let count = exercise.hints.len();
-        let entry = self.progress.exercise_mut(lesson, id);
-        if index > entry.hints_used {
-            return Err(format!(
-                "hint {index} comes after hint {}",
-                entry.hints_used
-            ));
-        }
-        entry.hints_used = entry.hints_used.max(index + 1);
-        Ok(json!({
-            "index": index,
-            "text": hint.get(lang),
-            "more": (index as usize + 1) < count,
+    ) -> Result<Value, CourseError> {
+        let hint = self.session.hint(lesson, id, index)?;
+        Ok(to_value(&HintJson {
+            index: hint.index,
+            text: hint.text.get(lang),
+            more: hint.more,
         }))
     }
 
-    /// The worked solution with its reasons, computed now; only after an
-    /// attempt.
-    pub fn solution(&mut self, lesson: &str, id: &str, lang: Lang) -> Result<Value, String> {
-        let attempts = self.progress.exercise(lesson, id).map_or(0, |p| p.attempts);
-        let (found, exercise) = self.exercise(lesson, id)?;
-        if attempts == 0 {
-            return Err(if lang == Lang::Zh {
-                "先自己试一次，再看解答。".to_owned()
-            } else {
-                "Try the exercise once before you see the solution.".to_owned()
-            });
-        }
-        let (graded, key) = match &exercise.kind {
-            ExerciseKind::Design {
-                start, open, world, ..
-            } => {
-                let (design, targets) = strongest_safe_design(*start, open, world)
-                    .ok_or("no safe choice exists among the open knobs")?;
-                let mut key = serde_json::Map::new();
-                let mut answer = DesignAnswer::default();
-                for knob in open {
-                    match knob {
-                        Knob::CommitChecks => {
-                            answer.commit_checks = Some(design.commit_checks);
-                            key.insert(knob.name().into(), json!(design.commit_checks.names()));
-                        }
-                        Knob::RenewChecks => {
-                            answer.renew_checks = Some(design.renew_checks);
-                            key.insert(knob.name().into(), json!(design.renew_checks.names()));
-                        }
-                        Knob::Token => {
-                            answer.token = Some(design.token);
-                            key.insert(knob.name().into(), json!(design.token.name()));
-                        }
-                        Knob::LeaseClock => {
-                            answer.lease_clock = Some(design.lease_clock);
-                            key.insert(knob.name().into(), json!(design.lease_clock.name()));
-                        }
-                        Knob::TargetProtect => {
-                            key.insert(
-                                knob.name().into(),
-                                json!(targets.iter().map(|p| p.name()).collect::<Vec<_>>()),
-                            );
-                            answer.target_protect = Some(targets.clone());
-                        }
-                    }
-                }
-                (
-                    grade(found, exercise, &Answer::Design(answer))?,
-                    Value::Object(key),
-                )
-            }
-            _ => {
-                let graded = solution(found, exercise)?;
-                let key = solution_key(found, exercise, &graded);
-                (graded, key)
-            }
-        };
-        let takeaway = exercise.takeaway.get(lang).to_owned();
-        self.progress.exercise_mut(lesson, id).solution_seen = true;
-        let mut value = grade_json(&graded, lang);
-        if let Value::Object(map) = &mut value {
-            map.insert("key".into(), key);
-            map.insert("takeaway".into(), json!(takeaway));
-            map.insert(
-                "progress".into(),
-                exercise_progress(self.progress.exercise(lesson, id)),
-            );
-        }
-        Ok(value)
+    /// The worked solution with its reasons and key, computed now; the
+    /// session refuses it before an attempt.
+    pub fn solution(&mut self, lesson: &str, id: &str, lang: Lang) -> Result<Value, CourseError> {
+        let solved = self.session.solution(lesson, id)?;
+        let mut shown = grade_view(&solved.grade, lang);
+        shown.key = Some(key_json(&solved.key, &solved.grade));
+        shown.takeaway = self.session.takeaway(lesson, id)?.map(|t| t.get(lang));
+        shown.progress = Some(self.session.exercise_progress(lesson, id));
+        Ok(to_value(&shown))
     }
-}
-
-/// A scenario's steps with only the keys a `break` answer takes (`at`,
-/// `worker`, `do`, `target`, `job`, `op`, `value`): what the learner starts from and what
-/// the solution shows, both ready to be sent back as an answer.
-fn answer_steps(scenario: &sim_core::Scenario) -> Value {
-    const KEYS: [&str; 7] = ["at", "worker", "do", "target", "job", "op", "value"];
-    let steps = sim_core::scenario_to_json(scenario)["steps"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let kept: Vec<Value> = steps
-        .into_iter()
-        .map(|step| match step {
-            Value::Object(fields) => Value::Object(
-                fields
-                    .into_iter()
-                    .filter(|(key, _)| KEYS.contains(&key.as_str()))
-                    .collect(),
-            ),
-            other => other,
-        })
-        .collect();
-    Value::Array(kept)
-}
-
-/// The key of a solution, in the shape of an answer.
-fn solution_key(lesson: &Lesson, exercise: &Exercise, graded: &Grade) -> Value {
-    match &exercise.kind {
-        ExerciseKind::Mark {
-            scenario,
-            candidates,
-        } => {
-            let Some(scenario) = lesson.scenario(*scenario) else {
-                return Value::Null;
-            };
-            let trace = sim_core::run(scenario);
-            let key: Vec<u32> = sim_core::course::mark_candidates(scenario, candidates)
-                .into_iter()
-                .filter(|i| trace.should_reject.contains(i))
-                .collect();
-            json!(key)
-        }
-        ExerciseKind::Predict { scenario, steps } => {
-            let Some(scenario) = lesson.scenario(*scenario) else {
-                return Value::Null;
-            };
-            let trace = sim_core::run(scenario);
-            let asked = steps
-                .clone()
-                .unwrap_or_else(|| (0..scenario.steps.len() as u32).collect());
-            let key: serde_json::Map<String, Value> = asked
-                .into_iter()
-                .filter_map(|i| {
-                    trace
-                        .steps
-                        .get(i as usize)
-                        .map(|r| (i.to_string(), json!(r.outcome.name())))
-                })
-                .collect();
-            Value::Object(key)
-        }
-        ExerciseKind::Break { .. } => graded.scenario.as_ref().map_or(Value::Null, answer_steps),
-        ExerciseKind::Quiz { options, .. } => json!(
-            options
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.correct)
-                .map(|(i, _)| i)
-                .collect::<Vec<_>>()
-        ),
-        ExerciseKind::Design { .. } => Value::Null,
-    }
-}
-
-/// A grade as the page shows it: items, and any counterexample or schedule
-/// as a timeline with every verdict.
-pub fn grade_json(graded: &Grade, lang: Lang) -> Value {
-    let items: Vec<Value> = graded
-        .items
-        .iter()
-        .map(
-            |item| json!({ "index": item.index, "right": item.right, "text": item.text.get(lang) }),
-        )
-        .collect();
-    let counterexample = graded.counterexample.as_ref().map(|found| {
-        json!({
-            "step": found.step,
-            "kind": found.kind.name(),
-            "explanation": found.explanation.get(lang),
-            "timeline": timeline(&found.scenario, lang, &Reveal::Everything),
-        })
-    });
-    json!({
-        "correct": graded.correct,
-        "summary": graded.summary.get(lang),
-        "items": items,
-        "counterexample": counterexample,
-        "timeline": graded
-            .scenario
-            .as_ref()
-            .map(|s| timeline(s, lang, &Reveal::Everything)),
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+    use sim_core::course::Progress;
 
     fn course() -> Course {
         Course::embedded().unwrap_or_else(|e| panic!("{e}"))
@@ -699,7 +720,8 @@ mod tests {
 
     fn first_of_kind(course: &Course, kind: &str) -> (String, String) {
         course
-            .lessons
+            .session
+            .lessons()
             .iter()
             .find_map(|lesson| {
                 lesson
@@ -714,8 +736,8 @@ mod tests {
     #[test]
     fn every_lesson_is_embedded_in_order() {
         let course = course();
-        assert_eq!(course.lessons.len(), LESSONS.len());
-        assert!(course.lessons.len() >= 12);
+        assert_eq!(course.session.lessons().len(), LESSONS.len());
+        assert!(course.session.lessons().len() >= 12);
         let map = course.map(Lang::Zh);
         assert_eq!(map["lessons"][0]["id"], "01-liveness-vs-safety");
         assert_eq!(map["lessons"][0]["title"], "租约不是关机键");
@@ -732,14 +754,20 @@ mod tests {
         let pairs: Vec<(&str, &str)> = LESSONS.to_vec();
         let text = serde_json::to_string(&pairs).unwrap_or_default();
         let fetched = Course::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(fetched.lessons, course().lessons);
+        assert_eq!(fetched.session.lessons(), course().session.lessons());
         for bad in ["", "{}", "[[\"a\"]]", "[[1, 2]]"] {
-            let error = Course::from_json(bad).err().unwrap_or_default();
+            let error = Course::from_json(bad)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
             assert!(error.starts_with("lessons.json:"), "{bad}: {error}");
         }
         // A broken lesson inside it is located in its own file.
         let broken = serde_json::to_string(&[("bad", "id = 1\n")]).unwrap_or_default();
-        let error = Course::from_json(&broken).err().unwrap_or_default();
+        let error = Course::from_json(&broken)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(error.starts_with("bad.toml:1:"), "{error}");
     }
 
@@ -747,10 +775,12 @@ mod tests {
     fn a_broken_lesson_is_reported_with_file_line_and_column() {
         let error = Course::from_sources(&[("bad", "id = 1\n")])
             .err()
+            .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(error.starts_with("bad.toml:1:"), "{error}");
         let error = Course::from_sources(&[("other", LESSONS[0].1)])
             .err()
+            .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(error.contains("must equal the file name"), "{error}");
     }
@@ -758,7 +788,7 @@ mod tests {
     #[test]
     fn every_lesson_and_every_exercise_timeline_renders() {
         let course = course();
-        for lesson in &course.lessons {
+        for lesson in course.session.lessons() {
             let value = course
                 .lesson_json(&lesson.id, Lang::En)
                 .unwrap_or_else(|e| panic!("{e}"));
@@ -847,7 +877,8 @@ mod tests {
     fn every_break_exercise_takes_its_starting_schedule_as_an_answer() {
         let mut course = course();
         let breaks: Vec<(String, String)> = course
-            .lessons
+            .session
+            .lessons()
             .iter()
             .flat_map(|lesson| {
                 lesson
@@ -898,7 +929,7 @@ mod tests {
             &json!([{"at": 0, "worker": "Nobody", "do": "claim"}]),
             Lang::En,
         );
-        assert!(bad.is_err_and(|e| e.contains("unknown worker")));
+        assert!(bad.is_err_and(|e| e.to_string().contains("unknown worker")));
         let (mark_lesson, mark) = first_of_kind(&course, "mark");
         assert!(
             course
@@ -962,6 +993,7 @@ mod tests {
         let newer = other
             .load_progress(r#"{"version": 99}"#)
             .err()
+            .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(newer.contains("newer"), "{newer}");
         assert_eq!(other.lang(), Lang::Zh);

@@ -172,6 +172,7 @@ pub mod bindings {
 
     use serde_json::Value;
     use sim_core::Lang;
+    use sim_core::course::CourseError;
     use wasm_bindgen::prelude::*;
 
     #[wasm_bindgen(start)]
@@ -189,13 +190,28 @@ pub mod bindings {
         value.map(|v| v.to_string()).map_err(fail)
     }
 
+    /// A course answer as JSON text, or the exception in the learner's
+    /// language.
+    fn course_js(value: Result<Value, CourseError>, lang: Lang) -> Result<String, JsError> {
+        value
+            .map(|v| v.to_string())
+            .map_err(|e| fail(e.message(lang)))
+    }
+
     /// A language code from the page: `en` or `zh`.
     fn language(code: &str) -> Result<Lang, JsError> {
         code.parse().map_err(fail)
     }
 
-    fn answer(text: &str) -> Result<Value, JsError> {
-        serde_json::from_str(text).map_err(|e| fail(format!("the answer is not JSON: {e}")))
+    /// An answer's JSON text; the page always sends JSON, so the reason
+    /// (serde's, in English) is for its developers.
+    fn answer(text: &str, lang: Lang) -> Result<Value, JsError> {
+        serde_json::from_str(text).map_err(|e| {
+            fail(format!(
+                "{}{e}",
+                lang.pick("the answer is not JSON: ", "答案不是 JSON：")
+            ))
+        })
     }
 
     /// The course: lessons embedded at build time, and the learner's progress.
@@ -220,7 +236,10 @@ pub mod bindings {
         /// damaged or newer, keeping the current progress.
         #[wasm_bindgen(js_name = loadProgress)]
         pub fn load_progress(&mut self, text: &str) -> Result<(), JsError> {
-            self.inner.load_progress(text).map_err(fail)
+            let lang = self.inner.lang();
+            self.inner
+                .load_progress(text)
+                .map_err(|e| fail(e.message(lang)))
         }
 
         /// The progress record as JSON text (the terminal's file format).
@@ -246,12 +265,18 @@ pub mod bindings {
 
         #[wasm_bindgen(js_name = markRead)]
         pub fn mark_read(&mut self, lesson: &str, section: u32) -> Result<(), JsError> {
-            self.inner.mark_read(lesson, section).map_err(fail)
+            let lang = self.inner.lang();
+            self.inner
+                .mark_read(lesson, section)
+                .map_err(|e| fail(e.message(lang)))
         }
 
         #[wasm_bindgen(js_name = setSelfCheck)]
         pub fn set_self_check(&mut self, level: &str, done: bool) -> Result<(), JsError> {
-            self.inner.set_self_check(level, done).map_err(fail)
+            let lang = self.inner.lang();
+            self.inner
+                .set_self_check(level, done)
+                .map_err(|e| fail(e.message(lang)))
         }
 
         /// The course map with progress.
@@ -260,25 +285,22 @@ pub mod bindings {
         }
 
         pub fn lesson(&self, id: &str) -> Result<String, JsError> {
-            to_js(self.inner.lesson_json(id, self.inner.lang()))
+            let lang = self.inner.lang();
+            course_js(self.inner.lesson_json(id, lang), lang)
         }
 
         /// A lesson scenario's timeline, with every verdict.
         #[wasm_bindgen(js_name = scenarioTimeline)]
         pub fn scenario_timeline(&self, lesson: &str, name: &str) -> Result<String, JsError> {
-            to_js(
-                self.inner
-                    .scenario_timeline(lesson, name, self.inner.lang()),
-            )
+            let lang = self.inner.lang();
+            course_js(self.inner.scenario_timeline(lesson, name, lang), lang)
         }
 
         /// An exercise's timeline, without what would give the key away.
         #[wasm_bindgen(js_name = exerciseTimeline)]
         pub fn exercise_timeline(&self, lesson: &str, exercise: &str) -> Result<String, JsError> {
-            to_js(
-                self.inner
-                    .exercise_timeline(lesson, exercise, self.inner.lang()),
-            )
+            let lang = self.inner.lang();
+            course_js(self.inner.exercise_timeline(lesson, exercise, lang), lang)
         }
 
         /// Grades an answer: JSON text of the value an answers file holds
@@ -290,12 +312,12 @@ pub mod bindings {
             answer_json: &str,
         ) -> Result<String, JsError> {
             let lang = self.inner.lang();
-            let answer = answer(answer_json)?;
-            to_js(self.inner.grade(lesson, exercise, &answer, lang))
+            let answer = answer(answer_json, self.inner.lang())?;
+            course_js(self.inner.grade(lesson, exercise, &answer, lang), lang)
         }
 
-        /// A break exercise's edited schedule on the timeline, without a
-        /// verdict (the editor's live preview).
+        /// A break exercise's edited schedule on the timeline (the editor's
+        /// live preview): outcomes, and verdicts only once it is solved.
         #[wasm_bindgen(js_name = breakPreview)]
         pub fn break_preview(
             &self,
@@ -303,10 +325,11 @@ pub mod bindings {
             exercise: &str,
             answer_json: &str,
         ) -> Result<String, JsError> {
-            let answer = answer(answer_json)?;
-            to_js(
-                self.inner
-                    .break_preview(lesson, exercise, &answer, self.inner.lang()),
+            let answer = answer(answer_json, self.inner.lang())?;
+            let lang = self.inner.lang();
+            course_js(
+                self.inner.break_preview(lesson, exercise, &answer, lang),
+                lang,
             )
         }
 
@@ -317,13 +340,13 @@ pub mod bindings {
             index: u32,
         ) -> Result<String, JsError> {
             let lang = self.inner.lang();
-            to_js(self.inner.hint(lesson, exercise, index, lang))
+            course_js(self.inner.hint(lesson, exercise, index, lang), lang)
         }
 
         /// The worked solution; throws before the first attempt.
         pub fn solution(&mut self, lesson: &str, exercise: &str) -> Result<String, JsError> {
             let lang = self.inner.lang();
-            to_js(self.inner.solution(lesson, exercise, lang))
+            course_js(self.inner.solution(lesson, exercise, lang), lang)
         }
     }
 

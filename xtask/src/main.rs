@@ -3,6 +3,14 @@
 //! It installs what it needs that cargo alone does not (the wasm32 target,
 //! the matching wasm-bindgen CLI). `cargo xtask web` builds the browser
 //! page into `web/dist/`.
+//!
+//! The order matters at the end: the `fencelab` binary embeds `web/dist/`
+//! when it exists at build time (`tui/build.rs`), so the page is built
+//! first (`cargo xtask web`, inside `e2e`), then the installed binary is
+//! tested (`install-test`: `cargo install --path tui` into a temporary
+//! root, then `fencelab lint`, `grade`, `web` and the app from an empty
+//! folder — the `#[ignore]`d test `tui/tests/it/install.rs`, which needs
+//! the page to be there).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -15,6 +23,7 @@ fn main() -> ExitCode {
         Some("wasm-test") => wasm_test(),
         Some("web") => web(),
         Some("e2e") => e2e(),
+        Some("install-test") => web().and_then(|()| install_test()),
         _ => {
             say("usage: cargo xtask test        run every check and test");
             say("       cargo xtask wasm-check  build the engine for wasm32-unknown-unknown");
@@ -24,6 +33,9 @@ fn main() -> ExitCode {
             say("       cargo xtask web         build the browser page into web/dist/");
             say(
                 "       cargo xtask e2e         build the page and test it in Chromium (playwright-core)",
+            );
+            say(
+                "       cargo xtask install-test  build the page, install fencelab in a temporary root, use it from an empty folder",
             );
             return ExitCode::from(2);
         }
@@ -96,6 +108,8 @@ fn test() -> Result<(), String> {
         cargo().args(["bench", "--workspace", "--no-run"]),
     )?;
     e2e()?;
+    // After e2e: the page is built, so the installed binary embeds it.
+    install_test()?;
     say("\nall checks passed");
     Ok(())
 }
@@ -291,7 +305,7 @@ fn web() -> Result<(), String> {
     }
     report_sizes(&dist)?;
     say(&format!(
-        "\nbuilt {}; serve it with `cargo run -p fencelab -- web` (or any static host)",
+        "\nbuilt {}; serve it with `cargo run -p fencelab -- web` (or any static host), or\ninstall a fencelab that carries it: `cargo install --path tui`",
         dist.display()
     ));
     Ok(())
@@ -382,6 +396,26 @@ fn e2e() -> Result<(), String> {
             .current_dir(&dir)
             .env("FENCELAB_BIN", root().join("target/debug/fencelab"))
             .env("CHROMIUM", &chromium),
+    )
+}
+
+/// The installed `fencelab` from an empty folder: the `#[ignore]`d test
+/// that runs `cargo install --path tui` into a temporary root (see
+/// `tui/tests/it/install.rs`). `web/dist/` must be built first: the install
+/// embeds it, and the test fetches it from `fencelab web`.
+fn install_test() -> Result<(), String> {
+    run(
+        "an installed fencelab from an empty folder (cargo install --path tui)",
+        cargo().args([
+            "test",
+            "-p",
+            "fencelab",
+            "--test",
+            "it",
+            "install::",
+            "--",
+            "--ignored",
+        ]),
     )
 }
 

@@ -4,7 +4,8 @@
 use crate::Lang;
 use serde_json::Value;
 
-use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson};
+use crate::course::error::{AnswerError, CourseError, StepProblem};
+use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption};
 use crate::design::{Check, CheckSet, Design, LeaseClock, Protect, TokenKind};
 use crate::explore::{
     Bounds, Counterexample, Method, RunToEnd, Verdict, World, WorldOptions, explore_for,
@@ -105,16 +106,13 @@ pub fn answer_from_json(
     lesson: &Lesson,
     exercise: &Exercise,
     value: &Value,
-) -> Result<Answer, String> {
-    let indices = |value: &Value, what: &str| -> Result<Vec<u64>, String> {
+) -> Result<Answer, CourseError> {
+    let indices = |value: &Value, what: &'static str| -> Result<Vec<u64>, AnswerError> {
         value
             .as_array()
-            .ok_or_else(|| format!("`{what}` must be a list of numbers"))?
+            .ok_or(AnswerError::NotNumbers(what))?
             .iter()
-            .map(|v| {
-                v.as_u64()
-                    .ok_or_else(|| format!("`{what}` must be a list of numbers"))
-            })
+            .map(|v| v.as_u64().ok_or(AnswerError::NotNumbers(what)))
             .collect()
     };
     match &exercise.kind {
@@ -122,126 +120,45 @@ pub fn answer_from_json(
             let count = lesson.scenario(*scenario).map_or(0, |s| s.steps.len()) as u64;
             let marked = indices(value, "mark")?;
             if let Some(bad) = marked.iter().find(|i| **i >= count) {
-                return Err(format!(
-                    "step {bad} does not exist (the timeline has {count} steps)"
-                ));
+                return Err(AnswerError::NoStep { step: *bad, count }.into());
             }
             Ok(Answer::Mark(marked.into_iter().map(|i| i as u32).collect()))
         }
         ExerciseKind::Predict { scenario, steps } => {
             let count = lesson.scenario(*scenario).map_or(0, |s| s.steps.len()) as u32;
-            let object = value
-                .as_object()
-                .ok_or("`predict` must map step indices to outcomes, e.g. {\"1\": \"ok\"}")?;
+            let object = value.as_object().ok_or(AnswerError::PredictShape)?;
             let mut predictions = Vec::new();
             for (key, outcome) in object {
                 let index: u32 = key
                     .parse()
-                    .map_err(|_| format!("`{key}` is not a step index"))?;
+                    .map_err(|_| AnswerError::NotStepIndex(key.clone()))?;
                 if index >= count || steps.as_ref().is_some_and(|s| !s.contains(&index)) {
-                    return Err(format!("step {index} is not one of this exercise's steps"));
+                    return Err(AnswerError::NotAsked(index).into());
                 }
                 let name = outcome.as_str().unwrap_or_default();
-                let outcome = outcome_named(name).ok_or_else(|| {
-                    format!("`{name}` is not an outcome: ok, rejected, duplicate, noop or waiting")
-                })?;
+                let outcome =
+                    outcome_named(name).ok_or_else(|| AnswerError::NotOutcome(name.to_owned()))?;
                 predictions.push((index, outcome));
             }
             predictions.sort_by_key(|(index, _)| *index);
             Ok(Answer::Predict(predictions))
         }
         ExerciseKind::Design { open, world, .. } => {
-            let object = value.as_object().ok_or("`design` must be an object")?;
-            let mut answer = DesignAnswer::default();
-            for (key, field) in object {
-                let knob = Knob::ALL
-                    .into_iter()
-                    .find(|k| k.name() == key)
-                    .ok_or_else(|| format!("unknown design knob `{key}`"))?;
-                if !open.contains(&knob) {
-                    return Err(format!("this exercise does not let you change `{key}`"));
-                }
-                let names = |field: &Value| -> Result<Vec<String>, String> {
-                    field
-                        .as_array()
-                        .ok_or_else(|| format!("`{key}` must be a list"))?
-                        .iter()
-                        .map(|v| {
-                            v.as_str()
-                                .map(str::to_owned)
-                                .ok_or_else(|| format!("`{key}` must list names"))
-                        })
-                        .collect()
-                };
-                match knob {
-                    Knob::CommitChecks | Knob::RenewChecks => {
-                        let mut set = CheckSet::EMPTY;
-                        for name in names(field)? {
-                            set = set.with(
-                                Check::from_name(&name)
-                                    .ok_or_else(|| format!("unknown check `{name}`"))?,
-                            );
-                        }
-                        if knob == Knob::CommitChecks {
-                            answer.commit_checks = Some(set);
-                        } else {
-                            answer.renew_checks = Some(set);
-                        }
-                    }
-                    Knob::Token => {
-                        let name = field.as_str().unwrap_or_default();
-                        answer.token = Some(
-                            TokenKind::ALL
-                                .into_iter()
-                                .find(|t| t.name() == name)
-                                .ok_or_else(|| format!("unknown token kind `{name}`"))?,
-                        );
-                    }
-                    Knob::LeaseClock => {
-                        let name = field.as_str().unwrap_or_default();
-                        answer.lease_clock = Some(
-                            LeaseClock::ALL
-                                .into_iter()
-                                .find(|c| c.name() == name)
-                                .ok_or_else(|| format!("unknown lease clock `{name}`"))?,
-                        );
-                    }
-                    Knob::TargetProtect => {
-                        let protects: Result<Vec<Protect>, String> = names(field)?
-                            .iter()
-                            .map(|name| {
-                                Protect::ALL
-                                    .into_iter()
-                                    .find(|p| p.name() == name)
-                                    .ok_or_else(|| format!("unknown protection `{name}`"))
-                            })
-                            .collect();
-                        let protects = protects?;
-                        let count = world.targets.as_ref().map_or(0, Vec::len);
-                        if protects.len() != count {
-                            return Err(format!(
-                                "`target_protect` needs one protection per target ({count})"
-                            ));
-                        }
-                        answer.target_protect = Some(protects);
-                    }
-                }
-            }
-            Ok(Answer::Design(answer))
+            Ok(Answer::Design(design_answer_from_json(open, world, value)?))
         }
         ExerciseKind::Break { scenario, .. } => {
             let shell = lesson
                 .scenario(*scenario)
-                .ok_or("the exercise has no scenario")?;
+                .ok_or(CourseError::MissingScenario)?;
             Ok(Answer::Break(steps_from_json(shell, value)?))
         }
         ExerciseKind::Quiz { options, multiple } => {
             let chosen = indices(value, "quiz")?;
             if let Some(bad) = chosen.iter().find(|i| **i as usize >= options.len()) {
-                return Err(format!("option {bad} does not exist"));
+                return Err(AnswerError::NoOption(*bad).into());
             }
             if !multiple && chosen.len() > 1 {
-                return Err("choose one option".to_owned());
+                return Err(AnswerError::ChooseOne.into());
             }
             Ok(Answer::Quiz(
                 chosen.into_iter().map(|i| i as usize).collect(),
@@ -250,13 +167,97 @@ pub fn answer_from_json(
     }
 }
 
+/// A design answer's knobs (`{ "token": "monotonic", ... }`): only the
+/// exercise's open knobs, each a value its kind knows.
+fn design_answer_from_json(
+    open: &[Knob],
+    world: &WorldOptions,
+    value: &Value,
+) -> Result<DesignAnswer, CourseError> {
+    let object = value.as_object().ok_or(AnswerError::DesignShape)?;
+    let mut answer = DesignAnswer::default();
+    for (key, field) in object {
+        let knob = Knob::ALL
+            .into_iter()
+            .find(|k| k.name() == key)
+            .ok_or_else(|| AnswerError::UnknownKnob(key.clone()))?;
+        if !open.contains(&knob) {
+            return Err(AnswerError::ClosedKnob(key.clone()).into());
+        }
+        let names = |field: &Value| -> Result<Vec<String>, AnswerError> {
+            field
+                .as_array()
+                .ok_or_else(|| AnswerError::NotList(key.clone()))?
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| AnswerError::NotNames(key.clone()))
+                })
+                .collect()
+        };
+        match knob {
+            Knob::CommitChecks | Knob::RenewChecks => {
+                let mut set = CheckSet::EMPTY;
+                for name in names(field)? {
+                    set = set.with(
+                        Check::from_name(&name)
+                            .ok_or_else(|| AnswerError::UnknownCheck(name.clone()))?,
+                    );
+                }
+                if knob == Knob::CommitChecks {
+                    answer.commit_checks = Some(set);
+                } else {
+                    answer.renew_checks = Some(set);
+                }
+            }
+            Knob::Token => {
+                let name = field.as_str().unwrap_or_default();
+                answer.token = Some(
+                    TokenKind::ALL
+                        .into_iter()
+                        .find(|t| t.name() == name)
+                        .ok_or_else(|| AnswerError::UnknownToken(name.to_owned()))?,
+                );
+            }
+            Knob::LeaseClock => {
+                let name = field.as_str().unwrap_or_default();
+                answer.lease_clock = Some(
+                    LeaseClock::ALL
+                        .into_iter()
+                        .find(|c| c.name() == name)
+                        .ok_or_else(|| AnswerError::UnknownClock(name.to_owned()))?,
+                );
+            }
+            Knob::TargetProtect => {
+                let protects: Result<Vec<Protect>, AnswerError> = names(field)?
+                    .iter()
+                    .map(|name| {
+                        Protect::ALL
+                            .into_iter()
+                            .find(|p| p.name() == name)
+                            .ok_or_else(|| AnswerError::UnknownProtect(name.clone()))
+                    })
+                    .collect();
+                let protects = protects?;
+                let count = world.targets.as_ref().map_or(0, Vec::len);
+                if protects.len() != count {
+                    return Err(AnswerError::TargetCount(count).into());
+                }
+                answer.target_protect = Some(protects);
+            }
+        }
+    }
+    Ok(answer)
+}
+
 /// A learner's schedule from JSON steps (`{ "at", "worker", "do", "target",
 /// "job", "op", "value", "note" }`, the keys of a scenario's steps),
 /// checked against the world of `shell`.
-fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, String> {
-    let entries = value.as_array().ok_or("`break` must be a list of steps")?;
+fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, AnswerError> {
+    let entries = value.as_array().ok_or(AnswerError::BreakShape)?;
     if entries.len() > 200 {
-        return Err("a schedule of at most 200 steps, please".to_owned());
+        return Err(AnswerError::TooManySteps);
     }
     // Interned into a scratch copy of the world, so indices match the tables.
     let mut names = Scenario {
@@ -264,100 +265,11 @@ fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, String> 
         values: Vec::new(),
         ..shell.clone()
     };
-    let mut steps = Vec::new();
-    let mut previous = 0;
+    let mut steps: Vec<Step> = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
-        let fail = |what: String| Err(format!("step {index}: {what}"));
-        let Some(object) = entry.as_object() else {
-            return fail("must be an object".to_owned());
-        };
-        if let Some(key) = object.keys().find(|k| {
-            !["at", "worker", "do", "target", "job", "op", "value", "note"].contains(&k.as_str())
-        }) {
-            return fail(format!("unknown key `{key}`"));
-        }
-        let at = match object.get("at").and_then(Value::as_u64) {
-            Some(at) if at <= MAX_TIME as u64 => at,
-            _ => return fail("`at` must be a tick from 0".to_owned()),
-        };
-        if at < previous {
-            return fail(format!(
-                "`at` = {at} goes backwards (the step before is at {previous})"
-            ));
-        }
-        previous = at;
-        let name = object.get("do").and_then(Value::as_str).unwrap_or_default();
-        let Some(action) = Action::from_name(name) else {
-            return fail(format!("unknown action `{name}`"));
-        };
-        let worker = match object.get("worker").and_then(Value::as_str) {
-            Some(id) => match shell.workers.iter().position(|w| w.id == id) {
-                Some(found) => Some(found as u16),
-                None => return fail(format!("unknown worker `{id}`")),
-            },
-            None if action.needs_worker() => return fail(format!("`{name}` needs a worker")),
-            None => None,
-        };
-        let mut step = Step::new(at, worker, action);
-        if let Some(id) = object.get("target").and_then(Value::as_str) {
-            match shell.targets.iter().position(|t| t.id == id) {
-                Some(found) => step.target = Some(found as u16),
-                None => return fail(format!("unknown target `{id}`")),
-            }
-        } else if action.needs_target() {
-            return fail(format!("`{name}` needs a target"));
-        }
-        if action == Action::Register
-            && step
-                .target
-                .and_then(|t| shell.targets.get(usize::from(t)))
-                .is_some_and(|t| t.protect != Protect::RegisteredToken)
-        {
-            return fail("`register` needs a registered_token target".to_owned());
-        }
-        if let Some(id) = object.get("job").and_then(Value::as_str) {
-            match shell.jobs.iter().position(|j| j == id) {
-                Some(found) => step.job = Some(found as u16),
-                None => return fail(format!("unknown job `{id}`")),
-            }
-        }
-        for key in ["op", "value"] {
-            let Some(field) = object.get(key) else {
-                continue;
-            };
-            let Some(name) = field.as_str().filter(|n| !n.is_empty() && n.len() <= 64) else {
-                return fail(format!(
-                    "`{key}` must be a non-empty string of at most 64 bytes"
-                ));
-            };
-            if action != Action::Write {
-                return fail(format!("only a write carries `{key}`"));
-            }
-            if key == "op" {
-                step.op = names.intern_op(name);
-            } else {
-                step.value = names.intern_value(name);
-            }
-        }
-        match object.get("note") {
-            None => {}
-            Some(Value::String(note)) => {
-                step.note = Some(Text {
-                    en: note.clone(),
-                    zh: note.clone(),
-                });
-            }
-            Some(Value::Object(note)) => {
-                let side = |code: &str| note.get(code).and_then(Value::as_str).map(str::to_owned);
-                match (side("en"), side("zh")) {
-                    (Some(en), Some(zh)) if note.len() == 2 => {
-                        step.note = Some(Text { en, zh });
-                    }
-                    _ => return fail("`note` must be a string or { en, zh }".to_owned()),
-                }
-            }
-            Some(_) => return fail("`note` must be a string or { en, zh }".to_owned()),
-        }
+        let previous = steps.last().map_or(0, |step| step.at);
+        let step = step_from_json(shell, &mut names, entry, previous)
+            .map_err(|problem| AnswerError::Step { index, problem })?;
         steps.push(step);
     }
     Ok(Schedule {
@@ -365,6 +277,91 @@ fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, String> 
         ops: names.ops,
         values: names.values,
     })
+}
+
+/// One step of a break answer, at or after tick `previous`; its operation
+/// ids and values are interned into `names`.
+fn step_from_json(
+    shell: &Scenario,
+    names: &mut Scenario,
+    entry: &Value,
+    previous: u64,
+) -> Result<Step, StepProblem> {
+    let object = entry.as_object().ok_or(StepProblem::NotObject)?;
+    if let Some(key) = object.keys().find(|k| {
+        !["at", "worker", "do", "target", "job", "op", "value", "note"].contains(&k.as_str())
+    }) {
+        return Err(StepProblem::UnknownKey(key.clone()));
+    }
+    let at = match object.get("at").and_then(Value::as_u64) {
+        Some(at) if at <= MAX_TIME as u64 => at,
+        _ => return Err(StepProblem::BadTick),
+    };
+    if at < previous {
+        return Err(StepProblem::Backwards { at, previous });
+    }
+    let name = object.get("do").and_then(Value::as_str).unwrap_or_default();
+    let action =
+        Action::from_name(name).ok_or_else(|| StepProblem::UnknownAction(name.to_owned()))?;
+    let worker = match object.get("worker").and_then(Value::as_str) {
+        Some(id) => match shell.workers.iter().position(|w| w.id == id) {
+            Some(found) => Some(found as u16),
+            None => return Err(StepProblem::UnknownWorker(id.to_owned())),
+        },
+        None if action.needs_worker() => return Err(StepProblem::NeedsWorker(name.to_owned())),
+        None => None,
+    };
+    let mut step = Step::new(at, worker, action);
+    if let Some(id) = object.get("target").and_then(Value::as_str) {
+        let found = shell.targets.iter().position(|t| t.id == id);
+        step.target = Some(found.ok_or_else(|| StepProblem::UnknownTarget(id.to_owned()))? as u16);
+    } else if action.needs_target() {
+        return Err(StepProblem::NeedsTarget(name.to_owned()));
+    }
+    if action == Action::Register
+        && step
+            .target
+            .and_then(|t| shell.targets.get(usize::from(t)))
+            .is_some_and(|t| t.protect != Protect::RegisteredToken)
+    {
+        return Err(StepProblem::RegisterTarget);
+    }
+    if let Some(id) = object.get("job").and_then(Value::as_str) {
+        let found = shell.jobs.iter().position(|j| j == id);
+        step.job = Some(found.ok_or_else(|| StepProblem::UnknownJob(id.to_owned()))? as u16);
+    }
+    for key in ["op", "value"] as [&'static str; 2] {
+        let Some(field) = object.get(key) else {
+            continue;
+        };
+        let Some(name) = field.as_str().filter(|n| !n.is_empty() && n.len() <= 64) else {
+            return Err(StepProblem::BadName(key));
+        };
+        if action != Action::Write {
+            return Err(StepProblem::OnlyWrite(key));
+        }
+        if key == "op" {
+            step.op = names.intern_op(name);
+        } else {
+            step.value = names.intern_value(name);
+        }
+    }
+    step.note = match object.get("note") {
+        None => None,
+        Some(Value::String(note)) => Some(Text {
+            en: note.clone(),
+            zh: note.clone(),
+        }),
+        Some(Value::Object(note)) => {
+            let side = |code: &str| note.get(code).and_then(Value::as_str).map(str::to_owned);
+            match (side("en"), side("zh")) {
+                (Some(en), Some(zh)) if note.len() == 2 => Some(Text { en, zh }),
+                _ => return Err(StepProblem::BadNote),
+            }
+        }
+        Some(_) => return Err(StepProblem::BadNote),
+    };
+    Ok(step)
 }
 
 /// The design a design-exercise answer makes of the start design.
@@ -383,15 +380,16 @@ fn attack(
     design: Design,
     targets: Option<Vec<Protect>>,
     world: &WorldOptions,
-) -> Result<crate::explore::Report, String> {
+) -> Result<crate::explore::Report, CourseError> {
     let mut options = world.clone();
     options.design = design;
     options.design_source = crate::scenario::DesignSource::Table;
     if let Some(targets) = targets {
         options.targets = Some(targets);
     }
-    let world = options.world().map_err(|e| e.to_string())?;
-    explore_for(&world, Method::Exhaustive, None, &mut RunToEnd).map_err(|e| e.to_string())
+    let world = options.world().map_err(|e| CourseError::World(e.0))?;
+    explore_for(&world, Method::Exhaustive, None, &mut RunToEnd)
+        .map_err(|e| CourseError::World(e.0))
 }
 
 /// The strongest choice of the open knobs that is safe in `world`, if any:
@@ -441,14 +439,14 @@ pub fn strongest_safe_design(
 pub(crate) fn breaking_schedule(
     scenario: &Scenario,
     want: Option<ViolationKind>,
-) -> Result<Option<Counterexample>, String> {
+) -> Result<Option<Counterexample>, CourseError> {
     let bounds = Bounds {
         max_time: u8::try_from((scenario.ttl * 4).clamp(12, 48)).unwrap_or(48),
         ..Bounds::default()
     };
-    let world = World::from_scenario(scenario, bounds).map_err(|e| e.to_string())?;
-    let report =
-        explore_for(&world, Method::Exhaustive, want, &mut RunToEnd).map_err(|e| e.to_string())?;
+    let world = World::from_scenario(scenario, bounds).map_err(|e| CourseError::World(e.0))?;
+    let report = explore_for(&world, Method::Exhaustive, want, &mut RunToEnd)
+        .map_err(|e| CourseError::World(e.0))?;
     Ok(report.counterexample)
 }
 
@@ -465,7 +463,7 @@ pub fn mark_candidates(scenario: &Scenario, candidates: &[Action]) -> Vec<u32> {
 }
 
 /// Grades `answer` to `exercise` of `lesson`, computing the key now.
-pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Grade, String> {
+pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Grade, CourseError> {
     match (&exercise.kind, answer) {
         (
             ExerciseKind::Mark {
@@ -473,131 +471,12 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                 candidates,
             },
             Answer::Mark(marked),
-        ) => {
-            let scenario = lesson.scenario(*scenario).ok_or("missing scenario")?;
-            let trace = crate::run(scenario);
-            let items: Vec<GradeItem> = mark_candidates(scenario, candidates)
-                .into_iter()
-                .map(|index| {
-                    let must = trace.should_reject.contains(&index);
-                    let chose = marked.contains(&index);
-                    let verdict = |lang: Lang| {
-                        let head = match (must == chose, must, lang == Lang::Zh) {
-                            (true, true, false) => "Right: it must be rejected.",
-                            (true, false, false) => "Right: it need not be rejected.",
-                            (false, true, false) => "Missed: it must be rejected.",
-                            (false, false, false) => "Wrong: it need not be rejected.",
-                            (true, true, true) => "正确：它必须被拒绝。",
-                            (true, false, true) => "正确：它不需要被拒绝。",
-                            (false, true, true) => "漏标：它必须被拒绝。",
-                            (false, false, true) => "错标：它不需要被拒绝。",
-                        };
-                        let gap = if lang == Lang::Zh { "" } else { " " };
-                        format!(
-                            "{head}{gap}{}",
-                            safety_reason(scenario, &trace, index as usize, lang)
-                        )
-                    };
-                    GradeItem {
-                        index: Some(index),
-                        right: must == chose,
-                        text: told(verdict),
-                    }
-                })
-                .collect();
-            let stray: Vec<u32> = marked
-                .iter()
-                .copied()
-                .filter(|i| {
-                    scenario
-                        .steps
-                        .get(*i as usize)
-                        .is_none_or(|step| !candidates.contains(&step.action))
-                })
-                .collect();
-            Ok(finish(items, stray.is_empty(), None, None))
-        }
+        ) => grade_mark(lesson, *scenario, candidates, marked),
         (ExerciseKind::Predict { scenario, steps }, Answer::Predict(predicted)) => {
-            let scenario = lesson.scenario(*scenario).ok_or("missing scenario")?;
-            let trace = crate::run(scenario);
-            let asked: Vec<u32> = steps
-                .clone()
-                .unwrap_or_else(|| (0..scenario.steps.len() as u32).collect());
-            let items: Vec<GradeItem> = asked
-                .into_iter()
-                .map(|index| {
-                    let actual = trace
-                        .steps
-                        .get(index as usize)
-                        .map_or(Outcome::Noop, |r| r.outcome);
-                    let guess = predicted.iter().find(|(i, _)| *i == index).map(|(_, o)| *o);
-                    let right = guess == Some(actual);
-                    GradeItem {
-                        index: Some(index),
-                        right,
-                        text: told(|lang| {
-                            let head = match (right, guess, lang == Lang::Zh) {
-                                (true, _, false) => format!("Right: {}.", actual.name()),
-                                (true, _, true) => format!("正确：{}。", actual.name()),
-                                (false, None, false) => {
-                                    format!("No prediction; it was {}.", actual.name())
-                                }
-                                (false, None, true) => {
-                                    format!("没有预测；结果是 {}。", actual.name())
-                                }
-                                (false, Some(g), false) => {
-                                    format!("You said {}; it was {}.", g.name(), actual.name())
-                                }
-                                (false, Some(g), true) => {
-                                    format!("你预测 {}；结果是 {}。", g.name(), actual.name())
-                                }
-                            };
-                            let gap = if lang == Lang::Zh { "" } else { " " };
-                            format!(
-                                "{head}{gap}{}",
-                                describe_step(scenario, &trace, index as usize, lang)
-                            )
-                        }),
-                    }
-                })
-                .collect();
-            Ok(finish(items, true, None, None))
+            grade_predict(lesson, *scenario, steps.as_deref(), predicted)
         }
         (ExerciseKind::Design { start, world, .. }, Answer::Design(choice)) => {
-            let design = chosen_design(*start, choice);
-            let report = attack(design, choice.target_protect.clone(), world)?;
-            let safe = report.verdict == Verdict::Safe;
-            let summary = match &report.counterexample {
-                Some(found) => found.explanation.clone(),
-                None => text(
-                    crate::explore::safe_sentence(&report, Lang::En),
-                    crate::explore::safe_sentence(&report, Lang::Zh),
-                ),
-            };
-            Ok(Grade {
-                correct: safe,
-                summary,
-                items: vec![GradeItem {
-                    index: None,
-                    right: safe,
-                    text: text(
-                        if safe {
-                            "The explorers could not break it."
-                        } else {
-                            "The explorers broke it: see the counterexample."
-                        }
-                        .to_owned(),
-                        if safe {
-                            "探索器没能攻破它。"
-                        } else {
-                            "探索器攻破了它：请看反例。"
-                        }
-                        .to_owned(),
-                    ),
-                }],
-                counterexample: report.counterexample,
-                scenario: None,
-            })
+            grade_design(*start, world, choice)
         }
         (
             ExerciseKind::Break {
@@ -605,61 +484,221 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
                 violation,
             },
             Answer::Break(schedule),
-        ) => {
-            let shell = lesson.scenario(*scenario).ok_or("missing scenario")?;
-            let mut attempt = shell.clone();
-            attempt.steps.clone_from(&schedule.steps);
-            attempt.ops.clone_from(&schedule.ops);
-            attempt.values.clone_from(&schedule.values);
-            attempt.check()?;
-            let trace = crate::run(&attempt);
-            let hit = trace
-                .violations
-                .iter()
-                .find(|v| violation.is_none_or(|want| want == v.kind));
-            let items = match hit {
-                Some(found) => vec![GradeItem {
-                    index: Some(found.step),
-                    right: true,
-                    text: told(|lang| describe_step(&attempt, &trace, found.step as usize, lang)),
-                }],
-                None => vec![GradeItem {
-                    index: None,
-                    right: false,
-                    text: text(
-                        match violation {
-                            Some(kind) => format!("No {} violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?", kind.name()),
-                            None => "No violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?".to_owned(),
-                        },
-                        "没有违例：这个调度中的每个效果都是安全的。哪个 Worker 应该晚一点醒来？在谁领取之后？".to_owned(),
-                    ),
-                }],
-            };
-            let correct = hit.is_some();
-            let mut grade = finish(items, true, None, Some(attempt));
-            grade.correct = correct;
-            Ok(grade)
-        }
+        ) => grade_break(lesson, *scenario, *violation, schedule),
         (ExerciseKind::Quiz { options, .. }, Answer::Quiz(chosen)) => {
-            let items: Vec<GradeItem> = options
-                .iter()
-                .enumerate()
-                .map(|(index, option)| {
-                    let picked = chosen.contains(&index);
-                    GradeItem {
-                        index: Some(index as u32),
-                        right: picked == option.correct,
-                        text: option.why.clone(),
-                    }
-                })
-                .collect();
-            Ok(finish(items, true, None, None))
+            Ok(grade_quiz(options, chosen))
         }
-        _ => Err(format!(
-            "this answer does not fit a `{}` exercise",
-            exercise.kind.name()
-        )),
+        _ => Err(CourseError::WrongKind {
+            kind: exercise.kind.name(),
+        }),
     }
+}
+
+/// Mark: every candidate step, right when marked exactly if it must be
+/// refused; stray marks (not candidates) make the answer wrong.
+fn grade_mark(
+    lesson: &Lesson,
+    scenario: usize,
+    candidates: &[Action],
+    marked: &[u32],
+) -> Result<Grade, CourseError> {
+    let scenario = lesson
+        .scenario(scenario)
+        .ok_or(CourseError::MissingScenario)?;
+    let trace = crate::run(scenario);
+    let items: Vec<GradeItem> = mark_candidates(scenario, candidates)
+        .into_iter()
+        .map(|index| {
+            let must = trace.should_reject.contains(&index);
+            let chose = marked.contains(&index);
+            let verdict = |lang: Lang| {
+                let head = match (must == chose, must, lang == Lang::Zh) {
+                    (true, true, false) => "Right: it must be rejected.",
+                    (true, false, false) => "Right: it need not be rejected.",
+                    (false, true, false) => "Missed: it must be rejected.",
+                    (false, false, false) => "Wrong: it need not be rejected.",
+                    (true, true, true) => "正确：它必须被拒绝。",
+                    (true, false, true) => "正确：它不需要被拒绝。",
+                    (false, true, true) => "漏标：它必须被拒绝。",
+                    (false, false, true) => "错标：它不需要被拒绝。",
+                };
+                let gap = if lang == Lang::Zh { "" } else { " " };
+                format!(
+                    "{head}{gap}{}",
+                    safety_reason(scenario, &trace, index as usize, lang)
+                )
+            };
+            GradeItem {
+                index: Some(index),
+                right: must == chose,
+                text: told(verdict),
+            }
+        })
+        .collect();
+    let stray: Vec<u32> = marked
+        .iter()
+        .copied()
+        .filter(|i| {
+            scenario
+                .steps
+                .get(*i as usize)
+                .is_none_or(|step| !candidates.contains(&step.action))
+        })
+        .collect();
+    Ok(finish(items, stray.is_empty(), None, None))
+}
+
+/// Predict: every asked step, right when the predicted outcome is the run's.
+fn grade_predict(
+    lesson: &Lesson,
+    scenario: usize,
+    steps: Option<&[u32]>,
+    predicted: &[(u32, Outcome)],
+) -> Result<Grade, CourseError> {
+    let scenario = lesson
+        .scenario(scenario)
+        .ok_or(CourseError::MissingScenario)?;
+    let trace = crate::run(scenario);
+    let items: Vec<GradeItem> = asked_steps(scenario, steps)
+        .into_iter()
+        .map(|index| {
+            let actual = trace
+                .steps
+                .get(index as usize)
+                .map_or(Outcome::Noop, |r| r.outcome);
+            let guess = predicted.iter().find(|(i, _)| *i == index).map(|(_, o)| *o);
+            let right = guess == Some(actual);
+            GradeItem {
+                index: Some(index),
+                right,
+                text: told(|lang| {
+                    let head = match (right, guess, lang == Lang::Zh) {
+                        (true, _, false) => format!("Right: {}.", actual.name()),
+                        (true, _, true) => format!("正确：{}。", actual.name()),
+                        (false, None, false) => {
+                            format!("No prediction; it was {}.", actual.name())
+                        }
+                        (false, None, true) => {
+                            format!("没有预测；结果是 {}。", actual.name())
+                        }
+                        (false, Some(g), false) => {
+                            format!("You said {}; it was {}.", g.name(), actual.name())
+                        }
+                        (false, Some(g), true) => {
+                            format!("你预测 {}；结果是 {}。", g.name(), actual.name())
+                        }
+                    };
+                    let gap = if lang == Lang::Zh { "" } else { " " };
+                    format!(
+                        "{head}{gap}{}",
+                        describe_step(scenario, &trace, index as usize, lang)
+                    )
+                }),
+            }
+        })
+        .collect();
+    Ok(finish(items, true, None, None))
+}
+
+/// Design: right when the explorers cannot break the chosen design.
+fn grade_design(
+    start: Design,
+    world: &WorldOptions,
+    choice: &DesignAnswer,
+) -> Result<Grade, CourseError> {
+    let design = chosen_design(start, choice);
+    let report = attack(design, choice.target_protect.clone(), world)?;
+    let safe = report.verdict == Verdict::Safe;
+    let summary = match &report.counterexample {
+        Some(found) => found.explanation.clone(),
+        None => text(
+            crate::explore::safe_sentence(&report, Lang::En),
+            crate::explore::safe_sentence(&report, Lang::Zh),
+        ),
+    };
+    Ok(Grade {
+        correct: safe,
+        summary,
+        items: vec![GradeItem {
+            index: None,
+            right: safe,
+            text: text(
+                if safe {
+                    "The explorers could not break it."
+                } else {
+                    "The explorers broke it: see the counterexample."
+                }
+                .to_owned(),
+                if safe {
+                    "探索器没能攻破它。"
+                } else {
+                    "探索器攻破了它：请看反例。"
+                }
+                .to_owned(),
+            ),
+        }],
+        counterexample: report.counterexample,
+        scenario: None,
+    })
+}
+
+/// Break: right when the learner's schedule shows a violation (of the
+/// wanted kind).
+fn grade_break(
+    lesson: &Lesson,
+    scenario: usize,
+    violation: Option<ViolationKind>,
+    schedule: &Schedule,
+) -> Result<Grade, CourseError> {
+    let shell = lesson
+        .scenario(scenario)
+        .ok_or(CourseError::MissingScenario)?;
+    let attempt = schedule_scenario(shell, schedule)?;
+    let trace = crate::run(&attempt);
+    let hit = trace
+        .violations
+        .iter()
+        .find(|v| violation.is_none_or(|want| want == v.kind));
+    let items = match hit {
+        Some(found) => vec![GradeItem {
+            index: Some(found.step),
+            right: true,
+            text: told(|lang| describe_step(&attempt, &trace, found.step as usize, lang)),
+        }],
+        None => vec![GradeItem {
+            index: None,
+            right: false,
+            text: text(
+                match violation {
+                    Some(kind) => format!("No {} violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?", kind.name()),
+                    None => "No violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?".to_owned(),
+                },
+                "没有违例：这个调度中的每个效果都是安全的。哪个 Worker 应该晚一点醒来？在谁领取之后？".to_owned(),
+            ),
+        }],
+    };
+    let correct = hit.is_some();
+    let mut grade = finish(items, true, None, Some(attempt));
+    grade.correct = correct;
+    Ok(grade)
+}
+
+/// Quiz: every option, right when chosen exactly if it is correct; each
+/// says why.
+fn grade_quiz(options: &[QuizOption], chosen: &[usize]) -> Grade {
+    let items: Vec<GradeItem> = options
+        .iter()
+        .enumerate()
+        .map(|(index, option)| {
+            let picked = chosen.contains(&index);
+            GradeItem {
+                index: Some(index as u32),
+                right: picked == option.correct,
+                text: option.why.clone(),
+            }
+        })
+        .collect();
+    finish(items, true, None, None)
 }
 
 /// A grade whose items must all be right (and `extra` hold).
@@ -690,38 +729,62 @@ fn finish(
     }
 }
 
+/// A worked solution: the key in the shape of an answer, graded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    pub grade: Grade,
+    pub key: Answer,
+    /// Design exercises: the strongest safe design and its targets'
+    /// protections, for front ends that show every knob.
+    pub design: Option<SafeDesign>,
+}
+
+/// A design and its targets' protections.
+pub type SafeDesign = (Design, Vec<Protect>);
+
 /// The worked solution, computed now: the key with its reasons.
-pub fn solution(lesson: &Lesson, exercise: &Exercise) -> Result<Grade, String> {
-    match &exercise.kind {
+pub fn solution(lesson: &Lesson, exercise: &Exercise) -> Result<Grade, CourseError> {
+    worked_solution(lesson, exercise).map(|solved| solved.grade)
+}
+
+/// The key of `exercise`, computed now by the engine or the explorers.
+fn solution_key(
+    lesson: &Lesson,
+    exercise: &Exercise,
+) -> Result<(Answer, Option<SafeDesign>), CourseError> {
+    let key = match &exercise.kind {
         ExerciseKind::Mark {
             scenario,
             candidates,
         } => {
-            let scenario = lesson.scenario(*scenario).ok_or("missing scenario")?;
+            let scenario = lesson
+                .scenario(*scenario)
+                .ok_or(CourseError::MissingScenario)?;
             let trace = crate::run(scenario);
-            let key: Vec<u32> = mark_candidates(scenario, candidates)
-                .into_iter()
-                .filter(|i| trace.should_reject.contains(i))
-                .collect();
-            grade(lesson, exercise, &Answer::Mark(key))
+            Answer::Mark(
+                mark_candidates(scenario, candidates)
+                    .into_iter()
+                    .filter(|i| trace.should_reject.contains(i))
+                    .collect(),
+            )
         }
         ExerciseKind::Predict { scenario, steps } => {
-            let scenario = lesson.scenario(*scenario).ok_or("missing scenario")?;
+            let scenario = lesson
+                .scenario(*scenario)
+                .ok_or(CourseError::MissingScenario)?;
             let trace = crate::run(scenario);
-            let asked = steps
-                .clone()
-                .unwrap_or_else(|| (0..scenario.steps.len() as u32).collect());
-            let key = asked
-                .into_iter()
-                .filter_map(|i| trace.steps.get(i as usize).map(|r| (i, r.outcome)))
-                .collect();
-            grade(lesson, exercise, &Answer::Predict(key))
+            Answer::Predict(
+                asked_steps(scenario, steps.as_deref())
+                    .into_iter()
+                    .filter_map(|i| trace.steps.get(i as usize).map(|r| (i, r.outcome)))
+                    .collect(),
+            )
         }
         ExerciseKind::Design {
             start, open, world, ..
         } => {
-            let (design, targets) = strongest_safe_design(*start, open, world)
-                .ok_or("no safe choice exists among the open knobs")?;
+            let (design, targets) =
+                strongest_safe_design(*start, open, world).ok_or(CourseError::NoSafeDesign)?;
             let answer = DesignAnswer {
                 commit_checks: open
                     .contains(&Knob::CommitChecks)
@@ -733,32 +796,61 @@ pub fn solution(lesson: &Lesson, exercise: &Exercise) -> Result<Grade, String> {
                 lease_clock: open
                     .contains(&Knob::LeaseClock)
                     .then_some(design.lease_clock),
-                target_protect: open.contains(&Knob::TargetProtect).then_some(targets),
+                target_protect: open.contains(&Knob::TargetProtect).then(|| targets.clone()),
             };
-            grade(lesson, exercise, &Answer::Design(answer))
+            return Ok((Answer::Design(answer), Some((design, targets))));
         }
         ExerciseKind::Break {
             scenario,
             violation,
         } => {
-            let shell = lesson.scenario(*scenario).ok_or("missing scenario")?;
-            let found = breaking_schedule(shell, *violation)?
-                .ok_or("the explorers find no schedule that breaks this design")?;
-            let schedule = Schedule {
+            let shell = lesson
+                .scenario(*scenario)
+                .ok_or(CourseError::MissingScenario)?;
+            let found =
+                breaking_schedule(shell, *violation)?.ok_or(CourseError::NoBreakingSchedule)?;
+            Answer::Break(Schedule {
                 steps: found.scenario.steps,
                 ops: found.scenario.ops,
                 values: found.scenario.values,
-            };
-            grade(lesson, exercise, &Answer::Break(schedule))
+            })
         }
-        ExerciseKind::Quiz { options, .. } => {
-            let key = options
+        ExerciseKind::Quiz { options, .. } => Answer::Quiz(
+            options
                 .iter()
                 .enumerate()
                 .filter(|(_, o)| o.correct)
                 .map(|(i, _)| i)
-                .collect();
-            grade(lesson, exercise, &Answer::Quiz(key))
-        }
+                .collect(),
+        ),
+    };
+    Ok((key, None))
+}
+
+/// The worked solution with its key: the key graded like any answer.
+pub fn worked_solution(lesson: &Lesson, exercise: &Exercise) -> Result<Solution, CourseError> {
+    let (key, design) = solution_key(lesson, exercise)?;
+    let grade = grade(lesson, exercise, &key)?;
+    Ok(Solution { grade, key, design })
+}
+
+/// The steps a predict exercise asks about: its list (those in the
+/// scenario), or every step.
+pub fn asked_steps(scenario: &Scenario, steps: Option<&[u32]>) -> Vec<u32> {
+    let count = u32::try_from(scenario.steps.len()).unwrap_or(u32::MAX);
+    match steps {
+        Some(steps) => steps.iter().copied().filter(|s| *s < count).collect(),
+        None => (0..count).collect(),
     }
+}
+
+/// A break exercise's world `shell` running the learner's `schedule`,
+/// checked: what the preview draws and the grader runs.
+pub fn schedule_scenario(shell: &Scenario, schedule: &Schedule) -> Result<Scenario, CourseError> {
+    let mut attempt = shell.clone();
+    attempt.steps.clone_from(&schedule.steps);
+    attempt.ops.clone_from(&schedule.ops);
+    attempt.values.clone_from(&schedule.values);
+    attempt.check().map_err(CourseError::Schedule)?;
+    Ok(attempt)
 }

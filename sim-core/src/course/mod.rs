@@ -5,21 +5,26 @@
 //! Like the rest of sim-core it does no I/O: callers read the files and
 //! hand over bytes.
 
+mod error;
 mod grade;
 mod lesson;
+mod lint;
 mod progress;
+mod session;
 
+pub use error::{AnswerError, CourseError, StepProblem};
 pub use grade::{
-    Answer, DesignAnswer, Grade, GradeItem, Schedule, answer_from_json, grade, mark_candidates,
-    solution, strongest_safe_design,
+    Answer, DesignAnswer, Grade, GradeItem, SafeDesign, Schedule, Solution, answer_from_json,
+    asked_steps, grade, mark_candidates, schedule_scenario, solution, strongest_safe_design,
+    worked_solution,
 };
-pub use lesson::{
-    Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, check_lessons, parse_lesson,
-};
+pub use lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, parse_lesson};
+pub use lint::{LintKind, LintProblem, check_lessons, lint_lesson};
 pub use progress::{
     ExerciseProgress, LessonProgress, PROGRESS_VERSION, Position, Progress, ProgressError,
     SelfCheck,
 };
+pub use session::{CourseSession, Hint, SelfCheckLevel};
 
 use crate::Lang;
 use crate::scenario::Text;

@@ -75,17 +75,31 @@ pub enum ProgressError {
     Newer(u32),
 }
 
-impl std::fmt::Display for ProgressError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ProgressError::Corrupt(why) => write!(f, "the progress record is damaged: {why}"),
-            ProgressError::Newer(version) => write!(
-                f,
+impl ProgressError {
+    /// The reason in `lang`.
+    pub fn message(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (ProgressError::Corrupt(why), Lang::En) => {
+                format!("the progress record is damaged: {why}")
+            }
+            (ProgressError::Corrupt(why), Lang::Zh) => format!("进度记录已损坏：{why}"),
+            (ProgressError::Newer(version), Lang::En) => format!(
                 "the progress record is version {version}, newer than this fencelab understands ({PROGRESS_VERSION})"
+            ),
+            (ProgressError::Newer(version), Lang::Zh) => format!(
+                "进度记录是第 {version} 版，比这个 fencelab 能读的版本（{PROGRESS_VERSION}）更新"
             ),
         }
     }
 }
+
+impl std::fmt::Display for ProgressError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl std::error::Error for ProgressError {}
 
 /// Version 1, the first format: a flat list of completed exercises.
 #[derive(Debug, Deserialize)]

@@ -11,6 +11,7 @@
 mod bfs;
 mod explain;
 mod machine;
+mod offer;
 mod random;
 
 pub use random::play as play_choices;
@@ -20,6 +21,7 @@ use crate::Lang;
 use serde_json::{Value, json};
 
 pub use machine::{Machine, Move, MoveResult, State};
+pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
 pub use world::{
     Bounds, Case, MAX_CLAIMS_BOUND, MAX_JOBS, MAX_SCHEDULE, MAX_TARGETS, MAX_TIME_BOUND, MAX_TTL,
     MAX_WORKERS, Op, WorkerSpec, World, WorldError, WorldOptions, classification,

@@ -10,17 +10,17 @@
 //! measured by the runtime and arrives inside the events.
 
 use ratatui::crossterm::event::KeyCode;
-use sim_core::explore::{Bounds, Control, Method, Progress, Report, World, WorldOptions};
+use sim_core::explore::{Control, EXPLORER_OFFER, Method, Progress, Report, World, WorldOptions};
 use sim_core::{DesignSource, Preset};
 
 use super::layout;
 use super::model::{App, SandboxState, Screen, Timeline};
 use super::update::Message;
 
-/// Random schedules the random explorer tries (the CLI's default).
-pub(crate) const RANDOM_CASES: u32 = 256;
-/// The seed a new explorer screen starts with (the CLI's default).
-pub(crate) const DEFAULT_SEED: u64 = 1;
+/// Random schedules the random explorer tries (sim-core's offer).
+pub(crate) const RANDOM_CASES: u32 = EXPLORER_OFFER.cases.default as u32;
+/// The seed a new explorer screen starts with (sim-core's offer).
+pub(crate) const DEFAULT_SEED: u64 = EXPLORER_OFFER.seed.default;
 
 /// The rows of the setup panel, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +91,10 @@ impl ExplorerState {
     pub(crate) fn new(preset: Option<Preset>) -> ExplorerState {
         let preset = preset
             .and_then(|p| Preset::ALL.iter().position(|q| *q == p))
-            .unwrap_or(0);
+            .unwrap_or_else(|| {
+                let first = EXPLORER_OFFER.default_design();
+                Preset::ALL.iter().position(|q| *q == first).unwrap_or(0)
+            });
         ExplorerState {
             row: 0,
             preset,
@@ -100,7 +103,7 @@ impl ExplorerState {
             cancel: false,
             heartbeat: false,
             restarted: false,
-            targets: true,
+            targets: EXPLORER_OFFER.targets,
             run: Run::Idle,
             scroll: 0,
         }
@@ -132,7 +135,7 @@ impl ExplorerState {
         options.heartbeat = self.heartbeat;
         options.restarted = self.restarted;
         options.seed = self.seed;
-        options.bounds = Bounds::default();
+        options.bounds = EXPLORER_OFFER.bounds();
         if !self.targets {
             options.targets = Some(Vec::new());
         }

@@ -210,7 +210,7 @@ fn list_row_at(inner: Rect, selected: usize, count: usize, x: u16, y: u16) -> Op
 /// details. The list gets what it needs, leaving the details a few rows.
 pub(crate) fn course(app: &App, body: Rect) -> [Rect; 3] {
     let rows = body.height.saturating_sub(1);
-    let wanted = (app.lessons.len() as u16).saturating_add(1);
+    let wanted = (app.lessons().len() as u16).saturating_add(1);
     let detail_min = 7.min(rows / 2);
     let list_rows = wanted.min(rows.saturating_sub(detail_min)).max(rows.min(3));
     Layout::vertical([
@@ -224,7 +224,13 @@ pub(crate) fn course(app: &App, body: Rect) -> [Rect; 3] {
 /// The lesson drawn at `(x, y)` on the course map, for a mouse click.
 pub(crate) fn course_row_at(app: &App, state: &CourseState, x: u16, y: u16) -> Option<usize> {
     let [_, list, _] = course(app, body_area(app));
-    list_row_at(section_inner(list), state.selected, app.lessons.len(), x, y)
+    list_row_at(
+        section_inner(list),
+        state.selected,
+        app.lessons().len(),
+        x,
+        y,
+    )
 }
 
 /// Widest text column of the lesson reader: long lines are hard to read.
@@ -268,7 +274,7 @@ pub(crate) fn lesson_click_at(
     x: u16,
     y: u16,
 ) -> Option<Result<usize, ()>> {
-    let found = app.lessons.get(state.lesson)?;
+    let found = app.lessons().get(state.lesson)?;
     let [_, body, link] = lesson(body_area(app));
     if state.page < found.sections.len() {
         let linked = found.sections.get(state.page)?.scenario.is_some();
@@ -283,7 +289,7 @@ pub(crate) fn lesson_click_at(
 pub(crate) fn lesson_max_scroll(app: &App, state: &LessonState) -> u16 {
     let [_, body, _] = lesson(body_area(app));
     let inner = lesson_text(body);
-    let Some(found) = app.lessons.get(state.lesson) else {
+    let Some(found) = app.lessons().get(state.lesson) else {
         return 0;
     };
     let width = usize::from(inner.width).max(1);

@@ -52,8 +52,10 @@ use crate::report::EXIT_BAD_INPUT;
 /// What to open.
 #[derive(Debug)]
 pub(crate) enum Launch {
-    /// The course in this lessons folder.
-    Course { lessons: PathBuf },
+    /// The course: built in, or from a lessons folder.
+    Course {
+        lessons: crate::course_cmd::LessonSource,
+    },
     /// One scenario file in the sandbox.
     Open { file: PathBuf },
 }
@@ -87,9 +89,10 @@ pub(crate) fn open(launch: &Launch) -> Result<Opened, ExitCode> {
                 files.into_iter().map(|f| f.lesson).collect(),
             )),
             Err(mut problems) => {
-                if !lessons.is_dir() {
+                if matches!(lessons, crate::course_cmd::LessonSource::Folder(dir) if !dir.is_dir())
+                {
                     problems.push(
-                        "fencelab: start it in the folder that holds lessons/, or name the folder with --lessons DIR"
+                        "fencelab: --lessons names a folder of lesson files; without it, the course built into fencelab opens"
                             .to_owned(),
                     );
                 }
@@ -184,7 +187,7 @@ fn event_loop(
             height: size.height,
         },
     );
-    let mut saved = app.progress.clone();
+    let mut saved = app.session.progress().clone();
     let mut next_tick = Instant::now() + PLAY_INTERVAL;
     let mut searches = Searches::new();
     let result = loop {
@@ -193,15 +196,15 @@ fn event_loop(
             Ok(None) => {}
             Err(error) => break Err(error),
         }
-        if app.progress != saved {
-            match store.map(|s| s.save(&app.progress)) {
+        if *app.session.progress() != saved {
+            match store.map(|s| s.save(app.session.progress())) {
                 Some(Err(error)) => {
                     app.say(
                         format!("Progress not saved: {error}"),
                         format!("进度没有保存：{error}"),
                     );
                 }
-                _ => saved = app.progress.clone(),
+                _ => saved = app.session.progress().clone(),
             }
         }
     };

@@ -6,7 +6,8 @@ use sim_core::Lang;
 use std::collections::{BTreeMap, BTreeSet};
 
 use sim_core::course::{
-    DesignAnswer, Exercise, ExerciseKind, Grade, Knob, Lesson, Position, Progress, Schedule,
+    CourseSession, DesignAnswer, Exercise, ExerciseKind, Grade, Knob, Lesson, Progress, SafeDesign,
+    Schedule,
 };
 use sim_core::{Action, Check, Design, Outcome, Protect, Scenario, Step, Trace};
 
@@ -154,7 +155,7 @@ pub(crate) struct DesignWork {
     pub(crate) rows: Vec<KnobRow>,
     pub(crate) cursor: usize,
     /// The solution's design, computed with the worked solution.
-    pub(crate) solved: Option<(Design, Vec<Protect>)>,
+    pub(crate) solved: Option<SafeDesign>,
 }
 
 impl DesignWork {
@@ -254,13 +255,17 @@ impl BreakWork {
     /// Runs the schedule again (microseconds), keeping the preview's cursor
     /// on the selected step.
     pub(crate) fn rerun(&mut self) {
-        let mut attempt = self.shell.clone();
-        attempt.steps.clone_from(&self.steps);
-        self.preview = attempt.check().map(|()| {
-            let mut timeline = Timeline::new(attempt);
-            timeline.cursor = self.selected.min(timeline.len().saturating_sub(1));
-            timeline
-        });
+        self.preview = sim_core::course::schedule_scenario(&self.shell, &self.schedule())
+            .map(|attempt| {
+                let mut timeline = Timeline::new(attempt);
+                timeline.cursor = self.selected.min(timeline.len().saturating_sub(1));
+                timeline
+            })
+            .map_err(|why| match why {
+                // The scenario check's own words, as before.
+                sim_core::course::CourseError::Schedule(reason) => reason,
+                other => other.to_string(),
+            });
     }
 
     /// Moves the selected step, after its tick changed, to where its tick
@@ -328,9 +333,8 @@ pub(crate) enum Screen {
 
 #[derive(Debug, Clone)]
 pub(crate) struct App {
-    /// In course order.
-    pub(crate) lessons: Vec<Lesson>,
-    pub(crate) progress: Progress,
+    /// The lessons (in course order), the progress, and every course rule.
+    pub(crate) session: CourseSession,
     /// Never empty; the last is shown. Esc pops.
     pub(crate) screens: Vec<Screen>,
     pub(crate) help: bool,
@@ -356,8 +360,7 @@ impl App {
     /// The course, resumed where `progress.position` says.
     pub(crate) fn course(lessons: Vec<Lesson>, progress: Progress, theme: Theme) -> App {
         let mut app = App {
-            lessons,
-            progress,
+            session: CourseSession::new(lessons, progress),
             screens: vec![Screen::Course(CourseState { selected: 0 })],
             help: false,
             help_scroll: 0,
@@ -371,11 +374,16 @@ impl App {
             searches: 0,
         };
         let next = app.next_lesson().unwrap_or(0);
-        let resume = app.progress.position.as_ref().and_then(|position| {
-            let lesson = app.lessons.iter().position(|l| l.id == position.lesson)?;
-            let pages = app.lessons[lesson].sections.len() + 1;
-            Some((lesson, (position.section as usize).min(pages - 1)))
-        });
+        let resume = app
+            .session
+            .progress()
+            .position
+            .as_ref()
+            .and_then(|position| {
+                let lesson = app.lessons().iter().position(|l| l.id == position.lesson)?;
+                let page = app.session.resume_page(&position.lesson);
+                Some((lesson, page as usize))
+            });
         match resume {
             Some((lesson, page)) => {
                 app.screens = vec![
@@ -401,8 +409,7 @@ impl App {
         theme: Theme,
     ) -> App {
         App {
-            lessons: Vec::new(),
-            progress,
+            session: CourseSession::new(Vec::new(), progress),
             screens: vec![Screen::Sandbox(Box::new(SandboxState {
                 source,
                 timeline: Timeline::new(scenario),
@@ -436,54 +443,28 @@ impl App {
     }
 
     pub(crate) fn lang(&self) -> Lang {
-        self.progress.lang
+        self.session.lang()
     }
 
-    /// Exercises of `lesson` completed, and its exercise count.
-    pub(crate) fn completed(&self, lesson: &Lesson) -> (usize, usize) {
-        let done = lesson
-            .exercises
-            .iter()
-            .filter(|e| {
-                self.progress
-                    .exercise(&lesson.id, &e.id)
-                    .is_some_and(|p| p.completed)
-            })
-            .count();
-        (done, lesson.exercises.len())
+    /// In course order.
+    pub(crate) fn lessons(&self) -> &[Lesson] {
+        self.session.lessons()
     }
 
-    /// The first lesson with an exercise left to complete.
+    /// The lesson with the first unfinished exercise.
     pub(crate) fn next_lesson(&self) -> Option<usize> {
-        self.lessons.iter().position(|lesson| {
-            let (done, total) = self.completed(lesson);
-            done < total
-        })
+        self.session.next_unfinished().map(|(lesson, _)| lesson)
     }
 
+    /// The learner is on `page` of lesson `lesson` (a section is then read).
     pub(crate) fn set_position(&mut self, lesson: usize, page: usize) {
-        let Some(found) = self.lessons.get(lesson) else {
+        let Some(id) = self.lessons().get(lesson).map(|l| l.id.clone()) else {
             return;
         };
-        let position = Position {
-            lesson: found.id.clone(),
-            section: page as u32,
-        };
-        if self.progress.position.as_ref() != Some(&position) {
-            self.progress.position = Some(position);
-        }
-        if page < found.sections.len() {
-            let read = &mut self
-                .progress
-                .lessons
-                .entry(found.id.clone())
-                .or_default()
-                .sections_read;
-            if !read.contains(&(page as u32)) {
-                read.push(page as u32);
-                read.sort_unstable();
-            }
-        }
+        // Pages come from the lesson's own length, so the session accepts them.
+        let _ = self
+            .session
+            .visit(&id, u32::try_from(page).unwrap_or(u32::MAX));
     }
 
     pub(crate) fn lesson_exercise(
@@ -491,7 +472,7 @@ impl App {
         lesson: usize,
         exercise: usize,
     ) -> Option<(&Lesson, &Exercise)> {
-        let lesson = self.lessons.get(lesson)?;
+        let lesson = self.lessons().get(lesson)?;
         let exercise = lesson.exercises.get(exercise)?;
         Some((lesson, exercise))
     }
@@ -508,13 +489,9 @@ impl App {
                 let steps = sim_core::course::mark_candidates(&scenario, candidates);
                 (Some(Timeline::new(scenario)), steps, Work::Mark)
             }
-            ExerciseKind::Predict { scenario, steps } => {
+            ExerciseKind::Predict { scenario, .. } => {
                 let scenario = found.scenario(*scenario)?.clone();
-                let count = scenario.steps.len() as u32;
-                let asked: Vec<u32> = match steps {
-                    Some(steps) => steps.iter().copied().filter(|s| *s < count).collect(),
-                    None => (0..count).collect(),
-                };
+                let asked = self.session.asked_steps(&found.id, &ex.id).ok()?;
                 let mut timeline = Timeline::new(scenario);
                 // Start on the first step asked about.
                 timeline.cursor = asked.first().map_or(0, |s| *s as usize);

@@ -320,7 +320,12 @@ fn full_pass_through_lesson_one_mark_exercise() {
         h.key(KeyCode::Enter); // nothing marked: a wrong try
         mark(&mut h, &key);
         h.key(KeyCode::Enter);
-        let record = h.app.progress.exercise(&lesson.id, &exercise_id).unwrap();
+        let record = h
+            .app
+            .session
+            .progress()
+            .exercise(&lesson.id, &exercise_id)
+            .unwrap();
         assert!(record.completed, "{record:?}");
         assert_eq!(record.attempts, 2);
         insta::assert_snapshot!(format!("mark_complete_{width}x{height}"), h.render());
@@ -328,7 +333,8 @@ fn full_pass_through_lesson_one_mark_exercise() {
         h.char('s');
         assert!(
             h.app
-                .progress
+                .session
+                .progress()
                 .exercise(&lesson.id, &exercise_id)
                 .unwrap()
                 .solution_seen
@@ -342,7 +348,7 @@ fn full_pass_through_lesson_one_mark_exercise() {
         );
         h.key(KeyCode::Esc);
         insta::assert_snapshot!(format!("mark_back_to_course_{width}x{height}"), h.render());
-        let position = h.app.progress.position.clone().unwrap();
+        let position = h.app.session.progress().position.clone().unwrap();
         assert_eq!(position.lesson, lesson.id);
     }
 }
@@ -526,7 +532,7 @@ fn a_damaged_progress_file_is_kept_aside_and_the_learner_told() {
         assert!(screen.contains(&kept), "{screen}");
 
         // The next save writes a fresh file and leaves the kept one alone.
-        store.save(&h.app.progress).unwrap();
+        store.save(h.app.session.progress()).unwrap();
         assert!(
             Progress::from_json(&std::fs::read_to_string(dir.path().join(FILE_NAME)).unwrap())
                 .is_ok()
@@ -597,14 +603,16 @@ fn check_kind(name: &str, kind: &str, script: impl Fn(&mut Harness, &Lesson, usi
 
 fn completed(h: &Harness, lesson: &Lesson, index: usize) -> bool {
     h.app
-        .progress
+        .session
+        .progress()
         .exercise(&lesson.id, &lesson.exercises[index].id)
         .is_some_and(|p| p.completed)
 }
 
 fn attempts(h: &Harness, lesson: &Lesson, index: usize) -> u32 {
     h.app
-        .progress
+        .session
+        .progress()
         .exercise(&lesson.id, &lesson.exercises[index].id)
         .map_or(0, |p| p.attempts)
 }

@@ -3,7 +3,7 @@
 //! changed, and the tests drive exactly this code.
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use sim_core::course::{Answer, ExerciseKind, grade, solution, strongest_safe_design};
+use sim_core::course::{Answer, CourseError, ExerciseKind};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
@@ -165,7 +165,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         },
         Screen::Lesson(state) => {
             let exercises_page = app
-                .lessons
+                .lessons()
                 .get(state.lesson)
                 .is_some_and(|l| state.page >= l.sections.len());
             match code {
@@ -284,7 +284,8 @@ pub(crate) fn update(app: &mut App, message: Message) {
             return;
         }
         M::ToggleLang => {
-            app.progress.lang = app.lang().other();
+            let other = app.lang().other();
+            app.session.set_lang(other);
         }
         M::Back => {
             if app.help {
@@ -323,7 +324,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
 }
 
 fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
-    let count = app.lessons.len();
+    let count = app.lessons().len();
     match message {
         Message::Up => state.selected = state.selected.saturating_sub(1),
         Message::Down => state.selected = (state.selected + 1).min(count.saturating_sub(1)),
@@ -333,15 +334,10 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
         Message::ClickRow(row) if row < count && row != state.selected => state.selected = row,
         Message::ClickRow(row) if row < count => return course(app, state, Message::Open),
         Message::Open => {
-            let Some(lesson) = app.lessons.get(state.selected) else {
+            let Some(lesson) = app.lessons().get(state.selected) else {
                 return Nav::Stay;
             };
-            let page = app
-                .progress
-                .position
-                .as_ref()
-                .filter(|p| p.lesson == lesson.id)
-                .map_or(0, |p| (p.section as usize).min(lesson.sections.len()));
+            let page = app.session.resume_page(&lesson.id) as usize;
             app.set_position(state.selected, page);
             return Nav::Push(Screen::Lesson(LessonState {
                 lesson: state.selected,
@@ -356,7 +352,7 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
 }
 
 fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
-    let Some(lesson) = app.lessons.get(state.lesson) else {
+    let Some(lesson) = app.lessons().get(state.lesson) else {
         return Nav::Stay;
     };
     let pages = lesson.sections.len() + 1;
@@ -481,12 +477,6 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
     };
     let (lesson_id, exercise_id) = (lesson.id.clone(), exercise.id.clone());
     let lesson_label = format!("lesson {}", lesson.order);
-    let hint_count = exercise.hints.len();
-    let record = app
-        .progress
-        .exercise(&lesson_id, &exercise_id)
-        .cloned()
-        .unwrap_or_default();
 
     if let Some(timeline) = state.timeline.as_mut() {
         let before = timeline.cursor;
@@ -501,6 +491,34 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
     if let Some(nav) = edit(app, state, message, &lesson_label) {
         return nav;
     }
+    match message {
+        Message::NextCandidate
+        | Message::PrevCandidate
+        | Message::ToggleMark
+        | Message::Predict(_) => on_timeline(app, state, message),
+        Message::Submit => submit(app, state, &lesson_id, &exercise_id),
+        Message::Hint => hint(app, state, &lesson_id, &exercise_id),
+        // Shown: on to the panel's scrolling below; refused: stay as we are.
+        Message::Solution if !show_solution(app, state, &lesson_id, &exercise_id) => {
+            return Nav::Stay;
+        }
+        _ => {}
+    }
+    // The list panels' ↑↓ choose rows; over the hints or the solution they scroll.
+    let message = match message {
+        Message::Up => Message::ScrollUp,
+        Message::Down => Message::ScrollDown,
+        other => other,
+    };
+    let (max, page) = layout::exercise_panel_scroll(app, state);
+    scroll(&mut state.panel_scroll, message, max, page);
+    state.panel_scroll = state.panel_scroll.min(max);
+    Nav::Stay
+}
+
+/// The mark and predict keys: moving between the steps asked about,
+/// marking one, predicting its outcome.
+fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
     match message {
         Message::NextCandidate | Message::PrevCandidate => {
             if let Some(timeline) = state.timeline.as_mut() {
@@ -568,87 +586,70 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
                 }
             }
         }
-        Message::Submit => submit(app, state, &lesson_id, &exercise_id),
-        Message::Hint => {
-            if record.hints_used as usize >= hint_count {
-                if record.attempts == 0 {
-                    app.say(
-                        "That was the last hint. Now try an answer.",
-                        "这是最后一条提示。试着作答吧。",
-                    );
-                } else {
-                    app.say(
-                        "That was the last hint; s shows the worked solution.",
-                        "这是最后一条提示；按 s 查看参考解答。",
-                    );
-                }
-            } else {
-                app.progress
-                    .exercise_mut(&lesson_id, &exercise_id)
-                    .hints_used += 1;
-            }
-            state.panel = Panel::Hints;
-            state.panel_scroll = u16::MAX;
+        _ => {}
+    }
+}
+
+/// The next hint, as the session's order allows, on the hints panel.
+fn hint(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: &str) {
+    match app.session.next_hint(lesson_id, exercise_id) {
+        Ok(_) => {}
+        Err(CourseError::NoMoreHints { attempted: false }) => app.say(
+            "That was the last hint. Now try an answer.",
+            "这是最后一条提示。试着作答吧。",
+        ),
+        Err(CourseError::NoMoreHints { attempted: true }) => app.say(
+            "That was the last hint; s shows the worked solution.",
+            "这是最后一条提示；按 s 查看参考解答。",
+        ),
+        Err(other) => {
+            let lang = app.lang();
+            app.status = Some(other.message(lang));
         }
-        Message::Solution => {
-            if record.attempts == 0 {
+    }
+    state.panel = Panel::Hints;
+    state.panel_scroll = u16::MAX;
+}
+
+/// The worked solution on its panel, once the session opens it (after an
+/// attempt). Returns whether it is shown.
+fn show_solution(
+    app: &mut App,
+    state: &mut ExerciseState,
+    lesson_id: &str,
+    exercise_id: &str,
+) -> bool {
+    if state.solution.is_none() {
+        match app.session.solution(lesson_id, exercise_id) {
+            Ok(solved) => {
+                // The design the solution graded, to show its knobs.
+                if let Work::Design(work) = &mut state.work {
+                    work.solved = solved.design;
+                }
+                state.solution = Some(solved.grade);
+            }
+            Err(CourseError::SolutionBeforeAttempt) => {
                 app.say(
                     "Answer first (Enter); then s shows the worked solution.",
                     "先作答（Enter），然后按 s 查看参考解答。",
                 );
-            } else {
-                if state.solution.is_none() {
-                    let computed = app.lesson_exercise(state.lesson, state.exercise).map(
-                        |(lesson, exercise)| {
-                            solution(lesson, exercise).map(|found| (found, &exercise.kind))
-                        },
-                    );
-                    match computed {
-                        Some(Ok((result, kind))) => {
-                            // The design the solution graded, to show its knobs.
-                            if let (
-                                ExerciseKind::Design {
-                                    start, open, world, ..
-                                },
-                                Work::Design(work),
-                            ) = (kind, &mut state.work)
-                            {
-                                work.solved = strongest_safe_design(*start, open, world);
-                            }
-                            state.solution = Some(result);
-                        }
-                        Some(Err(why)) => {
-                            app.say(
-                                format!("No worked solution: {why}"),
-                                format!("没有参考解答：{why}"),
-                            );
-                            return Nav::Stay;
-                        }
-                        None => return Nav::Stay,
-                    }
-                }
-                app.progress
-                    .exercise_mut(&lesson_id, &exercise_id)
-                    .solution_seen = true;
-                state.panel = Panel::Solution;
-                state.panel_scroll = 0;
+                return false;
+            }
+            Err(why) => {
+                app.say(
+                    format!("No worked solution: {why}"),
+                    format!("没有参考解答：{}", why.message(sim_core::Lang::Zh)),
+                );
+                return false;
             }
         }
-        _ => {}
     }
-    // The list panels' ↑↓ choose rows; over the hints or the solution they scroll.
-    let message = match message {
-        Message::Up => Message::ScrollUp,
-        Message::Down => Message::ScrollDown,
-        other => other,
-    };
-    let (max, page) = layout::exercise_panel_scroll(app, state);
-    scroll(&mut state.panel_scroll, message, max, page);
-    state.panel_scroll = state.panel_scroll.min(max);
-    Nav::Stay
+    state.panel = Panel::Solution;
+    state.panel_scroll = 0;
+    true
 }
 
-/// Grades the answer in the making and records the attempt.
+/// Grades the answer in the making; the session records the attempt.
 fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: &str) {
     if let Work::Break(work) = &state.work
         && let Err(why) = &work.preview
@@ -668,13 +669,8 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
         Work::Break(work) => Answer::Break(work.schedule()),
         Work::Quiz { chosen, .. } => Answer::Quiz(chosen.iter().copied().collect()),
     };
-    let graded = app
-        .lesson_exercise(state.lesson, state.exercise)
-        .map(|(lesson, exercise)| grade(lesson, exercise, &answer));
-    match graded {
-        Some(Ok(result)) => {
-            app.progress
-                .record_attempt(lesson_id, exercise_id, result.correct);
+    match app.session.grade(lesson_id, exercise_id, &answer) {
+        Ok(result) => {
             match (&state.work, result.correct) {
                 (_, true) => app.say(
                     "✓ Complete. s shows the worked solution.",
@@ -701,11 +697,10 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
             state.panel = Panel::Step;
             state.panel_scroll = 0;
         }
-        Some(Err(why)) => app.say(
+        Err(why) => app.say(
             format!("Could not grade: {why}"),
-            format!("无法评分：{why}"),
+            format!("无法评分：{}", why.message(sim_core::Lang::Zh)),
         ),
-        None => {}
     }
 }
 

@@ -160,3 +160,80 @@ fn a_bad_answer_is_located_and_exits_two() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).starts_with(&format!("{}:1:", answers.display())));
 }
+
+/// The English words left in `text` once identifiers (ids, kinds, design
+/// terms) are taken out: none should be.
+fn english_words(text: &str, identifiers: &[&str]) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphabetic() && c != '-' && c != '_')
+        .filter(|word| word.chars().filter(char::is_ascii_alphabetic).count() >= 3)
+        .filter(|word| !identifiers.contains(word))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn lint_and_grade_speak_chinese_with_lang_zh() {
+    let (dir, _) = fixture_dir();
+    let dir_text = dir.path().display().to_string();
+    let identifiers = [
+        "fixture",
+        "mark",
+        "quiz",
+        "design",
+        "break",
+        "predict",
+        "Ada",
+        "fencing",
+        "token",
+        "owner",
+        "fence",
+        "lease",
+        "state",
+        "TTL",
+        "Worker",
+        "SKIP",
+        "LOCKED",
+        "PostgreSQL",
+        "tmp",
+        "json",
+        "mail",
+    ];
+    let output = fencelab(&["lint", &dir_text, "--lang", "zh"]);
+    let shown = stdout(&output) + &stderr(&output).replace(&dir_text, "");
+    assert_eq!(
+        english_words(&shown, &identifiers),
+        Vec::<String>::new(),
+        "{shown}"
+    );
+    assert!(shown.contains("个练习"), "{shown}");
+    let answers = dir.path().join("answers.json");
+    std::fs::write(
+        &answers,
+        r#"{ "learner": "Ada", "answers": [
+            { "lesson": "fixture", "exercise": "mark", "mark": [] },
+            { "lesson": "fixture", "exercise": "quiz", "quiz": [1] } ] }"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let path = answers.display().to_string();
+    let output = fencelab(&["grade", &path, "--lessons", &dir_text, "--lang", "zh"]);
+    let shown = stdout(&output);
+    assert!(shown.contains("个答案中"), "{shown}");
+    assert_eq!(
+        english_words(&shown, &identifiers),
+        Vec::<String>::new(),
+        "{shown}"
+    );
+    std::fs::write(
+        &answers,
+        r#"{ "answers": [ { "lesson": "fixture", "exercise": "mark", "mark": [99] } ] }"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let output = fencelab(&["grade", &path, "--lessons", &dir_text, "--lang", "zh"]);
+    let shown = stderr(&output).replace(&path, "");
+    assert!(shown.contains("不存在"), "{shown}");
+    assert_eq!(
+        english_words(&shown, &identifiers),
+        Vec::<String>::new(),
+        "{shown}"
+    );
+}

@@ -3,6 +3,7 @@
 mod app;
 mod course;
 mod explore;
+mod install;
 mod run;
 mod tmux;
 

@@ -9,18 +9,25 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use sim_core::course::{ExerciseKind, Lesson, Progress, mark_candidates, parse_lesson};
 
 /// A tmux server of its own (`-L`), killed when the test ends, pass or fail.
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
 }
 
 impl Tmux {
-    fn start(command: &str) -> Tmux {
-        let socket = format!("fencelab-test-{}", std::process::id());
+    pub(crate) fn start(command: &str) -> Tmux {
+        // One server per test, also when several run in this process.
+        static SERVERS: AtomicUsize = AtomicUsize::new(0);
+        let socket = format!(
+            "fencelab-test-{}-{}",
+            std::process::id(),
+            SERVERS.fetch_add(1, Ordering::Relaxed)
+        );
         let tmux = Tmux { socket };
         let output = tmux.run(&[
             "new-session",
@@ -56,20 +63,20 @@ impl Tmux {
     }
 
     /// Types `keys` (tmux key names: `Enter`, `Right`, `Tab`, `m`, …).
-    fn send(&self, keys: &[&str]) {
+    pub(crate) fn send(&self, keys: &[&str]) {
         for key in keys {
             let output = self.run(&["send-keys", "-t", "main", key]);
             assert!(output.status.success(), "send-keys {key}");
         }
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         let output = self.run(&["capture-pane", "-p", "-t", "main"]);
         String::from_utf8_lossy(&output.stdout).into_owned()
     }
 
     /// Waits until `done` holds, showing the last screen if it never does.
-    fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let screen = self.screen();
@@ -91,11 +98,11 @@ impl Drop for Tmux {
     }
 }
 
-fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn lesson_one() -> Lesson {
+pub(crate) fn lesson_one() -> Lesson {
     let dir = repo().join("lessons");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -118,7 +125,7 @@ fn lesson_one() -> Lesson {
 }
 
 /// A path quoted for `sh -c`.
-fn quoted(path: &Path) -> String {
+pub(crate) fn quoted(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
 }
 

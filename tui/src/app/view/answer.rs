@@ -419,10 +419,12 @@ fn field_text(scenario: &Scenario, work: &BreakWork, index: usize, field: StepFi
 }
 
 /// Break: the schedule as an editable list, with each step's result in the
-/// live preview and the grade of the last try.
+/// live preview and the grade of the last try. Long because the list's
+/// columns are measured and drawn in one pass with the preview beside them.
 pub(crate) fn break_step(
     state: &ExerciseState,
     work: &BreakWork,
+    verdicts: bool,
     lang: Lang,
     width: usize,
     theme: Theme,
@@ -438,6 +440,18 @@ pub(crate) fn break_step(
             ),
             width,
             theme.warn(),
+            theme,
+        ),
+        // Before it is solved the preview shows outcomes only: the grade
+        // says whether the schedule breaks the design (ARCHITECTURE.md).
+        Ok(_) if !verdicts => prose(
+            &mut lines,
+            lang.pick(
+                "The preview shows each step's outcome; Enter grades the schedule.",
+                "预览显示每一步的结果；按 Enter 给调度评分。",
+            ),
+            width,
+            theme.dim(),
             theme,
         ),
         Ok(timeline) if timeline.trace.violations.is_empty() => prose(
@@ -520,8 +534,8 @@ pub(crate) fn break_step(
             spans.push(Span::styled(text::fit(&shown, widths[position]), style));
         }
         if let Some(timeline) = preview {
-            let glyph = outcome_glyph(&timeline.trace, index, true);
-            let style = if timeline.trace.is_violation(index as u32) {
+            let glyph = outcome_glyph(&timeline.trace, index, verdicts);
+            let style = if verdicts && timeline.trace.is_violation(index as u32) {
                 theme.bad()
             } else {
                 theme.dim()

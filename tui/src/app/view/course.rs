@@ -6,18 +6,19 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::Lang;
-use sim_core::course::{Lesson, concept_name};
+use sim_core::course::concept_name;
 
 use super::{render_header, section};
 use crate::app::layout;
 use crate::app::model::{App, CourseState};
 use crate::app::text;
 
+/// The course map: the lesson list and the selected lesson's detail. Long
+/// because the detail fills a tall window's spare rows line by line.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &CourseState) {
     let theme = app.theme;
     let lang = app.lang();
-    let total: usize = app.lessons.iter().map(|l| l.exercises.len()).sum();
-    let done: usize = app.lessons.iter().map(|l| app.completed(l).0).sum();
+    let (done, total) = app.session.completed_overall();
     let [header, list_area, detail_area] = layout::course(app, area);
     render_header(
         frame,
@@ -31,19 +32,11 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         theme,
     );
 
-    render_list(frame, list_area, app, state);
-    render_details(frame, detail_area, app, state);
-}
-
-/// The lessons, one row each: order, title, concepts (when wide enough),
-/// exercises complete, and a mark on the next one.
-fn render_list(frame: &mut Frame<'_>, list_area: Rect, app: &App, state: &CourseState) {
-    let theme = app.theme;
-    let lang = app.lang();
+    // The list.
     let width = usize::from(list_area.width);
     let next = app.next_lesson();
     let concepts_width = if width >= 70 {
-        app.lessons
+        app.lessons()
             .iter()
             .map(|l| text::width(&l.concepts.join(" ")))
             .max()
@@ -53,11 +46,11 @@ fn render_list(frame: &mut Frame<'_>, list_area: Rect, app: &App, state: &Course
         0
     };
     let items: Vec<ListItem<'_>> = app
-        .lessons
+        .lessons()
         .iter()
         .enumerate()
         .map(|(index, lesson)| {
-            let (complete, count) = app.completed(lesson);
+            let (complete, count) = app.session.completed(lesson);
             let marker = if index == state.selected { "▸" } else { " " };
             let check = if count > 0 && complete == count {
                 "✓"
@@ -109,14 +102,9 @@ fn render_list(frame: &mut Frame<'_>, list_area: Rect, app: &App, state: &Course
         .highlight_style(theme.selected());
     let mut list_state = ListState::default().with_selected(Some(state.selected));
     frame.render_stateful_widget(list, list_area, &mut list_state);
-}
 
-/// The selected lesson: its summary, concepts, progress, sections and
-/// exercises.
-fn render_details(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &CourseState) {
-    let theme = app.theme;
-    let lang = app.lang();
-    let Some(lesson) = app.lessons.get(state.selected) else {
+    // The selected lesson.
+    let Some(lesson) = app.lessons().get(state.selected) else {
         frame.render_widget(
             Paragraph::new("No lessons.").block(section(Line::default(), theme)),
             detail_area,
@@ -142,13 +130,13 @@ fn render_details(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &C
     ) {
         lines.push(Line::styled(line, theme.dim()));
     }
-    let (complete, count) = app.completed(lesson);
-    let read = app.progress.lessons.get(&lesson.id).map_or(0, |p| {
-        p.sections_read
-            .iter()
-            .filter(|s| (**s as usize) < lesson.sections.len())
-            .count()
-    });
+    let (complete, count) = app.session.completed(lesson);
+    let read = app
+        .session
+        .sections_read(&lesson.id)
+        .iter()
+        .filter(|s| (**s as usize) < lesson.sections.len())
+        .count();
     let sections = lesson.sections.len();
     let status = if lang == Lang::Zh {
         format!("练习完成 {complete}/{count} · 已读小节 {read}/{sections}")
@@ -159,7 +147,33 @@ fn render_details(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &C
         lines.push(Line::styled(line, theme.dim()));
     }
     // What the lesson holds, for the rows a tall window has to spare.
-    lines.extend(contents_lines(app, lesson, wrap_width));
+    let read: &[u32] = app.session.sections_read(&lesson.id);
+    lines.push(Line::default());
+    for (index, found) in lesson.sections.iter().enumerate() {
+        let mark = if read.contains(&(index as u32)) {
+            "✓"
+        } else {
+            " "
+        };
+        let line = format!("{mark} §{} {}", index + 1, found.title.get(lang));
+        lines.push(Line::styled(
+            text::truncate(&line, wrap_width),
+            theme.plain(),
+        ));
+    }
+    for exercise in &lesson.exercises {
+        let done = app.session.is_complete(&lesson.id, &exercise.id);
+        let line = format!(
+            "{} {:<8} {}",
+            if done { "✓" } else { " " },
+            exercise.kind.name(),
+            exercise.id
+        );
+        lines.push(Line::styled(
+            text::truncate(&line, wrap_width),
+            theme.plain(),
+        ));
+    }
     let title = Line::from(Span::styled(
         format!(
             " {} ",
@@ -175,46 +189,4 @@ fn render_details(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &C
             .block(section(title, theme).padding(ratatui::widgets::Padding::horizontal(1))),
         detail_area,
     );
-}
-
-/// A lesson's sections (✓ read) and exercises (✓ complete), one a line.
-fn contents_lines(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'static>> {
-    let theme = app.theme;
-    let lang = app.lang();
-    let mut lines = Vec::new();
-    let read: &[u32] = app
-        .progress
-        .lessons
-        .get(&lesson.id)
-        .map_or(&[], |p| p.sections_read.as_slice());
-    lines.push(Line::default());
-    for (index, found) in lesson.sections.iter().enumerate() {
-        let mark = if read.contains(&(index as u32)) {
-            "✓"
-        } else {
-            " "
-        };
-        let line = format!("{mark} §{} {}", index + 1, found.title.get(lang));
-        lines.push(Line::styled(
-            text::truncate(&line, wrap_width),
-            theme.plain(),
-        ));
-    }
-    for exercise in &lesson.exercises {
-        let done = app
-            .progress
-            .exercise(&lesson.id, &exercise.id)
-            .is_some_and(|p| p.completed);
-        let line = format!(
-            "{} {:<8} {}",
-            if done { "✓" } else { " " },
-            exercise.kind.name(),
-            exercise.id
-        );
-        lines.push(Line::styled(
-            text::truncate(&line, wrap_width),
-            theme.plain(),
-        ));
-    }
-    lines
 }

@@ -32,15 +32,36 @@ fn heading(exercise: &Exercise, lang: Lang) -> &'static str {
     lang.pick(en, zh)
 }
 
-/// Whether the oracle's verdicts may be shown: after the exercise is
-/// complete or its solution was shown, in this visit or an earlier one
-/// (as on the web page).
-fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise, state: &ExerciseState) -> bool {
-    state.solution.is_some()
-        || app
-            .progress
-            .exercise(&lesson.id, &exercise.id)
-            .is_some_and(|p| p.completed || p.solution_seen)
+/// What the exercise's timelines may show now: the session's one policy,
+/// the same as the page's.
+fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise) -> Reveal {
+    app.session
+        .reveal(&lesson.id, &exercise.id)
+        .unwrap_or(Reveal::NoVerdicts)
+}
+
+/// What the timeline on screen may show; `None` when the exercise shows
+/// no timeline (design, quiz, a break schedule that cannot run).
+pub(crate) fn timeline_reveal(app: &App, state: &ExerciseState) -> Option<Reveal> {
+    state.shown_timeline()?;
+    let (lesson, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
+    Some(reveal(app, lesson, exercise))
+}
+
+/// The steps whose outcome the timeline hides (a predict exercise's asked
+/// steps, until it is solved or its solution shown).
+fn hidden_steps(reveal: &Reveal) -> &[u32] {
+    match reveal {
+        Reveal::NotTheseSteps(steps) => steps,
+        Reveal::Everything | Reveal::NoVerdicts => &[],
+    }
+}
+
+/// How many hints the learner has opened.
+fn hints_shown(app: &App, lesson: &Lesson, exercise: &Exercise) -> usize {
+    app.session
+        .shown_hints(&lesson.id, &exercise.id)
+        .map_or(0, <[_]>::len)
 }
 
 /// The rows under the lanes: the marks, the last try, the key.
@@ -123,43 +144,16 @@ fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
     }]
 }
 
-/// How much the timeline shows: everything once the exercise is solved or
-/// its solution shown; before that a predict exercise hides its asked
-/// steps' results, a mark exercise the verdicts (its key). A break preview
-/// is the learner's own schedule: its verdicts show.
-fn shown_reveal(app: &App, state: &ExerciseState) -> Reveal {
-    let revealed = matches!(state.work, Work::Break(_))
-        || app
-            .lesson_exercise(state.lesson, state.exercise)
-            .is_some_and(|(lesson, exercise)| reveal(app, lesson, exercise, state));
-    match state.work {
-        _ if revealed => Reveal::Everything,
-        Work::Predict { .. } => Reveal::NotTheseSteps(state.candidates.clone()),
-        _ => Reveal::NoVerdicts,
-    }
-}
-
-/// The steps whose outcome the timeline hides: a predict exercise's asked
-/// steps, until it is solved or its solution shown (as on the web page).
-fn hidden_steps(state: &ExerciseState, revealed: bool) -> &[u32] {
-    match state.work {
-        Work::Predict { .. } if !revealed => &state.candidates,
-        _ => &[],
-    }
-}
-
-/// The timeline's diagram as shown now (see [`shown_reveal`]).
+/// The timeline's diagram as shown now: as much as the session's reveal
+/// lets show (nothing is computed into it that the reveal hides).
 pub(crate) fn shown_diagram(app: &App, state: &ExerciseState, timeline: &Timeline) -> Arc<Diagram> {
-    timeline.diagram(app.lang(), &shown_reveal(app, state))
+    let reveal = timeline_reveal(app, state).unwrap_or(Reveal::NoVerdicts);
+    timeline.diagram(app.lang(), &reveal)
 }
 
 fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exercise) -> String {
     let lang = app.lang();
-    let revealed = app
-        .progress
-        .exercise(&lesson.id, &exercise.id)
-        .map_or(0, |p| p.hints_used as usize)
-        .min(exercise.hints.len());
+    let revealed = hints_shown(app, lesson, exercise);
     match (state.panel, ()) {
         (Panel::Hints, _) if lang == Lang::Zh => {
             format!("提示 · {revealed}/{}", exercise.hints.len())
@@ -172,10 +166,11 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
             )
             .to_owned(),
         (Panel::Step, _) => {
-            let revealed = reveal(app, lesson, exercise, state);
+            let reveal = reveal(app, lesson, exercise);
+            let revealed = reveal.shows_verdicts();
             match (&state.work, &state.timeline) {
                 (Work::Predict { .. }, Some(timeline)) => {
-                    let hidden = hidden_steps(state, revealed).contains(&(timeline.cursor as u32));
+                    let hidden = hidden_steps(&reveal).contains(&(timeline.cursor as u32));
                     answer::predict_title(timeline, hidden, revealed, lang)
                 }
                 (Work::Mark, Some(timeline)) => step_title(
@@ -208,6 +203,10 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
     }
 }
 
+/// The bottom panel's lines: the hints, the worked solution, or the
+/// current step with the last grade, per exercise kind. Long because it is
+/// the one place that chooses between them; each kind's own lines live in
+/// `answer.rs`.
 pub(crate) fn panel_lines(
     app: &App,
     state: &ExerciseState,
@@ -221,15 +220,15 @@ pub(crate) fn panel_lines(
     let prose = |lines: &mut Vec<Line<'static>>, text: &str, style| {
         lines.extend(text::wrap_styled(text, width, style, theme));
     };
-    let revealed = reveal(app, lesson, exercise, state);
+    let revealed = reveal(app, lesson, exercise).shows_verdicts();
     match state.panel {
         Panel::Hints => {
-            let revealed = app
-                .progress
-                .exercise(&lesson.id, &exercise.id)
-                .map_or(0, |p| p.hints_used as usize)
-                .min(exercise.hints.len());
-            for (index, hint) in exercise.hints.iter().take(revealed).enumerate() {
+            let shown = app
+                .session
+                .shown_hints(&lesson.id, &exercise.id)
+                .unwrap_or_default();
+            let revealed = shown.len();
+            for (index, hint) in shown.iter().enumerate() {
                 if index > 0 {
                     lines.push(Line::default());
                 }
@@ -370,8 +369,7 @@ pub(crate) fn panel_lines(
                     }
                 }
                 lines.push(Line::default());
-                let shown = reveal(app, lesson, exercise, state);
-                lines.extend(step_lines(timeline, lang, shown, width, theme));
+                lines.extend(step_lines(timeline, lang, revealed, width, theme));
             }
             (Work::Predict { predictions, .. }, Some(timeline)) => {
                 lines = answer::predict_step(
@@ -385,7 +383,9 @@ pub(crate) fn panel_lines(
                 );
             }
             (Work::Design(work), _) => return answer::design_step(state, work, lang, width, theme),
-            (Work::Break(work), _) => return answer::break_step(state, work, lang, width, theme),
+            (Work::Break(work), _) => {
+                return answer::break_step(state, work, revealed, lang, width, theme);
+            }
             (Work::Quiz { .. }, _) => {
                 return answer::quiz_step(state, exercise, lang, width, theme);
             }
@@ -395,6 +395,9 @@ pub(crate) fn panel_lines(
     PanelText { lines, focus: None }
 }
 
+/// The exercise screen: header, task, timeline, panel. Long because it
+/// draws the four areas in order with the values they share (reveal,
+/// record, language); each area's content comes from its own function.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExerciseState) {
     let theme = app.theme;
     let lang = app.lang();
@@ -402,16 +405,12 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
         return;
     };
     let areas = layout::exercise(app, state, exercise, area);
-    let record = app
-        .progress
-        .exercise(&lesson.id, &exercise.id)
-        .cloned()
-        .unwrap_or_default();
+    let record = app.session.exercise_progress(&lesson.id, &exercise.id);
     let mut right = format!(
         "{} · {} {}/{}",
         super::lesson::tries(lang, record.attempts),
         lang.pick("hints", "提示"),
-        (record.hints_used as usize).min(exercise.hints.len()),
+        hints_shown(app, lesson, exercise),
         exercise.hints.len()
     );
     if record.completed {
@@ -485,8 +484,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
 
-/// The exercise's timeline, as much as it may show (see [`shown_reveal`]),
-/// with its extra rows.
+/// The exercise's timeline, as much as the session's reveal lets show
+/// (a break preview too: its outcomes, and its verdicts only once solved;
+/// ARCHITECTURE.md, "the break preview"), with its extra rows.
 fn render_timeline(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExerciseState) {
     let Some(timeline) = state.shown_timeline() else {
         return;

@@ -52,7 +52,7 @@ pub(crate) fn section_lines(
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &LessonState) {
     let theme = app.theme;
     let lang = app.lang();
-    let Some(lesson) = app.lessons.get(state.lesson) else {
+    let Some(lesson) = app.lessons().get(state.lesson) else {
         return;
     };
     let [header, body, link] = layout::lesson(area);
@@ -116,7 +116,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
 fn render_link(frame: &mut Frame<'_>, link: Rect, app: &App, state: &LessonState, below: bool) {
     let theme = app.theme;
     let lang = app.lang();
-    let Some(lesson) = app.lessons.get(state.lesson) else {
+    let Some(lesson) = app.lessons().get(state.lesson) else {
         return;
     };
     let Some(found) = lesson.sections.get(state.page) else {
@@ -176,11 +176,11 @@ fn render_exercises(
         .iter()
         .enumerate()
         .map(|(index, exercise)| {
-            let record = app.progress.exercise(&lesson.id, &exercise.id);
-            let (mark, status) = match record {
-                Some(r) if r.completed => ("✓", lang.pick("complete", "已完成").to_owned()),
-                Some(r) if r.attempts > 0 => ("·", tries(lang, r.attempts)),
-                _ => (" ", lang.pick("new", "未开始").to_owned()),
+            let record = app.session.exercise_progress(&lesson.id, &exercise.id);
+            let (mark, status) = match record.attempts {
+                _ if record.completed => ("✓", lang.pick("complete", "已完成").to_owned()),
+                0 => (" ", lang.pick("new", "未开始").to_owned()),
+                attempts => ("·", tries(lang, attempts)),
             };
             let marker = if index == state.exercise { "▸" } else { " " };
             let head = format!("{marker} {mark} {}. {:<8}", index + 1, exercise.kind.name());

@@ -88,7 +88,7 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
             ("l", lang),
         ],
         Screen::Lesson(state) => {
-            let lesson = app.lessons.get(state.lesson);
+            let lesson = app.lessons().get(state.lesson);
             let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
             if exercises_page {
                 vec![
@@ -357,8 +357,8 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
                 "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用同样的符号显示你的预测。o r d n w 分别设为 ok、rejected、duplicate、noop、waiting 并跳到下一个。作答之后：✓ 对 · ✗ 错。",
             ),
             Work::Break(_) => (
-                "Break: the timeline previews your schedule, run again after each change; ‼ marks a violation. The steps stay in tick order: a step whose tick passes another's moves past it.",
-                "攻破：时间线预览你的调度，每次修改后重新运行；‼ 表示违例。步骤始终按时刻排序：时刻越过另一步的步骤会移到它后面。",
+                "Break: the timeline previews your schedule's outcomes, run again after each change; Enter grades it, and ‼ marks a violation once solved. The steps stay in tick order: a step whose tick passes another's moves past it.",
+                "攻破：时间线预览你的调度中每一步的结果，每次修改后重新运行；按 Enter 评分，解出之后 ‼ 表示违例。步骤始终按时刻排序：时刻越过另一步的步骤会移到它后面。",
             ),
             _ => (
                 "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",

@@ -1,0 +1,489 @@
+//! What can go wrong when a front end asks the course something, as values:
+//! each error can be matched and said in either language (`message(lang)`;
+//! `Display` is the English).
+
+use std::fmt;
+
+use crate::Lang;
+use crate::course::progress::ProgressError;
+
+/// Why a course question has no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CourseError {
+    /// The lessons did not load: one `FILE.toml:LINE:COL: message` line each
+    /// (the parser's diagnostics, as the lint prints them).
+    Lessons(Vec<String>),
+    /// The page's `lessons.json` is not a list of `[file stem, TOML]` pairs.
+    LessonsJson(String),
+    NoLesson(String),
+    NoExercise {
+        lesson: String,
+        exercise: String,
+    },
+    NoScenario {
+        lesson: String,
+        scenario: String,
+    },
+    /// The exercise names a scenario its lesson does not have.
+    MissingScenario,
+    /// Design and quiz exercises have no timeline.
+    NoTimeline {
+        kind: &'static str,
+    },
+    /// A break preview asked of another kind of exercise.
+    NotBreak(String),
+    NoSection {
+        lesson: String,
+        sections: usize,
+    },
+    NoHint {
+        index: u32,
+        count: usize,
+    },
+    /// Hints come in order: `index` before `next` was shown.
+    HintOutOfOrder {
+        index: u32,
+        next: u32,
+    },
+    /// Every hint is shown already; `attempted` tells whether the worked
+    /// solution is open.
+    NoMoreHints {
+        attempted: bool,
+    },
+    /// The worked solution comes only after an attempt.
+    SolutionBeforeAttempt,
+    NoSafeDesign,
+    NoBreakingSchedule,
+    /// The exercise's world does not fit the explorers.
+    World(String),
+    /// A break schedule that cannot run (the scenario check's reason).
+    Schedule(String),
+    Answer(AnswerError),
+    /// An answer of another kind than the exercise.
+    WrongKind {
+        kind: &'static str,
+    },
+    UnknownSelfCheck(String),
+    Progress(ProgressError),
+}
+
+/// What is wrong with an answer read from JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnswerError {
+    /// `what` must be a list of numbers.
+    NotNumbers(&'static str),
+    NoStep {
+        step: u64,
+        count: u64,
+    },
+    PredictShape,
+    NotStepIndex(String),
+    NotAsked(u32),
+    NotOutcome(String),
+    DesignShape,
+    UnknownKnob(String),
+    ClosedKnob(String),
+    NotList(String),
+    NotNames(String),
+    UnknownCheck(String),
+    UnknownToken(String),
+    UnknownClock(String),
+    UnknownProtect(String),
+    TargetCount(usize),
+    BreakShape,
+    TooManySteps,
+    Step {
+        index: usize,
+        problem: StepProblem,
+    },
+    NoOption(u64),
+    ChooseOne,
+}
+
+/// What is wrong with one step of a break answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepProblem {
+    NotObject,
+    UnknownKey(String),
+    BadTick,
+    Backwards { at: u64, previous: u64 },
+    UnknownAction(String),
+    NeedsWorker(String),
+    UnknownWorker(String),
+    NeedsTarget(String),
+    UnknownTarget(String),
+    RegisterTarget,
+    UnknownJob(String),
+    BadName(&'static str),
+    OnlyWrite(&'static str),
+    BadNote,
+}
+
+impl From<AnswerError> for CourseError {
+    fn from(error: AnswerError) -> CourseError {
+        CourseError::Answer(error)
+    }
+}
+
+impl From<ProgressError> for CourseError {
+    fn from(error: ProgressError) -> CourseError {
+        CourseError::Progress(error)
+    }
+}
+
+impl CourseError {
+    /// The error in `lang`. Long because it is one arm per variant, each
+    /// with both languages side by side: split, a translation would drift
+    /// from its English.
+    pub fn message(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let pick = |en: String, cn: String| if zh { cn } else { en };
+        match self {
+            CourseError::Lessons(lines) => lines.join("\n"),
+            CourseError::LessonsJson(why) => pick(
+                format!("lessons.json: not a list of [file name, lesson text] pairs ({why})"),
+                format!("lessons.json：不是 [文件名, 课程文本] 对的列表（{why}）"),
+            ),
+            CourseError::NoLesson(id) => pick(
+                format!("there is no lesson `{id}`"),
+                format!("没有课程 `{id}`"),
+            ),
+            CourseError::NoExercise { lesson, exercise } => pick(
+                format!("lesson `{lesson}` has no exercise `{exercise}`"),
+                format!("课程 `{lesson}` 没有练习 `{exercise}`"),
+            ),
+            CourseError::NoScenario { lesson, scenario } => pick(
+                format!("lesson `{lesson}` has no scenario `{scenario}`"),
+                format!("课程 `{lesson}` 没有场景 `{scenario}`"),
+            ),
+            CourseError::MissingScenario => pick(
+                "the exercise's scenario is missing".to_owned(),
+                "练习的场景不存在".to_owned(),
+            ),
+            CourseError::NoTimeline { kind } => pick(
+                format!("a `{kind}` exercise has no timeline"),
+                format!("`{kind}` 练习没有时间线"),
+            ),
+            CourseError::NotBreak(id) => pick(
+                format!("`{id}` is not a break exercise"),
+                format!("`{id}` 不是 break 练习"),
+            ),
+            CourseError::NoSection { lesson, sections } => pick(
+                format!("lesson `{lesson}` has {sections} sections"),
+                format!("课程 `{lesson}` 只有 {sections} 节"),
+            ),
+            CourseError::NoHint { index, count } => pick(
+                format!("there is no hint {index}: the exercise has {count} hints"),
+                format!("没有第 {index} 条提示：这个练习有 {count} 条提示"),
+            ),
+            CourseError::HintOutOfOrder { index, next } => pick(
+                format!("hint {index} comes after hint {next}"),
+                format!("提示 {index} 在提示 {next} 之后"),
+            ),
+            CourseError::NoMoreHints { attempted: false } => pick(
+                "That was the last hint. Now try an answer.".to_owned(),
+                "这是最后一条提示。试着作答吧。".to_owned(),
+            ),
+            CourseError::NoMoreHints { attempted: true } => pick(
+                "That was the last hint; the worked solution is open.".to_owned(),
+                "这是最后一条提示；可以查看参考解答了。".to_owned(),
+            ),
+            CourseError::SolutionBeforeAttempt => pick(
+                "Try the exercise once before you see the solution.".to_owned(),
+                "先自己试一次，再看解答。".to_owned(),
+            ),
+            CourseError::NoSafeDesign => pick(
+                "no safe choice exists among the open knobs".to_owned(),
+                "开放的选项中没有安全的选择".to_owned(),
+            ),
+            CourseError::NoBreakingSchedule => pick(
+                "the explorers find no schedule that breaks this design".to_owned(),
+                "探索器找不到攻破这个设计的调度".to_owned(),
+            ),
+            CourseError::World(why) => pick(
+                format!("the exercise's world does not fit the explorers: {why}"),
+                format!("练习的世界不适合探索器：{why}"),
+            ),
+            CourseError::Schedule(why) => pick(
+                format!("the schedule cannot run: {why}"),
+                format!("这个调度无法运行：{why}"),
+            ),
+            CourseError::Answer(error) => error.message(lang),
+            CourseError::WrongKind { kind } => pick(
+                format!("this answer does not fit a `{kind}` exercise"),
+                format!("这个答案不适合 `{kind}` 练习"),
+            ),
+            CourseError::UnknownSelfCheck(level) => pick(
+                format!("unknown self-check level `{level}`: basic, intermediate or senior"),
+                format!("未知的自我检查层级 `{level}`：basic、intermediate 或 senior"),
+            ),
+            CourseError::Progress(error) => error.message(lang),
+        }
+    }
+}
+
+impl AnswerError {
+    /// The error in `lang` (one arm per variant, both languages side by
+    /// side, as in [`CourseError::message`]).
+    pub fn message(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let pick = |en: String, cn: String| if zh { cn } else { en };
+        match self {
+            AnswerError::NotNumbers(what) => pick(
+                format!("`{what}` must be a list of numbers"),
+                format!("`{what}` 必须是数字列表"),
+            ),
+            AnswerError::NoStep { step, count } => pick(
+                format!("step {step} does not exist (the timeline has {count} steps)"),
+                format!("第 {step} 步不存在（时间线共 {count} 步）"),
+            ),
+            AnswerError::PredictShape => pick(
+                "`predict` must map step indices to outcomes, e.g. {\"1\": \"ok\"}".to_owned(),
+                "`predict` 必须把步骤序号映射到结果，例如 {\"1\": \"ok\"}".to_owned(),
+            ),
+            AnswerError::NotStepIndex(key) => pick(
+                format!("`{key}` is not a step index"),
+                format!("`{key}` 不是步骤序号"),
+            ),
+            AnswerError::NotAsked(index) => pick(
+                format!("step {index} is not one of this exercise's steps"),
+                format!("第 {index} 步不是这个练习要预测的步骤"),
+            ),
+            AnswerError::NotOutcome(name) => pick(
+                format!("`{name}` is not an outcome: ok, rejected, duplicate, noop or waiting"),
+                format!("`{name}` 不是结果：ok、rejected、duplicate、noop 或 waiting"),
+            ),
+            AnswerError::DesignShape => pick(
+                "`design` must be an object".to_owned(),
+                "`design` 必须是对象".to_owned(),
+            ),
+            AnswerError::UnknownKnob(key) => pick(
+                format!("unknown design knob `{key}`"),
+                format!("未知的设计选项 `{key}`"),
+            ),
+            AnswerError::ClosedKnob(key) => pick(
+                format!("this exercise does not let you change `{key}`"),
+                format!("这个练习不允许修改 `{key}`"),
+            ),
+            AnswerError::NotList(key) => pick(
+                format!("`{key}` must be a list"),
+                format!("`{key}` 必须是列表"),
+            ),
+            AnswerError::NotNames(key) => pick(
+                format!("`{key}` must list names"),
+                format!("`{key}` 必须列出名称"),
+            ),
+            AnswerError::UnknownCheck(name) => pick(
+                format!("unknown check `{name}`"),
+                format!("未知的检查 `{name}`"),
+            ),
+            AnswerError::UnknownToken(name) => pick(
+                format!("unknown token kind `{name}`"),
+                format!("未知的 token 类型 `{name}`"),
+            ),
+            AnswerError::UnknownClock(name) => pick(
+                format!("unknown lease clock `{name}`"),
+                format!("未知的租约时钟 `{name}`"),
+            ),
+            AnswerError::UnknownProtect(name) => pick(
+                format!("unknown protection `{name}`"),
+                format!("未知的保护方式 `{name}`"),
+            ),
+            AnswerError::TargetCount(count) => pick(
+                format!("`target_protect` needs one protection per target ({count})"),
+                format!("`target_protect` 需要为每个目标各给一种保护（{count} 个）"),
+            ),
+            AnswerError::BreakShape => pick(
+                "`break` must be a list of steps".to_owned(),
+                "`break` 必须是步骤列表".to_owned(),
+            ),
+            AnswerError::TooManySteps => pick(
+                "a schedule of at most 200 steps, please".to_owned(),
+                "调度最多 200 步".to_owned(),
+            ),
+            AnswerError::Step { index, problem } => pick(
+                format!("step {index}: {}", problem.message(lang)),
+                format!("第 {index} 步：{}", problem.message(lang)),
+            ),
+            AnswerError::NoOption(option) => pick(
+                format!("option {option} does not exist"),
+                format!("选项 {option} 不存在"),
+            ),
+            AnswerError::ChooseOne => {
+                pick("choose one option".to_owned(), "只能选一个选项".to_owned())
+            }
+        }
+    }
+}
+
+impl StepProblem {
+    /// The problem in `lang`.
+    pub fn message(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let pick = |en: String, cn: String| if zh { cn } else { en };
+        match self {
+            StepProblem::NotObject => pick("must be an object".to_owned(), "必须是对象".to_owned()),
+            StepProblem::UnknownKey(key) => {
+                pick(format!("unknown key `{key}`"), format!("未知的键 `{key}`"))
+            }
+            StepProblem::BadTick => pick(
+                "`at` must be a tick from 0".to_owned(),
+                "`at` 必须是从 0 开始的 tick".to_owned(),
+            ),
+            StepProblem::Backwards { at, previous } => pick(
+                format!("`at` = {at} goes backwards (the step before is at {previous})"),
+                format!("`at` = {at} 倒退了（前一步在 tick {previous}）"),
+            ),
+            StepProblem::UnknownAction(name) => pick(
+                format!("unknown action `{name}`"),
+                format!("未知的动作 `{name}`"),
+            ),
+            StepProblem::NeedsWorker(name) => pick(
+                format!("`{name}` needs a worker"),
+                format!("`{name}` 需要一个 Worker"),
+            ),
+            StepProblem::UnknownWorker(id) => pick(
+                format!("unknown worker `{id}`"),
+                format!("未知的 Worker `{id}`"),
+            ),
+            StepProblem::NeedsTarget(name) => pick(
+                format!("`{name}` needs a target"),
+                format!("`{name}` 需要一个目标"),
+            ),
+            StepProblem::UnknownTarget(id) => pick(
+                format!("unknown target `{id}`"),
+                format!("未知的目标 `{id}`"),
+            ),
+            StepProblem::RegisterTarget => pick(
+                "`register` needs a registered_token target".to_owned(),
+                "`register` 需要 registered_token 目标".to_owned(),
+            ),
+            StepProblem::UnknownJob(id) => {
+                pick(format!("unknown job `{id}`"), format!("未知的任务 `{id}`"))
+            }
+            StepProblem::BadName(key) => pick(
+                format!("`{key}` must be a non-empty string of at most 64 bytes"),
+                format!("`{key}` 必须是非空字符串，最多 64 字节"),
+            ),
+            StepProblem::OnlyWrite(key) => pick(
+                format!("only a write carries `{key}`"),
+                format!("只有 write 可以带 `{key}`"),
+            ),
+            StepProblem::BadNote => pick(
+                "`note` must be a string or { en, zh }".to_owned(),
+                "`note` 必须是字符串或 { en, zh }".to_owned(),
+            ),
+        }
+    }
+}
+
+impl fmt::Display for CourseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl std::error::Error for CourseError {}
+impl std::error::Error for AnswerError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has_chinese(text: &str) -> bool {
+        text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    }
+
+    #[test]
+    fn every_error_is_said_in_both_languages() {
+        let word = || "x".to_owned();
+        let steps = [
+            StepProblem::NotObject,
+            StepProblem::UnknownKey(word()),
+            StepProblem::BadTick,
+            StepProblem::Backwards { at: 1, previous: 2 },
+            StepProblem::UnknownAction(word()),
+            StepProblem::NeedsWorker(word()),
+            StepProblem::UnknownWorker(word()),
+            StepProblem::NeedsTarget(word()),
+            StepProblem::UnknownTarget(word()),
+            StepProblem::RegisterTarget,
+            StepProblem::UnknownJob(word()),
+            StepProblem::BadName("op"),
+            StepProblem::OnlyWrite("op"),
+            StepProblem::BadNote,
+        ];
+        let mut answers = vec![
+            AnswerError::NotNumbers("mark"),
+            AnswerError::NoStep { step: 9, count: 3 },
+            AnswerError::PredictShape,
+            AnswerError::NotStepIndex(word()),
+            AnswerError::NotAsked(1),
+            AnswerError::NotOutcome(word()),
+            AnswerError::DesignShape,
+            AnswerError::UnknownKnob(word()),
+            AnswerError::ClosedKnob(word()),
+            AnswerError::NotList(word()),
+            AnswerError::NotNames(word()),
+            AnswerError::UnknownCheck(word()),
+            AnswerError::UnknownToken(word()),
+            AnswerError::UnknownClock(word()),
+            AnswerError::UnknownProtect(word()),
+            AnswerError::TargetCount(2),
+            AnswerError::BreakShape,
+            AnswerError::TooManySteps,
+            AnswerError::NoOption(4),
+            AnswerError::ChooseOne,
+        ];
+        answers.extend(
+            steps
+                .into_iter()
+                .map(|problem| AnswerError::Step { index: 0, problem }),
+        );
+        let mut errors = vec![
+            CourseError::LessonsJson(word()),
+            CourseError::NoLesson(word()),
+            CourseError::NoExercise {
+                lesson: word(),
+                exercise: word(),
+            },
+            CourseError::NoScenario {
+                lesson: word(),
+                scenario: word(),
+            },
+            CourseError::MissingScenario,
+            CourseError::NoTimeline { kind: "quiz" },
+            CourseError::NotBreak(word()),
+            CourseError::NoSection {
+                lesson: word(),
+                sections: 2,
+            },
+            CourseError::NoHint { index: 3, count: 2 },
+            CourseError::HintOutOfOrder { index: 2, next: 0 },
+            CourseError::NoMoreHints { attempted: false },
+            CourseError::NoMoreHints { attempted: true },
+            CourseError::SolutionBeforeAttempt,
+            CourseError::NoSafeDesign,
+            CourseError::NoBreakingSchedule,
+            CourseError::World(word()),
+            CourseError::Schedule(word()),
+            CourseError::WrongKind { kind: "mark" },
+            CourseError::UnknownSelfCheck(word()),
+            CourseError::Progress(ProgressError::Newer(9)),
+            CourseError::Progress(ProgressError::Corrupt(word())),
+        ];
+        errors.extend(answers.into_iter().map(CourseError::Answer));
+        for error in errors {
+            let (en, zh) = (error.message(Lang::En), error.message(Lang::Zh));
+            assert!(!has_chinese(&en), "{en}");
+            assert!(has_chinese(&zh), "{error:?}: {zh}");
+            assert_eq!(error.to_string(), en);
+        }
+    }
+}

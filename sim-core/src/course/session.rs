@@ -1,0 +1,535 @@
+//! One learner's course: the lessons and the progress record, and every
+//! course rule the front ends follow — grading (which records the attempt),
+//! hints in order, the worked solution only after an attempt, what a
+//! timeline may show ([`Reveal`]), completion. The terminal and the page
+//! hold a [`CourseSession`] and ask it; they only lay its answers out.
+//!
+//! **The break editor's preview** shows the learner's schedule with its
+//! outcomes but no verdicts ([`Reveal::NoVerdicts`]) until the exercise is
+//! solved or its solution shown: whether the schedule breaks the design is
+//! the grade's to say, as in every other exercise kind.
+
+use crate::Lang;
+use crate::Reveal;
+use crate::course::error::CourseError;
+use crate::course::grade::{
+    Answer, Grade, Schedule, Solution, answer_from_json, asked_steps, grade, schedule_scenario,
+    worked_solution,
+};
+use crate::course::lesson::{Exercise, ExerciseKind, Lesson, parse_lesson};
+use crate::course::progress::{ExerciseProgress, Position, Progress, ProgressError};
+use crate::scenario::{Scenario, Text};
+
+/// The lessons (in course order) and the learner's progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CourseSession {
+    lessons: Vec<Lesson>,
+    progress: Progress,
+}
+
+/// A hint, as shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    /// From 0.
+    pub index: u32,
+    pub text: Text,
+    /// More hints follow.
+    pub more: bool,
+}
+
+/// The self-check levels (C26).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelfCheckLevel {
+    Basic,
+    Intermediate,
+    Senior,
+}
+
+impl std::str::FromStr for SelfCheckLevel {
+    type Err = CourseError;
+
+    fn from_str(name: &str) -> Result<SelfCheckLevel, CourseError> {
+        match name {
+            "basic" => Ok(SelfCheckLevel::Basic),
+            "intermediate" => Ok(SelfCheckLevel::Intermediate),
+            "senior" => Ok(SelfCheckLevel::Senior),
+            other => Err(CourseError::UnknownSelfCheck(other.to_owned())),
+        }
+    }
+}
+
+impl CourseSession {
+    /// A course from (file stem, TOML text) pairs, with fresh progress.
+    /// Mistakes come back as `FILE.toml:LINE:COL: message` lines.
+    pub fn from_sources(sources: &[(&str, &str)]) -> Result<CourseSession, CourseError> {
+        let mut lessons = Vec::new();
+        let mut problems = Vec::new();
+        for (stem, text) in sources {
+            match parse_lesson(text.as_bytes()) {
+                Ok(lesson) if lesson.id == *stem => lessons.push(lesson),
+                Ok(lesson) => problems.push(format!(
+                    "{stem}.toml:1:1: the lesson's id `{}` must equal the file name",
+                    lesson.id
+                )),
+                Err(diagnostics) => {
+                    problems.extend(diagnostics.iter().map(|d| format!("{stem}.toml:{d}")));
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(CourseError::Lessons(problems));
+        }
+        Ok(CourseSession::new(lessons, Progress::default()))
+    }
+
+    /// A course from the page's `lessons.json`: a list of `[file stem,
+    /// TOML text]` pairs, as `cargo xtask web` writes it.
+    pub fn from_json(text: &str) -> Result<CourseSession, CourseError> {
+        let pairs: Vec<(String, String)> = serde_json::from_str(text)
+            .map_err(|error| CourseError::LessonsJson(error.to_string()))?;
+        let sources: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(stem, text)| (stem.as_str(), text.as_str()))
+            .collect();
+        CourseSession::from_sources(&sources)
+    }
+
+    /// Lessons already read, put in course order, with `progress`.
+    pub fn new(mut lessons: Vec<Lesson>, progress: Progress) -> CourseSession {
+        lessons.sort_by_key(|lesson| lesson.order);
+        CourseSession { lessons, progress }
+    }
+
+    // ---- the lessons ------------------------------------------------------
+
+    /// In course order.
+    pub fn lessons(&self) -> &[Lesson] {
+        &self.lessons
+    }
+
+    pub fn lesson(&self, id: &str) -> Result<&Lesson, CourseError> {
+        self.lessons
+            .iter()
+            .find(|lesson| lesson.id == id)
+            .ok_or_else(|| CourseError::NoLesson(id.to_owned()))
+    }
+
+    pub fn exercise(&self, lesson: &str, id: &str) -> Result<(&Lesson, &Exercise), CourseError> {
+        let found = self.lesson(lesson)?;
+        let exercise = found.exercise(id).ok_or_else(|| CourseError::NoExercise {
+            lesson: lesson.to_owned(),
+            exercise: id.to_owned(),
+        })?;
+        Ok((found, exercise))
+    }
+
+    /// A lesson scenario by name (the lesson reader's timelines).
+    pub fn scenario(&self, lesson: &str, name: &str) -> Result<&Scenario, CourseError> {
+        self.lesson(lesson)?
+            .scenarios
+            .iter()
+            .find(|(known, _)| known == name)
+            .map(|(_, scenario)| scenario)
+            .ok_or_else(|| CourseError::NoScenario {
+                lesson: lesson.to_owned(),
+                scenario: name.to_owned(),
+            })
+    }
+
+    /// The scenario an exercise's timeline shows (mark, predict, break).
+    pub fn exercise_scenario(&self, lesson: &str, id: &str) -> Result<&Scenario, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        let index = exercise.kind.scenario().ok_or(CourseError::NoTimeline {
+            kind: exercise.kind.name(),
+        })?;
+        found.scenario(index).ok_or(CourseError::MissingScenario)
+    }
+
+    /// The steps a predict exercise asks about (empty for other kinds).
+    pub fn asked_steps(&self, lesson: &str, id: &str) -> Result<Vec<u32>, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        Ok(match &exercise.kind {
+            ExerciseKind::Predict { scenario, steps } => found
+                .scenario(*scenario)
+                .map(|s| asked_steps(s, steps.as_deref()))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        })
+    }
+
+    // ---- progress ---------------------------------------------------------
+
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// Replaces the progress with a record read from JSON (any version this
+    /// build knows). A damaged or newer record is refused and the current
+    /// progress kept; the caller keeps the bytes aside.
+    pub fn load_progress(&mut self, text: &str) -> Result<(), ProgressError> {
+        self.progress = Progress::from_json(text)?;
+        Ok(())
+    }
+
+    /// The progress record as JSON, at the current version.
+    pub fn export_progress(&self) -> String {
+        self.progress.to_json()
+    }
+
+    /// Fresh progress, in the same language.
+    pub fn reset_progress(&mut self) {
+        self.progress = Progress {
+            lang: self.progress.lang,
+            ..Progress::default()
+        };
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.progress.lang
+    }
+
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.progress.lang = lang;
+    }
+
+    /// The learner's record of one exercise (blank when never opened).
+    pub fn exercise_progress(&self, lesson: &str, id: &str) -> ExerciseProgress {
+        self.progress
+            .exercise(lesson, id)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Records that the learner is on `page` of `lesson`: a section (then
+    /// also read), or `sections` for the exercises page.
+    pub fn visit(&mut self, lesson: &str, page: u32) -> Result<(), CourseError> {
+        let sections = self.lesson(lesson)?.sections.len();
+        if page as usize > sections {
+            return Err(CourseError::NoSection {
+                lesson: lesson.to_owned(),
+                sections,
+            });
+        }
+        let position = Position {
+            lesson: lesson.to_owned(),
+            section: page,
+        };
+        if self.progress.position.as_ref() != Some(&position) {
+            self.progress.position = Some(position);
+        }
+        if (page as usize) < sections {
+            let read = &mut self
+                .progress
+                .lessons
+                .entry(lesson.to_owned())
+                .or_default()
+                .sections_read;
+            if !read.contains(&page) {
+                read.push(page);
+                read.sort_unstable();
+            }
+        }
+        Ok(())
+    }
+
+    /// Records that section `section` of `lesson` was read, and that the
+    /// learner is there.
+    pub fn mark_read(&mut self, lesson: &str, section: u32) -> Result<(), CourseError> {
+        let sections = self.lesson(lesson)?.sections.len();
+        if section as usize >= sections {
+            return Err(CourseError::NoSection {
+                lesson: lesson.to_owned(),
+                sections,
+            });
+        }
+        self.visit(lesson, section)
+    }
+
+    /// The page to open `lesson` on: where the learner left it, else 0.
+    pub fn resume_page(&self, lesson: &str) -> u32 {
+        let sections = self.lesson(lesson).map_or(0, |l| l.sections.len()) as u32;
+        self.progress
+            .position
+            .as_ref()
+            .filter(|p| p.lesson == lesson)
+            .map_or(0, |p| p.section.min(sections))
+    }
+
+    /// Ticks (or unticks) a self-check level.
+    pub fn set_self_check(&mut self, level: SelfCheckLevel, done: bool) {
+        let check = &mut self.progress.self_check;
+        match level {
+            SelfCheckLevel::Basic => check.basic = done,
+            SelfCheckLevel::Intermediate => check.intermediate = done,
+            SelfCheckLevel::Senior => check.senior = done,
+        }
+    }
+
+    /// The sections of `lesson` read so far, by index, in order.
+    pub fn sections_read(&self, lesson: &str) -> &[u32] {
+        self.progress
+            .lessons
+            .get(lesson)
+            .map_or(&[], |p| p.sections_read.as_slice())
+    }
+
+    // ---- completion -------------------------------------------------------
+
+    pub fn is_complete(&self, lesson: &str, id: &str) -> bool {
+        self.progress
+            .exercise(lesson, id)
+            .is_some_and(|p| p.completed)
+    }
+
+    /// Exercises of `lesson` completed, and its exercise count.
+    pub fn completed(&self, lesson: &Lesson) -> (usize, usize) {
+        let done = lesson
+            .exercises
+            .iter()
+            .filter(|e| self.is_complete(&lesson.id, &e.id))
+            .count();
+        (done, lesson.exercises.len())
+    }
+
+    /// Exercises completed in the whole course, and the course's count.
+    pub fn completed_overall(&self) -> (usize, usize) {
+        self.lessons
+            .iter()
+            .map(|lesson| self.completed(lesson))
+            .fold((0, 0), |(done, total), (d, t)| (done + d, total + t))
+    }
+
+    /// The first exercise not completed: (lesson index, exercise index).
+    pub fn next_unfinished(&self) -> Option<(usize, usize)> {
+        self.lessons.iter().enumerate().find_map(|(at, lesson)| {
+            lesson
+                .exercises
+                .iter()
+                .position(|e| !self.is_complete(&lesson.id, &e.id))
+                .map(|exercise| (at, exercise))
+        })
+    }
+
+    // ---- an exercise ------------------------------------------------------
+
+    /// What a timeline of this exercise may show now: everything once it is
+    /// complete or its solution was shown; before that no verdicts, and a
+    /// predict exercise not the results it asks for. The break editor's
+    /// preview follows the same policy (see the module doc).
+    pub fn reveal(&self, lesson: &str, id: &str) -> Result<Reveal, CourseError> {
+        let (_, exercise) = self.exercise(lesson, id)?;
+        let done = self
+            .progress
+            .exercise(lesson, id)
+            .is_some_and(|p| p.completed || p.solution_seen);
+        Ok(match &exercise.kind {
+            _ if done => Reveal::Everything,
+            ExerciseKind::Predict { .. } => Reveal::NotTheseSteps(self.asked_steps(lesson, id)?),
+            _ => Reveal::NoVerdicts,
+        })
+    }
+
+    /// A break exercise's world running `schedule` (the editor's live
+    /// preview), with what it may show. Records nothing.
+    pub fn break_preview(
+        &self,
+        lesson: &str,
+        id: &str,
+        schedule: &Schedule,
+    ) -> Result<(Scenario, Reveal), CourseError> {
+        let (_, exercise) = self.exercise(lesson, id)?;
+        if !matches!(exercise.kind, ExerciseKind::Break { .. }) {
+            return Err(CourseError::NotBreak(id.to_owned()));
+        }
+        let shell = self.exercise_scenario(lesson, id)?;
+        let attempt = schedule_scenario(shell, schedule)?;
+        Ok((attempt, self.reveal(lesson, id)?))
+    }
+
+    /// Reads an answer's JSON (the value an answers file holds under the
+    /// exercise's kind).
+    pub fn answer_from_json(
+        &self,
+        lesson: &str,
+        id: &str,
+        value: &serde_json::Value,
+    ) -> Result<Answer, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        answer_from_json(found, exercise, value)
+    }
+
+    /// Grades `answer`, computing the key now, and records the attempt.
+    pub fn grade(&mut self, lesson: &str, id: &str, answer: &Answer) -> Result<Grade, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        let graded = grade(found, exercise, answer)?;
+        self.progress.record_attempt(lesson, id, graded.correct);
+        Ok(graded)
+    }
+
+    /// The takeaway, once the learner has tried.
+    pub fn takeaway(&self, lesson: &str, id: &str) -> Result<Option<&Text>, CourseError> {
+        let (_, exercise) = self.exercise(lesson, id)?;
+        let attempted = self
+            .progress
+            .exercise(lesson, id)
+            .is_some_and(|p| p.attempts > 0);
+        Ok(attempted.then_some(&exercise.takeaway))
+    }
+
+    /// The hints shown so far, in order.
+    pub fn shown_hints(&self, lesson: &str, id: &str) -> Result<&[Text], CourseError> {
+        let (_, exercise) = self.exercise(lesson, id)?;
+        let used = self
+            .progress
+            .exercise(lesson, id)
+            .map_or(0, |p| p.hints_used as usize)
+            .min(exercise.hints.len());
+        Ok(&exercise.hints[..used])
+    }
+
+    /// Hint `index` (from 0). Hints come in order: one already shown, or
+    /// the next one; asking for the next records it.
+    pub fn hint(&mut self, lesson: &str, id: &str, index: u32) -> Result<Hint, CourseError> {
+        let (_, exercise) = self.exercise(lesson, id)?;
+        let count = exercise.hints.len();
+        let text = exercise
+            .hints
+            .get(index as usize)
+            .cloned()
+            .ok_or(CourseError::NoHint { index, count })?;
+        let entry = self.progress.exercise_mut(lesson, id);
+        if index > entry.hints_used {
+            return Err(CourseError::HintOutOfOrder {
+                index,
+                next: entry.hints_used,
+            });
+        }
+        entry.hints_used = entry.hints_used.max(index + 1);
+        Ok(Hint {
+            index,
+            text,
+            more: (index as usize + 1) < count,
+        })
+    }
+
+    /// The next hint not yet shown; [`CourseError::NoMoreHints`] once all are.
+    pub fn next_hint(&mut self, lesson: &str, id: &str) -> Result<Hint, CourseError> {
+        let (_, exercise) = self.exercise(lesson, id)?;
+        let count = exercise.hints.len();
+        let record = self.exercise_progress(lesson, id);
+        if record.hints_used as usize >= count {
+            return Err(CourseError::NoMoreHints {
+                attempted: record.attempts > 0,
+            });
+        }
+        self.hint(lesson, id, record.hints_used)
+    }
+
+    /// The worked solution with its key, computed now; only after an
+    /// attempt. Records that it was seen.
+    pub fn solution(&mut self, lesson: &str, id: &str) -> Result<Solution, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        if self
+            .progress
+            .exercise(lesson, id)
+            .is_none_or(|p| p.attempts == 0)
+        {
+            return Err(CourseError::SolutionBeforeAttempt);
+        }
+        let solved = worked_solution(found, exercise)?;
+        self.progress.exercise_mut(lesson, id).solution_seen = true;
+        Ok(solved)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LESSON: &str = r#"
+id = "one"
+order = 1
+title = { en = "One", zh = "一" }
+summary = { en = "A lesson.", zh = "一课。" }
+concepts = ["C01"]
+
+[[sections]]
+title = { en = "Leases", zh = "租约" }
+concepts = ["C01"]
+body = { en = "Body.", zh = "正文。" }
+
+[[exercises]]
+id = "quiz"
+kind = "quiz"
+concepts = ["C01"]
+prompt = { en = "Which?", zh = "哪个？" }
+hints = [{ en = "First.", zh = "一。" }, { en = "Second.", zh = "二。" }]
+takeaway = { en = "Done.", zh = "完成。" }
+options = [
+  { text = { en = "Right", zh = "对" }, correct = true, why = { en = "Yes.", zh = "是。" } },
+  { text = { en = "Wrong", zh = "错" }, correct = false, why = { en = "No.", zh = "否。" } },
+]
+"#;
+
+    fn session() -> Result<CourseSession, CourseError> {
+        CourseSession::from_sources(&[("one", LESSON)])
+    }
+
+    #[test]
+    fn hints_come_in_order_and_the_solution_after_an_attempt() -> Result<(), CourseError> {
+        let mut course = session()?;
+        assert!(matches!(
+            course.hint("one", "quiz", 1),
+            Err(CourseError::HintOutOfOrder { index: 1, next: 0 })
+        ));
+        assert_eq!(course.next_hint("one", "quiz")?.index, 0);
+        assert!(!course.next_hint("one", "quiz")?.more);
+        assert_eq!(
+            course.next_hint("one", "quiz"),
+            Err(CourseError::NoMoreHints { attempted: false })
+        );
+        assert_eq!(course.shown_hints("one", "quiz")?.len(), 2);
+        assert_eq!(
+            course.solution("one", "quiz"),
+            Err(CourseError::SolutionBeforeAttempt)
+        );
+        assert_eq!(course.takeaway("one", "quiz")?, None);
+        let wrong = course.grade("one", "quiz", &Answer::Quiz(vec![1]))?;
+        assert!(!wrong.correct);
+        assert_eq!(course.reveal("one", "quiz")?, Reveal::NoVerdicts);
+        let solved = course.solution("one", "quiz")?;
+        assert!(solved.grade.correct);
+        assert_eq!(course.reveal("one", "quiz")?, Reveal::Everything);
+        assert!(!course.is_complete("one", "quiz"));
+        assert_eq!(course.next_unfinished(), Some((0, 0)));
+        course.grade("one", "quiz", &solved.key)?;
+        assert_eq!(course.completed(&course.lessons()[0]), (1, 1));
+        assert_eq!(course.next_unfinished(), None);
+        Ok(())
+    }
+
+    #[test]
+    fn errors_are_typed_and_said_in_both_languages() -> Result<(), CourseError> {
+        let mut course = session()?;
+        let missing = course.exercise("one", "nope").err();
+        assert!(
+            missing
+                .as_ref()
+                .is_some_and(|e| e.message(Lang::En).contains("no exercise"))
+        );
+        assert!(missing.is_some_and(|e| e.message(Lang::Zh).contains("没有练习")));
+        assert!(course.mark_read("one", 1).is_err());
+        assert!(course.visit("one", 1).is_ok());
+        assert_eq!(
+            course.progress().position.as_ref().map(|p| p.section),
+            Some(1)
+        );
+        assert!("guru".parse::<SelfCheckLevel>().is_err());
+        let broken = CourseSession::from_sources(&[("bad", "id = 1\n")]).err();
+        assert!(
+            broken.is_some_and(|e| e.to_string().starts_with("bad.toml:1:")),
+            "a broken lesson is located"
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,211 @@
+//! The terminal and the page teach the same course: for every exercise of
+//! `lessons/`, the terminal app (driven by key presses through its real
+//! `update`) and the page's `Course` (its JSON) go through the same steps —
+//! a hint, the solution asked too early, an untouched answer, the worked
+//! solution, then the solution's key entered again — and must show the same
+//! reveal, hint, grade and solution, and keep the same progress record.
+//!
+//! No answer is written here: the key comes from the session's worked
+//! solution, computed by the engine and the explorers at run time.
+
+use fencelab::drive::{KeyCode, Learner};
+use fencelab_web::Course;
+use serde_json::{Value, json};
+use sim_core::course::{Answer, Grade, Lesson, parse_lesson};
+use sim_core::{Lang, Reveal};
+
+const LANG: Lang = Lang::En;
+
+fn lessons() -> Vec<Lesson> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
+    let mut lessons: Vec<Lesson> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .map(|path| {
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+            parse_lesson(&bytes).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
+        })
+        .collect();
+    lessons.sort_by_key(|lesson| lesson.order);
+    lessons
+}
+
+/// A grade as the page's JSON has it.
+fn grade_value(grade: &Grade) -> Value {
+    json!({
+        "correct": grade.correct,
+        "summary": grade.summary.get(LANG),
+        "items": grade.items.iter().map(|item| json!({
+            "index": item.index,
+            "right": item.right,
+            "text": item.text.get(LANG),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The parts of the page's grade the terminal shows.
+fn page_grade(value: &Value) -> Value {
+    json!({
+        "correct": value["correct"],
+        "summary": value["summary"],
+        "items": value["items"],
+    })
+}
+
+/// What the page's timeline JSON reveals, as a `Reveal`.
+fn page_reveal(timeline: &Value) -> Reveal {
+    if timeline["revealed"] == true {
+        return Reveal::Everything;
+    }
+    let hidden: Vec<u32> = timeline["steps"]
+        .as_array()
+        .map(|steps| {
+            steps
+                .iter()
+                .enumerate()
+                .filter(|(_, step)| step["mark"] == "hidden")
+                .map(|(index, _)| index as u32)
+                .collect()
+        })
+        .unwrap_or_default();
+    if hidden.is_empty() {
+        Reveal::NoVerdicts
+    } else {
+        Reveal::NotTheseSteps(hidden)
+    }
+}
+
+/// The page's timeline of the exercise as it stands: the exercise's own, or
+/// for a break exercise the editor's preview of `schedule`.
+fn page_timeline(page: &Course, lesson: &str, exercise: &Value, schedule: &Value) -> Option<Value> {
+    let id = exercise["id"].as_str().unwrap_or_default();
+    if exercise["kind"] == "break" {
+        page.break_preview(lesson, id, schedule, LANG).ok()
+    } else {
+        page.exercise_timeline(lesson, id, LANG).ok()
+    }
+}
+
+/// The page's untouched answer: what its editor starts from.
+fn blank_answer(exercise: &Value) -> Value {
+    match exercise["kind"].as_str() {
+        Some("predict" | "design") => json!({}),
+        Some("break") => exercise["steps"].clone(),
+        _ => json!([]),
+    }
+}
+
+fn check_reveal(page: &Course, learner: &Learner, lesson: &str, exercise: &Value, when: &str) {
+    let id = &exercise["id"];
+    let shown = page_timeline(page, lesson, exercise, &exercise["steps"]).map(|t| page_reveal(&t));
+    assert_eq!(learner.reveal(), shown, "{lesson}/{id} {when}: reveal");
+}
+
+#[test]
+fn the_terminal_and_the_page_agree_on_every_exercise() {
+    let mut page = Course::embedded().unwrap_or_else(|e| panic!("{e}"));
+    let mut learner = Learner::new(lessons());
+    let ids: Vec<String> = learner
+        .session()
+        .lessons()
+        .iter()
+        .map(|l| l.id.clone())
+        .collect();
+    let mut checked = 0;
+    for (lesson_index, lesson) in ids.iter().enumerate() {
+        let shown = page
+            .lesson_json(lesson, LANG)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let exercises = shown["exercises"].as_array().cloned().unwrap_or_default();
+        for (index, exercise) in exercises.iter().enumerate() {
+            let id = exercise["id"].as_str().unwrap_or_default();
+            let at = format!("{lesson}/{id}");
+            learner.open_exercise(lesson_index, index);
+            assert_eq!(learner.on_exercise(), Some((lesson_index, index)), "{at}");
+            check_reveal(&page, &learner, lesson, exercise, "before a try");
+
+            // The first hint.
+            learner.key(KeyCode::Char('h'));
+            let hint = page
+                .hint(lesson, id, 0, LANG)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let hints = learner
+                .session()
+                .shown_hints(lesson, id)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert_eq!(
+                hints.first().map(|h| h.get(LANG)),
+                hint["text"].as_str(),
+                "{at}: hint"
+            );
+
+            // The solution before any try: both refuse.
+            learner.key(KeyCode::Char('s'));
+            assert!(learner.solution().is_none(), "{at}: solution before a try");
+            assert!(page.solution(lesson, id, LANG).is_err(), "{at}");
+
+            // The untouched answer.
+            learner.key(KeyCode::Enter);
+            let graded = page
+                .grade(lesson, id, &blank_answer(exercise), LANG)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let terminal = learner.grade().map(grade_value);
+            assert_eq!(
+                terminal,
+                Some(page_grade(&graded)),
+                "{at}: untouched answer"
+            );
+            if graded["correct"] == false {
+                check_reveal(&page, &learner, lesson, exercise, "after a wrong try");
+            }
+
+            // The worked solution.
+            learner.key(KeyCode::Char('s'));
+            let solved = page
+                .solution(lesson, id, LANG)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let terminal = learner.solution().map(grade_value);
+            assert_eq!(terminal, Some(page_grade(&solved)), "{at}: solution");
+            assert_eq!(solved["correct"], true, "{at}: the solution grades right");
+            check_reveal(&page, &learner, lesson, exercise, "after the solution");
+
+            // The key, entered again in a fresh visit.
+            let key = learner
+                .session()
+                .exercise(lesson, id)
+                .and_then(|(found, exercise)| sim_core::course::worked_solution(found, exercise))
+                .unwrap_or_else(|e| panic!("{at}: {e}"))
+                .key;
+            learner.key(KeyCode::Esc);
+            learner.key(KeyCode::Enter);
+            learner.enter_answer(&key);
+            learner.key(KeyCode::Enter);
+            let again = page
+                .grade(lesson, id, &solved["key"], LANG)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let terminal = learner.grade().map(grade_value);
+            assert_eq!(terminal, Some(page_grade(&again)), "{at}: the key");
+            assert_eq!(again["correct"], true, "{at}: the key grades right");
+            if let Answer::Break(schedule) = &key {
+                assert!(!schedule.steps.is_empty(), "{at}: a breaking schedule");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "only {checked} exercises");
+    let page_progress: Value =
+        serde_json::from_str(&page.progress_json()).unwrap_or_else(|e| panic!("{e}"));
+    let terminal_progress: Value = serde_json::from_str(&learner.session().export_progress())
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The same record of every exercise (the terminal also read the pages it
+    // walked through; the page here did not).
+    for lesson in &ids {
+        assert_eq!(
+            terminal_progress["lessons"][lesson]["exercises"],
+            page_progress["lessons"][lesson]["exercises"],
+            "{lesson}: progress"
+        );
+    }
+}

@@ -1,0 +1,211 @@
+//! An entry for the test that drives both front ends through the course
+//! session (`tests/it/front_ends.rs`): the terminal app at a fixed size,
+//! changed only by key presses through the real `message_for_key` and
+//! `update`, and read back as the exercise screen shows it. Not an
+//! interface for anything else.
+
+pub use ratatui::crossterm::event::KeyCode;
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers};
+use sim_core::course::{Answer, CourseSession, Grade, Lesson, Progress};
+use sim_core::{Check, Reveal};
+
+use crate::app::model::{App, KnobRow, Screen, Work};
+use crate::app::theme::Theme;
+use crate::app::update::{Message, message_for_key, update};
+use crate::app::view;
+
+/// The terminal app with a learner at the keys.
+#[derive(Debug)]
+pub struct Learner {
+    app: App,
+}
+
+impl Learner {
+    /// The course over `lessons`, with fresh progress, at 80×24.
+    pub fn new(lessons: Vec<Lesson>) -> Learner {
+        let mut app = App::course(lessons, Progress::default(), Theme { color: false });
+        update(
+            &mut app,
+            Message::Resize {
+                width: 80,
+                height: 24,
+            },
+        );
+        Learner { app }
+    }
+
+    /// One key press, as the terminal would report it.
+    pub fn key(&mut self, code: KeyCode) {
+        let event = KeyEvent {
+            code,
+            modifiers: KeyModifiers::NONE,
+            kind: KeyEventKind::Press,
+            state: ratatui::crossterm::event::KeyEventState::NONE,
+        };
+        if let Some(message) = message_for_key(&self.app, event) {
+            update(&mut self.app, message);
+        }
+    }
+
+    fn keys(&mut self, code: KeyCode, times: usize) {
+        for _ in 0..times {
+            self.key(code);
+        }
+    }
+
+    /// The session the app holds.
+    pub fn session(&self) -> &CourseSession {
+        &self.app.session
+    }
+
+    /// The last key's answer on the footer.
+    pub fn status(&self) -> Option<&str> {
+        self.app.status.as_deref()
+    }
+
+    /// Opens exercise `exercise` of lesson `lesson` (indices in course
+    /// order) from wherever the learner is: back to the course map, down
+    /// the list, through the lesson's pages to its exercises.
+    pub fn open_exercise(&mut self, lesson: usize, exercise: usize) {
+        while self.app.screens.len() > 1 {
+            self.key(KeyCode::Esc);
+        }
+        let lessons = self.app.lessons().len();
+        self.keys(KeyCode::Up, lessons);
+        self.keys(KeyCode::Down, lesson);
+        self.key(KeyCode::Enter);
+        let pages = self
+            .app
+            .lessons()
+            .get(lesson)
+            .map_or(0, |l| l.sections.len())
+            + 1;
+        self.keys(KeyCode::Right, pages);
+        let exercises = self
+            .app
+            .lessons()
+            .get(lesson)
+            .map_or(0, |l| l.exercises.len());
+        self.keys(KeyCode::Up, exercises);
+        self.keys(KeyCode::Down, exercise);
+        self.key(KeyCode::Enter);
+    }
+
+    fn exercise(&self) -> Option<&crate::app::model::ExerciseState> {
+        match self.app.screen() {
+            Screen::Exercise(state) => Some(state),
+            _ => None,
+        }
+    }
+
+    /// The exercise on screen: (lesson index, exercise index).
+    pub fn on_exercise(&self) -> Option<(usize, usize)> {
+        self.exercise().map(|state| (state.lesson, state.exercise))
+    }
+
+    /// What the exercise's timeline is drawn with; `None` when it shows none.
+    pub fn reveal(&self) -> Option<Reveal> {
+        view::exercise::timeline_reveal(&self.app, self.exercise()?)
+    }
+
+    /// The grade of the last try in this visit.
+    pub fn grade(&self) -> Option<&Grade> {
+        self.exercise()?.grade.as_ref()
+    }
+
+    /// The worked solution shown in this visit.
+    pub fn solution(&self) -> Option<&Grade> {
+        self.exercise()?.solution.as_ref()
+    }
+
+    /// Enters `answer` in the exercise's editor with the keys a learner
+    /// would press. A break schedule is put in the editor whole: its keys
+    /// edit tick, worker, action and target, not the named operations and
+    /// values an explorer's schedule may carry.
+    pub fn enter_answer(&mut self, answer: &Answer) {
+        match answer {
+            Answer::Mark(steps) => {
+                for step in steps {
+                    self.key(KeyCode::Home);
+                    self.keys(KeyCode::Right, *step as usize);
+                    self.key(KeyCode::Char('m'));
+                }
+            }
+            Answer::Predict(outcomes) => {
+                for (step, outcome) in outcomes {
+                    self.key(KeyCode::Home);
+                    self.keys(KeyCode::Right, *step as usize);
+                    let key = match outcome.name() {
+                        "ok" => 'o',
+                        "rejected" => 'r',
+                        "duplicate" => 'd',
+                        "noop" => 'n',
+                        _ => 'w',
+                    };
+                    self.key(KeyCode::Char(key));
+                }
+            }
+            Answer::Quiz(options) => {
+                for option in options {
+                    self.keys(KeyCode::Up, 64);
+                    self.keys(KeyCode::Down, *option);
+                    self.key(KeyCode::Char(' '));
+                }
+            }
+            Answer::Design(design) => self.enter_design(design),
+            Answer::Break(schedule) => {
+                if let Some(Screen::Exercise(state)) = self.app.screens.last_mut()
+                    && let Work::Break(work) = &mut state.work
+                {
+                    work.shell.ops.clone_from(&schedule.ops);
+                    work.shell.values.clone_from(&schedule.values);
+                    work.steps.clone_from(&schedule.steps);
+                    work.rerun();
+                }
+            }
+        }
+    }
+
+    /// Walks the design rows from the top, changing each until it holds
+    /// what `answer` says.
+    fn enter_design(&mut self, answer: &sim_core::course::DesignAnswer) {
+        let rows = match self.exercise().map(|s| &s.work) {
+            Some(Work::Design(work)) => work.rows.clone(),
+            _ => return,
+        };
+        self.keys(KeyCode::Up, rows.len());
+        for row in rows {
+            // Each knob has at most this many values: a few presses reach any.
+            for _ in 0..8 {
+                let Some(Work::Design(work)) = self.exercise().map(|s| &s.work) else {
+                    return;
+                };
+                let wanted =
+                    |set: Option<sim_core::CheckSet>, current: sim_core::CheckSet, check: Check| {
+                        set.is_none_or(|set| set.contains(check) == current.contains(check))
+                    };
+                let holds = match row {
+                    KnobRow::Commit(check) => {
+                        wanted(answer.commit_checks, work.design.commit_checks, check)
+                    }
+                    KnobRow::Renew(check) => {
+                        wanted(answer.renew_checks, work.design.renew_checks, check)
+                    }
+                    KnobRow::Token => answer.token.is_none_or(|t| t == work.design.token),
+                    KnobRow::Clock => answer
+                        .lease_clock
+                        .is_none_or(|c| c == work.design.lease_clock),
+                    KnobRow::Target(index) => answer
+                        .target_protect
+                        .as_ref()
+                        .is_none_or(|t| t.get(index) == work.targets.get(index)),
+                };
+                if holds {
+                    break;
+                }
+                self.key(KeyCode::Right);
+            }
+            self.key(KeyCode::Down);
+        }
+    }
+}
