@@ -15,6 +15,7 @@ mod engine;
 pub mod explore;
 mod lang;
 mod leases;
+mod names;
 mod narrate;
 mod oracle;
 mod parse;

@@ -66,7 +66,19 @@ pub struct Target {
 /// Everything a step can do. The first group is MODEL.md §4; the second is
 /// fencelab's transaction vocabulary for queues and row locks (C10, C11, C19),
 /// documented in `docs/scenario-format.md`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Action {
     Claim,
     Renew,
@@ -90,54 +102,15 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 19] = [
-        Action::Claim,
-        Action::Renew,
-        Action::Write,
-        Action::Finish,
-        Action::Fail,
-        Action::Cancel,
-        Action::Register,
-        Action::Check,
-        Action::Crash,
-        Action::Pause,
-        Action::Resume,
-        Action::Begin,
-        Action::Select,
-        Action::SelectForUpdate,
-        Action::SelectSkipLocked,
-        Action::UpdateClaim,
-        Action::ClaimNext,
-        Action::Commit,
-        Action::Rollback,
-    ];
+    pub const ALL: [Action; <Action as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Action as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            Action::Claim => "claim",
-            Action::Renew => "renew",
-            Action::Write => "write",
-            Action::Finish => "finish",
-            Action::Fail => "fail",
-            Action::Cancel => "cancel",
-            Action::Register => "register",
-            Action::Check => "check",
-            Action::Crash => "crash",
-            Action::Pause => "pause",
-            Action::Resume => "resume",
-            Action::Begin => "begin",
-            Action::Select => "select",
-            Action::SelectForUpdate => "select_for_update",
-            Action::SelectSkipLocked => "select_skip_locked",
-            Action::UpdateClaim => "update_claim",
-            Action::ClaimNext => "claim_next",
-            Action::Commit => "commit",
-            Action::Rollback => "rollback",
-        }
+        self.into()
     }
 
     pub fn from_name(name: &str) -> Option<Action> {
-        Action::ALL.into_iter().find(|action| action.name() == name)
+        name.parse().ok()
     }
 
     /// Whether the step is done by a worker (all but the user's `cancel`).

@@ -8,7 +8,19 @@ use crate::design::CheckSet;
 use crate::scenario::{JobIdx, OwnerIdx, Scenario};
 
 /// What happened to a step (MODEL.md §4, plus `waiting`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Outcome {
     /// It took effect.
     Ok,
@@ -24,14 +36,16 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Ok => "ok",
-            Outcome::Rejected => "rejected",
-            Outcome::Duplicate => "duplicate",
-            Outcome::Noop => "noop",
-            Outcome::Waiting => "waiting",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [Outcome; <Outcome as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Outcome as strum::VariantArray>::VARIANTS);
 
     /// The symbol that carries the outcome without colour.
     pub fn symbol(self) -> &'static str {
@@ -46,7 +60,19 @@ impl Outcome {
 }
 
 /// Why a step came out the way it did, where the outcome alone does not say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Reason {
     /// A claim found an unexpired lease.
     LeaseHeld,
@@ -79,27 +105,32 @@ pub enum Reason {
 
 impl Reason {
     pub fn name(self) -> &'static str {
-        match self {
-            Reason::LeaseHeld => "lease_held",
-            Reason::Terminal => "terminal",
-            Reason::NoneAvailable => "none_available",
-            Reason::Claimable => "claimable",
-            Reason::NotClaimable => "not_claimable",
-            Reason::Blocked => "blocked",
-            Reason::Crashed => "crashed",
-            Reason::Deadlock => "deadlock",
-            Reason::AlreadyInTransaction => "already_in_transaction",
-            Reason::NoTransaction => "no_transaction",
-            Reason::StaleToken => "stale_token",
-            Reason::NotRegistered => "not_registered",
-            Reason::NotHigher => "not_higher",
-            Reason::Draft => "draft",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<Reason> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [Reason; <Reason as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Reason as strum::VariantArray>::VARIANTS);
 }
 
 /// The state column of the job table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum JobState {
     Ready,
     Running,
@@ -110,14 +141,16 @@ pub enum JobState {
 
 impl JobState {
     pub fn name(self) -> &'static str {
-        match self {
-            JobState::Ready => "ready",
-            JobState::Running => "running",
-            JobState::Done => "done",
-            JobState::Cancelled => "cancelled",
-            JobState::Failed => "failed",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<JobState> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [JobState; <JobState as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<JobState as strum::VariantArray>::VARIANTS);
 
     /// `state in (ready, running)`: a claim or cancel may still take it.
     pub fn is_open(self) -> bool {
@@ -147,7 +180,21 @@ impl Row {
 }
 
 /// The oracle's kinds of violation (MODEL.md §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum ViolationKind {
     /// A newer generation had already been granted.
     Stale,
@@ -157,11 +204,16 @@ pub enum ViolationKind {
 
 impl ViolationKind {
     pub fn name(self) -> &'static str {
-        match self {
-            ViolationKind::Stale => "stale",
-            ViolationKind::AfterTerminal => "after_terminal",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<ViolationKind> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [ViolationKind; <ViolationKind as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<ViolationKind as strum::VariantArray>::VARIANTS);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

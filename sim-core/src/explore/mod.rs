@@ -105,7 +105,18 @@ pub(crate) struct Search {
     pub shrink_history: Vec<Vec<Move>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Verdict {
     /// No violation within the bounds (exhaustive: none exists; random:
     /// none was found).
@@ -116,12 +127,16 @@ pub enum Verdict {
 
 impl Verdict {
     pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Safe => "safe",
-            Verdict::Unsafe => "unsafe",
-            Verdict::Cancelled => "cancelled",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<Verdict> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [Verdict; <Verdict as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Verdict as strum::VariantArray>::VARIANTS);
 }
 
 /// A failing schedule, as moves and as a scenario `fencelab run` replays.
