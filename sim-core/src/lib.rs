@@ -38,4 +38,15 @@ pub use scenario::{
 pub use trace::{
     JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace, Violation, ViolationKind,
 };
-pub use write::{scenario_to_json, scenario_to_toml};
+pub use write::{scenario_json, scenario_to_json, scenario_to_toml};
+
+/// The typed JSON objects: `fencelab run --json` ([`Trace::run_json`]) and a
+/// scenario file as JSON ([`scenario_json`]). Field names are the keys of
+/// docs/scenario-format.md.
+pub mod json {
+    pub use crate::trace::{DraftJson, JobJson, RunJson, StepJson, TargetJson, ViolationJson};
+    pub use crate::write::{
+        DesignJson, DesignTableJson, ScenarioJson, StepFileJson, TargetFileJson, TextJson,
+        WorkerJson,
+    };
+}

@@ -17,7 +17,8 @@ pub use random::play as play_choices;
 mod world;
 
 use crate::Lang;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 pub use machine::{Machine, Move, MoveResult, State};
 pub use world::{
@@ -337,87 +338,142 @@ pub fn move_label(world: &World, chosen: Move) -> String {
 }
 
 impl Report {
-    /// The bounds and world the verdict holds within, as JSON.
-    pub fn bounds_json(&self) -> Value {
+    /// The bounds and world the verdict holds within.
+    pub fn bounds_json(&self) -> BoundsJson<'_> {
         let world = &self.world;
-        json!({
-            "max_time": world.bounds.max_time,
-            "max_claims": world.bounds.max_claims,
-            "max_steps": world.bounds.max_steps,
-            "workers": world.workers.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
-            "jobs": world.jobs,
-            "targets": world.targets.iter().map(|p| p.name()).collect::<Vec<_>>(),
-            "ttl": world.ttl,
-            "cancel": world.allow_cancel,
-            "heartbeat": world.heartbeat,
-            "stop_on_renew_failure": world.stop_on_renew_failure,
-        })
+        BoundsJson {
+            max_time: world.bounds.max_time,
+            max_claims: world.bounds.max_claims,
+            max_steps: world.bounds.max_steps,
+            workers: world.workers.iter().map(|w| w.id.as_str()).collect(),
+            jobs: world.jobs,
+            targets: world.targets.iter().map(|p| p.name()).collect(),
+            ttl: world.ttl,
+            cancel: world.allow_cancel,
+            heartbeat: world.heartbeat,
+            stop_on_renew_failure: world.stop_on_renew_failure,
+        }
     }
 
-    /// The `fencelab explore --json` object. `elapsed_ms` is measured by the
-    /// caller (sim-core reads no clock).
+    /// The `fencelab explore --json` object as a value; see
+    /// [`Report::report_json`].
     pub fn to_json(&self, elapsed_ms: u64, lang: Lang) -> Value {
+        serde_json::to_value(self.report_json(elapsed_ms, lang)).unwrap_or(Value::Null)
+    }
+
+    /// The `fencelab explore --json` object (docs/explorers.md). `elapsed_ms`
+    /// is measured by the caller (sim-core reads no clock).
+    pub fn report_json(&self, elapsed_ms: u64, lang: Lang) -> ReportJson<'_> {
         let (method, seed) = match self.method {
             Method::Random { seed, .. } => ("random", Some(seed)),
             Method::Exhaustive => ("exhaustive", None),
         };
-        let design = crate::Preset::of(&self.world.design)
-            .map_or_else(|| json!("custom"), |preset| json!(preset.name()));
         let explanation = match &self.counterexample {
             Some(found) => found.explanation.get(lang).to_owned(),
             None => safe_sentence(self, lang),
         };
-        let shrinking: Vec<Value> = self
-            .shrink_history
-            .iter()
-            .map(|moves| {
-                let labels: Vec<String> =
-                    moves.iter().map(|m| move_label(&self.world, *m)).collect();
-                json!({ "moves": moves.len(), "schedule": labels })
-            })
-            .collect();
-        let mut object = json!({
-            "verdict": self.verdict.name(),
-            "method": method,
-            "seed": seed,
-            "design": design,
-            "bounds": self.bounds_json(),
-            "stats": {
-                "cases": self.stats.cases,
-                "states": self.stats.states,
-                "transitions": self.stats.transitions,
-                "shrink_steps": self.stats.shrink_steps,
-                "depth": self.stats.depth,
-                "elapsed_ms": elapsed_ms,
+        let schedule = |moves: &[Move]| -> Vec<String> {
+            moves.iter().map(|m| move_label(&self.world, *m)).collect()
+        };
+        ReportJson {
+            verdict: self.verdict.name(),
+            method,
+            seed,
+            design: crate::Preset::of(&self.world.design).map_or("custom", crate::Preset::name),
+            bounds: self.bounds_json(),
+            stats: StatsJson {
+                cases: self.stats.cases,
+                states: self.stats.states,
+                transitions: self.stats.transitions,
+                shrink_steps: self.stats.shrink_steps,
+                depth: self.stats.depth,
+                elapsed_ms,
             },
-            "exhausted": self.exhausted,
-            "explanation": explanation,
-            "shrinking": shrinking,
-        });
-        if let (Some(found), Value::Object(map)) = (&self.counterexample, &mut object) {
-            let trace = crate::run(&found.scenario);
-            map.insert(
-                "counterexample".into(),
-                crate::write::scenario_to_json(&found.scenario),
-            );
-            map.insert(
-                "violation".into(),
-                json!({ "step": found.step, "kind": found.kind.name() }),
-            );
-            map.insert(
-                "schedule".into(),
-                json!(
-                    found
-                        .moves
-                        .iter()
-                        .map(|m| move_label(&self.world, *m))
-                        .collect::<Vec<_>>()
-                ),
-            );
-            map.insert("trace".into(), trace.to_json(&found.scenario));
+            exhausted: self.exhausted,
+            explanation,
+            shrinking: self
+                .shrink_history
+                .iter()
+                .map(|moves| ShrinkJson {
+                    moves: moves.len(),
+                    schedule: schedule(moves),
+                })
+                .collect(),
+            found: self.counterexample.as_ref().map(|found| FoundJson {
+                counterexample: crate::write::scenario_json(&found.scenario),
+                violation: crate::Violation {
+                    step: found.step,
+                    kind: found.kind,
+                }
+                .json(),
+                schedule: schedule(&found.moves),
+                trace: crate::run(&found.scenario).run_json(&found.scenario),
+            }),
         }
-        object
     }
+}
+
+/// The `fencelab explore --json` object (docs/explorers.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportJson<'r> {
+    pub verdict: &'static str,
+    /// `random` or `exhaustive`.
+    pub method: &'static str,
+    /// The random explorer's seed; `null` for the exhaustive one.
+    pub seed: Option<u64>,
+    /// The preset's name, or `custom`.
+    pub design: &'static str,
+    pub bounds: BoundsJson<'r>,
+    pub stats: StatsJson,
+    pub exhausted: bool,
+    pub explanation: String,
+    pub shrinking: Vec<ShrinkJson>,
+    /// Absent when the verdict is safe (or cancelled).
+    #[serde(flatten)]
+    pub found: Option<FoundJson<'r>>,
+}
+
+/// The bounds and world of a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoundsJson<'r> {
+    pub max_time: u8,
+    pub max_claims: u8,
+    pub max_steps: u16,
+    pub workers: Vec<&'r str>,
+    pub jobs: u8,
+    pub targets: Vec<&'static str>,
+    pub ttl: u8,
+    pub cancel: bool,
+    pub heartbeat: bool,
+    pub stop_on_renew_failure: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StatsJson {
+    pub cases: u32,
+    pub states: u64,
+    pub transitions: u64,
+    pub shrink_steps: u32,
+    pub depth: u32,
+    pub elapsed_ms: u64,
+}
+
+/// One failing schedule met while shrinking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShrinkJson {
+    pub moves: usize,
+    pub schedule: Vec<String>,
+}
+
+/// The counterexample's fields of [`ReportJson`], present together.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FoundJson<'r> {
+    /// The scenario, with the keys of a scenario file.
+    pub counterexample: crate::json::ScenarioJson<'r>,
+    pub violation: crate::json::ViolationJson,
+    pub schedule: Vec<String>,
+    /// `fencelab run --json` of the counterexample.
+    pub trace: crate::json::RunJson<'r>,
 }
 
 /// "Safe within bounds" in words.

@@ -2,6 +2,7 @@
 
 mod course;
 mod explore;
+mod json_docs;
 mod narrate;
 mod parse_errors;
 mod props;
