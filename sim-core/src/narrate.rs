@@ -4,7 +4,7 @@
 
 use crate::Lang;
 use crate::scenario::{Action, JobIdx, Scenario};
-use crate::trace::{Outcome, Reason, Trace, ViolationKind};
+use crate::trace::{JobState, Outcome, Reason, Trace, ViolationKind};
 
 fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
     match scenario.steps.get(index).and_then(|s| s.worker) {
@@ -403,5 +403,69 @@ fn capitalized(sentence: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+/// An outcome in a word, for tables: the outcome's name in English (as
+/// files and JSON spell it), a word in Chinese.
+pub fn outcome_label(outcome: Outcome, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => outcome.name(),
+        Lang::Zh => match outcome {
+            Outcome::Ok => "生效",
+            Outcome::Rejected => "被拒绝",
+            Outcome::Duplicate => "重复",
+            Outcome::Noop => "无效果",
+            Outcome::Waiting => "等待中",
+        },
+    }
+}
+
+/// A reason in a few words, for tables (the name with spaces in English).
+pub fn reason_label(reason: Reason, lang: Lang) -> String {
+    match lang {
+        Lang::En => reason.name().replace('_', " "),
+        Lang::Zh => match reason {
+            Reason::LeaseHeld => "租约未到期",
+            Reason::Terminal => "任务已结束",
+            Reason::NoneAvailable => "没有可领取的行",
+            Reason::Claimable => "可领取",
+            Reason::NotClaimable => "不可领取",
+            Reason::Blocked => "仍在等行锁",
+            Reason::Crashed => "已崩溃",
+            Reason::Deadlock => "死锁",
+            Reason::AlreadyInTransaction => "已在事务中",
+            Reason::NoTransaction => "没有事务",
+            Reason::StaleToken => "令牌比已见的低",
+            Reason::NotRegistered => "未登记",
+            Reason::NotHigher => "令牌不更高",
+            Reason::Draft => "草稿",
+        }
+        .to_owned(),
+    }
+}
+
+/// A kind of violation in a word (its name in English).
+pub fn violation_label(kind: ViolationKind, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => kind.name(),
+        Lang::Zh => match kind {
+            ViolationKind::Stale => "旧代次生效",
+            ViolationKind::AfterTerminal => "结束后生效",
+        },
+    }
+}
+
+/// A job state in a word (its name in English).
+pub fn job_state_label(state: JobState, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => state.name(),
+        Lang::Zh => match state {
+            JobState::Ready => "就绪",
+            JobState::Running => "运行中",
+            JobState::Done => "已完成",
+            JobState::Cancelled => "已取消",
+            JobState::Failed => "已失败",
+        },
     }
 }
