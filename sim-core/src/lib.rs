@@ -35,8 +35,8 @@ pub use narrate::{
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use reveal::Reveal;
 pub use scenario::{
-    Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario, Step,
-    Target, TargetIdx, Text, ValueRef, Worker, WorkerIdx,
+    Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario,
+    ScenarioError, Step, StepProblem, Target, TargetIdx, Text, ValueRef, Worker, WorkerIdx,
 };
 pub use trace::{
     JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace, Violation, ViolationKind,

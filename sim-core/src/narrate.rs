@@ -216,7 +216,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
                 format!("generation {generation}, token {token}, lease until {until}")
             }
             Lang::Zh => {
-                format!("第 {generation} 代，token {token}，租约到时刻 {until}")
+                format!("第 {generation} 代，令牌 {token}，租约到时刻 {until}")
             }
         });
     }
@@ -291,9 +291,9 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::Deadlock => "等待会形成死锁，数据库中止了语句并回滚事务",
             Reason::AlreadyInTransaction => "已经在事务中",
             Reason::NoTransaction => "没有打开的事务",
-            Reason::StaleToken => "目标见过更高的 token",
+            Reason::StaleToken => "目标见过更高的令牌",
             Reason::NotRegistered => "目标登记的是另一代",
-            Reason::NotHigher => "token 不高于已登记的代次",
+            Reason::NotHigher => "令牌不高于已登记的代次",
             Reason::Draft => "目标只保存了一个草稿版本，正式引用没有变",
         },
     }

@@ -376,7 +376,7 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) 
     }
     for (target, state) in scenario.targets.iter().zip(&trace.final_targets) {
         let value = state.value.as_ref().map_or_else(
-            || lang.pick("nothing", "无").to_owned(),
+            || lang.pick("nothing", "空").to_owned(),
             |(value, step)| match lang {
                 Lang::En => format!("\"{value}\" (step {step})"),
                 Lang::Zh => format!("\"{value}\"（第 {step} 步）"),

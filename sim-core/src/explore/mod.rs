@@ -274,9 +274,10 @@ pub fn counterexample(
             "穷举搜索找到的最短反例".to_owned(),
         ),
     };
+    let design_zh = crate::Preset::of(&world.design).map_or("自定义设计", crate::Preset::name);
     let title = Text {
         en: format!("Counterexample for {design_name} ({how_en})"),
-        zh: format!("{design_name} 的反例（{how_zh}）"),
+        zh: format!("{design_zh} 的反例（{how_zh}）"),
     };
     let (prefix, last) = moves.split_at(moves.len().saturating_sub(1));
     let mut played = schedule_scenario(machine, moves, &id, title);
@@ -479,53 +480,46 @@ pub struct FoundJson<'r> {
 /// "Safe within bounds" in words.
 pub fn safe_sentence(report: &Report, lang: Lang) -> String {
     let world = &report.world;
-    let zh = lang == Lang::Zh;
-    match (report.verdict, report.method) {
-        (Verdict::Cancelled, _) => {
-            if zh {
-                "搜索已取消，没有结论。".to_owned()
-            } else {
-                "The search was cancelled before it could conclude.".to_owned()
-            }
-        }
-        (_, Method::Exhaustive) => {
+    let (time, claims, moves) = (
+        world.bounds.max_time,
+        world.bounds.max_claims,
+        world.bounds.max_steps,
+    );
+    let states = report.stats.states;
+    match (report.verdict, report.method, lang) {
+        (Verdict::Cancelled, _, _) => lang
+            .pick(
+                "The search was cancelled before it could conclude.",
+                "搜索已取消，没有结论。",
+            )
+            .to_owned(),
+        (_, Method::Exhaustive, Lang::En) => {
             let cut = if report.exhausted {
                 ""
-            } else if zh {
-                "（达到步数上限）"
             } else {
                 " (the step bound cut some schedules short)"
             };
-            if zh {
-                format!(
-                    "在界限内安全：时间 ≤ {}、最多 {} 次领取、每个调度最多 {} 步，共 {} 个不同状态都没有违例{cut}。",
-                    world.bounds.max_time,
-                    world.bounds.max_claims,
-                    world.bounds.max_steps,
-                    report.stats.states
-                )
-            } else {
-                format!(
-                    "Safe within bounds: no violation in any of the {} distinct states with time ≤ {}, at most {} claims and {} moves per schedule{cut}.",
-                    report.stats.states,
-                    world.bounds.max_time,
-                    world.bounds.max_claims,
-                    world.bounds.max_steps
-                )
-            }
+            format!(
+                "Safe within bounds: no violation in any of the {states} distinct states with time ≤ {time}, at most {claims} claims and {moves} moves per schedule{cut}."
+            )
         }
-        (_, Method::Random { seed, .. }) => {
-            if zh {
-                format!(
-                    "{} 个随机调度（种子 {seed}）都没有违例；这不是证明，穷举搜索才是。",
-                    report.stats.cases
-                )
+        (_, Method::Exhaustive, Lang::Zh) => {
+            let cut = if report.exhausted {
+                ""
             } else {
-                format!(
-                    "No violation in {} random schedules (seed {seed}); that is evidence, not proof — the exhaustive search proves it within bounds.",
-                    report.stats.cases
-                )
-            }
+                "（达到步数上限）"
+            };
+            format!(
+                "在界限内安全：时间 ≤ {time}、最多 {claims} 次领取、每个调度最多 {moves} 步，共 {states} 个不同状态都没有违例{cut}。"
+            )
         }
+        (_, Method::Random { seed, .. }, Lang::En) => format!(
+            "No violation in {} random schedules (seed {seed}); that is evidence, not proof — the exhaustive search proves it within bounds.",
+            report.stats.cases
+        ),
+        (_, Method::Random { seed, .. }, Lang::Zh) => format!(
+            "{} 个随机调度（种子 {seed}）都没有违例；这不是证明，穷举搜索才是。",
+            report.stats.cases
+        ),
     }
 }

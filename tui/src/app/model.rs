@@ -260,7 +260,7 @@ impl BreakWork {
     pub(crate) fn rerun(&mut self) {
         let mut attempt = self.shell.clone();
         attempt.steps.clone_from(&self.steps);
-        self.preview = attempt.check().map(|()| {
+        self.preview = attempt.check().map_err(String::from).map(|()| {
             let mut timeline = Timeline::new(attempt);
             timeline.cursor = self.selected.min(timeline.len().saturating_sub(1));
             timeline
