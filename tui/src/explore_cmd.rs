@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sim_core::explore::{
-    Bounds, Method, Phase, Progress, Report, Verdict, World, WorldOptions, classification, explore,
-    move_label, safe_sentence,
+    Bounds, Method, Phase, Progress, Report, Verdict, World, WorldError, WorldOptions,
+    classification, explore, move_label, safe_sentence,
 };
 use sim_core::{DesignSource, Preset, Protect};
 use unicode_width::UnicodeWidthStr;
@@ -42,44 +42,138 @@ pub(crate) struct ExploreOptions {
     pub(crate) lang: Lang,
 }
 
-#[allow(clippy::print_stderr)]
-fn bad_input(message: &str) -> ExitCode {
-    eprintln!("fencelab explore: {message}");
-    ExitCode::from(EXIT_BAD_INPUT)
+/// Why `fencelab explore` could not run.
+#[derive(Debug)]
+pub(crate) enum ExploreError {
+    /// `--design` names neither a preset nor a file.
+    UnknownDesign {
+        value: String,
+        suggestion: Option<&'static str>,
+    },
+    ReadDesign {
+        path: String,
+        error: std::io::Error,
+    },
+    /// The design file's mistakes, each with its line and column.
+    InvalidDesign {
+        path: String,
+        diagnostics: Vec<sim_core::Diagnostic>,
+    },
+    UnknownProtection {
+        item: String,
+        suggestion: Option<&'static str>,
+    },
+    World(WorldError),
+    WriteCounterexample {
+        path: String,
+        error: std::io::Error,
+    },
 }
 
+impl ExploreError {
+    /// One line per problem, in `lang` (a design file's mistakes as
+    /// `FILE:LINE:COL: message`, in the parser's English).
+    pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
+        let hint = |suggestion: &Option<&str>, names: &[&str]| match (suggestion, lang) {
+            (Some(name), Lang::En) => format!("did you mean `{name}`?"),
+            (Some(name), Lang::Zh) => format!("你是想写 `{name}` 吗？"),
+            (None, _) => names.join(", "),
+        };
+        let line = match (self, lang) {
+            (ExploreError::InvalidDesign { path, diagnostics }, _) => {
+                return diagnostics
+                    .iter()
+                    .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message))
+                    .collect();
+            }
+            (ExploreError::UnknownDesign { value, suggestion }, _) => {
+                let names = Preset::ALL.map(Preset::name);
+                let hint = hint(suggestion, &names);
+                match (lang, suggestion) {
+                    (Lang::En, Some(_)) => {
+                        format!("`{value}` is neither a design preset nor a file; {hint}")
+                    }
+                    (Lang::En, None) => {
+                        format!("`{value}` is neither a design preset nor a file; presets: {hint}")
+                    }
+                    (Lang::Zh, Some(_)) => format!("`{value}` 既不是预设设计，也不是文件；{hint}"),
+                    (Lang::Zh, None) => {
+                        format!("`{value}` 既不是预设设计，也不是文件；预设有：{hint}")
+                    }
+                }
+            }
+            (ExploreError::ReadDesign { path, error }, Lang::En) => {
+                format!("{path}: cannot read the file: {error}")
+            }
+            (ExploreError::ReadDesign { path, error }, Lang::Zh) => {
+                format!("{path}：无法读取文件：{error}")
+            }
+            (ExploreError::UnknownProtection { item, suggestion }, _) => {
+                let names = Protect::ALL.map(Protect::name);
+                let hint = hint(suggestion, &names);
+                match (lang, suggestion) {
+                    (Lang::En, Some(_)) => format!("unknown target protection `{item}`; {hint}"),
+                    (Lang::En, None) => {
+                        format!("unknown target protection `{item}`; modes: {hint}")
+                    }
+                    (Lang::Zh, Some(_)) => format!("未知的目标保护方式 `{item}`；{hint}"),
+                    (Lang::Zh, None) => format!("未知的目标保护方式 `{item}`；可选：{hint}"),
+                }
+            }
+            (ExploreError::World(error), _) => error.message(lang),
+            (ExploreError::WriteCounterexample { path, error }, Lang::En) => {
+                format!("{path}: cannot write: {error}")
+            }
+            (ExploreError::WriteCounterexample { path, error }, Lang::Zh) => {
+                format!("{path}：无法写入：{error}")
+            }
+        };
+        vec![format!("fencelab explore: {line}")]
+    }
+
+    /// Prints the error on stderr; the exit status for bad input.
+    #[allow(clippy::print_stderr)]
+    fn exit(&self, lang: Lang) -> ExitCode {
+        for line in self.lines(lang) {
+            eprintln!("{line}");
+        }
+        ExitCode::from(EXIT_BAD_INPUT)
+    }
+}
+
+/// In English; [`ExploreError::lines`] gives either language.
+impl std::fmt::Display for ExploreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.lines(Lang::En).join("\n"))
+    }
+}
+
+impl std::error::Error for ExploreError {}
+
 /// Resolves `--design`: a preset name, or a design file.
-fn design_of(value: &str) -> Result<(sim_core::Design, DesignSource), ExitCode> {
+fn design_of(value: &str) -> Result<(sim_core::Design, DesignSource), ExploreError> {
     if let Some(preset) = Preset::from_name(value) {
         return Ok((preset.design(), DesignSource::Preset(preset)));
     }
     let path = Path::new(value);
     if !path.exists() {
-        let names = Preset::ALL.map(Preset::name);
-        let hint = match sim_core::closest(value, names) {
-            Some(name) => format!("did you mean `{name}`?"),
-            None => format!("presets: {}", names.join(", ")),
-        };
-        return Err(bad_input(&format!(
-            "`{value}` is neither a design preset nor a file; {hint}"
-        )));
+        return Err(ExploreError::UnknownDesign {
+            value: value.to_owned(),
+            suggestion: sim_core::closest(value, Preset::ALL.map(Preset::name)),
+        });
     }
-    let bytes = std::fs::read(path).map_err(|error| {
-        bad_input(&format!(
-            "{}: cannot read the file: {error}",
-            path.display()
-        ))
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|error| ExploreError::ReadDesign {
+        path: shown.clone(),
+        error,
     })?;
-    sim_core::parse_design(&bytes).map_err(|diagnostics| {
-        #[allow(clippy::print_stderr)]
-        for d in &diagnostics {
-            eprintln!("{}:{}:{}: {}", path.display(), d.line, d.col, d.message);
-        }
-        ExitCode::from(EXIT_BAD_INPUT)
+    sim_core::parse_design(&bytes).map_err(|diagnostics| ExploreError::InvalidDesign {
+        path: shown,
+        diagnostics,
     })
 }
 
-fn parse_targets(list: &str, default: Protect) -> Result<Vec<Protect>, ExitCode> {
+fn parse_targets(list: &str, default: Protect) -> Result<Vec<Protect>, ExploreError> {
     list.split(',')
         .map(str::trim)
         .filter(|item| !item.is_empty())
@@ -87,23 +181,16 @@ fn parse_targets(list: &str, default: Protect) -> Result<Vec<Protect>, ExitCode>
             if item == "design" {
                 return Ok(default);
             }
-            Protect::ALL
-                .into_iter()
-                .find(|p| p.name() == item)
-                .ok_or_else(|| {
-                    let names = Protect::ALL.map(Protect::name);
-                    let hint = sim_core::closest(item, names)
-                        .map_or(format!("modes: {}", names.join(", ")), |n| {
-                            format!("did you mean `{n}`?")
-                        });
-                    bad_input(&format!("unknown target protection `{item}`; {hint}"))
-                })
+            Protect::from_name(item).ok_or_else(|| ExploreError::UnknownProtection {
+                item: item.to_owned(),
+                suggestion: sim_core::closest(item, Protect::ALL.map(Protect::name)),
+            })
         })
         .collect()
 }
 
 /// The world the options describe.
-fn world_of(options: &ExploreOptions) -> Result<World, ExitCode> {
+fn world_of(options: &ExploreOptions) -> Result<World, ExploreError> {
     let (design, source) = match &options.design {
         Some(value) => design_of(value)?,
         None => (Preset::Full.design(), DesignSource::Preset(Preset::Full)),
@@ -126,9 +213,7 @@ fn world_of(options: &ExploreOptions) -> Result<World, ExitCode> {
     } else if let Some(list) = &options.targets {
         world_options.targets = Some(parse_targets(list, design.target_protect)?);
     }
-    world_options
-        .world()
-        .map_err(|error| bad_input(&error.to_string()))
+    world_options.world().map_err(ExploreError::World)
 }
 
 fn method_of(options: &ExploreOptions) -> Method {
@@ -160,7 +245,7 @@ fn progress_bar(method: Method, lang: Lang) -> ProgressBar {
     bar
 }
 
-fn run_search(world: &World, method: Method, lang: Lang) -> Result<(Report, u64), ExitCode> {
+fn run_search(world: &World, method: Method, lang: Lang) -> Result<(Report, u64), ExploreError> {
     let bar = progress_bar(method, lang);
     let started = Instant::now();
     let mut observe = |progress: &Progress| {
@@ -189,8 +274,7 @@ fn run_search(world: &World, method: Method, lang: Lang) -> Result<(Report, u64)
         }
         true
     };
-    let report =
-        explore(world, method, &mut observe).map_err(|error| bad_input(&error.to_string()));
+    let report = explore(world, method, &mut observe).map_err(ExploreError::World);
     bar.finish_and_clear();
     let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok((report?, elapsed_ms))
@@ -202,18 +286,22 @@ pub(crate) fn explore_command(options: &ExploreOptions) -> ExitCode {
     }
     let world = match world_of(options) {
         Ok(world) => world,
-        Err(code) => return code,
+        Err(error) => return error.exit(options.lang),
     };
     let method = method_of(options);
     let (report, elapsed_ms) = match run_search(&world, method, options.lang) {
         Ok(found) => found,
-        Err(code) => return code,
+        Err(error) => return error.exit(options.lang),
     };
     if let Some(path) = &options.out {
         if let Some(found) = &report.counterexample {
             let text = sim_core::scenario_to_toml(&found.scenario);
             if let Err(error) = std::fs::write(path, text) {
-                return bad_input(&format!("{}: cannot write: {error}", path.display()));
+                return ExploreError::WriteCounterexample {
+                    path: path.display().to_string(),
+                    error,
+                }
+                .exit(options.lang);
             }
         }
     }
@@ -399,8 +487,9 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
     let style = Style::for_stdout();
     let mut rows = Vec::new();
     for case in classification() {
-        let Ok((report, elapsed_ms)) = run_search(&case.world, Method::Exhaustive, lang) else {
-            return ExitCode::from(EXIT_BAD_INPUT);
+        let (report, elapsed_ms) = match run_search(&case.world, Method::Exhaustive, lang) {
+            Ok(found) => found,
+            Err(error) => return error.exit(lang),
         };
         rows.push((case, report, elapsed_ms));
     }

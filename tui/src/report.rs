@@ -18,25 +18,72 @@ use crate::style::{Style, Tone};
 /// Exit status for invalid input (files, arguments).
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;
 
-/// Reads and validates a scenario file, printing `FILE:LINE:COL: message`
-/// for every problem on stderr.
-pub(crate) fn load_scenario(path: &Path) -> Result<Scenario, ExitCode> {
-    let shown = path.display();
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            eprint_lines(&[format!("{shown}: cannot read the file: {error}")]);
-            return Err(ExitCode::from(EXIT_BAD_INPUT));
+/// Why a scenario file could not be loaded.
+#[derive(Debug)]
+pub(crate) enum LoadError {
+    Read {
+        path: String,
+        error: std::io::Error,
+    },
+    /// The file's mistakes, each with its line and column.
+    Invalid {
+        path: String,
+        diagnostics: Vec<sim_core::Diagnostic>,
+    },
+}
+
+impl LoadError {
+    /// One line per problem, as `FILE:LINE:COL: message` for mistakes in
+    /// the file (the parser's messages are English).
+    pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
+        match self {
+            LoadError::Read { path, error } => vec![match lang {
+                Lang::En => format!("{path}: cannot read the file: {error}"),
+                Lang::Zh => format!("{path}：无法读取文件：{error}"),
+            }],
+            LoadError::Invalid { path, diagnostics } => diagnostics
+                .iter()
+                .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message))
+                .collect(),
         }
-    };
-    sim_core::parse_scenario(&bytes).map_err(|diagnostics| {
-        let lines: Vec<String> = diagnostics
-            .iter()
-            .map(|d| format!("{shown}:{}:{}: {}", d.line, d.col, d.message))
-            .collect();
-        eprint_lines(&lines);
+    }
+}
+
+/// In English; [`LoadError::lines`] gives either language.
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.lines(Lang::En).join("\n"))
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Reads and validates a scenario file.
+pub(crate) fn read_scenario(path: &Path) -> Result<Scenario, LoadError> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|error| LoadError::Read {
+        path: shown.clone(),
+        error,
+    })?;
+    sim_core::parse_scenario(&bytes).map_err(|diagnostics| LoadError::Invalid {
+        path: shown,
+        diagnostics,
+    })
+}
+
+/// Reads and validates a scenario file, printing every problem on stderr
+/// in `lang`.
+pub(crate) fn load_scenario_in(path: &Path, lang: Lang) -> Result<Scenario, ExitCode> {
+    read_scenario(path).map_err(|error| {
+        eprint_lines(&error.lines(lang));
         ExitCode::from(EXIT_BAD_INPUT)
     })
+}
+
+/// [`load_scenario_in`] English, for callers that start before a language
+/// is chosen.
+pub(crate) fn load_scenario(path: &Path) -> Result<Scenario, ExitCode> {
+    load_scenario_in(path, Lang::En)
 }
 
 #[allow(clippy::print_stderr)]
@@ -60,7 +107,7 @@ pub(crate) fn print_stdout(text: &str) -> ExitCode {
 }
 
 pub(crate) fn run_command(path: &Path, json: bool, lang: Lang) -> ExitCode {
-    let scenario = match load_scenario(path) {
+    let scenario = match load_scenario_in(path, lang) {
         Ok(scenario) => scenario,
         Err(code) => return code,
     };
