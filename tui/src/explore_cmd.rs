@@ -15,7 +15,7 @@ use sim_core::explore::{
 use sim_core::{DesignSource, Preset, Protect};
 use unicode_width::UnicodeWidthStr;
 
-use crate::report::{EXIT_BAD_INPUT, list_or_none, print_stdout, render_table};
+use crate::report::{EXIT_BAD_INPUT, io_error_zh, list_or_none, print_stdout, render_table};
 use crate::style::{Style, Tone};
 
 /// The validated options of `fencelab explore`.
@@ -106,7 +106,7 @@ impl ExploreError {
                 format!("{path}: cannot read the file: {error}")
             }
             (ExploreError::ReadDesign { path, error }, Lang::Zh) => {
-                format!("{path}：无法读取文件：{error}")
+                format!("{path}：无法读取文件：{}", io_error_zh(error))
             }
             (ExploreError::UnknownProtection { item, suggestion }, _) => {
                 let names = Protect::ALL.map(Protect::name);
@@ -125,7 +125,7 @@ impl ExploreError {
                 format!("{path}: cannot write: {error}")
             }
             (ExploreError::WriteCounterexample { path, error }, Lang::Zh) => {
-                format!("{path}：无法写入：{error}")
+                format!("{path}：无法写入：{}", io_error_zh(error))
             }
         };
         vec![format!("fencelab explore: {line}")]

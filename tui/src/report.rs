@@ -39,13 +39,26 @@ impl LoadError {
         match self {
             LoadError::Read { path, error } => vec![match lang {
                 Lang::En => format!("{path}: cannot read the file: {error}"),
-                Lang::Zh => format!("{path}：无法读取文件：{error}"),
+                Lang::Zh => format!("{path}：无法读取文件：{}", io_error_zh(error)),
             }],
             LoadError::Invalid { path, diagnostics } => diagnostics
                 .iter()
                 .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message))
                 .collect(),
         }
+    }
+}
+
+/// An I/O error in Chinese where its kind says enough; else the system's
+/// own words.
+pub(crate) fn io_error_zh(error: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match error.kind() {
+        ErrorKind::NotFound => "文件不存在".to_owned(),
+        ErrorKind::PermissionDenied => "没有权限".to_owned(),
+        ErrorKind::IsADirectory => "这是一个文件夹".to_owned(),
+        ErrorKind::InvalidData => "内容无效".to_owned(),
+        _ => error.to_string(),
     }
 }
 
