@@ -147,7 +147,6 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
         .map(|t| scenario.target_id(t).to_owned())
         .unwrap_or_default();
     let at = step.at;
-    let failed: Vec<&str> = record.failed_checks.map(|f| f.names()).unwrap_or_default();
     let mut text = match lang {
         Lang::En => {
             let place = if target.is_empty() {
@@ -186,6 +185,20 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
         (Outcome::Waiting, Lang::Zh) => "仍在等待另一个事务持有的行锁".to_owned(),
     };
     text += &outcome;
+    let details = outcome_details(step, record, lang);
+    if !details.is_empty() {
+        text += lang.pick(" (", "（");
+        text += &details.join(lang.pick("; ", "；"));
+        text += lang.pick(")", "）");
+    }
+    text += lang.pick(".", "。");
+    text
+}
+
+/// The parenthesised details of a step's outcome: how long it waited, what
+/// a claim granted, which checks failed, the reason, what a check learned.
+fn outcome_details(step: &crate::Step, record: &crate::StepTrace, lang: Lang) -> Vec<String> {
+    let failed: Vec<&str> = record.failed_checks.map(|f| f.names()).unwrap_or_default();
     let mut details: Vec<String> = Vec::new();
     if let Some(waited) = record.waited_until {
         details.push(match lang {
@@ -249,13 +262,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
             (false, Lang::Zh) => "Worker 得知租约已经失效".to_owned(),
         });
     }
-    if !details.is_empty() {
-        text += lang.pick(" (", "（");
-        text += &details.join(lang.pick("; ", "；"));
-        text += lang.pick(")", "）");
-    }
-    text += lang.pick(".", "。");
-    text
+    details
 }
 
 fn reason_words(reason: Reason, lang: Lang) -> &'static str {
@@ -306,50 +313,8 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
         return String::new();
     };
     let actor = who(scenario, index, lang);
-    let job = record.job.unwrap_or(0);
     let generation = record.generation.unwrap_or(0);
-    let newest = record.newest_generation.unwrap_or(generation);
-    let mut reasons = Vec::new();
-    if newest > generation {
-        let holder = grant_of(scenario, trace, job, newest);
-        reasons.push(match (holder, lang) {
-            (Some((claim, holder)), Lang::En) => format!(
-                "{actor} holds generation {generation}, but {holder} was granted the newer generation {newest} at step {claim}"
-            ),
-            (Some((claim, holder)), Lang::Zh) => format!(
-                "{actor} 持有第 {generation} 代，而 {holder} 在第 {claim} 步已经领取了更新的第 {newest} 代"
-            ),
-            (None, Lang::En) => format!("{actor} holds generation {generation}, but generation {newest} was already granted"),
-            (None, Lang::Zh) => format!("{actor} 持有第 {generation} 代，而第 {newest} 代已经被领取"),
-        });
-    }
-    let ended = ending_before(scenario, trace, job, index).filter(|&end| {
-        let ender = trace.steps.get(end).and_then(|r| r.generation);
-        scenario
-            .steps
-            .get(end)
-            .is_some_and(|s| s.action == Action::Cancel)
-            || ender != Some(generation)
-    });
-    let cancelled_or_ended = trace
-        .violations
-        .iter()
-        .any(|v| v.step == index as u32 && v.kind == ViolationKind::AfterTerminal)
-        || ended.is_some() && trace.should_reject.contains(&(index as u32));
-    if cancelled_or_ended && let Some(end) = ended {
-        let by_cancel = scenario
-            .steps
-            .get(end)
-            .is_some_and(|s| s.action == Action::Cancel);
-        reasons.push(match (by_cancel, lang) {
-            (true, Lang::En) => format!("the user had cancelled the job at step {end}"),
-            (true, Lang::Zh) => format!("用户在第 {end} 步已经取消了任务"),
-            (false, Lang::En) => {
-                format!("the job had already been ended by another generation at step {end}")
-            }
-            (false, Lang::Zh) => format!("任务在第 {end} 步已被另一代执行者结束"),
-        });
-    }
+    let reasons = refusal_reasons(scenario, trace, index, &actor, lang);
     let must = trace.should_reject.contains(&(index as u32));
     let happened = trace.is_violation(index as u32);
     if must {
@@ -395,6 +360,65 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
             }
         }
     }
+}
+
+/// Why step `index` had to be refused: a newer generation had been granted
+/// (and to whom), the job had been cancelled or ended (and where).
+fn refusal_reasons(
+    scenario: &Scenario,
+    trace: &Trace,
+    index: usize,
+    actor: &str,
+    lang: Lang,
+) -> Vec<String> {
+    let Some(record) = trace.steps.get(index) else {
+        return Vec::new();
+    };
+    let job = record.job.unwrap_or(0);
+    let generation = record.generation.unwrap_or(0);
+    let newest = record.newest_generation.unwrap_or(generation);
+    let mut reasons = Vec::new();
+    if newest > generation {
+        let holder = grant_of(scenario, trace, job, newest);
+        reasons.push(match (holder, lang) {
+            (Some((claim, holder)), Lang::En) => format!(
+                "{actor} holds generation {generation}, but {holder} was granted the newer generation {newest} at step {claim}"
+            ),
+            (Some((claim, holder)), Lang::Zh) => format!(
+                "{actor} 持有第 {generation} 代，而 {holder} 在第 {claim} 步已经领取了更新的第 {newest} 代"
+            ),
+            (None, Lang::En) => format!("{actor} holds generation {generation}, but generation {newest} was already granted"),
+            (None, Lang::Zh) => format!("{actor} 持有第 {generation} 代，而第 {newest} 代已经被领取"),
+        });
+    }
+    let ended = ending_before(scenario, trace, job, index).filter(|&end| {
+        let ender = trace.steps.get(end).and_then(|r| r.generation);
+        scenario
+            .steps
+            .get(end)
+            .is_some_and(|s| s.action == Action::Cancel)
+            || ender != Some(generation)
+    });
+    let cancelled_or_ended = trace
+        .violations
+        .iter()
+        .any(|v| v.step == index as u32 && v.kind == ViolationKind::AfterTerminal)
+        || ended.is_some() && trace.should_reject.contains(&(index as u32));
+    if cancelled_or_ended && let Some(end) = ended {
+        let by_cancel = scenario
+            .steps
+            .get(end)
+            .is_some_and(|s| s.action == Action::Cancel);
+        reasons.push(match (by_cancel, lang) {
+            (true, Lang::En) => format!("the user had cancelled the job at step {end}"),
+            (true, Lang::Zh) => format!("用户在第 {end} 步已经取消了任务"),
+            (false, Lang::En) => {
+                format!("the job had already been ended by another generation at step {end}")
+            }
+            (false, Lang::Zh) => format!("任务在第 {end} 步已被另一代执行者结束"),
+        });
+    }
+    reasons
 }
 
 /// The sentence with its first letter in capitals.

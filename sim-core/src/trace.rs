@@ -316,42 +316,8 @@ impl Trace {
     /// §12). Every step carries every field, `null` where it does not apply,
     /// so consumers see one shape.
     pub fn run_json<'s>(&self, scenario: &'s Scenario) -> RunJson<'s> {
-        let steps = scenario
-            .steps
-            .iter()
-            .zip(&self.steps)
-            .enumerate()
-            .map(|(index, (step, record))| {
-                let (op, value) = match (step.action, record.job, step.target, step.worker) {
-                    (crate::Action::Write, Some(job), Some(t), Some(w)) => (
-                        Some(scenario.op_text(step.op, job, t)),
-                        Some(scenario.value_text(step.value, w)),
-                    ),
-                    _ => (None, None),
-                };
-                StepJson {
-                    i: index,
-                    at: step.at,
-                    worker: step.worker.map(|w| scenario.worker_id(w)),
-                    action: step.action.name(),
-                    job: record.job.map(|job| scenario.job_id(job)),
-                    target: step.target.map(|t| scenario.target_id(t)),
-                    outcome: record.outcome.name(),
-                    reason: record.reason.map(Reason::name),
-                    token: record.token,
-                    failed_checks: record.failed_checks.map(CheckSet::names),
-                    generation: record.generation,
-                    newest_generation: record.newest_generation,
-                    expired: record.expired,
-                    lease_valid: record.lease_valid,
-                    rows: record.rows,
-                    lease_until: record.lease_until,
-                    op,
-                    value,
-                    waited_until: record.waited_until,
-                    violation: self.is_violation(index as u32),
-                }
-            })
+        let steps = (0..scenario.steps.len().min(self.steps.len()))
+            .map(|index| self.step_json(scenario, index))
             .collect();
         let jobs = scenario
             .jobs
@@ -396,6 +362,40 @@ impl Trace {
             reconcile: self.reconcile.clone(),
             jobs,
             targets,
+        }
+    }
+
+    /// Step `index` of [`Trace::run_json`].
+    fn step_json<'s>(&self, scenario: &'s Scenario, index: usize) -> StepJson<'s> {
+        let (step, record) = (&scenario.steps[index], &self.steps[index]);
+        let (op, value) = match (step.action, record.job, step.target, step.worker) {
+            (crate::Action::Write, Some(job), Some(t), Some(w)) => (
+                Some(scenario.op_text(step.op, job, t)),
+                Some(scenario.value_text(step.value, w)),
+            ),
+            _ => (None, None),
+        };
+        StepJson {
+            i: index,
+            at: step.at,
+            worker: step.worker.map(|w| scenario.worker_id(w)),
+            action: step.action.name(),
+            job: record.job.map(|job| scenario.job_id(job)),
+            target: step.target.map(|t| scenario.target_id(t)),
+            outcome: record.outcome.name(),
+            reason: record.reason.map(Reason::name),
+            token: record.token,
+            failed_checks: record.failed_checks.map(CheckSet::names),
+            generation: record.generation,
+            newest_generation: record.newest_generation,
+            expired: record.expired,
+            lease_valid: record.lease_valid,
+            rows: record.rows,
+            lease_until: record.lease_until,
+            op,
+            value,
+            waited_until: record.waited_until,
+            violation: self.is_violation(index as u32),
         }
     }
 }

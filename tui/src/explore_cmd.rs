@@ -370,6 +370,48 @@ fn describe_world(world: &World, lang: Lang) -> String {
     line
 }
 
+/// The counterexample: its moves, its explanation, its table and how
+/// shrinking shortened it.
+fn render_counterexample(
+    report: &Report,
+    found: &sim_core::explore::Counterexample,
+    style: Style,
+    lang: Lang,
+) -> String {
+    let mut out = String::new();
+    let labels: Vec<String> = found
+        .moves
+        .iter()
+        .map(|m| move_label(&report.world, *m))
+        .collect();
+    let (count, schedule) = (found.moves.len(), labels.join(" → "));
+    let headline = match lang {
+        Lang::En => format!("‼ UNSAFE — counterexample of {count} moves: {schedule}"),
+        Lang::Zh => format!("‼ 不安全——{count} 步的反例：{schedule}"),
+    };
+    let _ = writeln!(out, "{}", style.paint(Tone::Bad, &headline));
+    let _ = writeln!(out, "{}", found.explanation.get(lang));
+    out.push('\n');
+    // The explanation is the scenario's description: shown once, above.
+    let mut scenario = found.scenario.clone();
+    scenario.description = None;
+    let trace = sim_core::run(&scenario);
+    out += &render_table(&scenario, &trace, style, lang);
+    if report.shrink_history.len() > 1 {
+        let lengths: Vec<String> = report
+            .shrink_history
+            .iter()
+            .map(|moves| moves.len().to_string())
+            .collect();
+        let lengths = lengths.join(" → ");
+        let _ = match lang {
+            Lang::En => writeln!(out, "\nshrinking: {lengths} moves"),
+            Lang::Zh => writeln!(out, "\n收缩：{lengths} 步"),
+        };
+    }
+    out
+}
+
 /// The report as text: world, bounds, verdict (with the counterexample's
 /// table), statistics.
 fn render_report(
@@ -407,34 +449,7 @@ fn render_report(
     };
     out.push('\n');
     match (&report.counterexample, report.verdict) {
-        (Some(found), _) => {
-            let labels: Vec<String> = found.moves.iter().map(|m| move_label(world, *m)).collect();
-            let (count, schedule) = (found.moves.len(), labels.join(" → "));
-            let headline = match lang {
-                Lang::En => format!("‼ UNSAFE — counterexample of {count} moves: {schedule}"),
-                Lang::Zh => format!("‼ 不安全——{count} 步的反例：{schedule}"),
-            };
-            let _ = writeln!(out, "{}", style.paint(Tone::Bad, &headline));
-            let _ = writeln!(out, "{}", found.explanation.get(lang));
-            out.push('\n');
-            // The explanation is the scenario's description: shown once, above.
-            let mut scenario = found.scenario.clone();
-            scenario.description = None;
-            let trace = sim_core::run(&scenario);
-            out += &render_table(&scenario, &trace, style, lang);
-            if report.shrink_history.len() > 1 {
-                let lengths: Vec<String> = report
-                    .shrink_history
-                    .iter()
-                    .map(|moves| moves.len().to_string())
-                    .collect();
-                let lengths = lengths.join(" → ");
-                let _ = match lang {
-                    Lang::En => writeln!(out, "\nshrinking: {lengths} moves"),
-                    Lang::Zh => writeln!(out, "\n收缩：{lengths} 步"),
-                };
-            }
-        }
+        (Some(found), _) => out += &render_counterexample(report, found, style, lang),
         (None, Verdict::Safe) => {
             let safe = format!("✓ {}", safe_sentence(report, lang));
             let _ = writeln!(out, "{}", style.paint(Tone::Good, &safe));

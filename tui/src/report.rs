@@ -226,7 +226,8 @@ fn outcome_cell(record: &sim_core::StepTrace, lang: Lang) -> String {
     cell
 }
 
-pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) -> String {
+/// The scenario's title, description and world in a few lines.
+fn render_heading(scenario: &Scenario, style: Style, lang: Lang) -> String {
     let mut out = String::new();
     let title = scenario.title.get(lang);
     let _ = writeln!(out, "{}  ({})", style.paint(Tone::Bold, title), scenario.id);
@@ -257,8 +258,42 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
             "设计 {design} · 租约时长 {ttl} · Worker {workers} · 任务 {jobs} · 目标 {targets}"
         ),
     };
-    out.push('\n');
+    out
+}
 
+/// The table's cells for step `index`.
+fn step_row(scenario: &Scenario, trace: &Trace, index: usize, lang: Lang) -> [String; 10] {
+    let (step, record) = (&scenario.steps[index], &trace.steps[index]);
+    let mut marks = Vec::new();
+    for violation in trace.violations.iter().filter(|v| v.step == index as u32) {
+        marks.push(format!("‼ {}", violation_label(violation.kind, lang)));
+    }
+    if marks.is_empty() && trace.should_reject.contains(&(index as u32)) {
+        marks.push(lang.pick("(had to be refused)", "（必须拒绝）").to_owned());
+    }
+    if record.expired == Some(true) {
+        marks.push(lang.pick("lease expired", "租约已过期").to_owned());
+    }
+    let id = |found: Option<&str>| found.unwrap_or_default().to_owned();
+    [
+        index.to_string(),
+        step.at.to_string(),
+        step.worker
+            .map_or(lang.pick("user", "用户"), |w| scenario.worker_id(w))
+            .to_owned(),
+        step.action.name().to_owned(),
+        id(record.job.map(|j| scenario.job_id(j))),
+        id(step.target.map(|t| scenario.target_id(t))),
+        outcome_cell(record, lang),
+        record.token.map(|t| t.to_string()).unwrap_or_default(),
+        record.generation.map(|g| g.to_string()).unwrap_or_default(),
+        marks.join(" · "),
+    ]
+}
+
+pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) -> String {
+    let mut out = render_heading(scenario, style, lang);
+    out.push('\n');
     let header = match lang {
         Lang::En => [
             "#", "at", "worker", "do", "job", "target", "outcome", "token", "gen", "",
@@ -267,40 +302,9 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
             "#", "时刻", "Worker", "动作", "任务", "目标", "结果", "令牌", "代次", "",
         ],
     };
-    let mut rows: Vec<[String; 10]> = Vec::with_capacity(scenario.steps.len());
-    for (index, (step, record)) in scenario.steps.iter().zip(&trace.steps).enumerate() {
-        let outcome = outcome_cell(record, lang);
-        let mut marks = Vec::new();
-        for violation in trace.violations.iter().filter(|v| v.step == index as u32) {
-            marks.push(format!("‼ {}", violation_label(violation.kind, lang)));
-        }
-        if marks.is_empty() && trace.should_reject.contains(&(index as u32)) {
-            marks.push(lang.pick("(had to be refused)", "（必须拒绝）").to_owned());
-        }
-        if record.expired == Some(true) {
-            marks.push(lang.pick("lease expired", "租约已过期").to_owned());
-        }
-        rows.push([
-            index.to_string(),
-            step.at.to_string(),
-            step.worker
-                .map_or(lang.pick("user", "用户").to_owned(), |w| {
-                    scenario.worker_id(w).to_owned()
-                }),
-            step.action.name().to_owned(),
-            record
-                .job
-                .map(|j| scenario.job_id(j).to_owned())
-                .unwrap_or_default(),
-            step.target
-                .map(|t| scenario.target_id(t).to_owned())
-                .unwrap_or_default(),
-            outcome,
-            record.token.map(|t| t.to_string()).unwrap_or_default(),
-            record.generation.map(|g| g.to_string()).unwrap_or_default(),
-            marks.join(" · "),
-        ]);
-    }
+    let rows: Vec<[String; 10]> = (0..scenario.steps.len().min(trace.steps.len()))
+        .map(|index| step_row(scenario, trace, index, lang))
+        .collect();
     let mut widths = header.map(UnicodeWidthStr::width);
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -329,11 +333,10 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
     let _ = writeln!(out, "{}", style.paint(Tone::Dim, &line(&header_cells)));
     for (index, row) in rows.iter().enumerate() {
         let text = line(row);
-        let record = &trace.steps[index];
         let tone = if trace.is_violation(index as u32) {
             Some(Tone::Bad)
         } else {
-            match record.outcome {
+            match trace.steps[index].outcome {
                 Outcome::Rejected => Some(Tone::Warn),
                 Outcome::Noop | Outcome::Waiting => Some(Tone::Dim),
                 Outcome::Ok | Outcome::Duplicate => None,
@@ -355,6 +358,7 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
     }
     out.push('\n');
     out += &render_summary(scenario, trace, style, lang);
+    out += &render_final_state(scenario, trace, lang);
     out
 }
 
@@ -407,6 +411,12 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) 
             ),
         };
     }
+    out
+}
+
+/// The job table and the targets at the end.
+fn render_final_state(scenario: &Scenario, trace: &Trace, lang: Lang) -> String {
+    let mut out = String::new();
     for ((job, row), generations) in scenario
         .jobs
         .iter()

@@ -47,6 +47,8 @@ fn list_zh(set: CheckSet) -> String {
     }
 }
 
+/// The violating move in words. Long because every sentence is written in
+/// English and Chinese side by side, so that the two say the same thing.
 pub(crate) fn explain(facts: &Facts<'_>) -> Text {
     let who = &facts.worker;
     let generation = facts.generation;
@@ -154,6 +156,8 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
     Text { en, zh }
 }
 
+/// Why the target accepted the write, per protection mode. Long for the
+/// same reason as [`explain`]: one case, two languages, side by side.
 fn target_reason(
     facts: &Facts<'_>,
     id: &str,

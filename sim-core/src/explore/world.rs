@@ -403,7 +403,8 @@ pub struct Case {
 
 /// The classification table's worlds: every preset in the design lab's
 /// standard world, plus the custom designs and world changes that expose a
-/// specific weakness. The verdicts are computed by the explorers.
+/// specific weakness. The verdicts are computed by the explorers. Long
+/// because it is a table: one short block per case, read top to bottom.
 pub fn classification() -> Vec<Case> {
     use crate::design::{Check, CheckSet, TokenKind};
     let standard = |preset: Preset| World::preset(preset, 2);
