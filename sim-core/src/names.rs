@@ -68,15 +68,33 @@ mod tests {
 
     #[test]
     fn exercise_kinds_are_named_in_snake_case() {
-        let quiz = ExerciseKind::Quiz {
-            multiple: false,
-            options: Vec::new(),
-        };
-        assert_eq!(quiz.name(), "quiz");
-        let brk = ExerciseKind::Break {
-            scenario: 0,
-            violation: None,
-        };
-        assert_eq!(brk.name(), "break");
+        let full = crate::Preset::Full;
+        let source = crate::DesignSource::Preset(full);
+        let kinds = [
+            ExerciseKind::Mark {
+                scenario: 0,
+                candidates: Vec::new(),
+            },
+            ExerciseKind::Predict {
+                scenario: 0,
+                steps: None,
+            },
+            ExerciseKind::Design {
+                start: full.design(),
+                start_source: source,
+                open: Vec::new(),
+                world: crate::explore::WorldOptions::new(full.design(), source),
+            },
+            ExerciseKind::Break {
+                scenario: 0,
+                violation: None,
+            },
+            ExerciseKind::Quiz {
+                multiple: false,
+                options: Vec::new(),
+            },
+        ];
+        let names: Vec<&str> = kinds.iter().map(ExerciseKind::name).collect();
+        assert_eq!(names, ["mark", "predict", "design", "break", "quiz"]);
     }
 }
