@@ -5,7 +5,21 @@
 use std::fmt;
 
 /// One predicate of a conditional `UPDATE` on the job row (MODEL.md §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Check {
     /// `owner = <the worker's owner identity>`
     Owner,
@@ -20,19 +34,15 @@ pub enum Check {
 
 impl Check {
     /// Every predicate, in the order reports list them.
-    pub const ALL: [Check; 4] = [Check::Owner, Check::Fence, Check::Lease, Check::State];
+    pub const ALL: [Check; <Check as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Check as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            Check::Owner => "owner",
-            Check::Fence => "fence",
-            Check::Lease => "lease",
-            Check::State => "state",
-        }
+        self.into()
     }
 
     pub fn from_name(name: &str) -> Option<Check> {
-        Check::ALL.into_iter().find(|check| check.name() == name)
+        name.parse().ok()
     }
 
     fn bit(self) -> u8 {
@@ -94,7 +104,19 @@ impl fmt::Debug for CheckSet {
 }
 
 /// What a granted claim hands the worker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum TokenKind {
     /// `fence + 1`: orders generations.
     Monotonic,
@@ -106,19 +128,32 @@ pub enum TokenKind {
 }
 
 impl TokenKind {
-    pub const ALL: [TokenKind; 3] = [TokenKind::Monotonic, TokenKind::Random, TokenKind::None];
+    pub const ALL: [TokenKind; <TokenKind as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<TokenKind as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            TokenKind::Monotonic => "monotonic",
-            TokenKind::Random => "random",
-            TokenKind::None => "none",
-        }
+        self.into()
+    }
+
+    pub fn from_name(name: &str) -> Option<TokenKind> {
+        name.parse().ok()
     }
 }
 
 /// Whose clock a lease decision reads (MODEL.md §1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum LeaseClock {
     /// The database's clock: one time source for every decision (C13).
     Db,
@@ -127,18 +162,32 @@ pub enum LeaseClock {
 }
 
 impl LeaseClock {
-    pub const ALL: [LeaseClock; 2] = [LeaseClock::Db, LeaseClock::Worker];
+    pub const ALL: [LeaseClock; <LeaseClock as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<LeaseClock as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            LeaseClock::Db => "db",
-            LeaseClock::Worker => "worker",
-        }
+        self.into()
+    }
+
+    pub fn from_name(name: &str) -> Option<LeaseClock> {
+        name.parse().ok()
     }
 }
 
 /// How a remote target decides whether to accept a write (MODEL.md §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Protect {
     None,
     IdempotencyKey,
@@ -149,24 +198,15 @@ pub enum Protect {
 }
 
 impl Protect {
-    pub const ALL: [Protect; 6] = [
-        Protect::None,
-        Protect::IdempotencyKey,
-        Protect::HighestToken,
-        Protect::RegisteredToken,
-        Protect::Gateway,
-        Protect::Versioned,
-    ];
+    pub const ALL: [Protect; <Protect as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Protect as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            Protect::None => "none",
-            Protect::IdempotencyKey => "idempotency_key",
-            Protect::HighestToken => "highest_token",
-            Protect::RegisteredToken => "registered_token",
-            Protect::Gateway => "gateway",
-            Protect::Versioned => "versioned",
-        }
+        self.into()
+    }
+
+    pub fn from_name(name: &str) -> Option<Protect> {
+        name.parse().ok()
     }
 }
 
@@ -185,7 +225,19 @@ pub struct Design {
 }
 
 /// The named presets of MODEL.md §6, in teaching order (weakest first).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Preset {
     TtlLockOnly,
     ClientCheck,
@@ -197,30 +249,15 @@ pub enum Preset {
 }
 
 impl Preset {
-    pub const ALL: [Preset; 7] = [
-        Preset::TtlLockOnly,
-        Preset::ClientCheck,
-        Preset::IdempotencyOnly,
-        Preset::FencedHighestSeen,
-        Preset::FencedRegistered,
-        Preset::DbConditional,
-        Preset::Full,
-    ];
+    pub const ALL: [Preset; <Preset as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Preset as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            Preset::TtlLockOnly => "ttl-lock-only",
-            Preset::ClientCheck => "client-check",
-            Preset::IdempotencyOnly => "idempotency-only",
-            Preset::FencedHighestSeen => "fenced-highest-seen",
-            Preset::FencedRegistered => "fenced-registered",
-            Preset::DbConditional => "db-conditional",
-            Preset::Full => "full",
-        }
+        self.into()
     }
 
     pub fn from_name(name: &str) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|preset| preset.name() == name)
+        name.parse().ok()
     }
 
     pub fn design(self) -> Design {

@@ -16,6 +16,7 @@ mod engine;
 pub mod explore;
 mod lang;
 mod leases;
+mod names;
 mod narrate;
 mod oracle;
 mod parse;
@@ -32,14 +33,28 @@ pub use diagram::{
 pub use engine::run;
 pub use lang::{Lang, UnknownLang};
 pub use leases::{Lease, LeaseClose, leases};
-pub use narrate::{describe_outcome, describe_pending, describe_step, safety_reason};
+pub use narrate::{
+    describe_outcome, describe_pending, describe_step, job_state_label, outcome_label,
+    reason_label, safety_reason, violation_label,
+};
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use reveal::Reveal;
 pub use scenario::{
-    Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario, Step,
-    Target, TargetIdx, Text, ValueRef, Worker, WorkerIdx,
+    Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario,
+    ScenarioError, Step, StepProblem, Target, TargetIdx, Text, ValueRef, Worker, WorkerIdx,
 };
 pub use trace::{
     JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace, Violation, ViolationKind,
 };
-pub use write::{scenario_to_json, scenario_to_toml};
+pub use write::{scenario_json, scenario_to_json, scenario_to_toml};
+
+/// The typed JSON objects: `fencelab run --json` ([`Trace::run_json`]) and a
+/// scenario file as JSON ([`scenario_json`]). Field names are the keys of
+/// docs/scenario-format.md.
+pub mod json {
+    pub use crate::trace::{DraftJson, JobJson, RunJson, StepJson, TargetJson, ViolationJson};
+    pub use crate::write::{
+        DesignJson, DesignTableJson, ScenarioJson, StepFileJson, TargetFileJson, TextJson,
+        WorkerJson,
+    };
+}

@@ -4,44 +4,18 @@
 
 use crate::Lang;
 use crate::scenario::{Action, JobIdx, Scenario};
-use crate::trace::{Outcome, Reason, Trace, ViolationKind};
-
-fn zh(lang: Lang) -> bool {
-    lang == Lang::Zh
-}
+use crate::trace::{JobState, Outcome, Reason, Trace, ViolationKind};
 
 fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
     match scenario.steps.get(index).and_then(|s| s.worker) {
         Some(worker) => scenario.worker_id(worker).to_owned(),
-        None if zh(lang) => "用户".to_owned(),
-        None => "the user".to_owned(),
+        None => lang.pick("the user", "用户").to_owned(),
     }
 }
 
 pub(crate) fn action_word(action: Action, lang: Lang) -> &'static str {
-    if zh(lang) {
-        match action {
-            Action::Claim | Action::ClaimNext => "领取",
-            Action::Renew => "续约",
-            Action::Write => "写入",
-            Action::Finish => "提交完成（finish）",
-            Action::Fail => "标记失败（fail）",
-            Action::Cancel => "取消",
-            Action::Register => "登记代次",
-            Action::Check => "检查租约",
-            Action::Crash => "崩溃",
-            Action::Pause => "暂停",
-            Action::Resume => "恢复",
-            Action::Begin => "开启事务",
-            Action::Select => "无锁读取",
-            Action::SelectForUpdate => "加锁读取（FOR UPDATE）",
-            Action::SelectSkipLocked => "跳过已锁行读取（SKIP LOCKED）",
-            Action::UpdateClaim => "单独的 UPDATE 领取",
-            Action::Commit => "提交事务",
-            Action::Rollback => "回滚事务",
-        }
-    } else {
-        match action {
+    match lang {
+        Lang::En => match action {
             Action::Claim => "claim",
             Action::ClaimNext => "claim of the next free job",
             Action::Renew => "renew",
@@ -61,7 +35,27 @@ pub(crate) fn action_word(action: Action, lang: Lang) -> &'static str {
             Action::UpdateClaim => "separate claiming UPDATE",
             Action::Commit => "COMMIT",
             Action::Rollback => "ROLLBACK",
-        }
+        },
+        Lang::Zh => match action {
+            Action::Claim | Action::ClaimNext => "领取",
+            Action::Renew => "续约",
+            Action::Write => "写入",
+            Action::Finish => "提交完成（finish）",
+            Action::Fail => "标记失败（fail）",
+            Action::Cancel => "取消",
+            Action::Register => "登记代次",
+            Action::Check => "检查租约",
+            Action::Crash => "崩溃",
+            Action::Pause => "暂停",
+            Action::Resume => "恢复",
+            Action::Begin => "开启事务",
+            Action::Select => "无锁读取",
+            Action::SelectForUpdate => "加锁读取（FOR UPDATE）",
+            Action::SelectSkipLocked => "跳过已锁行读取（SKIP LOCKED）",
+            Action::UpdateClaim => "单独的 UPDATE 领取",
+            Action::Commit => "提交事务",
+            Action::Rollback => "回滚事务",
+        },
     }
 }
 
@@ -128,13 +122,15 @@ pub fn describe_pending(scenario: &Scenario, index: usize, lang: Lang) -> String
     let act = action_word(step.action, lang);
     let target = step.target.map(|t| scenario.target_id(t));
     let at = step.at;
-    match (target, zh(lang)) {
-        (Some(target), true) => format!("时刻 {at}：{actor} 的{act}到 `{target}`。结果会是什么？"),
-        (None, true) => format!("时刻 {at}：{actor} 的{act}。结果会是什么？"),
-        (Some(target), false) => {
+    match (target, lang) {
+        (Some(target), Lang::Zh) => {
+            format!("时刻 {at}：{actor} 的{act}到 `{target}`。结果会是什么？")
+        }
+        (None, Lang::Zh) => format!("时刻 {at}：{actor} 的{act}。结果会是什么？"),
+        (Some(target), Lang::En) => {
             format!("Tick {at}: {actor}'s {act} to `{target}`. What will it do?")
         }
-        (None, false) => format!("Tick {at}: {actor}'s {act}. What will it do?"),
+        (None, Lang::En) => format!("Tick {at}: {actor}'s {act}. What will it do?"),
     }
 }
 
@@ -151,46 +147,67 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
         .map(|t| scenario.target_id(t).to_owned())
         .unwrap_or_default();
     let at = step.at;
-    let failed: Vec<&str> = record.failed_checks.map(|f| f.names()).unwrap_or_default();
-    let mut text = if zh(lang) {
-        let place = if target.is_empty() {
-            String::new()
-        } else {
-            format!("到 `{target}`")
-        };
-        format!("时刻 {at}：{actor} 的{act}{place}")
-    } else {
-        let place = if target.is_empty() {
-            String::new()
-        } else {
-            format!(" to `{target}`")
-        };
-        format!("Tick {at}: {actor}'s {act}{place}")
+    let mut text = match lang {
+        Lang::En => {
+            let place = if target.is_empty() {
+                String::new()
+            } else {
+                format!(" to `{target}`")
+            };
+            format!("Tick {at}: {actor}'s {act}{place}")
+        }
+        Lang::Zh => {
+            let place = if target.is_empty() {
+                String::new()
+            } else {
+                format!("到 `{target}`")
+            };
+            format!("时刻 {at}：{actor} 的{act}{place}")
+        }
     };
-    let outcome = match (record.outcome, zh(lang)) {
-        (Outcome::Ok, false) => " took effect".to_owned(),
-        (Outcome::Ok, true) => "生效了".to_owned(),
-        (Outcome::Rejected, false) => " was rejected".to_owned(),
-        (Outcome::Rejected, true) => "被拒绝".to_owned(),
-        (Outcome::Duplicate, false) => {
+    let outcome = match (record.outcome, lang) {
+        (Outcome::Ok, Lang::En) => " took effect".to_owned(),
+        (Outcome::Ok, Lang::Zh) => "生效了".to_owned(),
+        (Outcome::Rejected, Lang::En) => " was rejected".to_owned(),
+        (Outcome::Rejected, Lang::Zh) => "被拒绝".to_owned(),
+        (Outcome::Duplicate, Lang::En) => {
             " was a duplicate: the operation id had already been applied, so nothing new happened"
                 .to_owned()
         }
-        (Outcome::Duplicate, true) => "是重复请求：这个操作 ID 已经执行过，没有新的效果".to_owned(),
-        (Outcome::Noop, false) => " changed nothing".to_owned(),
-        (Outcome::Noop, true) => "没有改变任何东西".to_owned(),
-        (Outcome::Waiting, false) => {
+        (Outcome::Duplicate, Lang::Zh) => {
+            "是重复请求：这个操作 ID 已经执行过，没有新的效果".to_owned()
+        }
+        (Outcome::Noop, Lang::En) => " changed nothing".to_owned(),
+        (Outcome::Noop, Lang::Zh) => "没有改变任何东西".to_owned(),
+        (Outcome::Waiting, Lang::En) => {
             " is still waiting for a row lock another transaction holds".to_owned()
         }
-        (Outcome::Waiting, true) => "仍在等待另一个事务持有的行锁".to_owned(),
+        (Outcome::Waiting, Lang::Zh) => "仍在等待另一个事务持有的行锁".to_owned(),
     };
     text += &outcome;
+    let details = outcome_details(step, record, lang);
+    if !details.is_empty() {
+        text += lang.pick(" (", "（");
+        text += &details.join(lang.pick("; ", "；"));
+        text += lang.pick(")", "）");
+    }
+    text += lang.pick(".", "。");
+    text
+}
+
+/// The parenthesised details of a step's outcome: how long it waited, what
+/// a claim granted, which checks failed, the reason, what a check learned.
+fn outcome_details(step: &crate::Step, record: &crate::StepTrace, lang: Lang) -> Vec<String> {
+    let failed: Vec<&str> = record.failed_checks.map(|f| f.names()).unwrap_or_default();
     let mut details: Vec<String> = Vec::new();
     if let Some(waited) = record.waited_until {
-        details.push(if zh(lang) {
-            format!("它等行锁等到时刻 {waited} 才执行")
-        } else {
-            format!("it waited for a row lock until tick {waited}")
+        details.push(match lang {
+            Lang::En => {
+                format!("it waited for a row lock until tick {waited}")
+            }
+            Lang::Zh => {
+                format!("它等行锁等到时刻 {waited} 才执行")
+            }
         });
     }
     if matches!(
@@ -200,27 +217,30 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     {
         let generation = record.generation.unwrap_or(0);
         let token = record.token.map_or_else(
-            || {
-                if zh(lang) {
-                    "无".to_owned()
-                } else {
-                    "none".to_owned()
-                }
+            || match lang {
+                Lang::En => "none".to_owned(),
+                Lang::Zh => "无".to_owned(),
             },
             |t| t.to_string(),
         );
         let until = record.lease_until.unwrap_or(0);
-        details.push(if zh(lang) {
-            format!("第 {generation} 代，token {token}，租约到时刻 {until}")
-        } else {
-            format!("generation {generation}, token {token}, lease until {until}")
+        details.push(match lang {
+            Lang::En => {
+                format!("generation {generation}, token {token}, lease until {until}")
+            }
+            Lang::Zh => {
+                format!("第 {generation} 代，令牌 {token}，租约到时刻 {until}")
+            }
         });
     }
     if !failed.is_empty() {
-        details.push(if zh(lang) {
-            format!("不成立的检查：{}", failed.join("、"))
-        } else {
-            format!("failed checks: {}", failed.join(", "))
+        details.push(match lang {
+            Lang::En => {
+                format!("failed checks: {}", failed.join(", "))
+            }
+            Lang::Zh => {
+                format!("不成立的检查：{}", failed.join("、"))
+            }
         });
     }
     if let Some(reason) = record.reason {
@@ -230,45 +250,24 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
         }
     }
     if let Some(valid) = record.lease_valid {
-        details.push(match (valid, zh(lang)) {
-            (true, false) => {
+        details.push(match (valid, lang) {
+            (true, Lang::En) => {
                 "the worker believes its lease is valid — a belief that guards nothing by itself"
                     .to_owned()
             }
-            (true, true) => "Worker 认为自己的租约有效——但这个判断本身保护不了任何东西".to_owned(),
-            (false, false) => "the worker learns its lease is gone".to_owned(),
-            (false, true) => "Worker 得知租约已经失效".to_owned(),
+            (true, Lang::Zh) => {
+                "Worker 认为自己的租约有效——但这个判断本身保护不了任何东西".to_owned()
+            }
+            (false, Lang::En) => "the worker learns its lease is gone".to_owned(),
+            (false, Lang::Zh) => "Worker 得知租约已经失效".to_owned(),
         });
     }
-    if !details.is_empty() {
-        text += if zh(lang) { "（" } else { " (" };
-        text += &details.join(if zh(lang) { "；" } else { "; " });
-        text += if zh(lang) { "）" } else { ")" };
-    }
-    text += if zh(lang) { "。" } else { "." };
-    text
+    details
 }
 
 fn reason_words(reason: Reason, lang: Lang) -> &'static str {
-    if zh(lang) {
-        match reason {
-            Reason::LeaseHeld => "别人的租约还没到期",
-            Reason::Terminal => "任务已经结束或被取消",
-            Reason::NoneAvailable => "没有可领取且未被锁住的行",
-            Reason::Claimable => "读到的行可以领取",
-            Reason::NotClaimable => "读到的行不可领取",
-            Reason::Blocked => "这个 Worker 还在等行锁，这一步没有执行",
-            Reason::Crashed => "这个 Worker 已经崩溃",
-            Reason::Deadlock => "等待会形成死锁，数据库中止了语句并回滚事务",
-            Reason::AlreadyInTransaction => "已经在事务中",
-            Reason::NoTransaction => "没有打开的事务",
-            Reason::StaleToken => "目标见过更高的 token",
-            Reason::NotRegistered => "目标登记的是另一代",
-            Reason::NotHigher => "token 不高于已登记的代次",
-            Reason::Draft => "目标只保存了一个草稿版本，正式引用没有变",
-        }
-    } else {
-        match reason {
+    match lang {
+        Lang::En => match reason {
             Reason::LeaseHeld => "another worker's lease had not expired",
             Reason::Terminal => "the job had already ended or been cancelled",
             Reason::NoneAvailable => "no claimable, unlocked row was left",
@@ -287,7 +286,23 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::NotRegistered => "the target has another generation registered",
             Reason::NotHigher => "the token was not higher than the registered one",
             Reason::Draft => "the target stored a draft; the official reference did not change",
-        }
+        },
+        Lang::Zh => match reason {
+            Reason::LeaseHeld => "别人的租约还没到期",
+            Reason::Terminal => "任务已经结束或被取消",
+            Reason::NoneAvailable => "没有可领取且未被锁住的行",
+            Reason::Claimable => "读到的行可以领取",
+            Reason::NotClaimable => "读到的行不可领取",
+            Reason::Blocked => "这个 Worker 还在等行锁，这一步没有执行",
+            Reason::Crashed => "这个 Worker 已经崩溃",
+            Reason::Deadlock => "等待会形成死锁，数据库中止了语句并回滚事务",
+            Reason::AlreadyInTransaction => "已经在事务中",
+            Reason::NoTransaction => "没有打开的事务",
+            Reason::StaleToken => "目标见过更高的令牌",
+            Reason::NotRegistered => "目标登记的是另一代",
+            Reason::NotHigher => "令牌不高于已登记的代次",
+            Reason::Draft => "目标只保存了一个草稿版本，正式引用没有变",
+        },
     }
 }
 
@@ -298,21 +313,82 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
         return String::new();
     };
     let actor = who(scenario, index, lang);
+    let generation = record.generation.unwrap_or(0);
+    let reasons = refusal_reasons(scenario, trace, index, &actor, lang);
+    let must = trace.should_reject.contains(&(index as u32));
+    let happened = trace.is_violation(index as u32);
+    if must {
+        let verdict = match (happened, lang) {
+            (true, Lang::En) => "It had to be refused, and it took effect: a violation.",
+            (true, Lang::Zh) => "它必须被拒绝，却生效了：这是一次违例。",
+            (false, Lang::En) => "It had to be refused, and it was (or it changed nothing).",
+            (false, Lang::Zh) => "它必须被拒绝，而它确实被拒绝了（或没有产生效果）。",
+        };
+        let joined = capitalized(&reasons.join(lang.pick("; ", "；")));
+        match lang {
+            Lang::En => {
+                format!("{joined}. {verdict}")
+            }
+            Lang::Zh => {
+                format!("{joined}。{verdict}")
+            }
+        }
+    } else if record.expired == Some(true) {
+        match lang {
+            Lang::En => {
+                format!(
+                    "{actor}'s lease had expired, but no newer generation existed: refusing it is conservative; letting it through breaks no safety."
+                )
+            }
+            Lang::Zh => {
+                format!(
+                    "{actor} 的租约已经过期，但没有更新的代次：拒绝它是保守的做法，放行它也不会破坏安全。"
+                )
+            }
+        }
+    } else {
+        match lang {
+            Lang::En => {
+                format!(
+                    "{actor} holds the newest generation ({generation}) and the job was still open: nothing requires refusing it."
+                )
+            }
+            Lang::Zh => {
+                format!(
+                    "{actor} 持有最新的第 {generation} 代，任务也还没有结束：这一步不该被拒绝。"
+                )
+            }
+        }
+    }
+}
+
+/// Why step `index` had to be refused: a newer generation had been granted
+/// (and to whom), the job had been cancelled or ended (and where).
+fn refusal_reasons(
+    scenario: &Scenario,
+    trace: &Trace,
+    index: usize,
+    actor: &str,
+    lang: Lang,
+) -> Vec<String> {
+    let Some(record) = trace.steps.get(index) else {
+        return Vec::new();
+    };
     let job = record.job.unwrap_or(0);
     let generation = record.generation.unwrap_or(0);
     let newest = record.newest_generation.unwrap_or(generation);
     let mut reasons = Vec::new();
     if newest > generation {
         let holder = grant_of(scenario, trace, job, newest);
-        reasons.push(match (holder, zh(lang)) {
-            (Some((claim, holder)), false) => format!(
+        reasons.push(match (holder, lang) {
+            (Some((claim, holder)), Lang::En) => format!(
                 "{actor} holds generation {generation}, but {holder} was granted the newer generation {newest} at step {claim}"
             ),
-            (Some((claim, holder)), true) => format!(
+            (Some((claim, holder)), Lang::Zh) => format!(
                 "{actor} 持有第 {generation} 代，而 {holder} 在第 {claim} 步已经领取了更新的第 {newest} 代"
             ),
-            (None, false) => format!("{actor} holds generation {generation}, but generation {newest} was already granted"),
-            (None, true) => format!("{actor} 持有第 {generation} 代，而第 {newest} 代已经被领取"),
+            (None, Lang::En) => format!("{actor} holds generation {generation}, but generation {newest} was already granted"),
+            (None, Lang::Zh) => format!("{actor} 持有第 {generation} 代，而第 {newest} 代已经被领取"),
         });
     }
     let ended = ending_before(scenario, trace, job, index).filter(|&end| {
@@ -333,49 +409,16 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
             .steps
             .get(end)
             .is_some_and(|s| s.action == Action::Cancel);
-        reasons.push(match (by_cancel, zh(lang)) {
-            (true, false) => format!("the user had cancelled the job at step {end}"),
-            (true, true) => format!("用户在第 {end} 步已经取消了任务"),
-            (false, false) => {
+        reasons.push(match (by_cancel, lang) {
+            (true, Lang::En) => format!("the user had cancelled the job at step {end}"),
+            (true, Lang::Zh) => format!("用户在第 {end} 步已经取消了任务"),
+            (false, Lang::En) => {
                 format!("the job had already been ended by another generation at step {end}")
             }
-            (false, true) => format!("任务在第 {end} 步已被另一代执行者结束"),
+            (false, Lang::Zh) => format!("任务在第 {end} 步已被另一代执行者结束"),
         });
     }
-    let must = trace.should_reject.contains(&(index as u32));
-    let happened = trace.is_violation(index as u32);
-    if must {
-        let verdict = match (happened, zh(lang)) {
-            (true, false) => "It had to be refused, and it took effect: a violation.",
-            (true, true) => "它必须被拒绝，却生效了：这是一次违例。",
-            (false, false) => "It had to be refused, and it was (or it changed nothing).",
-            (false, true) => "它必须被拒绝，而它确实被拒绝了（或没有产生效果）。",
-        };
-        let joined = capitalized(&reasons.join(if zh(lang) { "；" } else { "; " }));
-        if zh(lang) {
-            format!("{joined}。{verdict}")
-        } else {
-            format!("{joined}. {verdict}")
-        }
-    } else if record.expired == Some(true) {
-        if zh(lang) {
-            format!(
-                "{actor} 的租约已经过期，但没有更新的代次：拒绝它是保守的做法，放行它也不会破坏安全。"
-            )
-        } else {
-            format!(
-                "{actor}'s lease had expired, but no newer generation existed: refusing it is conservative; letting it through breaks no safety."
-            )
-        }
-    } else {
-        if zh(lang) {
-            format!("{actor} 持有最新的第 {generation} 代，任务也还没有结束：这一步不该被拒绝。")
-        } else {
-            format!(
-                "{actor} holds the newest generation ({generation}) and the job was still open: nothing requires refusing it."
-            )
-        }
-    }
+    reasons
 }
 
 /// The sentence with its first letter in capitals.
@@ -384,5 +427,69 @@ fn capitalized(sentence: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+/// An outcome in a word, for tables: the outcome's name in English (as
+/// files and JSON spell it), a word in Chinese.
+pub fn outcome_label(outcome: Outcome, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => outcome.name(),
+        Lang::Zh => match outcome {
+            Outcome::Ok => "生效",
+            Outcome::Rejected => "被拒绝",
+            Outcome::Duplicate => "重复",
+            Outcome::Noop => "无效果",
+            Outcome::Waiting => "等待中",
+        },
+    }
+}
+
+/// A reason in a few words, for tables (the name with spaces in English).
+pub fn reason_label(reason: Reason, lang: Lang) -> String {
+    match lang {
+        Lang::En => reason.name().replace('_', " "),
+        Lang::Zh => match reason {
+            Reason::LeaseHeld => "租约未到期",
+            Reason::Terminal => "任务已结束",
+            Reason::NoneAvailable => "没有可领取的行",
+            Reason::Claimable => "可领取",
+            Reason::NotClaimable => "不可领取",
+            Reason::Blocked => "仍在等行锁",
+            Reason::Crashed => "已崩溃",
+            Reason::Deadlock => "死锁",
+            Reason::AlreadyInTransaction => "已在事务中",
+            Reason::NoTransaction => "没有事务",
+            Reason::StaleToken => "令牌比已见的低",
+            Reason::NotRegistered => "未登记",
+            Reason::NotHigher => "令牌不更高",
+            Reason::Draft => "草稿",
+        }
+        .to_owned(),
+    }
+}
+
+/// A kind of violation in a word (its name in English).
+pub fn violation_label(kind: ViolationKind, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => kind.name(),
+        Lang::Zh => match kind {
+            ViolationKind::Stale => "旧代次生效",
+            ViolationKind::AfterTerminal => "结束后生效",
+        },
+    }
+}
+
+/// A job state in a word (its name in English).
+pub fn job_state_label(state: JobState, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => state.name(),
+        Lang::Zh => match state {
+            JobState::Ready => "就绪",
+            JobState::Running => "运行中",
+            JobState::Done => "已完成",
+            JobState::Cancelled => "已取消",
+            JobState::Failed => "已失败",
+        },
     }
 }

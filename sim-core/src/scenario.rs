@@ -1,6 +1,8 @@
 //! A validated scenario: every name resolved to an index, every number in range.
 //! [`crate::parse`] builds one from TOML; the explorers build them directly.
 
+use std::fmt;
+
 use crate::Lang;
 use crate::design::{Design, Preset, Protect};
 
@@ -66,7 +68,19 @@ pub struct Target {
 /// Everything a step can do. The first group is MODEL.md §4; the second is
 /// fencelab's transaction vocabulary for queues and row locks (C10, C11, C19),
 /// documented in `docs/scenario-format.md`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Action {
     Claim,
     Renew,
@@ -90,54 +104,15 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 19] = [
-        Action::Claim,
-        Action::Renew,
-        Action::Write,
-        Action::Finish,
-        Action::Fail,
-        Action::Cancel,
-        Action::Register,
-        Action::Check,
-        Action::Crash,
-        Action::Pause,
-        Action::Resume,
-        Action::Begin,
-        Action::Select,
-        Action::SelectForUpdate,
-        Action::SelectSkipLocked,
-        Action::UpdateClaim,
-        Action::ClaimNext,
-        Action::Commit,
-        Action::Rollback,
-    ];
+    pub const ALL: [Action; <Action as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Action as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            Action::Claim => "claim",
-            Action::Renew => "renew",
-            Action::Write => "write",
-            Action::Finish => "finish",
-            Action::Fail => "fail",
-            Action::Cancel => "cancel",
-            Action::Register => "register",
-            Action::Check => "check",
-            Action::Crash => "crash",
-            Action::Pause => "pause",
-            Action::Resume => "resume",
-            Action::Begin => "begin",
-            Action::Select => "select",
-            Action::SelectForUpdate => "select_for_update",
-            Action::SelectSkipLocked => "select_skip_locked",
-            Action::UpdateClaim => "update_claim",
-            Action::ClaimNext => "claim_next",
-            Action::Commit => "commit",
-            Action::Rollback => "rollback",
-        }
+        self.into()
     }
 
     pub fn from_name(name: &str) -> Option<Action> {
-        Action::ALL.into_iter().find(|action| action.name() == name)
+        name.parse().ok()
     }
 
     /// Whether the step is done by a worker (all but the user's `cancel`).
@@ -373,79 +348,180 @@ impl Scenario {
     /// Checks the invariants the engine relies on (indices in range, times
     /// non-decreasing and bounded). [`crate::parse`] guarantees them for files;
     /// builders call this before running.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ScenarioError> {
+        use ScenarioError as E;
         if self.ttl == 0 || self.ttl > MAX_TIME as u64 {
-            return Err(format!("ttl must be between 1 and {MAX_TIME}"));
+            return Err(E::Ttl);
         }
         if self.workers.is_empty() || self.workers.len() > MAX_IDS {
-            return Err(format!("between 1 and {MAX_IDS} workers are needed"));
+            return Err(E::Workers);
         }
         if self.jobs.is_empty() || self.jobs.len() > MAX_IDS || self.targets.len() > MAX_IDS {
-            return Err(format!(
-                "between 1 and {MAX_IDS} jobs, at most {MAX_IDS} targets"
-            ));
+            return Err(E::JobsOrTargets);
         }
         if self.worker_offsets.len() != self.workers.len() {
-            return Err("one clock offset per worker is needed".to_owned());
+            return Err(E::OffsetPerWorker);
         }
         let offsets_ok = std::iter::once(&self.db_offset)
             .chain(&self.worker_offsets)
             .all(|offset| offset.abs() <= MAX_TIME);
         if !offsets_ok {
-            return Err(format!("clock offsets must lie within ±{MAX_TIME}"));
+            return Err(E::ClockOffsets);
         }
         if self.steps.len() > MAX_STEPS {
-            return Err(format!("at most {MAX_STEPS} steps"));
+            return Err(E::TooManySteps);
         }
         if self
             .workers
             .iter()
             .any(|w| usize::from(w.owner) >= self.owners.len())
         {
-            return Err("a worker names an unknown owner".to_owned());
+            return Err(E::UnknownOwner);
         }
         let mut previous_at = 0;
         for (index, step) in self.steps.iter().enumerate() {
-            let fail = |what: &str| Err(format!("step {index}: {what}"));
+            let fail = |problem: StepProblem| Err(E::Step { index, problem });
             if step.at < previous_at {
-                return fail("`at` goes backwards");
+                return fail(StepProblem::AtGoesBackwards);
             }
             if step.at > MAX_TIME as u64 {
-                return fail("`at` is too large");
+                return fail(StepProblem::AtTooLarge);
             }
             previous_at = step.at;
             match step.worker {
                 Some(worker) if usize::from(worker) >= self.workers.len() => {
-                    return fail("unknown worker");
+                    return fail(StepProblem::UnknownWorker);
                 }
-                None if step.action.needs_worker() => return fail("needs a worker"),
+                None if step.action.needs_worker() => return fail(StepProblem::NeedsWorker),
                 _ => {}
             }
             if step
                 .job
                 .is_some_and(|job| usize::from(job) >= self.jobs.len())
             {
-                return fail("unknown job");
+                return fail(StepProblem::UnknownJob);
             }
             match step.target {
                 Some(target) if usize::from(target) >= self.targets.len() => {
-                    return fail("unknown target");
+                    return fail(StepProblem::UnknownTarget);
                 }
-                None if step.action.needs_target() => return fail("needs a target"),
+                None if step.action.needs_target() => return fail(StepProblem::NeedsTarget),
                 _ => {}
             }
             if let OpRef::Named(op) = step.op
                 && op as usize >= self.ops.len()
             {
-                return fail("unknown op");
+                return fail(StepProblem::UnknownOp);
             }
             if let ValueRef::Named(value) = step.value
                 && value as usize >= self.values.len()
             {
-                return fail("unknown value");
+                return fail(StepProblem::UnknownValue);
             }
         }
         Ok(())
+    }
+}
+
+/// Why [`Scenario::check`] refused a scenario built in code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScenarioError {
+    Ttl,
+    Workers,
+    JobsOrTargets,
+    OffsetPerWorker,
+    ClockOffsets,
+    TooManySteps,
+    UnknownOwner,
+    Step { index: usize, problem: StepProblem },
+}
+
+/// What is wrong with one step of a scenario built in code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepProblem {
+    AtGoesBackwards,
+    AtTooLarge,
+    UnknownWorker,
+    NeedsWorker,
+    UnknownJob,
+    UnknownTarget,
+    NeedsTarget,
+    UnknownOp,
+    UnknownValue,
+}
+
+impl StepProblem {
+    pub fn message(self, lang: Lang) -> &'static str {
+        use StepProblem as P;
+        match (self, lang) {
+            (P::AtGoesBackwards, Lang::En) => "`at` goes backwards",
+            (P::AtGoesBackwards, Lang::Zh) => "`at` 比前一步小",
+            (P::AtTooLarge, Lang::En) => "`at` is too large",
+            (P::AtTooLarge, Lang::Zh) => "`at` 太大",
+            (P::UnknownWorker, Lang::En) => "unknown worker",
+            (P::UnknownWorker, Lang::Zh) => "未知的 Worker",
+            (P::NeedsWorker, Lang::En) => "needs a worker",
+            (P::NeedsWorker, Lang::Zh) => "需要一个 Worker",
+            (P::UnknownJob, Lang::En) => "unknown job",
+            (P::UnknownJob, Lang::Zh) => "未知的任务",
+            (P::UnknownTarget, Lang::En) => "unknown target",
+            (P::UnknownTarget, Lang::Zh) => "未知的目标",
+            (P::NeedsTarget, Lang::En) => "needs a target",
+            (P::NeedsTarget, Lang::Zh) => "需要一个目标",
+            (P::UnknownOp, Lang::En) => "unknown op",
+            (P::UnknownOp, Lang::Zh) => "未知的 `op`",
+            (P::UnknownValue, Lang::En) => "unknown value",
+            (P::UnknownValue, Lang::Zh) => "未知的 `value`",
+        }
+    }
+}
+
+impl ScenarioError {
+    /// The problem in words, in `lang`.
+    pub fn message(&self, lang: Lang) -> String {
+        use ScenarioError as E;
+        match (self, lang) {
+            (E::Ttl, Lang::En) => format!("ttl must be between 1 and {MAX_TIME}"),
+            (E::Ttl, Lang::Zh) => format!("`ttl` 必须在 1 到 {MAX_TIME} 之间"),
+            (E::Workers, Lang::En) => format!("between 1 and {MAX_IDS} workers are needed"),
+            (E::Workers, Lang::Zh) => format!("需要 1 到 {MAX_IDS} 个 Worker"),
+            (E::JobsOrTargets, Lang::En) => {
+                format!("between 1 and {MAX_IDS} jobs, at most {MAX_IDS} targets")
+            }
+            (E::JobsOrTargets, Lang::Zh) => {
+                format!("需要 1 到 {MAX_IDS} 个任务，最多 {MAX_IDS} 个目标")
+            }
+            (E::OffsetPerWorker, Lang::En) => "one clock offset per worker is needed".to_owned(),
+            (E::OffsetPerWorker, Lang::Zh) => "每个 Worker 需要一个时钟偏移".to_owned(),
+            (E::ClockOffsets, Lang::En) => format!("clock offsets must lie within ±{MAX_TIME}"),
+            (E::ClockOffsets, Lang::Zh) => format!("时钟偏移必须在 ±{MAX_TIME} 之内"),
+            (E::TooManySteps, Lang::En) => format!("at most {MAX_STEPS} steps"),
+            (E::TooManySteps, Lang::Zh) => format!("最多 {MAX_STEPS} 步"),
+            (E::UnknownOwner, Lang::En) => "a worker names an unknown owner".to_owned(),
+            (E::UnknownOwner, Lang::Zh) => "有 Worker 指定了未知的 owner".to_owned(),
+            (E::Step { index, problem }, Lang::En) => {
+                format!("step {index}: {}", problem.message(lang))
+            }
+            (E::Step { index, problem }, Lang::Zh) => {
+                format!("第 {index} 步：{}", problem.message(lang))
+            }
+        }
+    }
+}
+
+/// In English; [`ScenarioError::message`] gives either language.
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// For callers that still carry errors as English text.
+impl From<ScenarioError> for String {
+    fn from(error: ScenarioError) -> String {
+        error.to_string()
     }
 }
 

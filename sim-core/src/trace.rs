@@ -2,13 +2,26 @@
 //! the final state. [`Trace::to_json`] is the `fencelab run --json` object of
 //! MODEL.md §6.
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::design::CheckSet;
 use crate::scenario::{JobIdx, OwnerIdx, Scenario};
 
 /// What happened to a step (MODEL.md §4, plus `waiting`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Outcome {
     /// It took effect.
     Ok,
@@ -24,14 +37,16 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Ok => "ok",
-            Outcome::Rejected => "rejected",
-            Outcome::Duplicate => "duplicate",
-            Outcome::Noop => "noop",
-            Outcome::Waiting => "waiting",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [Outcome; <Outcome as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Outcome as strum::VariantArray>::VARIANTS);
 
     /// The symbol that carries the outcome without colour.
     pub fn symbol(self) -> &'static str {
@@ -46,7 +61,19 @@ impl Outcome {
 }
 
 /// Why a step came out the way it did, where the outcome alone does not say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Reason {
     /// A claim found an unexpired lease.
     LeaseHeld,
@@ -79,27 +106,32 @@ pub enum Reason {
 
 impl Reason {
     pub fn name(self) -> &'static str {
-        match self {
-            Reason::LeaseHeld => "lease_held",
-            Reason::Terminal => "terminal",
-            Reason::NoneAvailable => "none_available",
-            Reason::Claimable => "claimable",
-            Reason::NotClaimable => "not_claimable",
-            Reason::Blocked => "blocked",
-            Reason::Crashed => "crashed",
-            Reason::Deadlock => "deadlock",
-            Reason::AlreadyInTransaction => "already_in_transaction",
-            Reason::NoTransaction => "no_transaction",
-            Reason::StaleToken => "stale_token",
-            Reason::NotRegistered => "not_registered",
-            Reason::NotHigher => "not_higher",
-            Reason::Draft => "draft",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<Reason> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [Reason; <Reason as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Reason as strum::VariantArray>::VARIANTS);
 }
 
 /// The state column of the job table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum JobState {
     Ready,
     Running,
@@ -110,14 +142,16 @@ pub enum JobState {
 
 impl JobState {
     pub fn name(self) -> &'static str {
-        match self {
-            JobState::Ready => "ready",
-            JobState::Running => "running",
-            JobState::Done => "done",
-            JobState::Cancelled => "cancelled",
-            JobState::Failed => "failed",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<JobState> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [JobState; <JobState as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<JobState as strum::VariantArray>::VARIANTS);
 
     /// `state in (ready, running)`: a claim or cancel may still take it.
     pub fn is_open(self) -> bool {
@@ -147,7 +181,21 @@ impl Row {
 }
 
 /// The oracle's kinds of violation (MODEL.md §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum ViolationKind {
     /// A newer generation had already been granted.
     Stale,
@@ -157,11 +205,16 @@ pub enum ViolationKind {
 
 impl ViolationKind {
     pub fn name(self) -> &'static str {
-        match self {
-            ViolationKind::Stale => "stale",
-            ViolationKind::AfterTerminal => "after_terminal",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<ViolationKind> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [ViolationKind; <ViolationKind as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<ViolationKind as strum::VariantArray>::VARIANTS);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -253,101 +306,186 @@ impl Trace {
             .any(|violation| violation.step == step)
     }
 
-    /// The `fencelab run --json` object (MODEL.md §6). Every step carries every
-    /// field, `null` where it does not apply, so consumers see one shape.
+    /// The `fencelab run --json` object (MODEL.md §6) as a value; see
+    /// [`Trace::run_json`] for the typed form it is serialized from.
     pub fn to_json(&self, scenario: &Scenario) -> Value {
-        let steps: Vec<Value> = scenario
-            .steps
-            .iter()
-            .zip(&self.steps)
-            .enumerate()
-            .map(|(index, (step, record))| {
-                let worker = step.worker.map(|w| scenario.worker_id(w).to_owned());
-                let target = step.target.map(|t| scenario.target_id(t).to_owned());
-                let (op, value) = match (step.action, record.job, step.target, step.worker) {
-                    (crate::Action::Write, Some(job), Some(t), Some(w)) => (
-                        Some(scenario.op_text(step.op, job, t)),
-                        Some(scenario.value_text(step.value, w)),
-                    ),
-                    _ => (None, None),
-                };
-                json!({
-                    "i": index,
-                    "at": step.at,
-                    "worker": worker,
-                    "do": step.action.name(),
-                    "job": record.job.map(|job| scenario.job_id(job)),
-                    "target": target,
-                    "outcome": record.outcome.name(),
-                    "reason": record.reason.map(Reason::name),
-                    "token": record.token,
-                    "failed_checks": record.failed_checks.map(CheckSet::names),
-                    "generation": record.generation,
-                    "newest_generation": record.newest_generation,
-                    "expired": record.expired,
-                    "lease_valid": record.lease_valid,
-                    "rows": record.rows,
-                    "lease_until": record.lease_until,
-                    "op": op,
-                    "value": value,
-                    "waited_until": record.waited_until,
-                    "violation": self.is_violation(index as u32),
-                })
-            })
+        serde_json::to_value(self.run_json(scenario)).unwrap_or(Value::Null)
+    }
+
+    /// The `fencelab run --json` object (MODEL.md §6, docs/scenario-format.md
+    /// §12). Every step carries every field, `null` where it does not apply,
+    /// so consumers see one shape.
+    pub fn run_json<'s>(&self, scenario: &'s Scenario) -> RunJson<'s> {
+        let steps = (0..scenario.steps.len().min(self.steps.len()))
+            .map(|index| self.step_json(scenario, index))
             .collect();
-        let violations: Vec<Value> = self
-            .violations
-            .iter()
-            .map(|v| json!({ "step": v.step, "kind": v.kind.name() }))
-            .collect();
-        let jobs: Vec<Value> = scenario
+        let jobs = scenario
             .jobs
             .iter()
             .zip(&self.final_rows)
             .zip(&self.generations)
-            .map(|((id, row), generations)| {
-                json!({
-                    "id": id,
-                    "owner": row.owner.map(|o| scenario.owner_id(o)),
-                    "lease_until": row.lease_until,
-                    "fence": row.fence,
-                    "state": row.state.name(),
-                    "generations": generations,
-                })
+            .map(|((id, row), generations)| JobJson {
+                id,
+                owner: row.owner.map(|o| scenario.owner_id(o)),
+                lease_until: row.lease_until,
+                fence: row.fence,
+                state: row.state.name(),
+                generations: *generations,
             })
             .collect();
-        let targets: Vec<Value> = scenario
+        let targets = scenario
             .targets
             .iter()
             .zip(&self.final_targets)
-            .map(|(target, state)| {
-                let mut object = Map::new();
-                object.insert("id".into(), json!(target.id));
-                object.insert("protect".into(), json!(target.protect.name()));
-                object.insert("value".into(), json!(state.value.as_ref().map(|v| &v.0)));
-                object.insert(
-                    "value_step".into(),
-                    json!(state.value.as_ref().map(|v| v.1)),
-                );
-                object.insert("highest".into(), json!(state.highest));
-                object.insert("registered".into(), json!(state.registered));
-                let drafts: Vec<Value> = state
+            .map(|(target, state)| TargetJson {
+                id: &target.id,
+                protect: target.protect.name(),
+                value: state.value.as_ref().map(|v| v.0.clone()),
+                value_step: state.value.as_ref().map(|v| v.1),
+                highest: state.highest,
+                registered: state.registered,
+                drafts: state
                     .drafts
                     .iter()
-                    .map(|(step, value)| json!({ "step": step, "value": value }))
-                    .collect();
-                object.insert("drafts".into(), Value::Array(drafts));
-                Value::Object(object)
+                    .map(|(step, value)| DraftJson {
+                        step: *step,
+                        value: value.clone(),
+                    })
+                    .collect(),
             })
             .collect();
-        json!({
-            "scenario": scenario.id,
-            "steps": steps,
-            "violations": violations,
-            "should_reject": self.should_reject,
-            "reconcile": self.reconcile,
-            "jobs": jobs,
-            "targets": targets,
-        })
+        RunJson {
+            scenario: &scenario.id,
+            steps,
+            violations: self.violations.iter().map(|v| v.json()).collect(),
+            should_reject: self.should_reject.clone(),
+            reconcile: self.reconcile.clone(),
+            jobs,
+            targets,
+        }
     }
+
+    /// Step `index` of [`Trace::run_json`].
+    fn step_json<'s>(&self, scenario: &'s Scenario, index: usize) -> StepJson<'s> {
+        let (step, record) = (&scenario.steps[index], &self.steps[index]);
+        let (op, value) = match (step.action, record.job, step.target, step.worker) {
+            (crate::Action::Write, Some(job), Some(t), Some(w)) => (
+                Some(scenario.op_text(step.op, job, t)),
+                Some(scenario.value_text(step.value, w)),
+            ),
+            _ => (None, None),
+        };
+        StepJson {
+            i: index,
+            at: step.at,
+            worker: step.worker.map(|w| scenario.worker_id(w)),
+            action: step.action.name(),
+            job: record.job.map(|job| scenario.job_id(job)),
+            target: step.target.map(|t| scenario.target_id(t)),
+            outcome: record.outcome.name(),
+            reason: record.reason.map(Reason::name),
+            token: record.token,
+            failed_checks: record.failed_checks.map(CheckSet::names),
+            generation: record.generation,
+            newest_generation: record.newest_generation,
+            expired: record.expired,
+            lease_valid: record.lease_valid,
+            rows: record.rows,
+            lease_until: record.lease_until,
+            op,
+            value,
+            waited_until: record.waited_until,
+            violation: self.is_violation(index as u32),
+        }
+    }
+}
+
+impl Violation {
+    /// `{ "step", "kind" }`, as `run --json` and `explore --json` list it.
+    pub fn json(&self) -> ViolationJson {
+        ViolationJson {
+            step: self.step,
+            kind: self.kind.name(),
+        }
+    }
+}
+
+/// The `fencelab run --json` object (docs/scenario-format.md §12). Field
+/// names are the documented keys; a test compares them with the document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunJson<'s> {
+    /// The scenario's id.
+    pub scenario: &'s str,
+    pub steps: Vec<StepJson<'s>>,
+    pub violations: Vec<ViolationJson>,
+    pub should_reject: Vec<u32>,
+    pub reconcile: Vec<u32>,
+    /// The job table at the end.
+    pub jobs: Vec<JobJson<'s>>,
+    /// The remote targets at the end.
+    pub targets: Vec<TargetJson<'s>>,
+}
+
+/// One step of [`RunJson`]: the step as run and its [`StepTrace`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepJson<'s> {
+    pub i: usize,
+    pub at: u64,
+    pub worker: Option<&'s str>,
+    #[serde(rename = "do")]
+    pub action: &'static str,
+    pub job: Option<&'s str>,
+    pub target: Option<&'s str>,
+    pub outcome: &'static str,
+    pub reason: Option<&'static str>,
+    pub token: Option<u64>,
+    pub failed_checks: Option<Vec<&'static str>>,
+    pub generation: Option<u32>,
+    pub newest_generation: Option<u32>,
+    pub expired: Option<bool>,
+    pub lease_valid: Option<bool>,
+    pub rows: Option<u8>,
+    pub lease_until: Option<i64>,
+    pub op: Option<String>,
+    pub value: Option<String>,
+    pub waited_until: Option<u64>,
+    pub violation: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ViolationJson {
+    pub step: u32,
+    pub kind: &'static str,
+}
+
+/// A job row at the end of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JobJson<'s> {
+    pub id: &'s str,
+    pub owner: Option<&'s str>,
+    pub lease_until: Option<i64>,
+    pub fence: u64,
+    pub state: &'static str,
+    /// How many generations were granted.
+    pub generations: u32,
+}
+
+/// A remote target at the end of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TargetJson<'s> {
+    pub id: &'s str,
+    pub protect: &'static str,
+    /// The accepted (for `versioned`: official) value.
+    pub value: Option<String>,
+    /// The step that wrote `value`.
+    pub value_step: Option<u32>,
+    pub highest: Option<u64>,
+    pub registered: Option<u64>,
+    pub drafts: Vec<DraftJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DraftJson {
+    pub step: u32,
+    pub value: String,
 }

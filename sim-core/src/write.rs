@@ -4,7 +4,10 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::design::{Design, Preset};
 use crate::scenario::{Action, DesignSource, OpRef, Scenario, Step, Text, ValueRef};
@@ -22,50 +25,19 @@ fn text_toml(text: &Text) -> String {
     }
 }
 
-fn text_json(text: &Text) -> Value {
-    if text.en == text.zh {
-        json!(text.en)
-    } else {
-        json!({ "en": text.en, "zh": text.zh })
-    }
-}
-
-fn design_fields(design: &Design) -> Vec<(&'static str, String, Value)> {
+fn design_fields(design: &Design) -> Vec<(&'static str, String)> {
     let checks = |set: crate::CheckSet| {
-        let names = set.names();
-        let list: Vec<String> = names.iter().map(|n| quoted(n)).collect();
-        (format!("[{}]", list.join(", ")), json!(names))
+        let list: Vec<String> = set.names().iter().map(|n| quoted(n)).collect();
+        format!("[{}]", list.join(", "))
     };
-    let (commit_toml, commit_json) = checks(design.commit_checks);
-    let (renew_toml, renew_json) = checks(design.renew_checks);
     vec![
-        (
-            "token",
-            quoted(design.token.name()),
-            json!(design.token.name()),
-        ),
-        ("commit_checks", commit_toml, commit_json),
-        ("renew_checks", renew_toml, renew_json),
-        (
-            "lease_clock",
-            quoted(design.lease_clock.name()),
-            json!(design.lease_clock.name()),
-        ),
-        (
-            "register_on_claim",
-            design.register_on_claim.to_string(),
-            json!(design.register_on_claim),
-        ),
-        (
-            "target_protect",
-            quoted(design.target_protect.name()),
-            json!(design.target_protect.name()),
-        ),
-        (
-            "worker_checks",
-            design.worker_checks.to_string(),
-            json!(design.worker_checks),
-        ),
+        ("token", quoted(design.token.name())),
+        ("commit_checks", checks(design.commit_checks)),
+        ("renew_checks", checks(design.renew_checks)),
+        ("lease_clock", quoted(design.lease_clock.name())),
+        ("register_on_claim", design.register_on_claim.to_string()),
+        ("target_protect", quoted(design.target_protect.name())),
+        ("worker_checks", design.worker_checks.to_string()),
     ]
 }
 
@@ -77,39 +49,56 @@ fn design_preset(scenario: &Scenario) -> Option<Preset> {
     }
 }
 
-/// One step's keys, in file order, as (key, TOML literal, JSON value).
-fn step_fields(scenario: &Scenario, step: &Step) -> Vec<(&'static str, String, Value)> {
-    let mut fields = vec![("at", step.at.to_string(), json!(step.at))];
-    if let Some(worker) = step.worker {
-        let id = scenario.worker_id(worker);
-        fields.push(("worker", quoted(id), json!(id)));
-    }
-    fields.push(("do", quoted(step.action.name()), json!(step.action.name())));
-    if let Some(job) = step.job {
-        let id = scenario.job_id(job);
-        fields.push(("job", quoted(id), json!(id)));
-    }
-    if let Some(target) = step.target {
-        let id = scenario.target_id(target);
-        fields.push(("target", quoted(id), json!(id)));
-    }
-    if step.action == Action::Write {
-        if let OpRef::Named(index) = step.op {
-            let op = scenario.ops.get(index as usize).map_or("", String::as_str);
-            fields.push(("op", quoted(op), json!(op)));
-        }
-        if let ValueRef::Named(index) = step.value {
-            let value = scenario
-                .values
-                .get(index as usize)
-                .map_or("", String::as_str);
-            fields.push(("value", quoted(value), json!(value)));
+/// One step's keys, in file order, as (key, TOML literal).
+fn step_fields(scenario: &Scenario, step: &Step) -> Vec<(&'static str, String)> {
+    let typed = step_json(scenario, step);
+    let mut fields = vec![("at", typed.at.to_string())];
+    let named = [
+        ("worker", typed.worker),
+        ("do", Some(typed.action)),
+        ("job", typed.job),
+        ("target", typed.target),
+        ("op", typed.op),
+        ("value", typed.value),
+    ];
+    for (key, id) in named {
+        if let Some(id) = id {
+            fields.push((key, quoted(id)));
         }
     }
     if let Some(note) = &step.note {
-        fields.push(("note", text_toml(note), text_json(note)));
+        fields.push(("note", text_toml(note)));
     }
     fields
+}
+
+/// One step with the keys a scenario file gives it; absent keys are left out.
+fn step_json<'s>(scenario: &'s Scenario, step: &'s Step) -> StepFileJson<'s> {
+    let named =
+        |table: &'s [String], index: u32| table.get(index as usize).map_or("", String::as_str);
+    let (op, value) = if step.action == Action::Write {
+        let op = match step.op {
+            OpRef::Named(index) => Some(named(&scenario.ops, index)),
+            _ => None,
+        };
+        let value = match step.value {
+            ValueRef::Named(index) => Some(named(&scenario.values, index)),
+            _ => None,
+        };
+        (op, value)
+    } else {
+        (None, None)
+    };
+    StepFileJson {
+        at: step.at,
+        worker: step.worker.map(|w| scenario.worker_id(w)),
+        action: step.action.name(),
+        job: step.job.map(|j| scenario.job_id(j)),
+        target: step.target.map(|t| scenario.target_id(t)),
+        op,
+        value,
+        note: step.note.as_ref().map(TextJson::of),
+    }
 }
 
 /// The scenario as a TOML file in the format of `docs/scenario-format.md`.
@@ -151,14 +140,14 @@ pub fn scenario_to_toml(scenario: &Scenario) -> String {
     for step in &scenario.steps {
         let fields: Vec<String> = step_fields(scenario, step)
             .into_iter()
-            .map(|(key, literal, _)| format!("{key} = {literal}"))
+            .map(|(key, literal)| format!("{key} = {literal}"))
             .collect();
         let _ = writeln!(out, "  {{ {} }},", fields.join(", "));
     }
     out.push_str("]\n");
     if preset.is_none() {
         out.push_str("\n[design]\n");
-        for (key, literal, _) in design_fields(&scenario.design) {
+        for (key, literal) in design_fields(&scenario.design) {
             let _ = writeln!(out, "{key} = {literal}");
         }
     }
@@ -187,68 +176,167 @@ pub fn scenario_to_toml(scenario: &Scenario) -> String {
     out
 }
 
-/// The scenario with the keys and shapes of its TOML file, as JSON.
+/// The scenario with the keys and shapes of its TOML file, as JSON; see
+/// [`scenario_json`] for the typed form.
 pub fn scenario_to_json(scenario: &Scenario) -> Value {
-    let mut object = Map::new();
-    object.insert("id".into(), json!(scenario.id));
-    object.insert("title".into(), text_json(&scenario.title));
-    if let Some(description) = &scenario.description {
-        object.insert("description".into(), text_json(description));
-    }
-    object.insert("ttl".into(), json!(scenario.ttl));
-    let workers: Vec<Value> = scenario
+    serde_json::to_value(scenario_json(scenario)).unwrap_or(Value::Null)
+}
+
+/// The scenario with the keys and shapes of its TOML file (the
+/// `counterexample` of `explore --json`).
+pub fn scenario_json(scenario: &Scenario) -> ScenarioJson<'_> {
+    let workers = scenario
         .workers
         .iter()
         .map(|w| {
             let owner = scenario.owner_id(w.owner);
             if owner == w.id {
-                json!(w.id)
+                WorkerJson::Id(&w.id)
             } else {
-                json!({ "id": w.id, "owner": owner })
+                WorkerJson::Owned { id: &w.id, owner }
             }
         })
         .collect();
-    object.insert("workers".into(), Value::Array(workers));
-    object.insert("jobs".into(), json!(scenario.jobs));
-    object.insert("seed".into(), json!(scenario.seed));
     let design = match design_preset(scenario) {
-        Some(preset) => json!(preset.name()),
-        None => {
-            let fields: Map<String, Value> = design_fields(&scenario.design)
-                .into_iter()
-                .map(|(key, _, value)| (key.to_owned(), value))
-                .collect();
-            Value::Object(fields)
-        }
+        Some(preset) => DesignJson::Preset(preset.name()),
+        None => DesignJson::Table(DesignTableJson::of(&scenario.design)),
     };
-    object.insert("design".into(), design);
-    let steps: Vec<Value> = scenario
-        .steps
-        .iter()
-        .map(|step| {
-            let fields: Map<String, Value> = step_fields(scenario, step)
-                .into_iter()
-                .map(|(key, _, value)| (key.to_owned(), value))
-                .collect();
-            Value::Object(fields)
-        })
-        .collect();
-    object.insert("steps".into(), Value::Array(steps));
-    let targets: Vec<Value> = scenario
-        .targets
-        .iter()
-        .map(|t| json!({ "id": t.id, "protect": t.protect.name() }))
-        .collect();
-    object.insert("targets".into(), Value::Array(targets));
-    let mut clocks = Map::new();
-    if scenario.db_offset != 0 {
-        clocks.insert("db".into(), json!(scenario.db_offset));
+    let offsets = std::iter::once(("db", scenario.db_offset)).chain(
+        scenario
+            .workers
+            .iter()
+            .zip(&scenario.worker_offsets)
+            .map(|(w, offset)| (w.id.as_str(), *offset)),
+    );
+    ScenarioJson {
+        id: &scenario.id,
+        title: TextJson::of(&scenario.title),
+        description: scenario.description.as_ref().map(TextJson::of),
+        ttl: scenario.ttl,
+        workers,
+        jobs: &scenario.jobs,
+        seed: scenario.seed,
+        design,
+        steps: scenario
+            .steps
+            .iter()
+            .map(|step| step_json(scenario, step))
+            .collect(),
+        targets: scenario
+            .targets
+            .iter()
+            .map(|t| TargetFileJson {
+                id: &t.id,
+                protect: t.protect.name(),
+            })
+            .collect(),
+        clocks: offsets.filter(|(_, offset)| *offset != 0).collect(),
     }
-    for (worker, offset) in scenario.workers.iter().zip(&scenario.worker_offsets) {
-        if *offset != 0 {
-            clocks.insert(worker.id.clone(), json!(offset));
+}
+
+/// A scenario file as JSON: the keys of docs/scenario-format.md.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScenarioJson<'s> {
+    pub id: &'s str,
+    pub title: TextJson<'s>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<TextJson<'s>>,
+    pub ttl: u64,
+    pub workers: Vec<WorkerJson<'s>>,
+    pub jobs: &'s [String],
+    pub seed: u64,
+    pub design: DesignJson,
+    pub steps: Vec<StepFileJson<'s>>,
+    pub targets: Vec<TargetFileJson<'s>>,
+    /// Clock offsets that are not zero, by node (`db` or a worker id).
+    pub clocks: BTreeMap<&'s str, i64>,
+}
+
+/// A text: one string when both languages read the same, else both.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum TextJson<'s> {
+    Same(&'s str),
+    Both { en: &'s str, zh: &'s str },
+}
+
+impl<'s> TextJson<'s> {
+    fn of(text: &'s Text) -> TextJson<'s> {
+        if text.en == text.zh {
+            TextJson::Same(&text.en)
+        } else {
+            TextJson::Both {
+                en: &text.en,
+                zh: &text.zh,
+            }
         }
     }
-    object.insert("clocks".into(), Value::Object(clocks));
-    Value::Object(object)
+}
+
+/// A worker: its id, or its id and the owner identity it shares.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum WorkerJson<'s> {
+    Id(&'s str),
+    Owned { id: &'s str, owner: &'s str },
+}
+
+/// A design: a preset's name, or a `[design]` table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum DesignJson {
+    Preset(&'static str),
+    Table(DesignTableJson),
+}
+
+/// The keys of a `[design]` table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DesignTableJson {
+    pub token: &'static str,
+    pub commit_checks: Vec<&'static str>,
+    pub renew_checks: Vec<&'static str>,
+    pub lease_clock: &'static str,
+    pub register_on_claim: bool,
+    pub target_protect: &'static str,
+    pub worker_checks: bool,
+}
+
+impl DesignTableJson {
+    pub fn of(design: &Design) -> DesignTableJson {
+        DesignTableJson {
+            token: design.token.name(),
+            commit_checks: design.commit_checks.names(),
+            renew_checks: design.renew_checks.names(),
+            lease_clock: design.lease_clock.name(),
+            register_on_claim: design.register_on_claim,
+            target_protect: design.target_protect.name(),
+            worker_checks: design.worker_checks,
+        }
+    }
+}
+
+/// A step of a scenario file; keys that do not apply are absent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepFileJson<'s> {
+    pub at: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worker: Option<&'s str>,
+    #[serde(rename = "do")]
+    pub action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub op: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<TextJson<'s>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TargetFileJson<'s> {
+    pub id: &'s str,
+    pub protect: &'static str,
 }

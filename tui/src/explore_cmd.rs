@@ -9,12 +9,13 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sim_core::explore::{
-    Bounds, Method, Phase, Progress, Report, Verdict, World, WorldOptions, classification, explore,
-    move_label, safe_sentence,
+    Bounds, Method, Phase, Progress, Report, Verdict, World, WorldError, WorldOptions,
+    classification, explore, move_label, safe_sentence,
 };
 use sim_core::{DesignSource, Preset, Protect};
+use unicode_width::UnicodeWidthStr;
 
-use crate::report::{EXIT_BAD_INPUT, print_stdout, render_table};
+use crate::report::{EXIT_BAD_INPUT, io_error_zh, list_or_none, print_stdout, render_table};
 use crate::style::{Style, Tone};
 
 /// The validated options of `fencelab explore`.
@@ -41,44 +42,138 @@ pub(crate) struct ExploreOptions {
     pub(crate) lang: Lang,
 }
 
-#[allow(clippy::print_stderr)]
-fn bad_input(message: &str) -> ExitCode {
-    eprintln!("fencelab explore: {message}");
-    ExitCode::from(EXIT_BAD_INPUT)
+/// Why `fencelab explore` could not run.
+#[derive(Debug)]
+pub(crate) enum ExploreError {
+    /// `--design` names neither a preset nor a file.
+    UnknownDesign {
+        value: String,
+        suggestion: Option<&'static str>,
+    },
+    ReadDesign {
+        path: String,
+        error: std::io::Error,
+    },
+    /// The design file's mistakes, each with its line and column.
+    InvalidDesign {
+        path: String,
+        diagnostics: Vec<sim_core::Diagnostic>,
+    },
+    UnknownProtection {
+        item: String,
+        suggestion: Option<&'static str>,
+    },
+    World(WorldError),
+    WriteCounterexample {
+        path: String,
+        error: std::io::Error,
+    },
 }
 
+impl ExploreError {
+    /// One line per problem, in `lang` (a design file's mistakes as
+    /// `FILE:LINE:COL: message`, in the parser's English).
+    pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
+        let hint = |suggestion: &Option<&str>, names: &[&str]| match (suggestion, lang) {
+            (Some(name), Lang::En) => format!("did you mean `{name}`?"),
+            (Some(name), Lang::Zh) => format!("你是想写 `{name}` 吗？"),
+            (None, _) => names.join(", "),
+        };
+        let line = match (self, lang) {
+            (ExploreError::InvalidDesign { path, diagnostics }, _) => {
+                return diagnostics
+                    .iter()
+                    .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message))
+                    .collect();
+            }
+            (ExploreError::UnknownDesign { value, suggestion }, _) => {
+                let names = Preset::ALL.map(Preset::name);
+                let hint = hint(suggestion, &names);
+                match (lang, suggestion) {
+                    (Lang::En, Some(_)) => {
+                        format!("`{value}` is neither a design preset nor a file; {hint}")
+                    }
+                    (Lang::En, None) => {
+                        format!("`{value}` is neither a design preset nor a file; presets: {hint}")
+                    }
+                    (Lang::Zh, Some(_)) => format!("`{value}` 既不是预设设计，也不是文件；{hint}"),
+                    (Lang::Zh, None) => {
+                        format!("`{value}` 既不是预设设计，也不是文件；预设有：{hint}")
+                    }
+                }
+            }
+            (ExploreError::ReadDesign { path, error }, Lang::En) => {
+                format!("{path}: cannot read the file: {error}")
+            }
+            (ExploreError::ReadDesign { path, error }, Lang::Zh) => {
+                format!("{path}：无法读取文件：{}", io_error_zh(error))
+            }
+            (ExploreError::UnknownProtection { item, suggestion }, _) => {
+                let names = Protect::ALL.map(Protect::name);
+                let hint = hint(suggestion, &names);
+                match (lang, suggestion) {
+                    (Lang::En, Some(_)) => format!("unknown target protection `{item}`; {hint}"),
+                    (Lang::En, None) => {
+                        format!("unknown target protection `{item}`; modes: {hint}")
+                    }
+                    (Lang::Zh, Some(_)) => format!("未知的目标保护方式 `{item}`；{hint}"),
+                    (Lang::Zh, None) => format!("未知的目标保护方式 `{item}`；可选：{hint}"),
+                }
+            }
+            (ExploreError::World(error), _) => error.message(lang),
+            (ExploreError::WriteCounterexample { path, error }, Lang::En) => {
+                format!("{path}: cannot write: {error}")
+            }
+            (ExploreError::WriteCounterexample { path, error }, Lang::Zh) => {
+                format!("{path}：无法写入：{}", io_error_zh(error))
+            }
+        };
+        vec![format!("fencelab explore: {line}")]
+    }
+
+    /// Prints the error on stderr; the exit status for bad input.
+    #[allow(clippy::print_stderr)]
+    fn exit(&self, lang: Lang) -> ExitCode {
+        for line in self.lines(lang) {
+            eprintln!("{line}");
+        }
+        ExitCode::from(EXIT_BAD_INPUT)
+    }
+}
+
+/// In English; [`ExploreError::lines`] gives either language.
+impl std::fmt::Display for ExploreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.lines(Lang::En).join("\n"))
+    }
+}
+
+impl std::error::Error for ExploreError {}
+
 /// Resolves `--design`: a preset name, or a design file.
-fn design_of(value: &str) -> Result<(sim_core::Design, DesignSource), ExitCode> {
+fn design_of(value: &str) -> Result<(sim_core::Design, DesignSource), ExploreError> {
     if let Some(preset) = Preset::from_name(value) {
         return Ok((preset.design(), DesignSource::Preset(preset)));
     }
     let path = Path::new(value);
     if !path.exists() {
-        let names = Preset::ALL.map(Preset::name);
-        let hint = match sim_core::closest(value, names) {
-            Some(name) => format!("did you mean `{name}`?"),
-            None => format!("presets: {}", names.join(", ")),
-        };
-        return Err(bad_input(&format!(
-            "`{value}` is neither a design preset nor a file; {hint}"
-        )));
+        return Err(ExploreError::UnknownDesign {
+            value: value.to_owned(),
+            suggestion: sim_core::closest(value, Preset::ALL.map(Preset::name)),
+        });
     }
-    let bytes = std::fs::read(path).map_err(|error| {
-        bad_input(&format!(
-            "{}: cannot read the file: {error}",
-            path.display()
-        ))
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|error| ExploreError::ReadDesign {
+        path: shown.clone(),
+        error,
     })?;
-    sim_core::parse_design(&bytes).map_err(|diagnostics| {
-        #[allow(clippy::print_stderr)]
-        for d in &diagnostics {
-            eprintln!("{}:{}:{}: {}", path.display(), d.line, d.col, d.message);
-        }
-        ExitCode::from(EXIT_BAD_INPUT)
+    sim_core::parse_design(&bytes).map_err(|diagnostics| ExploreError::InvalidDesign {
+        path: shown,
+        diagnostics,
     })
 }
 
-fn parse_targets(list: &str, default: Protect) -> Result<Vec<Protect>, ExitCode> {
+fn parse_targets(list: &str, default: Protect) -> Result<Vec<Protect>, ExploreError> {
     list.split(',')
         .map(str::trim)
         .filter(|item| !item.is_empty())
@@ -86,23 +181,16 @@ fn parse_targets(list: &str, default: Protect) -> Result<Vec<Protect>, ExitCode>
             if item == "design" {
                 return Ok(default);
             }
-            Protect::ALL
-                .into_iter()
-                .find(|p| p.name() == item)
-                .ok_or_else(|| {
-                    let names = Protect::ALL.map(Protect::name);
-                    let hint = sim_core::closest(item, names)
-                        .map_or(format!("modes: {}", names.join(", ")), |n| {
-                            format!("did you mean `{n}`?")
-                        });
-                    bad_input(&format!("unknown target protection `{item}`; {hint}"))
-                })
+            Protect::from_name(item).ok_or_else(|| ExploreError::UnknownProtection {
+                item: item.to_owned(),
+                suggestion: sim_core::closest(item, Protect::ALL.map(Protect::name)),
+            })
         })
         .collect()
 }
 
 /// The world the options describe.
-fn world_of(options: &ExploreOptions) -> Result<World, ExitCode> {
+fn world_of(options: &ExploreOptions) -> Result<World, ExploreError> {
     let (design, source) = match &options.design {
         Some(value) => design_of(value)?,
         None => (Preset::Full.design(), DesignSource::Preset(Preset::Full)),
@@ -125,9 +213,7 @@ fn world_of(options: &ExploreOptions) -> Result<World, ExitCode> {
     } else if let Some(list) = &options.targets {
         world_options.targets = Some(parse_targets(list, design.target_protect)?);
     }
-    world_options
-        .world()
-        .map_err(|error| bad_input(&error.to_string()))
+    world_options.world().map_err(ExploreError::World)
 }
 
 fn method_of(options: &ExploreOptions) -> Method {
@@ -142,15 +228,16 @@ fn method_of(options: &ExploreOptions) -> Method {
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
-fn progress_bar(method: Method) -> ProgressBar {
+fn progress_bar(method: Method, lang: Lang) -> ProgressBar {
     let bar = match method {
         Method::Random { cases, .. } => ProgressBar::new(u64::from(cases)),
         Method::Exhaustive => ProgressBar::new_spinner(),
     };
     bar.set_draw_target(ProgressDrawTarget::stderr());
-    let template = match method {
-        Method::Random { .. } => "{spinner} {msg} [{bar:30}] {pos}/{len} cases",
-        Method::Exhaustive => "{spinner} {msg}",
+    let template = match (method, lang) {
+        (Method::Random { .. }, Lang::En) => "{spinner} {msg} [{bar:30}] {pos}/{len} cases",
+        (Method::Random { .. }, Lang::Zh) => "{spinner} {msg} [{bar:30}] {pos}/{len} 个调度",
+        (Method::Exhaustive, _) => "{spinner} {msg}",
     };
     if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style.progress_chars("=> "));
@@ -158,30 +245,36 @@ fn progress_bar(method: Method) -> ProgressBar {
     bar
 }
 
-fn run_search(world: &World, method: Method) -> Result<(Report, u64), ExitCode> {
-    let bar = progress_bar(method);
+fn run_search(world: &World, method: Method, lang: Lang) -> Result<(Report, u64), ExploreError> {
+    let bar = progress_bar(method, lang);
     let started = Instant::now();
     let mut observe = |progress: &Progress| {
         match progress.phase {
             Phase::Searching => {
                 bar.set_position(u64::from(progress.cases));
-                if progress.states > 0 {
-                    bar.set_message(format!(
-                        "exploring: {} states, {} transitions, depth {}",
-                        progress.states, progress.transitions, progress.depth
-                    ));
-                } else {
-                    bar.set_message("searching".to_owned());
-                }
+                let (states, transitions, depth) =
+                    (progress.states, progress.transitions, progress.depth);
+                bar.set_message(match (states > 0, lang) {
+                    (true, Lang::En) => format!(
+                        "exploring: {states} states, {transitions} transitions, depth {depth}"
+                    ),
+                    (true, Lang::Zh) => {
+                        format!("探索中：{states} 个状态，{transitions} 次转移，深度 {depth}")
+                    }
+                    (false, _) => lang.pick("searching", "搜索中").to_owned(),
+                });
             }
             Phase::Shrinking => {
-                bar.set_message(format!("shrinking: {} steps", progress.shrink_steps));
+                let steps = progress.shrink_steps;
+                bar.set_message(match lang {
+                    Lang::En => format!("shrinking: {steps} steps"),
+                    Lang::Zh => format!("收缩中：{steps} 步"),
+                });
             }
         }
         true
     };
-    let report =
-        explore(world, method, &mut observe).map_err(|error| bad_input(&error.to_string()));
+    let report = explore(world, method, &mut observe).map_err(ExploreError::World);
     bar.finish_and_clear();
     let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok((report?, elapsed_ms))
@@ -193,18 +286,22 @@ pub(crate) fn explore_command(options: &ExploreOptions) -> ExitCode {
     }
     let world = match world_of(options) {
         Ok(world) => world,
-        Err(code) => return code,
+        Err(error) => return error.exit(options.lang),
     };
     let method = method_of(options);
-    let (report, elapsed_ms) = match run_search(&world, method) {
+    let (report, elapsed_ms) = match run_search(&world, method, options.lang) {
         Ok(found) => found,
-        Err(code) => return code,
+        Err(error) => return error.exit(options.lang),
     };
     if let Some(path) = &options.out {
         if let Some(found) = &report.counterexample {
             let text = sim_core::scenario_to_toml(&found.scenario);
             if let Err(error) = std::fs::write(path, text) {
-                return bad_input(&format!("{}: cannot write: {error}", path.display()));
+                return ExploreError::WriteCounterexample {
+                    path: path.display().to_string(),
+                    error,
+                }
+                .exit(options.lang);
             }
         }
     }
@@ -221,209 +318,257 @@ pub(crate) fn explore_command(options: &ExploreOptions) -> ExitCode {
     ))
 }
 
-fn describe_world(world: &World) -> String {
+/// The world in one line: design, workers, jobs, targets, ttl, options.
+fn describe_world(world: &World, lang: Lang) -> String {
     let design = Preset::of(&world.design).map_or_else(
         || {
             let d = world.design;
-            format!(
-                "custom design (commit: {}; renew: {}; token {}; lease clock {})",
-                list_or_none(&d.commit_checks.names()),
-                list_or_none(&d.renew_checks.names()),
-                d.token.name(),
-                d.lease_clock.name()
-            )
+            let commit = list_or_none(&d.commit_checks.names(), lang);
+            let renew = list_or_none(&d.renew_checks.names(), lang);
+            let (token, clock) = (d.token.name(), d.lease_clock.name());
+            match lang {
+                Lang::En => format!(
+                    "custom design (commit: {commit}; renew: {renew}; token {token}; lease clock {clock})"
+                ),
+                Lang::Zh => format!(
+                    "自定义设计（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}）"
+                ),
+            }
         },
         |preset| preset.name().to_owned(),
     );
     let workers: Vec<&str> = world.workers.iter().map(|w| w.id.as_str()).collect();
+    let workers = workers.join(", ");
     let targets: Vec<String> = world
         .targets
         .iter()
         .enumerate()
         .map(|(index, protect)| format!("{} ({})", world.target_id(index as u8), protect.name()))
         .collect();
-    format!(
-        "{design} · workers {} · {} job{} · targets {} · ttl {}{}{}",
-        workers.join(", "),
-        world.jobs,
-        if world.jobs == 1 { "" } else { "s" },
-        if targets.is_empty() {
-            "none (job table only)".to_owned()
-        } else {
-            targets.join(", ")
-        },
-        world.ttl,
-        if world.allow_cancel {
-            " · the user may cancel"
-        } else {
-            ""
-        },
-        if world.heartbeat {
-            " · heartbeat renews"
-        } else {
-            ""
-        },
-    )
-}
-
-fn list_or_none(names: &[&str]) -> String {
-    if names.is_empty() {
-        "none".to_owned()
+    let targets = if targets.is_empty() {
+        lang.pick("none (job table only)", "无（只有任务表）")
+            .to_owned()
     } else {
-        names.join(", ")
+        targets.join(", ")
+    };
+    let (jobs, ttl) = (world.jobs, world.ttl);
+    let mut line = match lang {
+        Lang::En => format!(
+            "{design} · workers {workers} · {jobs} job{} · targets {targets} · ttl {ttl}",
+            if jobs == 1 { "" } else { "s" }
+        ),
+        Lang::Zh => {
+            format!("{design} · Worker {workers} · {jobs} 个任务 · 目标 {targets} · 租约时长 {ttl}")
+        }
+    };
+    if world.allow_cancel {
+        line += lang.pick(" · the user may cancel", " · 用户可以取消");
     }
+    if world.heartbeat {
+        line += lang.pick(" · heartbeat renews", " · 心跳续约");
+    }
+    line
 }
 
+/// The counterexample: its moves, its explanation, its table and how
+/// shrinking shortened it.
+fn render_counterexample(
+    report: &Report,
+    found: &sim_core::explore::Counterexample,
+    style: Style,
+    lang: Lang,
+) -> String {
+    let mut out = String::new();
+    let labels: Vec<String> = found
+        .moves
+        .iter()
+        .map(|m| move_label(&report.world, *m))
+        .collect();
+    let (count, schedule) = (found.moves.len(), labels.join(" → "));
+    let headline = match lang {
+        Lang::En => format!("‼ UNSAFE — counterexample of {count} moves: {schedule}"),
+        Lang::Zh => format!("‼ 不安全——{count} 步的反例：{schedule}"),
+    };
+    let _ = writeln!(out, "{}", style.paint(Tone::Bad, &headline));
+    let _ = writeln!(out, "{}", found.explanation.get(lang));
+    out.push('\n');
+    // The explanation is the scenario's description: shown once, above.
+    let mut scenario = found.scenario.clone();
+    scenario.description = None;
+    let trace = sim_core::run(&scenario);
+    out += &render_table(&scenario, &trace, style, lang);
+    if report.shrink_history.len() > 1 {
+        let lengths: Vec<String> = report
+            .shrink_history
+            .iter()
+            .map(|moves| moves.len().to_string())
+            .collect();
+        let lengths = lengths.join(" → ");
+        let _ = match lang {
+            Lang::En => writeln!(out, "\nshrinking: {lengths} moves"),
+            Lang::Zh => writeln!(out, "\n收缩：{lengths} 步"),
+        };
+    }
+    out
+}
+
+/// The report as text: world, bounds, verdict (with the counterexample's
+/// table), statistics.
 fn render_report(
     report: &Report,
     elapsed_ms: u64,
     options: &ExploreOptions,
     style: Style,
 ) -> String {
+    let lang = options.lang;
     let world = &report.world;
     let mut out = String::new();
-    let _ = writeln!(out, "{}", describe_world(world));
-    let method = match report.method {
-        Method::Random { seed, cases } => {
+    let _ = writeln!(out, "{}", describe_world(world, lang));
+    let method = match (report.method, lang) {
+        (Method::Random { seed, cases }, Lang::En) => {
             format!("random exploration, seed {seed}, up to {cases} cases")
         }
-        Method::Exhaustive => "exhaustive breadth-first search".to_owned(),
-    };
-    let _ = writeln!(
-        out,
-        "bounds: time ≤ {}, claims ≤ {}, moves per schedule ≤ {} · {method}",
-        world.bounds.max_time, world.bounds.max_claims, world.bounds.max_steps
-    );
-    out.push('\n');
-    let stats = &report.stats;
-    match (&report.counterexample, report.verdict) {
-        (Some(found), _) => {
-            let labels: Vec<String> = found.moves.iter().map(|m| move_label(world, *m)).collect();
-            let _ = writeln!(
-                out,
-                "{}",
-                style.paint(
-                    Tone::Bad,
-                    &format!(
-                        "‼ UNSAFE — counterexample of {} moves: {}",
-                        found.moves.len(),
-                        labels.join(" → ")
-                    )
-                )
-            );
-            let _ = writeln!(out, "{}", found.explanation.get(options.lang));
-            out.push('\n');
-            // The explanation is the scenario's description: shown once, above.
-            let mut scenario = found.scenario.clone();
-            scenario.description = None;
-            let trace = sim_core::run(&scenario);
-            out += &render_table(&scenario, &trace, style, options.lang);
-            if report.shrink_history.len() > 1 {
-                let lengths: Vec<String> = report
-                    .shrink_history
-                    .iter()
-                    .map(|moves| moves.len().to_string())
-                    .collect();
-                let _ = writeln!(out, "\nshrinking: {} moves", lengths.join(" → "));
-            }
+        (Method::Random { seed, cases }, Lang::Zh) => {
+            format!("随机探索，种子 {seed}，最多 {cases} 个调度")
         }
+        (Method::Exhaustive, _) => lang
+            .pick("exhaustive breadth-first search", "穷举的广度优先搜索")
+            .to_owned(),
+    };
+    let bounds = world.bounds;
+    let (time, claims, moves) = (bounds.max_time, bounds.max_claims, bounds.max_steps);
+    let _ = match lang {
+        Lang::En => writeln!(
+            out,
+            "bounds: time ≤ {time}, claims ≤ {claims}, moves per schedule ≤ {moves} · {method}"
+        ),
+        Lang::Zh => writeln!(
+            out,
+            "界限：时间 ≤ {time}，领取 ≤ {claims}，每个调度 ≤ {moves} 步 · {method}"
+        ),
+    };
+    out.push('\n');
+    match (&report.counterexample, report.verdict) {
+        (Some(found), _) => out += &render_counterexample(report, found, style, lang),
         (None, Verdict::Safe) => {
-            let _ = writeln!(
-                out,
-                "{}",
-                style.paint(
-                    Tone::Good,
-                    &format!("✓ {}", safe_sentence(report, options.lang))
-                )
-            );
+            let safe = format!("✓ {}", safe_sentence(report, lang));
+            let _ = writeln!(out, "{}", style.paint(Tone::Good, &safe));
         }
         (None, _) => {
-            let _ = writeln!(out, "{}", safe_sentence(report, options.lang));
+            let _ = writeln!(out, "{}", safe_sentence(report, lang));
         }
     }
-    let _ = writeln!(
-        out,
-        "\n{}",
-        style.paint(
-            Tone::Dim,
-            &format!(
-                "cases {} · states {} · transitions {} · shrink steps {} · depth {} · {elapsed_ms} ms",
-                stats.cases, stats.states, stats.transitions, stats.shrink_steps, stats.depth
-            )
-        )
-    );
+    let stats = &report.stats;
+    let (cases, states, transitions) = (stats.cases, stats.states, stats.transitions);
+    let (shrink_steps, depth) = (stats.shrink_steps, stats.depth);
+    let counts = match lang {
+        Lang::En => format!(
+            "cases {cases} · states {states} · transitions {transitions} · shrink steps {shrink_steps} · depth {depth} · {elapsed_ms} ms"
+        ),
+        Lang::Zh => format!(
+            "调度 {cases} · 状态 {states} · 转移 {transitions} · 收缩步数 {shrink_steps} · 深度 {depth} · {elapsed_ms} ms"
+        ),
+    };
+    let _ = writeln!(out, "\n{}", style.paint(Tone::Dim, &counts));
     if let (Some(path), Some(_)) = (&options.out, &report.counterexample) {
-        let _ = writeln!(
-            out,
-            "counterexample written to {} — replay it with: fencelab run {}",
-            path.display(),
-            path.display()
-        );
+        let path = path.display();
+        let _ = match lang {
+            Lang::En => writeln!(
+                out,
+                "counterexample written to {path} — replay it with: fencelab run {path}"
+            ),
+            Lang::Zh => writeln!(out, "反例已写入 {path}——重放：fencelab run {path}"),
+        };
     }
     out
 }
 
+/// One row of `explore --all-presets --json`.
+#[derive(Debug, serde::Serialize)]
+struct ClassificationRow<'c> {
+    design: &'c str,
+    world: &'c str,
+    verdict: &'static str,
+    shortest_counterexample: Option<usize>,
+    states: u64,
+    transitions: u64,
+    elapsed_ms: u64,
+    explanation: String,
+}
+
 /// `--all-presets`: the classification table, computed exhaustively.
 fn classification_command(options: &ExploreOptions) -> ExitCode {
+    let lang = options.lang;
     let style = Style::for_stdout();
     let mut rows = Vec::new();
-    let mut objects = Vec::new();
     for case in classification() {
-        let Ok((report, elapsed_ms)) = run_search(&case.world, Method::Exhaustive) else {
-            return ExitCode::from(EXIT_BAD_INPUT);
+        let (report, elapsed_ms) = match run_search(&case.world, Method::Exhaustive, lang) {
+            Ok(found) => found,
+            Err(error) => return error.exit(lang),
         };
-        let shortest = report.counterexample.as_ref().map(|c| c.moves.len());
-        objects.push(serde_json::json!({
-            "design": case.name,
-            "world": case.world_note.get(options.lang),
-            "verdict": report.verdict.name(),
-            "shortest_counterexample": shortest,
-            "states": report.stats.states,
-            "transitions": report.stats.transitions,
-            "elapsed_ms": elapsed_ms,
-            "explanation": report
-                .counterexample
-                .as_ref()
-                .map_or_else(|| safe_sentence(&report, options.lang), |c| c.explanation.get(options.lang).to_owned()),
-        }));
-        rows.push((case, report));
+        rows.push((case, report, elapsed_ms));
     }
     if options.json {
+        let objects: Vec<ClassificationRow<'_>> = rows
+            .iter()
+            .map(|(case, report, elapsed_ms)| ClassificationRow {
+                design: &case.name,
+                world: case.world_note.get(lang),
+                verdict: report.verdict.name(),
+                shortest_counterexample: report.counterexample.as_ref().map(|c| c.moves.len()),
+                states: report.stats.states,
+                transitions: report.stats.transitions,
+                elapsed_ms: *elapsed_ms,
+                explanation: report.counterexample.as_ref().map_or_else(
+                    || safe_sentence(report, lang),
+                    |c| c.explanation.get(lang).to_owned(),
+                ),
+            })
+            .collect();
         let text = serde_json::to_string_pretty(&objects).unwrap_or_default();
         return print_stdout(&(text + "\n"));
     }
-    let mut out = String::from(
-        "Every design in its world, explored exhaustively (time ≤ 12, claims ≤ 3):\n\n",
-    );
+    let mut out = lang
+        .pick(
+            "Every design in its world, explored exhaustively (time ≤ 12, claims ≤ 3):\n\n",
+            "每个设计在它的世界里穷举探索（时间 ≤ 12，领取 ≤ 3）：\n\n",
+        )
+        .to_owned();
     let name_width = rows
         .iter()
-        .map(|(c, _)| c.name.chars().count())
+        .map(|(c, _, _)| UnicodeWidthStr::width(c.label.get(lang)))
         .max()
         .unwrap_or(0);
     let world_width = rows
         .iter()
-        .map(|(c, _)| unicode_width::UnicodeWidthStr::width(c.world_note.get(options.lang)))
+        .map(|(c, _, _)| UnicodeWidthStr::width(c.world_note.get(lang)))
         .max()
         .unwrap_or(0);
-    for (case, report) in &rows {
+    for (case, report, _) in &rows {
         let verdict = match report.verdict {
-            Verdict::Unsafe => style.paint(Tone::Bad, "‼ unsafe"),
-            Verdict::Safe => style.paint(Tone::Good, "✓ safe  "),
-            Verdict::Cancelled => "cancelled".to_owned(),
+            Verdict::Unsafe => style.paint(Tone::Bad, lang.pick("‼ unsafe", "‼ 不安全")),
+            Verdict::Safe => style.paint(Tone::Good, lang.pick("✓ safe  ", "✓ 安全  ")),
+            Verdict::Cancelled => lang.pick("cancelled", "已取消").to_owned(),
         };
-        let detail = match &report.counterexample {
-            Some(found) => format!("shortest counterexample: {} moves", found.moves.len()),
-            None => format!("{} states", report.stats.states),
+        let detail = match (&report.counterexample, lang) {
+            (Some(found), Lang::En) => {
+                format!("shortest counterexample: {} moves", found.moves.len())
+            }
+            (Some(found), Lang::Zh) => format!("最短反例：{} 步", found.moves.len()),
+            (None, Lang::En) => format!("{} states", report.stats.states),
+            (None, Lang::Zh) => format!("{} 个状态", report.stats.states),
         };
-        let world_note = case.world_note.get(options.lang);
-        let pad = world_width.saturating_sub(unicode_width::UnicodeWidthStr::width(world_note));
+        let (name, world_note) = (case.label.get(lang), case.world_note.get(lang));
+        let name_pad = " ".repeat(name_width.saturating_sub(UnicodeWidthStr::width(name)));
+        let pad = " ".repeat(world_width.saturating_sub(UnicodeWidthStr::width(world_note)));
         let _ = writeln!(
             out,
-            "{:name_width$}  {world_note}{}  {verdict}  {detail}",
-            case.name,
-            " ".repeat(pad),
+            "{name}{name_pad}  {world_note}{pad}  {verdict}  {detail}"
         );
     }
-    out += "\nReplay any row's counterexample: fencelab explore --design <preset> --exhaustive --out cex.toml && fencelab run cex.toml\n";
+    out += lang.pick(
+        "\nReplay any row's counterexample: fencelab explore --design <preset> --exhaustive --out cex.toml && fencelab run cex.toml\n",
+        "\n重放任意一行的反例：fencelab explore --design <预设> --exhaustive --out cex.toml && fencelab run cex.toml\n",
+    );
     print_stdout(&out)
 }

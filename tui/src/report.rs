@@ -7,7 +7,10 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use sim_core::{Outcome, Preset, Scenario, Trace, ViolationKind};
+use sim_core::{
+    Outcome, Preset, Scenario, Trace, ViolationKind, job_state_label, outcome_label, reason_label,
+    violation_label,
+};
 use unicode_width::UnicodeWidthStr;
 
 use crate::style::{Style, Tone};
@@ -15,25 +18,85 @@ use crate::style::{Style, Tone};
 /// Exit status for invalid input (files, arguments).
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;
 
-/// Reads and validates a scenario file, printing `FILE:LINE:COL: message`
-/// for every problem on stderr.
-pub(crate) fn load_scenario(path: &Path) -> Result<Scenario, ExitCode> {
-    let shown = path.display();
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            eprint_lines(&[format!("{shown}: cannot read the file: {error}")]);
-            return Err(ExitCode::from(EXIT_BAD_INPUT));
+/// Why a scenario file could not be loaded.
+#[derive(Debug)]
+pub(crate) enum LoadError {
+    Read {
+        path: String,
+        error: std::io::Error,
+    },
+    /// The file's mistakes, each with its line and column.
+    Invalid {
+        path: String,
+        diagnostics: Vec<sim_core::Diagnostic>,
+    },
+}
+
+impl LoadError {
+    /// One line per problem, as `FILE:LINE:COL: message` for mistakes in
+    /// the file (the parser's messages are English).
+    pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
+        match self {
+            LoadError::Read { path, error } => vec![match lang {
+                Lang::En => format!("{path}: cannot read the file: {error}"),
+                Lang::Zh => format!("{path}：无法读取文件：{}", io_error_zh(error)),
+            }],
+            LoadError::Invalid { path, diagnostics } => diagnostics
+                .iter()
+                .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message))
+                .collect(),
         }
-    };
-    sim_core::parse_scenario(&bytes).map_err(|diagnostics| {
-        let lines: Vec<String> = diagnostics
-            .iter()
-            .map(|d| format!("{shown}:{}:{}: {}", d.line, d.col, d.message))
-            .collect();
-        eprint_lines(&lines);
+    }
+}
+
+/// An I/O error in Chinese where its kind says enough; else the system's
+/// own words.
+pub(crate) fn io_error_zh(error: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match error.kind() {
+        ErrorKind::NotFound => "文件不存在".to_owned(),
+        ErrorKind::PermissionDenied => "没有权限".to_owned(),
+        ErrorKind::IsADirectory => "这是一个文件夹".to_owned(),
+        ErrorKind::InvalidData => "内容无效".to_owned(),
+        _ => error.to_string(),
+    }
+}
+
+/// In English; [`LoadError::lines`] gives either language.
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.lines(Lang::En).join("\n"))
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Reads and validates a scenario file.
+pub(crate) fn read_scenario(path: &Path) -> Result<Scenario, LoadError> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|error| LoadError::Read {
+        path: shown.clone(),
+        error,
+    })?;
+    sim_core::parse_scenario(&bytes).map_err(|diagnostics| LoadError::Invalid {
+        path: shown,
+        diagnostics,
+    })
+}
+
+/// Reads and validates a scenario file, printing every problem on stderr
+/// in `lang`.
+pub(crate) fn load_scenario_in(path: &Path, lang: Lang) -> Result<Scenario, ExitCode> {
+    read_scenario(path).map_err(|error| {
+        eprint_lines(&error.lines(lang));
         ExitCode::from(EXIT_BAD_INPUT)
     })
+}
+
+/// [`load_scenario_in`] English, for callers that start before a language
+/// is chosen.
+pub(crate) fn load_scenario(path: &Path) -> Result<Scenario, ExitCode> {
+    load_scenario_in(path, Lang::En)
 }
 
 #[allow(clippy::print_stderr)]
@@ -57,7 +120,7 @@ pub(crate) fn print_stdout(text: &str) -> ExitCode {
 }
 
 pub(crate) fn run_command(path: &Path, json: bool, lang: Lang) -> ExitCode {
-    let scenario = match load_scenario(path) {
+    let scenario = match load_scenario_in(path, lang) {
         Ok(scenario) => scenario,
         Err(code) => return code,
     };
@@ -71,29 +134,45 @@ pub(crate) fn run_command(path: &Path, json: bool, lang: Lang) -> ExitCode {
     }
 }
 
-/// The design as a reader would name it.
-fn design_label(scenario: &Scenario) -> String {
-    match Preset::of(&scenario.design) {
+/// The design as a reader would name it: a preset's name, or its knobs.
+pub(crate) fn design_label(design: &sim_core::Design, lang: Lang) -> String {
+    match Preset::of(design) {
         Some(preset) => preset.name().to_owned(),
         None => {
-            let d = scenario.design;
-            format!(
-                "custom (commit: {}; renew: {}; token {}; lease clock {}; targets {})",
-                list_or_none(&d.commit_checks.names()),
-                list_or_none(&d.renew_checks.names()),
-                d.token.name(),
-                d.lease_clock.name(),
-                d.target_protect.name()
-            )
+            let commit = list_or_none(&design.commit_checks.names(), lang);
+            let renew = list_or_none(&design.renew_checks.names(), lang);
+            let (token, clock, targets) = (
+                design.token.name(),
+                design.lease_clock.name(),
+                design.target_protect.name(),
+            );
+            match lang {
+                Lang::En => format!(
+                    "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets})"
+                ),
+                Lang::Zh => format!(
+                    "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}）"
+                ),
+            }
         }
     }
 }
 
-fn list_or_none(names: &[&str]) -> String {
+/// Names joined as a list, or "none" when there are none.
+pub(crate) fn list_or_none(names: &[&str], lang: Lang) -> String {
     if names.is_empty() {
-        "none".to_owned()
+        lang.pick("none", "无").to_owned()
     } else {
-        names.join(", ")
+        names.join(lang.pick(", ", "、"))
+    }
+}
+
+/// Step indices as a phrase: "steps 1, 4" or "第 1、4 步".
+pub(crate) fn steps_phrase(steps: &[u32], lang: Lang) -> String {
+    let list: Vec<String> = steps.iter().map(u32::to_string).collect();
+    match lang {
+        Lang::En => format!("steps {}", list.join(", ")),
+        Lang::Zh => format!("第 {} 步", list.join("、")),
     }
 }
 
@@ -108,7 +187,47 @@ fn pad_left(text: &str, width: usize) -> String {
     format!("{}{text}", " ".repeat(width.saturating_sub(shown)))
 }
 
-pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) -> String {
+/// The outcome column: symbol, outcome, false checks, reason, what a check
+/// learned, and how long the step waited.
+fn outcome_cell(record: &sim_core::StepTrace, lang: Lang) -> String {
+    let mut cell = format!(
+        "{} {}",
+        record.outcome.symbol(),
+        outcome_label(record.outcome, lang)
+    );
+    if let Some(failed) = record.failed_checks.filter(|f| !f.is_empty()) {
+        let _ = write!(
+            cell,
+            "{}{}",
+            lang.pick(": ", "："),
+            failed.names().join(lang.pick(", ", "、"))
+        );
+    }
+    if let Some(reason) = record.reason {
+        let _ = match lang {
+            Lang::En => write!(cell, " ({})", reason_label(reason, lang)),
+            Lang::Zh => write!(cell, "（{}）", reason_label(reason, lang)),
+        };
+    }
+    if let Some(valid) = record.lease_valid {
+        cell += match (valid, lang) {
+            (true, Lang::En) => " lease valid",
+            (false, Lang::En) => " lease invalid",
+            (true, Lang::Zh) => "，租约有效",
+            (false, Lang::Zh) => "，租约无效",
+        };
+    }
+    if let Some(waited) = record.waited_until {
+        let _ = match lang {
+            Lang::En => write!(cell, " after waiting until {waited}"),
+            Lang::Zh => write!(cell, "，等到 {waited} 才执行"),
+        };
+    }
+    cell
+}
+
+/// The scenario's title, description and world in a few lines.
+fn render_heading(scenario: &Scenario, style: Style, lang: Lang) -> String {
     let mut out = String::new();
     let title = scenario.title.get(lang);
     let _ = writeln!(out, "{}  ({})", style.paint(Tone::Bold, title), scenario.id);
@@ -121,72 +240,71 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
         .map(|t| format!("{} ({})", t.id, t.protect.name()))
         .collect();
     let workers: Vec<&str> = scenario.workers.iter().map(|w| w.id.as_str()).collect();
-    let _ = writeln!(
-        out,
-        "design {} · ttl {} · workers {} · jobs {} · targets {}",
-        design_label(scenario),
-        scenario.ttl,
-        workers.join(", "),
-        scenario.jobs.join(", "),
-        if targets.is_empty() {
-            "none".to_owned()
-        } else {
-            targets.join(", ")
-        }
-    );
-    out.push('\n');
+    let (design, ttl) = (design_label(&scenario.design, lang), scenario.ttl);
+    let workers = workers.join(", ");
+    let jobs = scenario.jobs.join(", ");
+    let targets = if targets.is_empty() {
+        lang.pick("none", "无").to_owned()
+    } else {
+        targets.join(", ")
+    };
+    let _ = match lang {
+        Lang::En => writeln!(
+            out,
+            "design {design} · ttl {ttl} · workers {workers} · jobs {jobs} · targets {targets}"
+        ),
+        Lang::Zh => writeln!(
+            out,
+            "设计 {design} · 租约时长 {ttl} · Worker {workers} · 任务 {jobs} · 目标 {targets}"
+        ),
+    };
+    out
+}
 
-    let header = [
-        "#", "at", "worker", "do", "job", "target", "outcome", "token", "gen", "",
-    ];
-    let mut rows: Vec<[String; 10]> = Vec::with_capacity(scenario.steps.len());
-    for (index, (step, record)) in scenario.steps.iter().zip(&trace.steps).enumerate() {
-        let mut outcome = format!("{} {}", record.outcome.symbol(), record.outcome.name());
-        if let Some(failed) = record.failed_checks.filter(|f| !f.is_empty()) {
-            let _ = write!(outcome, ": {}", failed.names().join(", "));
-        }
-        if let Some(reason) = record.reason {
-            let _ = write!(outcome, " ({})", reason.name().replace('_', " "));
-        }
-        if let Some(valid) = record.lease_valid {
-            outcome += if valid {
-                " lease valid"
-            } else {
-                " lease invalid"
-            };
-        }
-        if let Some(waited) = record.waited_until {
-            let _ = write!(outcome, " after waiting until {waited}");
-        }
-        let mut marks = Vec::new();
-        for violation in trace.violations.iter().filter(|v| v.step == index as u32) {
-            marks.push(format!("‼ {}", violation.kind.name()));
-        }
-        if marks.is_empty() && trace.should_reject.contains(&(index as u32)) {
-            marks.push("(had to be refused)".to_owned());
-        }
-        if record.expired == Some(true) {
-            marks.push("lease expired".to_owned());
-        }
-        rows.push([
-            index.to_string(),
-            step.at.to_string(),
-            step.worker
-                .map_or("user".to_owned(), |w| scenario.worker_id(w).to_owned()),
-            step.action.name().to_owned(),
-            record
-                .job
-                .map(|j| scenario.job_id(j).to_owned())
-                .unwrap_or_default(),
-            step.target
-                .map(|t| scenario.target_id(t).to_owned())
-                .unwrap_or_default(),
-            outcome,
-            record.token.map(|t| t.to_string()).unwrap_or_default(),
-            record.generation.map(|g| g.to_string()).unwrap_or_default(),
-            marks.join(" · "),
-        ]);
+/// The table's cells for step `index`.
+fn step_row(scenario: &Scenario, trace: &Trace, index: usize, lang: Lang) -> [String; 10] {
+    let (step, record) = (&scenario.steps[index], &trace.steps[index]);
+    let mut marks = Vec::new();
+    for violation in trace.violations.iter().filter(|v| v.step == index as u32) {
+        marks.push(format!("‼ {}", violation_label(violation.kind, lang)));
     }
+    if marks.is_empty() && trace.should_reject.contains(&(index as u32)) {
+        marks.push(lang.pick("(had to be refused)", "（必须拒绝）").to_owned());
+    }
+    if record.expired == Some(true) {
+        marks.push(lang.pick("lease expired", "租约已过期").to_owned());
+    }
+    let id = |found: Option<&str>| found.unwrap_or_default().to_owned();
+    [
+        index.to_string(),
+        step.at.to_string(),
+        step.worker
+            .map_or(lang.pick("user", "用户"), |w| scenario.worker_id(w))
+            .to_owned(),
+        step.action.name().to_owned(),
+        id(record.job.map(|j| scenario.job_id(j))),
+        id(step.target.map(|t| scenario.target_id(t))),
+        outcome_cell(record, lang),
+        record.token.map(|t| t.to_string()).unwrap_or_default(),
+        record.generation.map(|g| g.to_string()).unwrap_or_default(),
+        marks.join(" · "),
+    ]
+}
+
+pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) -> String {
+    let mut out = render_heading(scenario, style, lang);
+    out.push('\n');
+    let header = match lang {
+        Lang::En => [
+            "#", "at", "worker", "do", "job", "target", "outcome", "token", "gen", "",
+        ],
+        Lang::Zh => [
+            "#", "时刻", "Worker", "动作", "任务", "目标", "结果", "令牌", "代次", "",
+        ],
+    };
+    let rows: Vec<[String; 10]> = (0..scenario.steps.len().min(trace.steps.len()))
+        .map(|index| step_row(scenario, trace, index, lang))
+        .collect();
     let mut widths = header.map(UnicodeWidthStr::width);
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -215,11 +333,10 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
     let _ = writeln!(out, "{}", style.paint(Tone::Dim, &line(&header_cells)));
     for (index, row) in rows.iter().enumerate() {
         let text = line(row);
-        let record = &trace.steps[index];
         let tone = if trace.is_violation(index as u32) {
             Some(Tone::Bad)
         } else {
-            match record.outcome {
+            match trace.steps[index].outcome {
                 Outcome::Rejected => Some(Tone::Warn),
                 Outcome::Noop | Outcome::Waiting => Some(Tone::Dim),
                 Outcome::Ok | Outcome::Duplicate => None,
@@ -240,36 +357,130 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
         }
     }
     out.push('\n');
-    out += &render_summary(scenario, trace, style);
+    out += &render_summary(scenario, trace, style, lang);
+    out += &render_final_state(scenario, trace, lang);
     out
 }
 
-fn render_summary(scenario: &Scenario, trace: &Trace, style: Style) -> String {
+fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) -> String {
     let mut out = String::new();
     if trace.violations.is_empty() {
-        let _ = writeln!(
-            out,
-            "{}",
-            style.paint(
-                Tone::Good,
-                "✓ no violations: no stale or after-terminal effect took place"
-            )
+        let text = lang.pick(
+            "✓ no violations: no stale or after-terminal effect took place",
+            "✓ 没有违例：没有旧代次的效果，也没有任务结束后的效果",
         );
+        let _ = writeln!(out, "{}", style.paint(Tone::Good, text));
     } else {
         let count = trace.violations.len();
-        let _ = writeln!(
-            out,
-            "{}",
-            style.paint(
-                Tone::Bad,
-                &format!("‼ {count} violation{}:", if count == 1 { "" } else { "s" })
-            )
-        );
+        let heading = match lang {
+            Lang::En => format!("‼ {count} violation{}:", if count == 1 { "" } else { "s" }),
+            Lang::Zh => format!("‼ {count} 次违例："),
+        };
+        let _ = writeln!(out, "{}", style.paint(Tone::Bad, &heading));
         for violation in &trace.violations {
-            let step = &scenario.steps[violation.step as usize];
-            let record = &trace.steps[violation.step as usize];
-            let who = step.worker.map_or("the user", |w| scenario.worker_id(w));
-            let generation = record.generation.unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "  {}",
+                violation_line(scenario, trace, violation, lang)
+            );
+        }
+    }
+    let refused: Vec<u32> = trace
+        .should_reject
+        .iter()
+        .copied()
+        .filter(|step| !trace.is_violation(*step))
+        .collect();
+    if !refused.is_empty() {
+        let steps = steps_phrase(&refused, lang);
+        let _ = match lang {
+            Lang::En => writeln!(out, "✓ refused as they had to be: {steps}"),
+            Lang::Zh => writeln!(out, "✓ 必须拒绝的都被拒绝了：{steps}"),
+        };
+    }
+    if !trace.reconcile.is_empty() {
+        let steps = steps_phrase(&trace.reconcile, lang);
+        let _ = match lang {
+            Lang::En => writeln!(
+                out,
+                "↻ to reconcile (remote effects made before the cancel; cancelling did not undo them): {steps}"
+            ),
+            Lang::Zh => writeln!(
+                out,
+                "↻ 需要对账（取消之前已经产生的远端效果；取消并没有撤销它们）：{steps}"
+            ),
+        };
+    }
+    out
+}
+
+/// The job table and the targets at the end.
+fn render_final_state(scenario: &Scenario, trace: &Trace, lang: Lang) -> String {
+    let mut out = String::new();
+    for ((job, row), generations) in scenario
+        .jobs
+        .iter()
+        .zip(&trace.final_rows)
+        .zip(&trace.generations)
+    {
+        let owner = row
+            .owner
+            .map_or(lang.pick("nobody", "无"), |o| scenario.owner_id(o));
+        let state = job_state_label(row.state, lang);
+        let fence = row.fence;
+        let until = row.lease_until.map_or_else(
+            || lang.pick("never leased", "从未租出").to_owned(),
+            |t| t.to_string(),
+        );
+        let _ = match lang {
+            Lang::En => writeln!(
+                out,
+                "job {job}: {state} · owner {owner} · fence {fence} · lease until {until} · {generations} generation{} granted",
+                if *generations == 1 { "" } else { "s" }
+            ),
+            Lang::Zh => writeln!(
+                out,
+                "任务 {job}：{state} · owner {owner} · fence {fence} · 租约到 {until} · 共领取 {generations} 代"
+            ),
+        };
+    }
+    for (target, state) in scenario.targets.iter().zip(&trace.final_targets) {
+        let value = state.value.as_ref().map_or_else(
+            || lang.pick("nothing", "空").to_owned(),
+            |(value, step)| match lang {
+                Lang::En => format!("\"{value}\" (step {step})"),
+                Lang::Zh => format!("\"{value}\"（第 {step} 步）"),
+            },
+        );
+        let drafts = state.drafts.len();
+        let id = &target.id;
+        let _ = match (drafts, lang) {
+            (0, Lang::En) => writeln!(out, "target {id}: holds {value}"),
+            (_, Lang::En) => writeln!(out, "target {id}: holds {value} · {drafts} draft(s)"),
+            (0, Lang::Zh) => writeln!(out, "目标 {id}：值为 {value}"),
+            (_, Lang::Zh) => writeln!(out, "目标 {id}：值为 {value} · {drafts} 个草稿"),
+        };
+    }
+    out
+}
+
+/// One violation: which step took effect, although what, and its kind.
+fn violation_line(
+    scenario: &Scenario,
+    trace: &Trace,
+    violation: &sim_core::Violation,
+    lang: Lang,
+) -> String {
+    let step = &scenario.steps[violation.step as usize];
+    let record = &trace.steps[violation.step as usize];
+    let who = step
+        .worker
+        .map_or(lang.pick("the user", "用户"), |w| scenario.worker_id(w));
+    let generation = record.generation.unwrap_or(0);
+    let (index, action, kind) = (violation.step, step.action.name(), violation.kind.name());
+    let target = step.target.map(|t| scenario.target_id(t));
+    match lang {
+        Lang::En => {
             let why = match violation.kind {
                 ViolationKind::Stale => format!(
                     "{who} held generation {generation}, but a newer generation had already been granted"
@@ -278,72 +489,20 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style) -> String {
                     "the job had already been cancelled or ended by another generation".to_owned()
                 }
             };
-            let target = step
-                .target
-                .map(|t| format!(" to {}", scenario.target_id(t)))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "  step {} ({} {}{target}) took effect although {why} [{}]",
-                violation.step,
-                who,
-                step.action.name(),
-                violation.kind.name()
-            );
+            let target = target.map(|t| format!(" to {t}")).unwrap_or_default();
+            format!("step {index} ({who} {action}{target}) took effect although {why} [{kind}]")
+        }
+        Lang::Zh => {
+            let why = match violation.kind {
+                ViolationKind::Stale => {
+                    format!("{who} 持有的是第 {generation} 代，而更新的代次已经被领取")
+                }
+                ViolationKind::AfterTerminal => "任务已经被取消，或已被另一代执行者结束".to_owned(),
+            };
+            let target = target.map(|t| format!("到 {t}")).unwrap_or_default();
+            format!("第 {index} 步（{who} 的 {action}{target}）生效了，但{why} [{kind}]")
         }
     }
-    let refused: Vec<String> = trace
-        .should_reject
-        .iter()
-        .filter(|step| !trace.is_violation(**step))
-        .map(u32::to_string)
-        .collect();
-    if !refused.is_empty() {
-        let _ = writeln!(
-            out,
-            "✓ refused as they had to be: steps {}",
-            refused.join(", ")
-        );
-    }
-    if !trace.reconcile.is_empty() {
-        let steps: Vec<String> = trace.reconcile.iter().map(u32::to_string).collect();
-        let _ = writeln!(
-            out,
-            "↻ to reconcile (remote effects made before the cancel; cancelling did not undo them): steps {}",
-            steps.join(", ")
-        );
-    }
-    for ((job, row), generations) in scenario
-        .jobs
-        .iter()
-        .zip(&trace.final_rows)
-        .zip(&trace.generations)
-    {
-        let owner = row.owner.map_or("nobody", |o| scenario.owner_id(o));
-        let _ = writeln!(
-            out,
-            "job {job}: {} · owner {owner} · fence {} · lease until {} · {generations} generation{} granted",
-            row.state.name(),
-            row.fence,
-            row.lease_until
-                .map_or("never leased".to_owned(), |t| t.to_string()),
-            if *generations == 1 { "" } else { "s" }
-        );
-    }
-    for (target, state) in scenario.targets.iter().zip(&trace.final_targets) {
-        let value = state
-            .value
-            .as_ref()
-            .map_or("nothing".to_owned(), |(value, step)| {
-                format!("\"{value}\" (step {step})")
-            });
-        let mut extra = String::new();
-        if !state.drafts.is_empty() {
-            let _ = write!(extra, " · {} draft(s)", state.drafts.len());
-        }
-        let _ = writeln!(out, "target {}: holds {value}{extra}", target.id);
-    }
-    out
 }
 
 #[cfg(test)]

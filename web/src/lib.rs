@@ -17,44 +17,100 @@ pub use course::{Course, grade_json};
 
 use serde_json::{Value, json};
 use sim_core::Lang;
-use sim_core::explore::{Bounds, Control, Method, RunToEnd, WorldOptions, explore};
+use sim_core::explore::{Bounds, Control, Method, RunToEnd, WorldError, WorldOptions, explore};
 use sim_core::{DesignSource, Preset, Protect};
 
 use crate::timeline::timeline;
 use sim_core::Reveal;
 
-/// The diagnostics of a scenario file, one `LINE:COL: message` a line.
-fn diagnostics_text(diagnostics: &[sim_core::Diagnostic]) -> String {
-    diagnostics
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("\n")
+/// Why a pasted scenario or the explorer's options were refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WebError {
+    /// The scenario's mistakes, each with its line and column (the
+    /// parser's messages are English).
+    Scenario(Vec<sim_core::Diagnostic>),
+    /// The options are not JSON; the parser's detail.
+    OptionsNotJson(String),
+    UnknownPreset(String),
+    /// An option that must be a whole number from 0 to `max`.
+    NotSmall {
+        key: String,
+        max: u64,
+    },
+    TargetsNotList,
+    UnknownProtection(String),
+    World(WorldError),
 }
 
+impl WebError {
+    /// The problem in words, in `lang`; a scenario's mistakes one
+    /// `LINE:COL: message` a line.
+    pub fn message(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (WebError::Scenario(diagnostics), _) => diagnostics
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n"),
+            (WebError::OptionsNotJson(why), Lang::En) => format!("options are not JSON: {why}"),
+            (WebError::OptionsNotJson(why), Lang::Zh) => format!("选项不是 JSON：{why}"),
+            (WebError::UnknownPreset(name), Lang::En) => format!("unknown design preset `{name}`"),
+            (WebError::UnknownPreset(name), Lang::Zh) => format!("未知的预设设计 `{name}`"),
+            (WebError::NotSmall { key, max }, Lang::En) => {
+                format!("`{key}` must be an integer between 0 and {max}")
+            }
+            (WebError::NotSmall { key, max }, Lang::Zh) => {
+                format!("`{key}` 必须是 0 到 {max} 之间的整数")
+            }
+            (WebError::TargetsNotList, Lang::En) => "`targets` must be a list".to_owned(),
+            (WebError::TargetsNotList, Lang::Zh) => "`targets` 必须是一个列表".to_owned(),
+            (WebError::UnknownProtection(name), Lang::En) => {
+                format!("unknown target protection `{name}`")
+            }
+            (WebError::UnknownProtection(name), Lang::Zh) => {
+                format!("未知的目标保护方式 `{name}`")
+            }
+            (WebError::World(error), _) => error.message(lang),
+        }
+    }
+}
+
+/// In English; [`WebError::message`] gives either language.
+impl std::fmt::Display for WebError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl std::error::Error for WebError {}
+
 /// The timeline of a pasted scenario (the sandbox), or its diagnostics.
-pub fn sandbox(toml: &str, lang: Lang) -> Result<Value, String> {
-    let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(|d| diagnostics_text(&d))?;
+pub fn sandbox(toml: &str, lang: Lang) -> Result<Value, WebError> {
+    let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(WebError::Scenario)?;
     Ok(timeline(&scenario, lang, &Reveal::Everything))
 }
 
 /// Replays a scenario (TOML text) and returns the `fencelab run --json`
 /// object, or the diagnostics as `LINE:COL: message` lines.
-pub fn run_json(toml: &str) -> Result<String, String> {
-    let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(|d| diagnostics_text(&d))?;
-    Ok(sim_core::run(&scenario).to_json(&scenario).to_string())
+pub fn run_json(toml: &str) -> Result<String, WebError> {
+    let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(WebError::Scenario)?;
+    let trace = sim_core::run(&scenario);
+    Ok(serde_json::to_string(&trace.run_json(&scenario)).unwrap_or_default())
 }
 
 fn field<'v>(options: &'v Value, key: &str) -> Option<&'v Value> {
     options.get(key).filter(|value| !value.is_null())
 }
 
-fn small(options: &Value, key: &str, default: u64, max: u64) -> Result<u64, String> {
+fn small(options: &Value, key: &str, default: u64, max: u64) -> Result<u64, WebError> {
     match field(options, key) {
         None => Ok(default),
         Some(value) => match value.as_u64() {
             Some(number) if number <= max => Ok(number),
-            _ => Err(format!("`{key}` must be an integer between 0 and {max}")),
+            _ => Err(WebError::NotSmall {
+                key: key.to_owned(),
+                max,
+            }),
         },
     }
 }
@@ -65,12 +121,11 @@ fn small(options: &Value, key: &str, default: u64, max: u64) -> Result<u64, Stri
 /// job table alone), `ttl`, `jobs`,
 /// `cancel`, `heartbeat`, `restarted`, `seed`, `cases`, `exhaustive`,
 /// `max_time`, `max_claims`, `max_steps`.
-pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Method), String> {
+pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Method), WebError> {
     let name = field(options, "design")
         .and_then(Value::as_str)
         .unwrap_or("full");
-    let preset =
-        Preset::from_name(name).ok_or_else(|| format!("unknown design preset `{name}`"))?;
+    let preset = Preset::from_name(name).ok_or_else(|| WebError::UnknownPreset(name.to_owned()))?;
     let mut world = WorldOptions::new(preset.design(), DesignSource::Preset(preset));
     world.workers = small(options, "workers", 2, 4)? as u8;
     world.ttl = small(options, "ttl", 3, 15)? as u8;
@@ -90,18 +145,15 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
         max_steps: small(options, "max_steps", 64, 64)? as u16,
     };
     if let Some(list) = field(options, "targets") {
-        let names = list.as_array().ok_or("`targets` must be a list")?;
-        let targets: Result<Vec<Protect>, String> = names
+        let names = list.as_array().ok_or(WebError::TargetsNotList)?;
+        let targets: Result<Vec<Protect>, WebError> = names
             .iter()
             .map(|name| {
                 let text = name.as_str().unwrap_or_default();
                 if text == "design" {
                     return Ok(preset.design().target_protect);
                 }
-                Protect::ALL
-                    .into_iter()
-                    .find(|p| p.name() == text)
-                    .ok_or_else(|| format!("unknown target protection `{text}`"))
+                Protect::from_name(text).ok_or_else(|| WebError::UnknownProtection(text.to_owned()))
             })
             .collect();
         world.targets = Some(targets?);
@@ -114,17 +166,20 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
             cases: small(options, "cases", 256, 1_000_000)? as u32,
         }
     };
-    Ok((world.world().map_err(|e| e.to_string())?, method))
+    Ok((world.world().map_err(WebError::World)?, method))
+}
+
+/// The options' JSON text, parsed.
+fn options_of(options_json: &str) -> Result<Value, WebError> {
+    serde_json::from_str(options_json).map_err(|e| WebError::OptionsNotJson(e.to_string()))
 }
 
 /// Runs an explorer to the end and returns the `fencelab explore --json`
 /// object (with `elapsed_ms` 0: the page measures time itself).
-pub fn explore_json(options_json: &str, lang: Lang) -> Result<String, String> {
-    let options: Value =
-        serde_json::from_str(options_json).map_err(|e| format!("options are not JSON: {e}"))?;
-    let (world, method) = explore_options(&options)?;
-    let report = explore(&world, method, &mut RunToEnd).map_err(|e| e.to_string())?;
-    Ok(report.to_json(0, lang).to_string())
+pub fn explore_json(options_json: &str, lang: Lang) -> Result<String, WebError> {
+    let (world, method) = explore_options(&options_of(options_json)?)?;
+    let report = explore(&world, method, &mut RunToEnd).map_err(WebError::World)?;
+    Ok(serde_json::to_string(&report.report_json(0, lang)).unwrap_or_default())
 }
 
 /// Runs an explorer, telling `control` how it goes, and returns the
@@ -134,11 +189,9 @@ pub fn explore_report(
     options_json: &str,
     lang: Lang,
     control: &mut dyn Control,
-) -> Result<Value, String> {
-    let options: Value =
-        serde_json::from_str(options_json).map_err(|e| format!("options are not JSON: {e}"))?;
-    let (world, method) = explore_options(&options)?;
-    let report = explore(&world, method, control).map_err(|e| e.to_string())?;
+) -> Result<Value, WebError> {
+    let (world, method) = explore_options(&options_of(options_json)?)?;
+    let report = explore(&world, method, control).map_err(WebError::World)?;
     let mut value = report.to_json(0, lang);
     if let (Some(found), Value::Object(map)) = (&report.counterexample, &mut value) {
         map.insert(
@@ -186,7 +239,7 @@ pub mod bindings {
     }
 
     /// A result as JSON text, or the exception.
-    fn to_js(value: Result<Value, String>) -> Result<String, JsError> {
+    fn to_js<E: std::fmt::Display>(value: Result<Value, E>) -> Result<String, JsError> {
         value.map(|v| v.to_string()).map_err(fail)
     }
 
@@ -353,7 +406,8 @@ pub mod bindings {
     /// The timeline of a pasted scenario; throws `LINE:COL: message` lines.
     #[wasm_bindgen]
     pub fn sandbox(toml: &str, lang: &str) -> Result<String, JsError> {
-        to_js(super::sandbox(toml, language(lang)?))
+        let lang = language(lang)?;
+        to_js(super::sandbox(toml, lang).map_err(|e| e.message(lang)))
     }
 
     /// Progress reports for `explore`, passed to a JavaScript function
@@ -397,11 +451,8 @@ pub mod bindings {
         let mut reporter = Reporter {
             callback: on_progress,
         };
-        to_js(super::explore_report(
-            options_json,
-            language(lang)?,
-            &mut reporter,
-        ))
+        let lang = language(lang)?;
+        to_js(super::explore_report(options_json, lang, &mut reporter).map_err(|e| e.message(lang)))
     }
 
     #[wasm_bindgen(js_name = explorerChoices)]
@@ -420,7 +471,8 @@ pub mod bindings {
     #[cfg(feature = "node-api")]
     #[wasm_bindgen(js_name = exploreJson)]
     pub fn explore_json(options_json: &str, lang: &str) -> Result<String, JsError> {
-        super::explore_json(options_json, language(lang)?).map_err(fail)
+        let lang = language(lang)?;
+        super::explore_json(options_json, lang).map_err(|e| fail(e.message(lang)))
     }
 
     #[wasm_bindgen(js_name = engineVersion)]
@@ -459,6 +511,7 @@ mod tests {
         assert_eq!(value["leases"].as_array().map(Vec::len), Some(2));
         let error = sandbox("id = \"s\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", Lang::En)
             .err()
+            .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(error.starts_with("4:"), "{error}");
     }

@@ -9,7 +9,7 @@
 
 import init, { Course, sandbox, explorerChoices, engineVersion } from './fencelab_web.js';
 import { h, clear, inline, paragraphs } from './dom.js';
-import { t, setLang, lang } from './strings.js';
+import { t, tf, kindKey, outcomeKey, setLang, lang } from './strings.js';
 import { renderTimeline } from './timeline.js';
 import { shareButton, decodeShare, ShareError } from './share.js';
 
@@ -98,7 +98,11 @@ function applyLang() {
   for (const button of document.querySelectorAll('.lang button')) {
     button.setAttribute('aria-pressed', String(button.dataset.lang === lang()));
   }
+  document.title = t('pageTitle');
+  const skip = document.querySelector('a.skip');
+  if (skip) skip.textContent = t('skip');
   const nav = clear(document.getElementById('nav'));
+  nav.setAttribute('aria-label', t('mainNav'));
   for (const [href, key] of [['#/', 'course'], ['#/explore', 'explorer'], ['#/sandbox', 'sandbox']]) {
     nav.append(h('a', { href }, t(key)));
   }
@@ -302,7 +306,7 @@ function viewExercise(lesson, exercise) {
   kind = builders[exercise.kind]?.(lesson, exercise, body, submit) ?? null;
 
   box.append(
-    h('h3', {}, `${t('exercise')} · ${exercise.kind} · ${exercise.id}`),
+    h('h3', {}, `${t('exercise')} · ${t(kindKey(exercise.kind))} · ${exercise.id}`),
     h('p', { class: 'chips' }, exercise.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
     h('p', { class: 'prompt' }, inline(exercise.prompt)),
     status, body,
@@ -363,7 +367,7 @@ function predictExercise(lesson, exercise, body, submit) {
       const id = `predict-${exercise.id}-${index}`;
       const old = selects.get(index);
       const select = h('select', { id }, h('option', { value: '' }, t('choose')),
-        exercise.outcomes.map((o) => h('option', { value: o, selected: old && old.value === o ? true : null }, o)));
+        exercise.outcomes.map((o) => h('option', { value: o, selected: old && old.value === o ? true : null }, outcomeKey(o) ? t(outcomeKey(o)) : o)));
       selects.set(index, select);
       list.append(h('li', {}, h('label', { for: id }, `#${index}: `, inline(data.steps[index]?.narration ?? ''), ' '), select));
     }
@@ -388,6 +392,18 @@ function quizExercise(lesson, exercise, body, submit) {
     inputs.map(({ input, id, text }) => h('div', { class: 'option' }, input, h('label', { for: id }, ' ', inline(text))))),
   h('button', { type: 'button', class: 'primary', onclick: () => submit(inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value))) }, t('submit')));
   return null;
+}
+
+/** A design exercise's world in words: workers, targets, TTL, jobs, options. */
+function worldSummary(world) {
+  const parts = [
+    tf('worldWorkers', { n: world.workers }), tf('worldTargets', { n: world.targets }),
+    tf('worldTtl', { n: world.ttl }), tf('worldJobs', { n: world.jobs }),
+  ];
+  if (world.cancel) parts.push(t('worldCancel'));
+  if (world.heartbeat) parts.push(t('worldHeartbeat'));
+  if (world.restarted) parts.push(t('worldRestarted'));
+  return parts.join(t('listSep'));
 }
 
 function designExercise(lesson, exercise, body, submit) {
@@ -421,7 +437,7 @@ function designExercise(lesson, exercise, body, submit) {
     }
   }
   body.append(
-    h('p', {}, `${t('designWorld')}: ${world.workers} workers, ${world.targets} targets, TTL ${world.ttl}, ${world.jobs} job(s)${world.cancel ? ', cancel' : ''}${world.heartbeat ? ', heartbeat' : ''}${world.restarted ? ', restarted' : ''}`),
+    h('p', {}, `${t('designWorld')}: ${worldSummary(world)}`),
     h('p', {}, t('designPrompt')), controls,
     h('button', { type: 'button', class: 'primary', onclick: () => submit(Object.fromEntries(fields.map((f) => f()))) }, t('submit')));
   return null;
@@ -541,7 +557,7 @@ function viewExplore() {
   const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
   const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === 'ttl-lock-only' ? true : null }, d)));
   const targetChoices = ['design', ...choices.protections];
-  const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p))));
+  const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p === 'design' ? t('targetDesign') : p))));
   const noTargets = check('x-no-targets', false);
   const form = {
     workers: number('x-workers', 2, 2, 4), ttl: number('x-ttl', 3, 1, 15), jobs: number('x-jobs', 1, 1, 3),
@@ -626,7 +642,7 @@ function showReport(node, report) {
     h('p', {}, inline(report.explanation)),
     h('p', { class: 'muted' }, report.method === 'exhaustive'
       ? `${stats.states} ${t('states')}, ${t('depth')} ${stats.depth}, ${stats.elapsed_ms} ${t('elapsed')}`
-      : `${stats.cases} ${t('casesDone')}, seed ${report.seed}, ${stats.elapsed_ms} ${t('elapsed')}`));
+      : `${stats.cases} ${t('casesDone')}, ${t('seedWord')} ${report.seed}, ${stats.elapsed_ms} ${t('elapsed')}`));
   if (report.schedule) node.append(h('p', {}, `${t('schedule')}: ${report.schedule.join(' → ')}`));
   if (report.timeline) {
     node.append(renderTimeline(report.timeline, { initial: report.violation ? report.violation.step : 0, openNarration: true }).element,

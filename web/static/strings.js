@@ -1,8 +1,15 @@
 // The page's own words, in English and Chinese. Lesson text comes from
 // the course itself.
 
-const STRINGS = {
+export const STRINGS = {
   en: {
+    pageTitle: 'fencelab — leases, fencing tokens and stale writes',
+    skip: 'Skip to content', mainNav: 'Main',
+    kinds: 'exercise kinds', kindMark: 'mark', kindPredict: 'predict', kindDesign: 'design', kindBreak: 'break', kindQuiz: 'quiz',
+    outcomeOk: 'ok', outcomeRejected: 'rejected', outcomeDuplicate: 'duplicate', outcomeNoop: 'noop', outcomeWaiting: 'waiting',
+    worldWorkers: '{n} workers', worldTargets: '{n} targets', worldTtl: 'TTL {n}', worldJobs: '{n} job(s)',
+    worldCancel: 'cancel', worldHeartbeat: 'heartbeat', worldRestarted: 'restarted', listSep: ', ',
+    seedWord: 'seed', targetDesign: 'design',
     course: 'Course', explorer: 'Explorer', sandbox: 'Sandbox',
     loading: 'Loading the simulator…',
     bootFailed: 'The simulator could not start in this browser: ',
@@ -65,11 +72,18 @@ const STRINGS = {
     previewError: 'The schedule cannot run yet: ', none: '—',
   },
   zh: {
+    pageTitle: 'fencelab —— 租约、fencing 令牌与旧代次的写入',
+    skip: '跳到正文', mainNav: '主导航',
+    kinds: '练习类型', kindMark: '标记', kindPredict: '预测', kindDesign: '设计', kindBreak: '攻破', kindQuiz: '选择题',
+    outcomeOk: '生效', outcomeRejected: '被拒绝', outcomeDuplicate: '重复', outcomeNoop: '无效果', outcomeWaiting: '等待中',
+    worldWorkers: '{n} 个 Worker', worldTargets: '{n} 个目标', worldTtl: 'TTL {n}', worldJobs: '{n} 个任务',
+    worldCancel: '允许取消', worldHeartbeat: '心跳续约', worldRestarted: '含重启后的进程', listSep: '，',
+    seedWord: '种子', targetDesign: '设计自带',
     course: '课程', explorer: '探索器', sandbox: '沙盒',
     loading: '正在加载模拟器……',
     bootFailed: '模拟器无法在这个浏览器中启动：',
     mapTitle: '课程',
-    mapIntro: '租约让别的 Worker 可以接手任务，却不会让旧的 Worker 停下。只有在写入落地处检查的 fencing token 才能挡住过期写入。下面每个结论都由在你浏览器里运行的模拟器计算得出。',
+    mapIntro: '租约让别的 Worker 可以接手任务，却不会让旧的 Worker 停下。只有在写入落地处检查的 fencing 令牌才能挡住旧代次的写入。下面每个结论都由在你浏览器里运行的模拟器计算得出。',
     lesson: '第', sectionsRead: '节已读', exercisesDone: '个练习已完成',
     continueAt: '从上次离开的地方继续', open: '打开',
     progressTitle: '学习进度', exportProgress: '导出进度', importProgress: '导入进度',
@@ -86,7 +100,7 @@ const STRINGS = {
     narration: '逐步文字说明', jobTable: '这一步之后的任务表', targets: '结束时的目标',
     owner: 'owner', leaseUntil: '租约到', fence: 'fence', state: '状态', value: '值', protect: '保护方式',
     legend: '图例', user: '用户', jobs: '任务表',
-    legendItems: [['✓', '生效'], ['✗', '被拒绝'], ['↺', '重复（没有新效果）'], ['·', '没有改变'], ['⌛', '在等行锁'], ['‼', '违例：过期或终止后的效果'], ['?', '结果已隐藏：请预测'], ['▬', '租约（代次，到期时刻）'], ['┈', '暂停或崩溃']],
+    legendItems: [['✓', '生效'], ['✗', '被拒绝'], ['↺', '重复（没有新效果）'], ['·', '没有改变'], ['⌛', '在等行锁'], ['‼', '违例：旧代次或任务结束后的效果'], ['?', '结果已隐藏：请预测'], ['▬', '租约（代次，到期时刻）'], ['┈', '暂停或崩溃']],
     violation: '次违例', violations: '次违例', noViolations: '没有违例：每个效果都是安全的。',
     hint: '提示', showHint: '显示提示', nextHint: '下一条提示', noMoreHints: '没有更多提示了。',
     submit: '检查答案', solution: '查看解答', solutionAfterAttempt: '先尝试一次，才能查看解答。',
@@ -142,3 +156,22 @@ export function lang() {
 export function t(key) {
   return STRINGS[current][key] ?? STRINGS.en[key] ?? key;
 }
+
+/** `t(key)` with every `{name}` replaced by `values[name]`. */
+export function tf(key, values) {
+  return t(key).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** The key of an exercise kind's name (`mark` → `kindMark`). */
+export function kindKey(kind) {
+  return KIND_KEYS[kind] ?? 'exercise';
+}
+
+/** The key of an outcome's name (`rejected` → `outcomeRejected`). */
+export function outcomeKey(outcome) {
+  return OUTCOME_KEYS[outcome];
+}
+
+// Spelled out, so that a test can find every key the page uses.
+const KIND_KEYS = { mark: 'kindMark', predict: 'kindPredict', design: 'kindDesign', break: 'kindBreak', quiz: 'kindQuiz' };
+const OUTCOME_KEYS = { ok: 'outcomeOk', rejected: 'outcomeRejected', duplicate: 'outcomeDuplicate', noop: 'outcomeNoop', waiting: 'outcomeWaiting' };

@@ -76,6 +76,7 @@ fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
 fn a_pasted_scenario_reports_line_and_column_in_wasm() {
     let error = fencelab_web::sandbox("id = \"x\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", Lang::En)
         .err()
+        .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(error.starts_with("4:"), "{error}");
 }

@@ -5,7 +5,9 @@
 use std::fmt;
 
 use crate::Lang;
+use crate::ScenarioError;
 use crate::course::progress::ProgressError;
+use crate::explore::WorldError;
 
 /// Why a course question has no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,9 +57,9 @@ pub enum CourseError {
     NoSafeDesign,
     NoBreakingSchedule,
     /// The exercise's world does not fit the explorers.
-    World(String),
+    World(WorldError),
     /// A break schedule that cannot run (the scenario check's reason).
-    Schedule(String),
+    Schedule(ScenarioError),
     Answer(AnswerError),
     /// An answer of another kind than the exercise.
     WrongKind {
@@ -201,12 +203,15 @@ impl CourseError {
                 "探索器找不到攻破这个设计的调度".to_owned(),
             ),
             CourseError::World(why) => pick(
-                format!("the exercise's world does not fit the explorers: {why}"),
-                format!("练习的世界不适合探索器：{why}"),
+                format!(
+                    "the exercise's world does not fit the explorers: {}",
+                    why.message(Lang::En)
+                ),
+                format!("练习的世界不适合探索器：{}", why.message(Lang::Zh)),
             ),
             CourseError::Schedule(why) => pick(
-                format!("the schedule cannot run: {why}"),
-                format!("这个调度无法运行：{why}"),
+                format!("the schedule cannot run: {}", why.message(Lang::En)),
+                format!("这个调度无法运行：{}", why.message(Lang::Zh)),
             ),
             CourseError::Answer(error) => error.message(lang),
             CourseError::WrongKind { kind } => pick(
@@ -471,8 +476,8 @@ mod tests {
             CourseError::SolutionBeforeAttempt,
             CourseError::NoSafeDesign,
             CourseError::NoBreakingSchedule,
-            CourseError::World(word()),
-            CourseError::Schedule(word()),
+            CourseError::World(crate::explore::WorldError::Ttl),
+            CourseError::Schedule(crate::ScenarioError::Ttl),
             CourseError::WrongKind { kind: "mark" },
             CourseError::UnknownSelfCheck(word()),
             CourseError::Progress(ProgressError::Newer(9)),

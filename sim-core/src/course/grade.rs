@@ -387,9 +387,8 @@ fn attack(
     if let Some(targets) = targets {
         options.targets = Some(targets);
     }
-    let world = options.world().map_err(|e| CourseError::World(e.0))?;
-    explore_for(&world, Method::Exhaustive, None, &mut RunToEnd)
-        .map_err(|e| CourseError::World(e.0))
+    let world = options.world().map_err(CourseError::World)?;
+    explore_for(&world, Method::Exhaustive, None, &mut RunToEnd).map_err(CourseError::World)
 }
 
 /// The strongest choice of the open knobs that is safe in `world`, if any:
@@ -444,9 +443,9 @@ pub(crate) fn breaking_schedule(
         max_time: u8::try_from((scenario.ttl * 4).clamp(12, 48)).unwrap_or(48),
         ..Bounds::default()
     };
-    let world = World::from_scenario(scenario, bounds).map_err(|e| CourseError::World(e.0))?;
-    let report = explore_for(&world, Method::Exhaustive, want, &mut RunToEnd)
-        .map_err(|e| CourseError::World(e.0))?;
+    let world = World::from_scenario(scenario, bounds).map_err(CourseError::World)?;
+    let report =
+        explore_for(&world, Method::Exhaustive, want, &mut RunToEnd).map_err(CourseError::World)?;
     Ok(report.counterexample)
 }
 

@@ -45,7 +45,19 @@ pub struct Exercise {
 }
 
 /// A knob of a design exercise the learner may turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Knob {
     CommitChecks,
     RenewChecks,
@@ -55,22 +67,15 @@ pub enum Knob {
 }
 
 impl Knob {
-    pub const ALL: [Knob; 5] = [
-        Knob::CommitChecks,
-        Knob::RenewChecks,
-        Knob::Token,
-        Knob::LeaseClock,
-        Knob::TargetProtect,
-    ];
+    pub const ALL: [Knob; <Knob as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Knob as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            Knob::CommitChecks => "commit_checks",
-            Knob::RenewChecks => "renew_checks",
-            Knob::Token => "token",
-            Knob::LeaseClock => "lease_clock",
-            Knob::TargetProtect => "target_protect",
-        }
+        self.into()
+    }
+
+    pub fn from_name(name: &str) -> Option<Knob> {
+        name.parse().ok()
     }
 }
 
@@ -81,7 +86,8 @@ pub struct QuizOption {
     pub why: Text,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum ExerciseKind {
     /// Mark every candidate step that must be rejected.
     Mark {
@@ -114,13 +120,7 @@ pub enum ExerciseKind {
 
 impl ExerciseKind {
     pub fn name(&self) -> &'static str {
-        match self {
-            ExerciseKind::Mark { .. } => "mark",
-            ExerciseKind::Predict { .. } => "predict",
-            ExerciseKind::Design { .. } => "design",
-            ExerciseKind::Break { .. } => "break",
-            ExerciseKind::Quiz { .. } => "quiz",
-        }
+        self.into()
     }
 
     /// The scenario the exercise is played on, if it has one.

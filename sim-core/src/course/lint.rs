@@ -31,7 +31,7 @@ pub enum LintKind {
     /// Break: the explorers find no breaking schedule within bounds.
     Unbreakable,
     /// Break: the world does not fit the explorer (its reason).
-    World(String),
+    World(CourseError),
 }
 
 impl LintProblem {
@@ -60,8 +60,11 @@ impl LintProblem {
                 "探索器在界限内找不到攻破这个设计的调度".to_owned(),
             ),
             LintKind::World(why) => (
-                format!("its world does not fit the explorer: {why}"),
-                format!("它的世界不适合探索器：{why}"),
+                format!(
+                    "its world does not fit the explorer: {}",
+                    why.message(Lang::En)
+                ),
+                format!("它的世界不适合探索器：{}", why.message(Lang::Zh)),
             ),
         };
         match lang {
@@ -129,8 +132,7 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
                 match breaking_schedule(scenario, *violation) {
                     Ok(Some(_)) => {}
                     Ok(None) => found(LintKind::Unbreakable),
-                    Err(CourseError::World(why)) => found(LintKind::World(why)),
-                    Err(other) => found(LintKind::World(other.to_string())),
+                    Err(why) => found(LintKind::World(why)),
                 }
             }
             ExerciseKind::Quiz { .. } => {}

@@ -47,6 +47,8 @@ fn list_zh(set: CheckSet) -> String {
     }
 }
 
+/// The violating move in words. Long because every sentence is written in
+/// English and Chinese side by side, so that the two say the same thing.
 pub(crate) fn explain(facts: &Facts<'_>) -> Text {
     let who = &facts.worker;
     let generation = facts.generation;
@@ -100,7 +102,7 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
                 facts.newest_generation
             );
             zh += &format!(
-                "，而 {who} 持有的是第 {generation} 代，{} 已经领取了第 {} 代：这是过期执行者的写入。",
+                "，而 {who} 持有的是第 {generation} 代，{} 已经领取了第 {} 代：这是旧代次的写入。",
                 facts
                     .newest_holder
                     .clone()
@@ -135,7 +137,7 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
             );
             if missing.contains(crate::Check::Fence) && !missing.contains(crate::Check::Owner) {
                 en += " The owner column cannot tell a restarted process from the old one: only the fencing token orders generations.";
-                zh += " owner 列分不清重启后的新进程和旧进程：只有 fencing token 能区分执行代次。";
+                zh += " owner 列分不清重启后的新进程和旧进程：只有 fencing 令牌能区分执行代次。";
             }
             if missing.contains(crate::Check::State) && facts.kind == ViolationKind::AfterTerminal {
                 en += " Checking `state` in the same statement would have refused it.";
@@ -154,6 +156,8 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
     Text { en, zh }
 }
 
+/// Why the target accepted the write, per protection mode. Long for the
+/// same reason as [`explain`]: one case, two languages, side by side.
 fn target_reason(
     facts: &Facts<'_>,
     id: &str,
@@ -175,7 +179,7 @@ fn target_reason(
                 "`{id}` only checks the operation id, and this operation was new to it. An idempotency key stops repeats of the same action; it does not stop a stale worker's write."
             ),
             format!(
-                "`{id}` 只检查操作 ID，而这个操作对它来说是新的。幂等键只能挡住同一动作的重复，挡不住过期 Worker 的写入。"
+                "`{id}` 只检查操作 ID，而这个操作对它来说是新的。幂等键只能挡住同一动作的重复，挡不住旧代次 Worker 的写入。"
             ),
         ),
         Protect::HighestToken => {
@@ -191,7 +195,7 @@ fn target_reason(
                             .map_or("none".to_owned(), |t| t.to_string())
                     ),
                     format!(
-                        "`{id}` 记录见过的最高 token（{}），过期的 token {} 并不比它低：随机 token 无法排序执行代次。",
+                        "`{id}` 记录见过的最高令牌（{}），旧代次的令牌 {} 并不比它低：随机令牌无法排序执行代次。",
                         facts
                             .highest_seen
                             .map_or("无".to_owned(), |t| t.to_string()),
@@ -206,7 +210,7 @@ fn target_reason(
                         "`{id}` rejects only tokens lower than the highest it has seen, and the new generation had not written here yet. Registering the new generation at the target on takeover, or a gateway that checks atomically, would have refused it."
                     ),
                     format!(
-                        "`{id}` 只拒绝低于已见最高 token 的请求，而新一代还没有在这里写过。接管时在目标端登记新代次，或由网关原子校验，才能立即拒绝。"
+                        "`{id}` 只拒绝低于已见最高令牌的请求，而新一代还没有在这里写过。接管时在目标端登记新代次，或由网关原子校验，才能立即拒绝。"
                     ),
                 )
             } else {
@@ -214,7 +218,7 @@ fn target_reason(
                     format!(
                         "`{id}` compares tokens only; it cannot know the job was cancelled or ended."
                     ),
-                    format!("`{id}` 只比较 token，不知道任务已被取消或结束。"),
+                    format!("`{id}` 只比较令牌，不知道任务已被取消或结束。"),
                 )
             }
         }
@@ -234,7 +238,7 @@ fn target_reason(
                         "`{id}` checks that the token is the registered generation, and it was: a registered token says who holds the job, not whether the job was cancelled. Only a gateway that also checks `state` refuses it."
                     ),
                     format!(
-                        "`{id}` 检查 token 是否是登记的代次，而它确实是：登记的 token 只说明谁持有任务，不说明任务是否已被取消。只有同时检查 `state` 的网关才能拒绝它。"
+                        "`{id}` 检查令牌是否是登记的代次，而它确实是：登记的令牌只说明谁持有任务，不说明任务是否已被取消。只有同时检查 `state` 的网关才能拒绝它。"
                     ),
                 )
             }

@@ -18,7 +18,8 @@ pub use random::play as play_choices;
 mod world;
 
 use crate::Lang;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 pub use machine::{Machine, Move, MoveResult, State};
 pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
@@ -107,7 +108,18 @@ pub(crate) struct Search {
     pub shrink_history: Vec<Vec<Move>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Verdict {
     /// No violation within the bounds (exhaustive: none exists; random:
     /// none was found).
@@ -118,12 +130,16 @@ pub enum Verdict {
 
 impl Verdict {
     pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Safe => "safe",
-            Verdict::Unsafe => "unsafe",
-            Verdict::Cancelled => "cancelled",
-        }
+        self.into()
     }
+
+    pub fn from_name(name: &str) -> Option<Verdict> {
+        name.parse().ok()
+    }
+
+    /// Every variant.
+    pub const ALL: [Verdict; <Verdict as strum::EnumCount>::COUNT] =
+        crate::names::array_of(<Verdict as strum::VariantArray>::VARIANTS);
 }
 
 /// A failing schedule, as moves and as a scenario `fencelab run` replays.
@@ -260,9 +276,10 @@ pub fn counterexample(
             "穷举搜索找到的最短反例".to_owned(),
         ),
     };
+    let design_zh = crate::Preset::of(&world.design).map_or("自定义设计", crate::Preset::name);
     let title = Text {
         en: format!("Counterexample for {design_name} ({how_en})"),
-        zh: format!("{design_name} 的反例（{how_zh}）"),
+        zh: format!("{design_zh} 的反例（{how_zh}）"),
     };
     let (prefix, last) = moves.split_at(moves.len().saturating_sub(1));
     let mut played = schedule_scenario(machine, moves, &id, title);
@@ -324,139 +341,187 @@ pub fn move_label(world: &World, chosen: Move) -> String {
 }
 
 impl Report {
-    /// The bounds and world the verdict holds within, as JSON.
-    pub fn bounds_json(&self) -> Value {
+    /// The bounds and world the verdict holds within.
+    pub fn bounds_json(&self) -> BoundsJson<'_> {
         let world = &self.world;
-        json!({
-            "max_time": world.bounds.max_time,
-            "max_claims": world.bounds.max_claims,
-            "max_steps": world.bounds.max_steps,
-            "workers": world.workers.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
-            "jobs": world.jobs,
-            "targets": world.targets.iter().map(|p| p.name()).collect::<Vec<_>>(),
-            "ttl": world.ttl,
-            "cancel": world.allow_cancel,
-            "heartbeat": world.heartbeat,
-            "stop_on_renew_failure": world.stop_on_renew_failure,
-        })
+        BoundsJson {
+            max_time: world.bounds.max_time,
+            max_claims: world.bounds.max_claims,
+            max_steps: world.bounds.max_steps,
+            workers: world.workers.iter().map(|w| w.id.as_str()).collect(),
+            jobs: world.jobs,
+            targets: world.targets.iter().map(|p| p.name()).collect(),
+            ttl: world.ttl,
+            cancel: world.allow_cancel,
+            heartbeat: world.heartbeat,
+            stop_on_renew_failure: world.stop_on_renew_failure,
+        }
     }
 
-    /// The `fencelab explore --json` object. `elapsed_ms` is measured by the
-    /// caller (sim-core reads no clock).
+    /// The `fencelab explore --json` object as a value; see
+    /// [`Report::report_json`].
     pub fn to_json(&self, elapsed_ms: u64, lang: Lang) -> Value {
+        serde_json::to_value(self.report_json(elapsed_ms, lang)).unwrap_or(Value::Null)
+    }
+
+    /// The `fencelab explore --json` object (docs/explorers.md). `elapsed_ms`
+    /// is measured by the caller (sim-core reads no clock).
+    pub fn report_json(&self, elapsed_ms: u64, lang: Lang) -> ReportJson<'_> {
         let (method, seed) = match self.method {
             Method::Random { seed, .. } => ("random", Some(seed)),
             Method::Exhaustive => ("exhaustive", None),
         };
-        let design = crate::Preset::of(&self.world.design)
-            .map_or_else(|| json!("custom"), |preset| json!(preset.name()));
         let explanation = match &self.counterexample {
             Some(found) => found.explanation.get(lang).to_owned(),
             None => safe_sentence(self, lang),
         };
-        let shrinking: Vec<Value> = self
-            .shrink_history
-            .iter()
-            .map(|moves| {
-                let labels: Vec<String> =
-                    moves.iter().map(|m| move_label(&self.world, *m)).collect();
-                json!({ "moves": moves.len(), "schedule": labels })
-            })
-            .collect();
-        let mut object = json!({
-            "verdict": self.verdict.name(),
-            "method": method,
-            "seed": seed,
-            "design": design,
-            "bounds": self.bounds_json(),
-            "stats": {
-                "cases": self.stats.cases,
-                "states": self.stats.states,
-                "transitions": self.stats.transitions,
-                "shrink_steps": self.stats.shrink_steps,
-                "depth": self.stats.depth,
-                "elapsed_ms": elapsed_ms,
+        let schedule = |moves: &[Move]| -> Vec<String> {
+            moves.iter().map(|m| move_label(&self.world, *m)).collect()
+        };
+        ReportJson {
+            verdict: self.verdict.name(),
+            method,
+            seed,
+            design: crate::Preset::of(&self.world.design).map_or("custom", crate::Preset::name),
+            bounds: self.bounds_json(),
+            stats: StatsJson {
+                cases: self.stats.cases,
+                states: self.stats.states,
+                transitions: self.stats.transitions,
+                shrink_steps: self.stats.shrink_steps,
+                depth: self.stats.depth,
+                elapsed_ms,
             },
-            "exhausted": self.exhausted,
-            "explanation": explanation,
-            "shrinking": shrinking,
-        });
-        if let (Some(found), Value::Object(map)) = (&self.counterexample, &mut object) {
-            let trace = crate::run(&found.scenario);
-            map.insert(
-                "counterexample".into(),
-                crate::write::scenario_to_json(&found.scenario),
-            );
-            map.insert(
-                "violation".into(),
-                json!({ "step": found.step, "kind": found.kind.name() }),
-            );
-            map.insert(
-                "schedule".into(),
-                json!(
-                    found
-                        .moves
-                        .iter()
-                        .map(|m| move_label(&self.world, *m))
-                        .collect::<Vec<_>>()
-                ),
-            );
-            map.insert("trace".into(), trace.to_json(&found.scenario));
+            exhausted: self.exhausted,
+            explanation,
+            shrinking: self
+                .shrink_history
+                .iter()
+                .map(|moves| ShrinkJson {
+                    moves: moves.len(),
+                    schedule: schedule(moves),
+                })
+                .collect(),
+            found: self.counterexample.as_ref().map(|found| FoundJson {
+                counterexample: crate::write::scenario_json(&found.scenario),
+                violation: crate::Violation {
+                    step: found.step,
+                    kind: found.kind,
+                }
+                .json(),
+                schedule: schedule(&found.moves),
+                trace: crate::run(&found.scenario).run_json(&found.scenario),
+            }),
         }
-        object
     }
+}
+
+/// The `fencelab explore --json` object (docs/explorers.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportJson<'r> {
+    pub verdict: &'static str,
+    /// `random` or `exhaustive`.
+    pub method: &'static str,
+    /// The random explorer's seed; `null` for the exhaustive one.
+    pub seed: Option<u64>,
+    /// The preset's name, or `custom`.
+    pub design: &'static str,
+    pub bounds: BoundsJson<'r>,
+    pub stats: StatsJson,
+    pub exhausted: bool,
+    pub explanation: String,
+    pub shrinking: Vec<ShrinkJson>,
+    /// Absent when the verdict is safe (or cancelled).
+    #[serde(flatten)]
+    pub found: Option<FoundJson<'r>>,
+}
+
+/// The bounds and world of a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoundsJson<'r> {
+    pub max_time: u8,
+    pub max_claims: u8,
+    pub max_steps: u16,
+    pub workers: Vec<&'r str>,
+    pub jobs: u8,
+    pub targets: Vec<&'static str>,
+    pub ttl: u8,
+    pub cancel: bool,
+    pub heartbeat: bool,
+    pub stop_on_renew_failure: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StatsJson {
+    pub cases: u32,
+    pub states: u64,
+    pub transitions: u64,
+    pub shrink_steps: u32,
+    pub depth: u32,
+    pub elapsed_ms: u64,
+}
+
+/// One failing schedule met while shrinking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShrinkJson {
+    pub moves: usize,
+    pub schedule: Vec<String>,
+}
+
+/// The counterexample's fields of [`ReportJson`], present together.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FoundJson<'r> {
+    /// The scenario, with the keys of a scenario file.
+    pub counterexample: crate::json::ScenarioJson<'r>,
+    pub violation: crate::json::ViolationJson,
+    pub schedule: Vec<String>,
+    /// `fencelab run --json` of the counterexample.
+    pub trace: crate::json::RunJson<'r>,
 }
 
 /// "Safe within bounds" in words.
 pub fn safe_sentence(report: &Report, lang: Lang) -> String {
     let world = &report.world;
-    let zh = lang == Lang::Zh;
-    match (report.verdict, report.method) {
-        (Verdict::Cancelled, _) => {
-            if zh {
-                "搜索已取消，没有结论。".to_owned()
-            } else {
-                "The search was cancelled before it could conclude.".to_owned()
-            }
-        }
-        (_, Method::Exhaustive) => {
+    let (time, claims, moves) = (
+        world.bounds.max_time,
+        world.bounds.max_claims,
+        world.bounds.max_steps,
+    );
+    let states = report.stats.states;
+    match (report.verdict, report.method, lang) {
+        (Verdict::Cancelled, _, _) => lang
+            .pick(
+                "The search was cancelled before it could conclude.",
+                "搜索已取消，没有结论。",
+            )
+            .to_owned(),
+        (_, Method::Exhaustive, Lang::En) => {
             let cut = if report.exhausted {
                 ""
-            } else if zh {
-                "（达到步数上限）"
             } else {
                 " (the step bound cut some schedules short)"
             };
-            if zh {
-                format!(
-                    "在界限内安全：时间 ≤ {}、最多 {} 次领取、每个调度最多 {} 步，共 {} 个不同状态都没有违例{cut}。",
-                    world.bounds.max_time,
-                    world.bounds.max_claims,
-                    world.bounds.max_steps,
-                    report.stats.states
-                )
-            } else {
-                format!(
-                    "Safe within bounds: no violation in any of the {} distinct states with time ≤ {}, at most {} claims and {} moves per schedule{cut}.",
-                    report.stats.states,
-                    world.bounds.max_time,
-                    world.bounds.max_claims,
-                    world.bounds.max_steps
-                )
-            }
+            format!(
+                "Safe within bounds: no violation in any of the {states} distinct states with time ≤ {time}, at most {claims} claims and {moves} moves per schedule{cut}."
+            )
         }
-        (_, Method::Random { seed, .. }) => {
-            if zh {
-                format!(
-                    "{} 个随机调度（种子 {seed}）都没有违例；这不是证明，穷举搜索才是。",
-                    report.stats.cases
-                )
+        (_, Method::Exhaustive, Lang::Zh) => {
+            let cut = if report.exhausted {
+                ""
             } else {
-                format!(
-                    "No violation in {} random schedules (seed {seed}); that is evidence, not proof — the exhaustive search proves it within bounds.",
-                    report.stats.cases
-                )
-            }
+                "（达到步数上限）"
+            };
+            format!(
+                "在界限内安全：时间 ≤ {time}、最多 {claims} 次领取、每个调度最多 {moves} 步，共 {states} 个不同状态都没有违例{cut}。"
+            )
         }
+        (_, Method::Random { seed, .. }, Lang::En) => format!(
+            "No violation in {} random schedules (seed {seed}); that is evidence, not proof — the exhaustive search proves it within bounds.",
+            report.stats.cases
+        ),
+        (_, Method::Random { seed, .. }, Lang::Zh) => format!(
+            "{} 个随机调度（种子 {seed}）都没有违例；这不是证明，穷举搜索才是。",
+            report.stats.cases
+        ),
     }
 }

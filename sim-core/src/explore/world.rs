@@ -1,6 +1,7 @@
 //! What the explorers explore: a world (workers, jobs, targets, a design),
 //! the program every worker runs, and the bounds of the search (MODEL.md §7).
 
+use crate::Lang;
 use crate::design::{Design, Preset, Protect};
 use crate::scenario::{Action, DesignSource, Scenario, Step, Text};
 
@@ -73,13 +74,85 @@ pub struct World {
     pub bounds: Bounds,
 }
 
-/// Something wrong with a world, said in words for the command line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WorldError(pub String);
+/// Something wrong with a world: a bound the compact state relies on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorldError {
+    /// A world (as [`WorldOptions`] build it) has 2 to `MAX_WORKERS` workers.
+    OptionWorkers,
+    Workers,
+    Jobs,
+    Targets,
+    Ttl,
+    TimeBound,
+    ClaimBound,
+    StepBound,
+    /// A scenario's worker clock is too far off for the explorer.
+    WorkerOffset,
+    /// A scenario's database clock is too far off for the explorer.
+    DbOffset,
+    ClockOffsets,
+    WorkerIds,
+    UnknownOwner,
+}
 
+impl WorldError {
+    /// The problem in words, in `lang`.
+    pub fn message(self, lang: Lang) -> String {
+        use WorldError as E;
+        match (self, lang) {
+            (E::OptionWorkers, Lang::En) => format!("a world has 2 to {MAX_WORKERS} workers"),
+            (E::OptionWorkers, Lang::Zh) => format!("一个世界有 2 到 {MAX_WORKERS} 个 Worker"),
+            (E::Workers, Lang::En) => format!("a world has 1 to {MAX_WORKERS} workers"),
+            (E::Workers, Lang::Zh) => format!("一个世界有 1 到 {MAX_WORKERS} 个 Worker"),
+            (E::Jobs, Lang::En) => format!("a world has 1 to {MAX_JOBS} jobs"),
+            (E::Jobs, Lang::Zh) => format!("一个世界有 1 到 {MAX_JOBS} 个任务"),
+            (E::Targets, Lang::En) => format!("a world has at most {MAX_TARGETS} targets"),
+            (E::Targets, Lang::Zh) => format!("一个世界最多有 {MAX_TARGETS} 个目标"),
+            (E::Ttl, Lang::En) => format!("the TTL must be between 1 and {MAX_TTL}"),
+            (E::Ttl, Lang::Zh) => format!("租约时长必须在 1 到 {MAX_TTL} 之间"),
+            (E::TimeBound, Lang::En) => {
+                format!("the time bound must be at most {MAX_TIME_BOUND}")
+            }
+            (E::TimeBound, Lang::Zh) => format!("时间界限最多是 {MAX_TIME_BOUND}"),
+            (E::ClaimBound, Lang::En) => {
+                format!("the claim bound must be between 1 and {MAX_CLAIMS_BOUND}")
+            }
+            (E::ClaimBound, Lang::Zh) => format!("领取次数界限必须在 1 到 {MAX_CLAIMS_BOUND} 之间"),
+            (E::StepBound, Lang::En) => "the step bound must be at least 1".to_owned(),
+            (E::StepBound, Lang::Zh) => "步数界限至少是 1".to_owned(),
+            (E::WorkerOffset, Lang::En) => {
+                format!("a worker's clock offset must lie within ±{MAX_TTL} for the explorer")
+            }
+            (E::WorkerOffset, Lang::Zh) => {
+                format!("探索器要求 Worker 的时钟偏移在 ±{MAX_TTL} 之内")
+            }
+            (E::DbOffset, Lang::En) => {
+                format!("the database's clock offset must lie within ±{MAX_TTL} for the explorer")
+            }
+            (E::DbOffset, Lang::Zh) => format!("探索器要求数据库的时钟偏移在 ±{MAX_TTL} 之内"),
+            (E::ClockOffsets, Lang::En) => format!("clock offsets must lie within ±{MAX_TTL}"),
+            (E::ClockOffsets, Lang::Zh) => format!("时钟偏移必须在 ±{MAX_TTL} 之内"),
+            (E::WorkerIds, Lang::En) => "worker ids must be distinct and not `db`".to_owned(),
+            (E::WorkerIds, Lang::Zh) => "Worker 的名字必须互不相同，且不能是 `db`".to_owned(),
+            (E::UnknownOwner, Lang::En) => "a worker names an unknown owner".to_owned(),
+            (E::UnknownOwner, Lang::Zh) => "有 Worker 指定了未知的 owner".to_owned(),
+        }
+    }
+}
+
+/// In English; [`WorldError::message`] gives either language.
 impl std::fmt::Display for WorldError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl std::error::Error for WorldError {}
+
+/// For callers that still carry errors as English text.
+impl From<WorldError> for String {
+    fn from(error: WorldError) -> String {
+        error.to_string()
     }
 }
 
@@ -149,15 +222,11 @@ impl World {
     /// The world of a scenario: its workers (with their owners and clocks),
     /// jobs, targets, TTL, design and seed, within the explorer's limits.
     pub fn from_scenario(scenario: &Scenario, bounds: Bounds) -> Result<World, WorldError> {
-        let small = |value: i64, what: &str| {
+        let small = |value: i64, error: WorldError| {
             i8::try_from(value)
                 .ok()
                 .filter(|v| v.unsigned_abs() <= MAX_TTL)
-                .ok_or_else(|| {
-                    WorldError(format!(
-                        "{what} must lie within ±{MAX_TTL} for the explorer"
-                    ))
-                })
+                .ok_or(error)
         };
         let mut owners: Vec<String> = Vec::new();
         let mut workers = Vec::new();
@@ -173,7 +242,7 @@ impl World {
             workers.push(WorkerSpec {
                 id: worker.id.clone(),
                 owner: index as u8,
-                clock_offset: small(*offset, "a worker's clock offset")?,
+                clock_offset: small(*offset, WorldError::WorkerOffset)?,
             });
         }
         let world = World {
@@ -187,7 +256,7 @@ impl World {
             heartbeat: false,
             stop_on_renew_failure: true,
             allow_cancel: scenario.steps.iter().any(|s| s.action == Action::Cancel),
-            db_offset: small(scenario.db_offset, "the database's clock offset")?,
+            db_offset: small(scenario.db_offset, WorldError::DbOffset)?,
             seed: scenario.seed,
             bounds,
         };
@@ -197,48 +266,45 @@ impl World {
 
     /// Checks every bound the compact state relies on.
     pub fn validate(&self) -> Result<(), WorldError> {
-        let fail = |message: String| Err(WorldError(message));
         if self.workers.is_empty() || self.workers.len() > MAX_WORKERS {
-            return fail(format!("a world has 1 to {MAX_WORKERS} workers"));
+            return Err(WorldError::Workers);
         }
         if self.jobs == 0 || usize::from(self.jobs) > MAX_JOBS {
-            return fail(format!("a world has 1 to {MAX_JOBS} jobs"));
+            return Err(WorldError::Jobs);
         }
         if self.targets.len() > MAX_TARGETS {
-            return fail(format!("a world has at most {MAX_TARGETS} targets"));
+            return Err(WorldError::Targets);
         }
         if self.ttl == 0 || self.ttl > MAX_TTL {
-            return fail(format!("the TTL must be between 1 and {MAX_TTL}"));
+            return Err(WorldError::Ttl);
         }
         if self.bounds.max_time > MAX_TIME_BOUND {
-            return fail(format!("the time bound must be at most {MAX_TIME_BOUND}"));
+            return Err(WorldError::TimeBound);
         }
         if self.bounds.max_claims == 0 || self.bounds.max_claims > MAX_CLAIMS_BOUND {
-            return fail(format!(
-                "the claim bound must be between 1 and {MAX_CLAIMS_BOUND}"
-            ));
+            return Err(WorldError::ClaimBound);
         }
         if self.bounds.max_steps == 0 {
-            return fail("the step bound must be at least 1".to_owned());
+            return Err(WorldError::StepBound);
         }
         let offsets_ok = std::iter::once(self.db_offset)
             .chain(self.workers.iter().map(|w| w.clock_offset))
             .all(|offset| offset.unsigned_abs() <= MAX_TTL);
         if !offsets_ok {
-            return fail(format!("clock offsets must lie within ±{MAX_TTL}"));
+            return Err(WorldError::ClockOffsets);
         }
         let mut ids: Vec<&str> = self.workers.iter().map(|w| w.id.as_str()).collect();
         ids.sort_unstable();
         ids.dedup();
         if ids.len() != self.workers.len() || ids.contains(&"db") {
-            return fail("worker ids must be distinct and not `db`".to_owned());
+            return Err(WorldError::WorkerIds);
         }
         if self
             .workers
             .iter()
             .any(|w| usize::from(w.owner) >= self.owner_ids.len())
         {
-            return fail("a worker names an unknown owner".to_owned());
+            return Err(WorldError::UnknownOwner);
         }
         Ok(())
     }
@@ -327,6 +393,9 @@ impl World {
 pub struct Case {
     /// A short name, e.g. `fenced-highest-seen` or `custom: commit without fence`.
     pub name: String,
+    /// The name as a reader sees it: a preset's name in both languages, a
+    /// custom design's weakness in words.
+    pub label: Text,
     /// What the world adds to the standard one, in words.
     pub world_note: Text,
     pub world: World,
@@ -334,7 +403,8 @@ pub struct Case {
 
 /// The classification table's worlds: every preset in the design lab's
 /// standard world, plus the custom designs and world changes that expose a
-/// specific weakness. The verdicts are computed by the explorers.
+/// specific weakness. The verdicts are computed by the explorers. Long
+/// because it is a table: one short block per case, read top to bottom.
 pub fn classification() -> Vec<Case> {
     use crate::design::{Check, CheckSet, TokenKind};
     let standard = |preset: Preset| World::preset(preset, 2);
@@ -352,6 +422,7 @@ pub fn classification() -> Vec<Case> {
     .into_iter()
     .map(|preset| Case {
         name: preset.name().to_owned(),
+        label: note(preset.name(), preset.name()),
         world_note: note("two targets", "两个远端目标"),
         world: standard(preset),
     })
@@ -360,6 +431,7 @@ pub fn classification() -> Vec<Case> {
     job_table_only.targets.clear();
     cases.push(Case {
         name: Preset::DbConditional.name().to_owned(),
+        label: note(Preset::DbConditional.name(), Preset::DbConditional.name()),
         world_note: note("job table only", "只有任务表"),
         world: job_table_only,
     });
@@ -367,6 +439,7 @@ pub fn classification() -> Vec<Case> {
     full.allow_cancel = true;
     cases.push(Case {
         name: Preset::Full.name().to_owned(),
+        label: note(Preset::Full.name(), Preset::Full.name()),
         world_note: note("two targets, cancel allowed", "两个远端目标，允许取消"),
         world: full,
     });
@@ -374,6 +447,10 @@ pub fn classification() -> Vec<Case> {
     registered_cancel.allow_cancel = true;
     cases.push(Case {
         name: Preset::FencedRegistered.name().to_owned(),
+        label: note(
+            Preset::FencedRegistered.name(),
+            Preset::FencedRegistered.name(),
+        ),
         world_note: note("two targets, cancel allowed", "两个远端目标，允许取消"),
         world: registered_cancel,
     });
@@ -386,6 +463,7 @@ pub fn classification() -> Vec<Case> {
     no_fence.design_source = DesignSource::Table;
     cases.push(Case {
         name: "custom: commit without fence".to_owned(),
+        label: note("custom: commit without fence", "自定义：提交不检查 fence"),
         world_note: note(
             "job table only, B is a restarted A (same owner)",
             "只有任务表，第二个 Worker 是重启后的 A（同一 owner）",
@@ -397,6 +475,10 @@ pub fn classification() -> Vec<Case> {
     random.design_source = DesignSource::Table;
     cases.push(Case {
         name: "custom: random tokens, highest-seen targets".to_owned(),
+        label: note(
+            "custom: random tokens, highest-seen targets",
+            "自定义：随机令牌，目标只记最高令牌",
+        ),
         world_note: note("two targets", "两个远端目标"),
         world: random,
     });
@@ -408,6 +490,7 @@ pub fn classification() -> Vec<Case> {
     no_state.allow_cancel = true;
     cases.push(Case {
         name: "custom: no state predicate".to_owned(),
+        label: note("custom: no state predicate", "自定义：不检查 state"),
         world_note: note("job table only, cancel allowed", "只有任务表，允许取消"),
         world: no_state,
     });
@@ -453,9 +536,7 @@ impl WorldOptions {
 
     pub fn world(&self) -> Result<World, WorldError> {
         if !(2..=MAX_WORKERS as u8).contains(&self.workers) {
-            return Err(WorldError(format!(
-                "a world has 2 to {MAX_WORKERS} workers"
-            )));
+            return Err(WorldError::OptionWorkers);
         }
         let mut world = World::standard(self.design, self.design_source, usize::from(self.workers));
         if self.restarted {

@@ -3,6 +3,7 @@
 mod course;
 mod diagram;
 mod explore;
+mod json_docs;
 mod narrate;
 mod parse_errors;
 mod props;

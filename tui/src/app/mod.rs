@@ -112,13 +112,7 @@ pub(crate) fn start(opened: Opened, store: Option<&mut Store>, theme: Theme) -> 
         Some(store) => store.load(),
         None => Loaded {
             progress: Default::default(),
-            notice: Some(Notice {
-                title: "Progress will not be saved".to_owned(),
-                lines: vec![
-                    "fencelab found no home directory to keep your progress in.".to_owned(),
-                    "Start it with --data-dir DIR to choose a folder.".to_owned(),
-                ],
-            }),
+            notice: Some(Notice::NoHome),
         },
     };
     let mut app = match opened {

@@ -225,7 +225,7 @@ pub(crate) struct BreakWork {
     pub(crate) selected: usize,
     pub(crate) field: StepField,
     /// The schedule run now, or why it cannot run.
-    pub(crate) preview: Result<Timeline, String>,
+    pub(crate) preview: Result<Timeline, sim_core::course::CourseError>,
 }
 
 impl BreakWork {
@@ -236,7 +236,10 @@ impl BreakWork {
             steps,
             selected: 0,
             field: StepField::Tick,
-            preview: Err(String::new()),
+            // Replaced by `rerun` below, before anyone reads it.
+            preview: Err(sim_core::course::CourseError::Schedule(
+                sim_core::ScenarioError::TooManySteps,
+            )),
         };
         work.rerun();
         work
@@ -255,17 +258,21 @@ impl BreakWork {
     /// Runs the schedule again (microseconds), keeping the preview's cursor
     /// on the selected step.
     pub(crate) fn rerun(&mut self) {
-        self.preview = sim_core::course::schedule_scenario(&self.shell, &self.schedule())
-            .map(|attempt| {
+        self.preview =
+            sim_core::course::schedule_scenario(&self.shell, &self.schedule()).map(|attempt| {
                 let mut timeline = Timeline::new(attempt);
                 timeline.cursor = self.selected.min(timeline.len().saturating_sub(1));
                 timeline
-            })
-            .map_err(|why| match why {
-                // The scenario check's own words, as before.
-                sim_core::course::CourseError::Schedule(reason) => reason,
-                other => other.to_string(),
             });
+    }
+
+    /// Why the schedule cannot run, in `lang`: the scenario check's own
+    /// words when that is the reason.
+    pub(crate) fn problem(&self, lang: Lang) -> Option<String> {
+        self.preview.as_ref().err().map(|why| match why {
+            sim_core::course::CourseError::Schedule(reason) => reason.message(lang),
+            other => other.message(lang),
+        })
     }
 
     /// Moves the selected step, after its tick changed, to where its tick

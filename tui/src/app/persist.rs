@@ -15,25 +15,113 @@ use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-use sim_core::course::{Progress, ProgressError};
+use sim_core::Lang;
+use sim_core::course::{PROGRESS_VERSION, Progress, ProgressError};
 
-/// A message the learner must see and dismiss.
+/// A message the learner must see and dismiss, said in the app's language
+/// when it is drawn (the learner may switch it while the notice is up).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Notice {
-    pub(crate) title: String,
-    pub(crate) lines: Vec<String>,
+pub(crate) enum Notice {
+    /// The progress file could not be read as progress and was moved aside.
+    KeptAside {
+        why: ProgressError,
+        /// The file name it was moved to.
+        kept: String,
+        dir: String,
+    },
+    /// The progress file could not be read at all (permissions, I/O).
+    Unreadable { path: String, error: String },
+    /// The progress file could not be read as progress, nor moved aside.
+    NotMovedAside {
+        path: String,
+        why: ProgressError,
+        error: String,
+    },
+    /// No home directory to keep progress in.
+    NoHome,
 }
 
 impl Notice {
-    pub(crate) fn kept_aside(why: &str, kept: &str, dir: &str) -> Notice {
-        Notice {
-            title: "Your saved progress was kept aside".to_owned(),
-            lines: vec![
+    pub(crate) fn kept_aside(why: ProgressError, kept: &str, dir: &str) -> Notice {
+        Notice::KeptAside {
+            why,
+            kept: kept.to_owned(),
+            dir: dir.to_owned(),
+        }
+    }
+
+    pub(crate) fn title(&self, lang: Lang) -> &'static str {
+        match self {
+            Notice::KeptAside { .. } => lang.pick(
+                "Your saved progress was kept aside",
+                "已保存的进度被放到了一边",
+            ),
+            Notice::Unreadable { .. } | Notice::NotMovedAside { .. } => lang.pick(
+                "Your saved progress could not be read",
+                "无法读取已保存的进度",
+            ),
+            Notice::NoHome => lang.pick("Progress will not be saved", "进度不会被保存"),
+        }
+    }
+
+    /// The notice's paragraphs.
+    pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
+        let not_saved = lang
+            .pick(
+                "Progress will not be saved this time, so that file is not overwritten.",
+                "这次不会保存进度，以免覆盖那个文件。",
+            )
+            .to_owned();
+        match (self, lang) {
+            (Notice::KeptAside { why, kept, dir }, Lang::En) => vec![
                 format!("fencelab could not read progress.json: {why}."),
                 format!("The file is kept, untouched, as {kept} in {dir}."),
                 "You start with fresh progress; nothing was deleted.".to_owned(),
             ],
+            (Notice::KeptAside { why, kept, dir }, Lang::Zh) => vec![
+                format!(
+                    "fencelab 无法读取 progress.json：{}。",
+                    progress_error_zh(why)
+                ),
+                format!("这个文件原样保留为 {dir} 中的 {kept}。"),
+                "你将从新的进度开始；没有删除任何东西。".to_owned(),
+            ],
+            (Notice::Unreadable { path, error }, Lang::En) => {
+                vec![format!("{path}: {error}."), not_saved]
+            }
+            (Notice::Unreadable { path, error }, Lang::Zh) => {
+                vec![format!("{path}：{error}。"), not_saved]
+            }
+            (Notice::NotMovedAside { path, why, error }, Lang::En) => vec![
+                format!("fencelab could not read {path}: {why}."),
+                format!("Moving it aside failed too ({error})."),
+                not_saved,
+            ],
+            (Notice::NotMovedAside { path, why, error }, Lang::Zh) => vec![
+                format!("fencelab 无法读取 {path}：{}。", progress_error_zh(why)),
+                format!("把它移到一边也失败了（{error}）。"),
+                not_saved,
+            ],
+            (Notice::NoHome, Lang::En) => vec![
+                "fencelab found no home directory to keep your progress in.".to_owned(),
+                "Start it with --data-dir DIR to choose a folder.".to_owned(),
+            ],
+            (Notice::NoHome, Lang::Zh) => vec![
+                "fencelab 找不到可以保存进度的主目录。".to_owned(),
+                "用 --data-dir DIR 启动，选一个文件夹。".to_owned(),
+            ],
         }
+    }
+}
+
+/// [`ProgressError`] in Chinese (its `Display` is English; the parser's own
+/// detail stays as the parser wrote it).
+fn progress_error_zh(error: &ProgressError) -> String {
+    match error {
+        ProgressError::Corrupt(why) => format!("进度记录已损坏：{why}"),
+        ProgressError::Newer(version) => format!(
+            "进度记录的版本是 {version}，比这个 fencelab 能理解的版本（{PROGRESS_VERSION}）更新"
+        ),
     }
 }
 
@@ -93,13 +181,9 @@ impl Store {
                 self.writable = false;
                 return Loaded {
                     progress: Progress::default(),
-                    notice: Some(Notice {
-                        title: "Your saved progress could not be read".to_owned(),
-                        lines: vec![
-                            format!("{}: {error}.", path.display()),
-                            "Progress will not be saved this time, so that file is not overwritten."
-                                .to_owned(),
-                        ],
+                    notice: Some(Notice::Unreadable {
+                        path: path.display().to_string(),
+                        error: error.to_string(),
                     }),
                 };
             }
@@ -114,7 +198,7 @@ impl Store {
                     notice: None,
                 };
             }
-            Err(why) => why.to_string(),
+            Err(why) => why,
         };
         let notice = match self.set_aside() {
             Ok(kept) => {
@@ -122,18 +206,14 @@ impl Store {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                Notice::kept_aside(&why, &name, &self.dir.display().to_string())
+                Notice::kept_aside(why, &name, &self.dir.display().to_string())
             }
             Err(error) => {
                 self.writable = false;
-                Notice {
-                    title: "Your saved progress could not be read".to_owned(),
-                    lines: vec![
-                        format!("fencelab could not read {}: {why}.", path.display()),
-                        format!("Moving it aside failed too ({error})."),
-                        "Progress will not be saved this time, so that file is not overwritten."
-                            .to_owned(),
-                    ],
+                Notice::NotMovedAside {
+                    path: path.display().to_string(),
+                    why,
+                    error: error.to_string(),
                 }
             }
         };
@@ -234,10 +314,22 @@ mod tests {
         let loaded = store.load();
         let notice = loaded.notice.unwrap();
         assert!(
-            notice.lines.join(" ").contains("progress.json.bad-2"),
+            notice
+                .lines(Lang::En)
+                .join(" ")
+                .contains("progress.json.bad-2"),
             "{notice:?}"
         );
-        assert!(notice.lines.join(" ").contains("version 99"), "{notice:?}");
+        assert!(
+            notice.lines(Lang::En).join(" ").contains("version 99"),
+            "{notice:?}"
+        );
+        let zh = notice.lines(Lang::Zh).join(" ");
+        assert!(
+            zh.contains("progress.json.bad-2") && zh.contains("99"),
+            "{zh}"
+        );
+        assert_ne!(notice.title(Lang::En), notice.title(Lang::Zh));
         assert_eq!(
             fs::read_to_string(dir.path().join("progress.json.bad-2")).unwrap(),
             newer

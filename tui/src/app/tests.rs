@@ -19,7 +19,7 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use sim_core::course::{ExerciseKind, Lesson, Position, Progress, parse_lesson};
+use sim_core::course::{ExerciseKind, Lesson, Position, Progress, ProgressError, parse_lesson};
 use sim_core::{Scenario, Text};
 
 use super::model::{App, Screen};
@@ -458,7 +458,7 @@ fn progress_notice() {
     for (width, height) in SIZES {
         let mut app = App::course(course_lessons(), Progress::default(), PLAIN);
         app.notice = Some(Notice::kept_aside(
-            "the progress record is damaged: EOF while parsing an object at line 3 column 0",
+            ProgressError::Corrupt("EOF while parsing an object at line 3 column 0".to_owned()),
             "progress.json.bad-1",
             "/home/learner/.local/share/fencelab",
         ));

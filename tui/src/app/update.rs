@@ -652,7 +652,7 @@ fn show_solution(
 /// Grades the answer in the making; the session records the attempt.
 fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: &str) {
     if let Work::Break(work) = &state.work
-        && let Err(why) = &work.preview
+        && let Some(why) = work.problem(app.lang())
     {
         app.say(
             format!("This schedule cannot run: {why}"),

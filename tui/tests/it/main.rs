@@ -1,6 +1,7 @@
 //! The `fencelab` binary, driven as a user or a script would.
 
 mod app;
+mod chinese;
 mod course;
 mod explore;
 mod install;

@@ -432,11 +432,12 @@ pub(crate) fn break_step(
     let mut lines = Vec::new();
     let preview = work.preview.as_ref().ok();
     match &work.preview {
-        Err(why) => prose(
+        Err(_) => prose(
             &mut lines,
             &format!(
-                "{}{why}",
-                lang.pick("⚠ This schedule cannot run: ", "⚠ 这个调度无法运行：")
+                "{}{}",
+                lang.pick("⚠ This schedule cannot run: ", "⚠ 这个调度无法运行："),
+                work.problem(lang).unwrap_or_default()
             ),
             width,
             theme.warn(),

@@ -439,7 +439,7 @@ fn render_notice(frame: &mut Frame<'_>, body: Rect, app: &App) {
     let width = body.width.saturating_sub(4).min(72);
     let inner_width = usize::from(width.saturating_sub(4)).max(1);
     let mut lines: Vec<Line<'static>> = Vec::new();
-    for paragraph in &notice.lines {
+    for paragraph in &notice.lines(app.lang()) {
         for line in text::wrap(paragraph, inner_width) {
             lines.push(Line::styled(line, theme.plain()));
         }
@@ -462,7 +462,7 @@ fn render_notice(frame: &mut Frame<'_>, body: Rect, app: &App) {
     clear_overlay(frame, area);
     frame.render_widget(
         Paragraph::new(lines).block(
-            overlay_block(&notice.title, theme)
+            overlay_block(notice.title(app.lang()), theme)
                 .border_style(theme.warn())
                 .padding(ratatui::widgets::Padding::horizontal(1)),
         ),
