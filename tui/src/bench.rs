@@ -22,14 +22,14 @@ pub struct Frames {
 }
 
 impl Frames {
-    fn new(mut app: App, width: u16, height: u16) -> Result<Frames, String> {
+    fn new(mut app: App, width: u16, height: u16) -> std::io::Result<Frames> {
         update(&mut app, Message::Resize { width, height });
-        let terminal = Terminal::new(TestBackend::new(width, height)).map_err(|e| e.to_string())?;
+        let terminal = Terminal::new(TestBackend::new(width, height))?;
         Ok(Frames { app, terminal })
     }
 
     /// `fencelab open FILE`'s timeline of `scenario`, at its first step.
-    pub fn sandbox(scenario: Scenario, width: u16, height: u16) -> Result<Frames, String> {
+    pub fn sandbox(scenario: Scenario, width: u16, height: u16) -> std::io::Result<Frames> {
         let app = start(
             Opened::Scenario("bench".to_owned(), Box::new(scenario)),
             None,
@@ -45,23 +45,21 @@ impl Frames {
         data_dir: &Path,
         width: u16,
         height: u16,
-    ) -> Result<Frames, String> {
+    ) -> std::io::Result<Frames> {
         let launch = Launch::Course {
             lessons: crate::course_cmd::LessonSource::Folder(lessons.to_path_buf()),
         };
-        let opened = open(&launch).map_err(|_| format!("cannot open {}", lessons.display()))?;
+        let opened = open(&launch)
+            .map_err(|_| std::io::Error::other(format!("cannot open {}", lessons.display())))?;
         let mut store = Store::new(data_dir.to_path_buf());
         let app = start(opened, Some(&mut store), Theme { color: true });
         Frames::new(app, width, height)
     }
 
     /// Draws one frame; returns the number of cells drawn.
-    pub fn draw(&mut self) -> Result<usize, String> {
+    pub fn draw(&mut self) -> std::io::Result<usize> {
         let app = &self.app;
-        let frame = self
-            .terminal
-            .draw(|frame| view::view(frame, app))
-            .map_err(|e| e.to_string())?;
+        let frame = self.terminal.draw(|frame| view::view(frame, app))?;
         Ok(frame.buffer.content.len())
     }
 

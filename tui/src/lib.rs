@@ -5,6 +5,7 @@
 //! ([`bench`]); the binary (`main.rs`) calls [`main`].
 
 use sim_core::Lang;
+use sim_core::explore::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -136,7 +137,7 @@ struct ExploreArgs {
     #[arg(long, value_name = "PRESET|FILE")]
     design: Option<String>,
     /// Number of workers (2 to 4).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    #[arg(long, default_value_t = offered(OFFER.workers), value_parser = clap::value_parser!(u8).range(span(OFFER.workers)))]
     workers: u8,
     /// Protection of each remote target, comma-separated (none,
     /// idempotency_key, highest_token, registered_token, gateway, versioned,
@@ -148,29 +149,29 @@ struct ExploreArgs {
     #[arg(long, conflicts_with = "targets")]
     no_targets: bool,
     /// Lease length in ticks (1 to 15).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=15))]
+    #[arg(long, default_value_t = offered(OFFER.ttl), value_parser = clap::value_parser!(u8).range(span(OFFER.ttl)))]
     ttl: u8,
     /// Seed of the random explorer (and of `token = "random"`).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = OFFER.seed.default)]
     seed: u64,
     /// Random schedules to try before answering SAFE.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = offered(OFFER.cases), value_parser = clap::value_parser!(u32).range(span(OFFER.cases)))]
     cases: u32,
     /// Search every schedule within the bounds, breadth-first (the shortest
     /// counterexample, or a proof within bounds).
     #[arg(long)]
     exhaustive: bool,
     /// Time never advances past this tick (at most 48).
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(1..=48))]
+    #[arg(long, default_value_t = offered(OFFER.max_time), value_parser = clap::value_parser!(u8).range(span(OFFER.max_time)))]
     max_time: u8,
     /// At most this many claims are granted (1 to 8).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=8))]
+    #[arg(long, default_value_t = offered(OFFER.max_claims), value_parser = clap::value_parser!(u8).range(span(OFFER.max_claims)))]
     max_claims: u8,
     /// At most this many scheduler moves in one schedule (1 to 64).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = offered(OFFER.max_steps), value_parser = clap::value_parser!(u16).range(span(OFFER.max_steps)))]
     max_steps: u16,
     /// Number of jobs (1 to 3); with several, workers claim the next free one.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    #[arg(long, default_value_t = offered(OFFER.jobs), value_parser = clap::value_parser!(u8).range(span(OFFER.jobs)))]
     jobs: u8,
     /// Let the user cancel a job once, at any moment.
     #[arg(long)]
@@ -194,6 +195,22 @@ struct ExploreArgs {
     /// Language of explanations: `en` or `zh` (default: from LANG).
     #[arg(long, value_enum)]
     lang: Option<Lang>,
+}
+
+/// The explorer's defaults and ranges: the same ones the terminal's explorer
+/// screen and the page's form offer (sim-core decides them once).
+const OFFER: ExplorerOffer = EXPLORER_OFFER;
+
+/// A setting's default in the argument's own type (every offered default
+/// fits it; `Default` is only the unreachable fallback).
+fn offered<T: TryFrom<u64> + Default>(setting: NumberSetting) -> T {
+    T::try_from(setting.default).unwrap_or_default()
+}
+
+/// The values a setting may take, as clap's ranged parsers want them.
+fn span(setting: NumberSetting) -> std::ops::RangeInclusive<i64> {
+    let bound = |value: u64| i64::try_from(value).unwrap_or(i64::MAX);
+    bound(setting.min)..=bound(setting.max)
 }
 
 /// The `fencelab` command: parses the arguments and runs the command.

@@ -10,6 +10,7 @@
 //! measured by the runtime and arrives inside the events.
 
 use ratatui::crossterm::event::KeyCode;
+use sim_core::explore::WorldError;
 use sim_core::explore::{Control, EXPLORER_OFFER, Method, Progress, Report, World, WorldOptions};
 use sim_core::{DesignSource, Preset};
 
@@ -65,7 +66,7 @@ pub(crate) enum Run {
         elapsed_ms: u64,
     },
     /// The world could not be built or the search refused it.
-    Failed(String),
+    Failed(WorldError),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,7 +129,7 @@ impl ExplorerState {
     }
 
     /// The world the settings describe, validated by sim-core.
-    pub(crate) fn world(&self) -> Result<World, String> {
+    pub(crate) fn world(&self) -> Result<World, WorldError> {
         let preset = self.preset();
         let mut options = WorldOptions::new(preset.design(), DesignSource::Preset(preset));
         options.allow_cancel = self.cancel;
@@ -139,7 +140,7 @@ impl ExplorerState {
         if !self.targets {
             options.targets = Some(Vec::new());
         }
-        options.world().map_err(|error| error.to_string())
+        options.world()
     }
 
     pub(crate) fn running(&self) -> bool {
@@ -209,7 +210,7 @@ pub(crate) enum SearchEvent {
     },
     Finished {
         id: u64,
-        result: Result<Box<Report>, String>,
+        result: Result<Box<Report>, WorldError>,
         elapsed_ms: u64,
     },
 }
@@ -219,10 +220,8 @@ pub(crate) enum SearchEvent {
 pub(crate) fn run_search(
     request: &SearchRequest,
     control: &mut dyn Control,
-) -> Result<Box<Report>, String> {
-    sim_core::explore::explore_for(&request.world, request.method, None, control)
-        .map(Box::new)
-        .map_err(|error| error.to_string())
+) -> Result<Box<Report>, WorldError> {
+    sim_core::explore::explore_for(&request.world, request.method, None, control).map(Box::new)
 }
 
 /// The explorer screen's keys.

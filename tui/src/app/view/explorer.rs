@@ -595,14 +595,19 @@ pub(crate) fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Ve
                     ));
                 }
                 Err(why) => {
-                    lines.extend(text::wrap_styled(&why, width, theme.warn(), theme));
+                    lines.extend(text::wrap_styled(
+                        &why.message(lang),
+                        width,
+                        theme.warn(),
+                        theme,
+                    ));
                 }
             }
             lines
         }
         Run::Running { .. } => progress_lines(lang, &state.run, width, theme),
         Run::Done { report, elapsed_ms } => report_lines(report, *elapsed_ms, lang, width, theme),
-        Run::Failed(why) => text::wrap_styled(why, width, theme.warn(), theme),
+        Run::Failed(why) => text::wrap_styled(&why.message(lang), width, theme.warn(), theme),
     }
 }
 
