@@ -24,7 +24,7 @@ fn lessons() -> Vec<Lesson> {
         .map(|entry| entry.path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
         .map(|path| {
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+            let bytes = std::fs::read(&path).unwrap();
             parse_lesson(&bytes).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
         })
         .collect();
@@ -105,7 +105,7 @@ fn check_reveal(page: &Course, learner: &Learner, lesson: &str, exercise: &Value
 
 #[test]
 fn the_terminal_and_the_page_agree_on_every_exercise() {
-    let mut page = Course::embedded().unwrap_or_else(|e| panic!("{e}"));
+    let mut page = Course::embedded().unwrap();
     let mut learner = Learner::new(lessons());
     let ids: Vec<String> = learner
         .session()
@@ -115,9 +115,7 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
         .collect();
     let mut checked = 0;
     for (lesson_index, lesson) in ids.iter().enumerate() {
-        let shown = page
-            .lesson_json(lesson, LANG)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let shown = page.lesson_json(lesson, LANG).unwrap();
         let exercises = shown["exercises"].as_array().cloned().unwrap_or_default();
         for (index, exercise) in exercises.iter().enumerate() {
             let id = exercise["id"].as_str().unwrap_or_default();
@@ -195,10 +193,9 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
         }
     }
     assert!(checked >= 40, "only {checked} exercises");
-    let page_progress: Value =
-        serde_json::from_str(&page.progress_json()).unwrap_or_else(|e| panic!("{e}"));
-    let terminal_progress: Value = serde_json::from_str(&learner.session().export_progress())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let page_progress: Value = serde_json::from_str(&page.progress_json()).unwrap();
+    let terminal_progress: Value =
+        serde_json::from_str(&learner.session().export_progress()).unwrap();
     // The same record of every exercise (the terminal also read the pages it
     // walked through; the page here did not).
     for lesson in &ids {

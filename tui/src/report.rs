@@ -522,7 +522,7 @@ mod tests {
               { at = 7, worker = "A", do = "finish" },
             ]
         "#;
-        let scenario = sim_core::parse_scenario(source).unwrap_or_else(|e| panic!("{e:?}"));
+        let scenario = sim_core::parse_scenario(source).unwrap();
         let trace = sim_core::run(&scenario);
         let table = render_table(&scenario, &trace, Style::plain(), Lang::En);
         assert!(table.contains("‼ stale"), "{table}");

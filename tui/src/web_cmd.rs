@@ -256,11 +256,8 @@ mod tests {
     use super::*;
 
     fn get(port: u16, request: &str) -> String {
-        let mut stream =
-            TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap_or_else(|e| panic!("{e}"));
-        stream
-            .write_all(request.as_bytes())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
         let mut out = String::new();
         let _ = stream.read_to_string(&mut out);
         out
@@ -268,21 +265,20 @@ mod tests {
 
     #[test]
     fn serves_the_folder_with_browser_mime_types_and_nothing_outside() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         let dist = dir.path().join("dist");
-        std::fs::create_dir_all(&dist).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(&dist).unwrap();
         for (name, text) in [
             ("index.html", "<!doctype html>"),
             ("app.js", "export {}"),
             ("x.wasm", "\0asm"),
             ("style.css", "a{}"),
         ] {
-            std::fs::write(dist.join(name), text).unwrap_or_else(|e| panic!("{e}"));
+            std::fs::write(dist.join(name), text).unwrap();
         }
-        std::fs::write(dir.path().join("secret.txt"), "no").unwrap_or_else(|e| panic!("{e}"));
-        let root = std::fs::canonicalize(&dist).unwrap_or_else(|e| panic!("{e}"));
-        let listener =
-            TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.path().join("secret.txt"), "no").unwrap();
+        let root = std::fs::canonicalize(&dist).unwrap();
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
         std::thread::spawn(move || serve(&listener, Site::Folder(root)));
 
@@ -316,8 +312,7 @@ mod tests {
 
     #[test]
     fn serves_the_embedded_page_from_memory_with_the_same_rules() {
-        let listener =
-            TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap_or_else(|e| panic!("{e}"));
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
         std::thread::spawn(move || serve(&listener, Site::Embedded(PAGE)));
 
@@ -365,7 +360,7 @@ mod tests {
             }
             (page, answer) => panic!("built with a page: {}; answered {answer:?}", page.is_some()),
         }
-        let empty = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let empty = tempfile::tempdir().unwrap();
         let answer = site(Some(empty.path().to_path_buf()), Lang::En);
         assert!(
             answer.as_ref().is_err_and(|m| m.contains("no index.html")),

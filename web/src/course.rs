@@ -715,7 +715,7 @@ mod tests {
     use sim_core::course::Progress;
 
     fn course() -> Course {
-        Course::embedded().unwrap_or_else(|e| panic!("{e}"))
+        Course::embedded().unwrap()
     }
 
     fn first_of_kind(course: &Course, kind: &str) -> (String, String) {
@@ -753,7 +753,7 @@ mod tests {
     fn the_pages_lessons_json_makes_the_same_course() {
         let pairs: Vec<(&str, &str)> = LESSONS.to_vec();
         let text = serde_json::to_string(&pairs).unwrap_or_default();
-        let fetched = Course::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+        let fetched = Course::from_json(&text).unwrap();
         assert_eq!(fetched.session.lessons(), course().session.lessons());
         for bad in ["", "{}", "[[\"a\"]]", "[[1, 2]]"] {
             let error = Course::from_json(bad)
@@ -789,9 +789,7 @@ mod tests {
     fn every_lesson_and_every_exercise_timeline_renders() {
         let course = course();
         for lesson in course.session.lessons() {
-            let value = course
-                .lesson_json(&lesson.id, Lang::En)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let value = course.lesson_json(&lesson.id, Lang::En).unwrap();
             assert_eq!(
                 value["sections"].as_array().map(Vec::len),
                 Some(lesson.sections.len())
@@ -799,7 +797,7 @@ mod tests {
             for (name, _) in &lesson.scenarios {
                 let timeline = course
                     .scenario_timeline(&lesson.id, name, Lang::Zh)
-                    .unwrap_or_else(|e| panic!("{e}"));
+                    .unwrap();
                 assert_eq!(timeline["revealed"], true);
             }
             for exercise in &lesson.exercises {
@@ -820,20 +818,14 @@ mod tests {
         assert!(before.get("violations").is_none(), "{before}");
         // No solution before an attempt.
         assert!(course.solution(&lesson, &id, Lang::En).is_err());
-        let wrong = course
-            .grade(&lesson, &id, &json!([]), Lang::En)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let wrong = course.grade(&lesson, &id, &json!([]), Lang::En).unwrap();
         assert_eq!(wrong["correct"], false);
         assert!(wrong["takeaway"].is_string());
         assert_eq!(wrong["progress"]["attempts"], 1);
-        let solved = course
-            .solution(&lesson, &id, Lang::En)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let solved = course.solution(&lesson, &id, Lang::En).unwrap();
         assert_eq!(solved["correct"], true);
         let key = solved["key"].clone();
-        let right = course
-            .grade(&lesson, &id, &key, Lang::Zh)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let right = course.grade(&lesson, &id, &key, Lang::Zh).unwrap();
         assert_eq!(right["correct"], true, "{right}");
         assert!(
             right["items"][0]["text"]
@@ -897,9 +889,7 @@ mod tests {
                 .unwrap_or_default();
             let graded = course.grade(&lesson, &id, &exercise["steps"], Lang::En);
             assert!(graded.is_ok(), "{lesson}/{id}: {graded:?}");
-            let solved = course
-                .solution(&lesson, &id, Lang::En)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let solved = course.solution(&lesson, &id, Lang::En).unwrap();
             let again = course
                 .grade(&lesson, &id, &solved["key"], Lang::En)
                 .unwrap_or_else(|e| panic!("{lesson}/{id}: {e}"));
@@ -919,7 +909,7 @@ mod tests {
         let steps = exercise["steps"].as_array().map_or(0, Vec::len);
         let preview = course
             .break_preview(&lesson, &id, &exercise["steps"], Lang::En)
-            .unwrap_or_else(|e| panic!("{e}"));
+            .unwrap();
         assert_eq!(preview["steps"].as_array().map(Vec::len), Some(steps));
         assert_eq!(preview["revealed"], false);
         assert_eq!(preview["toml"], Value::Null);
@@ -981,10 +971,8 @@ mod tests {
             .unwrap_or_default();
         assert!(course.mark_read("01-liveness-vs-safety", 99).is_err());
         let saved = course.progress_json();
-        let mut other = Course::embedded().unwrap_or_else(|e| panic!("{e}"));
-        other
-            .load_progress(&saved)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let mut other = Course::embedded().unwrap();
+        other.load_progress(&saved).unwrap();
         assert_eq!(other.lang(), Lang::Zh);
         assert_eq!(other.map(Lang::En)["lessons"][0]["sections_read"], 1);
         assert_eq!(other.map(Lang::En)["position"]["section"], 1);
@@ -1000,7 +988,7 @@ mod tests {
         // Version 1 migrates.
         other
             .load_progress(r#"{"version":1,"completed":["01-liveness-vs-safety/x"]}"#)
-            .unwrap_or_else(|e| panic!("{e}"));
+            .unwrap();
         assert_eq!(other.lang(), Lang::En);
         other.reset_progress();
         assert_eq!(other.map(Lang::En)["lessons"][0]["sections_read"], 0);

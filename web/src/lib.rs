@@ -487,8 +487,8 @@ mod tests {
 
     #[test]
     fn explore_json_matches_a_direct_run() {
-        let text = explore_json(r#"{"design":"ttl-lock-only","exhaustive":true}"#, Lang::En)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let text =
+            explore_json(r#"{"design":"ttl-lock-only","exhaustive":true}"#, Lang::En).unwrap();
         let value: Value = serde_json::from_str(&text).unwrap_or_default();
         assert_eq!(value["verdict"], "unsafe");
         assert_eq!(value["schedule"].as_array().map(Vec::len), Some(6));
@@ -506,7 +506,7 @@ mod tests {
     #[test]
     fn a_pasted_scenario_becomes_a_timeline_or_line_col_errors() {
         let toml = "id = \"s\"\nttl = 2\nworkers = [\"A\", \"B\"]\ndesign = \"ttl-lock-only\"\nsteps = [\n  { at = 0, worker = \"A\", do = \"claim\" },\n  { at = 3, worker = \"B\", do = \"claim\" },\n  { at = 4, worker = \"A\", do = \"finish\" },\n]\n";
-        let value = sandbox(toml, Lang::En).unwrap_or_else(|e| panic!("{e}"));
+        let value = sandbox(toml, Lang::En).unwrap();
         assert_eq!(value["violations"][0]["step"], 2);
         assert_eq!(value["leases"].as_array().map(Vec::len), Some(2));
         let error = sandbox("id = \"s\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", Lang::En)
@@ -523,7 +523,7 @@ mod tests {
             Lang::En,
             &mut RunToEnd,
         )
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
         assert_eq!(found["verdict"], "unsafe");
         let step = found["violation"]["step"].as_u64().unwrap_or(999) as usize;
         assert_eq!(found["timeline"]["steps"][step]["mark"], "violation");
@@ -532,8 +532,8 @@ mod tests {
             calls += 1;
             false
         };
-        let stopped = explore_report(r#"{"design":"full","cases":1000}"#, Lang::En, &mut stop)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let stopped =
+            explore_report(r#"{"design":"full","cases":1000}"#, Lang::En, &mut stop).unwrap();
         assert_eq!(stopped["verdict"], "cancelled");
         assert_eq!(calls, 1);
         assert!(

@@ -106,7 +106,7 @@ steps = [
 "#;
 
     fn pause() -> Scenario {
-        sim_core::parse_scenario(PAUSE.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"))
+        sim_core::parse_scenario(PAUSE.as_bytes()).unwrap()
     }
 
     #[test]
@@ -121,7 +121,7 @@ steps = [
         assert_eq!(value["steps"][2]["row"]["owner"], "B");
         assert_eq!(value["revealed"], true);
         let toml = value["toml"].as_str().unwrap_or_default();
-        let again = sim_core::parse_scenario(toml.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+        let again = sim_core::parse_scenario(toml.as_bytes()).unwrap();
         assert_eq!(again.steps.len(), 6);
     }
 

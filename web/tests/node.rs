@@ -36,7 +36,7 @@ fn random_search_shrinks_to_a_replayable_counterexample_in_wasm() {
 
 #[wasm_bindgen_test]
 fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
-    let mut course = fencelab_web::Course::embedded().unwrap_or_else(|e| panic!("{e}"));
+    let mut course = fencelab_web::Course::embedded().unwrap();
     let map = course.map(Lang::En);
     assert_eq!(map["lessons"].as_array().map(Vec::len), Some(12));
     let lesson = "01-liveness-vs-safety";
@@ -53,18 +53,14 @@ fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
     assert!(course.solution(lesson, &id, Lang::En).is_err());
     let first = course
         .grade(lesson, &id, &serde_json::json!([]), Lang::En)
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     assert_eq!(first["correct"], false);
     let key = course.solution(lesson, &id, Lang::En).unwrap_or_default()["key"].clone();
-    let right = course
-        .grade(lesson, &id, &key, Lang::En)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let right = course.grade(lesson, &id, &key, Lang::En).unwrap();
     assert_eq!(right["correct"], true);
     let saved = course.progress_json();
-    let mut again = fencelab_web::Course::embedded().unwrap_or_else(|e| panic!("{e}"));
-    again
-        .load_progress(&saved)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut again = fencelab_web::Course::embedded().unwrap();
+    again.load_progress(&saved).unwrap();
     let shown = again
         .exercise_timeline(lesson, &id, Lang::En)
         .unwrap_or_default();

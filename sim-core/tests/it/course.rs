@@ -96,7 +96,7 @@ why = { en = "Expiry only lets another claim.", zh = "过期只是允许别人�
 "#;
 
 fn fixture() -> sim_core::course::Lesson {
-    parse_lesson(FIXTURE.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"))
+    parse_lesson(FIXTURE.as_bytes()).unwrap()
 }
 
 #[test]
@@ -113,21 +113,20 @@ fn the_fixture_parses_and_passes_lint() {
 #[test]
 fn mark_is_graded_per_step_against_the_oracle() {
     let lesson = fixture();
-    let exercise = lesson.exercise("mark").unwrap_or_else(|| panic!("no mark"));
-    let scenario = lesson.scenario(0).unwrap_or_else(|| panic!("no scenario"));
+    let exercise = lesson.exercise("mark").expect("no mark");
+    let scenario = lesson.scenario(0).expect("no scenario");
     let trace = sim_core::run(scenario);
     let key: Vec<u32> = trace.should_reject.clone();
     assert!(!key.is_empty());
-    let right =
-        grade(&lesson, exercise, &Answer::Mark(key.clone())).unwrap_or_else(|e| panic!("{e}"));
+    let right = grade(&lesson, exercise, &Answer::Mark(key.clone())).unwrap();
     assert!(right.correct, "{right:?}");
-    let wrong = grade(&lesson, exercise, &Answer::Mark(vec![])).unwrap_or_else(|e| panic!("{e}"));
+    let wrong = grade(&lesson, exercise, &Answer::Mark(vec![])).unwrap();
     assert!(!wrong.correct);
     let missed = wrong
         .items
         .iter()
         .find(|i| !i.right)
-        .unwrap_or_else(|| panic!("no wrong item"));
+        .expect("no wrong item");
     assert!(missed.text.en.starts_with("Missed"), "{}", missed.text.en);
     assert!(
         missed.text.en.contains("newer generation 2"),
@@ -135,29 +134,27 @@ fn mark_is_graded_per_step_against_the_oracle() {
         missed.text.en
     );
     assert!(missed.text.zh.contains("第 2 代"), "{}", missed.text.zh);
-    let solved = solution(&lesson, exercise).unwrap_or_else(|e| panic!("{e}"));
+    let solved = solution(&lesson, exercise).unwrap();
     assert!(solved.correct);
 }
 
 #[test]
 fn predict_is_graded_against_the_engine() {
     let lesson = fixture();
-    let exercise = lesson
-        .exercise("predict")
-        .unwrap_or_else(|| panic!("no predict"));
-    let trace = sim_core::run(lesson.scenario(0).unwrap_or_else(|| panic!("no scenario")));
+    let exercise = lesson.exercise("predict").expect("no predict");
+    let trace = sim_core::run(lesson.scenario(0).expect("no scenario"));
     let actual = |i: usize| trace.steps[i].outcome.name();
     let good = answer_from_json(
         &lesson,
         exercise,
         &json!({ "1": actual(1), "3": actual(3) }),
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     assert!(grade(&lesson, exercise, &good).is_ok_and(|g| g.correct));
     let flipped = if actual(3) == "ok" { "rejected" } else { "ok" };
-    let bad = answer_from_json(&lesson, exercise, &json!({ "1": actual(1), "3": flipped }))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let graded = grade(&lesson, exercise, &bad).unwrap_or_else(|e| panic!("{e}"));
+    let bad =
+        answer_from_json(&lesson, exercise, &json!({ "1": actual(1), "3": flipped })).unwrap();
+    let graded = grade(&lesson, exercise, &bad).unwrap();
     assert!(!graded.correct);
     assert!(
         answer_from_json(&lesson, exercise, &json!({ "2": "ok" })).is_err(),
@@ -169,11 +166,9 @@ fn predict_is_graded_against_the_engine() {
 #[test]
 fn design_is_graded_by_the_explorers() {
     let lesson = fixture();
-    let exercise = lesson
-        .exercise("design")
-        .unwrap_or_else(|| panic!("no design"));
+    let exercise = lesson.exercise("design").expect("no design");
     let weak = Answer::Design(DesignAnswer::default());
-    let graded = grade(&lesson, exercise, &weak).unwrap_or_else(|e| panic!("{e}"));
+    let graded = grade(&lesson, exercise, &weak).unwrap();
     assert!(!graded.correct, "ttl-lock-only falls");
     assert!(graded.counterexample.is_some());
     let strong = Answer::Design(DesignAnswer {
@@ -204,18 +199,16 @@ fn design_is_graded_by_the_explorers() {
 #[test]
 fn break_is_graded_by_running_the_learners_schedule() {
     let lesson = fixture();
-    let exercise = lesson
-        .exercise("break")
-        .unwrap_or_else(|| panic!("no break"));
+    let exercise = lesson.exercise("break").expect("no break");
     let breaks = json!([
         { "at": 0, "worker": "A", "do": "claim" },
         { "at": 5, "worker": "B", "do": "claim" },
         { "at": 5, "worker": "A", "do": "write", "target": "mail" },
     ]);
-    let answer = answer_from_json(&lesson, exercise, &breaks).unwrap_or_else(|e| panic!("{e}"));
+    let answer = answer_from_json(&lesson, exercise, &breaks).unwrap();
     assert!(grade(&lesson, exercise, &answer).is_ok_and(|g| g.correct));
     let safe = json!([{ "at": 0, "worker": "A", "do": "claim" }, { "at": 1, "worker": "A", "do": "finish" }]);
-    let answer = answer_from_json(&lesson, exercise, &safe).unwrap_or_else(|e| panic!("{e}"));
+    let answer = answer_from_json(&lesson, exercise, &safe).unwrap();
     assert!(grade(&lesson, exercise, &answer).is_ok_and(|g| !g.correct));
     for bad in [
         json!([{ "at": 0, "worker": "C", "do": "claim" }]),
@@ -225,16 +218,14 @@ fn break_is_graded_by_running_the_learners_schedule() {
     ] {
         assert!(answer_from_json(&lesson, exercise, &bad).is_err(), "{bad}");
     }
-    let solved = solution(&lesson, exercise).unwrap_or_else(|e| panic!("{e}"));
+    let solved = solution(&lesson, exercise).unwrap();
     assert!(solved.correct, "the explorers' schedule breaks it");
 }
 
 #[test]
 fn a_break_answer_may_name_operation_ids_values_and_notes() {
     let lesson = fixture();
-    let exercise = lesson
-        .exercise("break")
-        .unwrap_or_else(|| panic!("no break"));
+    let exercise = lesson.exercise("break").expect("no break");
     let breaks = json!([
         { "at": 0, "worker": "A", "do": "claim" },
         { "at": 5, "worker": "B", "do": "claim" },
@@ -242,11 +233,9 @@ fn a_break_answer_may_name_operation_ids_values_and_notes() {
         { "at": 6, "worker": "A", "do": "write", "target": "mail", "op": "send-2", "value": "old",
           "note": { "en": "A wakes up", "zh": "A 醒来" } },
     ]);
-    let answer = answer_from_json(&lesson, exercise, &breaks).unwrap_or_else(|e| panic!("{e}"));
-    let graded = grade(&lesson, exercise, &answer).unwrap_or_else(|e| panic!("{e}"));
-    let played = graded
-        .scenario
-        .unwrap_or_else(|| panic!("a break grade carries the schedule"));
+    let answer = answer_from_json(&lesson, exercise, &breaks).unwrap();
+    let graded = grade(&lesson, exercise, &answer).unwrap();
+    let played = graded.scenario.expect("a break grade carries the schedule");
     assert_eq!(played.ops, ["send-1", "send-2"]);
     assert_eq!(played.values, ["new", "old"]);
     assert_eq!(
@@ -269,14 +258,13 @@ fn a_break_answer_may_name_operation_ids_values_and_notes() {
 #[test]
 fn quiz_is_graded_with_an_explanation_for_every_option() {
     let lesson = fixture();
-    let exercise = lesson.exercise("quiz").unwrap_or_else(|| panic!("no quiz"));
+    let exercise = lesson.exercise("quiz").expect("no quiz");
     let ExerciseKind::Quiz { options, .. } = &exercise.kind else {
         panic!("not a quiz");
     };
     let right = options.iter().position(|o| o.correct).unwrap_or(0);
     assert!(grade(&lesson, exercise, &Answer::Quiz(vec![right])).is_ok_and(|g| g.correct));
-    let graded =
-        grade(&lesson, exercise, &Answer::Quiz(vec![1 - right])).unwrap_or_else(|e| panic!("{e}"));
+    let graded = grade(&lesson, exercise, &Answer::Quiz(vec![1 - right])).unwrap();
     assert!(!graded.correct);
     assert_eq!(graded.items.len(), 2, "every option explained");
     assert!(
@@ -340,7 +328,7 @@ fn a_mark_exercise_with_nothing_to_find_fails_lint() {
         "  { at = 8, worker = \"A\", do = \"write\", target = \"mail\" },\n",
         "",
     );
-    let lesson = parse_lesson(no_stale.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    let lesson = parse_lesson(no_stale.as_bytes()).unwrap();
     let problems = check_lessons(&lesson);
     assert!(
         problems
@@ -362,18 +350,14 @@ fn progress_round_trips_and_migrates() {
     progress.self_check.basic = true;
     let text = progress.to_json();
     assert_eq!(Progress::from_json(&text), Ok(progress.clone()));
-    let mark = progress
-        .exercise("fixture", "mark")
-        .unwrap_or_else(|| panic!("none"));
+    let mark = progress.exercise("fixture", "mark").expect("none");
     assert!(mark.completed && mark.attempts == 2);
 
     let v1 = r#"{"version": 1, "lang": "zh", "completed": ["fixture/mark"], "attempts": {"fixture/mark": 3, "fixture/quiz": 1}}"#;
-    let migrated = Progress::from_json(v1).unwrap_or_else(|e| panic!("{e}"));
+    let migrated = Progress::from_json(v1).unwrap();
     assert_eq!(migrated.version, sim_core::course::PROGRESS_VERSION);
     assert_eq!(migrated.lang, sim_core::Lang::Zh);
-    let mark = migrated
-        .exercise("fixture", "mark")
-        .unwrap_or_else(|| panic!("lost"));
+    let mark = migrated.exercise("fixture", "mark").expect("lost");
     assert!(mark.completed && mark.attempts == 3);
     assert!(
         migrated

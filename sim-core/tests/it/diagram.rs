@@ -4,7 +4,7 @@
 use sim_core::{ColumnKind, Diagram, LaneKind, Lang, LeaseEnd, MarkKind, Reveal, Scenario, Trace};
 
 fn run(text: &str) -> (Scenario, Trace) {
-    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap();
     let trace = sim_core::run(&scenario);
     (scenario, trace)
 }
@@ -310,20 +310,20 @@ fn every_reveal(name: &str, scenario: &Scenario) {
 fn every_example_and_lesson_scenario_lays_out() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut seen = 0;
-    for entry in std::fs::read_dir(root.join("examples")).unwrap_or_else(|e| panic!("{e}")) {
-        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
-        let scenario = sim_core::parse_scenario(&bytes).unwrap_or_else(|e| panic!("{e:?}"));
+    for entry in std::fs::read_dir(root.join("examples")).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let scenario = sim_core::parse_scenario(&bytes).unwrap();
         every_reveal(&path.display().to_string(), &scenario);
         seen += 1;
     }
-    for entry in std::fs::read_dir(root.join("lessons")).unwrap_or_else(|e| panic!("{e}")) {
-        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+    for entry in std::fs::read_dir(root.join("lessons")).unwrap() {
+        let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "toml") {
             continue;
         }
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
-        let lesson = sim_core::course::parse_lesson(&bytes).unwrap_or_else(|e| panic!("{e:?}"));
+        let bytes = std::fs::read(&path).unwrap();
+        let lesson = sim_core::course::parse_lesson(&bytes).unwrap();
         for (name, scenario) in &lesson.scenarios {
             every_reveal(&format!("{} {name}", path.display()), scenario);
             seen += 1;

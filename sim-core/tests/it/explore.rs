@@ -12,7 +12,7 @@ use sim_core::explore::{
 use sim_core::{Outcome, Preset, Text, ViolationKind, run};
 
 fn exhaustive(world: &World) -> Report {
-    explore(world, Method::Exhaustive, &mut RunToEnd).unwrap_or_else(|e| panic!("{e}"))
+    explore(world, Method::Exhaustive, &mut RunToEnd).unwrap()
 }
 
 fn case(name: &str, note: &str) -> Case {
@@ -166,7 +166,7 @@ fn proptest_finds_and_shrinks_a_counterexample_for_every_unsafe_case() {
             },
             &mut RunToEnd,
         )
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
         assert_eq!(report.verdict, Verdict::Unsafe, "{name} ({note})");
         assert_replays(&report);
         let found = report.counterexample.as_ref().map_or(0, |c| c.moves.len());
@@ -190,7 +190,7 @@ fn random_exploration_of_a_safe_design_answers_safe() {
         Method::Random { seed: 3, cases: 64 },
         &mut RunToEnd,
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     assert_eq!(report.verdict, Verdict::Safe);
     assert_eq!(report.stats.cases, 64);
     assert!(report.counterexample.is_none());
@@ -200,8 +200,7 @@ fn random_exploration_of_a_safe_design_answers_safe() {
 fn the_same_seed_gives_byte_identical_json() {
     let world = World::preset(Preset::IdempotencyOnly, 3);
     let json = |seed| {
-        let report = explore(&world, Method::Random { seed, cases: 256 }, &mut RunToEnd)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let report = explore(&world, Method::Random { seed, cases: 256 }, &mut RunToEnd).unwrap();
         serde_json::to_string(&report.to_json(0, sim_core::Lang::En)).unwrap_or_default()
     };
     assert_eq!(json(11), json(11));
@@ -221,8 +220,7 @@ fn a_search_stops_when_the_caller_says_so() {
         calls += 1;
         calls < 2
     };
-    let report =
-        explore(&world, Method::Exhaustive, &mut stop_at_second).unwrap_or_else(|e| panic!("{e}"));
+    let report = explore(&world, Method::Exhaustive, &mut stop_at_second).unwrap();
     assert_eq!(report.verdict, Verdict::Cancelled);
     assert!(report.stats.states > 0 && report.stats.states < 362_689);
 }
@@ -283,12 +281,9 @@ fn the_step_function_agrees_with_the_engine_on_random_schedules() {
         .collect();
     let strategy = proptest::array::uniform::<_, 64>(any::<u32>());
     for world in &worlds {
-        let machine = Machine::new(world.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let machine = Machine::new(world.clone()).unwrap();
         for _ in 0..200 {
-            let choices = strategy
-                .new_tree(&mut runner)
-                .unwrap_or_else(|e| panic!("{e}"))
-                .current();
+            let choices = strategy.new_tree(&mut runner).unwrap().current();
             let (moves, violation) = play_choices(&machine, &choices);
             let played = schedule_scenario(&machine, &moves, "agree", Text::both("agree"));
             let trace = run(&played.scenario);

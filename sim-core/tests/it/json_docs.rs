@@ -103,10 +103,10 @@ fn element_keys(value: &Value) -> Keys {
 fn example_runs() -> Vec<Value> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
     let mut runs = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{e}")) {
-        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
         if path.extension().is_some_and(|ext| ext == "toml") {
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+            let bytes = std::fs::read(&path).unwrap();
             let scenario =
                 sim_core::parse_scenario(&bytes).unwrap_or_else(|e| panic!("{path:?}: {e:?}"));
             let trace = sim_core::run(&scenario);
@@ -210,9 +210,9 @@ fn explore_json_has_exactly_the_documented_fields() {
     let preset = Preset::TtlLockOnly;
     let world = WorldOptions::new(preset.design(), DesignSource::Preset(preset))
         .world()
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     let method = Method::Random { seed: 1, cases: 64 };
-    let report = explore(&world, method, &mut RunToEnd).unwrap_or_else(|e| panic!("{e}"));
+    let report = explore(&world, method, &mut RunToEnd).unwrap();
     assert!(report.counterexample.is_some(), "ttl-lock-only is unsafe");
     let json = serde_json::to_value(report.report_json(0, sim_core::Lang::En)).unwrap_or_default();
     // The counterexample and its trace have the keys of a scenario file and

@@ -22,7 +22,7 @@ steps = [
 "#;
 
 fn pause() -> Scenario {
-    sim_core::parse_scenario(PAUSE.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"))
+    sim_core::parse_scenario(PAUSE.as_bytes()).unwrap()
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn the_outcome_alone_leaves_out_the_verdict() {
         .violations
         .first()
         .map(|v| v.step as usize)
-        .unwrap_or_else(|| panic!("the stale finish is a violation"));
+        .expect("the stale finish is a violation");
     for lang in sim_core::Lang::ALL {
         let full = sim_core::describe_step(&scenario, &trace, stale, lang);
         let plain = sim_core::describe_outcome(&scenario, &trace, stale, lang);

@@ -587,7 +587,7 @@ fn a_versioned_target_switches_its_official_value_only_on_a_committed_finish() {
         [[targets]]
         id = "report"
         "#;
-    let scenario = parse_scenario(source.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    let scenario = parse_scenario(source.as_bytes()).unwrap();
     let trace = run(&scenario);
     let report = &trace.final_targets[0];
     assert_eq!(
@@ -937,7 +937,7 @@ fn a_design_table_takes_omitted_fields_from_full_or_from_its_base() {
         let source = format!(
             "id = \"d\"\nttl = 3\nworkers = [\"A\"]\n[[targets]]\nid = \"own\"\nprotect = \"none\"\n[[targets]]\nid = \"default\"\n{design}"
         );
-        let scenario = parse_scenario(source.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+        let scenario = parse_scenario(source.as_bytes()).unwrap();
         (scenario.design, scenario.targets)
     };
     let (full, targets) = design_of("[design]\ntoken = \"random\"\n");

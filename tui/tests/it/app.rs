@@ -8,10 +8,9 @@ use crate::{examples_dir, fencelab, stderr, stdout};
 
 #[test]
 fn open_reports_a_bad_scenario_with_its_line_and_column() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad.toml");
-    std::fs::write(&file, "id = \"x\"\nttl = 0\nworkers = [\"A\"]\n")
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&file, "id = \"x\"\nttl = 0\nworkers = [\"A\"]\n").unwrap();
     let shown = file.display().to_string();
     let output = fencelab(&["open", &shown]);
     assert_eq!(output.status.code(), Some(2));
@@ -32,15 +31,15 @@ fn open_reports_a_missing_file() {
 
 #[test]
 fn the_course_reports_broken_lessons_before_starting() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fixture.toml");
-    let text = std::fs::read_to_string(source).unwrap_or_else(|e| panic!("{e}"));
+    let text = std::fs::read_to_string(source).unwrap();
     let lesson = dir.path().join("fixture.toml");
     std::fs::write(
         &lesson,
         text.replacen("kind = \"predict\"", "kind = \"predikt\"", 1),
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     let data = dir.path().join("data");
     let output = fencelab(&[
         "--lessons",
@@ -73,7 +72,7 @@ fn the_course_needs_a_lessons_folder() {
 
 #[test]
 fn without_a_terminal_the_app_says_so_instead_of_drawing() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
     let file = examples_dir().join("01-article-stale-finish.toml");
     let output = fencelab(&[
         "open",

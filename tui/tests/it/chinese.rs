@@ -94,13 +94,13 @@ fn assert_chinese(args: &[&str], ids: &[String]) {
 #[test]
 fn run_speaks_chinese_on_every_example() {
     let mut count = 0;
-    for entry in std::fs::read_dir(examples_dir()).unwrap_or_else(|e| panic!("{e}")) {
-        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+    for entry in std::fs::read_dir(examples_dir()).unwrap() {
+        let path = entry.unwrap().path();
         if path.extension().is_none_or(|ext| ext != "toml") {
             continue;
         }
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
-        let scenario = sim_core::parse_scenario(&bytes).unwrap_or_else(|e| panic!("{e:?}"));
+        let bytes = std::fs::read(&path).unwrap();
+        let scenario = sim_core::parse_scenario(&bytes).unwrap();
         let mut ids = vec![scenario.id.clone()];
         ids.extend(scenario.workers.iter().map(|w| w.id.clone()));
         ids.extend(scenario.owners.iter().cloned());
@@ -145,7 +145,7 @@ fn explore_speaks_chinese() {
         world_options.workers = if options.contains(&"3") { 3 } else { 2 };
         world_options.jobs = if options.contains(&"--jobs") { 2 } else { 1 };
         world_options.restarted = options.contains(&"--restarted");
-        let world = world_options.world().unwrap_or_else(|e| panic!("{e}"));
+        let world = world_options.world().unwrap();
         let mut ids = world_ids(&world);
         ids.push(format!("counterexample-{design}"));
         ids.push(format!("counterexample-{design}-seed-1"));

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use crate::{fencelab, stderr, stdout};
 
 fn fixture_dir() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fixture.toml");
     let lesson = dir.path().join("fixture.toml");
-    std::fs::copy(source, &lesson).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy(source, &lesson).unwrap();
     (dir, lesson)
 }
 
@@ -39,7 +39,7 @@ fn lint_locates_a_planted_error() {
         &lesson,
         text.replacen("kind = \"predict\"", "kind = \"predikt\"", 1),
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     let line = text
         .lines()
         .position(|l| l.contains("kind = \"predict\""))
@@ -96,7 +96,7 @@ fn grade_reports_every_answer_computed_by_the_simulator() {
   ]
 }"#,
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     let dir_text = dir.path().display().to_string();
     let output = fencelab(&[
         "grade",
@@ -134,7 +134,7 @@ fn a_bad_answer_is_located_and_exits_two() {
         &answers,
         "{\n  \"answers\": [\n    { \"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": [1] },\n    { \"lesson\": \"fixture\", \"exercise\": \"nope\", \"mark\": [1] }\n  ]\n}\n",
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     let output = fencelab(&[
         "grade",
         &answers.display().to_string(),
@@ -150,7 +150,7 @@ fn a_bad_answer_is_located_and_exits_two() {
             answers.display()
         )
     );
-    std::fs::write(&answers, "{ \"answers\": [ ").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&answers, "{ \"answers\": [ ").unwrap();
     let output = fencelab(&[
         "grade",
         &answers.display().to_string(),
@@ -213,7 +213,7 @@ fn lint_and_grade_speak_chinese_with_lang_zh() {
             { "lesson": "fixture", "exercise": "mark", "mark": [] },
             { "lesson": "fixture", "exercise": "quiz", "quiz": [1] } ] }"#,
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     let path = answers.display().to_string();
     let output = fencelab(&["grade", &path, "--lessons", &dir_text, "--lang", "zh"]);
     let shown = stdout(&output);
@@ -227,7 +227,7 @@ fn lint_and_grade_speak_chinese_with_lang_zh() {
         &answers,
         r#"{ "answers": [ { "lesson": "fixture", "exercise": "mark", "mark": [99] } ] }"#,
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     let output = fencelab(&["grade", &path, "--lessons", &dir_text, "--lang", "zh"]);
     let shown = stderr(&output).replace(&path, "");
     assert!(shown.contains("不存在"), "{shown}");

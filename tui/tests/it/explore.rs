@@ -57,7 +57,7 @@ fn json_has_verdict_bounds_stats_explanation_and_counterexample() {
 
 #[test]
 fn the_counterexample_file_replays_to_the_same_violation() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cex.toml");
     let path_text = path.display().to_string();
     let report = json_of(&[
@@ -147,11 +147,11 @@ fn bad_input_exits_two_with_a_message() {
 
 #[test]
 fn a_design_file_is_read_and_its_mistakes_located() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("design.toml");
     let bad = dir.path().join("bad.toml");
     let write = |path: &std::path::Path, text: &str| {
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(path, text).unwrap();
     };
     write(
         &good,

@@ -36,7 +36,7 @@ fn run_in(bin: &Path, dir: &Path, args: &[&str]) -> Output {
 
 #[test]
 fn the_built_in_course_is_the_lessons_folder() {
-    let empty = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let empty = tempfile::tempdir().unwrap();
     let built_in = run_in(
         Path::new(env!("CARGO_BIN_EXE_fencelab")),
         empty.path(),
@@ -62,7 +62,7 @@ fn the_built_in_course_is_the_lessons_folder() {
 fn install(root: &Path) -> PathBuf {
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
-        .unwrap_or_else(|| panic!("CARGO_TARGET_TMPDIR is inside the target directory"));
+        .expect("CARGO_TARGET_TMPDIR is inside the target directory");
     let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
         .args(["install", "--debug", "--locked", "--offline", "--path"])
         .arg(repo().join("tui"))
@@ -92,15 +92,12 @@ impl Drop for Server {
 
 /// `GET path` on 127.0.0.1:`port`: the response head and body.
 fn get(port: u16, path: &str) -> (String, Vec<u8>) {
-    let mut stream =
-        TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap_or_else(|e| panic!("{e}"));
+    let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
     stream
         .write_all(format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     let mut response = Vec::new();
-    stream
-        .read_to_end(&mut response)
-        .unwrap_or_else(|e| panic!("{e}"));
+    stream.read_to_end(&mut response).unwrap();
     let split = response
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -136,11 +133,11 @@ fn check_web(bin: &Path, empty: &Path, dist: &Path) {
     let (head, body) = get(port, "/");
     assert!(head.starts_with("HTTP/1.1 200 OK"), "{head}");
     assert!(head.contains("Content-Type: text/html"), "{head}");
-    let index = std::fs::read(dist.join("index.html")).unwrap_or_else(|e| panic!("{e}"));
+    let index = std::fs::read(dist.join("index.html")).unwrap();
     assert!(body == index, "/ is not web/dist/index.html");
 
     let wasm = std::fs::read_dir(dist)
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap()
         .flatten()
         .map(|entry| entry.path())
         .find(|path| path.extension().is_some_and(|ext| ext == "wasm"))
@@ -152,7 +149,7 @@ fn check_web(bin: &Path, empty: &Path, dist: &Path) {
     let (head, body) = get(port, &format!("/{name}"));
     assert!(head.starts_with("HTTP/1.1 200 OK"), "{name}: {head}");
     assert!(head.contains("Content-Type: application/wasm"), "{head}");
-    let bytes = std::fs::read(&wasm).unwrap_or_else(|e| panic!("{e}"));
+    let bytes = std::fs::read(&wasm).unwrap();
     assert!(body == bytes, "/{name} is not {}", wasm.display());
     drop(server);
 }
@@ -165,9 +162,9 @@ fn an_installed_fencelab_works_from_an_empty_folder() {
         dist.join("index.html").is_file(),
         "build the page first (`cargo xtask web`): the install embeds web/dist"
     );
-    let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = tempfile::tempdir().unwrap();
     let bin = install(root.path());
-    let empty = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let empty = tempfile::tempdir().unwrap();
 
     // lint: the built-in course, every check, the coverage table.
     let lint = run_in(&bin, empty.path(), &["lint", "--lang", "en"]);
@@ -191,10 +188,10 @@ fn an_installed_fencelab_works_from_an_empty_folder() {
             } => Some((exercise, *scenario, candidates)),
             _ => None,
         })
-        .unwrap_or_else(|| panic!("lesson 1 has a mark exercise"));
+        .expect("lesson 1 has a mark exercise");
     let scenario = lesson
         .scenario(scenario)
-        .unwrap_or_else(|| panic!("the mark exercise's scenario"));
+        .expect("the mark exercise's scenario");
     let trace = sim_core::run(scenario);
     let refused: Vec<u32> = mark_candidates(scenario, candidates)
         .into_iter()
@@ -205,7 +202,7 @@ fn an_installed_fencelab_works_from_an_empty_folder() {
     let answers = root.path().join("answers.json");
     let file =
         serde_json::json!({ "learner": "new user", "answers": [answer(&refused), answer(&[])] });
-    std::fs::write(&answers, file.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&answers, file.to_string()).unwrap();
     let grade = run_in(
         &bin,
         empty.path(),
@@ -240,11 +237,11 @@ fn an_installed_fencelab_works_from_an_empty_folder() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let code = std::fs::read_to_string(&status).unwrap_or_else(|e| panic!("{e}"));
+    let code = std::fs::read_to_string(&status).unwrap();
     assert_eq!(code.trim(), "0", "fencelab's exit status");
 
     let left: Vec<_> = std::fs::read_dir(empty.path())
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap()
         .flatten()
         .map(|entry| entry.file_name())
         .collect();

@@ -1,4 +1,11 @@
 //! The `fencelab` binary, driven as a user or a script would.
+// clippy.toml's allow-unwrap-in-tests covers `#[test]` functions; the
+// helpers of an integration-test crate are test code too.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a failing unwrap is a failing test, with its message"
+)]
 
 mod app;
 mod chinese;

@@ -114,7 +114,7 @@ pub(crate) fn lesson_one() -> Lesson {
     let lessons: Vec<Lesson> = files
         .iter()
         .map(|p| {
-            let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{e}"));
+            let bytes = std::fs::read(p).unwrap();
             parse_lesson(&bytes).unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
         })
         .collect();
@@ -137,7 +137,7 @@ fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
         .iter()
         .enumerate()
         .find(|(_, e)| matches!(e.kind, ExerciseKind::Mark { .. }))
-        .unwrap_or_else(|| panic!("lesson 1 has a mark exercise"));
+        .expect("lesson 1 has a mark exercise");
     let ExerciseKind::Mark {
         scenario,
         candidates,
@@ -147,7 +147,7 @@ fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
     };
     let scenario = lesson
         .scenario(*scenario)
-        .unwrap_or_else(|| panic!("the mark exercise's scenario"));
+        .expect("the mark exercise's scenario");
     let trace = sim_core::run(scenario);
     let steps = mark_candidates(scenario, candidates);
     assert!(
@@ -155,7 +155,7 @@ fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
         "the exercise has a step to reject"
     );
 
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let before = dir.path().join("stty-before");
     let after = dir.path().join("stty-after");
@@ -208,20 +208,20 @@ fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let code = std::fs::read_to_string(&status).unwrap_or_else(|e| panic!("{e}"));
+    let code = std::fs::read_to_string(&status).unwrap();
     assert_eq!(code.trim(), "0", "fencelab's exit status");
 
     let saved = std::fs::read_to_string(data.join("progress.json"))
         .unwrap_or_else(|e| panic!("the progress file: {e}"));
-    let progress = Progress::from_json(&saved).unwrap_or_else(|e| panic!("{e:?}"));
+    let progress = Progress::from_json(&saved).unwrap();
     let record = progress
         .exercise(&lesson.id, &exercise.id)
         .unwrap_or_else(|| panic!("no record of the exercise in {saved}"));
     assert!(record.completed, "{saved}");
     assert_eq!(record.attempts, 1);
 
-    let before = std::fs::read_to_string(&before).unwrap_or_else(|e| panic!("{e}"));
-    let after = std::fs::read_to_string(&after).unwrap_or_else(|e| panic!("{e}"));
+    let before = std::fs::read_to_string(&before).unwrap();
+    let after = std::fs::read_to_string(&after).unwrap();
     assert!(before.contains("icanon") && before.contains("echo"));
     assert_eq!(before, after, "the terminal settings are restored");
     // The main screen is back: the app's frame is gone from the pane.
