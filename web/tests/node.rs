@@ -3,6 +3,13 @@
 //! natively (the numbers pinned in sim-core's native tests), and the
 //! course (embedded lessons, grading, progress) works the same there.
 #![cfg(target_arch = "wasm32")]
+// `#[wasm_bindgen_test]` functions are not `#[test]`s to clippy, so
+// allow-unwrap-in-tests does not reach them; they are test code all the same.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a failing unwrap is a failing test, with its message"
+)]
 
 use serde_json::Value;
 use sim_core::Lang;
