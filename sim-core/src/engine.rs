@@ -111,6 +111,69 @@ struct TargetRuntime {
     latest_draft: Vec<Option<(u32, String)>>,
 }
 
+/// How a protected target answers a write: its outcome, why, and which
+/// checks failed (`None` where the target checks nothing).
+type WriteVerdict = (Outcome, Option<Reason>, Option<CheckSet>);
+
+impl TargetRuntime {
+    /// `idempotency_key`: the first write under an operation key applies,
+    /// a repeat is a duplicate.
+    fn admit_once(&mut self, op_key: usize) -> WriteVerdict {
+        let (word, bit) = (op_key / 64, 1u64 << (op_key % 64));
+        match self.applied.get_mut(word) {
+            Some(bits) if *bits & bit != 0 => (Outcome::Duplicate, None, None),
+            Some(bits) => {
+                *bits |= bit;
+                (Outcome::Ok, None, None)
+            }
+            None => (Outcome::Ok, None, None),
+        }
+    }
+
+    /// `highest_token`: a write needs a token no lower than any seen.
+    fn admit_highest(&mut self, token: Option<u64>) -> WriteVerdict {
+        match (token, self.state.highest) {
+            (Some(carried), Some(highest)) if carried < highest => (
+                Outcome::Rejected,
+                Some(Reason::StaleToken),
+                Some(CheckSet::EMPTY.with(Check::Fence)),
+            ),
+            (Some(carried), _) => {
+                self.state.highest = Some(carried);
+                (Outcome::Ok, None, Some(CheckSet::EMPTY))
+            }
+            (None, _) => (
+                Outcome::Rejected,
+                Some(Reason::StaleToken),
+                Some(CheckSet::EMPTY.with(Check::Fence)),
+            ),
+        }
+    }
+
+    /// `registered_token`: a write needs the registered generation's token.
+    fn admit_registered(&self, token: Option<u64>) -> WriteVerdict {
+        if token.is_some() && token == self.state.registered {
+            (Outcome::Ok, None, Some(CheckSet::EMPTY))
+        } else {
+            (
+                Outcome::Rejected,
+                Some(Reason::NotRegistered),
+                Some(CheckSet::EMPTY.with(Check::Fence)),
+            )
+        }
+    }
+
+    /// `versioned`: a write is only a draft until the worker's finish
+    /// switches to its latest one.
+    fn keep_draft(&mut self, index: u32, worker: WorkerIdx, value_text: &str) -> WriteVerdict {
+        self.state.drafts.push((index, value_text.to_owned()));
+        if let Some(latest) = self.latest_draft.get_mut(usize::from(worker)) {
+            *latest = Some((index, value_text.to_owned()));
+        }
+        (Outcome::Ok, Some(Reason::Draft), None)
+    }
+}
+
 impl<'s> Engine<'s> {
     fn new(scenario: &'s Scenario) -> Engine<'s> {
         let jobs = scenario.jobs.len();
@@ -317,90 +380,119 @@ impl<'s> Engine<'s> {
                     self.register(index, worker, job, target, at);
                 }
             }
-            Action::Check => {
-                let now = self.lease_now(Some(worker), at);
-                let holding = self.holding(worker, job);
-                let failed = self.failed_checks(CheckSet::ALL, worker, job, now);
-                let row = self.row(job);
-                self.annotate_holding(index, worker, job, at);
-                let record = self.record(index);
-                record.lease_valid = Some(failed.is_empty());
-                record.token = holding.and_then(|h| h.token);
-                record.row = Some(row);
-            }
+            Action::Check => self.check(index, worker, job, at),
             Action::Crash => self.crash(index, worker, at),
             Action::Pause | Action::Resume => {}
-            Action::Begin => {
-                let record_reason;
-                match self.actors.get_mut(usize::from(worker)) {
-                    Some(state) if state.transaction.is_none() => {
-                        state.transaction = Some(Transaction::default());
-                        record_reason = None;
-                    }
-                    _ => record_reason = Some(Reason::AlreadyInTransaction),
-                }
-                let record = self.record(index);
-                record.job = None;
-                match record_reason {
-                    None => record.outcome = Outcome::Ok,
-                    reason => record.reason = reason,
-                }
-            }
+            Action::Begin => self.begin(index, worker),
             Action::Commit | Action::Rollback => {
-                self.record(index).job = None;
-                if self.in_transaction(worker) {
-                    self.record(index).outcome = Outcome::Ok;
-                    self.end_transaction(worker, step.action == Action::Commit, at);
-                } else {
-                    self.record(index).reason = Some(Reason::NoTransaction);
-                }
+                self.close_transaction(index, worker, step.action == Action::Commit, at);
             }
-            Action::Select => {
-                let claimable = self.observe(worker, job, at);
-                self.set_current_job(worker, job);
-                let row = self.row(job);
-                let record = self.record(index);
-                record.reason = Some(claimable_reason(claimable));
-                record.row = Some(row);
+            Action::Select => self.select(index, worker, job, at),
+            Action::SelectForUpdate => self.select_for_update(index, worker, job, at),
+            Action::SelectSkipLocked => self.select_skip_locked(index, step, worker, at),
+            Action::UpdateClaim => self.update_claim(index, worker, job, at),
+        }
+    }
+
+    /// `check`: whether the worker's lease still holds, without changing it.
+    fn check(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        let now = self.lease_now(Some(worker), at);
+        let holding = self.holding(worker, job);
+        let failed = self.failed_checks(CheckSet::ALL, worker, job, now);
+        let row = self.row(job);
+        self.annotate_holding(index, worker, job, at);
+        let record = self.record(index);
+        record.lease_valid = Some(failed.is_empty());
+        record.token = holding.and_then(|h| h.token);
+        record.row = Some(row);
+    }
+
+    /// `BEGIN`: opens a transaction, unless one is already open.
+    fn begin(&mut self, index: u32, worker: WorkerIdx) {
+        let record_reason;
+        match self.actors.get_mut(usize::from(worker)) {
+            Some(state) if state.transaction.is_none() => {
+                state.transaction = Some(Transaction::default());
+                record_reason = None;
             }
-            Action::SelectForUpdate => {
-                let claimable = self.observe(worker, job, at);
-                self.take_lock(worker, job);
-                self.set_current_job(worker, job);
-                let row = self.row(job);
+            _ => record_reason = Some(Reason::AlreadyInTransaction),
+        }
+        let record = self.record(index);
+        record.job = None;
+        match record_reason {
+            None => record.outcome = Outcome::Ok,
+            reason => record.reason = reason,
+        }
+    }
+
+    /// `COMMIT` or `ROLLBACK`: ends the open transaction, if there is one.
+    fn close_transaction(&mut self, index: u32, worker: WorkerIdx, commit: bool, at: u64) {
+        self.record(index).job = None;
+        if self.in_transaction(worker) {
+            self.record(index).outcome = Outcome::Ok;
+            self.end_transaction(worker, commit, at);
+        } else {
+            self.record(index).reason = Some(Reason::NoTransaction);
+        }
+    }
+
+    /// A plain `SELECT`: the worker reads the row and remembers whether it
+    /// looked claimable, taking no lock.
+    fn select(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        let claimable = self.observe(worker, job, at);
+        self.set_current_job(worker, job);
+        let row = self.row(job);
+        let record = self.record(index);
+        record.reason = Some(claimable_reason(claimable));
+        record.row = Some(row);
+    }
+
+    /// `SELECT ... FOR UPDATE`: the read of [`Self::select`], holding the
+    /// row's lock until the transaction ends.
+    fn select_for_update(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        let claimable = self.observe(worker, job, at);
+        self.take_lock(worker, job);
+        self.set_current_job(worker, job);
+        let row = self.row(job);
+        let record = self.record(index);
+        record.outcome = Outcome::Ok;
+        record.reason = Some(claimable_reason(claimable));
+        record.row = Some(row);
+    }
+
+    /// `SELECT ... FOR UPDATE SKIP LOCKED`: locks the first claimable job
+    /// no one else has locked, or finds none.
+    fn select_skip_locked(&mut self, index: u32, step: &Step, worker: WorkerIdx, at: u64) {
+        match self.next_claimable(step, worker, at) {
+            Some(next) => {
+                self.observe(worker, next, at);
+                self.take_lock(worker, next);
+                self.set_current_job(worker, next);
+                let row = self.row(next);
                 let record = self.record(index);
+                record.job = Some(next);
                 record.outcome = Outcome::Ok;
-                record.reason = Some(claimable_reason(claimable));
+                record.reason = Some(Reason::Claimable);
                 record.row = Some(row);
             }
-            Action::SelectSkipLocked => match self.next_claimable(step, worker, at) {
-                Some(next) => {
-                    self.observe(worker, next, at);
-                    self.take_lock(worker, next);
-                    self.set_current_job(worker, next);
-                    let row = self.row(next);
-                    let record = self.record(index);
-                    record.job = Some(next);
-                    record.outcome = Outcome::Ok;
-                    record.reason = Some(Reason::Claimable);
-                    record.row = Some(row);
-                }
-                None => self.none_available(index),
-            },
-            Action::UpdateClaim => {
-                let slot = self.slot(worker, job);
-                let believed = self.observed.get(slot).copied().flatten();
-                if believed == Some(true) {
-                    if let Some(seen) = self.observed.get_mut(slot) {
-                        *seen = None;
-                    }
-                    self.grant(index, worker, job, at);
-                } else {
-                    let record = self.record(index);
-                    record.reason = Some(Reason::NotClaimable);
-                    record.rows = Some(0);
-                }
+            None => self.none_available(index),
+        }
+    }
+
+    /// The `UPDATE` after a read: it claims only when the worker's last read
+    /// saw the job claimable, and a claim uses that read up.
+    fn update_claim(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
+        let slot = self.slot(worker, job);
+        let believed = self.observed.get(slot).copied().flatten();
+        if believed == Some(true) {
+            if let Some(seen) = self.observed.get_mut(slot) {
+                *seen = None;
             }
+            self.grant(index, worker, job, at);
+        } else {
+            let record = self.record(index);
+            record.reason = Some(Reason::NotClaimable);
+            record.rows = Some(0);
         }
     }
 
@@ -744,55 +836,14 @@ impl<'s> Engine<'s> {
         };
         let (outcome, reason, failed) = match protect {
             Protect::None => (Outcome::Ok, None, None),
-            Protect::IdempotencyKey => {
-                let (word, bit) = (op_key / 64, 1u64 << (op_key % 64));
-                match runtime.applied.get_mut(word) {
-                    Some(bits) if *bits & bit != 0 => (Outcome::Duplicate, None, None),
-                    Some(bits) => {
-                        *bits |= bit;
-                        (Outcome::Ok, None, None)
-                    }
-                    None => (Outcome::Ok, None, None),
-                }
-            }
-            Protect::HighestToken => match (token, runtime.state.highest) {
-                (Some(carried), Some(highest)) if carried < highest => (
-                    Outcome::Rejected,
-                    Some(Reason::StaleToken),
-                    Some(CheckSet::EMPTY.with(Check::Fence)),
-                ),
-                (Some(carried), _) => {
-                    runtime.state.highest = Some(carried);
-                    (Outcome::Ok, None, Some(CheckSet::EMPTY))
-                }
-                (None, _) => (
-                    Outcome::Rejected,
-                    Some(Reason::StaleToken),
-                    Some(CheckSet::EMPTY.with(Check::Fence)),
-                ),
-            },
-            Protect::RegisteredToken => {
-                if token.is_some() && token == runtime.state.registered {
-                    (Outcome::Ok, None, Some(CheckSet::EMPTY))
-                } else {
-                    (
-                        Outcome::Rejected,
-                        Some(Reason::NotRegistered),
-                        Some(CheckSet::EMPTY.with(Check::Fence)),
-                    )
-                }
-            }
+            Protect::IdempotencyKey => runtime.admit_once(op_key),
+            Protect::HighestToken => runtime.admit_highest(token),
+            Protect::RegisteredToken => runtime.admit_registered(token),
             Protect::Gateway => match gateway_failed {
                 Some(failed) if !failed.is_empty() => (Outcome::Rejected, None, Some(failed)),
                 failed => (Outcome::Ok, None, failed),
             },
-            Protect::Versioned => {
-                runtime.state.drafts.push((index, value_text.clone()));
-                if let Some(latest) = runtime.latest_draft.get_mut(usize::from(worker)) {
-                    *latest = Some((index, value_text.clone()));
-                }
-                (Outcome::Ok, Some(Reason::Draft), None)
-            }
+            Protect::Versioned => runtime.keep_draft(index, worker, &value_text),
         };
         if outcome == Outcome::Ok && protect != Protect::Versioned {
             runtime.state.value = Some((value_text, index));

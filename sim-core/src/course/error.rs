@@ -228,8 +228,9 @@ impl CourseError {
 }
 
 impl AnswerError {
-    /// The error in `lang` (one arm per variant, both languages side by
-    /// side, as in [`CourseError::message`]).
+    /// The error in `lang`. Long for the same reason as
+    /// [`CourseError::message`]: one arm per variant, both languages side by
+    /// side, so a translation cannot drift from its English.
     pub fn message(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         let pick = |en: String, cn: String| if zh { cn } else { en };
