@@ -6,6 +6,7 @@
 //! point at the exact key or value, suggest the closest known name, and
 //! report several independent mistakes at once.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use toml::Spanned;
@@ -13,8 +14,8 @@ use toml::de::{DeTable, DeValue};
 
 use crate::design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
 use crate::scenario::{
-    Action, DesignSource, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, Scenario, Step, Text, ValueRef,
-    idx16,
+    Action, DesignSource, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, Scenario, Step, TargetIdx, Text,
+    ValueRef, WorkerIdx, idx16,
 };
 
 /// One mistake in a file. `line` and `col` count from 1; `col` counts
@@ -722,8 +723,8 @@ impl<'t> Reader<'t> {
             self.error(value.span(), format!("at most {MAX_STEPS} steps"));
             return;
         }
-        let mut ops = std::collections::HashMap::new();
-        let mut values = std::collections::HashMap::new();
+        let mut ops = HashMap::new();
+        let mut values = HashMap::new();
         let mut previous_at: Option<(u64, usize)> = None;
         for entry in entries {
             let Some(step) = self.step(entry, scenario, &mut ops, &mut values) else {
@@ -750,8 +751,8 @@ impl<'t> Reader<'t> {
         &mut self,
         entry: &Value<'_>,
         scenario: &mut Scenario,
-        ops: &mut std::collections::HashMap<String, u32>,
-        values: &mut std::collections::HashMap<String, u32>,
+        ops: &mut HashMap<String, u32>,
+        values: &mut HashMap<String, u32>,
     ) -> Option<Step> {
         const KEYS: [&str; 8] = ["at", "worker", "do", "job", "target", "op", "value", "note"];
         let table = self.table(entry, "a step")?;
@@ -763,55 +764,70 @@ impl<'t> Reader<'t> {
             .required(&fields, 2, "do", "this step")
             .and_then(|v| self.choice(v, "action", &Action::ALL, Action::name));
         let note = fields.get(7).and_then(|v| self.text(v, "`note`"));
-
-        let worker = match fields.get(1) {
-            Some(value) => {
-                let id = self.ident(value, "`worker`")?;
-                match scenario.workers.iter().position(|w| w.id == id) {
-                    Some(index) => Some(idx16(index)),
-                    None => {
-                        let hint =
-                            did_you_mean(&id, scenario.workers.iter().map(|w| w.id.as_str()));
-                        self.error(value.span(), format!("unknown worker `{id}`{hint}"));
-                        return None;
-                    }
-                }
-            }
-            None => None,
-        };
-        let job = match fields.get(3) {
-            Some(value) => {
-                let id = self.ident(value, "`job`")?;
-                match scenario.jobs.iter().position(|j| *j == id) {
-                    Some(index) => Some(idx16(index)),
-                    None => {
-                        let hint = did_you_mean(&id, scenario.jobs.iter().map(String::as_str));
-                        self.error(value.span(), format!("unknown job `{id}`{hint}"));
-                        return None;
-                    }
-                }
-            }
-            None => None,
-        };
-        let target = match fields.get(4) {
-            Some(value) => {
-                let id = self.ident(value, "`target`")?;
-                match scenario.targets.iter().position(|t| t.id == id) {
-                    Some(index) => Some(idx16(index)),
-                    None => {
-                        let hint = if scenario.targets.is_empty() {
-                            "; the scenario has no [[targets]]".to_owned()
-                        } else {
-                            did_you_mean(&id, scenario.targets.iter().map(|t| t.id.as_str()))
-                        };
-                        self.error(value.span(), format!("unknown target `{id}`{hint}"));
-                        return None;
-                    }
-                }
-            }
-            None => None,
-        };
+        let worker = self.step_reference(
+            fields.get(1),
+            "worker",
+            scenario.workers.iter().map(|w| w.id.as_str()),
+            None,
+        )?;
+        let job = self.step_reference(
+            fields.get(3),
+            "job",
+            scenario.jobs.iter().map(String::as_str),
+            None,
+        )?;
+        let target = self.step_reference(
+            fields.get(4),
+            "target",
+            scenario.targets.iter().map(|t| t.id.as_str()),
+            Some("; the scenario has no [[targets]]"),
+        )?;
         let (at, action) = (at?, action?);
+        self.step_fits_action(entry, &fields, scenario, action, worker, target)?;
+        let mut step = Step::new(at as u64, worker, action);
+        step.job = job;
+        step.target = target;
+        step.note = note;
+        self.write_names(&fields, scenario, ops, values, &mut step)?;
+        Some(step)
+    }
+
+    /// The index of a step's `worker`, `job` or `target` (`key`) among
+    /// `ids`: `Some(None)` when the step names none, `None` once an unknown
+    /// name is reported. `if_none_exist` is the hint when `ids` is empty.
+    fn step_reference<'k>(
+        &mut self,
+        value: Option<&Value<'_>>,
+        key: &str,
+        ids: impl IntoIterator<Item = &'k str> + Clone,
+        if_none_exist: Option<&str>,
+    ) -> Option<Option<u16>> {
+        let Some(value) = value else {
+            return Some(None);
+        };
+        let id = self.ident(value, &format!("`{key}`"))?;
+        if let Some(index) = ids.clone().into_iter().position(|known| known == id) {
+            return Some(Some(idx16(index)));
+        }
+        let hint = match if_none_exist {
+            Some(hint) if ids.clone().into_iter().next().is_none() => hint.to_owned(),
+            _ => did_you_mean(&id, ids),
+        };
+        self.error(value.span(), format!("unknown {key} `{id}`{hint}"));
+        None
+    }
+
+    /// Reports a step whose worker or target does not fit its action:
+    /// `None` once reported.
+    fn step_fits_action(
+        &mut self,
+        entry: &Value<'_>,
+        fields: &Fields<'_, '_>,
+        scenario: &Scenario,
+        action: Action,
+        worker: Option<WorkerIdx>,
+        target: Option<TargetIdx>,
+    ) -> Option<()> {
         let name = action.name();
         if action.needs_worker() && worker.is_none() {
             self.error(entry.span(), format!("`{name}` needs a `worker`"));
@@ -843,15 +859,26 @@ impl<'t> Reader<'t> {
             );
             return None;
         }
-        let mut step = Step::new(at as u64, worker, action);
-        step.job = job;
-        step.target = target;
-        step.note = note;
+        Some(())
+    }
+
+    /// A `write` step's `op` and `value` names, interned into the
+    /// scenario's tables (`ops` and `values` map a name to its index);
+    /// other actions take neither. `None` once an error is reported.
+    fn write_names(
+        &mut self,
+        fields: &Fields<'_, '_>,
+        scenario: &mut Scenario,
+        ops: &mut HashMap<String, u32>,
+        values: &mut HashMap<String, u32>,
+        step: &mut Step,
+    ) -> Option<()> {
+        let name = step.action.name();
         for (index, key) in [(5, "op"), (6, "value")] {
             let Some(value) = fields.get(index) else {
                 continue;
             };
-            if action != Action::Write {
+            if step.action != Action::Write {
                 self.error(
                     value.span(),
                     format!("`{name}` takes no `{key}`; only `write` does"),
@@ -878,7 +905,7 @@ impl<'t> Reader<'t> {
                 step.value = ValueRef::Named(named);
             }
         }
-        Some(step)
+        Some(())
     }
 }
 
