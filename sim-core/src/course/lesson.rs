@@ -146,6 +146,30 @@ impl Lesson {
 
 const KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
 
+/// How many targets a design exercise's world has unless its `[world]`
+/// says otherwise.
+const DESIGN_TARGETS: usize = 2;
+
+/// An exercise's keys. The first six belong to every kind; from
+/// `scenario` on, each belongs to some kinds only.
+const EXERCISE_KEYS: [&str; 15] = [
+    "id",
+    "kind",
+    "concepts",
+    "prompt",
+    "hints",
+    "takeaway",
+    "scenario",
+    "candidates",
+    "steps",
+    "start",
+    "open",
+    "world",
+    "violation",
+    "multiple",
+    "options",
+];
+
 /// Parses one lesson file. Never panics, whatever the bytes.
 pub fn parse_lesson(bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic>> {
     let text = decode(bytes, "the lesson file is empty")?;
@@ -392,25 +416,8 @@ impl Reader<'_> {
         entry: &Value<'_>,
         scenarios: &[(String, Scenario)],
     ) -> Option<Exercise> {
-        const KEYS: [&str; 15] = [
-            "id",
-            "kind",
-            "concepts",
-            "prompt",
-            "hints",
-            "takeaway",
-            "scenario",
-            "candidates",
-            "steps",
-            "start",
-            "open",
-            "world",
-            "violation",
-            "multiple",
-            "options",
-        ];
         let table = self.table(entry, "an exercise")?;
-        let fields = self.fields(table, entry.span(), &KEYS, "an exercise");
+        let fields = self.fields(table, entry.span(), &EXERCISE_KEYS, "an exercise");
         let id = self
             .required(&fields, 0, "id", "this exercise")
             .and_then(|v| self.ident(v, "the exercise's `id`"));
@@ -424,89 +431,18 @@ impl Reader<'_> {
         let prompt = self
             .required(&fields, 3, "prompt", "this exercise")
             .and_then(|v| self.bilingual(v, "the exercise's `prompt`"));
-        let hints = match self.required(&fields, 4, "hints", "this exercise") {
-            Some(value) => {
-                let entries = self.array(value, "`hints`").unwrap_or_default();
-                if entries.len() < 2 {
-                    self.error(
-                        value.span(),
-                        "an exercise needs at least two hints, from a nudge to almost the answer",
-                    );
-                }
-                entries
-                    .iter()
-                    .filter_map(|hint| self.bilingual(hint, "a hint"))
-                    .collect()
-            }
-            None => Vec::new(),
-        };
+        let hints = self
+            .required(&fields, 4, "hints", "this exercise")
+            .map(|v| self.hints(v))
+            .unwrap_or_default();
         let takeaway = self
             .required(&fields, 5, "takeaway", "this exercise")
             .and_then(|v| self.bilingual(v, "the exercise's `takeaway`"));
-        let names: Vec<String> = scenarios.iter().map(|(name, _)| name.clone()).collect();
         let kind_name = kind_name?;
-        // Keys that belong to other kinds are mistakes, not silently ignored.
-        let allowed: &[usize] = match kind_name {
-            "mark" => &[6, 7],
-            "predict" => &[6, 8],
-            "design" => &[9, 10, 11],
-            "break" => &[6, 12],
-            _ => &[13, 14],
-        };
-        for (index, key) in KEYS.iter().enumerate().skip(6) {
-            if let Some(value) = fields.get(index)
-                && !allowed.contains(&index)
-            {
-                self.error(
-                    value.span(),
-                    format!("a `{kind_name}` exercise takes no `{key}`"),
-                );
-            }
-        }
-        let scenario_of = |reader: &mut Self| -> Option<usize> {
-            let value = reader.required(
-                &fields,
-                6,
-                "scenario",
-                &format!("this `{kind_name}` exercise"),
-            )?;
-            reader.scenario_ref(value, &names)
-        };
+        self.reject_other_kinds_keys(&fields, kind_name);
         let kind = match kind_name {
-            "mark" => {
-                let scenario = scenario_of(self)?;
-                let candidates = match fields.get(7) {
-                    None => vec![Action::Write, Action::Finish, Action::Fail, Action::Renew],
-                    Some(value) => self.candidates(value)?,
-                };
-                ExerciseKind::Mark {
-                    scenario,
-                    candidates,
-                }
-            }
-            "predict" => {
-                let scenario = scenario_of(self)?;
-                let count = scenarios.get(scenario).map_or(0, |(_, s)| s.steps.len());
-                let steps = match fields.get(8) {
-                    None => None,
-                    Some(value) => Some(self.step_indices(value, count)?),
-                };
-                ExerciseKind::Predict { scenario, steps }
-            }
-            "break" => {
-                let scenario = scenario_of(self)?;
-                let violation = fields.get(12).and_then(|v| {
-                    self.choice(
-                        v,
-                        "violation kind",
-                        &[ViolationKind::Stale, ViolationKind::AfterTerminal],
-                        ViolationKind::name,
-                    )
-                });
-                ExerciseKind::Break {
-                    scenario,
-                    violation,
-                }
+            "mark" | "predict" | "break" => {
+                self.scenario_exercise(&fields, kind_name, scenarios)?
             }
             "design" => self.design_exercise(&fields)?,
             _ => self.quiz(&fields)?,
@@ -522,6 +458,95 @@ impl Reader<'_> {
             line,
             col,
         })
+    }
+
+    /// An exercise's hints: at least two, from a nudge to almost the answer.
+    fn hints(&mut self, value: &Value<'_>) -> Vec<Text> {
+        let entries = self.array(value, "`hints`").unwrap_or_default();
+        if entries.len() < 2 {
+            self.error(
+                value.span(),
+                "an exercise needs at least two hints, from a nudge to almost the answer",
+            );
+        }
+        entries
+            .iter()
+            .filter_map(|hint| self.bilingual(hint, "a hint"))
+            .collect()
+    }
+
+    /// Keys that belong to other kinds are mistakes, not silently ignored.
+    fn reject_other_kinds_keys(&mut self, fields: &crate::parse::Fields<'_, '_>, kind_name: &str) {
+        let allowed: &[usize] = match kind_name {
+            "mark" => &[6, 7],
+            "predict" => &[6, 8],
+            "design" => &[9, 10, 11],
+            "break" => &[6, 12],
+            _ => &[13, 14],
+        };
+        for (index, key) in EXERCISE_KEYS.iter().enumerate().skip(6) {
+            if let Some(value) = fields.get(index)
+                && !allowed.contains(&index)
+            {
+                self.error(
+                    value.span(),
+                    format!("a `{kind_name}` exercise takes no `{key}`"),
+                );
+            }
+        }
+    }
+
+    /// A `mark`, `predict` or `break` exercise: each is about one of the
+    /// lesson's scenarios.
+    fn scenario_exercise(
+        &mut self,
+        fields: &crate::parse::Fields<'_, '_>,
+        kind_name: &str,
+        scenarios: &[(String, Scenario)],
+    ) -> Option<ExerciseKind> {
+        let names: Vec<String> = scenarios.iter().map(|(name, _)| name.clone()).collect();
+        let value = self.required(
+            fields,
+            6,
+            "scenario",
+            &format!("this `{kind_name}` exercise"),
+        )?;
+        let scenario = self.scenario_ref(value, &names)?;
+        let kind = match kind_name {
+            "mark" => {
+                let candidates = match fields.get(7) {
+                    None => vec![Action::Write, Action::Finish, Action::Fail, Action::Renew],
+                    Some(value) => self.candidates(value)?,
+                };
+                ExerciseKind::Mark {
+                    scenario,
+                    candidates,
+                }
+            }
+            "predict" => {
+                let count = scenarios.get(scenario).map_or(0, |(_, s)| s.steps.len());
+                let steps = match fields.get(8) {
+                    None => None,
+                    Some(value) => Some(self.step_indices(value, count)?),
+                };
+                ExerciseKind::Predict { scenario, steps }
+            }
+            _ => {
+                let violation = fields.get(12).and_then(|v| {
+                    self.choice(
+                        v,
+                        "violation kind",
+                        &[ViolationKind::Stale, ViolationKind::AfterTerminal],
+                        ViolationKind::name,
+                    )
+                });
+                ExerciseKind::Break {
+                    scenario,
+                    violation,
+                }
+            }
+        };
+        Some(kind)
     }
 
     fn candidates(&mut self, value: &Value<'_>) -> Option<Vec<Action>> {
@@ -568,78 +593,12 @@ impl Reader<'_> {
                 DesignSource::Preset(Preset::TtlLockOnly),
             ),
         };
-        let open_value = self.required(fields, 10, "open", "this `design` exercise")?;
-        let entries = self.array(open_value, "`open`")?;
-        let mut open = Vec::new();
-        for entry in entries {
-            if let Some(knob) = self.choice(entry, "design knob", &Knob::ALL, Knob::name) {
-                open.push(knob);
-            }
-        }
-        if open.is_empty() {
-            self.error(
-                open_value.span(),
-                "`open` needs at least one knob the learner may turn",
-            );
-        }
+        let open = self.open_knobs(fields)?;
         let mut world = WorldOptions::new(start, start_source);
-        let mut targets = 2usize;
-        if let Some(value) = fields.get(11) {
-            let table = self.table(value, "`world`")?;
-            const WORLD: [&str; 10] = [
-                "workers",
-                "targets",
-                "ttl",
-                "cancel",
-                "restarted",
-                "jobs",
-                "max_time",
-                "max_claims",
-                "heartbeat",
-                "max_steps",
-            ];
-            let world_fields = self.fields(table, value.span(), &WORLD, "`world`");
-            let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
-                world_fields
-                    .get(index)
-                    .and_then(|v| reader.integer(v, &format!("`world.{name}`"), min, max))
-            };
-            if let Some(workers) = number(self, 0, "workers", 2, 4) {
-                world.workers = workers as u8;
-            }
-            if let Some(count) = number(self, 1, "targets", 0, 4) {
-                targets = count as usize;
-            }
-            if let Some(ttl) = number(self, 2, "ttl", 1, 15) {
-                world.ttl = ttl as u8;
-            }
-            if let Some(jobs) = number(self, 5, "jobs", 1, 3) {
-                world.jobs = jobs as u8;
-            }
-            let mut bounds = Bounds::default();
-            if let Some(time) = number(self, 6, "max_time", 1, 48) {
-                bounds.max_time = time as u8;
-            }
-            if let Some(claims) = number(self, 7, "max_claims", 1, 8) {
-                bounds.max_claims = claims as u8;
-            }
-            if let Some(steps) = number(self, 9, "max_steps", 1, 64) {
-                bounds.max_steps = steps as u16;
-            }
-            world.bounds = bounds;
-            for (index, flag) in [
-                (3, &mut world.allow_cancel),
-                (4, &mut world.restarted),
-                (8, &mut world.heartbeat),
-            ] {
-                if let Some(value) = world_fields
-                    .get(index)
-                    .and_then(|v| self.bool(v, &format!("`world.{}`", WORLD[index])))
-                {
-                    *flag = value;
-                }
-            }
-        }
+        let targets = match fields.get(11) {
+            Some(value) => self.world_table(value, &mut world)?,
+            None => DESIGN_TARGETS,
+        };
         world.targets = Some(vec![start.target_protect; targets]);
         if let Err(problem) = world.world() {
             self.error(
@@ -654,6 +613,86 @@ impl Reader<'_> {
             open,
             world,
         })
+    }
+
+    /// The knobs a design exercise lets the learner turn: at least one.
+    fn open_knobs(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<Vec<Knob>> {
+        let open_value = self.required(fields, 10, "open", "this `design` exercise")?;
+        let entries = self.array(open_value, "`open`")?;
+        let mut open = Vec::new();
+        for entry in entries {
+            if let Some(knob) = self.choice(entry, "design knob", &Knob::ALL, Knob::name) {
+                open.push(knob);
+            }
+        }
+        if open.is_empty() {
+            self.error(
+                open_value.span(),
+                "`open` needs at least one knob the learner may turn",
+            );
+        }
+        Some(open)
+    }
+
+    /// A design exercise's `[world]` table, read into `world`; returns the
+    /// number of targets it asks for.
+    fn world_table(&mut self, value: &Value<'_>, world: &mut WorldOptions) -> Option<usize> {
+        let table = self.table(value, "`world`")?;
+        let mut targets = DESIGN_TARGETS;
+        const WORLD: [&str; 10] = [
+            "workers",
+            "targets",
+            "ttl",
+            "cancel",
+            "restarted",
+            "jobs",
+            "max_time",
+            "max_claims",
+            "heartbeat",
+            "max_steps",
+        ];
+        let world_fields = self.fields(table, value.span(), &WORLD, "`world`");
+        let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
+            world_fields
+                .get(index)
+                .and_then(|v| reader.integer(v, &format!("`world.{name}`"), min, max))
+        };
+        if let Some(workers) = number(self, 0, "workers", 2, 4) {
+            world.workers = workers as u8;
+        }
+        if let Some(count) = number(self, 1, "targets", 0, 4) {
+            targets = count as usize;
+        }
+        if let Some(ttl) = number(self, 2, "ttl", 1, 15) {
+            world.ttl = ttl as u8;
+        }
+        if let Some(jobs) = number(self, 5, "jobs", 1, 3) {
+            world.jobs = jobs as u8;
+        }
+        let mut bounds = Bounds::default();
+        if let Some(time) = number(self, 6, "max_time", 1, 48) {
+            bounds.max_time = time as u8;
+        }
+        if let Some(claims) = number(self, 7, "max_claims", 1, 8) {
+            bounds.max_claims = claims as u8;
+        }
+        if let Some(steps) = number(self, 9, "max_steps", 1, 64) {
+            bounds.max_steps = steps as u16;
+        }
+        world.bounds = bounds;
+        for (index, flag) in [
+            (3, &mut world.allow_cancel),
+            (4, &mut world.restarted),
+            (8, &mut world.heartbeat),
+        ] {
+            if let Some(value) = world_fields
+                .get(index)
+                .and_then(|v| self.bool(v, &format!("`world.{}`", WORLD[index])))
+            {
+                *flag = value;
+            }
+        }
+        Some(targets)
     }
 
     fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {
