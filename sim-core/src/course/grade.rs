@@ -184,22 +184,10 @@ fn design_answer_from_json(
         if !open.contains(&knob) {
             return Err(AnswerError::ClosedKnob(key.clone()).into());
         }
-        let names = |field: &Value| -> Result<Vec<String>, AnswerError> {
-            field
-                .as_array()
-                .ok_or_else(|| AnswerError::NotList(key.clone()))?
-                .iter()
-                .map(|v| {
-                    v.as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| AnswerError::NotNames(key.clone()))
-                })
-                .collect()
-        };
         match knob {
             Knob::CommitChecks | Knob::RenewChecks => {
                 let mut set = CheckSet::EMPTY;
-                for name in names(field)? {
+                for name in names_from_json(key, field)? {
                     set = set.with(
                         Check::from_name(&name)
                             .ok_or_else(|| AnswerError::UnknownCheck(name.clone()))?,
@@ -230,25 +218,49 @@ fn design_answer_from_json(
                 );
             }
             Knob::TargetProtect => {
-                let protects: Result<Vec<Protect>, AnswerError> = names(field)?
-                    .iter()
-                    .map(|name| {
-                        Protect::ALL
-                            .into_iter()
-                            .find(|p| p.name() == name)
-                            .ok_or_else(|| AnswerError::UnknownProtect(name.clone()))
-                    })
-                    .collect();
-                let protects = protects?;
-                let count = world.targets.as_ref().map_or(0, Vec::len);
-                if protects.len() != count {
-                    return Err(AnswerError::TargetCount(count).into());
-                }
-                answer.target_protect = Some(protects);
+                answer.target_protect = Some(target_protect_from_json(
+                    names_from_json(key, field)?,
+                    world,
+                )?);
             }
         }
     }
     Ok(answer)
+}
+
+/// A design knob's list of names (`key` is the knob, for the error).
+fn names_from_json(key: &str, field: &Value) -> Result<Vec<String>, AnswerError> {
+    field
+        .as_array()
+        .ok_or_else(|| AnswerError::NotList(key.to_owned()))?
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| AnswerError::NotNames(key.to_owned()))
+        })
+        .collect()
+}
+
+/// `target_protect`'s protections, one per target of `world`.
+fn target_protect_from_json(
+    names: Vec<String>,
+    world: &WorldOptions,
+) -> Result<Vec<Protect>, AnswerError> {
+    let protects = names
+        .iter()
+        .map(|name| {
+            Protect::ALL
+                .into_iter()
+                .find(|p| p.name() == name)
+                .ok_or_else(|| AnswerError::UnknownProtect(name.clone()))
+        })
+        .collect::<Result<Vec<Protect>, AnswerError>>()?;
+    let count = world.targets.as_ref().map_or(0, Vec::len);
+    if protects.len() != count {
+        return Err(AnswerError::TargetCount(count));
+    }
+    Ok(protects)
 }
 
 /// A learner's schedule from JSON steps (`{ "at", "worker", "do", "target",
@@ -346,22 +358,27 @@ fn step_from_json(
             step.value = names.intern_value(name);
         }
     }
-    step.note = match object.get("note") {
-        None => None,
-        Some(Value::String(note)) => Some(Text {
+    step.note = note_from_json(object.get("note"))?;
+    Ok(step)
+}
+
+/// A step's note: one string for both languages, or `{ "en", "zh" }`.
+fn note_from_json(note: Option<&Value>) -> Result<Option<Text>, StepProblem> {
+    match note {
+        None => Ok(None),
+        Some(Value::String(note)) => Ok(Some(Text {
             en: note.clone(),
             zh: note.clone(),
-        }),
+        })),
         Some(Value::Object(note)) => {
             let side = |code: &str| note.get(code).and_then(Value::as_str).map(str::to_owned);
             match (side("en"), side("zh")) {
-                (Some(en), Some(zh)) if note.len() == 2 => Some(Text { en, zh }),
-                _ => return Err(StepProblem::BadNote),
+                (Some(en), Some(zh)) if note.len() == 2 => Ok(Some(Text { en, zh })),
+                _ => Err(StepProblem::BadNote),
             }
         }
-        Some(_) => return Err(StepProblem::BadNote),
-    };
-    Ok(step)
+        Some(_) => Err(StepProblem::BadNote),
+    }
 }
 
 /// The design a design-exercise answer makes of the start design.
