@@ -3,7 +3,7 @@
 //! changed, and the tests drive exactly this code.
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use sim_core::course::{Answer, CourseError, ExerciseKind};
+use sim_core::course::{Answer, CourseError, ExerciseKind, Grade};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
@@ -120,11 +120,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         return match code {
             KeyCode::Char('q') => Some(M::Quit),
             KeyCode::Esc | KeyCode::Enter | KeyCode::Char('?') => Some(M::ToggleHelp),
-            KeyCode::Up | KeyCode::Char('k') => Some(M::ScrollUp),
-            KeyCode::Down | KeyCode::Char('j') => Some(M::ScrollDown),
-            KeyCode::PageUp => Some(M::PageUp),
-            KeyCode::PageDown => Some(M::PageDown),
-            _ => None,
+            _ => scroll_key(code),
         };
     }
     if let Screen::Explorer(state) = app.screen()
@@ -140,21 +136,6 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         KeyCode::Esc => return Some(M::Back),
         _ => {}
     }
-    let timeline_keys = |code: KeyCode| match code {
-        KeyCode::Left => Some(M::StepBack),
-        KeyCode::Right => Some(M::StepForward),
-        KeyCode::Home => Some(M::FirstStep),
-        KeyCode::End => Some(M::LastStep),
-        KeyCode::Char(' ') => Some(M::PlayPause),
-        _ => None,
-    };
-    let scroll_keys = |code: KeyCode| match code {
-        KeyCode::Up | KeyCode::Char('k') => Some(M::ScrollUp),
-        KeyCode::Down | KeyCode::Char('j') => Some(M::ScrollDown),
-        KeyCode::PageUp => Some(M::PageUp),
-        KeyCode::PageDown => Some(M::PageDown),
-        _ => None,
-    };
     match app.screen() {
         Screen::Course(_) => match code {
             KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
@@ -163,88 +144,120 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
             KeyCode::Char('e') => Some(M::Explore),
             _ => None,
         },
-        Screen::Lesson(state) => {
-            let exercises_page = app
-                .lessons()
-                .get(state.lesson)
-                .is_some_and(|l| state.page >= l.sections.len());
-            match code {
-                KeyCode::Left => Some(M::PrevPage),
-                KeyCode::Right => Some(M::NextPage),
-                KeyCode::Up | KeyCode::Char('k') if exercises_page => Some(M::Up),
-                KeyCode::Down | KeyCode::Char('j') if exercises_page => Some(M::Down),
-                KeyCode::Enter if exercises_page => Some(M::Open),
-                KeyCode::Enter => Some(M::NextPage),
-                KeyCode::Char(' ') => Some(M::PageDown),
-                KeyCode::Char('t') => Some(M::OpenTimeline),
-                _ => scroll_keys(code),
-            }
-        }
+        Screen::Lesson(state) => lesson_key(app, state, code),
         Screen::Sandbox(_) if code == KeyCode::Char('e') => Some(M::Explore),
-        Screen::Sandbox(_) => timeline_keys(code).or_else(|| scroll_keys(code)),
+        Screen::Sandbox(_) => timeline_key(code).or_else(|| scroll_key(code)),
         Screen::Explorer(state) => super::explorer::message_for_key(state, code),
-        Screen::Exercise(state) => {
-            let common = match code {
-                KeyCode::Char('h') => Some(M::Hint),
-                KeyCode::Char('s') => Some(M::Solution),
-                KeyCode::Enter => Some(M::Submit),
-                _ => None,
-            };
-            let scroll_pages = |code: KeyCode| match code {
-                KeyCode::PageUp => Some(M::PageUp),
-                KeyCode::PageDown => Some(M::PageDown),
-                _ => None,
-            };
-            let own = match &state.work {
-                Work::Mark => match code {
-                    KeyCode::Char('m') => Some(M::ToggleMark),
-                    KeyCode::Tab => Some(M::NextCandidate),
-                    KeyCode::BackTab => Some(M::PrevCandidate),
-                    _ => timeline_keys(code).or_else(|| scroll_keys(code)),
-                },
-                Work::Predict { .. } => match code {
-                    KeyCode::Char('o') => Some(M::Predict(Outcome::Ok)),
-                    KeyCode::Char('r') => Some(M::Predict(Outcome::Rejected)),
-                    KeyCode::Char('d') => Some(M::Predict(Outcome::Duplicate)),
-                    KeyCode::Char('n') => Some(M::Predict(Outcome::Noop)),
-                    KeyCode::Char('w') => Some(M::Predict(Outcome::Waiting)),
-                    KeyCode::Tab => Some(M::NextCandidate),
-                    KeyCode::BackTab => Some(M::PrevCandidate),
-                    _ => timeline_keys(code).or_else(|| scroll_keys(code)),
-                },
-                Work::Design(_) => match code {
-                    KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-                    KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
-                    KeyCode::Char(' ') | KeyCode::Right => Some(M::Adjust { forward: true }),
-                    KeyCode::Left => Some(M::Adjust { forward: false }),
-                    KeyCode::Char('t') => Some(M::OpenTimeline),
-                    _ => scroll_pages(code),
-                },
-                Work::Break(_) => match code {
-                    KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-                    KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
-                    KeyCode::Left => Some(M::PrevField),
-                    KeyCode::Right | KeyCode::Tab => Some(M::NextField),
-                    KeyCode::BackTab => Some(M::PrevField),
-                    KeyCode::Char('+' | '=' | ' ') => Some(M::Adjust { forward: true }),
-                    KeyCode::Char('-') => Some(M::Adjust { forward: false }),
-                    KeyCode::Char('a') | KeyCode::Insert => Some(M::AddStep),
-                    KeyCode::Char('x') | KeyCode::Delete => Some(M::DeleteStep),
-                    KeyCode::Char('[') => Some(M::MoveStep { later: false }),
-                    KeyCode::Char(']') => Some(M::MoveStep { later: true }),
-                    KeyCode::Char('t') => Some(M::OpenTimeline),
-                    _ => scroll_pages(code),
-                },
-                Work::Quiz { .. } => match code {
-                    KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-                    KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
-                    KeyCode::Char(' ') => Some(M::Choose),
-                    _ => scroll_pages(code),
-                },
-            };
-            common.or(own)
-        }
+        Screen::Exercise(state) => exercise_key(&state.work, code),
     }
+}
+
+/// The keys that move along a timeline.
+fn timeline_key(code: KeyCode) -> Option<Message> {
+    match code {
+        KeyCode::Left => Some(Message::StepBack),
+        KeyCode::Right => Some(Message::StepForward),
+        KeyCode::Home => Some(Message::FirstStep),
+        KeyCode::End => Some(Message::LastStep),
+        KeyCode::Char(' ') => Some(Message::PlayPause),
+        _ => None,
+    }
+}
+
+/// The keys that scroll a text by a line or a page.
+fn scroll_key(code: KeyCode) -> Option<Message> {
+    match code {
+        KeyCode::Up | KeyCode::Char('k') => Some(Message::ScrollUp),
+        KeyCode::Down | KeyCode::Char('j') => Some(Message::ScrollDown),
+        KeyCode::PageUp => Some(Message::PageUp),
+        KeyCode::PageDown => Some(Message::PageDown),
+        _ => None,
+    }
+}
+
+/// The lesson reader's keys: pages, and on the exercises page the list.
+fn lesson_key(app: &App, state: &LessonState, code: KeyCode) -> Option<Message> {
+    use Message as M;
+    let exercises_page = app
+        .lessons()
+        .get(state.lesson)
+        .is_some_and(|l| state.page >= l.sections.len());
+    match code {
+        KeyCode::Left => Some(M::PrevPage),
+        KeyCode::Right => Some(M::NextPage),
+        KeyCode::Up | KeyCode::Char('k') if exercises_page => Some(M::Up),
+        KeyCode::Down | KeyCode::Char('j') if exercises_page => Some(M::Down),
+        KeyCode::Enter if exercises_page => Some(M::Open),
+        KeyCode::Enter => Some(M::NextPage),
+        KeyCode::Char(' ') => Some(M::PageDown),
+        KeyCode::Char('t') => Some(M::OpenTimeline),
+        _ => scroll_key(code),
+    }
+}
+
+/// An exercise's keys: hints, the solution and submitting, then those of
+/// its kind.
+fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
+    use Message as M;
+    let common = match code {
+        KeyCode::Char('h') => Some(M::Hint),
+        KeyCode::Char('s') => Some(M::Solution),
+        KeyCode::Enter => Some(M::Submit),
+        _ => None,
+    };
+    let scroll_pages = |code: KeyCode| match code {
+        KeyCode::PageUp => Some(M::PageUp),
+        KeyCode::PageDown => Some(M::PageDown),
+        _ => None,
+    };
+    let own = match work {
+        Work::Mark => match code {
+            KeyCode::Char('m') => Some(M::ToggleMark),
+            KeyCode::Tab => Some(M::NextCandidate),
+            KeyCode::BackTab => Some(M::PrevCandidate),
+            _ => timeline_key(code).or_else(|| scroll_key(code)),
+        },
+        Work::Predict { .. } => match code {
+            KeyCode::Char('o') => Some(M::Predict(Outcome::Ok)),
+            KeyCode::Char('r') => Some(M::Predict(Outcome::Rejected)),
+            KeyCode::Char('d') => Some(M::Predict(Outcome::Duplicate)),
+            KeyCode::Char('n') => Some(M::Predict(Outcome::Noop)),
+            KeyCode::Char('w') => Some(M::Predict(Outcome::Waiting)),
+            KeyCode::Tab => Some(M::NextCandidate),
+            KeyCode::BackTab => Some(M::PrevCandidate),
+            _ => timeline_key(code).or_else(|| scroll_key(code)),
+        },
+        Work::Design(_) => match code {
+            KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
+            KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+            KeyCode::Char(' ') | KeyCode::Right => Some(M::Adjust { forward: true }),
+            KeyCode::Left => Some(M::Adjust { forward: false }),
+            KeyCode::Char('t') => Some(M::OpenTimeline),
+            _ => scroll_pages(code),
+        },
+        Work::Break(_) => match code {
+            KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
+            KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+            KeyCode::Left => Some(M::PrevField),
+            KeyCode::Right | KeyCode::Tab => Some(M::NextField),
+            KeyCode::BackTab => Some(M::PrevField),
+            KeyCode::Char('+' | '=' | ' ') => Some(M::Adjust { forward: true }),
+            KeyCode::Char('-') => Some(M::Adjust { forward: false }),
+            KeyCode::Char('a') | KeyCode::Insert => Some(M::AddStep),
+            KeyCode::Char('x') | KeyCode::Delete => Some(M::DeleteStep),
+            KeyCode::Char('[') => Some(M::MoveStep { later: false }),
+            KeyCode::Char(']') => Some(M::MoveStep { later: true }),
+            KeyCode::Char('t') => Some(M::OpenTimeline),
+            _ => scroll_pages(code),
+        },
+        Work::Quiz { .. } => match code {
+            KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
+            KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+            KeyCode::Char(' ') => Some(M::Choose),
+            _ => scroll_pages(code),
+        },
+    };
+    common.or(own)
 }
 
 /// What a screen's handler asks of the stack.
@@ -724,126 +737,20 @@ fn cycle<T: PartialEq + Copy>(choices: &[T], current: T, forward: bool) -> Optio
 fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str) -> Option<Nav> {
     // Over the hints or the solution, ↑↓ scroll the panel instead.
     let moves_rows = state.panel == Panel::Step;
-    match &mut state.work {
-        Work::Mark | Work::Predict { .. } => None,
-        Work::Design(work) => {
-            match message {
-                Message::Up if moves_rows => work.cursor = work.cursor.saturating_sub(1),
-                Message::Down if moves_rows => {
-                    work.cursor = (work.cursor + 1).min(work.rows.len().saturating_sub(1));
-                }
-                Message::Adjust { forward } => adjust_knob(work, forward),
-                Message::OpenTimeline => {
-                    let found = state
-                        .grade
-                        .as_ref()
-                        .and_then(|g| g.counterexample.as_ref())
-                        .map(|c| c.scenario.clone());
-                    return Some(match found {
-                        Some(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
-                            source: format!("{source} · counterexample"),
-                            timeline: Timeline::new(scenario),
-                            detail_scroll: 0,
-                        }))),
-                        None => {
-                            app.say(
-                                "No counterexample: submit a design the explorers break first.",
-                                "没有反例：先提交一个被探索器攻破的设计。",
-                            );
-                            Nav::Stay
-                        }
-                    });
-                }
-                _ => return None,
-            }
-            state.panel = Panel::Step;
-            Some(Nav::Stay)
+    let edited = match &mut state.work {
+        Work::Mark | Work::Predict { .. } => false,
+        Work::Design(_) if message == Message::OpenTimeline => {
+            return Some(open_counterexample(app, state.grade.as_ref(), source));
         }
-        Work::Break(work) => {
-            match message {
-                Message::Up if moves_rows => work.selected = work.selected.saturating_sub(1),
-                Message::Down if moves_rows => {
-                    work.selected = (work.selected + 1).min(work.steps.len().saturating_sub(1));
-                }
-                Message::PrevField | Message::NextField => {
-                    let forward = message == Message::NextField;
-                    work.field = cycle(&StepField::ALL, work.field, forward).unwrap_or(work.field);
-                }
-                Message::Adjust { forward } => adjust_step(work, forward),
-                Message::AddStep => {
-                    // A copy of the selected step one tick later, or a first claim.
-                    let step = match work.steps.get(work.selected) {
-                        Some(current) => Step {
-                            at: current.at.saturating_add(1).min(sim_core::MAX_TIME as u64),
-                            note: None,
-                            ..current.clone()
-                        },
-                        None => Step::new(0, Some(0), Action::Claim),
-                    };
-                    if work.steps.len() >= sim_core::MAX_STEPS {
-                        app.say("The schedule is full.", "调度已满。");
-                    } else {
-                        let at = (work.selected + 1).min(work.steps.len());
-                        work.steps.insert(at, step);
-                        work.selected = at;
-                        work.keep_in_tick_order();
-                    }
-                }
-                Message::DeleteStep => {
-                    if work.selected < work.steps.len() {
-                        work.steps.remove(work.selected);
-                        work.selected = work.selected.min(work.steps.len().saturating_sub(1));
-                    }
-                }
-                Message::MoveStep { later } => {
-                    let from = work.selected;
-                    let to = if later {
-                        from + 1
-                    } else {
-                        from.wrapping_sub(1)
-                    };
-                    if from < work.steps.len() && to < work.steps.len() {
-                        // Moving past a step of another tick takes that tick,
-                        // so the schedule stays in time order.
-                        let neighbour_at = work.steps[to].at;
-                        work.steps.swap(from, to);
-                        work.steps[to].at = neighbour_at;
-                        work.selected = to;
-                    }
-                }
-                Message::OpenTimeline => {
-                    // The worked solution's schedule once shown, else the learner's.
-                    let solved = (state.panel == Panel::Solution)
-                        .then(|| state.solution.as_ref().and_then(|s| s.scenario.clone()))
-                        .flatten();
-                    let (label, found) = match solved {
-                        Some(scenario) => ("worked solution", Ok(scenario)),
-                        None => (
-                            "your schedule",
-                            work.preview.as_ref().map(|t| t.scenario.clone()),
-                        ),
-                    };
-                    return Some(match found {
-                        Ok(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
-                            source: format!("{source} · {label}"),
-                            timeline: Timeline::new(scenario),
-                            detail_scroll: 0,
-                        }))),
-                        Err(why) => {
-                            app.say(
-                                format!("This schedule cannot run: {why}"),
-                                format!("这个调度无法运行：{why}"),
-                            );
-                            Nav::Stay
-                        }
-                    });
-                }
-                _ => return None,
-            }
-            work.rerun();
-            state.panel = Panel::Step;
-            Some(Nav::Stay)
+        Work::Break(work) if message == Message::OpenTimeline => {
+            let shown_solution = state
+                .solution
+                .as_ref()
+                .filter(|_| state.panel == Panel::Solution);
+            return Some(open_schedule(app, work, shown_solution, source));
         }
+        Work::Design(work) => edit_design(work, message, moves_rows),
+        Work::Break(work) => edit_break(app, work, message, moves_rows),
         Work::Quiz {
             multiple,
             cursor,
@@ -870,8 +777,146 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
                 }
                 _ => return None,
             }
-            state.panel = Panel::Step;
-            Some(Nav::Stay)
+            true
+        }
+    };
+    if !edited {
+        return None;
+    }
+    state.panel = Panel::Step;
+    Some(Nav::Stay)
+}
+
+/// A design panel's edit: move between the knobs or turn one. `false`: the
+/// message is not one.
+fn edit_design(work: &mut DesignWork, message: Message, moves_rows: bool) -> bool {
+    match message {
+        Message::Up if moves_rows => work.cursor = work.cursor.saturating_sub(1),
+        Message::Down if moves_rows => {
+            work.cursor = (work.cursor + 1).min(work.rows.len().saturating_sub(1));
+        }
+        Message::Adjust { forward } => adjust_knob(work, forward),
+        _ => return false,
+    }
+    true
+}
+
+/// A break panel's edit of the schedule, after which the preview runs it
+/// again. `false`: the message is not one.
+fn edit_break(app: &mut App, work: &mut BreakWork, message: Message, moves_rows: bool) -> bool {
+    match message {
+        Message::Up if moves_rows => work.selected = work.selected.saturating_sub(1),
+        Message::Down if moves_rows => {
+            work.selected = (work.selected + 1).min(work.steps.len().saturating_sub(1));
+        }
+        Message::PrevField | Message::NextField => {
+            let forward = message == Message::NextField;
+            work.field = cycle(&StepField::ALL, work.field, forward).unwrap_or(work.field);
+        }
+        Message::Adjust { forward } => adjust_step(work, forward),
+        Message::AddStep => add_step(app, work),
+        Message::DeleteStep => {
+            if work.selected < work.steps.len() {
+                work.steps.remove(work.selected);
+                work.selected = work.selected.min(work.steps.len().saturating_sub(1));
+            }
+        }
+        Message::MoveStep { later } => move_step(work, later),
+        _ => return false,
+    }
+    work.rerun();
+    true
+}
+
+/// A copy of the selected step one tick later, or a first claim, after the
+/// selected one.
+fn add_step(app: &mut App, work: &mut BreakWork) {
+    let step = match work.steps.get(work.selected) {
+        Some(current) => Step {
+            at: current.at.saturating_add(1).min(sim_core::MAX_TIME as u64),
+            note: None,
+            ..current.clone()
+        },
+        None => Step::new(0, Some(0), Action::Claim),
+    };
+    if work.steps.len() >= sim_core::MAX_STEPS {
+        app.say("The schedule is full.", "调度已满。");
+    } else {
+        let at = (work.selected + 1).min(work.steps.len());
+        work.steps.insert(at, step);
+        work.selected = at;
+        work.keep_in_tick_order();
+    }
+}
+
+/// The selected step one place later or earlier in the schedule.
+fn move_step(work: &mut BreakWork, later: bool) {
+    let from = work.selected;
+    let to = if later {
+        from + 1
+    } else {
+        from.wrapping_sub(1)
+    };
+    if from < work.steps.len() && to < work.steps.len() {
+        // Moving past a step of another tick takes that tick,
+        // so the schedule stays in time order.
+        let neighbour_at = work.steps[to].at;
+        work.steps.swap(from, to);
+        work.steps[to].at = neighbour_at;
+        work.selected = to;
+    }
+}
+
+/// Design: the timeline of the counterexample the explorers found against
+/// the last design submitted, if they found one.
+fn open_counterexample(app: &mut App, grade: Option<&Grade>, source: &str) -> Nav {
+    let found = grade
+        .and_then(|g| g.counterexample.as_ref())
+        .map(|c| c.scenario.clone());
+    match found {
+        Some(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
+            source: format!("{source} · counterexample"),
+            timeline: Timeline::new(scenario),
+            detail_scroll: 0,
+        }))),
+        None => {
+            app.say(
+                "No counterexample: submit a design the explorers break first.",
+                "没有反例：先提交一个被探索器攻破的设计。",
+            );
+            Nav::Stay
+        }
+    }
+}
+
+/// Break: the timeline of the worked solution's schedule while it is
+/// shown, else of the learner's.
+fn open_schedule(
+    app: &mut App,
+    work: &BreakWork,
+    shown_solution: Option<&Grade>,
+    source: &str,
+) -> Nav {
+    let solved = shown_solution.and_then(|s| s.scenario.clone());
+    let (label, found) = match solved {
+        Some(scenario) => ("worked solution", Ok(scenario)),
+        None => (
+            "your schedule",
+            work.preview.as_ref().map(|t| t.scenario.clone()),
+        ),
+    };
+    match found {
+        Ok(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
+            source: format!("{source} · {label}"),
+            timeline: Timeline::new(scenario),
+            detail_scroll: 0,
+        }))),
+        Err(why) => {
+            app.say(
+                format!("This schedule cannot run: {why}"),
+                format!("这个调度无法运行：{why}"),
+            );
+            Nav::Stay
         }
     }
 }
