@@ -8,7 +8,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::Lang;
-use sim_core::explore::{Method, Phase, Report, Verdict, World, move_label, safe_sentence};
+use sim_core::explore::{
+    Counterexample, Method, Phase, Progress, Report, Verdict, World, move_label, safe_sentence,
+};
 
 use super::{clamp_scroll, render_header, section};
 use crate::app::explorer::{ExplorerState, RANDOM_CASES, Run, Setting};
@@ -64,6 +66,8 @@ fn on_off(on: bool) -> &'static str {
 }
 
 /// A setting's label, its value, and a note on what the value means.
+/// Long because it is one flat match, an arm per setting, each with its
+/// words in both languages.
 fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, String, String) {
     let zh = lang == Lang::Zh;
     let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
@@ -323,12 +327,38 @@ fn progress_lines(lang: Lang, run: &Run, width: usize, theme: Theme) -> Vec<Line
     else {
         return Vec::new();
     };
-    let (method, max_steps, elapsed_ms, cancelling) =
-        (*method, *max_steps, *elapsed_ms, *cancelling);
-    let zh = lang == Lang::Zh;
     let bar_width = width.saturating_sub(2).min(40);
     let mut lines = Vec::new();
-    let (what, done, total, counts) = match (progress.phase, method) {
+    let (what, done, total, counts) = progress_phase(progress, *method, *max_steps, lang);
+    lines.push(Line::styled(what.to_owned(), theme.title()));
+    lines.push(Line::styled(bar(done, total, bar_width), theme.accent()));
+    for line in text::wrap(&counts, width) {
+        lines.push(Line::styled(line, theme.plain()));
+    }
+    lines.push(Line::styled(
+        format!("{}{}", lang.pick("elapsed ", "用时 "), elapsed(*elapsed_ms)),
+        theme.dim(),
+    ));
+    lines.push(Line::default());
+    let hint = if *cancelling {
+        lang.pick("Cancelling…", "正在取消……")
+    } else {
+        lang.pick("c or Esc cancels the search.", "按 c 或 Esc 取消搜索。")
+    };
+    lines.push(Line::styled(hint.to_owned(), theme.dim()));
+    lines
+}
+
+/// What a running search is doing, how far along its bar is (done of
+/// total), and its counts in words.
+fn progress_phase(
+    progress: &Progress,
+    method: Method,
+    max_steps: u16,
+    lang: Lang,
+) -> (&'static str, u64, u64, String) {
+    let zh = lang == Lang::Zh;
+    match (progress.phase, method) {
         (Phase::Shrinking, _) => (
             lang.pick("Shrinking the failing schedule…", "正在收缩失败的调度……"),
             1,
@@ -380,24 +410,7 @@ fn progress_lines(lang: Lang, run: &Run, width: usize, theme: Theme) -> Vec<Line
                 )
             },
         ),
-    };
-    lines.push(Line::styled(what.to_owned(), theme.title()));
-    lines.push(Line::styled(bar(done, total, bar_width), theme.accent()));
-    for line in text::wrap(&counts, width) {
-        lines.push(Line::styled(line, theme.plain()));
     }
-    lines.push(Line::styled(
-        format!("{}{}", lang.pick("elapsed ", "用时 "), elapsed(elapsed_ms)),
-        theme.dim(),
-    ));
-    lines.push(Line::default());
-    let hint = if cancelling {
-        lang.pick("Cancelling…", "正在取消……")
-    } else {
-        lang.pick("c or Esc cancels the search.", "按 c 或 Esc 取消搜索。")
-    };
-    lines.push(Line::styled(hint.to_owned(), theme.dim()));
-    lines
 }
 
 fn schedule(report: &Report, moves: &[sim_core::explore::Move]) -> String {
@@ -408,6 +421,8 @@ fn schedule(report: &Report, moves: &[sim_core::explore::Move]) -> String {
         .join(" ")
 }
 
+/// A finished search: the verdict (with the counterexample and how it was
+/// shrunk, when there is one), then the world, the bounds and the counts.
 fn report_lines(
     report: &Report,
     elapsed_ms: u64,
@@ -415,75 +430,14 @@ fn report_lines(
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
-    let zh = lang == Lang::Zh;
     let mut lines: Vec<Line<'static>> = Vec::new();
     let prose = |lines: &mut Vec<Line<'static>>, text: &str, style| {
         lines.extend(text::wrap_styled(text, width, style, theme));
     };
     match (&report.counterexample, report.verdict) {
         (Some(found), _) => {
-            let head = if zh {
-                format!(
-                    "‼ 不安全 —— 反例共 {} 步，第 {} 步违例（{}）：",
-                    found.moves.len(),
-                    found.step,
-                    found.kind.name()
-                )
-            } else {
-                format!(
-                    "‼ UNSAFE — a counterexample of {} moves; step {} violates ({}):",
-                    found.moves.len(),
-                    found.step,
-                    found.kind.name()
-                )
-            };
-            prose(&mut lines, &head, theme.bad());
-            prose(&mut lines, &schedule(report, &found.moves), theme.code());
-            prose(&mut lines, found.explanation.get(lang), theme.plain());
-            prose(
-                &mut lines,
-                lang.pick(
-                    "t plays it on the timeline, at the step that violates.",
-                    "按 t 在时间线上播放它，停在违例的那一步。",
-                ),
-                theme.dim(),
-            );
-            if !report.shrink_history.is_empty() {
-                lines.push(Line::default());
-                let lengths: Vec<String> = report
-                    .shrink_history
-                    .iter()
-                    .map(|moves| moves.len().to_string())
-                    .collect();
-                let head = if zh {
-                    format!("收缩：{} 步", lengths.join(" → "))
-                } else {
-                    format!("Shrinking: {} moves", lengths.join(" → "))
-                };
-                prose(&mut lines, &head, theme.title());
-                let count = report.shrink_history.len();
-                let number_width = lengths.iter().map(String::len).max().unwrap_or(1);
-                for (index, moves) in report.shrink_history.iter().enumerate() {
-                    let keep = count <= SHRINK_LINES
-                        || index < SHRINK_LINES / 2
-                        || index + SHRINK_LINES / 2 >= count;
-                    if !keep {
-                        if index == SHRINK_LINES / 2 {
-                            lines.push(Line::styled(
-                                format!("{:>number_width$}  …", "⋮"),
-                                theme.dim(),
-                            ));
-                        }
-                        continue;
-                    }
-                    let line = format!(
-                        "{:>number_width$}  {}",
-                        moves.len(),
-                        schedule(report, moves)
-                    );
-                    lines.push(Line::styled(text::truncate(&line, width), theme.plain()));
-                }
-            }
+            lines.extend(counterexample_lines(report, found, lang, width, theme));
+            lines.extend(shrink_lines(report, lang, width, theme));
         }
         (None, Verdict::Safe) => {
             prose(
@@ -511,8 +465,99 @@ fn report_lines(
         &describe_bounds(&report.world, report.method, lang),
         theme.dim(),
     );
+    prose(
+        &mut lines,
+        &describe_stats(report, elapsed_ms, lang),
+        theme.dim(),
+    );
+    lines
+}
+
+/// The verdict of a search that failed: the counterexample's length and
+/// violation, its schedule, why it breaks, and how to watch it.
+fn counterexample_lines(
+    report: &Report,
+    found: &Counterexample,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let head = if lang == Lang::Zh {
+        format!(
+            "‼ 不安全 —— 反例共 {} 步，第 {} 步违例（{}）：",
+            found.moves.len(),
+            found.step,
+            found.kind.name()
+        )
+    } else {
+        format!(
+            "‼ UNSAFE — a counterexample of {} moves; step {} violates ({}):",
+            found.moves.len(),
+            found.step,
+            found.kind.name()
+        )
+    };
+    let watch = lang.pick(
+        "t plays it on the timeline, at the step that violates.",
+        "按 t 在时间线上播放它，停在违例的那一步。",
+    );
+    [
+        (head.as_str(), theme.bad()),
+        (&schedule(report, &found.moves), theme.code()),
+        (found.explanation.get(lang), theme.plain()),
+        (watch, theme.dim()),
+    ]
+    .into_iter()
+    .flat_map(|(text, style)| text::wrap_styled(text, width, style, theme))
+    .collect()
+}
+
+/// The failing schedules met while shrinking, one per line; a long history
+/// keeps its first and last ones. Nothing when there was no shrinking.
+fn shrink_lines(report: &Report, lang: Lang, width: usize, theme: Theme) -> Vec<Line<'static>> {
+    if report.shrink_history.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![Line::default()];
+    let lengths: Vec<String> = report
+        .shrink_history
+        .iter()
+        .map(|moves| moves.len().to_string())
+        .collect();
+    let head = if lang == Lang::Zh {
+        format!("收缩：{} 步", lengths.join(" → "))
+    } else {
+        format!("Shrinking: {} moves", lengths.join(" → "))
+    };
+    lines.extend(text::wrap_styled(&head, width, theme.title(), theme));
+    let count = report.shrink_history.len();
+    let number_width = lengths.iter().map(String::len).max().unwrap_or(1);
+    for (index, moves) in report.shrink_history.iter().enumerate() {
+        let keep =
+            count <= SHRINK_LINES || index < SHRINK_LINES / 2 || index + SHRINK_LINES / 2 >= count;
+        if !keep {
+            if index == SHRINK_LINES / 2 {
+                lines.push(Line::styled(
+                    format!("{:>number_width$}  …", "⋮"),
+                    theme.dim(),
+                ));
+            }
+            continue;
+        }
+        let line = format!(
+            "{:>number_width$}  {}",
+            moves.len(),
+            schedule(report, moves)
+        );
+        lines.push(Line::styled(text::truncate(&line, width), theme.plain()));
+    }
+    lines
+}
+
+/// What the search did: its counts for its method, and how long it took.
+fn describe_stats(report: &Report, elapsed_ms: u64, lang: Lang) -> String {
     let s = report.stats;
-    let stats = match (report.method, zh) {
+    match (report.method, lang == Lang::Zh) {
         (Method::Random { .. }, false) => format!(
             "cases {} · transitions {} · shrink steps {} · {}",
             s.cases,
@@ -541,9 +586,7 @@ fn report_lines(
             s.depth,
             elapsed(elapsed_ms)
         ),
-    };
-    prose(&mut lines, &stats, theme.dim());
-    lines
+    }
 }
 
 fn result_title(state: &ExplorerState, lang: Lang) -> String {
