@@ -6,7 +6,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use sim_core::Lang;
-use sim_core::course::{Exercise, ExerciseKind, Grade};
+use sim_core::course::{Exercise, ExerciseKind, Grade, GradeItem};
 use sim_core::{Design, Outcome, Protect, Scenario};
 
 use super::sandbox::{step_head, step_lines, step_title};
@@ -84,57 +84,14 @@ pub(crate) fn predict_step(
     let mut lines = Vec::new();
     let step = timeline.cursor as u32;
     let asked = state.candidates.contains(&step);
-    let keys: Vec<String> = PREDICT_KEYS
-        .iter()
-        .map(|(key, outcome)| format!("{key} {}", outcome.name()))
-        .collect();
-    let letters: Vec<String> = PREDICT_KEYS
-        .iter()
-        .map(|(key, _)| key.to_string())
-        .collect();
-    let letters = letters.join("/");
-    match (asked, predictions.get(&step)) {
-        (true, Some(outcome)) => prose(
-            &mut lines,
-            &if lang == Lang::Zh {
-                format!(
-                    "你的预测：{} {}（按 {letters} 修改）",
-                    outcome_symbol(*outcome),
-                    outcome.name(),
-                )
-            } else {
-                format!(
-                    "Your prediction: {} {} ({letters} changes it)",
-                    outcome_symbol(*outcome),
-                    outcome.name(),
-                )
-            },
-            width,
-            theme.accent(),
-            theme,
-        ),
-        (true, None) => prose(
-            &mut lines,
-            &if lang == Lang::Zh {
-                format!("? 尚未预测 · {}", keys.join(" · "))
-            } else {
-                format!("? not predicted yet · {}", keys.join(" · "))
-            },
-            width,
-            theme.plain(),
-            theme,
-        ),
-        (false, _) => prose(
-            &mut lines,
-            lang.pick(
-                "Not a step to predict · Tab jumps to the next ?",
-                "这一步不需要预测 · 按 Tab 跳到下一个 ?",
-            ),
-            width,
-            theme.dim(),
-            theme,
-        ),
-    }
+    prediction(
+        &mut lines,
+        asked,
+        predictions.get(&step).copied(),
+        lang,
+        width,
+        theme,
+    );
     let mut told = false;
     if let Some(grade) = &state.grade {
         last_try(&mut lines, grade, lang, width, theme);
@@ -167,6 +124,69 @@ pub(crate) fn predict_step(
         lines.extend(step_lines(timeline, lang, revealed, width, theme));
     }
     lines
+}
+
+/// Predict: what the learner predicted for the current step and how to
+/// change it, the keys to predict it with, or that it is not asked.
+fn prediction(
+    lines: &mut Vec<Line<'static>>,
+    asked: bool,
+    predicted: Option<Outcome>,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) {
+    let keys: Vec<String> = PREDICT_KEYS
+        .iter()
+        .map(|(key, outcome)| format!("{key} {}", outcome.name()))
+        .collect();
+    let letters: Vec<String> = PREDICT_KEYS
+        .iter()
+        .map(|(key, _)| key.to_string())
+        .collect();
+    let letters = letters.join("/");
+    match (asked, predicted) {
+        (true, Some(outcome)) => prose(
+            lines,
+            &if lang == Lang::Zh {
+                format!(
+                    "你的预测：{} {}（按 {letters} 修改）",
+                    outcome_symbol(outcome),
+                    outcome.name(),
+                )
+            } else {
+                format!(
+                    "Your prediction: {} {} ({letters} changes it)",
+                    outcome_symbol(outcome),
+                    outcome.name(),
+                )
+            },
+            width,
+            theme.accent(),
+            theme,
+        ),
+        (true, None) => prose(
+            lines,
+            &if lang == Lang::Zh {
+                format!("? 尚未预测 · {}", keys.join(" · "))
+            } else {
+                format!("? not predicted yet · {}", keys.join(" · "))
+            },
+            width,
+            theme.plain(),
+            theme,
+        ),
+        (false, _) => prose(
+            lines,
+            lang.pick(
+                "Not a step to predict · Tab jumps to the next ?",
+                "这一步不需要预测 · 按 Tab 跳到下一个 ?",
+            ),
+            width,
+            theme.dim(),
+            theme,
+        ),
+    }
 }
 
 /// The title of a predict step: its result only once it may be seen.
@@ -303,9 +323,22 @@ pub(crate) fn design_step(
         );
     }
     lines.push(Line::default());
-    match &state.grade {
+    design_grade(&mut lines, state.grade.as_ref(), lang, width, theme);
+    PanelText { lines, focus }
+}
+
+/// Design: how to ask the explorers before a try; after one, whether
+/// the design was safe, why, and how to see the counterexample.
+fn design_grade(
+    lines: &mut Vec<Line<'static>>,
+    grade: Option<&Grade>,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) {
+    match grade {
         None => prose(
-            &mut lines,
+            lines,
             lang.pick("Enter lets the explorers attack this design: every schedule of the world, exhaustively.",
                 "按 Enter 让探索器攻击这个设计：穷举这个世界的每一种调度。",
             ),
@@ -321,7 +354,7 @@ pub(crate) fn design_step(
             };
             for item in &grade.items {
                 prose(
-                    &mut lines,
+                    lines,
                     &format!(
                         "{mark} {}{head} {}",
                         lang.pick("Last try: ", "上次作答："),
@@ -333,7 +366,7 @@ pub(crate) fn design_step(
                 );
             }
             prose(
-                &mut lines,
+                lines,
                 grade.summary.get(lang),
                 width,
                 theme.plain(),
@@ -341,7 +374,7 @@ pub(crate) fn design_step(
             );
             if grade.counterexample.is_some() {
                 prose(
-                    &mut lines,
+                    lines,
                     lang.pick("t opens the counterexample on the timeline.",
                         "按 t 在时间线上打开反例。",
                     ),
@@ -352,7 +385,6 @@ pub(crate) fn design_step(
             }
         }
     }
-    PanelText { lines, focus }
 }
 
 /// Design, worked solution: the safe choice of the open knobs.
@@ -664,78 +696,115 @@ pub(crate) fn quiz_step(
         if current {
             focus = Some(lines.len());
         }
-        let picked = chosen.contains(&index);
-        let mark = match (multiple, picked) {
-            (true, true) => "[x]",
-            (true, false) => "[ ]",
-            (false, true) => "(•)",
-            (false, false) => "( )",
-        };
         let graded = state
             .grade
             .as_ref()
             .and_then(|g| g.items.iter().find(|i| i.index == Some(index as u32)));
-        let verdict_mark = match graded {
-            Some(item) if item.right => "✓ ",
-            Some(_) => "✗ ",
-            None => "",
-        };
-        let head = format!(
-            "{} {mark} {verdict_mark}{}. ",
-            if current { "▸" } else { " " },
-            index + 1
-        );
-        let indent = text::width(&head);
-        let body = text::wrap(option.text.get(lang), width.saturating_sub(indent).max(8));
-        for (line_index, said) in body.into_iter().enumerate() {
-            let lead = if line_index == 0 {
-                head.clone()
-            } else {
-                " ".repeat(indent)
-            };
-            let style = if current {
-                theme.selected()
-            } else {
-                theme.plain()
-            };
-            lines.push(Line::from(vec![
-                Span::styled(lead, theme.accent()),
-                Span::styled(said, style),
-            ]));
-        }
-        if let Some(item) = graded {
-            let style = if item.right {
-                theme.good()
-            } else {
-                theme.bad()
-            };
-            for said in text::wrap(item.text.get(lang), width.saturating_sub(indent).max(8)) {
-                lines.push(Line::from(vec![
-                    Span::raw(" ".repeat(indent)),
-                    Span::styled(said, style),
-                ]));
-            }
-        }
+        let picked = chosen.contains(&index);
+        let head = quiz_option_head(index, current, multiple, picked, graded);
+        let why = graded.map(|item| (item.right, item.text.get(lang)));
+        lines.extend(quiz_option(
+            &head,
+            option.text.get(lang),
+            why,
+            current,
+            width,
+            theme,
+        ));
     }
     lines.push(Line::default());
     prose(
         &mut lines,
-        if multiple {
-            lang.pick(
-                "↑↓ option · Space choose or unchoose (any number) · Enter submit",
-                "↑↓ 选项 · 空格 选中或取消（可多选） · Enter 提交",
-            )
-        } else {
-            lang.pick(
-                "↑↓ option · Space choose (one) · Enter submit",
-                "↑↓ 选项 · 空格 选择（单选） · Enter 提交",
-            )
-        },
+        quiz_keys(multiple, lang),
         width,
         theme.dim(),
         theme,
     );
     PanelText { lines, focus }
+}
+
+/// Quiz: the keys, for one choice or for any number.
+fn quiz_keys(multiple: bool, lang: Lang) -> &'static str {
+    if multiple {
+        lang.pick(
+            "↑↓ option · Space choose or unchoose (any number) · Enter submit",
+            "↑↓ 选项 · 空格 选中或取消（可多选） · Enter 提交",
+        )
+    } else {
+        lang.pick(
+            "↑↓ option · Space choose (one) · Enter submit",
+            "↑↓ 选项 · 空格 选择（单选） · Enter 提交",
+        )
+    }
+}
+
+/// Quiz: what leads an option's first line: the cursor, the choice box
+/// (square for any number, round for one), ✓ or ✗ after a try, the number.
+fn quiz_option_head(
+    index: usize,
+    current: bool,
+    multiple: bool,
+    picked: bool,
+    graded: Option<&GradeItem>,
+) -> String {
+    let mark = match (multiple, picked) {
+        (true, true) => "[x]",
+        (true, false) => "[ ]",
+        (false, true) => "(•)",
+        (false, false) => "( )",
+    };
+    let verdict_mark = match graded {
+        Some(item) if item.right => "✓ ",
+        Some(_) => "✗ ",
+        None => "",
+    };
+    format!(
+        "{} {mark} {verdict_mark}{}. ",
+        if current { "▸" } else { " " },
+        index + 1
+    )
+}
+
+/// Quiz: one option's text wrapped beside its `head` (cursor, choice box,
+/// verdict, number), then, after a try, why the choice there was right or
+/// wrong, under the text.
+fn quiz_option(
+    head: &str,
+    said: &str,
+    why: Option<(bool, &str)>,
+    current: bool,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let indent = text::width(head);
+    let body = text::wrap(said, width.saturating_sub(indent).max(8));
+    for (line_index, said) in body.into_iter().enumerate() {
+        let lead = if line_index == 0 {
+            head.to_owned()
+        } else {
+            " ".repeat(indent)
+        };
+        let style = if current {
+            theme.selected()
+        } else {
+            theme.plain()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(lead, theme.accent()),
+            Span::styled(said, style),
+        ]));
+    }
+    if let Some((right, why)) = why {
+        let style = if right { theme.good() } else { theme.bad() };
+        for said in text::wrap(why, width.saturating_sub(indent).max(8)) {
+            lines.push(Line::from(vec![
+                Span::raw(" ".repeat(indent)),
+                Span::styled(said, style),
+            ]));
+        }
+    }
+    lines
 }
 
 /// Quiz, worked solution: every option, whether it is right, and why.
