@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use sim_core::Lang;
 
 use super::layout;
-use super::model::{App, ExerciseState, Screen, Work};
+use super::model::{App, ExerciseState, LessonState, Screen, Work};
 use super::text;
 use super::theme::Theme;
 use super::timeline::GLYPH_LEGEND;
@@ -87,29 +87,7 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
             ("e", w("explore", "探索")),
             ("l", lang),
         ],
-        Screen::Lesson(state) => {
-            let lesson = app.lessons().get(state.lesson);
-            let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
-            if exercises_page {
-                vec![
-                    ("↑↓", w("choose", "选择")),
-                    ("Enter", w("open", "打开")),
-                    ("←", w("page", "翻页")),
-                    ("Esc", w("back", "返回")),
-                    ("l", lang),
-                ]
-            } else {
-                let timeline = lesson
-                    .and_then(|l| l.sections.get(state.page))
-                    .is_some_and(|s| s.scenario.is_some());
-                let mut keys = vec![("←→", w("page", "翻页")), ("↑↓", w("scroll", "滚动"))];
-                if timeline {
-                    keys.push(("t", w("timeline", "时间线")));
-                }
-                keys.extend([("Esc", w("back", "返回")), ("l", lang)]);
-                keys
-            }
-        }
+        Screen::Lesson(state) => lesson_keys(app, state),
         Screen::Sandbox(_) => vec![
             ("←→", w("step", "单步")),
             ("Home/End", w("start/end", "开头/结尾")),
@@ -120,68 +98,100 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
             ("e", w("explore", "探索")),
         ],
         Screen::Explorer(state) => explorer::keys(state, app.lang()),
-        Screen::Exercise(state) => {
-            let mut keys = match &state.work {
-                Work::Mark => vec![
-                    ("←→", w("step", "单步")),
-                    ("Tab", w("next ○", "下一个 ○")),
-                    ("m", w("mark", "标记")),
-                    ("Enter", w("submit", "提交")),
-                ],
-                Work::Predict { .. } => vec![
-                    ("Tab", w("next ?", "下一个 ?")),
-                    (
-                        "o r d n w",
-                        w("ok/rejected/dup/noop/wait", "成功/拒绝/重复/无操作/等待"),
-                    ),
-                    ("Enter", w("submit", "提交")),
-                    ("←→", w("step", "单步")),
-                ],
-                Work::Design(_) => vec![
-                    ("↑↓", w("knob", "选项")),
-                    ("Space ←→", w("change", "更改")),
-                    ("Enter", w("submit", "提交")),
-                    ("t", w("counterexample", "反例")),
-                ],
-                Work::Break(_) => vec![
-                    ("↑↓", w("pick step", "选步骤")),
-                    ("←→", w("field", "字段")),
-                    ("+-", w("change", "更改")),
-                    ("Enter", w("submit", "提交")),
-                    ("a", w("add", "添加")),
-                    ("x", w("delete", "删除")),
-                    ("[ ]", w("move", "移动")),
-                    ("t", w("timeline", "时间线")),
-                ],
-                Work::Quiz { multiple, .. } => vec![
-                    ("↑↓", w("option", "选项")),
-                    (
-                        "Space",
-                        if *multiple {
-                            w("choose/unchoose", "选中/取消")
-                        } else {
-                            w("choose one", "选择")
-                        },
-                    ),
-                    ("Enter", w("submit", "提交")),
-                ],
-            };
-            keys.extend([
-                ("h", w("hint", "提示")),
-                ("Esc", w("back", "返回")),
-                ("s", w("solution", "解答")),
-            ]);
-            // Where ↑↓ choose rows, the panel scrolls by page.
-            if matches!(
-                state.work,
-                Work::Design(_) | Work::Break(_) | Work::Quiz { .. }
-            ) {
-                keys.push(("PgUp/PgDn", w("scroll", "滚动")));
-            }
-            keys.push(("l", lang));
-            keys
-        }
+        Screen::Exercise(state) => exercise_keys(state, app.lang()),
     }
+}
+
+/// The lesson reader's keys: the list's on the exercises page, else the
+/// pages' (and the timeline's when the section has a scenario).
+fn lesson_keys(app: &App, state: &LessonState) -> Vec<(&'static str, &'static str)> {
+    let w = |en: &'static str, zh: &'static str| app.lang().pick(en, zh);
+    let lang = app.lang().other().own_name();
+    let lesson = app.lessons().get(state.lesson);
+    let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
+    if exercises_page {
+        vec![
+            ("↑↓", w("choose", "选择")),
+            ("Enter", w("open", "打开")),
+            ("←", w("page", "翻页")),
+            ("Esc", w("back", "返回")),
+            ("l", lang),
+        ]
+    } else {
+        let timeline = lesson
+            .and_then(|l| l.sections.get(state.page))
+            .is_some_and(|s| s.scenario.is_some());
+        let mut keys = vec![("←→", w("page", "翻页")), ("↑↓", w("scroll", "滚动"))];
+        if timeline {
+            keys.push(("t", w("timeline", "时间线")));
+        }
+        keys.extend([("Esc", w("back", "返回")), ("l", lang)]);
+        keys
+    }
+}
+
+/// An exercise's keys: its kind's own, then those every kind shares.
+fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'static str)> {
+    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
+    let mut keys = match &state.work {
+        Work::Mark => vec![
+            ("←→", w("step", "单步")),
+            ("Tab", w("next ○", "下一个 ○")),
+            ("m", w("mark", "标记")),
+            ("Enter", w("submit", "提交")),
+        ],
+        Work::Predict { .. } => vec![
+            ("Tab", w("next ?", "下一个 ?")),
+            (
+                "o r d n w",
+                w("ok/rejected/dup/noop/wait", "成功/拒绝/重复/无操作/等待"),
+            ),
+            ("Enter", w("submit", "提交")),
+            ("←→", w("step", "单步")),
+        ],
+        Work::Design(_) => vec![
+            ("↑↓", w("knob", "选项")),
+            ("Space ←→", w("change", "更改")),
+            ("Enter", w("submit", "提交")),
+            ("t", w("counterexample", "反例")),
+        ],
+        Work::Break(_) => vec![
+            ("↑↓", w("pick step", "选步骤")),
+            ("←→", w("field", "字段")),
+            ("+-", w("change", "更改")),
+            ("Enter", w("submit", "提交")),
+            ("a", w("add", "添加")),
+            ("x", w("delete", "删除")),
+            ("[ ]", w("move", "移动")),
+            ("t", w("timeline", "时间线")),
+        ],
+        Work::Quiz { multiple, .. } => vec![
+            ("↑↓", w("option", "选项")),
+            (
+                "Space",
+                if *multiple {
+                    w("choose/unchoose", "选中/取消")
+                } else {
+                    w("choose one", "选择")
+                },
+            ),
+            ("Enter", w("submit", "提交")),
+        ],
+    };
+    keys.extend([
+        ("h", w("hint", "提示")),
+        ("Esc", w("back", "返回")),
+        ("s", w("solution", "解答")),
+    ]);
+    // Where ↑↓ choose rows, the panel scrolls by page.
+    if matches!(
+        state.work,
+        Work::Design(_) | Work::Break(_) | Work::Quiz { .. }
+    ) {
+        keys.push(("PgUp/PgDn", w("scroll", "滚动")));
+    }
+    keys.push(("l", lang.other().own_name()));
+    keys
 }
 
 fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
