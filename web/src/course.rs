@@ -81,7 +81,27 @@ struct MapLessonJson<'a> {
 struct MapExerciseJson<'a> {
     id: &'a str,
     kind: &'static str,
-    progress: ExerciseProgress,
+    progress: ProgressJson,
+}
+
+/// An exercise's progress record, with what the session allows now, so the
+/// page decides nothing itself.
+#[derive(Serialize)]
+struct ProgressJson {
+    #[serde(flatten)]
+    record: ExerciseProgress,
+    /// The worked solution may be asked for (after an attempt).
+    solution_available: bool,
+    /// Timelines show everything (complete, or the solution was seen).
+    revealed: bool,
+}
+
+fn progress_json(session: &CourseSession, lesson: &str, id: &str) -> ProgressJson {
+    ProgressJson {
+        record: session.exercise_progress(lesson, id),
+        solution_available: session.solution_available(lesson, id),
+        revealed: session.is_revealed(lesson, id),
+    }
 }
 
 #[derive(Serialize)]
@@ -123,7 +143,7 @@ struct ExerciseJson<'a> {
     shown_hints: Vec<&'a str>,
     /// Only after an attempt (null before).
     takeaway: Option<&'a str>,
-    progress: ExerciseProgress,
+    progress: ProgressJson,
     scenario: Option<&'a str>,
     #[serde(flatten)]
     details: ExerciseDetails<'a>,
@@ -224,7 +244,7 @@ struct GradeJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     takeaway: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    progress: Option<ExerciseProgress>,
+    progress: Option<ProgressJson>,
 }
 
 #[derive(Serialize)]
@@ -530,7 +550,7 @@ impl Course {
                     .map(|exercise| MapExerciseJson {
                         id: &exercise.id,
                         kind: exercise.kind.name(),
-                        progress: session.exercise_progress(&lesson.id, &exercise.id),
+                        progress: progress_json(session, &lesson.id, &exercise.id),
                     })
                     .collect(),
                 completed: session.completed(lesson).0,
@@ -611,7 +631,7 @@ impl Course {
             takeaway: session
                 .takeaway(&lesson.id, &exercise.id)?
                 .map(|t| t.get(lang)),
-            progress: session.exercise_progress(&lesson.id, &exercise.id),
+            progress: progress_json(session, &lesson.id, &exercise.id),
             scenario: exercise
                 .kind
                 .scenario()
@@ -676,7 +696,7 @@ impl Course {
         let graded = self.session.grade(lesson, id, &parsed)?;
         let mut shown = grade_view(&graded, lang);
         shown.takeaway = self.session.takeaway(lesson, id)?.map(|t| t.get(lang));
-        shown.progress = Some(self.session.exercise_progress(lesson, id));
+        shown.progress = Some(progress_json(&self.session, lesson, id));
         Ok(to_value(&shown))
     }
 
@@ -703,7 +723,7 @@ impl Course {
         let mut shown = grade_view(&solved.grade, lang);
         shown.key = Some(key_json(&solved.key, &solved.grade));
         shown.takeaway = self.session.takeaway(lesson, id)?.map(|t| t.get(lang));
-        shown.progress = Some(self.session.exercise_progress(lesson, id));
+        shown.progress = Some(progress_json(&self.session, lesson, id));
         Ok(to_value(&shown))
     }
 }

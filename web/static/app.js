@@ -257,15 +257,15 @@ function viewExercise(lesson, exercise) {
     updateHintButton();
   });
 
-  const solutionButton = h('button', { type: 'button', disabled: progress.attempts ? null : true, title: t('solutionAfterAttempt') }, t('solution'));
-  const solutionNote = h('span', { class: 'muted' }, progress.attempts ? '' : t('solutionAfterAttempt'));
+  const solutionButton = h('button', { type: 'button', disabled: progress.solution_available ? null : true, title: t('solutionAfterAttempt') }, t('solution'));
+  const solutionNote = h('span', { class: 'muted' }, progress.solution_available ? '' : t('solutionAfterAttempt'));
 
   let kind = null;
   const show = (result, isSolution) => {
     progress = result.progress;
     showStatus();
-    solutionButton.disabled = !progress.attempts;
-    solutionNote.textContent = progress.attempts ? '' : t('solutionAfterAttempt');
+    solutionButton.disabled = !progress.solution_available;
+    solutionNote.textContent = progress.solution_available ? '' : t('solutionAfterAttempt');
     clear(feedback).append(
       h('p', { class: result.correct ? 'verdict good' : 'verdict bad' }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — ${result.summary}`),
       gradeList(result));
@@ -352,7 +352,7 @@ function markExercise(lesson, exercise, body, submit) {
   return {
     graded(result) {
       grades = new Map(result.items.filter((i) => i.index !== null).map((i) => [i.index, i.right]));
-      if (result.correct || result.progress.solution_seen) draw();
+      if (result.progress.revealed) draw();
       else timeline.setExtra(extraRows());
     },
   };
@@ -379,7 +379,7 @@ function predictExercise(lesson, exercise, body, submit) {
       } }, t('submit')));
   };
   draw();
-  return { graded(result) { if (result.correct || result.progress.solution_seen) draw(); } };
+  return { graded(result) { if (result.progress.revealed) draw(); } };
 }
 
 function quizExercise(lesson, exercise, body, submit) {

@@ -425,15 +425,25 @@ impl CourseSession {
         self.hint(lesson, id, record.hints_used)
     }
 
+    /// The worked solution may be asked for now: only after an attempt.
+    pub fn solution_available(&self, lesson: &str, id: &str) -> bool {
+        self.progress
+            .exercise(lesson, id)
+            .is_some_and(|p| p.attempts > 0)
+    }
+
+    /// Everything about this exercise may be shown (complete, or its
+    /// solution seen): what `reveal` answers as `Reveal::Everything`.
+    pub fn is_revealed(&self, lesson: &str, id: &str) -> bool {
+        self.reveal(lesson, id)
+            .is_ok_and(|reveal| reveal.shows_verdicts())
+    }
+
     /// The worked solution with its key, computed now; only after an
     /// attempt. Records that it was seen.
     pub fn solution(&mut self, lesson: &str, id: &str) -> Result<Solution, CourseError> {
         let (found, exercise) = self.exercise(lesson, id)?;
-        if self
-            .progress
-            .exercise(lesson, id)
-            .is_none_or(|p| p.attempts == 0)
-        {
+        if !self.solution_available(lesson, id) {
             return Err(CourseError::SolutionBeforeAttempt);
         }
         let solved = worked_solution(found, exercise)?;
