@@ -499,8 +499,8 @@ fn violation_line(
                 }
                 ViolationKind::AfterTerminal => "任务已经被取消，或已被另一代执行者结束".to_owned(),
             };
-            let target = target.map(|t| format!("到 {t}")).unwrap_or_default();
-            format!("第 {index} 步（{who} 的 {action}{target}）生效了，但{why} [{kind}]")
+            let target = target.map(|t| format!(" 到 {t}")).unwrap_or_default();
+            format!("第 {index} 步（{who} 的 {action}{target}）生效了，但 {why} [{kind}]")
         }
     }
 }
