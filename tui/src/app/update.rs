@@ -3,6 +3,7 @@
 //! changed, and the tests drive exactly this code.
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use sim_core::Lang;
 use sim_core::course::{Answer, CourseError, ExerciseKind, Grade};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
@@ -376,7 +377,10 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
         .and_then(|s| s.scenario)
         .and_then(|i| lesson.scenarios.get(i))
         .map(|(name, scenario)| (name.clone(), scenario.clone()));
-    let lesson_label = format!("lesson {}", lesson.order);
+    let lesson_label = match app.lang() {
+        Lang::En => format!("lesson {}", lesson.order),
+        Lang::Zh => format!("第 {} 课", lesson.order),
+    };
     let max_scroll = layout::lesson_max_scroll(app, state);
     let page_rows = layout::lesson_page_rows(app);
     match message {
@@ -489,7 +493,10 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         return Nav::Stay;
     };
     let (lesson_id, exercise_id) = (lesson.id.clone(), exercise.id.clone());
-    let lesson_label = format!("lesson {}", lesson.order);
+    let lesson_label = match app.lang() {
+        Lang::En => format!("lesson {}", lesson.order),
+        Lang::Zh => format!("第 {} 课", lesson.order),
+    };
 
     if let Some(timeline) = state.timeline.as_mut() {
         let before = timeline.cursor;

@@ -15,10 +15,10 @@ use crate::app::text;
 use crate::app::theme::Theme;
 use crate::app::timeline::{ExtraRow, TimelineWidget, outcome_glyph};
 
-pub(crate) fn design_label(scenario: &Scenario) -> String {
+pub(crate) fn design_label(scenario: &Scenario, lang: Lang) -> String {
     match Preset::of(&scenario.design) {
         Some(preset) => preset.name().to_owned(),
-        None => "custom design".to_owned(),
+        None => lang.pick("custom design", "自定义设计").to_owned(),
     }
 }
 
@@ -37,11 +37,11 @@ pub(crate) fn step_title(
     let mut title = format!(
         "{} · {glyph} {}",
         step_head(scenario, index, lang),
-        record.outcome.name()
+        sim_core::outcome_label(record.outcome, lang)
     );
     if reveal {
         for violation in trace.violations.iter().filter(|v| v.step == index as u32) {
-            title += &format!(" · ‼ {}", violation.kind.name());
+            title += &format!(" · ‼ {}", sim_core::violation_label(violation.kind, lang));
         }
     }
     title
@@ -52,7 +52,9 @@ pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String
     let Some(step) = scenario.steps.get(index) else {
         return lang.pick("no steps", "没有步骤").to_owned();
     };
-    let actor = step.worker.map_or("user", |w| scenario.worker_id(w));
+    let actor = step
+        .worker
+        .map_or(lang.pick("user", "用户"), |w| scenario.worker_id(w));
     let target = step
         .target
         .map(|t| format!(" → {}", scenario.target_id(t)))
@@ -143,7 +145,7 @@ pub(crate) fn timeline_title(timeline: &Timeline, lang: Lang, theme: Theme) -> L
         format!(
             " {} {} · ttl {} ",
             lang.pick("timeline · design", "时间线 · 设计"),
-            design_label(&timeline.scenario),
+            design_label(&timeline.scenario, lang),
             timeline.scenario.ttl
         ),
         theme.title(),
