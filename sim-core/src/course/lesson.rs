@@ -2,6 +2,7 @@
 //! diagnostic at its line and column. The format has no field for the
 //! answer of a mark, predict, design or break exercise.
 
+use crate::Lang;
 use crate::course::{CONCEPTS, complete};
 use crate::design::{Design, Preset};
 use crate::explore::{Bounds, WorldOptions};
@@ -121,6 +122,17 @@ pub enum ExerciseKind {
 impl ExerciseKind {
     pub fn name(&self) -> &'static str {
         self.into()
+    }
+
+    /// The kind in the learner's words (the page's strings say the same).
+    pub fn label(&self, lang: Lang) -> &'static str {
+        match self {
+            ExerciseKind::Mark { .. } => lang.pick("mark", "标记"),
+            ExerciseKind::Predict { .. } => lang.pick("predict", "预测"),
+            ExerciseKind::Design { .. } => lang.pick("design", "设计"),
+            ExerciseKind::Break { .. } => lang.pick("break", "攻破"),
+            ExerciseKind::Quiz { .. } => lang.pick("quiz", "选择题"),
+        }
     }
 
     /// The scenario the exercise is played on, if it has one.

@@ -164,9 +164,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     for exercise in &lesson.exercises {
         let done = app.session.is_complete(&lesson.id, &exercise.id);
         let line = format!(
-            "{} {:<8} {}",
+            "{} {} {}",
             if done { "✓" } else { " " },
-            exercise.kind.name(),
+            text::fit(exercise.kind.label(lang), 8),
             exercise.id
         );
         lines.push(Line::styled(

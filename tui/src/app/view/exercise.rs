@@ -425,7 +425,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
                 lesson.order,
                 state.exercise + 1,
                 lesson.exercises.len(),
-                exercise.kind.name()
+                exercise.kind.label(lang)
             )
         } else {
             format!(

@@ -183,7 +183,11 @@ fn render_exercises(
                 attempts => ("·", tries(lang, attempts)),
             };
             let marker = if index == state.exercise { "▸" } else { " " };
-            let head = format!("{marker} {mark} {}. {:<8}", index + 1, exercise.kind.name());
+            let head = format!(
+                "{marker} {mark} {}. {}",
+                index + 1,
+                text::fit(exercise.kind.label(lang), 8)
+            );
             let id_width = width.saturating_sub(text::width(&head) + 12).max(4);
             ListItem::new(Line::from(vec![
                 Span::raw(head),
