@@ -112,6 +112,9 @@ pub struct LeaseBar {
     /// `lease_until` as written.
     pub until: i64,
     pub end: LeaseEnd,
+    /// The bar in words, in the diagram's language (a tooltip, a screen
+    /// reader's label).
+    pub words: String,
 }
 
 /// A worker paused (or crashed) between two column boundaries.
@@ -121,6 +124,8 @@ pub struct Idle {
     pub from_column: usize,
     pub to_column: usize,
     pub crashed: bool,
+    /// "crashed" or "paused", in the diagram's language.
+    pub words: &'static str,
 }
 
 /// The kind of symbol a step shows on its resource's lane.
@@ -510,7 +515,26 @@ fn lease_bar(
         end_column: end_column.max(start),
         until: span.until,
         end,
+        words: String::new(),
     })
+}
+
+/// A lease bar in words: whose, on which job, which generation, until when
+/// and how it ended.
+fn lease_words(bar: &LeaseBar, lang: Lang) -> String {
+    let (worker, job, generation, until) = (&bar.worker, &bar.job, bar.generation, bar.until);
+    let end = match bar.end {
+        LeaseEnd::Expired => lang.pick("expired", "已到期"),
+        LeaseEnd::Ended => lang.pick("the job ended", "任务已结束"),
+        LeaseEnd::Replaced => lang.pick("a newer claim took the job", "被更新的领取取代"),
+        LeaseEnd::Beyond => lang.pick("still running at the end", "到最后仍在进行"),
+    };
+    match lang {
+        Lang::En => {
+            format!("{worker}: lease on {job}, generation {generation}, until {until} — {end}")
+        }
+        Lang::Zh => format!("{worker}：任务 {job} 的租约，第 {generation} 代，到 {until} —— {end}"),
+    }
 }
 
 /// Paused and crashed stretches: from after a pause (or crash) to the
@@ -525,6 +549,7 @@ fn idle_runs(scenario: &Scenario, lanes: &Lanes, step_column: &[usize], width: u
                 from_column,
                 to_column,
                 crashed,
+                words: "",
             });
         }
     };
@@ -613,11 +638,21 @@ impl Diagram {
         }
         let lanes = Lanes::new(scenario, &spans, lang);
         let (columns, step_column) = columns(scenario, &ticks(scenario, &spans));
-        let leases = spans
+        let mut leases: Vec<LeaseBar> = spans
             .iter()
             .filter_map(|span| lease_bar(scenario, span, &lanes, &columns, &step_column))
             .collect();
-        let idle = idle_runs(scenario, &lanes, &step_column, columns.len());
+        for bar in &mut leases {
+            bar.words = lease_words(bar, lang);
+        }
+        let mut idle = idle_runs(scenario, &lanes, &step_column, columns.len());
+        for run in &mut idle {
+            run.words = if run.crashed {
+                lang.pick("crashed", "已崩溃")
+            } else {
+                lang.pick("paused", "已暂停")
+            };
+        }
         let steps = (0..scenario.steps.len())
             .filter_map(|index| {
                 step_mark(scenario, trace, index, lang, reveal, &lanes, &step_column)

@@ -79,7 +79,7 @@ export function renderTimeline(data, options = {}) {
     if (to <= from) continue;
     const y = middle(run.lane) - 6;
     svg.append(s('line', { class: run.crashed ? 'idle crashed' : 'idle', x1: from, x2: to, y1: y, y2: y },
-      s('title', {}, `${lanes[run.lane].label}: ${run.crashed ? 'crashed' : 'paused'}`)));
+      s('title', {}, `${lanes[run.lane].label}: ${run.words}`)));
   }
 
   // Leases: a bar from the claim to where it ended.
@@ -88,7 +88,7 @@ export function renderTimeline(data, options = {}) {
     const end = Math.max(colX(lease.end_column), start + 4);
     const y = middle(lease.lane) - 1;
     svg.append(s('g', { class: `lease lease-${lease.end}` },
-      s('title', {}, `${lease.worker}: lease on ${lease.job}, generation ${lease.generation}, until ${lease.until} — ${lease.end}`),
+      s('title', {}, lease.words),
       s('rect', { x: start, y, width: Math.max(end - start, 3), height: 6, rx: 2 }),
       lease.end === 'beyond' ? null : s('line', { class: 'lease-cap', x1: end, x2: end, y1: y - 3, y2: y + 9 }),
       s('text', { class: 'lease-label', x: start + 4, y: y - 2 }, `g${lease.generation} ≤${lease.until}`)));

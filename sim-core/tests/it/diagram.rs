@@ -111,6 +111,14 @@ fn lanes_leases_and_pauses() {
     let idle = diagram.idle[0];
     assert_eq!((idle.lane, idle.from_column, idle.to_column), (1, 2, 7));
     assert!(!idle.crashed);
+    assert_eq!(idle.words, "已暂停");
+    assert_eq!(first.words, "A：任务 r 的租约，第 1 代，到 5 —— 已到期");
+    let english = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    assert_eq!(
+        english.leases[1].words,
+        "B: lease on r, generation 2, until 11 — the job ended"
+    );
+    assert_eq!(english.idle[0].words, "paused");
     let finish = &diagram.steps[4];
     assert_eq!(
         (finish.glyph, finish.actor, finish.resource),
