@@ -283,6 +283,9 @@ test('the break editor: add, edit, reorder and remove steps with a live preview;
   const start = await rows.count();
   assert.ok(start > 0);
   await brk.locator('.break-preview svg.timeline-svg').waitFor();
+  // Before the exercise is solved (or its solution shown) the preview shows
+  // outcomes but no verdict (ARCHITECTURE.md, "the break preview").
+  assert.equal(await brk.locator('.break-preview p.verdict').count(), 0);
   // A first attempt with the starting schedule opens the solution, whose key
   // the page's own simulator computes; then the key is typed in by hand.
   await brk.getByRole('button', { name: 'Check my answer' }).click();
@@ -317,9 +320,11 @@ test('the break editor: add, edit, reorder and remove steps with a live preview;
     for (let j = i; j > 0; j -= 1) await rows.nth(j).getByRole('button', { name: /Up/ }).click();
   }
   assert.equal(await rows.count(), key.length);
-  // The preview shows the edited schedule (outcomes, no verdict yet).
+  // The preview shows the edited schedule; the solution has been shown, so
+  // the oracle's verdict shows too: the key is a violation. (The preview is
+  // redrawn 120 ms after the last edit: wait for it rather than count.)
   await page.waitForFunction((count) => document.querySelectorAll('.exercise.kind-break .break-preview rect.hit').length === count, key.length);
-  assert.equal(await brk.locator('.break-preview p.verdict').count(), 0);
+  await brk.locator('.break-preview p.verdict.bad', { hasText: '‼' }).waitFor();
   assert.deepEqual(JSON.parse(await brk.locator('textarea').inputValue()), key);
   await brk.getByRole('button', { name: 'Check my answer' }).click();
   await brk.locator('.feedback > p.verdict.good').waitFor();
