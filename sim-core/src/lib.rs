@@ -34,7 +34,7 @@ pub use engine::run;
 pub use lang::{Lang, UnknownLang};
 pub use leases::{Lease, LeaseClose, leases};
 pub use narrate::{
-    describe_outcome, describe_pending, describe_step, job_state_label, outcome_label,
+    action_word, describe_outcome, describe_pending, describe_step, job_state_label, outcome_label,
     reason_label, safety_reason, violation_label,
 };
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};

@@ -13,7 +13,9 @@ fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
     }
 }
 
-pub(crate) fn action_word(action: Action, lang: Lang) -> &'static str {
+/// An action in words (the action's own name in SQL terms where that is
+/// what it is): what a legend or a step title says.
+pub fn action_word(action: Action, lang: Lang) -> &'static str {
     match lang {
         Lang::En => match action {
             Action::Claim => "claim",

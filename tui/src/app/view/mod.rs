@@ -339,7 +339,15 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     );
     let legend: Vec<String> = GLYPH_LEGEND
         .iter()
-        .map(|(action, what)| format!("{} {what}", sim_core::action_glyph(*action)))
+        .map(|(action, what)| {
+            // English keeps the action names a scenario file uses; Chinese
+            // says what the action does.
+            let word = match lang {
+                Lang::En => what,
+                Lang::Zh => sim_core::action_word(*action, lang),
+            };
+            format!("{} {word}", sim_core::action_glyph(*action))
+        })
         .collect();
     prose(
         lines,
@@ -349,7 +357,7 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     prose(
         lines,
         lang.pick("At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
-            "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ⌛ 等待行锁 · · 无事可做 · ‼ 违例：过期的或任务结束后的效果。",
+            "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ⌛ 等待行锁 · · 无事可做 · ‼ 违例：旧代次的或任务结束后的效果。",
         ),
         theme.plain(),
     );
