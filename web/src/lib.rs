@@ -17,7 +17,13 @@ pub use course::{Course, grade_json};
 
 use serde_json::{Value, json};
 use sim_core::Lang;
-use sim_core::explore::{Bounds, Control, Method, RunToEnd, WorldError, WorldOptions, explore};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use sim_core::explore::{
+    Bounds, Control, EXPLORER_OFFER, ExplorerOffer, Method, NumberSetting, RunToEnd, WorldError,
+    WorldOptions, explore,
+};
 use sim_core::{DesignSource, Preset, Protect};
 
 use crate::timeline::timeline;
@@ -35,6 +41,7 @@ pub enum WebError {
     /// An option that must be a whole number from 0 to `max`.
     NotSmall {
         key: String,
+        min: u64,
         max: u64,
     },
     TargetsNotList,
@@ -56,11 +63,11 @@ impl WebError {
             (WebError::OptionsNotJson(why), Lang::Zh) => format!("选项不是 JSON：{why}"),
             (WebError::UnknownPreset(name), Lang::En) => format!("unknown design preset `{name}`"),
             (WebError::UnknownPreset(name), Lang::Zh) => format!("未知的预设设计 `{name}`"),
-            (WebError::NotSmall { key, max }, Lang::En) => {
-                format!("`{key}` must be an integer between 0 and {max}")
+            (WebError::NotSmall { key, min, max }, Lang::En) => {
+                format!("`{key}` must be an integer between {min} and {max}")
             }
-            (WebError::NotSmall { key, max }, Lang::Zh) => {
-                format!("`{key}` 必须是 0 到 {max} 之间的整数")
+            (WebError::NotSmall { key, min, max }, Lang::Zh) => {
+                format!("`{key}` 必须是 {min} 到 {max} 之间的整数")
             }
             (WebError::TargetsNotList, Lang::En) => "`targets` must be a list".to_owned(),
             (WebError::TargetsNotList, Lang::Zh) => "`targets` 必须是一个列表".to_owned(),
@@ -102,16 +109,19 @@ fn field<'v>(options: &'v Value, key: &str) -> Option<&'v Value> {
     options.get(key).filter(|value| !value.is_null())
 }
 
-fn small(options: &Value, key: &str, default: u64, max: u64) -> Result<u64, WebError> {
+/// Option `key`: absent is the offered default, present must be in the
+/// offered range (`EXPLORER_OFFER`, the same for every front end).
+fn small(options: &Value, key: &str, setting: NumberSetting) -> Result<u64, WebError> {
     match field(options, key) {
-        None => Ok(default),
-        Some(value) => match value.as_u64() {
-            Some(number) if number <= max => Ok(number),
-            _ => Err(WebError::NotSmall {
+        None => Ok(setting.default),
+        Some(value) => value
+            .as_u64()
+            .and_then(|number| setting.check(number))
+            .ok_or_else(|| WebError::NotSmall {
                 key: key.to_owned(),
-                max,
+                min: setting.min,
+                max: setting.max,
             }),
-        },
     }
 }
 
@@ -127,10 +137,10 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
         .unwrap_or("full");
     let preset = Preset::from_name(name).ok_or_else(|| WebError::UnknownPreset(name.to_owned()))?;
     let mut world = WorldOptions::new(preset.design(), DesignSource::Preset(preset));
-    world.workers = small(options, "workers", 2, 4)? as u8;
-    world.ttl = small(options, "ttl", 3, 15)? as u8;
-    world.jobs = small(options, "jobs", 1, 3)? as u8;
-    world.seed = small(options, "seed", 1, u64::from(u32::MAX))?;
+    world.workers = small(options, "workers", OFFER.workers)? as u8;
+    world.ttl = small(options, "ttl", OFFER.ttl)? as u8;
+    world.jobs = small(options, "jobs", OFFER.jobs)? as u8;
+    world.seed = small(options, "seed", OFFER.seed)?;
     let flag = |key: &str| {
         field(options, key)
             .and_then(Value::as_bool)
@@ -140,9 +150,9 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
     world.heartbeat = flag("heartbeat");
     world.restarted = flag("restarted");
     world.bounds = Bounds {
-        max_time: small(options, "max_time", 12, 48)? as u8,
-        max_claims: small(options, "max_claims", 3, 8)? as u8,
-        max_steps: small(options, "max_steps", 64, 64)? as u16,
+        max_time: small(options, "max_time", OFFER.max_time)? as u8,
+        max_claims: small(options, "max_claims", OFFER.max_claims)? as u8,
+        max_steps: small(options, "max_steps", OFFER.max_steps)? as u16,
     };
     if let Some(list) = field(options, "targets") {
         let names = list.as_array().ok_or(WebError::TargetsNotList)?;
@@ -163,7 +173,7 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
     } else {
         Method::Random {
             seed: world.seed,
-            cases: small(options, "cases", 256, 1_000_000)? as u32,
+            cases: small(options, "cases", OFFER.cases)? as u32,
         }
     };
     Ok((world.world().map_err(WebError::World)?, method))
@@ -202,12 +212,50 @@ pub fn explore_report(
     Ok(value)
 }
 
-/// The design presets and target protections, for the explorer's form.
-pub fn explorer_choices() -> Value {
-    json!({
-        "designs": Preset::ALL.map(Preset::name),
-        "protections": Protect::ALL.map(Protect::name),
-    })
+const OFFER: ExplorerOffer = EXPLORER_OFFER;
+
+/// What the explorer's form offers: designs, protections, and each number
+/// with its default and range — sim-core's `EXPLORER_OFFER`, as the
+/// terminal's explorer screen and `fencelab explore` read it.
+#[derive(Debug, Serialize)]
+pub struct ExplorerChoices {
+    designs: Vec<&'static str>,
+    default_design: &'static str,
+    protections: Vec<&'static str>,
+    numbers: BTreeMap<&'static str, NumberJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct NumberJson {
+    default: u64,
+    min: u64,
+    max: u64,
+}
+
+pub fn explorer_choices() -> ExplorerChoices {
+    let number = |setting: NumberSetting| NumberJson {
+        default: setting.default,
+        min: setting.min,
+        max: setting.max,
+    };
+    ExplorerChoices {
+        designs: OFFER.designs.iter().map(|d| d.name()).collect(),
+        default_design: OFFER.default_design().name(),
+        protections: OFFER.protections.iter().map(|p| p.name()).collect(),
+        numbers: [
+            ("workers", OFFER.workers),
+            ("ttl", OFFER.ttl),
+            ("jobs", OFFER.jobs),
+            ("seed", OFFER.seed),
+            ("cases", OFFER.cases),
+            ("max_time", OFFER.max_time),
+            ("max_claims", OFFER.max_claims),
+            ("max_steps", OFFER.max_steps),
+        ]
+        .into_iter()
+        .map(|(key, setting)| (key, number(setting)))
+        .collect(),
+    }
 }
 
 /// The version of the engine, for the page's footer.
@@ -457,7 +505,7 @@ pub mod bindings {
 
     #[wasm_bindgen(js_name = explorerChoices)]
     pub fn explorer_choices() -> String {
-        super::explorer_choices().to_string()
+        serde_json::to_string(&super::explorer_choices()).unwrap_or_default()
     }
 
     /// `fencelab run --json` of a scenario's TOML text.
@@ -536,10 +584,17 @@ mod tests {
             explore_report(r#"{"design":"full","cases":1000}"#, Lang::En, &mut stop).unwrap();
         assert_eq!(stopped["verdict"], "cancelled");
         assert_eq!(calls, 1);
-        assert!(
-            explorer_choices()["designs"]
-                .as_array()
-                .is_some_and(|d| d.len() == 7)
+        let choices = serde_json::to_value(explorer_choices()).unwrap();
+        assert_eq!(choices["designs"].as_array().map(Vec::len), Some(7));
+        assert_eq!(choices["default_design"], "ttl-lock-only");
+        assert_eq!(choices["numbers"]["workers"]["max"], 4);
+        // Out of the offered range is refused, with the range in the message.
+        let error = explore_options(&serde_json::json!({ "workers": 9 }))
+            .err()
+            .unwrap();
+        assert_eq!(
+            error.message(Lang::En),
+            "`workers` must be an integer between 2 and 4"
         );
     }
 }

@@ -554,15 +554,17 @@ function viewExplore() {
   const choices = JSON.parse(explorerChoices());
   const field = (label, input) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
   const number = (id, value, min, max) => h('input', { type: 'number', id, value, min, max });
+  // Defaults and ranges come from the simulator's one explorer offer.
+  const offered = (key) => { const n = choices.numbers[key]; return number(`x-${key.replace('_', '-')}`, n.default, n.min, n.max); };
   const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
-  const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === 'ttl-lock-only' ? true : null }, d)));
+  const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === choices.default_design ? true : null }, d)));
   const targetChoices = ['design', ...choices.protections];
   const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p === 'design' ? t('targetDesign') : p))));
   const noTargets = check('x-no-targets', false);
   const form = {
-    workers: number('x-workers', 2, 2, 4), ttl: number('x-ttl', 3, 1, 15), jobs: number('x-jobs', 1, 1, 3),
-    seed: number('x-seed', 1, 0, 4294967295), cases: number('x-cases', 256, 1, 1000000),
-    max_time: number('x-max-time', 12, 1, 48), max_claims: number('x-max-claims', 3, 1, 8),
+    workers: offered('workers'), ttl: offered('ttl'), jobs: offered('jobs'),
+    seed: offered('seed'), cases: offered('cases'),
+    max_time: offered('max_time'), max_claims: offered('max_claims'),
     exhaustive: check('x-exhaustive', false), cancel: check('x-cancel', false), heartbeat: check('x-heartbeat', false), restarted: check('x-restarted', false),
   };
   const bar = h('progress', { max: 1, 'aria-label': t('running') });
