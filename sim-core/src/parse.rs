@@ -271,7 +271,7 @@ impl<'t> Reader<'t> {
                     line,
                     col,
                     message: message.en,
-                    zh: message.zh,
+                    zh: spaced(&message.zh),
                 }
             })
             .collect()
@@ -1203,6 +1203,26 @@ impl<'t> Reader<'t> {
     }
 }
 
+/// `zh` with a space wherever a Chinese character meets a Latin letter, a
+/// digit or a backtick: the Chinese messages are built from parts (`` `ttl` ``
+/// + 必须…), and this keeps the spacing the rest of the Chinese text uses.
+fn spaced(zh: &str) -> String {
+    let is_han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+    let is_latin = |c: char| c.is_ascii_alphanumeric() || c == '`';
+    let mut out = String::with_capacity(zh.len() + 8);
+    let mut previous: Option<char> = None;
+    for c in zh.chars() {
+        if let Some(p) = previous
+            && ((is_han(p) && is_latin(c)) || (is_latin(p) && is_han(c)))
+        {
+            out.push(' ');
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    out
+}
+
 fn type_name_zh(value: &DeValue<'_>) -> &'static str {
     match value {
         DeValue::String(_) => "字符串",
@@ -1238,6 +1258,16 @@ mod tests {
         assert_eq!(line_col(text, 3), (2, 1));
         assert_eq!(line_col(text, text.find('x').unwrap_or(0)), (2, 4));
         assert_eq!(line_col(text, 4), (2, 1), "inside a character: its start");
+    }
+
+    #[test]
+    fn chinese_messages_are_spaced_between_scripts() {
+        assert_eq!(spaced("未知的Worker `Z`"), "未知的 Worker `Z`");
+        assert_eq!(spaced("`ttl`必须是整数"), "`ttl` 必须是整数");
+        assert_eq!(
+            spaced("最多 64 个字符，而不是表"),
+            "最多 64 个字符，而不是表"
+        );
     }
 
     #[test]
