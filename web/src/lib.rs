@@ -26,8 +26,8 @@ use sim_core::Reveal;
 /// Why a pasted scenario or the explorer's options were refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WebError {
-    /// The scenario's mistakes, each with its line and column (the
-    /// parser's messages are English).
+    /// The scenario's mistakes, each with its line and column and its
+    /// message in both languages.
     Scenario(Vec<sim_core::Diagnostic>),
     /// The options are not JSON; the parser's detail.
     OptionsNotJson(String),
