@@ -111,23 +111,13 @@ pub(crate) fn open(launch: &Launch, lang: sim_core::Lang) -> Result<Opened, Exit
 /// The app over what was opened, with the progress `store` holds (a
 /// damaged file kept aside and a notice about it).
 pub(crate) fn start(opened: Opened, store: Option<&mut Store>, theme: Theme) -> App {
-    start_loaded(opened, load(store), theme)
-}
-
-/// The learner's saved progress, or a fresh start with a notice when
-/// there is nowhere to keep it.
-fn load(store: Option<&mut Store>) -> Loaded {
-    match store {
+    let loaded = match store {
         Some(store) => store.load(),
         None => Loaded {
             progress: Default::default(),
             notice: Some(Notice::NoHome),
         },
-    }
-}
-
-/// The app over what was opened, with progress already `loaded`.
-fn start_loaded(opened: Opened, loaded: Loaded, theme: Theme) -> App {
+    };
     let mut app = match opened {
         Opened::Course(lessons) => App::course(lessons, loaded.progress, theme),
         Opened::Scenario(source, scenario) => {
@@ -140,12 +130,13 @@ fn start_loaded(opened: Opened, loaded: Loaded, theme: Theme) -> App {
 
 pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
     let theme = Theme::from_env();
-    // The saved progress comes first: it holds the learner's language,
-    // which the file's mistakes are reported in.
     let mut store = data_dir.or_else(Store::default_dir).map(Store::new);
-    let loaded = load(store.as_mut());
+    // Mistakes in the file are reported in the learner's saved language,
+    // read without touching the progress file (a damaged one is set aside
+    // only once the app starts).
+    let lang = store.as_ref().map_or(sim_core::Lang::En, Store::saved_lang);
     // Everything that can fail on input fails here, before the terminal changes.
-    let opened = match open(&launch, loaded.progress.lang) {
+    let opened = match open(&launch, lang) {
         Ok(opened) => opened,
         Err(code) => return code,
     };
@@ -156,7 +147,7 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
         ]);
         return ExitCode::from(EXIT_BAD_INPUT);
     }
-    let mut app = start_loaded(opened, loaded, theme);
+    let mut app = start(opened, store.as_mut(), theme);
 
     let signal = termination_signal();
     install_panic_hook();
