@@ -12,6 +12,7 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::Lang;
 use crate::design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
 use crate::scenario::{
     Action, DesignSource, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, Scenario, Step, TargetIdx, Text,
@@ -24,7 +25,25 @@ use crate::scenario::{
 pub struct Diagnostic {
     pub line: u32,
     pub col: u32,
+    /// In English.
     pub message: String,
+    /// The same message in Chinese.
+    pub zh: String,
+}
+
+impl Diagnostic {
+    /// The message in `lang`.
+    pub fn message_in(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.message,
+            Lang::Zh => &self.zh,
+        }
+    }
+
+    /// `LINE:COL: message` in `lang`.
+    pub fn display_in(&self, lang: Lang) -> String {
+        format!("{}:{}: {}", self.line, self.col, self.message_in(lang))
+    }
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -40,7 +59,10 @@ const MAX_DIAGNOSTICS: usize = 20;
 pub fn parse_scenario(bytes: &[u8]) -> Result<Scenario, Vec<Diagnostic>> {
     let text = decode(
         bytes,
-        "the file is empty; a scenario needs at least `id`, `ttl`, `workers` and `steps`",
+        &words(
+            "the file is empty; a scenario needs at least `id`, `ttl`, `workers` and `steps`",
+            "文件是空的；场景至少需要 `id`、`ttl`、`workers` 和 `steps`",
+        ),
     )?;
     let document = document(text)?;
     let mut reader = Reader {
@@ -57,7 +79,10 @@ pub fn parse_scenario(bytes: &[u8]) -> Result<Scenario, Vec<Diagnostic>> {
 
 /// Decodes bytes to text, or the diagnostic for a file that is not UTF-8
 /// or is empty.
-pub(crate) fn decode<'b>(bytes: &'b [u8], empty_message: &str) -> Result<&'b str, Vec<Diagnostic>> {
+pub(crate) fn decode<'b>(
+    bytes: &'b [u8],
+    empty_message: &Text,
+) -> Result<&'b str, Vec<Diagnostic>> {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -72,6 +97,7 @@ pub(crate) fn decode<'b>(bytes: &'b [u8], empty_message: &str) -> Result<&'b str
                 message: format!(
                     "the file is not valid UTF-8 (byte 0x{bad:02x}); save it as UTF-8"
                 ),
+                zh: format!("文件不是有效的 UTF-8（字节 0x{bad:02x}）；请以 UTF-8 保存"),
             }]);
         }
     };
@@ -80,7 +106,8 @@ pub(crate) fn decode<'b>(bytes: &'b [u8], empty_message: &str) -> Result<&'b str
         return Err(vec![Diagnostic {
             line: 1,
             col: 1,
-            message: empty_message.to_owned(),
+            message: empty_message.en.clone(),
+            zh: empty_message.zh.clone(),
         }]);
     }
     Ok(text)
@@ -96,6 +123,7 @@ pub(crate) fn document(text: &str) -> Result<Spanned<DeTable<'_>>, Vec<Diagnosti
             line,
             col,
             message: format!("invalid TOML: {}", message.trim()),
+            zh: format!("TOML 语法错误：{}", message.trim()),
         }]
     })
 }
@@ -106,7 +134,10 @@ pub(crate) fn document(text: &str) -> Result<Spanned<DeTable<'_>>, Vec<Diagnosti
 pub fn parse_design(bytes: &[u8]) -> Result<(Design, DesignSource), Vec<Diagnostic>> {
     let text = decode(
         bytes,
-        "the file is empty; a design file needs design keys such as `commit_checks`",
+        &words(
+            "the file is empty; a design file needs design keys such as `commit_checks`",
+            "文件是空的；设计文件需要设计键，例如 `commit_checks`",
+        ),
     )?;
     let document = document(text)?;
     let mut reader = Reader {
@@ -172,12 +203,34 @@ pub fn closest<'k>(word: &str, known: impl IntoIterator<Item = &'k str>) -> Opti
     })
 }
 
-fn did_you_mean<'k>(word: &str, known: impl IntoIterator<Item = &'k str> + Clone) -> String {
+/// A message in English and Chinese.
+pub(crate) fn words(en: impl Into<String>, zh: impl Into<String>) -> Text {
+    Text {
+        en: en.into(),
+        zh: zh.into(),
+    }
+}
+
+/// A name that reads the same in both languages, such as `` `ttl` ``.
+pub(crate) fn name(text: &str) -> Text {
+    Text::both(text)
+}
+
+pub(crate) fn did_you_mean<'k>(
+    word: &str,
+    known: impl IntoIterator<Item = &'k str> + Clone,
+) -> Text {
     match closest(word, known.clone()) {
-        Some(suggestion) => format!("; did you mean `{suggestion}`?"),
+        Some(suggestion) => words(
+            format!("; did you mean `{suggestion}`?"),
+            format!("；你是不是想写 `{suggestion}`？"),
+        ),
         None => {
             let list: Vec<String> = known.into_iter().map(|k| format!("`{k}`")).collect();
-            format!("; expected one of {}", list.join(", "))
+            words(
+                format!("; expected one of {}", list.join(", ")),
+                format!("；应为以下之一：{}", list.join("、")),
+            )
         }
     }
 }
@@ -186,7 +239,7 @@ pub(crate) type Value<'i> = Spanned<DeValue<'i>>;
 
 pub(crate) struct Reader<'t> {
     pub(crate) text: &'t str,
-    pub(crate) errors: Vec<(usize, String)>,
+    pub(crate) errors: Vec<(usize, Text)>,
 }
 
 /// The values of a table's known keys, in the order the keys were asked for.
@@ -202,8 +255,8 @@ impl<'a, 'i> Fields<'a, 'i> {
 }
 
 impl<'t> Reader<'t> {
-    pub(crate) fn error(&mut self, span: Range<usize>, message: impl Into<String>) {
-        self.errors.push((span.start, message.into()));
+    pub(crate) fn error(&mut self, span: Range<usize>, message: Text) {
+        self.errors.push((span.start, message));
     }
 
     pub(crate) fn into_diagnostics(mut self) -> Vec<Diagnostic> {
@@ -214,7 +267,12 @@ impl<'t> Reader<'t> {
             .into_iter()
             .map(|(offset, message)| {
                 let (line, col) = line_col(self.text, offset);
-                Diagnostic { line, col, message }
+                Diagnostic {
+                    line,
+                    col,
+                    message: message.en,
+                    zh: spaced(&message.zh),
+                }
             })
             .collect()
     }
@@ -225,7 +283,7 @@ impl<'t> Reader<'t> {
         table: &'a DeTable<'i>,
         span: Range<usize>,
         known: &[&'static str],
-        context: &str,
+        context: &Text,
     ) -> Fields<'a, 'i> {
         let mut values = vec![None; known.len()];
         for (key, value) in table.iter() {
@@ -236,9 +294,13 @@ impl<'t> Reader<'t> {
                 Some(index) => values[index] = Some(value),
                 None => {
                     let hint = did_you_mean(key.get_ref(), known.iter().copied());
+                    let key_name = key.get_ref();
                     self.error(
                         key.span(),
-                        format!("unknown key `{}` in {context}{hint}", key.get_ref()),
+                        words(
+                            format!("unknown key `{key_name}` in {}{}", context.en, hint.en),
+                            format!("{}中没有键 `{key_name}`{}", context.zh, hint.zh),
+                        ),
                     );
                 }
             }
@@ -249,14 +311,17 @@ impl<'t> Reader<'t> {
     pub(crate) fn table<'a, 'i>(
         &mut self,
         value: &'a Value<'i>,
-        what: &str,
+        what: &Text,
     ) -> Option<&'a DeTable<'i>> {
         match value.get_ref() {
             DeValue::Table(table) => Some(table),
             other => {
                 self.error(
                     value.span(),
-                    format!("{what} must be a table, not {}", type_name(other)),
+                    words(
+                        format!("{} must be a table, not {}", what.en, type_name(other)),
+                        format!("{}必须是表，而不是{}", what.zh, type_name_zh(other)),
+                    ),
                 );
                 None
             }
@@ -266,27 +331,33 @@ impl<'t> Reader<'t> {
     pub(crate) fn array<'a, 'i>(
         &mut self,
         value: &'a Value<'i>,
-        what: &str,
+        what: &Text,
     ) -> Option<&'a [Value<'i>]> {
         match value.get_ref() {
             DeValue::Array(array) => Some(array),
             other => {
                 self.error(
                     value.span(),
-                    format!("{what} must be an array, not {}", type_name(other)),
+                    words(
+                        format!("{} must be an array, not {}", what.en, type_name(other)),
+                        format!("{}必须是数组，而不是{}", what.zh, type_name_zh(other)),
+                    ),
                 );
                 None
             }
         }
     }
 
-    pub(crate) fn string(&mut self, value: &Value<'_>, what: &str) -> Option<String> {
+    pub(crate) fn string(&mut self, value: &Value<'_>, what: &Text) -> Option<String> {
         match value.get_ref() {
             DeValue::String(text) => Some(text.to_string()),
             other => {
                 self.error(
                     value.span(),
-                    format!("{what} must be a string, not {}", type_name(other)),
+                    words(
+                        format!("{} must be a string, not {}", what.en, type_name(other)),
+                        format!("{}必须是字符串，而不是{}", what.zh, type_name_zh(other)),
+                    ),
                 );
                 None
             }
@@ -294,29 +365,52 @@ impl<'t> Reader<'t> {
     }
 
     /// A non-empty identifier.
-    pub(crate) fn ident(&mut self, value: &Value<'_>, what: &str) -> Option<String> {
+    pub(crate) fn ident(&mut self, value: &Value<'_>, what: &Text) -> Option<String> {
         let text = self.string(value, what)?;
         if text.trim().is_empty() {
-            self.error(value.span(), format!("{what} must not be empty"));
+            self.error(
+                value.span(),
+                words(
+                    format!("{} must not be empty", what.en),
+                    format!("{}不能为空", what.zh),
+                ),
+            );
             return None;
         }
         if text.chars().count() > 64 || text.chars().any(char::is_control) {
             self.error(
                 value.span(),
-                format!("{what} must be at most 64 characters, without control characters"),
+                words(
+                    format!(
+                        "{} must be at most 64 characters, without control characters",
+                        what.en
+                    ),
+                    format!("{}最多 64 个字符，且不能含控制字符", what.zh),
+                ),
             );
             return None;
         }
         Some(text)
     }
 
-    pub(crate) fn bool(&mut self, value: &Value<'_>, what: &str) -> Option<bool> {
+    pub(crate) fn bool(&mut self, value: &Value<'_>, what: &Text) -> Option<bool> {
         match value.get_ref() {
             DeValue::Boolean(flag) => Some(*flag),
             other => {
                 self.error(
                     value.span(),
-                    format!("{what} must be true or false, not {}", type_name(other)),
+                    words(
+                        format!(
+                            "{} must be true or false, not {}",
+                            what.en,
+                            type_name(other)
+                        ),
+                        format!(
+                            "{}必须是true 或 false，而不是{}",
+                            what.zh,
+                            type_name_zh(other)
+                        ),
+                    ),
                 );
                 None
             }
@@ -326,16 +420,24 @@ impl<'t> Reader<'t> {
     pub(crate) fn integer(
         &mut self,
         value: &Value<'_>,
-        what: &str,
+        what: &Text,
         min: i64,
         max: i64,
     ) -> Option<i64> {
         let DeValue::Integer(integer) = value.get_ref() else {
             self.error(
                 value.span(),
-                format!(
-                    "{what} must be an integer, not {}",
-                    type_name(value.get_ref())
+                words(
+                    format!(
+                        "{} must be an integer, not {}",
+                        what.en,
+                        type_name(value.get_ref())
+                    ),
+                    format!(
+                        "{}必须是整数，而不是{}",
+                        what.zh,
+                        type_name_zh(value.get_ref())
+                    ),
                 ),
             );
             return None;
@@ -346,16 +448,27 @@ impl<'t> Reader<'t> {
             Ok(number) if number < 0 && min >= 0 => {
                 self.error(
                     value.span(),
-                    format!("{what} must not be negative (found {number})"),
+                    words(
+                        format!("{} must not be negative (found {number})", what.en),
+                        format!("{}不能为负数（实际为 {number}）", what.zh),
+                    ),
                 );
                 None
             }
             _ => {
                 self.error(
                     value.span(),
-                    format!(
-                        "{what} must be between {min} and {max} (found {})",
-                        integer.as_str()
+                    words(
+                        format!(
+                            "{} must be between {min} and {max} (found {})",
+                            what.en,
+                            integer.as_str()
+                        ),
+                        format!(
+                            "{}必须在 {min} 到 {max} 之间（实际为 {}）",
+                            what.zh,
+                            integer.as_str()
+                        ),
                     ),
                 );
                 None
@@ -364,19 +477,31 @@ impl<'t> Reader<'t> {
     }
 
     /// A string for both languages, or `{ en = "...", zh = "..." }`.
-    pub(crate) fn text(&mut self, value: &Value<'_>, what: &str) -> Option<Text> {
+    pub(crate) fn text(&mut self, value: &Value<'_>, what: &Text) -> Option<Text> {
         match value.get_ref() {
             DeValue::String(text) => Some(Text::both(text)),
             DeValue::Table(table) => {
                 let fields = self.fields(table, value.span(), &["en", "zh"], what);
-                let en = fields
-                    .get(0)
-                    .and_then(|v| self.string(v, &format!("{what}.en")));
-                let zh = fields
-                    .get(1)
-                    .and_then(|v| self.string(v, &format!("{what}.zh")));
+                let en = fields.get(0).and_then(|v| {
+                    self.string(
+                        v,
+                        &words(format!("{}.en", what.en), format!("{}.en", what.zh)),
+                    )
+                });
+                let zh = fields.get(1).and_then(|v| {
+                    self.string(
+                        v,
+                        &words(format!("{}.zh", what.en), format!("{}.zh", what.zh)),
+                    )
+                });
                 if en.is_none() && zh.is_none() {
-                    self.error(value.span(), format!("{what} needs `en` or `zh`"));
+                    self.error(
+                        value.span(),
+                        words(
+                            format!("{} needs `en` or `zh`", what.en),
+                            format!("{}需要 `en` 或 `zh`", what.zh),
+                        ),
+                    );
                     return None;
                 }
                 Some(Text {
@@ -387,9 +512,17 @@ impl<'t> Reader<'t> {
             other => {
                 self.error(
                     value.span(),
-                    format!(
-                        "{what} must be a string or a table {{ en = \"…\", zh = \"…\" }}, not {}",
-                        type_name(other)
+                    words(
+                        format!(
+                            "{} must be a string or a table {{ en = \"…\", zh = \"…\" }}, not {}",
+                            what.en,
+                            type_name(other)
+                        ),
+                        format!(
+                            "{}必须是字符串或表 {{ en = \"…\", zh = \"…\" }}，而不是{}",
+                            what.zh,
+                            type_name_zh(other)
+                        ),
                     ),
                 );
                 None
@@ -402,13 +535,16 @@ impl<'t> Reader<'t> {
         fields: &Fields<'a, 'i>,
         index: usize,
         name: &str,
-        context: &str,
+        context: &Text,
     ) -> Option<&'a Value<'i>> {
         let value = fields.get(index);
         if value.is_none() {
             self.error(
                 fields.span.clone(),
-                format!("{context} is missing `{name}`"),
+                words(
+                    format!("{} is missing `{name}`", context.en),
+                    format!("{}缺少 `{name}`", context.zh),
+                ),
             );
         }
         value
@@ -418,7 +554,7 @@ impl<'t> Reader<'t> {
     pub(crate) fn choice<T: Copy>(
         &mut self,
         value: &Value<'_>,
-        what: &str,
+        what: &Text,
         options: &[T],
         name: impl Fn(T) -> &'static str,
     ) -> Option<T> {
@@ -426,7 +562,13 @@ impl<'t> Reader<'t> {
         let found = options.iter().copied().find(|option| name(*option) == text);
         if found.is_none() {
             let hint = did_you_mean(&text, options.iter().map(|option| name(*option)));
-            self.error(value.span(), format!("unknown {what} `{text}`{hint}"));
+            self.error(
+                value.span(),
+                words(
+                    format!("unknown {} `{text}`{}", what.en, hint.en),
+                    format!("未知的{} `{text}`{}", what.zh, hint.zh),
+                ),
+            );
         }
         found
     }
@@ -450,18 +592,21 @@ impl<'t> Reader<'t> {
             "seed",
         ];
         let start = span.start;
-        let fields = self.fields(document, span, &KEYS, "the scenario");
+        let the_scenario = words("the scenario", "场景");
+        let fields = self.fields(document, span, &KEYS, &the_scenario);
         let id = self
-            .required(&fields, 0, "id", "the scenario")
-            .and_then(|v| self.ident(v, "`id`"));
-        let title = fields.get(1).and_then(|v| self.text(v, "`title`"));
-        let description = fields.get(2).and_then(|v| self.text(v, "`description`"));
+            .required(&fields, 0, "id", &the_scenario)
+            .and_then(|v| self.ident(v, &name("`id`")));
+        let title = fields.get(1).and_then(|v| self.text(v, &name("`title`")));
+        let description = fields
+            .get(2)
+            .and_then(|v| self.text(v, &name("`description`")));
         let ttl = self
-            .required(&fields, 3, "ttl", "the scenario")
-            .and_then(|v| self.integer(v, "`ttl`", 1, MAX_TIME));
+            .required(&fields, 3, "ttl", &the_scenario)
+            .and_then(|v| self.integer(v, &name("`ttl`"), 1, MAX_TIME));
         let seed = fields
             .get(10)
-            .and_then(|v| self.integer(v, "`seed`", 0, i64::MAX));
+            .and_then(|v| self.integer(v, &name("`seed`"), 0, i64::MAX));
 
         let mut scenario = Scenario::new(id.as_deref().unwrap_or("scenario"), 1, &[]);
         scenario.ttl = ttl.unwrap_or(1) as u64;
@@ -469,7 +614,7 @@ impl<'t> Reader<'t> {
         scenario.description = description;
         scenario.seed = seed.unwrap_or(0) as u64;
 
-        if let Some(workers) = self.required(&fields, 4, "workers", "the scenario") {
+        if let Some(workers) = self.required(&fields, 4, "workers", &the_scenario) {
             self.workers(workers, &mut scenario);
         }
         if let Some(jobs) = fields.get(5) {
@@ -493,44 +638,72 @@ impl<'t> Reader<'t> {
         if let Err(problem) = scenario.check()
             && self.errors.is_empty()
         {
-            self.error(start..start, problem);
+            self.error(
+                start..start,
+                words(problem.message(Lang::En), problem.message(Lang::Zh)),
+            );
         }
         Some(scenario)
     }
 
     pub(crate) fn workers(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
-        let Some(entries) = self.array(value, "`workers`") else {
+        let Some(entries) = self.array(value, &name("`workers`")) else {
             return;
         };
         if entries.is_empty() {
-            self.error(value.span(), "`workers` needs at least one worker");
+            self.error(
+                value.span(),
+                words(
+                    "`workers` needs at least one worker",
+                    "`workers` 至少需要一个 Worker",
+                ),
+            );
         }
         if entries.len() > MAX_IDS {
-            self.error(value.span(), format!("at most {MAX_IDS} workers"));
+            self.error(
+                value.span(),
+                words(
+                    format!("at most {MAX_IDS} workers"),
+                    format!("最多 {MAX_IDS} 个 Worker"),
+                ),
+            );
             return;
         }
         for entry in entries {
             let (id, owner) = match entry.get_ref() {
                 DeValue::Table(table) => {
-                    let fields = self.fields(table, entry.span(), &["id", "owner"], "a worker");
+                    let a_worker = words("a worker", "Worker");
+                    let fields = self.fields(table, entry.span(), &["id", "owner"], &a_worker);
                     let id = self
-                        .required(&fields, 0, "id", "a worker")
-                        .and_then(|v| self.ident(v, "a worker's `id`"));
-                    let owner = fields
-                        .get(1)
-                        .and_then(|v| self.ident(v, "a worker's `owner`"));
+                        .required(&fields, 0, "id", &a_worker)
+                        .and_then(|v| self.ident(v, &words("a worker's `id`", "Worker 的 `id`")));
+                    let owner = fields.get(1).and_then(|v| {
+                        self.ident(v, &words("a worker's `owner`", "Worker 的 `owner`"))
+                    });
                     (id, owner)
                 }
-                _ => (self.ident(entry, "a worker id"), None),
+                _ => (
+                    self.ident(entry, &words("a worker id", "Worker 的 id")),
+                    None,
+                ),
             };
             let Some(id) = id else { continue };
             if id == "db" {
                 self.error(
                     entry.span(),
-                    "`db` names the database's clock; give the worker another id",
+                    words(
+                        "`db` names the database's clock; give the worker another id",
+                        "`db` 是数据库时钟的名字；请给这个 Worker 另取一个 id",
+                    ),
                 );
             } else if scenario.workers.iter().any(|w| w.id == id) {
-                self.error(entry.span(), format!("worker `{id}` is listed twice"));
+                self.error(
+                    entry.span(),
+                    words(
+                        format!("worker `{id}` is listed twice"),
+                        format!("Worker `{id}` 被列了两次"),
+                    ),
+                );
             } else {
                 let owner = owner.unwrap_or_else(|| id.clone());
                 scenario.add_worker(&id, &owner);
@@ -539,24 +712,33 @@ impl<'t> Reader<'t> {
     }
 
     pub(crate) fn jobs(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
-        let Some(entries) = self.array(value, "`jobs`") else {
+        let Some(entries) = self.array(value, &name("`jobs`")) else {
             return;
         };
         if entries.is_empty() || entries.len() > MAX_IDS {
             self.error(
                 value.span(),
-                format!("`jobs` needs between 1 and {MAX_IDS} job ids"),
+                words(
+                    format!("`jobs` needs between 1 and {MAX_IDS} job ids"),
+                    format!("`jobs` 需要 1 到 {MAX_IDS} 个任务 id"),
+                ),
             );
             return;
         }
         scenario.jobs.clear();
         scenario.jobs_listed = true;
         for entry in entries {
-            let Some(id) = self.ident(entry, "a job id") else {
+            let Some(id) = self.ident(entry, &words("a job id", "任务 id")) else {
                 continue;
             };
             if scenario.jobs.contains(&id) {
-                self.error(entry.span(), format!("job `{id}` is listed twice"));
+                self.error(
+                    entry.span(),
+                    words(
+                        format!("job `{id}` is listed twice"),
+                        format!("任务 `{id}` 被列了两次"),
+                    ),
+                );
             } else {
                 scenario.jobs.push(id);
             }
@@ -568,7 +750,12 @@ impl<'t> Reader<'t> {
 
     pub(crate) fn design(&mut self, value: &Value<'_>) -> Option<(Design, DesignSource)> {
         if let DeValue::String(_) = value.get_ref() {
-            let preset = self.choice(value, "design preset", &Preset::ALL, Preset::name)?;
+            let preset = self.choice(
+                value,
+                &words("design preset", "设计预设"),
+                &Preset::ALL,
+                Preset::name,
+            )?;
             return Some((preset.design(), DesignSource::Preset(preset)));
         }
         let table = match value.get_ref() {
@@ -576,9 +763,12 @@ impl<'t> Reader<'t> {
             other => {
                 self.error(
                     value.span(),
-                    format!(
-                        "`design` must be a preset name or a table, not {}",
-                        type_name(other)
+                    words(
+                        format!(
+                            "`design` must be a preset name or a table, not {}",
+                            type_name(other)
+                        ),
+                        format!("`design` 必须是预设名或表，而不是{}", type_name_zh(other)),
                     ),
                 );
                 return None;
@@ -594,62 +784,91 @@ impl<'t> Reader<'t> {
             "target_protect",
             "worker_checks",
         ];
-        let fields = self.fields(table, value.span(), &KEYS, "`design`");
+        let fields = self.fields(table, value.span(), &KEYS, &name("`design`"));
         let base = fields
             .get(0)
-            .and_then(|v| self.choice(v, "design preset", &Preset::ALL, Preset::name))
+            .and_then(|v| {
+                self.choice(
+                    v,
+                    &words("design preset", "设计预设"),
+                    &Preset::ALL,
+                    Preset::name,
+                )
+            })
             .unwrap_or(Preset::Full);
         let mut design = base.design();
-        if let Some(token) = fields
-            .get(1)
-            .and_then(|v| self.choice(v, "token kind", &TokenKind::ALL, TokenKind::name))
-        {
+        if let Some(token) = fields.get(1).and_then(|v| {
+            self.choice(
+                v,
+                &words("token kind", "令牌类型"),
+                &TokenKind::ALL,
+                TokenKind::name,
+            )
+        }) {
             design.token = token;
         }
         if let Some(checks) = fields
             .get(2)
-            .and_then(|v| self.checks(v, "`commit_checks`"))
+            .and_then(|v| self.checks(v, &name("`commit_checks`")))
         {
             design.commit_checks = checks;
         }
-        if let Some(checks) = fields.get(3).and_then(|v| self.checks(v, "`renew_checks`")) {
+        if let Some(checks) = fields
+            .get(3)
+            .and_then(|v| self.checks(v, &name("`renew_checks`")))
+        {
             design.renew_checks = checks;
         }
-        if let Some(clock) = fields
-            .get(4)
-            .and_then(|v| self.choice(v, "lease clock", &LeaseClock::ALL, LeaseClock::name))
-        {
+        if let Some(clock) = fields.get(4).and_then(|v| {
+            self.choice(
+                v,
+                &words("lease clock", "租约时钟"),
+                &LeaseClock::ALL,
+                LeaseClock::name,
+            )
+        }) {
             design.lease_clock = clock;
         }
         if let Some(flag) = fields
             .get(5)
-            .and_then(|v| self.bool(v, "`register_on_claim`"))
+            .and_then(|v| self.bool(v, &name("`register_on_claim`")))
         {
             design.register_on_claim = flag;
         }
-        if let Some(protect) = fields
-            .get(6)
-            .and_then(|v| self.choice(v, "protection", &Protect::ALL, Protect::name))
-        {
+        if let Some(protect) = fields.get(6).and_then(|v| {
+            self.choice(
+                v,
+                &words("protection", "保护方式"),
+                &Protect::ALL,
+                Protect::name,
+            )
+        }) {
             design.target_protect = protect;
         }
-        if let Some(flag) = fields.get(7).and_then(|v| self.bool(v, "`worker_checks`")) {
+        if let Some(flag) = fields
+            .get(7)
+            .and_then(|v| self.bool(v, &name("`worker_checks`")))
+        {
             design.worker_checks = flag;
         }
         Some((design, DesignSource::Table))
     }
 
-    pub(crate) fn checks(&mut self, value: &Value<'_>, what: &str) -> Option<CheckSet> {
+    pub(crate) fn checks(&mut self, value: &Value<'_>, what: &Text) -> Option<CheckSet> {
         let entries = self.array(value, what)?;
         let mut set = CheckSet::EMPTY;
         for entry in entries {
-            let Some(check) = self.choice(entry, "check", &Check::ALL, Check::name) else {
+            let Some(check) = self.choice(entry, &words("check", "检查"), &Check::ALL, Check::name)
+            else {
                 continue;
             };
             if set.contains(check) {
                 self.error(
                     entry.span(),
-                    format!("`{}` is listed twice in {what}", check.name()),
+                    words(
+                        format!("`{}` is listed twice in {}", check.name(), what.en),
+                        format!("`{}` 在 {} 中被列了两次", check.name(), what.zh),
+                    ),
                 );
             }
             set = set.with(check);
@@ -658,27 +877,45 @@ impl<'t> Reader<'t> {
     }
 
     pub(crate) fn targets(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
-        let Some(entries) = self.array(value, "`targets`") else {
+        let Some(entries) = self.array(value, &name("`targets`")) else {
             return;
         };
         if entries.len() > MAX_IDS {
-            self.error(value.span(), format!("at most {MAX_IDS} targets"));
+            self.error(
+                value.span(),
+                words(
+                    format!("at most {MAX_IDS} targets"),
+                    format!("最多 {MAX_IDS} 个目标"),
+                ),
+            );
             return;
         }
         for entry in entries {
-            let Some(table) = self.table(entry, "a target") else {
+            let a_target = words("a target", "目标");
+            let Some(table) = self.table(entry, &a_target) else {
                 continue;
             };
-            let fields = self.fields(table, entry.span(), &["id", "protect"], "a target");
+            let fields = self.fields(table, entry.span(), &["id", "protect"], &a_target);
             let id = self
-                .required(&fields, 0, "id", "a target")
-                .and_then(|v| self.ident(v, "a target's `id`"));
-            let protect = fields
-                .get(1)
-                .and_then(|v| self.choice(v, "protection", &Protect::ALL, Protect::name));
+                .required(&fields, 0, "id", &a_target)
+                .and_then(|v| self.ident(v, &words("a target's `id`", "目标的 `id`")));
+            let protect = fields.get(1).and_then(|v| {
+                self.choice(
+                    v,
+                    &words("protection", "保护方式"),
+                    &Protect::ALL,
+                    Protect::name,
+                )
+            });
             let Some(id) = id else { continue };
             if scenario.targets.iter().any(|t| t.id == id) {
-                self.error(entry.span(), format!("target `{id}` is listed twice"));
+                self.error(
+                    entry.span(),
+                    words(
+                        format!("target `{id}` is listed twice"),
+                        format!("目标 `{id}` 被列了两次"),
+                    ),
+                );
             } else {
                 scenario.add_target(&id, protect);
             }
@@ -686,14 +923,17 @@ impl<'t> Reader<'t> {
     }
 
     pub(crate) fn clocks(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
-        let Some(table) = self.table(value, "`clocks`") else {
+        let Some(table) = self.table(value, &name("`clocks`")) else {
             return;
         };
         for (key, offset) in table.iter() {
             let node = key.get_ref().as_ref();
             let Some(offset) = self.integer(
                 offset,
-                &format!("the offset of `{node}`"),
+                &words(
+                    format!("the offset of `{node}`"),
+                    format!("`{node}` 的偏移"),
+                ),
                 -MAX_TIME,
                 MAX_TIME,
             ) else {
@@ -709,18 +949,27 @@ impl<'t> Reader<'t> {
                 let hint = did_you_mean(node, known);
                 self.error(
                     key.span(),
-                    format!("unknown clock `{node}`: not `db` or a worker{hint}"),
+                    words(
+                        format!("unknown clock `{node}`: not `db` or a worker{}", hint.en),
+                        format!("未知的时钟 `{node}`：既不是 `db` 也不是 Worker{}", hint.zh),
+                    ),
                 );
             }
         }
     }
 
     pub(crate) fn steps(&mut self, value: &Value<'_>, scenario: &mut Scenario) {
-        let Some(entries) = self.array(value, "`steps`") else {
+        let Some(entries) = self.array(value, &name("`steps`")) else {
             return;
         };
         if entries.len() > MAX_STEPS {
-            self.error(value.span(), format!("at most {MAX_STEPS} steps"));
+            self.error(
+                value.span(),
+                words(
+                    format!("at most {MAX_STEPS} steps"),
+                    format!("最多 {MAX_STEPS} 步"),
+                ),
+            );
             return;
         }
         let mut ops = HashMap::new();
@@ -736,9 +985,15 @@ impl<'t> Reader<'t> {
                 let (line, _) = line_col(self.text, line_of);
                 self.error(
                     entry.span(),
-                    format!(
-                        "`at` = {} goes backwards: the step before (line {line}) is at {before}",
-                        step.at
+                    words(
+                        format!(
+                            "`at` = {} goes backwards: the step before (line {line}) is at {before}",
+                            step.at
+                        ),
+                        format!(
+                            "`at` = {} 让时间倒退了：前一步（第 {line} 行）在 tick 时刻 {before}",
+                            step.at
+                        ),
                     ),
                 );
             }
@@ -755,32 +1010,37 @@ impl<'t> Reader<'t> {
         values: &mut HashMap<String, u32>,
     ) -> Option<Step> {
         const KEYS: [&str; 8] = ["at", "worker", "do", "job", "target", "op", "value", "note"];
-        let table = self.table(entry, "a step")?;
-        let fields = self.fields(table, entry.span(), &KEYS, "a step");
+        let a_step = words("a step", "步骤");
+        let this_step = words("this step", "这一步");
+        let table = self.table(entry, &a_step)?;
+        let fields = self.fields(table, entry.span(), &KEYS, &a_step);
         let at = self
-            .required(&fields, 0, "at", "this step")
-            .and_then(|v| self.integer(v, "`at`", 0, MAX_TIME));
+            .required(&fields, 0, "at", &this_step)
+            .and_then(|v| self.integer(v, &name("`at`"), 0, MAX_TIME));
         let action = self
-            .required(&fields, 2, "do", "this step")
-            .and_then(|v| self.choice(v, "action", &Action::ALL, Action::name));
-        let note = fields.get(7).and_then(|v| self.text(v, "`note`"));
+            .required(&fields, 2, "do", &this_step)
+            .and_then(|v| self.choice(v, &words("action", "动作"), &Action::ALL, Action::name));
+        let note = fields.get(7).and_then(|v| self.text(v, &name("`note`")));
         let worker = self.step_reference(
             fields.get(1),
-            "worker",
+            words("worker", "Worker"),
             scenario.workers.iter().map(|w| w.id.as_str()),
             None,
         )?;
         let job = self.step_reference(
             fields.get(3),
-            "job",
+            words("job", "任务"),
             scenario.jobs.iter().map(String::as_str),
             None,
         )?;
         let target = self.step_reference(
             fields.get(4),
-            "target",
+            words("target", "目标"),
             scenario.targets.iter().map(|t| t.id.as_str()),
-            Some("; the scenario has no [[targets]]"),
+            Some(words(
+                "; the scenario has no [[targets]]",
+                "；场景里没有 [[targets]]",
+            )),
         )?;
         let (at, action) = (at?, action?);
         self.step_fits_action(entry, &fields, scenario, action, worker, target)?;
@@ -798,22 +1058,28 @@ impl<'t> Reader<'t> {
     fn step_reference<'k>(
         &mut self,
         value: Option<&Value<'_>>,
-        key: &str,
+        noun: Text,
         ids: impl IntoIterator<Item = &'k str> + Clone,
-        if_none_exist: Option<&str>,
+        if_none_exist: Option<Text>,
     ) -> Option<Option<u16>> {
         let Some(value) = value else {
             return Some(None);
         };
-        let id = self.ident(value, &format!("`{key}`"))?;
+        let id = self.ident(value, &name(&format!("`{}`", noun.en)))?;
         if let Some(index) = ids.clone().into_iter().position(|known| known == id) {
             return Some(Some(idx16(index)));
         }
         let hint = match if_none_exist {
-            Some(hint) if ids.clone().into_iter().next().is_none() => hint.to_owned(),
+            Some(hint) if ids.clone().into_iter().next().is_none() => hint,
             _ => did_you_mean(&id, ids),
         };
-        self.error(value.span(), format!("unknown {key} `{id}`{hint}"));
+        self.error(
+            value.span(),
+            words(
+                format!("unknown {} `{id}`{}", noun.en, hint.en),
+                format!("未知的{} `{id}`{}", noun.zh, hint.zh),
+            ),
+        );
         None
     }
 
@@ -830,16 +1096,34 @@ impl<'t> Reader<'t> {
     ) -> Option<()> {
         let name = action.name();
         if action.needs_worker() && worker.is_none() {
-            self.error(entry.span(), format!("`{name}` needs a `worker`"));
+            self.error(
+                entry.span(),
+                words(
+                    format!("`{name}` needs a `worker`"),
+                    format!("`{name}` 需要一个 `worker`"),
+                ),
+            );
             return None;
         }
         match (action.needs_target(), fields.get(4)) {
             (true, None) => {
-                self.error(entry.span(), format!("`{name}` needs a `target`"));
+                self.error(
+                    entry.span(),
+                    words(
+                        format!("`{name}` needs a `target`"),
+                        format!("`{name}` 需要一个 `target`"),
+                    ),
+                );
                 return None;
             }
             (false, Some(value)) => {
-                self.error(value.span(), format!("`{name}` takes no `target`"));
+                self.error(
+                    value.span(),
+                    words(
+                        format!("`{name}` takes no `target`"),
+                        format!("`{name}` 不接受 `target`"),
+                    ),
+                );
                 return None;
             }
             _ => {}
@@ -851,10 +1135,17 @@ impl<'t> Reader<'t> {
         {
             self.error(
                 value.span(),
-                format!(
-                    "`register` needs a target with protect = \"registered_token\"; `{}` is {}",
-                    spec.id,
-                    spec.protect.name()
+                words(
+                    format!(
+                        "`register` needs a target with protect = \"registered_token\"; `{}` is {}",
+                        spec.id,
+                        spec.protect.name()
+                    ),
+                    format!(
+                        "`register` 需要 protect = \"registered_token\" 的目标；`{}` 是 {}",
+                        spec.id,
+                        spec.protect.name()
+                    ),
                 ),
             );
             return None;
@@ -881,13 +1172,16 @@ impl<'t> Reader<'t> {
             if step.action != Action::Write {
                 self.error(
                     value.span(),
-                    format!("`{name}` takes no `{key}`; only `write` does"),
+                    words(
+                        format!("`{name}` takes no `{key}`; only `write` does"),
+                        format!("`{name}` 不接受 `{key}`；只有 `write` 接受"),
+                    ),
                 );
                 return None;
             }
             let text = match value.get_ref() {
                 DeValue::Integer(integer) if key == "value" => integer.as_str().to_owned(),
-                _ => self.ident(value, &format!("`{key}`"))?,
+                _ => self.ident(value, &Text::both(&format!("`{key}`")))?,
             };
             if key == "op" {
                 let next = u32::try_from(ops.len()).unwrap_or(u32::MAX);
@@ -906,6 +1200,38 @@ impl<'t> Reader<'t> {
             }
         }
         Some(())
+    }
+}
+
+/// `zh` with a space wherever a Chinese character meets a Latin letter, a
+/// digit or a backtick: the Chinese messages are built from parts (`` `ttl` ``
+/// + 必须…), and this keeps the spacing the rest of the Chinese text uses.
+fn spaced(zh: &str) -> String {
+    let is_han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+    let is_latin = |c: char| c.is_ascii_alphanumeric() || c == '`';
+    let mut out = String::with_capacity(zh.len() + 8);
+    let mut previous: Option<char> = None;
+    for c in zh.chars() {
+        if let Some(p) = previous
+            && ((is_han(p) && is_latin(c)) || (is_latin(p) && is_han(c)))
+        {
+            out.push(' ');
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    out
+}
+
+fn type_name_zh(value: &DeValue<'_>) -> &'static str {
+    match value {
+        DeValue::String(_) => "字符串",
+        DeValue::Integer(_) => "整数",
+        DeValue::Float(_) => "浮点数",
+        DeValue::Boolean(_) => "布尔值",
+        DeValue::Datetime(_) => "日期时间",
+        DeValue::Array(_) => "数组",
+        DeValue::Table(_) => "表",
     }
 }
 
@@ -932,6 +1258,16 @@ mod tests {
         assert_eq!(line_col(text, 3), (2, 1));
         assert_eq!(line_col(text, text.find('x').unwrap_or(0)), (2, 4));
         assert_eq!(line_col(text, 4), (2, 1), "inside a character: its start");
+    }
+
+    #[test]
+    fn chinese_messages_are_spaced_between_scripts() {
+        assert_eq!(spaced("未知的Worker `Z`"), "未知的 Worker `Z`");
+        assert_eq!(spaced("`ttl`必须是整数"), "`ttl` 必须是整数");
+        assert_eq!(
+            spaced("最多 64 个字符，而不是表"),
+            "最多 64 个字符，而不是表"
+        );
     }
 
     #[test]

@@ -49,7 +49,7 @@ impl Frames {
         let launch = Launch::Course {
             lessons: crate::course_cmd::LessonSource::Folder(lessons.to_path_buf()),
         };
-        let opened = open(&launch)
+        let opened = open(&launch, sim_core::Lang::En)
             .map_err(|_| std::io::Error::other(format!("cannot open {}", lessons.display())))?;
         let mut store = Store::new(data_dir.to_path_buf());
         let app = start(opened, Some(&mut store), Theme { color: true });

@@ -62,12 +62,15 @@ type LessonText = (PathBuf, Cow<'static, [u8]>);
 
 /// Reads and parses the course, in `order`. Problems come back as
 /// `FILE:LINE:COL: message` lines.
-pub(crate) fn load_lessons(source: &LessonSource) -> Result<Vec<LessonFile>, Vec<String>> {
+pub(crate) fn load_lessons(
+    source: &LessonSource,
+    lang: Lang,
+) -> Result<Vec<LessonFile>, Vec<String>> {
     match source {
-        LessonSource::Embedded => parse_lessons(embedded_lessons(), Vec::new()),
+        LessonSource::Embedded => parse_lessons(embedded_lessons(), Vec::new(), lang),
         LessonSource::Folder(dir) => {
-            let (texts, problems) = read_lessons_folder(dir)?;
-            parse_lessons(texts, problems)
+            let (texts, problems) = read_lessons_folder(dir, lang)?;
+            parse_lessons(texts, problems, lang)
         }
     }
 }
@@ -87,12 +90,19 @@ fn embedded_lessons() -> Vec<LessonText> {
 
 /// Every `*.toml` file in `dir`, in file-name order, and a line for each
 /// that could not be read.
-fn read_lessons_folder(dir: &Path) -> Result<(Vec<LessonText>, Vec<String>), Vec<String>> {
+fn read_lessons_folder(
+    dir: &Path,
+    lang: Lang,
+) -> Result<(Vec<LessonText>, Vec<String>), Vec<String>> {
     let entries = std::fs::read_dir(dir).map_err(|error| {
-        vec![format!(
-            "{}: cannot read the lessons folder: {error}",
-            dir.display()
-        )]
+        vec![match lang {
+            Lang::En => format!("{}: cannot read the lessons folder: {error}", dir.display()),
+            Lang::Zh => format!(
+                "{}：无法读取课程文件夹：{}",
+                dir.display(),
+                crate::report::io_error_zh(&error)
+            ),
+        }]
     })?;
     let mut paths: Vec<PathBuf> = entries
         .flatten()
@@ -101,19 +111,24 @@ fn read_lessons_folder(dir: &Path) -> Result<(Vec<LessonText>, Vec<String>), Vec
         .collect();
     paths.sort();
     if paths.is_empty() {
-        return Err(vec![format!(
-            "{}: no lesson files (*.toml) here",
-            dir.display()
-        )]);
+        return Err(vec![match lang {
+            Lang::En => format!("{}: no lesson files (*.toml) here", dir.display()),
+            Lang::Zh => format!("{}：这里没有课程文件（*.toml）", dir.display()),
+        }]);
     }
     let mut texts = Vec::new();
     let mut problems = Vec::new();
     for path in paths {
         match std::fs::read(&path) {
             Ok(bytes) => texts.push((path, Cow::Owned(bytes))),
-            Err(error) => {
-                problems.push(format!("{}: cannot read the file: {error}", path.display()))
-            }
+            Err(error) => problems.push(match lang {
+                Lang::En => format!("{}: cannot read the file: {error}", path.display()),
+                Lang::Zh => format!(
+                    "{}：无法读取文件：{}",
+                    path.display(),
+                    crate::report::io_error_zh(&error)
+                ),
+            }),
         }
     }
     Ok((texts, problems))
@@ -124,6 +139,7 @@ fn read_lessons_folder(dir: &Path) -> Result<(Vec<LessonText>, Vec<String>), Vec
 fn parse_lessons(
     texts: Vec<LessonText>,
     mut problems: Vec<String>,
+    lang: Lang,
 ) -> Result<Vec<LessonFile>, Vec<String>> {
     let mut lessons = Vec::new();
     for (path, bytes) in texts {
@@ -135,29 +151,43 @@ fn parse_lessons(
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 if lesson.id != stem {
-                    problems.push(format!(
-                        "{shown}:1:1: the lesson's id `{}` must equal the file name `{stem}`",
-                        lesson.id
-                    ));
+                    problems.push(match lang {
+                        Lang::En => format!(
+                            "{shown}:1:1: the lesson's id `{}` must equal the file name `{stem}`",
+                            lesson.id
+                        ),
+                        Lang::Zh => format!(
+                            "{shown}:1:1: 课程的 id `{}` 必须与文件名 `{stem}` 相同",
+                            lesson.id
+                        ),
+                    });
                 }
                 lessons.push(LessonFile { path, lesson });
             }
             Err(diagnostics) => problems.extend(
                 diagnostics
                     .iter()
-                    .map(|d| format!("{shown}:{}:{}: {}", d.line, d.col, d.message)),
+                    .map(|d| format!("{shown}:{}:{}: {}", d.line, d.col, d.message_in(lang))),
             ),
         }
     }
     for (index, file) in lessons.iter().enumerate() {
         for other in &lessons[..index] {
             if other.lesson.order == file.lesson.order {
-                problems.push(format!(
-                    "{}:1:1: `order = {}` is also used by {}",
-                    file.path.display(),
-                    file.lesson.order,
-                    other.path.display()
-                ));
+                problems.push(match lang {
+                    Lang::En => format!(
+                        "{}:1:1: `order = {}` is also used by {}",
+                        file.path.display(),
+                        file.lesson.order,
+                        other.path.display()
+                    ),
+                    Lang::Zh => format!(
+                        "{}:1:1: {} 也用了 `order = {}`",
+                        file.path.display(),
+                        other.path.display(),
+                        file.lesson.order
+                    ),
+                });
             }
         }
     }
@@ -218,7 +248,7 @@ fn coverage_table(
 }
 
 pub(crate) fn lint_command(source: &LessonSource, lang: Lang) -> ExitCode {
-    let lessons = match load_lessons(source) {
+    let lessons = match load_lessons(source, lang) {
         Ok(lessons) => lessons,
         Err(problems) => {
             complain(&problems);
@@ -529,7 +559,7 @@ pub(crate) fn grade_command(
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let lessons = match load_lessons(source) {
+    let lessons = match load_lessons(source, lang) {
         Ok(lessons) => lessons,
         Err(problems) => {
             complain(&problems);

@@ -83,7 +83,7 @@ impl ExploreError {
             (ExploreError::InvalidDesign { path, diagnostics }, _) => {
                 return diagnostics
                     .iter()
-                    .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message))
+                    .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message_in(lang)))
                     .collect();
             }
             (ExploreError::UnknownDesign { value, suggestion }, _) => {

@@ -34,7 +34,7 @@ pub(crate) enum LoadError {
 
 impl LoadError {
     /// One line per problem, as `FILE:LINE:COL: message` for mistakes in
-    /// the file (the parser's messages are English).
+    /// the file.
     pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
         match self {
             LoadError::Read { path, error } => vec![match lang {
@@ -43,7 +43,7 @@ impl LoadError {
             }],
             LoadError::Invalid { path, diagnostics } => diagnostics
                 .iter()
-                .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message))
+                .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message_in(lang)))
                 .collect(),
         }
     }
@@ -91,12 +91,6 @@ pub(crate) fn load_scenario_in(path: &Path, lang: Lang) -> Result<Scenario, Exit
         eprint_lines(&error.lines(lang));
         ExitCode::from(EXIT_BAD_INPUT)
     })
-}
-
-/// [`load_scenario_in`] English, for callers that start before a language
-/// is chosen.
-pub(crate) fn load_scenario(path: &Path) -> Result<Scenario, ExitCode> {
-    load_scenario_in(path, Lang::En)
 }
 
 #[allow(clippy::print_stderr)]

@@ -803,6 +803,14 @@ mod tests {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(error.contains("must equal the file name"), "{error}");
+        let error = Course::from_sources(&[("bad", "id = 1\n")])
+            .err()
+            .map(|e| e.message(Lang::Zh))
+            .unwrap_or_default();
+        assert!(
+            error.starts_with("bad.toml:1:") && error.contains("必须是字符串"),
+            "in the page's language: {error}"
+        );
     }
 
     #[test]

@@ -32,8 +32,8 @@ use sim_core::Reveal;
 /// Why a pasted scenario or the explorer's options were refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WebError {
-    /// The scenario's mistakes, each with its line and column (the
-    /// parser's messages are English).
+    /// The scenario's mistakes, each with its line and column and its
+    /// message in both languages.
     Scenario(Vec<sim_core::Diagnostic>),
     /// The options are not JSON; the parser's detail.
     OptionsNotJson(String),
@@ -56,7 +56,7 @@ impl WebError {
         match (self, lang) {
             (WebError::Scenario(diagnostics), _) => diagnostics
                 .iter()
-                .map(ToString::to_string)
+                .map(|d| d.display_in(lang))
                 .collect::<Vec<_>>()
                 .join("\n"),
             (WebError::OptionsNotJson(why), Lang::En) => format!("options are not JSON: {why}"),
@@ -562,6 +562,15 @@ mod tests {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(error.starts_with("4:"), "{error}");
+        let error = sandbox("id = \"s\"\nttl = 2\nworkers = [\"A\"]\nsteps = [{ at = 0, worker = \"Z\", do = \"claim\" }]\n", Lang::Zh)
+            .err()
+            .map(|e| e.message(Lang::Zh))
+            .unwrap_or_default();
+        assert!(error.starts_with("4:"), "{error}");
+        assert!(
+            error.contains("未知的 Worker `Z`"),
+            "in the page's language: {error}"
+        );
     }
 
     #[test]

@@ -13,8 +13,8 @@ use crate::explore::WorldError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CourseError {
     /// The lessons did not load: one `FILE.toml:LINE:COL: message` line each
-    /// (the parser's diagnostics, as the lint prints them).
-    Lessons(Vec<String>),
+    /// (the parser's diagnostics, as the lint prints them), in both languages.
+    Lessons(Vec<crate::Text>),
     /// The page's `lessons.json` is not a list of `[file stem, TOML]` pairs.
     LessonsJson(String),
     NoLesson(String),
@@ -141,7 +141,11 @@ impl CourseError {
         let zh = lang == Lang::Zh;
         let pick = |en: String, cn: String| if zh { cn } else { en };
         match self {
-            CourseError::Lessons(lines) => lines.join("\n"),
+            CourseError::Lessons(lines) => lines
+                .iter()
+                .map(|line| line.get(lang))
+                .collect::<Vec<_>>()
+                .join("\n"),
             CourseError::LessonsJson(why) => pick(
                 format!("lessons.json: not a list of [file name, lesson text] pairs ({why})"),
                 format!("lessons.json：不是 [文件名, 课程文本] 对的列表（{why}）"),

@@ -6,7 +6,7 @@ use crate::Lang;
 use crate::course::{CONCEPTS, complete};
 use crate::design::{Design, Preset};
 use crate::explore::{Bounds, WorldOptions};
-use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col};
+use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col, name, words};
 use crate::scenario::{Action, DesignSource, Scenario, Text};
 use crate::trace::ViolationKind;
 
@@ -184,7 +184,7 @@ const EXERCISE_KEYS: [&str; 15] = [
 
 /// Parses one lesson file. Never panics, whatever the bytes.
 pub fn parse_lesson(bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic>> {
-    let text = decode(bytes, "the lesson file is empty")?;
+    let text = decode(bytes, &words("the lesson file is empty", "课程文件是空的"))?;
     let document = document(text)?;
     let mut reader = Reader {
         text,
@@ -199,33 +199,45 @@ pub fn parse_lesson(bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic>> {
 
 impl Reader<'_> {
     /// A text that must exist in both languages.
-    fn bilingual(&mut self, value: &Value<'_>, what: &str) -> Option<Text> {
+    fn bilingual(&mut self, value: &Value<'_>, what: &Text) -> Option<Text> {
         let text = self.text(value, what)?;
         if !complete(&text) {
             self.error(
                 value.span(),
-                format!("{what} needs non-empty `en` and `zh`"),
+                words(
+                    format!("{} needs non-empty `en` and `zh`", what.en),
+                    format!("{}需要非空的 `en` 和 `zh`", what.zh),
+                ),
             );
         }
         Some(text)
     }
 
-    fn concepts(&mut self, value: &Value<'_>, what: &str) -> Vec<String> {
+    fn concepts(&mut self, value: &Value<'_>, what: &Text) -> Vec<String> {
         let Some(entries) = self.array(value, what) else {
             return Vec::new();
         };
         let mut concepts: Vec<String> = Vec::new();
         for entry in entries {
-            let Some(id) = self.string(entry, "a concept id") else {
+            let Some(id) = self.string(entry, &words("a concept id", "概念 id")) else {
                 continue;
             };
             if !CONCEPTS.iter().any(|(known, _, _)| *known == id) {
                 self.error(
                     entry.span(),
-                    format!("unknown concept `{id}`; concepts are C01 to C27"),
+                    words(
+                        format!("unknown concept `{id}`; concepts are C01 to C27"),
+                        format!("未知的概念 `{id}`；概念编号为 C01 到 C27"),
+                    ),
                 );
             } else if concepts.contains(&id) {
-                self.error(entry.span(), format!("concept `{id}` is listed twice"));
+                self.error(
+                    entry.span(),
+                    words(
+                        format!("concept `{id}` is listed twice"),
+                        format!("概念 `{id}` 被列了两次"),
+                    ),
+                );
             } else {
                 concepts.push(id);
             }
@@ -248,30 +260,31 @@ impl Reader<'_> {
             "scenarios",
             "exercises",
         ];
-        let fields = self.fields(root, span, &KEYS, "the lesson");
+        let fields = self.fields(root, span, &KEYS, &words("the lesson", "课程"));
         let id = self
-            .required(&fields, 0, "id", "the lesson")
-            .and_then(|v| self.ident(v, "`id`"));
+            .required(&fields, 0, "id", &words("the lesson", "课程"))
+            .and_then(|v| self.ident(v, &name("`id`")));
         let order = self
-            .required(&fields, 1, "order", "the lesson")
-            .and_then(|v| self.integer(v, "`order`", 0, 10_000));
+            .required(&fields, 1, "order", &words("the lesson", "课程"))
+            .and_then(|v| self.integer(v, &name("`order`"), 0, 10_000));
         let title = self
-            .required(&fields, 2, "title", "the lesson")
-            .and_then(|v| self.bilingual(v, "`title`"));
+            .required(&fields, 2, "title", &words("the lesson", "课程"))
+            .and_then(|v| self.bilingual(v, &name("`title`")));
         let summary = self
-            .required(&fields, 3, "summary", "the lesson")
-            .and_then(|v| self.bilingual(v, "`summary`"));
+            .required(&fields, 3, "summary", &words("the lesson", "课程"))
+            .and_then(|v| self.bilingual(v, &name("`summary`")));
         let concepts = self
-            .required(&fields, 4, "concepts", "the lesson")
-            .map(|v| self.concepts(v, "`concepts`"))
+            .required(&fields, 4, "concepts", &words("the lesson", "课程"))
+            .map(|v| self.concepts(v, &name("`concepts`")))
             .unwrap_or_default();
         let scenarios = fields.get(6).map(|v| self.scenarios(v)).unwrap_or_default();
         let names: Vec<String> = scenarios.iter().map(|(name, _)| name.clone()).collect();
-        let sections = match self.required(&fields, 5, "sections", "the lesson") {
+        let sections = match self.required(&fields, 5, "sections", &words("the lesson", "课程")) {
             Some(value) => self.sections(value, &names),
             None => Vec::new(),
         };
-        let exercises = match self.required(&fields, 7, "exercises", "the lesson") {
+        let exercises = match self.required(&fields, 7, "exercises", &words("the lesson", "课程"))
+        {
             Some(value) => self.exercises(value, &scenarios),
             None => Vec::new(),
         };
@@ -286,7 +299,12 @@ impl Reader<'_> {
                 if !concepts.contains(concept) {
                     self.error(
                         value.span(),
-                        format!("`concepts` lacks `{concept}`, which a section or exercise names"),
+                        words(
+                            format!(
+                                "`concepts` lacks `{concept}`, which a section or exercise names"
+                            ),
+                            format!("`concepts` 缺少 `{concept}`，而某个小节或练习用到了它"),
+                        ),
                     );
                     break;
                 }
@@ -295,7 +313,10 @@ impl Reader<'_> {
                 if !used.contains(&concept) {
                     self.error(
                         value.span(),
-                        format!("`{concept}` is listed, but no section or exercise covers it"),
+                        words(
+                            format!("`{concept}` is listed, but no section or exercise covers it"),
+                            format!("列出了 `{concept}`，但没有小节或练习讲到它"),
+                        ),
                     );
                 }
             }
@@ -313,13 +334,16 @@ impl Reader<'_> {
     }
 
     fn scenarios(&mut self, value: &Value<'_>) -> Vec<(String, Scenario)> {
-        let Some(table) = self.table(value, "`scenarios`") else {
+        let Some(table) = self.table(value, &name("`scenarios`")) else {
             return Vec::new();
         };
         let mut named: Vec<(usize, String, Scenario)> = Vec::new();
         for (key, entry) in table.iter() {
             let name = key.get_ref().to_string();
-            let Some(inner) = self.table(entry, &format!("scenario `{name}`")) else {
+            let Some(inner) = self.table(
+                entry,
+                &words(format!("scenario `{name}`"), format!("场景 `{name}`")),
+            ) else {
                 continue;
             };
             let before = self.errors.len();
@@ -329,9 +353,12 @@ impl Reader<'_> {
             if self.errors.len() == before && scenario.id != name {
                 self.error(
                     key.span(),
-                    format!(
-                        "scenario `{name}` has id `{}`; they must be equal",
-                        scenario.id
+                    words(
+                        format!(
+                            "scenario `{name}` has id `{}`; they must be equal",
+                            scenario.id
+                        ),
+                        format!("场景 `{name}` 的 id 是 `{}`；两者必须相同", scenario.id),
                     ),
                 );
             }
@@ -346,47 +373,68 @@ impl Reader<'_> {
     }
 
     fn scenario_ref(&mut self, value: &Value<'_>, names: &[String]) -> Option<usize> {
-        let name = self.string(value, "`scenario`")?;
+        let name = self.string(value, &name("`scenario`"))?;
         let found = names.iter().position(|known| *known == name);
         if found.is_none() {
             let hint = match crate::parse::closest(&name, names.iter().map(String::as_str)) {
-                Some(near) => format!("; did you mean `{near}`?"),
-                None if names.is_empty() => "; the lesson has no [scenarios.…] tables".to_owned(),
-                None => format!("; the lesson's scenarios are: {}", names.join(", ")),
+                Some(near) => words(
+                    format!("; did you mean `{near}`?"),
+                    format!("；你是不是想写 `{near}`？"),
+                ),
+                None if names.is_empty() => words(
+                    "; the lesson has no [scenarios.…] tables",
+                    "；课程里没有 [scenarios.…] 表",
+                ),
+                None => words(
+                    format!("; the lesson's scenarios are: {}", names.join(", ")),
+                    format!("；课程里的场景有：{}", names.join("、")),
+                ),
             };
-            self.error(value.span(), format!("unknown scenario `{name}`{hint}"));
+            self.error(
+                value.span(),
+                words(
+                    format!("unknown scenario `{name}`{}", hint.en),
+                    format!("未知的场景 `{name}`{}", hint.zh),
+                ),
+            );
         }
         found
     }
 
     fn sections(&mut self, value: &Value<'_>, names: &[String]) -> Vec<Section> {
-        let Some(entries) = self.array(value, "`sections`") else {
+        let Some(entries) = self.array(value, &name("`sections`")) else {
             return Vec::new();
         };
         if entries.is_empty() {
-            self.error(value.span(), "a lesson needs at least one section");
+            self.error(
+                value.span(),
+                words(
+                    "a lesson needs at least one section",
+                    "课程至少需要一个小节",
+                ),
+            );
         }
         let mut sections = Vec::new();
         for entry in entries {
-            let Some(table) = self.table(entry, "a section") else {
+            let Some(table) = self.table(entry, &words("a section", "小节")) else {
                 continue;
             };
             let fields = self.fields(
                 table,
                 entry.span(),
                 &["title", "concepts", "body", "scenario"],
-                "a section",
+                &words("a section", "小节"),
             );
             let title = self
-                .required(&fields, 0, "title", "this section")
-                .and_then(|v| self.bilingual(v, "the section's `title`"));
+                .required(&fields, 0, "title", &words("this section", "这一节"))
+                .and_then(|v| self.bilingual(v, &words("the section's `title`", "小节的 `title`")));
             let concepts = self
-                .required(&fields, 1, "concepts", "this section")
-                .map(|v| self.concepts(v, "the section's `concepts`"))
+                .required(&fields, 1, "concepts", &words("this section", "这一节"))
+                .map(|v| self.concepts(v, &words("the section's `concepts`", "小节的 `concepts`")))
                 .unwrap_or_default();
             let body = self
-                .required(&fields, 2, "body", "this section")
-                .and_then(|v| self.bilingual(v, "the section's `body`"));
+                .required(&fields, 2, "body", &words("this section", "这一节"))
+                .and_then(|v| self.bilingual(v, &words("the section's `body`", "小节的 `body`")));
             let scenario = fields.get(3).and_then(|v| self.scenario_ref(v, names));
             if let (Some(title), Some(body)) = (title, body) {
                 sections.push(Section {
@@ -401,11 +449,17 @@ impl Reader<'_> {
     }
 
     fn exercises(&mut self, value: &Value<'_>, scenarios: &[(String, Scenario)]) -> Vec<Exercise> {
-        let Some(entries) = self.array(value, "`exercises`") else {
+        let Some(entries) = self.array(value, &name("`exercises`")) else {
             return Vec::new();
         };
         if entries.is_empty() {
-            self.error(value.span(), "a lesson needs at least one exercise");
+            self.error(
+                value.span(),
+                words(
+                    "a lesson needs at least one exercise",
+                    "课程至少需要一道练习",
+                ),
+            );
         }
         let mut exercises: Vec<Exercise> = Vec::new();
         for entry in entries {
@@ -415,7 +469,10 @@ impl Reader<'_> {
             if exercises.iter().any(|e| e.id == exercise.id) {
                 self.error(
                     entry.span(),
-                    format!("exercise `{}` is defined twice", exercise.id),
+                    words(
+                        format!("exercise `{}` is defined twice", exercise.id),
+                        format!("练习 `{}` 被定义了两次", exercise.id),
+                    ),
                 );
             }
             exercises.push(exercise);
@@ -428,28 +485,35 @@ impl Reader<'_> {
         entry: &Value<'_>,
         scenarios: &[(String, Scenario)],
     ) -> Option<Exercise> {
-        let table = self.table(entry, "an exercise")?;
-        let fields = self.fields(table, entry.span(), &EXERCISE_KEYS, "an exercise");
+        let table = self.table(entry, &words("an exercise", "练习"))?;
+        let fields = self.fields(
+            table,
+            entry.span(),
+            &EXERCISE_KEYS,
+            &words("an exercise", "练习"),
+        );
         let id = self
-            .required(&fields, 0, "id", "this exercise")
-            .and_then(|v| self.ident(v, "the exercise's `id`"));
+            .required(&fields, 0, "id", &words("this exercise", "这道练习"))
+            .and_then(|v| self.ident(v, &words("the exercise's `id`", "练习的 `id`")));
         let kind_name = self
-            .required(&fields, 1, "kind", "this exercise")
-            .and_then(|v| self.choice(v, "exercise kind", &KINDS, |k| k));
+            .required(&fields, 1, "kind", &words("this exercise", "这道练习"))
+            .and_then(|v| self.choice(v, &words("exercise kind", "练习类型"), &KINDS, |k| k));
         let concepts = self
-            .required(&fields, 2, "concepts", "this exercise")
-            .map(|v| self.concepts(v, "the exercise's `concepts`"))
+            .required(&fields, 2, "concepts", &words("this exercise", "这道练习"))
+            .map(|v| self.concepts(v, &words("the exercise's `concepts`", "练习的 `concepts`")))
             .unwrap_or_default();
         let prompt = self
-            .required(&fields, 3, "prompt", "this exercise")
-            .and_then(|v| self.bilingual(v, "the exercise's `prompt`"));
+            .required(&fields, 3, "prompt", &words("this exercise", "这道练习"))
+            .and_then(|v| self.bilingual(v, &words("the exercise's `prompt`", "练习的 `prompt`")));
         let hints = self
-            .required(&fields, 4, "hints", "this exercise")
+            .required(&fields, 4, "hints", &words("this exercise", "这道练习"))
             .map(|v| self.hints(v))
             .unwrap_or_default();
         let takeaway = self
-            .required(&fields, 5, "takeaway", "this exercise")
-            .and_then(|v| self.bilingual(v, "the exercise's `takeaway`"));
+            .required(&fields, 5, "takeaway", &words("this exercise", "这道练习"))
+            .and_then(|v| {
+                self.bilingual(v, &words("the exercise's `takeaway`", "练习的 `takeaway`"))
+            });
         let kind_name = kind_name?;
         self.reject_other_kinds_keys(&fields, kind_name);
         let kind = match kind_name {
@@ -474,16 +538,19 @@ impl Reader<'_> {
 
     /// An exercise's hints: at least two, from a nudge to almost the answer.
     fn hints(&mut self, value: &Value<'_>) -> Vec<Text> {
-        let entries = self.array(value, "`hints`").unwrap_or_default();
+        let entries = self.array(value, &name("`hints`")).unwrap_or_default();
         if entries.len() < 2 {
             self.error(
                 value.span(),
-                "an exercise needs at least two hints, from a nudge to almost the answer",
+                words(
+                    "an exercise needs at least two hints, from a nudge to almost the answer",
+                    "练习至少需要两条提示，从轻轻一点到几乎给出答案",
+                ),
             );
         }
         entries
             .iter()
-            .filter_map(|hint| self.bilingual(hint, "a hint"))
+            .filter_map(|hint| self.bilingual(hint, &words("a hint", "提示")))
             .collect()
     }
 
@@ -502,7 +569,10 @@ impl Reader<'_> {
             {
                 self.error(
                     value.span(),
-                    format!("a `{kind_name}` exercise takes no `{key}`"),
+                    words(
+                        format!("a `{kind_name}` exercise takes no `{key}`"),
+                        format!("`{kind_name}` 练习不接受 `{key}`"),
+                    ),
                 );
             }
         }
@@ -521,7 +591,10 @@ impl Reader<'_> {
             fields,
             6,
             "scenario",
-            &format!("this `{kind_name}` exercise"),
+            &words(
+                format!("this `{kind_name}` exercise"),
+                format!("这道 `{kind_name}` 练习"),
+            ),
         )?;
         let scenario = self.scenario_ref(value, &names)?;
         let kind = match kind_name {
@@ -547,7 +620,7 @@ impl Reader<'_> {
                 let violation = fields.get(12).and_then(|v| {
                     self.choice(
                         v,
-                        "violation kind",
+                        &words("violation kind", "违规类型"),
                         &[ViolationKind::Stale, ViolationKind::AfterTerminal],
                         ViolationKind::name,
                     )
@@ -562,37 +635,62 @@ impl Reader<'_> {
     }
 
     fn candidates(&mut self, value: &Value<'_>) -> Option<Vec<Action>> {
-        let entries = self.array(value, "`candidates`")?;
+        let entries = self.array(value, &name("`candidates`"))?;
         let mut actions = Vec::new();
         for entry in entries {
-            let action = self.choice(entry, "action", &Action::ALL, Action::name)?;
+            let action =
+                self.choice(entry, &words("action", "动作"), &Action::ALL, Action::name)?;
             if !action.can_have_effect() {
                 self.error(
                     entry.span(),
-                    format!("`{}` never has an effect to reject; candidates are write, finish, fail and renew", action.name()),
+                    words(
+                        format!(
+                            "`{}` never has an effect to reject; candidates are write, finish, fail and renew",
+                            action.name()
+                        ),
+                        format!(
+                            "`{}` 从不产生可拒绝的效果；候选动作是 write、finish、fail 和 renew",
+                            action.name()
+                        ),
+                    ),
                 );
             }
             actions.push(action);
         }
         if actions.is_empty() {
-            self.error(value.span(), "`candidates` needs at least one action");
+            self.error(
+                value.span(),
+                words(
+                    "`candidates` needs at least one action",
+                    "`candidates` 至少需要一个动作",
+                ),
+            );
         }
         Some(actions)
     }
 
     fn step_indices(&mut self, value: &Value<'_>, count: usize) -> Option<Vec<u32>> {
-        let entries = self.array(value, "`steps`")?;
+        let entries = self.array(value, &name("`steps`"))?;
         let mut steps = Vec::new();
         for entry in entries {
             let max = i64::try_from(count).unwrap_or(0) - 1;
-            let index = self.integer(entry, "a step index", 0, max.max(0))?;
+            let index = self.integer(entry, &words("a step index", "步骤序号"), 0, max.max(0))?;
             if count == 0 {
-                self.error(entry.span(), "the scenario has no steps");
+                self.error(
+                    entry.span(),
+                    words("the scenario has no steps", "场景里没有步骤"),
+                );
             }
             steps.push(u32::try_from(index).unwrap_or(0));
         }
         if steps.is_empty() {
-            self.error(value.span(), "`steps` needs at least one step index");
+            self.error(
+                value.span(),
+                words(
+                    "`steps` needs at least one step index",
+                    "`steps` 至少需要一个步骤序号",
+                ),
+            );
         }
         Some(steps)
     }
@@ -615,7 +713,10 @@ impl Reader<'_> {
         if let Err(problem) = world.world() {
             self.error(
                 fields.span.clone(),
-                format!("the design exercise's world is invalid: {problem}"),
+                words(
+                    format!("the design exercise's world is invalid: {problem}"),
+                    format!("设计练习的世界设置无效：{}", problem.message(Lang::Zh)),
+                ),
             );
             return None;
         }
@@ -629,18 +730,31 @@ impl Reader<'_> {
 
     /// The knobs a design exercise lets the learner turn: at least one.
     fn open_knobs(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<Vec<Knob>> {
-        let open_value = self.required(fields, 10, "open", "this `design` exercise")?;
-        let entries = self.array(open_value, "`open`")?;
+        let open_value = self.required(
+            fields,
+            10,
+            "open",
+            &words("this `design` exercise", "这道 `design` 练习"),
+        )?;
+        let entries = self.array(open_value, &name("`open`"))?;
         let mut open = Vec::new();
         for entry in entries {
-            if let Some(knob) = self.choice(entry, "design knob", &Knob::ALL, Knob::name) {
+            if let Some(knob) = self.choice(
+                entry,
+                &words("design knob", "设计旋钮"),
+                &Knob::ALL,
+                Knob::name,
+            ) {
                 open.push(knob);
             }
         }
         if open.is_empty() {
             self.error(
                 open_value.span(),
-                "`open` needs at least one knob the learner may turn",
+                words(
+                    "`open` needs at least one knob the learner may turn",
+                    "`open` 至少需要一个学习者可以调节的旋钮",
+                ),
             );
         }
         Some(open)
@@ -649,7 +763,7 @@ impl Reader<'_> {
     /// A design exercise's `[world]` table, read into `world`; returns the
     /// number of targets it asks for.
     fn world_table(&mut self, value: &Value<'_>, world: &mut WorldOptions) -> Option<usize> {
-        let table = self.table(value, "`world`")?;
+        let table = self.table(value, &name("`world`"))?;
         let mut targets = DESIGN_TARGETS;
         const WORLD: [&str; 10] = [
             "workers",
@@ -663,11 +777,11 @@ impl Reader<'_> {
             "heartbeat",
             "max_steps",
         ];
-        let world_fields = self.fields(table, value.span(), &WORLD, "`world`");
+        let world_fields = self.fields(table, value.span(), &WORLD, &name("`world`"));
         let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
             world_fields
                 .get(index)
-                .and_then(|v| reader.integer(v, &format!("`world.{name}`"), min, max))
+                .and_then(|v| reader.integer(v, &Text::both(&format!("`world.{name}`")), min, max))
         };
         if let Some(workers) = number(self, 0, "workers", 2, 4) {
             world.workers = workers as u8;
@@ -699,7 +813,7 @@ impl Reader<'_> {
         ] {
             if let Some(value) = world_fields
                 .get(index)
-                .and_then(|v| self.bool(v, &format!("`world.{}`", WORLD[index])))
+                .and_then(|v| self.bool(v, &name(&format!("`world.{}`", WORLD[index]))))
             {
                 *flag = value;
             }
@@ -710,43 +824,62 @@ impl Reader<'_> {
     fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {
         let multiple = fields
             .get(13)
-            .and_then(|v| self.bool(v, "`multiple`"))
+            .and_then(|v| self.bool(v, &name("`multiple`")))
             .unwrap_or(false);
-        let value = self.required(fields, 14, "options", "this `quiz` exercise")?;
-        let entries = self.array(value, "`options`")?;
+        let value = self.required(
+            fields,
+            14,
+            "options",
+            &words("this `quiz` exercise", "这道 `quiz` 练习"),
+        )?;
+        let entries = self.array(value, &name("`options`"))?;
         let mut options = Vec::new();
         for entry in entries {
-            let Some(table) = self.table(entry, "a quiz option") else {
+            let Some(table) = self.table(entry, &words("a quiz option", "测验选项")) else {
                 continue;
             };
             let option_fields = self.fields(
                 table,
                 entry.span(),
                 &["text", "correct", "why"],
-                "a quiz option",
+                &words("a quiz option", "测验选项"),
             );
             let text = self
-                .required(&option_fields, 0, "text", "this option")
-                .and_then(|v| self.bilingual(v, "the option's `text`"));
+                .required(&option_fields, 0, "text", &words("this option", "这个选项"))
+                .and_then(|v| self.bilingual(v, &words("the option's `text`", "选项的 `text`")));
             let correct = self
-                .required(&option_fields, 1, "correct", "this option")
-                .and_then(|v| self.bool(v, "`correct`"));
+                .required(
+                    &option_fields,
+                    1,
+                    "correct",
+                    &words("this option", "这个选项"),
+                )
+                .and_then(|v| self.bool(v, &name("`correct`")));
             let why = self
-                .required(&option_fields, 2, "why", "this option")
-                .and_then(|v| self.bilingual(v, "the option's `why`"));
+                .required(&option_fields, 2, "why", &words("this option", "这个选项"))
+                .and_then(|v| self.bilingual(v, &words("the option's `why`", "选项的 `why`")));
             if let (Some(text), Some(correct), Some(why)) = (text, correct, why) {
                 options.push(QuizOption { text, correct, why });
             }
         }
         let correct = options.iter().filter(|o| o.correct).count();
         if options.len() < 2 {
-            self.error(value.span(), "a quiz needs at least two options");
+            self.error(
+                value.span(),
+                words("a quiz needs at least two options", "测验至少需要两个选项"),
+            );
         } else if correct == 0 {
-            self.error(value.span(), "a quiz needs at least one correct option");
+            self.error(
+                value.span(),
+                words(
+                    "a quiz needs at least one correct option",
+                    "测验至少需要一个正确选项",
+                ),
+            );
         } else if !multiple && correct > 1 {
             self.error(
                 value.span(),
-                "a single-choice quiz needs exactly one correct option (or set `multiple = true`)",
+                words("a single-choice quiz needs exactly one correct option (or set `multiple = true`)", "单选测验必须恰好有一个正确选项（或设置 `multiple = true`）"),
             );
         }
         Some(ExerciseKind::Quiz { multiple, options })

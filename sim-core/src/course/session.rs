@@ -67,12 +67,21 @@ impl CourseSession {
         for (stem, text) in sources {
             match parse_lesson(text.as_bytes()) {
                 Ok(lesson) if lesson.id == *stem => lessons.push(lesson),
-                Ok(lesson) => problems.push(format!(
-                    "{stem}.toml:1:1: the lesson's id `{}` must equal the file name",
-                    lesson.id
-                )),
+                Ok(lesson) => problems.push(crate::Text {
+                    en: format!(
+                        "{stem}.toml:1:1: the lesson's id `{}` must equal the file name",
+                        lesson.id
+                    ),
+                    zh: format!(
+                        "{stem}.toml:1:1: 课程的 id `{}` 必须与文件名相同",
+                        lesson.id
+                    ),
+                }),
                 Err(diagnostics) => {
-                    problems.extend(diagnostics.iter().map(|d| format!("{stem}.toml:{d}")));
+                    problems.extend(diagnostics.iter().map(|d| crate::Text {
+                        en: format!("{stem}.toml:{}", d.display_in(Lang::En)),
+                        zh: format!("{stem}.toml:{}", d.display_in(Lang::Zh)),
+                    }));
                 }
             }
         }

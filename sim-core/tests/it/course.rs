@@ -308,6 +308,7 @@ fn planted_mistakes_are_located() {
         let Err(diagnostics) = parse_lesson(planted.as_bytes()) else {
             panic!("accepted: {to}");
         };
+        crate::parse_errors::assert_chinese(&diagnostics);
         let offset = planted.find(to).unwrap_or(0);
         let (line, _) = sim_core::line_col(&planted, offset);
         let found = diagnostics

@@ -11,6 +11,7 @@ fn check_error(source: &str, expect: &str) {
         Ok(_) => panic!("expected an error for:\n{source}"),
         Err(diagnostics) => diagnostics,
     };
+    assert_chinese(&diagnostics);
     let actual: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
     let expected: Vec<&str> = expect
         .lines()
@@ -18,6 +19,25 @@ fn check_error(source: &str, expect: &str) {
         .filter(|l| !l.is_empty())
         .collect();
     assert_eq!(actual, expected, "\nsource:\n{source}");
+}
+
+/// Every diagnostic has a Chinese message of its own: not empty, not the
+/// English copied, and written in Chinese characters.
+#[track_caller]
+pub(crate) fn assert_chinese(diagnostics: &[sim_core::Diagnostic]) {
+    for diagnostic in diagnostics {
+        let zh = diagnostic.message_in(sim_core::Lang::Zh);
+        assert!(
+            !zh.is_empty() && zh != diagnostic.message,
+            "no Chinese for: {}",
+            diagnostic.message
+        );
+        assert!(
+            zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "not Chinese: {zh} (for: {})",
+            diagnostic.message
+        );
+    }
 }
 
 const HEAD: &str = "id = \"x\"\nttl = 5\nworkers = [\"A\", \"B\"]\n";
@@ -36,6 +56,7 @@ fn empty_and_non_utf8_files() {
     let Err(diagnostics) = parse_scenario(bytes) else {
         panic!("non-UTF-8 accepted");
     };
+    assert_chinese(&diagnostics);
     assert_eq!(
         diagnostics[0].to_string(),
         "2:7: the file is not valid UTF-8 (byte 0xff); save it as UTF-8"
@@ -47,6 +68,11 @@ fn toml_syntax_errors_point_at_the_mistake() {
     let Err(diagnostics) = parse_scenario(b"id = \"x\"\nttl = = 5\n") else {
         panic!("bad TOML accepted");
     };
+    assert_chinese(&diagnostics);
+    assert!(
+        diagnostics[0].zh.starts_with("TOML 语法错误："),
+        "{diagnostics:?}"
+    );
     assert_eq!((diagnostics[0].line, diagnostics[0].col), (2, 7));
     assert!(
         diagnostics[0].message.starts_with("invalid TOML"),

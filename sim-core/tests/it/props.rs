@@ -1302,6 +1302,11 @@ fn toml_shaped_input_never_panics_and_diagnostics_point_into_the_text() {
                     ensure!(text, !d.message.is_empty(), "empty message at {d:?}");
                     ensure!(
                         text,
+                        !d.zh.is_empty() && d.zh != d.message,
+                        "no Chinese message at {d:?}"
+                    );
+                    ensure!(
+                        text,
                         inside(&text, d.line, d.col),
                         "outside the text: {d:?}"
                     );

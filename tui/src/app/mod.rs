@@ -81,10 +81,10 @@ pub(crate) enum Opened {
 }
 
 /// Reads what `launch` names. Bad input is reported on stderr (as
-/// `FILE:LINE:COL: message`) and becomes the exit code.
-pub(crate) fn open(launch: &Launch) -> Result<Opened, ExitCode> {
+/// `FILE:LINE:COL: message`, in `lang`) and becomes the exit code.
+pub(crate) fn open(launch: &Launch, lang: sim_core::Lang) -> Result<Opened, ExitCode> {
     match launch {
-        Launch::Course { lessons } => match crate::course_cmd::load_lessons(lessons) {
+        Launch::Course { lessons } => match crate::course_cmd::load_lessons(lessons, lang) {
             Ok(files) => Ok(Opened::Course(
                 files.into_iter().map(|f| f.lesson).collect(),
             )),
@@ -92,15 +92,18 @@ pub(crate) fn open(launch: &Launch) -> Result<Opened, ExitCode> {
                 if matches!(lessons, crate::course_cmd::LessonSource::Folder(dir) if !dir.is_dir())
                 {
                     problems.push(
-                        "fencelab: --lessons names a folder of lesson files; without it, the course built into fencelab opens"
-                            .to_owned(),
+                        lang.pick(
+                            "fencelab: --lessons names a folder of lesson files; without it, the course built into fencelab opens",
+                            "fencelab：--lessons 应指向存放课程文件的文件夹；不加它则打开 fencelab 内置的课程",
+                        )
+                        .to_owned(),
                     );
                 }
                 complain(&problems);
                 Err(ExitCode::from(EXIT_BAD_INPUT))
             }
         },
-        Launch::Open { file } => crate::report::load_scenario(file)
+        Launch::Open { file } => crate::report::load_scenario_in(file, lang)
             .map(|scenario| Opened::Scenario(file.display().to_string(), Box::new(scenario))),
     }
 }
@@ -127,8 +130,13 @@ pub(crate) fn start(opened: Opened, store: Option<&mut Store>, theme: Theme) -> 
 
 pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
     let theme = Theme::from_env();
+    let mut store = data_dir.or_else(Store::default_dir).map(Store::new);
+    // Mistakes in the file are reported in the learner's saved language,
+    // read without touching the progress file (a damaged one is set aside
+    // only once the app starts).
+    let lang = store.as_ref().map_or(sim_core::Lang::En, Store::saved_lang);
     // Everything that can fail on input fails here, before the terminal changes.
-    let opened = match open(&launch) {
+    let opened = match open(&launch, lang) {
         Ok(opened) => opened,
         Err(code) => return code,
     };
@@ -139,7 +147,6 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
         ]);
         return ExitCode::from(EXIT_BAD_INPUT);
     }
-    let mut store = data_dir.or_else(Store::default_dir).map(Store::new);
     let mut app = start(opened, store.as_mut(), theme);
 
     let signal = termination_signal();

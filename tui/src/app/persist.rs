@@ -166,6 +166,16 @@ impl Store {
         self.writable
     }
 
+    /// The language of the saved progress; English when there is none or
+    /// it cannot be read. Reads only: [`Store::load`] deals with a damaged file.
+    pub(crate) fn saved_lang(&self) -> sim_core::Lang {
+        fs::read(self.path())
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .and_then(|text| Progress::from_json(&text).ok())
+            .map_or(sim_core::Lang::En, |progress| progress.lang)
+    }
+
     /// Reads the progress, keeping an unreadable file aside.
     pub(crate) fn load(&mut self) -> Loaded {
         let path = self.path();

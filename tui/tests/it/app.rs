@@ -23,6 +23,36 @@ fn open_reports_a_bad_scenario_with_its_line_and_column() {
 }
 
 #[test]
+fn open_reports_a_bad_scenario_in_the_learners_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let progress = sim_core::course::Progress {
+        lang: sim_core::Lang::Zh,
+        ..Default::default()
+    };
+    let saved = progress.to_json();
+    std::fs::write(data.join("progress.json"), &saved).unwrap();
+    let file = dir.path().join("bad.toml");
+    std::fs::write(&file, "id = \"x\"\nttl = 5\nworkrs = [\"A\"]\n").unwrap();
+    let shown = file.display().to_string();
+    let output = fencelab(&["open", &shown, "--data-dir", &data.display().to_string()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains(&format!(
+            "{shown}:3:1: 场景中没有键 `workrs`；你是不是想写 `workers`？"
+        )),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.join("progress.json")).unwrap(),
+        saved,
+        "the progress file is only read"
+    );
+}
+
+#[test]
 fn open_reports_a_missing_file() {
     let output = fencelab(&["open", "no-such-file.toml"]);
     assert_eq!(output.status.code(), Some(2));

@@ -23,8 +23,8 @@ const TERMS: &[&str] = &[
     "UPDATE", "SELECT", "FOR", "SKIP", "LOCKED", "BEGIN", "COMMIT", "ROLLBACK", "SQL",
     // Scenario-file keys and job-table columns a sentence names.
     "protect", "ttl", "at", "op", "value", "owner", "state", "lease", "lease_until",
-    // The program, its commands, and units.
-    "fencelab", "run", "explore", "ms",
+    // The program, its commands, units, and the file format.
+    "fencelab", "run", "explore", "ms", "TOML",
 ];
 
 /// Names of the model: what files and commands spell in English.
@@ -177,6 +177,84 @@ fn errors_speak_chinese() {
     assert_chinese(&["explore", "--design", "fenced", "--lang", "zh"], &[]);
     assert_chinese(&["explore", "--targets", "gatewy", "--lang", "zh"], &[]);
     assert_chinese(&["run", "no-such-file.toml", "--lang", "zh"], &[]);
+}
+
+/// Broken scenario files, each with the mistake its diagnostic names.
+const BROKEN_SCENARIOS: &[(&str, &str)] = &[
+    (
+        "unknown-key",
+        "id = \"x\"\nttl = 5\nworkrs = [\"A\"]\nsteps = []\n",
+    ),
+    (
+        "wrong-type",
+        "id = \"x\"\nttl = \"five\"\nworkers = [\"A\"]\nsteps = []\n",
+    ),
+    (
+        "backwards",
+        "id = \"x\"\nttl = 5\nworkers = [\"A\"]\nsteps = [\n  { at = 3, worker = \"A\", do = \"claim\" },\n  { at = 1, worker = \"A\", do = \"finish\" },\n]\n",
+    ),
+    ("syntax", "id = \"x\"\nttl = = 5\n"),
+    (
+        "names",
+        "id = \"x\"\nttl = 5\nworkers = [\"A\"]\ndesign = { token = \"mnotonic\", commit_checks = [\"leese\"] }\nsteps = [{ at = 1, worker = \"B\", do = \"clam\" }]\n",
+    ),
+];
+
+/// The words of a path, which the messages print before `:LINE:COL:`.
+fn path_words(path: &std::path::Path) -> Vec<String> {
+    path.components()
+        .map(|part| {
+            let part = part.as_os_str().to_string_lossy();
+            part.trim_matches('.').to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn file_diagnostics_speak_chinese() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in BROKEN_SCENARIOS {
+        let path = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let mut ids = path_words(&path);
+        // The TOML crate's own syntax message stays English inside a
+        // Chinese frame; its words are allowed, nothing else is.
+        let diagnostics = sim_core::parse_scenario(text.as_bytes())
+            .err()
+            .unwrap_or_else(|| panic!("{name} parsed"));
+        for diagnostic in &diagnostics {
+            if let Some(original) = diagnostic.zh.strip_prefix("TOML 语法错误：") {
+                assert_eq!(diagnostic.message, format!("invalid TOML: {original}"));
+                ids.extend(
+                    original
+                        .split(|c: char| !c.is_ascii_alphanumeric())
+                        .map(str::to_owned),
+                );
+            }
+        }
+        let file = path.display().to_string();
+        assert_chinese(&["run", &file, "--lang", "zh"], &ids);
+        assert_chinese(&["explore", "--design", &file, "--lang", "zh"], &ids);
+    }
+    let lessons = dir.path().join("lessons");
+    std::fs::create_dir(&lessons).unwrap();
+    std::fs::write(
+        lessons.join("broken.toml"),
+        "id = \"broken\"\norder = 1\ntitle = { en = \"Only English\" }\nsummary = \"s\"\nconcepts = [\"C99\"]\nsectons = []\nexercises = 3\n",
+    )
+    .unwrap();
+    let mut ids = path_words(&lessons.join("broken.toml"));
+    ids.push("C01".to_owned());
+    ids.push("C27".to_owned());
+    let folder = lessons.display().to_string();
+    assert_chinese(&["lint", &folder, "--lang", "zh"], &ids);
+    let answers = dir.path().join("answers.json");
+    std::fs::write(&answers, "{\"answers\": []}").unwrap();
+    let answers = answers.display().to_string();
+    assert_chinese(
+        &["grade", &answers, "--lessons", &folder, "--lang", "zh"],
+        &ids,
+    );
 }
 
 #[test]
