@@ -119,16 +119,9 @@ fn read_lessons_folder(
     let mut texts = Vec::new();
     let mut problems = Vec::new();
     for path in paths {
-        match std::fs::read(&path) {
+        match crate::input::read_file(&path, crate::input::InputKind::Lesson) {
             Ok(bytes) => texts.push((path, Cow::Owned(bytes))),
-            Err(error) => problems.push(match lang {
-                Lang::En => format!("{}: cannot read the file: {error}", path.display()),
-                Lang::Zh => format!(
-                    "{}：无法读取文件：{}",
-                    path.display(),
-                    crate::report::io_error_zh(&error)
-                ),
-            }),
+            Err(error) => problems.push(error.line(&path.display().to_string(), lang)),
         }
     }
     Ok((texts, problems))
@@ -371,7 +364,7 @@ struct GradeItemJson<'a> {
 /// The answers file's text, or the line to complain with.
 fn read_answers(path: &Path, lang: Lang) -> Result<String, String> {
     let shown = path.display().to_string();
-    match std::fs::read(path).map(String::from_utf8) {
+    match crate::input::read_file(path, crate::input::InputKind::Answers).map(String::from_utf8) {
         Ok(Ok(text)) => Ok(text),
         Ok(Err(_)) => Err(format!(
             "{shown}:1:1: {}",
@@ -380,10 +373,7 @@ fn read_answers(path: &Path, lang: Lang) -> Result<String, String> {
                 "答案文件不是有效的 UTF-8 文本"
             )
         )),
-        Err(error) => Err(format!(
-            "{shown}: {}: {error}",
-            lang.pick("cannot read the file", "无法读取文件")
-        )),
+        Err(error) => Err(error.line(&shown, lang)),
     }
 }
 

@@ -52,7 +52,7 @@ pub(crate) enum ExploreError {
     },
     ReadDesign {
         path: String,
-        error: std::io::Error,
+        error: crate::input::ReadError,
     },
     /// The design file's mistakes, each with its line and column.
     InvalidDesign {
@@ -102,12 +102,7 @@ impl ExploreError {
                     }
                 }
             }
-            (ExploreError::ReadDesign { path, error }, Lang::En) => {
-                format!("{path}: cannot read the file: {error}")
-            }
-            (ExploreError::ReadDesign { path, error }, Lang::Zh) => {
-                format!("{path}：无法读取文件：{}", io_error_zh(error))
-            }
+            (ExploreError::ReadDesign { path, error }, _) => error.line(path, lang),
             (ExploreError::UnknownProtection { item, suggestion }, _) => {
                 let names = Protect::ALL.map(Protect::name);
                 let hint = hint(suggestion, &names);
@@ -163,10 +158,13 @@ fn design_of(value: &str) -> Result<(sim_core::Design, DesignSource), ExploreErr
         });
     }
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| ExploreError::ReadDesign {
-        path: shown.clone(),
-        error,
-    })?;
+    let bytes =
+        crate::input::read_file(path, crate::input::InputKind::Design).map_err(|error| {
+            ExploreError::ReadDesign {
+                path: shown.clone(),
+                error,
+            }
+        })?;
     sim_core::parse_design(&bytes).map_err(|diagnostics| ExploreError::InvalidDesign {
         path: shown,
         diagnostics,

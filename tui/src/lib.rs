@@ -18,6 +18,7 @@ mod course_cmd;
 pub mod drive;
 mod embedded;
 mod explore_cmd;
+mod input;
 mod report;
 mod style;
 mod web_cmd;

@@ -23,7 +23,7 @@ pub(crate) const EXIT_BAD_INPUT: u8 = 2;
 pub(crate) enum LoadError {
     Read {
         path: String,
-        error: std::io::Error,
+        error: crate::input::ReadError,
     },
     /// The file's mistakes, each with its line and column.
     Invalid {
@@ -37,10 +37,7 @@ impl LoadError {
     /// the file.
     pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
         match self {
-            LoadError::Read { path, error } => vec![match lang {
-                Lang::En => format!("{path}: cannot read the file: {error}"),
-                Lang::Zh => format!("{path}：无法读取文件：{}", io_error_zh(error)),
-            }],
+            LoadError::Read { path, error } => vec![error.line(path, lang)],
             LoadError::Invalid { path, diagnostics } => diagnostics
                 .iter()
                 .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message_in(lang)))
@@ -74,10 +71,13 @@ impl std::error::Error for LoadError {}
 /// Reads and validates a scenario file.
 pub(crate) fn read_scenario(path: &Path) -> Result<Scenario, LoadError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| LoadError::Read {
-        path: shown.clone(),
-        error,
-    })?;
+    let bytes =
+        crate::input::read_file(path, crate::input::InputKind::Scenario).map_err(|error| {
+            LoadError::Read {
+                path: shown.clone(),
+                error,
+            }
+        })?;
     sim_core::parse_scenario(&bytes).map_err(|diagnostics| LoadError::Invalid {
         path: shown,
         diagnostics,

@@ -30,7 +30,10 @@ pub(crate) enum Notice {
         dir: String,
     },
     /// The progress file could not be read at all (permissions, I/O).
-    Unreadable { path: String, error: String },
+    Unreadable {
+        path: String,
+        error: crate::input::ReadError,
+    },
     /// The progress file could not be read as progress, nor moved aside.
     NotMovedAside {
         path: String,
@@ -87,10 +90,10 @@ impl Notice {
                 "你将从新的进度开始；没有删除任何东西。".to_owned(),
             ],
             (Notice::Unreadable { path, error }, Lang::En) => {
-                vec![format!("{path}: {error}."), not_saved]
+                vec![format!("{}.", error.line(path, lang)), not_saved]
             }
             (Notice::Unreadable { path, error }, Lang::Zh) => {
-                vec![format!("{path}：{error}。"), not_saved]
+                vec![format!("{}。", error.line(path, lang)), not_saved]
             }
             (Notice::NotMovedAside { path, why, error }, Lang::En) => vec![
                 format!("fencelab could not read {path}: {why}."),
@@ -169,7 +172,7 @@ impl Store {
     /// The language of the saved progress; English when there is none or
     /// it cannot be read. Reads only: [`Store::load`] deals with a damaged file.
     pub(crate) fn saved_lang(&self) -> sim_core::Lang {
-        fs::read(self.path())
+        crate::input::read_file(&self.path(), crate::input::InputKind::Progress)
             .ok()
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .and_then(|text| Progress::from_json(&text).ok())
@@ -179,9 +182,9 @@ impl Store {
     /// Reads the progress, keeping an unreadable file aside.
     pub(crate) fn load(&mut self) -> Loaded {
         let path = self.path();
-        let bytes = match fs::read(&path) {
+        let bytes = match crate::input::read_file(&path, crate::input::InputKind::Progress) {
             Ok(bytes) => bytes,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            Err(crate::input::ReadError::Missing) => {
                 return Loaded {
                     progress: Progress::default(),
                     notice: None,
@@ -193,7 +196,7 @@ impl Store {
                     progress: Progress::default(),
                     notice: Some(Notice::Unreadable {
                         path: path.display().to_string(),
-                        error: error.to_string(),
+                        error,
                     }),
                 };
             }
