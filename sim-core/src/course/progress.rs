@@ -119,11 +119,20 @@ impl Progress {
     pub fn from_json(text: &str) -> Result<Progress, ProgressError> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| ProgressError::Corrupt(e.to_string()))?;
-        let version = value
+        let field = value
             .get("version")
-            .and_then(Value::as_u64)
             .ok_or_else(|| ProgressError::Corrupt("it has no `version`".to_owned()))?;
-        let version = u32::try_from(version).unwrap_or(u32::MAX);
+        // Say what is wrong with a `version` that is there (2^64, -1, "2"),
+        // not that it is missing.
+        let version = field
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| {
+                ProgressError::Corrupt(format!(
+                    "its `version` {field} is not a version number (a whole number from 0 to {})",
+                    u32::MAX
+                ))
+            })?;
         match version {
             1 => {
                 let old: ProgressV1 = serde_json::from_value(value)

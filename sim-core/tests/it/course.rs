@@ -379,3 +379,21 @@ fn progress_round_trips_and_migrates() {
         Err(ProgressError::Corrupt(_))
     ));
 }
+
+#[test]
+fn a_progress_version_out_of_range_is_named_not_called_missing() {
+    for version in ["18446744073709551616", "-1", "\"2\"", "4294967296"] {
+        let text = format!(r#"{{"version": {version}}}"#);
+        match Progress::from_json(&text) {
+            Err(ProgressError::Corrupt(why)) => {
+                assert!(why.starts_with("its `version` "), "{version}: {why}");
+                assert!(why.contains("is not a version number"), "{version}: {why}");
+            }
+            other => panic!("{version}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        Progress::from_json("{}"),
+        Err(ProgressError::Corrupt("it has no `version`".to_owned()))
+    );
+}
