@@ -318,11 +318,164 @@ fn offset_in(outer: &str, inner: &str) -> usize {
 }
 
 #[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct AnswersFile<'a> {
     #[serde(default)]
     learner: Option<String>,
     #[serde(borrow)]
     answers: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// The answer keys of an answer, one per exercise kind.
+const ANSWER_KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
+
+/// Any JSON value, refused (with the position serde_json gives) when one of
+/// its objects repeats a key: serde_json would silently keep the last one,
+/// so the learner would be graded on an answer they may not have meant.
+struct DistinctKeys;
+
+impl<'de> serde::Deserialize<'de> for DistinctKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(DistinctKeysVisitor)
+    }
+}
+
+struct DistinctKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for DistinctKeysVisitor {
+    type Value = DistinctKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<DistinctKeys, E> {
+        Ok(DistinctKeys)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<DistinctKeys, E> {
+        Ok(DistinctKeys)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<DistinctKeys, E> {
+        Ok(DistinctKeys)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<DistinctKeys, E> {
+        Ok(DistinctKeys)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<DistinctKeys, E> {
+        Ok(DistinctKeys)
+    }
+
+    fn visit_unit<E>(self) -> Result<DistinctKeys, E> {
+        Ok(DistinctKeys)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<DistinctKeys, A::Error> {
+        while seq.next_element::<DistinctKeys>()?.is_some() {}
+        Ok(DistinctKeys)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<DistinctKeys, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key `{key}`: each key may appear once in an object"
+                )));
+            }
+            map.next_value::<DistinctKeys>()?;
+        }
+        Ok(DistinctKeys)
+    }
+}
+
+/// What is wrong with the shape of one answer (its keys), before its
+/// exercise is looked up.
+fn answer_shape_problem(value: &Value, lang: Lang) -> Option<String> {
+    let Some(object) = value.as_object() else {
+        return Some(match lang {
+            Lang::En => format!(
+                "an answer must be an object with `lesson`, `exercise` and one of `{}`; this is {}",
+                ANSWER_KINDS.join("`, `"),
+                json_kind(value)
+            ),
+            Lang::Zh => format!(
+                "答案必须是一个对象，含 `lesson`、`exercise` 和 `{}` 之一；这里是{}",
+                ANSWER_KINDS.join("`、`"),
+                json_kind_zh(value)
+            ),
+        });
+    };
+    if let Some(unknown) = object.keys().find(|key| {
+        !matches!(key.as_str(), "lesson" | "exercise") && !ANSWER_KINDS.contains(&key.as_str())
+    }) {
+        return Some(match lang {
+            Lang::En => format!(
+                "unknown key `{unknown}` in an answer; expected `lesson`, `exercise` and one of `{}`",
+                ANSWER_KINDS.join("`, `")
+            ),
+            Lang::Zh => format!(
+                "答案中有未知的键 `{unknown}`；应为 `lesson`、`exercise` 和 `{}` 之一",
+                ANSWER_KINDS.join("`、`")
+            ),
+        });
+    }
+    for key in ["lesson", "exercise"] {
+        match object.get(key) {
+            Some(Value::String(_)) => {}
+            Some(other) => {
+                return Some(match lang {
+                    Lang::En => format!("`{key}` must be a string; this is {}", json_kind(other)),
+                    Lang::Zh => format!("`{key}` 必须是字符串；这里是{}", json_kind_zh(other)),
+                });
+            }
+            None => {
+                return Some(match lang {
+                    Lang::En => format!("the answer has no `{key}`"),
+                    Lang::Zh => format!("答案缺少 `{key}`"),
+                });
+            }
+        }
+    }
+    let kinds: Vec<&str> = ANSWER_KINDS
+        .into_iter()
+        .filter(|kind| object.contains_key(*kind))
+        .collect();
+    (kinds.len() > 1).then(|| match lang {
+        Lang::En => format!(
+            "an answer answers one exercise with one key; this one has `{}`",
+            kinds.join("` and `")
+        ),
+        Lang::Zh => format!(
+            "一个答案只用一个答案键回答一道练习；这里有 `{}`",
+            kinds.join("` 和 `")
+        ),
+    })
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn json_kind_zh(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "布尔值",
+        Value::Number(_) => "数字",
+        Value::String(_) => "字符串",
+        Value::Array(_) => "列表",
+        Value::Object(_) => "对象",
+    }
 }
 
 /// One graded answer.
@@ -398,6 +551,10 @@ fn grade_answers(
                 continue;
             }
         };
+        if let Some(problem) = answer_shape_problem(&value, lang) {
+            problems.push(at(problem));
+            continue;
+        }
         let field = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default();
         let (lesson_id, exercise_id) = (field("lesson"), field("exercise"));
         let kind = match session.exercise(lesson_id, exercise_id) {
@@ -537,7 +694,12 @@ pub(crate) fn grade_command(
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let file: AnswersFile<'_> = match serde_json::from_str(&text) {
+    // A byte-order mark (as some Windows editors write) is not part of the
+    // JSON; positions are counted after it, as editors show them.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let parsed = serde_json::from_str::<DistinctKeys>(text)
+        .and_then(|DistinctKeys| serde_json::from_str::<AnswersFile<'_>>(text));
+    let file: AnswersFile<'_> = match parsed {
         Ok(file) => file,
         Err(error) => {
             let (line, col) = (error.line().max(1), error.column().max(1));
@@ -560,7 +722,7 @@ pub(crate) fn grade_command(
         lessons.into_iter().map(|file| file.lesson).collect(),
         Progress::default(),
     );
-    let results = match grade_answers(&mut session, &file, &text, &shown, lang) {
+    let results = match grade_answers(&mut session, &file, text, &shown, lang) {
         Ok(results) => results,
         Err(problems) => {
             complain(&problems);

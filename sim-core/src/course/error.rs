@@ -100,6 +100,16 @@ pub enum AnswerError {
     },
     NoOption(u64),
     ChooseOne,
+    /// A step or option index listed twice in `what` (`mark`, `quiz`).
+    RepeatedIndex {
+        what: &'static str,
+        index: u64,
+    },
+    /// A name listed twice in the design knob `key` (`commit_checks`, ...).
+    RepeatedName {
+        key: String,
+        name: String,
+    },
 }
 
 /// What is wrong with one step of a break answer.
@@ -322,6 +332,14 @@ impl AnswerError {
             AnswerError::ChooseOne => {
                 pick("choose one option".to_owned(), "只能选一个选项".to_owned())
             }
+            AnswerError::RepeatedIndex { what, index } => pick(
+                format!("`{what}` lists {index} twice; list each once"),
+                format!("`{what}` 把 {index} 列了两次；每个只列一次"),
+            ),
+            AnswerError::RepeatedName { key, name } => pick(
+                format!("`{key}` lists `{name}` twice; list each once"),
+                format!("`{key}` 把 `{name}` 列了两次；每个只列一次"),
+            ),
         }
     }
 }
@@ -450,6 +468,14 @@ mod tests {
             AnswerError::TooManySteps,
             AnswerError::NoOption(4),
             AnswerError::ChooseOne,
+            AnswerError::RepeatedIndex {
+                what: "mark",
+                index: 2,
+            },
+            AnswerError::RepeatedName {
+                key: word(),
+                name: word(),
+            },
         ];
         answers.extend(
             steps

@@ -107,13 +107,18 @@ pub fn answer_from_json(
     exercise: &Exercise,
     value: &Value,
 ) -> Result<Answer, CourseError> {
+    // A list of distinct indices: `[2, 2, 2]` is a slip worth naming, not
+    // an answer to grade as `[2]`.
     let indices = |value: &Value, what: &'static str| -> Result<Vec<u64>, AnswerError> {
-        value
-            .as_array()
-            .ok_or(AnswerError::NotNumbers(what))?
-            .iter()
-            .map(|v| v.as_u64().ok_or(AnswerError::NotNumbers(what)))
-            .collect()
+        let mut seen = Vec::new();
+        for item in value.as_array().ok_or(AnswerError::NotNumbers(what))? {
+            let index = item.as_u64().ok_or(AnswerError::NotNumbers(what))?;
+            if seen.contains(&index) {
+                return Err(AnswerError::RepeatedIndex { what, index });
+            }
+            seen.push(index);
+        }
+        Ok(seen)
     };
     match &exercise.kind {
         ExerciseKind::Mark { scenario, .. } => {
@@ -187,7 +192,7 @@ fn design_answer_from_json(
         match knob {
             Knob::CommitChecks | Knob::RenewChecks => {
                 let mut set = CheckSet::EMPTY;
-                for name in names_from_json(key, field)? {
+                for name in distinct_names_from_json(key, field)? {
                     set = set.with(
                         Check::from_name(&name)
                             .ok_or_else(|| AnswerError::UnknownCheck(name.clone()))?,
@@ -240,6 +245,21 @@ fn names_from_json(key: &str, field: &Value) -> Result<Vec<String>, AnswerError>
                 .ok_or_else(|| AnswerError::NotNames(key.to_owned()))
         })
         .collect()
+}
+
+/// A check knob's names, each listed once: `["owner", "owner"]` is a slip
+/// to name, not a set to quietly collapse.
+fn distinct_names_from_json(key: &str, field: &Value) -> Result<Vec<String>, AnswerError> {
+    let names = names_from_json(key, field)?;
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(AnswerError::RepeatedName {
+                key: key.to_owned(),
+                name: name.clone(),
+            });
+        }
+    }
+    Ok(names)
 }
 
 /// `target_protect`'s protections, one per target of `world`.

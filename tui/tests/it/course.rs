@@ -237,3 +237,66 @@ fn lint_and_grade_speak_chinese_with_lang_zh() {
         "{shown}"
     );
 }
+
+/// `grade` on `text` as an answers file of the fixture lesson: its exit
+/// status and what it printed on stderr, with the file's name as `F`.
+fn grade_text(text: &str) -> (Option<i32>, String) {
+    let (dir, _) = fixture_dir();
+    let answers = dir.path().join("answers.json");
+    std::fs::write(&answers, text).unwrap();
+    let output = fencelab(&[
+        "grade",
+        &answers.display().to_string(),
+        "--lessons",
+        &dir.path().display().to_string(),
+    ]);
+    let shown = answers.display().to_string();
+    (output.status.code(), stderr(&output).replace(&shown, "F"))
+}
+
+#[test]
+fn answer_files_are_strict_and_say_what_is_wrong() {
+    let cases = [
+        (
+            "{\"answers\": [\n  {\"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": [1], \"quiz\": [0]}\n]}",
+            "F:2:3: an answer answers one exercise with one key; this one has `mark` and `quiz`\n",
+        ),
+        (
+            "{\"answers\": [\n  {\"lesson\": \"fixture\", \"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": [1]}\n]}",
+            "F:2:32: duplicate key `lesson`: each key may appear once in an object at line 2 column 32\n",
+        ),
+        (
+            "{\"answers\": [], \"extra\": 1}",
+            "F:1:23: unknown field `extra`, expected `learner` or `answers` at line 1 column 23\n",
+        ),
+        (
+            "{\"answers\": [\n  {\"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": [1], \"note\": 1}\n]}",
+            "F:2:3: unknown key `note` in an answer; expected `lesson`, `exercise` and one of `mark`, `predict`, `design`, `break`, `quiz`\n",
+        ),
+        (
+            "{\"answers\": [\n  {\"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": [2, 2, 2]}\n]}",
+            "F:2:3: `fixture/mark`: `mark` lists 2 twice; list each once\n",
+        ),
+        (
+            "{\"answers\": [\n  {\"lesson\": \"fixture\", \"exercise\": \"design\", \"design\": {\"commit_checks\": [\"owner\", \"owner\"]}}\n]}",
+            "F:2:3: `fixture/design`: `commit_checks` lists `owner` twice; list each once\n",
+        ),
+        (
+            "{\"answers\": [5]}",
+            "F:1:14: an answer must be an object with `lesson`, `exercise` and one of `mark`, `predict`, `design`, `break`, `quiz`; this is a number\n",
+        ),
+    ];
+    for (text, expected) in cases {
+        let (code, message) = grade_text(text);
+        assert_eq!(code, Some(2), "{text}");
+        assert_eq!(message, expected, "{text}");
+    }
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let (code, message) = grade_text(
+        "\u{feff}{\"answers\": [{\"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": []}]}",
+    );
+    assert_eq!(code, Some(0), "{message}");
+}
