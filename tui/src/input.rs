@@ -230,6 +230,19 @@ mod tests {
         );
     }
 
+    /// A progress file that links to /dev/zero once filled the memory.
+    #[cfg(unix)]
+    #[test]
+    fn follows_a_link_and_refuses_the_device_it_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("progress.json");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        assert_eq!(
+            read_file(&link, InputKind::Progress),
+            Err(ReadError::NotRegular)
+        );
+    }
+
     #[test]
     fn limits_are_said_in_binary_units() {
         assert_eq!(size_label(MIB), "1 MiB");
