@@ -11,6 +11,7 @@ mod app;
 mod chinese;
 mod course;
 mod explore;
+mod hangup;
 mod install;
 mod run;
 mod tmux;
