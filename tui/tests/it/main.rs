@@ -12,6 +12,7 @@ mod chinese;
 mod course;
 mod explore;
 mod hangup;
+mod inert;
 mod install;
 mod run;
 mod tmux;
