@@ -76,7 +76,8 @@ const INPUT_GONE: usize = 1;
 #[allow(clippy::print_stderr)]
 fn complain(lines: &[String]) {
     for line in lines {
-        eprintln!("{line}");
+        // A message may quote the file.
+        eprintln!("{}", crate::style::inert_lines(line));
     }
 }
 
