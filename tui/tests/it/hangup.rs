@@ -21,7 +21,7 @@ struct Started {
     _dir: tempfile::TempDir,
 }
 
-fn start() -> Started {
+fn start(args: &str) -> Started {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let pidfile = dir.path().join("pid");
@@ -29,7 +29,7 @@ fn start() -> Started {
     // The outer shell waits for the app and records its exit status (when
     // a terminal is still there to keep the shell alive).
     let command = format!(
-        "cd {repo} && sh -c 'echo $$ > {pidfile}.tmp; mv {pidfile}.tmp {pidfile}; exec \"$0\" --lessons lessons --data-dir \"$1\"' {bin} {data}; \
+        "cd {repo} && sh -c 'echo $$ > {pidfile}.tmp; mv {pidfile}.tmp {pidfile}; exec \"$0\" {args} --data-dir \"$1\"' {bin} {data}; \
          echo $? > {status}.tmp; mv {status}.tmp {status}; sleep 60",
         repo = quoted(&repo()),
         pidfile = quoted(&pidfile),
@@ -84,13 +84,18 @@ fn assert_gone_within_2s(pid: u32) {
 /// Opens the course, switches it to Chinese (a change that is saved) and
 /// waits until the screen shows it.
 fn switch_to_chinese(app: &Started) {
-    let title = lesson_one().title;
-    app.tmux
-        .wait_for("the course map", |s| s.contains(&title.en));
+    switch_to_chinese_seeing(app, &lesson_one().title);
+}
+
+/// [`switch_to_chinese`] on a screen that shows `title`.
+fn switch_to_chinese_seeing(app: &Started, title: &sim_core::Text) {
+    app.tmux.wait_for("the app", |s| s.contains(&title.en));
     app.tmux.send(&["l"]);
     app.tmux
-        .wait_for("the course in Chinese", |s| s.contains(&title.zh));
+        .wait_for("the app in Chinese", |s| s.contains(&title.zh));
 }
+
+const COURSE: &str = "--lessons lessons";
 
 fn saved_lang(data: &Path) -> Lang {
     let saved = std::fs::read_to_string(data.join("progress.json"))
@@ -100,7 +105,7 @@ fn saved_lang(data: &Path) -> Lang {
 
 #[test]
 fn the_app_ends_when_its_terminal_is_closed_and_keeps_the_last_change() {
-    let app = start();
+    let app = start(COURSE);
     switch_to_chinese(&app);
     // Killing the tmux server closes the app's terminal, as closing a
     // window or losing an ssh connection does.
@@ -118,7 +123,7 @@ fn the_app_ends_when_its_terminal_is_closed_and_keeps_the_last_change() {
 
 #[test]
 fn sigterm_ends_the_app_with_the_terminal_given_back() {
-    let app = start();
+    let app = start(COURSE);
     switch_to_chinese(&app);
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &app.pid.to_string()])
@@ -137,4 +142,22 @@ fn sigterm_ends_the_app_with_the_terminal_given_back() {
     // The main screen is back: the app's frame is gone from the pane.
     let screen = app.tmux.screen();
     assert!(!screen.contains(&lesson_one().title.zh), "{screen}");
+}
+
+#[test]
+fn open_ends_when_its_terminal_is_closed_and_keeps_the_last_change() {
+    let file = "examples/01-article-stale-finish.toml";
+    let scenario = sim_core::parse_scenario(&std::fs::read(repo().join(file)).unwrap()).unwrap();
+    let app = start(&format!("open {file}"));
+    switch_to_chinese_seeing(&app, &scenario.title);
+    let Started {
+        tmux,
+        pid,
+        data,
+        _dir,
+        ..
+    } = app;
+    drop(tmux);
+    assert_gone_within_2s(pid);
+    assert_eq!(saved_lang(&data), Lang::Zh);
 }
