@@ -14,7 +14,7 @@ use sim_core::course::{
 };
 
 use crate::report::{EXIT_BAD_INPUT, print_stdout};
-use crate::style::{Style, Tone};
+use crate::style::{Style, Tone, inert, inert_lines};
 
 /// Exit status when lint finds a lesson that parses but fails a check.
 const EXIT_LINT_FAILED: u8 = 1;
@@ -22,7 +22,8 @@ const EXIT_LINT_FAILED: u8 = 1;
 #[allow(clippy::print_stderr)]
 fn complain(lines: &[String]) {
     for line in lines {
-        eprintln!("{line}");
+        // A message may quote the file.
+        eprintln!("{}", inert_lines(line));
     }
 }
 
@@ -228,12 +229,12 @@ fn coverage_table(
             if row.taught_in.is_empty() {
                 "—".to_owned()
             } else {
-                row.taught_in.join(", ")
+                inert(&row.taught_in.join(", ")).into_owned()
             },
             if row.practised_in.is_empty() {
                 "—".to_owned()
             } else {
-                row.practised_in.join(", ")
+                inert(&row.practised_in.join(", ")).into_owned()
             },
         );
     }
@@ -636,7 +637,8 @@ fn grade_report_table(learner: Option<&str>, results: &[Graded], lang: Lang) -> 
     let style = Style::for_stdout();
     let correct = results.iter().filter(|r| r.grade.correct).count();
     let mut out = String::new();
-    let learner = learner.unwrap_or(lang.pick("learner", "学习者"));
+    // The learner's name, ids and texts come from files: made inert.
+    let learner = inert(learner.unwrap_or(lang.pick("learner", "学习者")));
     let _ = match lang {
         Lang::En => writeln!(
             out,
@@ -655,25 +657,25 @@ fn grade_report_table(learner: Option<&str>, results: &[Graded], lang: Lang) -> 
         } else {
             style.paint(Tone::Bad, "✗")
         };
-        let _ = writeln!(
-            out,
-            "{mark} {}/{} ({}){}{}",
+        let line = format!(
+            "{}/{} ({}){}{}",
             result.lesson,
             result.exercise,
             result.kind,
             lang.pick(": ", "："),
             result.grade.summary.get(lang)
         );
+        let _ = writeln!(out, "{mark} {}", inert(&line));
         for item in result.grade.items.iter().filter(|item| !item.right) {
             let label = item.index.map(|i| format!("#{i} ")).unwrap_or_default();
-            let _ = writeln!(out, "    ✗ {label}{}", item.text.get(lang));
+            let _ = writeln!(out, "    ✗ {label}{}", inert(item.text.get(lang)));
         }
         if let Some(found) = &result.grade.counterexample {
             let _ = writeln!(
                 out,
                 "    {}{}",
                 lang.pick("counterexample: ", "反例："),
-                found.explanation.get(lang)
+                inert(found.explanation.get(lang))
             );
         }
     }

@@ -130,7 +130,8 @@ impl ExploreError {
     #[allow(clippy::print_stderr)]
     fn exit(&self, lang: Lang) -> ExitCode {
         for line in self.lines(lang) {
-            eprintln!("{line}");
+            // A message may quote the file or the command line.
+            eprintln!("{}", crate::style::inert_lines(&line));
         }
         ExitCode::from(EXIT_BAD_INPUT)
     }
@@ -469,7 +470,8 @@ fn render_report(
     };
     let _ = writeln!(out, "\n{}", style.paint(Tone::Dim, &counts));
     if let (Some(path), Some(_)) = (&options.out, &report.counterexample) {
-        let path = path.display();
+        let path = path.display().to_string();
+        let path = crate::style::inert(&path);
         let _ = match lang {
             Lang::En => writeln!(
                 out,

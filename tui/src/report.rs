@@ -13,7 +13,7 @@ use sim_core::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use crate::style::{Style, Tone};
+use crate::style::{Style, Tone, inert, inert_lines};
 
 /// Exit status for invalid input (files, arguments).
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;
@@ -96,7 +96,8 @@ pub(crate) fn load_scenario_in(path: &Path, lang: Lang) -> Result<Scenario, Exit
 #[allow(clippy::print_stderr)]
 fn eprint_lines(lines: &[String]) {
     for line in lines {
-        eprintln!("{line}");
+        // A message may quote the file.
+        eprintln!("{}", inert_lines(line));
     }
 }
 
@@ -223,10 +224,13 @@ fn outcome_cell(record: &sim_core::StepTrace, lang: Lang) -> String {
 /// The scenario's title, description and world in a few lines.
 fn render_heading(scenario: &Scenario, style: Style, lang: Lang) -> String {
     let mut out = String::new();
-    let title = scenario.title.get(lang);
-    let _ = writeln!(out, "{}  ({})", style.paint(Tone::Bold, title), scenario.id);
+    // Text from the file is made inert before it is painted or printed.
+    let title = inert(scenario.title.get(lang));
+    let id = inert(&scenario.id);
+    let _ = writeln!(out, "{}  ({id})", style.paint(Tone::Bold, &title));
     if let Some(description) = &scenario.description {
-        let _ = writeln!(out, "{}", style.paint(Tone::Dim, description.get(lang)));
+        let description = inert_lines(description.get(lang));
+        let _ = writeln!(out, "{}", style.paint(Tone::Dim, &description));
     }
     let targets: Vec<String> = scenario
         .targets
@@ -242,16 +246,19 @@ fn render_heading(scenario: &Scenario, style: Style, lang: Lang) -> String {
     } else {
         targets.join(", ")
     };
-    let _ = match lang {
-        Lang::En => writeln!(
-            out,
-            "design {design} · ttl {ttl} · workers {workers} · jobs {jobs} · targets {targets}"
-        ),
-        Lang::Zh => writeln!(
-            out,
-            "设计 {design} · 租约时长 {ttl} · Worker {workers} · 任务 {jobs} · 目标 {targets}"
-        ),
+    let world = match lang {
+        Lang::En => {
+            format!(
+                "design {design} · ttl {ttl} · workers {workers} · jobs {jobs} · targets {targets}"
+            )
+        }
+        Lang::Zh => {
+            format!(
+                "设计 {design} · 租约时长 {ttl} · Worker {workers} · 任务 {jobs} · 目标 {targets}"
+            )
+        }
     };
+    let _ = writeln!(out, "{}", inert(&world));
     out
 }
 
@@ -283,6 +290,8 @@ fn step_row(scenario: &Scenario, trace: &Trace, index: usize, lang: Lang) -> [St
         record.generation.map(|g| g.to_string()).unwrap_or_default(),
         marks.join(" · "),
     ]
+    // Names come from the file; the cells are measured and painted later.
+    .map(|cell| inert(&cell).into_owned())
 }
 
 pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) -> String {
@@ -346,7 +355,7 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
             let _ = writeln!(
                 out,
                 "{indent}{}",
-                style.paint(Tone::Dim, &format!("└ {}", note.get(lang)))
+                style.paint(Tone::Dim, &format!("└ {}", inert(note.get(lang))))
             );
         }
     }
@@ -375,7 +384,7 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) 
             let _ = writeln!(
                 out,
                 "  {}",
-                violation_line(scenario, trace, violation, lang)
+                inert(&violation_line(scenario, trace, violation, lang))
             );
         }
     }
@@ -455,7 +464,9 @@ fn render_final_state(scenario: &Scenario, trace: &Trace, lang: Lang) -> String 
             (_, Lang::Zh) => writeln!(out, "目标 {id}：值为 {value} · {drafts} 个草稿"),
         };
     }
-    out
+    // Job, owner and target names and the values come from the file; the
+    // text has no colour of its own.
+    inert_lines(&out).into_owned()
 }
 
 /// One violation: which step took effect, although what, and its kind.

@@ -172,4 +172,52 @@ steps = [
         assert_eq!(value["steps"][3]["mark"], "ok");
         assert_eq!(value["hidden"], serde_json::json!([2]));
     }
+
+    /// The page puts text into the DOM with `textContent` only
+    /// (static/dom.js), so control characters need no escaping there: the
+    /// timeline hands a hostile title, description and note over as data,
+    /// unchanged, for the page to show as text. (The terminal replaces
+    /// them with pictures; the page has no escape sequences to fear.)
+    #[test]
+    fn hostile_text_stays_data_in_the_timeline() {
+        const HOSTILE: &str = "\u{1b}]0;PWNED\u{7}\u{1b}[2J<img src=x onerror=alert(1)>";
+        let mut scenario = pause();
+        scenario.title.en = HOSTILE.to_owned();
+        scenario.description = Some(sim_core::Text {
+            en: HOSTILE.to_owned(),
+            zh: HOSTILE.to_owned(),
+        });
+        if let Some(note) = &mut scenario.steps[3].note {
+            note.en = HOSTILE.to_owned();
+        }
+        let value = timeline(&scenario, Lang::En, &Reveal::Everything);
+        assert_eq!(value["title"], HOSTILE);
+        assert_eq!(value["description"], HOSTILE);
+        assert_eq!(value["steps"][3]["note"], HOSTILE);
+        // As JSON text the control characters are escapes, never raw bytes.
+        let text = serde_json::to_string(&value).unwrap_or_default();
+        assert!(!text.contains(['\u{1b}', '\u{7}']), "{text}");
+        assert!(text.contains(r"\u001b]0;PWNED\u0007"), "{text}");
+        // And no script of the page parses text as HTML.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let scripts: Vec<_> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|e| e == "js"))
+            .collect();
+        assert!(!scripts.is_empty(), "no scripts in {}", dir.display());
+        for script in scripts {
+            let code = std::fs::read_to_string(&script).unwrap_or_default();
+            for sink in [
+                ".innerHTML",
+                ".outerHTML",
+                "insertAdjacentHTML",
+                "document.write",
+            ] {
+                assert!(!code.contains(sink), "{} uses {sink}", script.display());
+            }
+        }
+    }
 }

@@ -6,12 +6,14 @@
 //! [`view::view`]. This module is the runtime around them: it reads the
 //! files before the terminal changes (bad input is `FILE:LINE:COL` on
 //! stderr and exit status 2), owns the terminal (raw mode, the alternate
-//! screen and mouse capture, all given back on quit, on a panic and on
-//! SIGTERM), saves the progress after every change, and runs the searches
+//! screen and mouse capture, all given back on quit, on a panic, on
+//! SIGTERM, SIGHUP and SIGINT, and when its input ends or the terminal
+//! closes: see [`input`]), saves the progress after every change, and runs the searches
 //! the explorer screen asks for on background threads, handing their
 //! progress and reports to [`explorer::receive`].
 
 pub(crate) mod explorer;
+pub(crate) mod input;
 pub(crate) mod layout;
 pub(crate) mod model;
 pub(crate) mod mouse;
@@ -43,6 +45,7 @@ use ratatui::crossterm::terminal::{
 };
 
 use self::explorer::{Command, SearchEvent, SearchRequest};
+use self::input::{Input, Watch};
 use self::model::App;
 use self::persist::{Loaded, Notice, Store};
 use self::theme::Theme;
@@ -66,11 +69,15 @@ const PLAY_INTERVAL: Duration = Duration::from_millis(700);
 const IDLE_POLL: Duration = Duration::from_millis(200);
 /// How often a running search's progress is shown.
 const SEARCH_POLL: Duration = Duration::from_millis(50);
+/// The exit code's signal number when the terminal's input is gone: a
+/// closed terminal is a hang-up (SIGHUP is 1 everywhere).
+const INPUT_GONE: usize = 1;
 
 #[allow(clippy::print_stderr)]
 fn complain(lines: &[String]) {
     for line in lines {
-        eprintln!("{line}");
+        // A message may quote the file.
+        eprintln!("{}", crate::style::inert_lines(line));
     }
 }
 
@@ -161,7 +168,10 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = event_loop(&mut terminal, &mut app, store.as_ref(), &signal);
+    let result = match Watch::new() {
+        Ok(input) => event_loop(&mut terminal, &mut app, store.as_ref(), &signal, &input),
+        Err(error) => Err(error),
+    };
     leave();
     match result {
         Ok(0) => ExitCode::SUCCESS,
@@ -173,12 +183,16 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
     }
 }
 
-/// Runs until `q` (returns 0) or a termination signal (returns its number).
+/// Runs until `q` (returns 0), a termination signal (returns its number)
+/// or the end of the terminal's input (returns [`INPUT_GONE`]). The
+/// progress is saved after every change and once more on the way out,
+/// also when drawing failed because the terminal is gone.
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
     store: Option<&Store>,
     signal: &AtomicUsize,
+    input: &Watch,
 ) -> io::Result<usize> {
     let size = terminal.size()?;
     update(
@@ -192,7 +206,7 @@ fn event_loop(
     let mut next_tick = Instant::now() + PLAY_INTERVAL;
     let mut searches = Searches::new();
     let result = loop {
-        match step(terminal, app, signal, &mut next_tick, &mut searches) {
+        match step(terminal, app, signal, input, &mut next_tick, &mut searches) {
             Ok(Some(code)) => break Ok(code),
             Ok(None) => {}
             Err(error) => break Err(error),
@@ -210,6 +224,12 @@ fn event_loop(
         }
     };
     searches.cancel_all();
+    if *app.session.progress() != saved {
+        if let Some(store) = store {
+            // Nobody may be left to read a message; the file is what counts.
+            let _ = store.save(app.session.progress());
+        }
+    }
     result
 }
 
@@ -219,17 +239,18 @@ fn step(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
     signal: &AtomicUsize,
+    input: &Watch,
     next_tick: &mut Instant,
     searches: &mut Searches,
 ) -> io::Result<Option<usize>> {
     {
-        terminal.draw(|frame| view::view(frame, app))?;
-        if app.quit {
-            return Ok(Some(0));
-        }
         let caught = signal.load(Ordering::Relaxed);
         if caught != 0 {
             return Ok(Some(caught));
+        }
+        terminal.draw(|frame| view::view(frame, app))?;
+        if app.quit {
+            return Ok(Some(0));
         }
         let poll = if searches.running.is_empty() {
             IDLE_POLL
@@ -243,13 +264,21 @@ fn step(
         } else {
             poll
         };
-        if event::poll(timeout)? {
-            let event = event::read()?;
-            if let Some(message) = message_for_event(app, &event) {
-                if message == Message::PlayPause {
-                    *next_tick = Instant::now() + PLAY_INTERVAL;
+        match input.wait(timeout)? {
+            Input::Gone => return Ok(Some(INPUT_GONE)),
+            Input::Idle => {}
+            // crossterm reads only what poll(2) saw waiting, then hands out
+            // every event it parsed from it (a paste is many).
+            Input::Ready => {
+                while event::poll(Duration::ZERO)? {
+                    let event = event::read()?;
+                    if let Some(message) = message_for_event(app, &event) {
+                        if message == Message::PlayPause {
+                            *next_tick = Instant::now() + PLAY_INTERVAL;
+                        }
+                        update(app, message);
+                    }
                 }
-                update(app, message);
             }
         }
         if app.playing() && Instant::now() >= *next_tick {

@@ -1462,3 +1462,49 @@ fn any_size_and_any_keys_never_panic() {
         panic!("{error}");
     }
 }
+
+/// A title, description and notes holding terminal escapes (set the
+/// window title, clear the screen) reach the screen as visible pictures:
+/// no cell holds ESC or BEL, whichever widget drew the text.
+#[test]
+fn control_characters_in_a_scenario_are_drawn_as_pictures() {
+    const HOSTILE: &str = "\u{1b}]0;PWNED\u{7}\u{1b}[2J";
+    let mut scenario = article_scenario();
+    scenario.title.en = format!("Evil {HOSTILE}");
+    if let Some(description) = &mut scenario.description {
+        description.en = format!("{HOSTILE} described\u{9b}");
+    }
+    for step in &mut scenario.steps {
+        if let Some(note) = &mut step.note {
+            note.en = format!("{HOSTILE}{}", note.en);
+        }
+    }
+    let mut lessons = course_lessons();
+    lessons[1].title.en = format!("Copy {HOSTILE}");
+    for (width, height) in SIZES {
+        for harness in [
+            Harness::with(
+                App::sandbox(
+                    "evil.toml".to_owned(),
+                    scenario.clone(),
+                    Progress::default(),
+                    PLAIN,
+                ),
+                width,
+                height,
+            ),
+            Harness::with(
+                App::course(lessons.clone(), Progress::default(), PLAIN),
+                width,
+                height,
+            ),
+        ] {
+            let screen = harness.render();
+            assert!(
+                !screen.contains(|c: char| c.is_control() && c != '\n'),
+                "{screen:?}"
+            );
+            assert!(screen.contains("␛]0;PWNED␇␛[2J"), "{screen}");
+        }
+    }
+}

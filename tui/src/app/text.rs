@@ -12,10 +12,14 @@ use textwrap::{Options, WordSeparator};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::theme::Theme;
+use crate::style::{inert, inert_lines};
 
 /// Wraps `text` to `width` columns. Lines of the source stay lines; blank
-/// lines (paragraph breaks) are kept, trailing ones dropped.
+/// lines (paragraph breaks) are kept, trailing ones dropped. Control
+/// characters are made visible first ([`inert_lines`]), so they are
+/// measured as drawn.
 pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let text = inert_lines(text);
     let width = width.max(1);
     let options = Options::new(width)
         .word_separator(WordSeparator::UnicodeBreakProperties)
@@ -76,10 +80,12 @@ pub(crate) fn wrap_styled(
         .collect()
 }
 
-/// `text` cut to at most `width` columns, with `…` when cut.
+/// `text` cut to at most `width` columns, with `…` when cut; control
+/// characters made visible ([`inert`]).
 pub(crate) fn truncate(text: &str, width: usize) -> String {
+    let text = inert(text);
     if text.width() <= width {
-        return text.to_owned();
+        return text.into_owned();
     }
     if width == 0 {
         return String::new();
@@ -105,9 +111,9 @@ pub(crate) fn fit(text: &str, width: usize) -> String {
     format!("{cut}{}", " ".repeat(pad))
 }
 
-/// Display width in columns.
+/// Display width in columns, as drawn (control characters made visible).
 pub(crate) fn width(text: &str) -> usize {
-    text.width()
+    inert(text).width()
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ mod app;
 mod chinese;
 mod course;
 mod explore;
+mod hangup;
+mod inert;
 mod input;
 mod install;
 mod run;

@@ -26,6 +26,25 @@ use super::timeline::GLYPH_LEGEND;
 pub(crate) use super::layout::clamp_scroll;
 
 pub(crate) fn view(frame: &mut Frame<'_>, app: &App) {
+    draw(frame, app);
+    make_inert(frame.buffer_mut());
+}
+
+/// Every cell's control characters replaced by their pictures
+/// ([`crate::style::control_picture`]), whichever widget drew them: a
+/// title or note from a file holding ESC or BEL would otherwise reach the
+/// terminal raw (and could, say, set its title). [`super::text`] makes text
+/// inert before measuring it, so this pass only guards what bypassed it.
+fn make_inert(buffer: &mut ratatui::buffer::Buffer) {
+    for cell in &mut buffer.content {
+        if cell.symbol().contains(char::is_control) {
+            let symbol = crate::style::inert(cell.symbol()).into_owned();
+            cell.set_symbol(&symbol);
+        }
+    }
+}
+
+fn draw(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();
     if layout::too_small(area.width, area.height) {
         render_too_small(frame, area, app.lang(), app.theme);
