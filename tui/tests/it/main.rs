@@ -13,6 +13,7 @@ mod course;
 mod explore;
 mod install;
 mod run;
+mod shared_progress;
 mod tmux;
 
 use std::path::{Path, PathBuf};
