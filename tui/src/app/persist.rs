@@ -468,6 +468,32 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_saves_lose_no_exercise() {
+        // Without the lock, one save's read-merge-write interleaves with
+        // another's and the later rename drops what the other just wrote.
+        let dir = tempfile::tempdir().unwrap();
+        let savers: Vec<_> = ["a", "b", "c"]
+            .into_iter()
+            .map(|who| {
+                let dir = dir.path().to_path_buf();
+                std::thread::spawn(move || {
+                    let store = Store::new(dir);
+                    let mut progress = Progress::default();
+                    for n in 0..50 {
+                        progress.record_attempt("01", &format!("{who}{n}"), true);
+                        store.save(&progress).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for saver in savers {
+            saver.join().unwrap();
+        }
+        let saved = Store::new(dir.path().to_path_buf()).load().progress;
+        assert_eq!(saved.lessons["01"].exercises.len(), 150);
+    }
+
+    #[test]
     fn a_file_that_turned_unreadable_is_not_overwritten_by_a_save() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::new(dir.path().to_path_buf());
