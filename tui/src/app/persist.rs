@@ -6,7 +6,8 @@
 //! over the old file, fsync of the directory. A crash mid-write leaves the
 //! old file or the new one, never half of one. The temporary files are named
 //! `.progress.json.XXXXXX.tmp`; one left by a killed save is removed when
-//! the app next starts (only names of that form, only in the data folder).
+//! the app next starts (only names of that form, only in the data folder;
+//! earlier builds' `.tmpXXXXXX` only when empty or begun as a progress record).
 //!
 //! Several instances may share one data folder. Every save holds an
 //! advisory lock (`progress.json.lock`, [`fs4`]) while it re-reads the file,
@@ -176,6 +177,28 @@ fn is_our_temp_file(name: &str) -> bool {
         && name.ends_with(TEMP_SUFFIX)
 }
 
+/// Whether `path` is a temporary file an earlier fencelab's save left: it
+/// named them as `tempfile` does by default (`.tmp` and six letters or
+/// digits), so the name alone could be anyone's; only an empty file or one
+/// that begins as [`Progress::to_json`] writes is taken as ours.
+fn is_earlier_temp_file(name: &str, path: &Path) -> bool {
+    let Some(random) = name.strip_prefix(".tmp") else {
+        return false;
+    };
+    if random.len() != 6 || !random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return false;
+    }
+    let mut start = Vec::new();
+    let Ok(file) = fs::File::open(path) else {
+        return false;
+    };
+    if std::io::Read::read_to_end(&mut std::io::Read::take(file, 64), &mut start).is_err() {
+        return false;
+    }
+    let begins = b"{\n  \"version\": ";
+    start.is_empty() || start.starts_with(begins) || begins.starts_with(&start)
+}
+
 impl Store {
     pub(crate) fn new(dir: PathBuf) -> Store {
         Store {
@@ -234,9 +257,14 @@ impl Store {
             return;
         };
         for entry in entries.flatten() {
-            let ours = entry.file_name().to_str().is_some_and(is_our_temp_file);
             // `file_type` does not follow links: a link is never removed.
-            if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            let ours = entry.file_name().to_str().is_some_and(|name| {
+                is_our_temp_file(name) || is_earlier_temp_file(name, &entry.path())
+            });
+            if ours {
                 let _ = fs::remove_file(entry.path());
             }
         }
@@ -542,9 +570,19 @@ mod tests {
             .unwrap();
         let (_, stale) = killed.keep().unwrap();
         fs::write(&stale, "{\"version\": 2, \"la").unwrap();
-        // Files that are not ours stay.
+        // What an earlier fencelab's killed save left (its default names):
+        // one not yet written, one cut short.
+        let earlier = [".tmpAbC123", ".tmp0x9Zq1"];
+        fs::write(dir.path().join(earlier[0]), "").unwrap();
+        fs::write(
+            dir.path().join(earlier[1]),
+            &Progress::default().to_json()[..20],
+        )
+        .unwrap();
+        // Files that are not ours stay, also with such a name.
         let others = [
-            ".tmpAbC123",
+            ".tmpXyZ789",
+            ".tmpshort",
             "notes.tmp",
             ".progress.json.tmp",
             "progress.json.bad-1",
@@ -562,6 +600,9 @@ mod tests {
         let loaded = store.load();
         assert!(loaded.notice.is_none());
         assert!(!stale.exists(), "{} is left", stale.display());
+        for name in earlier {
+            assert!(!dir.path().join(name).exists(), "{name} is left");
+        }
         for name in others {
             assert!(dir.path().join(name).exists(), "{name} was removed");
         }
