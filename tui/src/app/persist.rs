@@ -361,10 +361,11 @@ impl Store {
     }
 
     /// Merges `progress` into the file under the folder's lock and writes
-    /// the result atomically (temp file, fsync, rename).
-    pub(crate) fn save(&self, progress: &Progress) -> io::Result<()> {
+    /// the result atomically (temp file, fsync, rename). Returns what was
+    /// written, so the caller can take in another instance's progress.
+    pub(crate) fn save(&self, progress: &Progress) -> io::Result<Progress> {
         if !self.writable {
-            return Ok(());
+            return Ok(progress.clone());
         }
         let _lock = self.lock()?;
         let mut merged = progress.clone();
@@ -387,7 +388,7 @@ impl Store {
         file.as_file().sync_all()?;
         file.persist(self.path()).map_err(|error| error.error)?;
         sync_dir(&self.dir);
-        Ok(())
+        Ok(merged)
     }
 }
 

@@ -2,7 +2,8 @@
 //! first completes lesson 1's mark exercise, then the second — started
 //! before that, so its own record knows nothing of it — reads a section.
 //! The file must end with both: saves merge with what is on disk, under a
-//! lock, instead of overwriting it.
+//! lock, instead of overwriting it — and the second then shows the first's
+//! exercise too.
 //!
 //! The marks are computed from the engine's oracle at run time.
 
@@ -36,6 +37,14 @@ fn wait_until(what: &str, tmux: &Tmux, done: impl Fn() -> bool) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// The course map header's count of exercises done ("1/12 exercises").
+fn exercises_done(screen: &str) -> Option<u32> {
+    let line = screen.lines().find(|l| l.contains(" exercises · "))?;
+    let before = line.split(" exercises · ").next()?;
+    let count = before.split_whitespace().last()?;
+    count.split('/').next()?.parse().ok()
 }
 
 fn saved(data: &Path) -> Option<Progress> {
@@ -75,7 +84,9 @@ fn two_apps_on_one_folder_keep_both_learners_progress() {
     let first = app_on(&data, &first_status);
     first.wait_for("the first app's course map", |s| s.contains(&title));
     let second = app_on(&data, &second_status);
-    second.wait_for("the second app's course map", |s| s.contains(&title));
+    second.wait_for("the second app's course map", |s| {
+        s.contains(&title) && exercises_done(s) == Some(0)
+    });
 
     // The first completes the mark exercise.
     first.send(&["Enter"]);
@@ -117,6 +128,12 @@ fn two_apps_on_one_folder_keep_both_learners_progress() {
             })
         },
     );
+    // Its save took in the first's progress: back on its course map, the
+    // count of exercises done includes the first's.
+    second.send(&["Escape"]);
+    second.wait_for("the second app to count the first's exercise", |s| {
+        exercises_done(s) == Some(1)
+    });
     second.send(&["q"]);
     first.send(&["q"]);
     wait_until("the second app to quit", &second, || second_status.exists());
