@@ -19,6 +19,10 @@ pub struct ExerciseProgress {
     pub hints_used: u32,
     /// The worked solution was shown (only ever after an attempt).
     pub solution_seen: bool,
+    /// Keys this build does not know (written by a newer fencelab of the
+    /// same version), kept so that saving does not drop them.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -26,6 +30,9 @@ pub struct LessonProgress {
     /// Sections the learner has read, by index.
     pub sections_read: Vec<u32>,
     pub exercises: BTreeMap<String, ExerciseProgress>,
+    /// Keys this build does not know, kept through load and save.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
 }
 
 /// The self-check levels a learner ticks for themselves (C26).
@@ -52,6 +59,9 @@ pub struct Progress {
     pub lessons: BTreeMap<String, LessonProgress>,
     pub self_check: SelfCheck,
     pub position: Option<Position>,
+    /// Keys this build does not know, kept through load and save.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
 }
 
 impl Default for Progress {
@@ -62,6 +72,7 @@ impl Default for Progress {
             lessons: BTreeMap::new(),
             self_check: SelfCheck::default(),
             position: None,
+            unknown: BTreeMap::new(),
         }
     }
 }
@@ -100,6 +111,13 @@ impl std::fmt::Display for ProgressError {
 }
 
 impl std::error::Error for ProgressError {}
+
+/// Adds `theirs`' unknown keys that `ours` lacks.
+fn keep_unknown(ours: &mut BTreeMap<String, Value>, theirs: &BTreeMap<String, Value>) {
+    for (key, value) in theirs {
+        ours.entry(key.clone()).or_insert_with(|| value.clone());
+    }
+}
 
 /// Version 1, the first format: a flat list of completed exercises.
 #[derive(Debug, Deserialize)]
@@ -190,10 +208,164 @@ impl Progress {
         self.lessons.get(lesson)?.exercises.get(exercise)
     }
 
+    /// Folds `other` (e.g. the record another instance saved meanwhile)
+    /// into this one without losing anything either learned: an exercise is
+    /// completed or its solution seen if it is in either, attempts and hints
+    /// are the larger count, sections read and self-checks are the union.
+    /// The language and position are this record's (its latest choice);
+    /// `other`'s position is used only when this one has none. Unknown keys
+    /// are kept from both, this record's winning a clash.
+    ///
+    /// Everything but language, position and clashing unknown keys is
+    /// commutative, associative and idempotent.
+    pub fn merge(&mut self, other: &Progress) {
+        for (name, theirs) in &other.lessons {
+            let ours = self.lessons.entry(name.clone()).or_default();
+            ours.sections_read
+                .extend(theirs.sections_read.iter().copied());
+            ours.sections_read.sort_unstable();
+            ours.sections_read.dedup();
+            for (id, their_exercise) in &theirs.exercises {
+                let exercise = ours.exercises.entry(id.clone()).or_default();
+                exercise.completed |= their_exercise.completed;
+                exercise.attempts = exercise.attempts.max(their_exercise.attempts);
+                exercise.hints_used = exercise.hints_used.max(their_exercise.hints_used);
+                exercise.solution_seen |= their_exercise.solution_seen;
+                keep_unknown(&mut exercise.unknown, &their_exercise.unknown);
+            }
+            keep_unknown(&mut ours.unknown, &theirs.unknown);
+        }
+        self.self_check.basic |= other.self_check.basic;
+        self.self_check.intermediate |= other.self_check.intermediate;
+        self.self_check.senior |= other.self_check.senior;
+        if self.position.is_none() {
+            self.position.clone_from(&other.position);
+        }
+        keep_unknown(&mut self.unknown, &other.unknown);
+    }
+
     /// Records an attempt and whether it was right.
     pub fn record_attempt(&mut self, lesson: &str, exercise: &str, correct: bool) {
         let entry = self.exercise_mut(lesson, exercise);
         entry.attempts = entry.attempts.saturating_add(1);
         entry.completed |= correct;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    /// One instance completed an exercise; the other read a section, used a
+    /// hint and switched language.
+    fn two_records() -> (Progress, Progress) {
+        let mut first = Progress::default();
+        first.record_attempt("01", "mark", false);
+        first.record_attempt("01", "mark", true);
+        first
+            .lessons
+            .entry("01".to_owned())
+            .or_default()
+            .sections_read = vec![0, 2];
+        first.self_check.basic = true;
+        first.position = Some(Position {
+            lesson: "01".to_owned(),
+            section: 2,
+        });
+        let mut second = Progress {
+            lang: Lang::Zh,
+            ..Progress::default()
+        };
+        second
+            .lessons
+            .entry("01".to_owned())
+            .or_default()
+            .sections_read = vec![1, 2];
+        second.exercise_mut("01", "mark").hints_used = 1;
+        second.exercise_mut("02", "quiz").solution_seen = true;
+        second.exercise_mut("02", "quiz").attempts = 4;
+        second.self_check.senior = true;
+        second.position = Some(Position {
+            lesson: "02".to_owned(),
+            section: 0,
+        });
+        (first, second)
+    }
+
+    #[test]
+    fn merge_loses_nothing_either_learned() {
+        let (first, second) = two_records();
+        let mut merged = second.clone();
+        merged.merge(&first);
+        let mark = merged.exercise("01", "mark").unwrap();
+        assert!(mark.completed, "the first's completion survives");
+        assert_eq!((mark.attempts, mark.hints_used), (2, 1));
+        let quiz = merged.exercise("02", "quiz").unwrap();
+        assert!(quiz.solution_seen && !quiz.completed);
+        assert_eq!(quiz.attempts, 4);
+        assert_eq!(merged.lessons["01"].sections_read, [0, 1, 2]);
+        assert!(merged.self_check.basic && merged.self_check.senior);
+        assert!(!merged.self_check.intermediate);
+        // The merging instance's own choices win.
+        assert_eq!(merged.lang, Lang::Zh);
+        assert_eq!(merged.position.as_ref().unwrap().lesson, "02");
+    }
+
+    #[test]
+    fn merge_is_commutative_but_for_language_and_position() {
+        let (first, second) = two_records();
+        let mut one_way = first.clone();
+        one_way.merge(&second);
+        let mut other_way = second.clone();
+        other_way.merge(&first);
+        assert_ne!(one_way.lang, other_way.lang);
+        assert_ne!(one_way.position, other_way.position);
+        other_way.lang = one_way.lang;
+        other_way.position.clone_from(&one_way.position);
+        assert_eq!(one_way, other_way);
+    }
+
+    #[test]
+    fn merge_is_idempotent_and_keeps_a_missing_position() {
+        let (first, _) = two_records();
+        let mut twice = first.clone();
+        twice.merge(&first);
+        assert_eq!(twice, first);
+        let mut fresh = Progress::default();
+        fresh.merge(&first);
+        assert_eq!(fresh.position, first.position);
+    }
+
+    #[test]
+    fn unknown_keys_survive_load_save_and_merge() {
+        let text = r#"{
+            "version": 2, "lang": "en", "future_top": [1, 2],
+            "lessons": {"01": {"sections_read": [0], "future_lesson": "x",
+                "exercises": {"mark": {"completed": true, "attempts": 1,
+                    "hints_used": 0, "solution_seen": false, "future_exercise": {"a": 1}}}}},
+            "self_check": {"basic": false, "intermediate": false, "senior": false},
+            "position": null
+        }"#;
+        let progress = Progress::from_json(text).unwrap();
+        let again = Progress::from_json(&progress.to_json()).unwrap();
+        assert_eq!(again, progress);
+        let saved: Value = serde_json::from_str(&again.to_json()).unwrap();
+        assert_eq!(saved["future_top"], serde_json::json!([1, 2]));
+        assert_eq!(saved["lessons"]["01"]["future_lesson"], "x");
+        assert_eq!(
+            saved["lessons"]["01"]["exercises"]["mark"]["future_exercise"]["a"],
+            1
+        );
+        // An instance that never saw those keys keeps them when it merges.
+        let mut other = Progress::default();
+        other.record_attempt("01", "mark", false);
+        other.merge(&progress);
+        assert_eq!(other.unknown["future_top"], serde_json::json!([1, 2]));
+        assert_eq!(
+            other.exercise("01", "mark").unwrap().unknown["future_exercise"]["a"],
+            1
+        );
     }
 }

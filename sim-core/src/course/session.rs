@@ -185,6 +185,13 @@ impl CourseSession {
         self.progress.to_json()
     }
 
+    /// Takes in what another record holds (e.g. what another instance
+    /// saved), losing nothing of this one ([`Progress::merge`]); the
+    /// language and position stay this session's.
+    pub fn merge_progress(&mut self, other: &Progress) {
+        self.progress.merge(other);
+    }
+
     /// Fresh progress, in the same language.
     pub fn reset_progress(&mut self) {
         self.progress = Progress {

@@ -219,7 +219,12 @@ fn event_loop(
                         format!("进度没有保存：{error}"),
                     );
                 }
-                _ => saved = app.session.progress().clone(),
+                // What another instance on the same folder saved shows here too.
+                Some(Ok(merged)) => {
+                    app.session.merge_progress(&merged);
+                    saved = app.session.progress().clone();
+                }
+                None => saved = app.session.progress().clone(),
             }
         }
     };

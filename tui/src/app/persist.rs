@@ -4,7 +4,17 @@
 //!
 //! Writes are atomic: a temporary file in the same directory, fsync, rename
 //! over the old file, fsync of the directory. A crash mid-write leaves the
-//! old file or the new one, never half of one.
+//! old file or the new one, never half of one. The temporary files are named
+//! `.progress.json.XXXXXX.tmp`; one left by a killed save is removed when
+//! the app next starts (only names of that form, only in the data folder;
+//! earlier builds' `.tmpXXXXXX` only when empty or begun as a progress record).
+//!
+//! Several instances may share one data folder. Every save holds an
+//! advisory lock (`progress.json.lock`, [`fs4`]) while it re-reads the file,
+//! merges it with this instance's record ([`Progress::merge`]: nothing
+//! either instance learned is lost) and writes the result. A file that
+//! turned unreadable meanwhile (damaged, or written by a newer fencelab) is
+//! not overwritten: the save fails and says so.
 //!
 //! A file that cannot be read as progress (truncated, garbage, written by a
 //! newer fencelab) is never overwritten and never silently reset: it is moved
@@ -145,6 +155,52 @@ pub(crate) struct Store {
 }
 
 pub(crate) const FILE_NAME: &str = "progress.json";
+/// The file whose advisory lock serialises saves (the progress file itself
+/// is replaced by each save, so it cannot carry the lock).
+pub(crate) const LOCK_NAME: &str = "progress.json.lock";
+/// How a save's temporary file is named: `PREFIX` + random + `SUFFIX`.
+const TEMP_PREFIX: &str = ".progress.json.";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// The advisory lock on a data folder's progress, released when dropped
+/// (closing the file releases it too, also when the process is killed).
+struct ProgressLock(fs::File);
+
+impl Drop for ProgressLock {
+    fn drop(&mut self) {
+        // Called as fs4's, not std's `File::unlock` (Rust 1.89+ only).
+        let _ = fs4::FileExt::unlock(&self.0);
+    }
+}
+
+/// Whether `name` is one of our save's temporary files.
+fn is_our_temp_file(name: &str) -> bool {
+    name.len() > TEMP_PREFIX.len() + TEMP_SUFFIX.len()
+        && name.starts_with(TEMP_PREFIX)
+        && name.ends_with(TEMP_SUFFIX)
+}
+
+/// Whether `path` is a temporary file an earlier fencelab's save left: it
+/// named them as `tempfile` does by default (`.tmp` and six letters or
+/// digits), so the name alone could be anyone's; only an empty file or one
+/// that begins as [`Progress::to_json`] writes is taken as ours.
+fn is_earlier_temp_file(name: &str, path: &Path) -> bool {
+    let Some(random) = name.strip_prefix(".tmp") else {
+        return false;
+    };
+    if random.len() != 6 || !random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return false;
+    }
+    let mut start = Vec::new();
+    let Ok(file) = fs::File::open(path) else {
+        return false;
+    };
+    if std::io::Read::read_to_end(&mut std::io::Read::take(file, 64), &mut start).is_err() {
+        return false;
+    }
+    let begins = b"{\n  \"version\": ";
+    start.is_empty() || start.starts_with(begins) || begins.starts_with(&start)
+}
 
 impl Store {
     pub(crate) fn new(dir: PathBuf) -> Store {
@@ -179,8 +235,60 @@ impl Store {
             .map_or(sim_core::Lang::En, |progress| progress.lang)
     }
 
+    /// Takes the folder's advisory lock, waiting for another instance's
+    /// save to finish.
+    fn lock(&self) -> io::Result<ProgressLock> {
+        fs::create_dir_all(&self.dir)?;
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.dir.join(LOCK_NAME))?;
+        fs4::FileExt::lock(&file)?;
+        Ok(ProgressLock(file))
+    }
+
+    /// Removes temporary files that a killed save left. Under the lock, so
+    /// that no other instance is between writing one and renaming it.
+    /// Best effort: what cannot be removed stays, harmlessly.
+    fn remove_stale_temp_files(&self) {
+        if !self.dir.is_dir() {
+            return;
+        }
+        let Ok(_lock) = self.lock() else { return };
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            // `file_type` does not follow links: a link is never removed.
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            let ours = entry.file_name().to_str().is_some_and(|name| {
+                is_our_temp_file(name) || is_earlier_temp_file(name, &entry.path())
+            });
+            if ours {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+
+    /// The progress file as it is now: `None` when there is none.
+    fn read_current(&self) -> io::Result<Option<Result<Progress, ProgressError>>> {
+        match fs::read(self.path()) {
+            Ok(bytes) => Ok(Some(
+                String::from_utf8(bytes)
+                    .map_err(|_| ProgressError::Corrupt("it is not UTF-8 text".to_owned()))
+                    .and_then(|text| Progress::from_json(&text)),
+            )),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+
     /// Reads the progress, keeping an unreadable file aside.
     pub(crate) fn load(&mut self) -> Loaded {
+        self.remove_stale_temp_files();
         let path = self.path();
         let bytes = match crate::input::read_file(&path, crate::input::InputKind::Progress) {
             Ok(bytes) => bytes,
@@ -255,19 +363,35 @@ impl Store {
         ))
     }
 
-    /// Writes `progress` atomically (temp file, fsync, rename).
-    pub(crate) fn save(&self, progress: &Progress) -> io::Result<()> {
+    /// Merges `progress` into the file under the folder's lock and writes
+    /// the result atomically (temp file, fsync, rename). Returns what was
+    /// written, so the caller can take in another instance's progress.
+    pub(crate) fn save(&self, progress: &Progress) -> io::Result<Progress> {
         if !self.writable {
-            return Ok(());
+            return Ok(progress.clone());
         }
-        fs::create_dir_all(&self.dir)?;
-        let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
-        file.write_all(progress.to_json().as_bytes())?;
+        let _lock = self.lock()?;
+        let mut merged = progress.clone();
+        match self.read_current()? {
+            None => {}
+            Some(Ok(on_disk)) => merged.merge(&on_disk),
+            Some(Err(why)) => {
+                return Err(io::Error::other(format!(
+                    "{} changed and cannot be read now ({why}); it is not overwritten",
+                    self.path().display()
+                )));
+            }
+        }
+        let mut file = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .suffix(TEMP_SUFFIX)
+            .tempfile_in(&self.dir)?;
+        file.write_all(merged.to_json().as_bytes())?;
         file.write_all(b"\n")?;
         file.as_file().sync_all()?;
         file.persist(self.path()).map_err(|error| error.error)?;
         sync_dir(&self.dir);
-        Ok(())
+        Ok(merged)
     }
 }
 
@@ -305,6 +429,7 @@ mod tests {
             .unwrap()
             .flatten()
             .map(|e| e.file_name())
+            .filter(|name| name != LOCK_NAME)
             .collect();
         assert_eq!(leftovers, [FILE_NAME], "no temporary file is left behind");
     }
@@ -349,5 +474,146 @@ mod tests {
         );
         assert!(!dir.path().join(FILE_NAME).exists());
         assert!(store.is_writable());
+    }
+
+    #[test]
+    fn saves_from_two_stores_on_one_folder_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut first = Store::new(dir.path().to_path_buf());
+        let mut second = Store::new(dir.path().to_path_buf());
+        let mut first_progress = first.load().progress;
+        let mut second_progress = second.load().progress;
+        first_progress.record_attempt("01", "mark", true);
+        first.save(&first_progress).unwrap();
+        second_progress
+            .lessons
+            .entry("01".to_owned())
+            .or_default()
+            .sections_read
+            .push(1);
+        second_progress.lang = Lang::Zh;
+        second.save(&second_progress).unwrap();
+        let saved = Store::new(dir.path().to_path_buf()).load().progress;
+        assert!(saved.exercise("01", "mark").unwrap().completed);
+        assert_eq!(saved.lessons["01"].sections_read, [1]);
+        assert_eq!(saved.lang, Lang::Zh, "the last saver's language");
+    }
+
+    #[test]
+    fn concurrent_saves_lose_no_exercise() {
+        // Without the lock, one save's read-merge-write interleaves with
+        // another's and the later rename drops what the other just wrote.
+        let dir = tempfile::tempdir().unwrap();
+        let savers: Vec<_> = ["a", "b", "c"]
+            .into_iter()
+            .map(|who| {
+                let dir = dir.path().to_path_buf();
+                std::thread::spawn(move || {
+                    let store = Store::new(dir);
+                    let mut progress = Progress::default();
+                    for n in 0..50 {
+                        progress.record_attempt("01", &format!("{who}{n}"), true);
+                        store.save(&progress).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for saver in savers {
+            saver.join().unwrap();
+        }
+        let saved = Store::new(dir.path().to_path_buf()).load().progress;
+        assert_eq!(saved.lessons["01"].exercises.len(), 150);
+    }
+
+    #[test]
+    fn a_file_that_turned_unreadable_is_not_overwritten_by_a_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::new(dir.path().to_path_buf());
+        let mut progress = store.load().progress;
+        let newer = r#"{"version": 99, "lang": "en"}"#;
+        fs::write(dir.path().join(FILE_NAME), newer).unwrap();
+        progress.record_attempt("01", "mark", true);
+        let error = store.save(&progress).unwrap_err().to_string();
+        assert!(error.contains("not overwritten"), "{error}");
+        assert_eq!(
+            fs::read_to_string(dir.path().join(FILE_NAME)).unwrap(),
+            newer
+        );
+    }
+
+    #[test]
+    fn unknown_keys_survive_a_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = r#"{"version": 2, "lang": "en", "lessons": {}, "position": null,
+            "self_check": {"basic": false, "intermediate": false, "senior": false},
+            "streak": {"days": 3}}"#;
+        fs::write(dir.path().join(FILE_NAME), text).unwrap();
+        let mut store = Store::new(dir.path().to_path_buf());
+        let mut progress = store.load().progress;
+        progress.record_attempt("01", "mark", true);
+        store.save(&progress).unwrap();
+        let saved: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.path().join(FILE_NAME)).unwrap()).unwrap();
+        assert_eq!(saved["streak"]["days"], 3, "{saved}");
+        assert_eq!(
+            saved["lessons"]["01"]["exercises"]["mark"]["completed"],
+            true
+        );
+    }
+
+    #[test]
+    fn temporary_files_of_a_killed_save_are_removed_at_start_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        // What a save killed between creating its temporary file and
+        // renaming it leaves: a file named as save names them.
+        let store = Store::new(dir.path().to_path_buf());
+        let killed = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .suffix(TEMP_SUFFIX)
+            .tempfile_in(dir.path())
+            .unwrap();
+        let (_, stale) = killed.keep().unwrap();
+        fs::write(&stale, "{\"version\": 2, \"la").unwrap();
+        // What an earlier fencelab's killed save left (its default names):
+        // one not yet written, one cut short.
+        let earlier = [".tmpAbC123", ".tmp0x9Zq1"];
+        fs::write(dir.path().join(earlier[0]), "").unwrap();
+        fs::write(
+            dir.path().join(earlier[1]),
+            &Progress::default().to_json()[..20],
+        )
+        .unwrap();
+        // Files that are not ours stay, also with such a name.
+        let others = [
+            ".tmpXyZ789",
+            ".tmpshort",
+            "notes.tmp",
+            ".progress.json.tmp",
+            "progress.json.bad-1",
+        ];
+        for name in others {
+            fs::write(dir.path().join(name), "keep me").unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(
+            dir.path().join("notes.tmp"),
+            dir.path().join(".progress.json.link.tmp"),
+        )
+        .unwrap();
+        let mut store = store;
+        let loaded = store.load();
+        assert!(loaded.notice.is_none());
+        assert!(!stale.exists(), "{} is left", stale.display());
+        for name in earlier {
+            assert!(!dir.path().join(name).exists(), "{name} is left");
+        }
+        for name in others {
+            assert!(dir.path().join(name).exists(), "{name} was removed");
+        }
+        #[cfg(unix)]
+        assert!(
+            fs::symlink_metadata(dir.path().join(".progress.json.link.tmp")).is_ok(),
+            "a link is never removed"
+        );
     }
 }

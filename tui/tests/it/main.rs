@@ -16,6 +16,7 @@ mod inert;
 mod input;
 mod install;
 mod run;
+mod shared_progress;
 mod tmux;
 
 use std::path::{Path, PathBuf};
