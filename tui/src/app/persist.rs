@@ -275,14 +275,16 @@ impl Store {
 
     /// The progress file as it is now: `None` when there is none.
     fn read_current(&self) -> io::Result<Option<Result<Progress, ProgressError>>> {
-        match fs::read(self.path()) {
+        // The same bounded reader as at start: a file swapped for a FIFO or
+        // a huge one while the app runs is refused, not read forever.
+        match crate::input::read_file(&self.path(), crate::input::InputKind::Progress) {
             Ok(bytes) => Ok(Some(
                 String::from_utf8(bytes)
                     .map_err(|_| ProgressError::Corrupt("it is not UTF-8 text".to_owned()))
                     .and_then(|text| Progress::from_json(&text)),
             )),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(error),
+            Err(crate::input::ReadError::Missing) => Ok(None),
+            Err(error) => Err(io::Error::other(error.to_string())),
         }
     }
 
