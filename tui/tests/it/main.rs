@@ -14,6 +14,7 @@ mod explore;
 mod install;
 mod run;
 mod tmux;
+mod web;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
