@@ -601,6 +601,7 @@ fn result_title(state: &ExplorerState, lang: Lang) -> String {
                 Method::Random { .. } => lang.pick("✓ no violation found", "✓ 没有找到违例"),
             },
             Verdict::Cancelled => lang.pick("■ Cancelled", "■ 已取消"),
+            Verdict::Incomplete => lang.pick("◌ Incomplete", "◌ 未完成"),
         },
     };
     format!(" {title} ")
