@@ -561,7 +561,17 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
                 "搜索已取消，没有结论。",
             )
             .to_owned(),
-        (Verdict::Incomplete, _, Lang::En) => format!(
+        (Verdict::Incomplete, Method::Random { .. }, Lang::En) => format!(
+            "Incomplete: {} random schedules tried, no violation found — the time limit ({} s) stopped the search.",
+            report.stats.cases,
+            report.limits.time_limit_ms.unwrap_or_default() / 1000,
+        ),
+        (Verdict::Incomplete, Method::Random { .. }, Lang::Zh) => format!(
+            "未完成：已尝试 {} 个随机调度，没有发现违例——搜索被时间上限（{} 秒）截停。",
+            report.stats.cases,
+            report.limits.time_limit_ms.unwrap_or_default() / 1000,
+        ),
+        (Verdict::Incomplete, Method::Exhaustive, Lang::En) => format!(
             "Incomplete: {states} states explored, no violation found — a limit stopped the search (at most {} states{}).",
             report.limits.max_states,
             report
@@ -569,7 +579,7 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
                 .time_limit_ms
                 .map_or(String::new(), |ms| format!(", {} s", ms / 1000)),
         ),
-        (Verdict::Incomplete, _, Lang::Zh) => format!(
+        (Verdict::Incomplete, Method::Exhaustive, Lang::Zh) => format!(
             "未完成：已探索 {states} 个状态，没有发现违例——搜索被上限截停（最多 {} 个状态{}）。",
             report.limits.max_states,
             report
