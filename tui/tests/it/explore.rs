@@ -229,3 +229,28 @@ fn the_largest_world_ends_incomplete_at_the_state_cap() {
     assert_eq!(report["bounds"]["max_states"], 20000);
     assert_eq!(report["bounds"]["time_limit_ms"], 20000);
 }
+
+/// On a terminal the largest world's search shows its progress at once
+/// (issue 11: it once printed nothing for a minute), and the time limit
+/// ends it.
+#[test]
+fn a_long_search_shows_progress_on_a_terminal_at_once() {
+    use crate::tmux::{Tmux, quoted};
+    use std::time::{Duration, Instant};
+    let command = format!(
+        "{} explore --lang en --design full --exhaustive --workers 4 --jobs 3 \
+         --targets gateway,gateway,gateway,gateway --max-time 48 --max-claims 8 \
+         --max-steps 64 --cancel --heartbeat --restarted --time-limit 3; sleep 30",
+        quoted(std::path::Path::new(env!("CARGO_BIN_EXE_fencelab")))
+    );
+    let started = Instant::now();
+    let tmux = Tmux::start(&command);
+    tmux.wait_for("progress", |screen| {
+        screen.contains("searching") || screen.contains("exploring:")
+    });
+    let shown = started.elapsed();
+    // A second, plus slack for tmux starting on a busy shared machine.
+    assert!(shown < Duration::from_secs(2), "progress after {shown:?}");
+    let screen = tmux.wait_for("the verdict", |screen| screen.contains("Incomplete:"));
+    assert!(screen.contains("no violation found"), "{screen}");
+}
