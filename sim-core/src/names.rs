@@ -61,7 +61,7 @@ mod tests {
                        not_registered not_higher draft",
             JobState => "ready running done cancelled failed",
             ViolationKind => "stale after_terminal",
-            Verdict => "safe unsafe cancelled",
+            Verdict => "safe unsafe cancelled incomplete",
             Knob => "commit_checks renew_checks token lease_clock target_protect",
         }
     }

@@ -5,12 +5,12 @@ use sim_core::Lang;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sim_core::explore::{
-    Bounds, Method, Phase, Progress, Report, Verdict, World, WorldError, WorldOptions,
-    classification, explore, move_label, safe_sentence,
+    Bounds, Control, Limits, Method, Phase, Progress, Report, Verdict, World, WorldError,
+    WorldOptions, classification, explore_limited, move_label, safe_sentence,
 };
 use sim_core::{DesignSource, Preset, Protect};
 use unicode_width::UnicodeWidthStr;
@@ -32,6 +32,10 @@ pub(crate) struct ExploreOptions {
     pub(crate) max_time: u8,
     pub(crate) max_claims: u8,
     pub(crate) max_steps: u16,
+    /// Distinct states the exhaustive search may visit.
+    pub(crate) max_states: u64,
+    /// Seconds the search may run.
+    pub(crate) time_limit_s: u64,
     pub(crate) jobs: u8,
     pub(crate) cancel: bool,
     pub(crate) heartbeat: bool,
@@ -244,8 +248,47 @@ fn progress_bar(method: Method, lang: Lang) -> ProgressBar {
     bar
 }
 
-fn run_search(world: &World, method: Method, lang: Lang) -> Result<(Report, u64), ExploreError> {
+/// A progress callback stopped by a wall-clock limit (sim-core reads no
+/// clock, so the limit lives here).
+pub(crate) struct TimeLimited<F> {
+    pub(crate) observe: F,
+    pub(crate) started: Instant,
+    pub(crate) limit: Duration,
+    pub(crate) out_of_time: bool,
+}
+
+impl<F: FnMut(&Progress) -> bool> Control for TimeLimited<F> {
+    fn progress(&mut self, progress: &Progress) -> bool {
+        if self.started.elapsed() >= self.limit {
+            self.out_of_time = true;
+            return false;
+        }
+        (self.observe)(progress)
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.out_of_time
+    }
+}
+
+/// The caps `options` set.
+fn limits_of(options: &ExploreOptions) -> Limits {
+    Limits {
+        max_states: options.max_states,
+        time_limit_ms: Some(options.time_limit_s.saturating_mul(1000)),
+    }
+}
+
+fn run_search(
+    world: &World,
+    method: Method,
+    limits: Limits,
+    lang: Lang,
+) -> Result<(Report, u64), ExploreError> {
     let bar = progress_bar(method, lang);
+    // Redraw on its own, so a terminal sees the search start at once.
+    bar.enable_steady_tick(Duration::from_millis(100));
+    bar.set_message(lang.pick("searching", "搜索中").to_owned());
     let started = Instant::now();
     let mut observe = |progress: &Progress| {
         match progress.phase {
@@ -273,7 +316,14 @@ fn run_search(world: &World, method: Method, lang: Lang) -> Result<(Report, u64)
         }
         true
     };
-    let report = explore(world, method, &mut observe).map_err(ExploreError::World);
+    let mut control = TimeLimited {
+        observe: &mut observe,
+        started,
+        limit: Duration::from_millis(limits.time_limit_ms.unwrap_or(u64::MAX)),
+        out_of_time: false,
+    };
+    let report =
+        explore_limited(world, method, None, limits, &mut control).map_err(ExploreError::World);
     bar.finish_and_clear();
     let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok((report?, elapsed_ms))
@@ -288,7 +338,7 @@ pub(crate) fn explore_command(options: &ExploreOptions) -> ExitCode {
         Err(error) => return error.exit(options.lang),
     };
     let method = method_of(options);
-    let (report, elapsed_ms) = match run_search(&world, method, options.lang) {
+    let (report, elapsed_ms) = match run_search(&world, method, limits_of(options), options.lang) {
         Ok(found) => found,
         Err(error) => return error.exit(options.lang),
     };
@@ -436,14 +486,16 @@ fn render_report(
     };
     let bounds = world.bounds;
     let (time, claims, moves) = (bounds.max_time, bounds.max_claims, bounds.max_steps);
+    let states = report.limits.max_states;
+    let seconds = report.limits.time_limit_ms.unwrap_or_default() / 1000;
     let _ = match lang {
         Lang::En => writeln!(
             out,
-            "bounds: time ≤ {time}, claims ≤ {claims}, moves per schedule ≤ {moves} · {method}"
+            "bounds: time ≤ {time}, claims ≤ {claims}, moves per schedule ≤ {moves} · {method}\nlimits: states ≤ {states}, {seconds} s"
         ),
         Lang::Zh => writeln!(
             out,
-            "界限：时间 ≤ {time}，领取 ≤ {claims}，每个调度 ≤ {moves} 步 · {method}"
+            "界限：时间 ≤ {time}，领取 ≤ {claims}，每个调度 ≤ {moves} 步 · {method}\n上限：状态 ≤ {states}，{seconds} 秒"
         ),
     };
     out.push('\n');
@@ -502,10 +554,11 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
     let style = Style::for_stdout();
     let mut rows = Vec::new();
     for case in classification() {
-        let (report, elapsed_ms) = match run_search(&case.world, Method::Exhaustive, lang) {
-            Ok(found) => found,
-            Err(error) => return error.exit(lang),
-        };
+        let (report, elapsed_ms) =
+            match run_search(&case.world, Method::Exhaustive, limits_of(options), lang) {
+                Ok(found) => found,
+                Err(error) => return error.exit(lang),
+            };
         rows.push((case, report, elapsed_ms));
     }
     if options.json {
@@ -549,6 +602,7 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
             Verdict::Unsafe => style.paint(Tone::Bad, lang.pick("‼ unsafe", "‼ 不安全")),
             Verdict::Safe => style.paint(Tone::Good, lang.pick("✓ safe  ", "✓ 安全  ")),
             Verdict::Cancelled => lang.pick("cancelled", "已取消").to_owned(),
+            Verdict::Incomplete => lang.pick("incomplete", "未完成").to_owned(),
         };
         let detail = match (&report.counterexample, lang) {
             (Some(found), Lang::En) => {

@@ -171,6 +171,12 @@ struct ExploreArgs {
     /// At most this many scheduler moves in one schedule (1 to 64).
     #[arg(long, default_value_t = offered(OFFER.max_steps), value_parser = clap::value_parser!(u16).range(span(OFFER.max_steps)))]
     max_steps: u16,
+    /// Stop, incomplete, after this many distinct states (exhaustive search).
+    #[arg(long, default_value_t = OFFER.max_states.default, value_parser = clap::value_parser!(u64).range(OFFER.max_states.min..=OFFER.max_states.max))]
+    max_states: u64,
+    /// Stop, incomplete, after this many seconds.
+    #[arg(long, default_value_t = OFFER.time_limit_s.default, value_parser = clap::value_parser!(u64).range(OFFER.time_limit_s.min..=OFFER.time_limit_s.max))]
+    time_limit: u64,
     /// Number of jobs (1 to 3); with several, workers claim the next free one.
     #[arg(long, default_value_t = offered(OFFER.jobs), value_parser = clap::value_parser!(u8).range(span(OFFER.jobs)))]
     jobs: u8,
@@ -249,6 +255,8 @@ pub fn main() -> ExitCode {
                 max_time: args.max_time,
                 max_claims: args.max_claims,
                 max_steps: args.max_steps,
+                max_states: args.max_states,
+                time_limit_s: args.time_limit,
                 jobs: args.jobs,
                 cancel: args.cancel,
                 heartbeat: args.heartbeat,

@@ -5,21 +5,38 @@
 //! connection, GET and HEAD, the MIME types a browser insists on
 //! (`application/wasm` for streaming compilation, `text/javascript` for
 //! modules), nothing outside the page.
+//!
+//! Slow or idle clients cannot starve it: at most [`MAX_CONNECTIONS`] are
+//! served at once (more wait in the kernel's backlog, holding none of our
+//! file descriptors), and a request head must arrive whole within
+//! [`HEAD_DEADLINE`] — a deadline over the whole head, not per read, so a
+//! client trickling one header line a second is still dropped.
 
 use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use sim_core::Lang;
 
 use crate::report::EXIT_BAD_INPUT;
 
 /// The longest request head read before giving up on a client.
-const MAX_HEAD_BYTES: u64 = 16 * 1024;
+const MAX_HEAD_BYTES: usize = 16 * 1024;
+
+/// Connections served at once. Each holds one file descriptor, so this
+/// stays far below the usual limit of 1,024 while leaving room for a
+/// browser's handful of parallel requests many times over.
+pub(crate) const MAX_CONNECTIONS: usize = 256;
+
+/// The time a client has to send its whole request head.
+pub(crate) const HEAD_DEADLINE: Duration = Duration::from_secs(5);
+
+/// The time a client has to take each part of the answer.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[allow(clippy::print_stderr)]
 fn say(line: &str) {
@@ -141,14 +158,62 @@ fn open_browser(url: &str, lang: Lang) {
     }
 }
 
+/// How many connections are being served, and a signal when one ends.
+#[derive(Default)]
+struct Slots {
+    busy: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    /// Waits until fewer than [`MAX_CONNECTIONS`] are busy, then takes one.
+    fn take(&self) {
+        let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        while *busy >= MAX_CONNECTIONS {
+            busy = self
+                .freed
+                .wait(busy)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *busy += 1;
+    }
+
+    fn give_back(&self) {
+        let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        *busy = busy.saturating_sub(1);
+        self.freed.notify_one();
+    }
+}
+
 /// Answers connections until the listener fails.
 pub(crate) fn serve(listener: &TcpListener, site: Site) {
     let site = Arc::new(site);
-    for stream in listener.incoming().flatten() {
-        let site = Arc::clone(&site);
-        std::thread::spawn(move || {
-            let _ = handle(stream, &site);
+    let slots = Arc::new(Slots::default());
+    loop {
+        // Take a slot before accepting, so that past the cap new clients
+        // wait in the backlog rather than in our descriptor table.
+        slots.take();
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                slots.give_back();
+                // A full descriptor table or a reset client: try again
+                // shortly rather than spin or stop serving.
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+        };
+        let (site, slots) = (Arc::clone(&site), Arc::clone(&slots));
+        let spawned = std::thread::Builder::new().spawn({
+            let slots = Arc::clone(&slots);
+            move || {
+                let _ = handle(stream, &site);
+                slots.give_back();
+            }
         });
+        if spawned.is_err() {
+            slots.give_back();
+        }
     }
 }
 
@@ -197,21 +262,43 @@ fn resolve(root: &Path, relative: &str) -> Option<PathBuf> {
     (file.starts_with(root) && file.is_file()).then_some(file)
 }
 
-fn handle(stream: TcpStream, site: &Site) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let mut reader = BufReader::new(stream.try_clone()?.take(MAX_HEAD_BYTES));
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    // Drain the headers; nothing in them changes the answer.
+/// Reads a request head (up to the blank line) within [`HEAD_DEADLINE`]
+/// and [`MAX_HEAD_BYTES`]; `None` when the client is too slow, too long-
+/// winded or gone.
+fn read_head(stream: &mut TcpStream) -> Option<Vec<u8>> {
+    let deadline = Instant::now() + HEAD_DEADLINE;
+    let mut head = Vec::new();
+    let mut chunk = [0_u8; 2048];
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
-            break;
+        let left = deadline.checked_duration_since(Instant::now())?;
+        if left.is_zero() {
+            return None;
+        }
+        stream.set_read_timeout(Some(left)).ok()?;
+        let read = stream.read(&mut chunk).ok()?;
+        if read == 0 {
+            // The client finished sending: whatever came is the head.
+            return Some(head);
+        }
+        head.extend_from_slice(chunk.get(..read)?);
+        if head.windows(4).any(|w| w == b"\r\n\r\n") || head.windows(2).any(|w| w == b"\n\n") {
+            return Some(head);
+        }
+        if head.len() > MAX_HEAD_BYTES {
+            return None;
         }
     }
+}
+
+fn handle(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
+    let Some(head) = read_head(&mut stream) else {
+        return Ok(());
+    };
+    stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+    let mut request_line = String::new();
+    BufReader::new(head.as_slice()).read_line(&mut request_line)?;
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let mut stream = stream;
     if method != "GET" && method != "HEAD" {
         return respond(
             &mut stream,

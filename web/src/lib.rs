@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use sim_core::explore::{
-    Bounds, Control, EXPLORER_OFFER, ExplorerOffer, Method, NumberSetting, RunToEnd, WorldError,
-    WorldOptions, explore,
+    Bounds, Control, EXPLORER_OFFER, ExplorerOffer, Limits, Method, NumberSetting, RunToEnd,
+    WorldError, WorldOptions, explore_limited,
 };
 use sim_core::{DesignSource, Preset, Protect};
 
@@ -179,6 +179,18 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
     Ok((world.world().map_err(WebError::World)?, method))
 }
 
+/// The caps of a search from the same options: `max_states` and
+/// `time_limit_s`, with `fencelab explore`'s defaults. The time limit is
+/// only reported here; the caller's progress callback enforces it.
+pub fn explore_limits(options: &Value) -> Result<Limits, WebError> {
+    Ok(Limits {
+        max_states: small(options, "max_states", OFFER.max_states)?,
+        time_limit_ms: Some(
+            small(options, "time_limit_s", OFFER.time_limit_s)?.saturating_mul(1000),
+        ),
+    })
+}
+
 /// The options' JSON text, parsed.
 fn options_of(options_json: &str) -> Result<Value, WebError> {
     serde_json::from_str(options_json).map_err(|e| WebError::OptionsNotJson(e.to_string()))
@@ -187,8 +199,11 @@ fn options_of(options_json: &str) -> Result<Value, WebError> {
 /// Runs an explorer to the end and returns the `fencelab explore --json`
 /// object (with `elapsed_ms` 0: the page measures time itself).
 pub fn explore_json(options_json: &str, lang: Lang) -> Result<String, WebError> {
-    let (world, method) = explore_options(&options_of(options_json)?)?;
-    let report = explore(&world, method, &mut RunToEnd).map_err(WebError::World)?;
+    let options = options_of(options_json)?;
+    let (world, method) = explore_options(&options)?;
+    let limits = explore_limits(&options)?;
+    let report =
+        explore_limited(&world, method, None, limits, &mut RunToEnd).map_err(WebError::World)?;
     Ok(serde_json::to_string(&report.report_json(0, lang)).unwrap_or_default())
 }
 
@@ -200,8 +215,10 @@ pub fn explore_report(
     lang: Lang,
     control: &mut dyn Control,
 ) -> Result<Value, WebError> {
-    let (world, method) = explore_options(&options_of(options_json)?)?;
-    let report = explore(&world, method, control).map_err(WebError::World)?;
+    let options = options_of(options_json)?;
+    let (world, method) = explore_options(&options)?;
+    let limits = explore_limits(&options)?;
+    let report = explore_limited(&world, method, None, limits, control).map_err(WebError::World)?;
     let mut value = report.to_json(0, lang);
     if let (Some(found), Value::Object(map)) = (&report.counterexample, &mut value) {
         map.insert(
@@ -460,13 +477,25 @@ pub mod bindings {
 
     /// Progress reports for `explore`, passed to a JavaScript function
     /// `(phase, cases, states, depth, shrinkSteps) => boolean`; `false`
-    /// stops the search.
+    /// stops the search. It also stops it, incomplete, once the options'
+    /// time limit has passed (sim-core reads no clock; the page's does).
     struct Reporter<'f> {
         callback: &'f js_sys::Function,
+        started_ms: f64,
+        limit_ms: f64,
+        out_of_time: bool,
     }
 
     impl sim_core::explore::Control for Reporter<'_> {
+        fn out_of_time(&self) -> bool {
+            self.out_of_time
+        }
+
         fn progress(&mut self, progress: &sim_core::explore::Progress) -> bool {
+            if js_sys::Date::now() - self.started_ms >= self.limit_ms {
+                self.out_of_time = true;
+                return false;
+            }
             let phase = match progress.phase {
                 sim_core::explore::Phase::Searching => "searching",
                 sim_core::explore::Phase::Shrinking => "shrinking",
@@ -496,10 +525,18 @@ pub mod bindings {
         lang: &str,
         on_progress: &js_sys::Function,
     ) -> Result<String, JsError> {
+        let lang = language(lang)?;
+        let limit_ms = super::options_of(options_json)
+            .and_then(|options| super::explore_limits(&options))
+            .ok()
+            .and_then(|limits| limits.time_limit_ms)
+            .map_or(f64::INFINITY, |ms| ms as f64);
         let mut reporter = Reporter {
             callback: on_progress,
+            started_ms: js_sys::Date::now(),
+            limit_ms,
+            out_of_time: false,
         };
-        let lang = language(lang)?;
         to_js(super::explore_report(options_json, lang, &mut reporter).map_err(|e| e.message(lang)))
     }
 
@@ -532,6 +569,26 @@ pub mod bindings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_largest_world_stops_incomplete_at_the_state_cap() {
+        let options = r#"{"design":"full","exhaustive":true,"workers":4,"jobs":3,
+            "targets":["gateway","gateway","gateway","gateway"],"max_time":48,"max_claims":8,
+            "max_steps":64,"cancel":true,"heartbeat":true,"restarted":true,"max_states":5000}"#;
+        let text = explore_json(options, Lang::Zh).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap_or_default();
+        assert_eq!(value["verdict"], "incomplete");
+        assert_eq!(value["stats"]["states"], 5000);
+        assert_eq!(value["bounds"]["max_states"], 5000);
+        assert_eq!(value["bounds"]["time_limit_ms"], 30_000);
+        let explanation = value["explanation"].as_str().unwrap_or_default();
+        assert!(
+            explanation.starts_with("未完成：已探索 5000 个状态"),
+            "{explanation}"
+        );
+        let default = explore_limits(&Value::Null).unwrap();
+        assert_eq!(default.max_states, EXPLORER_OFFER.max_states.default);
+    }
 
     #[test]
     fn explore_json_matches_a_direct_run() {

@@ -638,9 +638,11 @@ function viewExplore() {
 
 function showReport(node, report) {
   const good = report.verdict === 'safe';
+  const incomplete = report.verdict === 'incomplete';
   const stats = report.stats;
+  const headline = good ? '✓ ' + t('safe') : incomplete ? '◌ ' + t('incomplete') : '‼ ' + t('unsafe');
   clear(node).append(
-    h('p', { class: good ? 'verdict good' : 'verdict bad' }, `${good ? '✓ ' + t('safe') : '‼ ' + t('unsafe')} — ${report.design}`),
+    h('p', { class: good ? 'verdict good' : incomplete ? 'verdict' : 'verdict bad' }, `${headline} — ${report.design}`),
     h('p', {}, inline(report.explanation)),
     h('p', { class: 'muted' }, report.method === 'exhaustive'
       ? `${stats.states} ${t('states')}, ${t('depth')} ${stats.depth}, ${stats.elapsed_ms} ${t('elapsed')}`

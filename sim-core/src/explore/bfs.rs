@@ -75,12 +75,14 @@ impl Visited {
     }
 }
 
-/// Explores every state reachable within the world's bounds. Reports the
+/// Explores every state reachable within the world's bounds, or the first
+/// `max_states` of them. Reports the
 /// first violation (of kind `want`, if given) breadth-first order meets,
 /// which ends a shortest failing schedule.
 pub(crate) fn explore(
     machine: &Machine,
     want: Option<ViolationKind>,
+    max_states: u64,
     control: &mut dyn Control,
 ) -> Search {
     let initial = machine.initial();
@@ -116,6 +118,12 @@ pub(crate) fn explore(
                     parents.push((node, chosen.code()));
                     next.push((successor, id));
                     search.stats.states += 1;
+                    if search.stats.states >= max_states {
+                        search.incomplete = true;
+                        search.stats.depth = u32::from(depth);
+                        search.stats.peak_bytes = visited.bytes() + parents.len() * 8;
+                        return search;
+                    }
                 }
             }
             if search.stats.states - reported >= PROGRESS_EVERY {

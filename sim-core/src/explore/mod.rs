@@ -59,9 +59,44 @@ pub struct Progress {
 }
 
 /// Receives progress; returning `false` stops the search (it then reports
-/// [`Verdict::Cancelled`]).
+/// [`Verdict::Cancelled`], or [`Verdict::Incomplete`] when
+/// [`Control::out_of_time`] says the caller's time limit stopped it).
 pub trait Control {
     fn progress(&mut self, progress: &Progress) -> bool;
+
+    /// Whether the last `false` from [`Control::progress`] meant the
+    /// caller's wall-clock limit ran out rather than a cancel. (sim-core
+    /// reads no clock; the caller measures.)
+    fn out_of_time(&self) -> bool {
+        false
+    }
+}
+
+/// The most distinct states the exhaustive explorer visits before it stops
+/// with [`Verdict::Incomplete`]: its tables then hold about 0.5 GB, and the
+/// largest world the forms offer gets there in well under a minute on a
+/// slow machine. Far above every world the lessons and tests explore.
+pub const DEFAULT_MAX_STATES: u64 = 4_000_000;
+
+/// Caps on one search's work, beyond the world's bounds; reported with
+/// them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Distinct states the exhaustive explorer may visit (the random
+    /// explorer holds no states; its cases bound it).
+    pub max_states: u64,
+    /// The caller's wall-clock limit, in milliseconds, when it set one;
+    /// enforced by the caller through [`Control`], reported here.
+    pub time_limit_ms: Option<u64>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_states: DEFAULT_MAX_STATES,
+            time_limit_ms: None,
+        }
+    }
 }
 
 impl<F: FnMut(&Progress) -> bool> Control for F {
@@ -102,6 +137,8 @@ pub(crate) struct Search {
     pub stats: Stats,
     pub violation: Option<(Vec<Move>, ViolationKind)>,
     pub cancelled: bool,
+    /// A limit (states, or the caller's time) stopped the search first.
+    pub incomplete: bool,
     /// The exhaustive search ran out of states before its step bound.
     pub exhausted: bool,
     /// Ever-shorter failing schedules, the first failure first.
@@ -126,6 +163,9 @@ pub enum Verdict {
     Safe,
     Unsafe,
     Cancelled,
+    /// A limit (states or time) stopped the search before it concluded,
+    /// with no violation found so far.
+    Incomplete,
 }
 
 impl Verdict {
@@ -158,6 +198,8 @@ pub struct Report {
     pub verdict: Verdict,
     pub method: Method,
     pub world: World,
+    /// The caps the search ran under.
+    pub limits: Limits,
     pub stats: Stats,
     /// Exhaustive: every reachable state was visited before the step bound.
     pub exhausted: bool,
@@ -185,13 +227,30 @@ pub fn explore_for(
     want: Option<ViolationKind>,
     control: &mut dyn Control,
 ) -> Result<Report, WorldError> {
+    explore_limited(world, method, want, Limits::default(), control)
+}
+
+/// [`explore_for`] under `limits` rather than the default ones.
+pub fn explore_limited(
+    world: &World,
+    method: Method,
+    want: Option<ViolationKind>,
+    limits: Limits,
+    control: &mut dyn Control,
+) -> Result<Report, WorldError> {
     let machine = Machine::new(world.clone())?;
-    let search = match method {
+    let mut search = match method {
         Method::Random { seed, cases } => random::explore(&machine, seed, cases, control),
-        Method::Exhaustive => bfs::explore(&machine, want, control),
+        Method::Exhaustive => bfs::explore(&machine, want, limits.max_states, control),
     };
+    if search.cancelled && control.out_of_time() {
+        search.cancelled = false;
+        search.incomplete = true;
+    }
     let verdict = if search.violation.is_some() {
         Verdict::Unsafe
+    } else if search.incomplete {
+        Verdict::Incomplete
     } else if search.cancelled {
         Verdict::Cancelled
     } else {
@@ -205,6 +264,7 @@ pub fn explore_for(
         verdict,
         method,
         world: world.clone(),
+        limits,
         stats: search.stats,
         exhausted: search.exhausted,
         counterexample,
@@ -348,6 +408,8 @@ impl Report {
             max_time: world.bounds.max_time,
             max_claims: world.bounds.max_claims,
             max_steps: world.bounds.max_steps,
+            max_states: self.limits.max_states,
+            time_limit_ms: self.limits.time_limit_ms,
             workers: world.workers.iter().map(|w| w.id.as_str()).collect(),
             jobs: world.jobs,
             targets: world.targets.iter().map(|p| p.name()).collect(),
@@ -442,6 +504,10 @@ pub struct BoundsJson<'r> {
     pub max_time: u8,
     pub max_claims: u8,
     pub max_steps: u16,
+    /// The exhaustive explorer's cap on distinct states.
+    pub max_states: u64,
+    /// The caller's wall-clock limit, or `null`.
+    pub time_limit_ms: Option<u64>,
     pub workers: Vec<&'r str>,
     pub jobs: u8,
     pub targets: Vec<&'static str>,
@@ -495,6 +561,32 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
                 "搜索已取消，没有结论。",
             )
             .to_owned(),
+        (Verdict::Incomplete, Method::Random { .. }, Lang::En) => format!(
+            "Incomplete: {} random schedules tried, no violation found — the time limit ({} s) stopped the search.",
+            report.stats.cases,
+            report.limits.time_limit_ms.unwrap_or_default() / 1000,
+        ),
+        (Verdict::Incomplete, Method::Random { .. }, Lang::Zh) => format!(
+            "未完成：已尝试 {} 个随机调度，没有发现违例——搜索被时间上限（{} 秒）截停。",
+            report.stats.cases,
+            report.limits.time_limit_ms.unwrap_or_default() / 1000,
+        ),
+        (Verdict::Incomplete, Method::Exhaustive, Lang::En) => format!(
+            "Incomplete: {states} states explored, no violation found — a limit stopped the search (at most {} states{}).",
+            report.limits.max_states,
+            report
+                .limits
+                .time_limit_ms
+                .map_or(String::new(), |ms| format!(", {} s", ms / 1000)),
+        ),
+        (Verdict::Incomplete, Method::Exhaustive, Lang::Zh) => format!(
+            "未完成：已探索 {states} 个状态，没有发现违例——搜索被上限截停（最多 {} 个状态{}）。",
+            report.limits.max_states,
+            report
+                .limits
+                .time_limit_ms
+                .map_or(String::new(), |ms| format!("，{} 秒", ms / 1000)),
+        ),
         (_, Method::Exhaustive, Lang::En) => {
             let cut = if report.exhausted {
                 ""

@@ -35,6 +35,11 @@ pub struct ExplorerOffer {
     pub max_time: NumberSetting,
     pub max_claims: NumberSetting,
     pub max_steps: NumberSetting,
+    /// Distinct states the exhaustive explorer visits before it stops
+    /// incomplete.
+    pub max_states: NumberSetting,
+    /// Seconds a search may run before the caller stops it incomplete.
+    pub time_limit_s: NumberSetting,
     /// In the order the forms list them; the first is the default (the
     /// weakest design, so the first search finds something).
     pub designs: [Preset; Preset::ALL.len()],
@@ -86,6 +91,16 @@ pub const EXPLORER_OFFER: ExplorerOffer = ExplorerOffer {
         min: 1,
         max: MAX_SCHEDULE as u64,
     },
+    max_states: NumberSetting {
+        default: crate::explore::DEFAULT_MAX_STATES,
+        min: 100,
+        max: 20_000_000,
+    },
+    time_limit_s: NumberSetting {
+        default: 30,
+        min: 1,
+        max: 3600,
+    },
     designs: Preset::ALL,
     protections: Protect::ALL,
     targets: true,
@@ -123,6 +138,8 @@ mod tests {
             offer.max_time,
             offer.max_claims,
             offer.max_steps,
+            offer.max_states,
+            offer.time_limit_s,
         ] {
             assert_eq!(setting.check(setting.default), Some(setting.default));
             assert_eq!(setting.check(setting.max + 1), None);

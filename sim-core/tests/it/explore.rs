@@ -226,6 +226,60 @@ fn a_search_stops_when_the_caller_says_so() {
 }
 
 #[test]
+fn a_search_past_its_state_cap_or_time_is_incomplete() {
+    use sim_core::explore::{Limits, explore_limited};
+    let mut world = World::preset(Preset::Full, 4);
+    world.bounds.max_time = 16;
+    let limits = Limits {
+        max_states: 1000,
+        time_limit_ms: None,
+    };
+    let report =
+        explore_limited(&world, Method::Exhaustive, None, limits, &mut RunToEndCheck).unwrap();
+    assert_eq!(report.verdict, Verdict::Incomplete);
+    assert_eq!(report.stats.states, 1000);
+    assert!(report.counterexample.is_none());
+    let json = report.to_json(0, sim_core::Lang::En);
+    assert_eq!(json["verdict"], "incomplete");
+    assert_eq!(json["bounds"]["max_states"], 1000);
+    assert!(
+        json["explanation"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("Incomplete: 1000 states explored, no violation found")),
+        "{json}"
+    );
+
+    /// Stops at its first progress report, as a caller whose clock ran out.
+    struct OutOfTime;
+    impl sim_core::explore::Control for OutOfTime {
+        fn progress(&mut self, _: &sim_core::explore::Progress) -> bool {
+            false
+        }
+        fn out_of_time(&self) -> bool {
+            true
+        }
+    }
+    let timed = Limits {
+        max_states: u64::MAX,
+        time_limit_ms: Some(1),
+    };
+    let report = explore_limited(&world, Method::Exhaustive, None, timed, &mut OutOfTime).unwrap();
+    assert_eq!(report.verdict, Verdict::Incomplete);
+    assert_eq!(
+        report.to_json(0, sim_core::Lang::En)["bounds"]["time_limit_ms"],
+        1
+    );
+}
+
+/// Never stops.
+struct RunToEndCheck;
+impl sim_core::explore::Control for RunToEndCheck {
+    fn progress(&mut self, _: &sim_core::explore::Progress) -> bool {
+        true
+    }
+}
+
+#[test]
 fn invalid_worlds_are_errors_not_panics() {
     let mut world = World::preset(Preset::Full, 2);
     world.ttl = 0;

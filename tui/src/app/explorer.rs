@@ -215,13 +215,30 @@ pub(crate) enum SearchEvent {
     },
 }
 
-/// Runs `request` to the end, or until `control` says stop. The runtime's
+/// The caps of a search from this screen: `fencelab explore`'s defaults.
+pub(crate) fn search_limits() -> sim_core::explore::Limits {
+    let offer = sim_core::explore::EXPLORER_OFFER;
+    sim_core::explore::Limits {
+        max_states: offer.max_states.default,
+        time_limit_ms: Some(offer.time_limit_s.default.saturating_mul(1000)),
+    }
+}
+
+/// Runs `request` to the end, or until `control` says stop (the runtime's
+/// control stops it at [`search_limits`]' time limit). The runtime's
 /// background thread calls this; the tests call it directly.
 pub(crate) fn run_search(
     request: &SearchRequest,
     control: &mut dyn Control,
 ) -> Result<Box<Report>, WorldError> {
-    sim_core::explore::explore_for(&request.world, request.method, None, control).map(Box::new)
+    sim_core::explore::explore_limited(
+        &request.world,
+        request.method,
+        None,
+        search_limits(),
+        control,
+    )
+    .map(Box::new)
 }
 
 /// The explorer screen's keys.

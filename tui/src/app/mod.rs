@@ -368,6 +368,13 @@ fn search_thread(request: &SearchRequest, cancel: &AtomicBool, sender: &Sender<S
         }
         true
     };
+    let limit = explorer::search_limits().time_limit_ms.unwrap_or(u64::MAX);
+    let mut control = crate::explore_cmd::TimeLimited {
+        observe: &mut control,
+        started: Instant::now(),
+        limit: std::time::Duration::from_millis(limit),
+        out_of_time: false,
+    };
     let result = explorer::run_search(request, &mut control);
     let _ = sender.send(SearchEvent::Finished {
         id,

@@ -179,3 +179,78 @@ fn a_design_file_is_read_and_its_mistakes_located() {
         stderr(&output)
     );
 }
+
+/// Every bound at its maximum (issue 11): once endless and ever larger, now
+/// it stops at the state cap with the incomplete verdict, in both
+/// languages and in the JSON, and exits 0.
+#[test]
+fn the_largest_world_ends_incomplete_at_the_state_cap() {
+    let worst = [
+        "explore",
+        "--design",
+        "full",
+        "--exhaustive",
+        "--workers",
+        "4",
+        "--jobs",
+        "3",
+        "--targets",
+        "gateway,gateway,gateway,gateway",
+        "--max-time",
+        "48",
+        "--max-claims",
+        "8",
+        "--max-steps",
+        "64",
+        "--cancel",
+        "--heartbeat",
+        "--restarted",
+        "--max-states",
+        "20000",
+    ];
+    let output = fencelab(&[&worst[..], &["--lang", "en"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("Incomplete: 20000 states explored, no violation found"),
+        "{text}"
+    );
+    assert!(text.contains("limits: states ≤ 20000, 30 s"), "{text}");
+    let zh = fencelab(&[&worst[..], &["--lang", "zh"]].concat());
+    assert_eq!(zh.status.code(), Some(0), "{}", stderr(&zh));
+    assert!(
+        stdout(&zh).contains("未完成：已探索 20000 个状态，没有发现违例"),
+        "{}",
+        stdout(&zh)
+    );
+    let report = json_of(&[&worst[..], &["--json", "--time-limit", "20"]].concat());
+    assert_eq!(report["verdict"], "incomplete");
+    assert_eq!(report["stats"]["states"], 20000);
+    assert_eq!(report["bounds"]["max_states"], 20000);
+    assert_eq!(report["bounds"]["time_limit_ms"], 20000);
+}
+
+/// On a terminal the largest world's search shows its progress at once
+/// (issue 11: it once printed nothing for a minute), and the time limit
+/// ends it.
+#[test]
+fn a_long_search_shows_progress_on_a_terminal_at_once() {
+    use crate::tmux::{Tmux, quoted};
+    use std::time::{Duration, Instant};
+    let command = format!(
+        "{} explore --lang en --design full --exhaustive --workers 4 --jobs 3 \
+         --targets gateway,gateway,gateway,gateway --max-time 48 --max-claims 8 \
+         --max-steps 64 --cancel --heartbeat --restarted --time-limit 3; sleep 30",
+        quoted(std::path::Path::new(env!("CARGO_BIN_EXE_fencelab")))
+    );
+    let started = Instant::now();
+    let tmux = Tmux::start(&command);
+    tmux.wait_for("progress", |screen| {
+        screen.contains("searching") || screen.contains("exploring:")
+    });
+    let shown = started.elapsed();
+    // A second, plus slack for tmux starting on a busy shared machine.
+    assert!(shown < Duration::from_secs(2), "progress after {shown:?}");
+    let screen = tmux.wait_for("the verdict", |screen| screen.contains("Incomplete:"));
+    assert!(screen.contains("no violation found"), "{screen}");
+}

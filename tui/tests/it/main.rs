@@ -18,6 +18,7 @@ mod install;
 mod run;
 mod shared_progress;
 mod tmux;
+mod web;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -465,6 +465,18 @@ fn report_lines(
         &describe_bounds(&report.world, report.method, lang),
         theme.dim(),
     );
+    let (states, seconds) = (
+        report.limits.max_states,
+        report.limits.time_limit_ms.unwrap_or_default() / 1000,
+    );
+    prose(
+        &mut lines,
+        &match lang {
+            Lang::En => format!("Limits: states ≤ {states} · {seconds} s"),
+            Lang::Zh => format!("上限：状态 ≤ {states} · {seconds} 秒"),
+        },
+        theme.dim(),
+    );
     prose(
         &mut lines,
         &describe_stats(report, elapsed_ms, lang),
@@ -601,6 +613,7 @@ fn result_title(state: &ExplorerState, lang: Lang) -> String {
                 Method::Random { .. } => lang.pick("✓ no violation found", "✓ 没有找到违例"),
             },
             Verdict::Cancelled => lang.pick("■ Cancelled", "■ 已取消"),
+            Verdict::Incomplete => lang.pick("◌ Incomplete", "◌ 未完成"),
         },
     };
     format!(" {title} ")
