@@ -748,6 +748,9 @@ impl<'t> Reader<'t> {
         }
     }
 
+    // Long because it reads the design table key by key (a preset name, or
+    // each predicate set, token, clock and protection), every mistake with
+    // its position and its words in both languages, in the file's order.
     pub(crate) fn design(&mut self, value: &Value<'_>) -> Option<(Design, DesignSource)> {
         if let DeValue::String(_) = value.get_ref() {
             let preset = self.choice(

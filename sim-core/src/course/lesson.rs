@@ -245,6 +245,9 @@ impl Reader<'_> {
         concepts
     }
 
+    // Long because it reads a lesson's top-level keys in order (id, order,
+    // titles, concepts, sections, scenarios, exercises), each mistake said
+    // in both languages at its position.
     fn lesson(
         &mut self,
         root: &toml::de::DeTable<'_>,
