@@ -1646,3 +1646,127 @@ fn fresh_job_is_claimable_whatever_the_clock_offset() {
         );
     }
 }
+
+/// A JSON value shaped like an answer, sometimes: the keys and words answers
+/// use, mixed with plain garbage, nested a few levels.
+fn answer_values() -> BoxedStrategy<serde_json::Value> {
+    use serde_json::Value;
+    const WORDS: [&str; 24] = [
+        "ok",
+        "rejected",
+        "duplicate",
+        "noop",
+        "waiting",
+        "owner",
+        "fence",
+        "state",
+        "lease",
+        "monotonic",
+        "random",
+        "none",
+        "db",
+        "worker",
+        "gateway",
+        "registered_token",
+        "highest_token",
+        "claim",
+        "write",
+        "finish",
+        "A",
+        "B",
+        "t1",
+        "",
+    ];
+    const KEYS: [&str; 14] = [
+        "at",
+        "worker",
+        "do",
+        "target",
+        "job",
+        "op",
+        "value",
+        "note",
+        "commit_checks",
+        "renew_checks",
+        "token",
+        "lease_clock",
+        "target_protect",
+        "zz",
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (0u32..40).prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        select(WORDS.as_slice()).prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 40, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((select(KEYS.as_slice()), inner), 0..6).prop_map(|pairs| {
+                Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            }),
+        ]
+    })
+    .boxed()
+}
+
+#[test]
+fn arbitrary_answers_never_panic_for_any_exercise_of_the_course() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
+    let mut sources: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .map(|path| {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            (stem, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    sources.sort();
+    let pairs: Vec<(&str, &str)> = sources
+        .iter()
+        .map(|(stem, text)| (stem.as_str(), text.as_str()))
+        .collect();
+    let session = Cell::new(Some(
+        sim_core::course::CourseSession::from_sources(&pairs).unwrap(),
+    ));
+    let exercises: Vec<(String, String)> = session
+        .take()
+        .map(|s| {
+            let list = s
+                .lessons()
+                .iter()
+                .flat_map(|l| l.exercises.iter().map(|e| (l.id.clone(), e.id.clone())))
+                .collect();
+            session.set(Some(s));
+            list
+        })
+        .unwrap();
+    let graded = Cell::new(0u32);
+    check_all(400, 77, (any::<u32>(), answer_values()), |(pick, value)| {
+        let (lesson, exercise) = &exercises[pick as usize % exercises.len()];
+        let mut current = session.take().unwrap();
+        // Grading a parsed answer must also end without a panic; a
+        // refusal is an error value with words in both languages.
+        let outcome = current
+            .answer_from_json(lesson, exercise, &value)
+            .and_then(|answer| current.grade(lesson, exercise, &answer));
+        match &outcome {
+            Ok(_) => graded.set(graded.get() + 1),
+            Err(error) => {
+                prop_assert!(!error.message(sim_core::Lang::En).is_empty());
+                prop_assert!(!error.message(sim_core::Lang::Zh).is_empty());
+            }
+        }
+        session.set(Some(current));
+        Ok(())
+    });
+    // The generator must reach the graders, not only the shape checks.
+    assert!(
+        graded.get() >= 20,
+        "only {} answers were graded",
+        graded.get()
+    );
+}
