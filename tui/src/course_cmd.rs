@@ -95,6 +95,14 @@ fn read_lessons_folder(
     dir: &Path,
     lang: Lang,
 ) -> Result<(Vec<LessonText>, Vec<String>), Vec<String>> {
+    if let Some(problem) =
+        crate::input::folder_problem(dir, ("the lessons folder", "课程文件夹"), lang)
+    {
+        return Err(vec![match lang {
+            Lang::En => format!("{}: {problem}", dir.display()),
+            Lang::Zh => format!("{}：{problem}", dir.display()),
+        }]);
+    }
     let entries = std::fs::read_dir(dir).map_err(|error| {
         vec![match lang {
             Lang::En => format!("{}: cannot read the lessons folder: {error}", dir.display()),

@@ -80,14 +80,21 @@ fn site(dir: Option<PathBuf>, lang: Lang) -> Result<Site, String> {
         Some(dir) if dir.join("index.html").is_file() => Ok(Site::Folder(
             std::fs::canonicalize(&dir).unwrap_or(dir),
         )),
-        Some(dir) => Err(format!(
-            "{}: {}",
-            dir.display(),
-            lang.pick(
-                "no index.html here (`cargo xtask web` builds the page into web/dist)",
-                "这里没有 index.html（`cargo xtask web` 会把网页构建到 web/dist）",
-            )
-        )),
+        // A folder that is not there is said so, in the words every
+        // reader uses; a folder without the page says how to build it.
+        Some(dir) => Err(
+            match crate::input::folder_problem(&dir, ("the page's folder", "网页文件夹"), lang) {
+                Some(problem) => format!("{}: {problem}", dir.display()),
+                None => format!(
+                    "{}: {}",
+                    dir.display(),
+                    lang.pick(
+                        "no index.html here (`cargo xtask web` builds the page into web/dist)",
+                        "这里没有 index.html（`cargo xtask web` 会把网页构建到 web/dist）",
+                    )
+                ),
+            },
+        ),
         None => crate::embedded::PAGE.map(Site::Embedded).ok_or_else(|| {
             lang.pick(
                 "fencelab web: this fencelab was built without the page. Build the page with\n\n    cargo xtask web\n\nthen rebuild fencelab (`cargo install --path tui`, or `cargo build`).",

@@ -97,7 +97,10 @@ fn the_course_reports_broken_lessons_before_starting() {
 fn the_course_needs_a_lessons_folder() {
     let output = fencelab(&["--lessons", "no-such-folder"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("no-such-folder: cannot read the lessons folder"));
+    assert!(
+        stderr(&output)
+            .contains("no-such-folder: cannot read the lessons folder: it does not exist")
+    );
 }
 
 #[test]

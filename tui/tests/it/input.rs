@@ -120,3 +120,27 @@ fn a_missing_file_says_so() {
         "/nonexistent/scenario.toml: cannot read the file: it does not exist\n"
     );
 }
+
+#[test]
+fn a_missing_folder_is_said_so_in_the_same_words_everywhere() {
+    let missing = tempfile::tempdir().unwrap().path().join("gone");
+    let missing = missing.to_str().unwrap();
+    for (args, said) in [
+        (
+            vec!["web", "--port", "0", "--dir", missing],
+            "cannot read the page's folder: it does not exist",
+        ),
+        (
+            vec!["lint", missing],
+            "cannot read the lessons folder: it does not exist",
+        ),
+    ] {
+        let output = fencelab_within_seconds(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains(said),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
