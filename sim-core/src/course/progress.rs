@@ -36,11 +36,14 @@ pub struct LessonProgress {
 }
 
 /// The self-check levels a learner ticks for themselves (C26).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct SelfCheck {
     pub basic: bool,
     pub intermediate: bool,
     pub senior: bool,
+    /// Fields a newer fencelab wrote, kept as they were.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
 }
 
 /// Where the learner left off.
@@ -48,6 +51,9 @@ pub struct SelfCheck {
 pub struct Position {
     pub lesson: String,
     pub section: u32,
+    /// Fields a newer fencelab wrote, kept as they were.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -238,6 +244,10 @@ impl Progress {
         self.self_check.basic |= other.self_check.basic;
         self.self_check.intermediate |= other.self_check.intermediate;
         self.self_check.senior |= other.self_check.senior;
+        keep_unknown(&mut self.self_check.unknown, &other.self_check.unknown);
+        if let (Some(ours), Some(theirs)) = (&mut self.position, &other.position) {
+            keep_unknown(&mut ours.unknown, &theirs.unknown);
+        }
         if self.position.is_none() {
             self.position.clone_from(&other.position);
         }
@@ -273,6 +283,7 @@ mod tests {
         first.position = Some(Position {
             lesson: "01".to_owned(),
             section: 2,
+            ..Position::default()
         });
         let mut second = Progress {
             lang: Lang::Zh,
@@ -290,6 +301,7 @@ mod tests {
         second.position = Some(Position {
             lesson: "02".to_owned(),
             section: 0,
+            ..Position::default()
         });
         (first, second)
     }
@@ -345,8 +357,8 @@ mod tests {
             "lessons": {"01": {"sections_read": [0], "future_lesson": "x",
                 "exercises": {"mark": {"completed": true, "attempts": 1,
                     "hints_used": 0, "solution_seen": false, "future_exercise": {"a": 1}}}}},
-            "self_check": {"basic": false, "intermediate": false, "senior": false},
-            "position": null
+            "self_check": {"basic": false, "intermediate": false, "senior": false, "future_check": 3},
+            "position": {"lesson": "01", "section": 0, "future_position": true}
         }"#;
         let progress = Progress::from_json(text).unwrap();
         let again = Progress::from_json(&progress.to_json()).unwrap();
@@ -354,6 +366,8 @@ mod tests {
         let saved: Value = serde_json::from_str(&again.to_json()).unwrap();
         assert_eq!(saved["future_top"], serde_json::json!([1, 2]));
         assert_eq!(saved["lessons"]["01"]["future_lesson"], "x");
+        assert_eq!(saved["self_check"]["future_check"], 3);
+        assert_eq!(saved["position"]["future_position"], true);
         assert_eq!(
             saved["lessons"]["01"]["exercises"]["mark"]["future_exercise"]["a"],
             1
@@ -363,6 +377,7 @@ mod tests {
         other.record_attempt("01", "mark", false);
         other.merge(&progress);
         assert_eq!(other.unknown["future_top"], serde_json::json!([1, 2]));
+        assert_eq!(other.self_check.unknown["future_check"], 3);
         assert_eq!(
             other.exercise("01", "mark").unwrap().unknown["future_exercise"]["a"],
             1

@@ -226,13 +226,10 @@ impl CourseSession {
                 sections,
             });
         }
-        let position = Position {
-            lesson: lesson.to_owned(),
-            section: page,
-        };
-        if self.progress.position.as_ref() != Some(&position) {
-            self.progress.position = Some(position);
-        }
+        // Updated in place, so fields a newer fencelab wrote stay.
+        let position = self.progress.position.get_or_insert_with(Position::default);
+        position.lesson = lesson.to_owned();
+        position.section = page;
         if (page as usize) < sections {
             let read = &mut self
                 .progress

@@ -482,6 +482,7 @@ fn resumes_at_the_saved_position() {
         position: Some(Position {
             lesson: lesson.id.clone(),
             section: 1,
+            ..Position::default()
         }),
         lang: sim_core::Lang::Zh,
         ..Progress::default()
@@ -1395,6 +1396,7 @@ fn any_size_and_any_keys_never_panic() {
                 position: Some(Position {
                     lesson: lessons[0].id.clone(),
                     section: 99,
+                    ..Position::default()
                 }),
                 lang: sim_core::Lang::Zh,
                 ..Progress::default()
