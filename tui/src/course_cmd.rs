@@ -335,6 +335,26 @@ struct AnswersFile<'a> {
     answers: Vec<&'a serde_json::value::RawValue>,
 }
 
+/// serde_json's reason for refusing an answers file, in Chinese: the
+/// mistakes this file format names itself (a repeated key, an unknown or a
+/// missing top-level key) are said in full; for plain JSON syntax serde's
+/// English reason stays English, and its place is given.
+fn answers_error_zh(error: &serde_json::Error) -> String {
+    let english = error.to_string();
+    let key = english.split('`').nth(1).unwrap_or_default();
+    if english.starts_with("duplicate key `") {
+        format!("重复的键 `{key}`：一个对象里每个键只能出现一次")
+    } else if english.starts_with("unknown field `") {
+        format!("未知的键 `{key}`：答案文件的顶层只能有 `learner` 和 `answers`")
+    } else if english.starts_with("missing field `") {
+        format!("缺少键 `{key}`")
+    } else if error.is_syntax() || error.is_eof() {
+        "这里不是有效的 JSON".to_owned()
+    } else {
+        "这里不是有效的答案文件：顶层应是一个含 `answers` 列表的对象".to_owned()
+    }
+}
+
 /// The answer keys of an answer, one per exercise kind.
 const ANSWER_KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
 
@@ -714,9 +734,13 @@ pub(crate) fn grade_command(
         Err(error) => {
             let (line, col) = (error.line().max(1), error.column().max(1));
             complain(&[match lang {
-                Lang::En => format!("{shown}:{line}:{col}: {error}"),
-                // serde_json's reason is English only: its place is enough.
-                Lang::Zh => format!("{shown}:{line}:{col}: 这里不是有效的答案 JSON"),
+                // serde's own " at line L column C" is already in front.
+                Lang::En => {
+                    let reason = error.to_string();
+                    let reason = reason.rsplit_once(" at line ").map_or(&*reason, |(r, _)| r);
+                    format!("{shown}:{line}:{col}: {reason}")
+                }
+                Lang::Zh => format!("{shown}:{line}:{col}: {}", answers_error_zh(&error)),
             }]);
             return ExitCode::from(EXIT_BAD_INPUT);
         }

@@ -144,3 +144,36 @@ fn a_missing_folder_is_said_so_in_the_same_words_everywhere() {
         );
     }
 }
+
+#[test]
+fn a_bad_answers_file_says_what_is_wrong_in_either_language() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, en, zh) in [
+        (
+            r#"{"answers": [], "answers": []}"#,
+            "1:25: duplicate key `answers`: each key may appear once in an object",
+            "1:25: 重复的键 `answers`",
+        ),
+        (
+            r#"{"answers": [], "teacher": 1}"#,
+            "1:25: unknown field `teacher`",
+            "1:25: 未知的键 `teacher`",
+        ),
+        (
+            r#"{"learner": "x"}"#,
+            "missing field `answers`",
+            "缺少键 `answers`",
+        ),
+    ] {
+        let path = dir.path().join("answers.json");
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        for (lang, said) in [("en", en), ("zh", zh)] {
+            let output = fencelab_within_seconds(&["grade", path, "--lang", lang]);
+            assert_eq!(output.status.code(), Some(2), "{text}");
+            let shown = stderr(&output);
+            assert!(shown.contains(said), "{text} ({lang}): {shown}");
+            assert!(!shown.contains(" at line "), "{shown}");
+        }
+    }
+}
