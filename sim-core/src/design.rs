@@ -32,19 +32,9 @@ pub enum Check {
     State,
 }
 
+crate::names::named!(Check);
+
 impl Check {
-    /// Every predicate, in the order reports list them.
-    pub const ALL: [Check; <Check as strum::EnumCount>::COUNT] =
-        crate::names::array_of(<Check as strum::VariantArray>::VARIANTS);
-
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    pub fn from_name(name: &str) -> Option<Check> {
-        name.parse().ok()
-    }
-
     fn bit(self) -> u8 {
         1 << (self as u8)
     }
@@ -127,18 +117,7 @@ pub enum TokenKind {
     None,
 }
 
-impl TokenKind {
-    pub const ALL: [TokenKind; <TokenKind as strum::EnumCount>::COUNT] =
-        crate::names::array_of(<TokenKind as strum::VariantArray>::VARIANTS);
-
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    pub fn from_name(name: &str) -> Option<TokenKind> {
-        name.parse().ok()
-    }
-}
+crate::names::named!(TokenKind);
 
 /// Whose clock a lease decision reads (MODEL.md §1).
 #[derive(
@@ -161,18 +140,7 @@ pub enum LeaseClock {
     Worker,
 }
 
-impl LeaseClock {
-    pub const ALL: [LeaseClock; <LeaseClock as strum::EnumCount>::COUNT] =
-        crate::names::array_of(<LeaseClock as strum::VariantArray>::VARIANTS);
-
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    pub fn from_name(name: &str) -> Option<LeaseClock> {
-        name.parse().ok()
-    }
-}
+crate::names::named!(LeaseClock);
 
 /// How a remote target decides whether to accept a write (MODEL.md §3).
 #[derive(
@@ -197,18 +165,7 @@ pub enum Protect {
     Versioned,
 }
 
-impl Protect {
-    pub const ALL: [Protect; <Protect as strum::EnumCount>::COUNT] =
-        crate::names::array_of(<Protect as strum::VariantArray>::VARIANTS);
-
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    pub fn from_name(name: &str) -> Option<Protect> {
-        name.parse().ok()
-    }
-}
+crate::names::named!(Protect);
 
 /// A complete design. Scenario files may give a preset name or a table whose
 /// omitted fields come from a base preset (`full` unless `base` says otherwise).
@@ -248,18 +205,9 @@ pub enum Preset {
     Full,
 }
 
+crate::names::named!(Preset);
+
 impl Preset {
-    pub const ALL: [Preset; <Preset as strum::EnumCount>::COUNT] =
-        crate::names::array_of(<Preset as strum::VariantArray>::VARIANTS);
-
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    pub fn from_name(name: &str) -> Option<Preset> {
-        name.parse().ok()
-    }
-
     pub fn design(self) -> Design {
         let unchecked = Design {
             token: TokenKind::Monotonic,

@@ -20,6 +20,30 @@ pub(crate) const fn array_of<T: Copy, const N: usize>(variants: &[T]) -> [T; N] 
     out
 }
 
+/// `ALL`, `name` and `from_name` for an enum that derives strum's
+/// `IntoStaticStr`, `EnumString`, `VariantArray` and `EnumCount`: the one
+/// place these three are written.
+macro_rules! named {
+    ($enum:ident) => {
+        impl $enum {
+            /// Every variant, in declaration order.
+            pub const ALL: [$enum; <$enum as strum::EnumCount>::COUNT] =
+                crate::names::array_of(<$enum as strum::VariantArray>::VARIANTS);
+
+            /// The name files, JSON and the command line use.
+            pub fn name(self) -> &'static str {
+                self.into()
+            }
+
+            /// The variant called `name`, if there is one.
+            pub fn from_name(name: &str) -> Option<$enum> {
+                name.parse().ok()
+            }
+        }
+    };
+}
+pub(crate) use named;
+
 #[cfg(test)]
 mod tests {
     use crate::course::{ExerciseKind, Knob};

@@ -103,18 +103,9 @@ pub enum Action {
     Rollback,
 }
 
+crate::names::named!(Action);
+
 impl Action {
-    pub const ALL: [Action; <Action as strum::EnumCount>::COUNT] =
-        crate::names::array_of(<Action as strum::VariantArray>::VARIANTS);
-
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    pub fn from_name(name: &str) -> Option<Action> {
-        name.parse().ok()
-    }
-
     /// Whether the step is done by a worker (all but the user's `cancel`).
     pub fn needs_worker(self) -> bool {
         self != Action::Cancel

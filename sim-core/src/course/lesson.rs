@@ -67,18 +67,7 @@ pub enum Knob {
     TargetProtect,
 }
 
-impl Knob {
-    pub const ALL: [Knob; <Knob as strum::EnumCount>::COUNT] =
-        crate::names::array_of(<Knob as strum::VariantArray>::VARIANTS);
-
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    pub fn from_name(name: &str) -> Option<Knob> {
-        name.parse().ok()
-    }
-}
+crate::names::named!(Knob);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuizOption {
