@@ -10,9 +10,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use sim_core::course::{ExerciseKind, Progress, mark_candidates};
+use sim_core::course::Progress;
 
-use crate::tmux::{Tmux, lesson_one, quoted, repo};
+use crate::tmux::{Tmux, lesson_one, lesson_one_mark, quoted, repo};
 
 /// The app on `data`, in its own tmux; `status` appears when it has quit.
 fn app_on(data: &Path, status: &Path) -> Tmux {
@@ -55,24 +55,8 @@ fn saved(data: &Path) -> Option<Progress> {
 #[test]
 fn two_apps_on_one_folder_keep_both_learners_progress() {
     let lesson = lesson_one();
-    let (exercise_index, exercise) = lesson
-        .exercises
-        .iter()
-        .enumerate()
-        .find(|(_, e)| matches!(e.kind, ExerciseKind::Mark { .. }))
-        .expect("lesson 1 has a mark exercise");
-    let ExerciseKind::Mark {
-        scenario,
-        candidates,
-    } = &exercise.kind
-    else {
-        unreachable!("found as a mark exercise")
-    };
-    let scenario = lesson
-        .scenario(*scenario)
-        .expect("the mark exercise's scenario");
+    let (exercise_index, exercise, scenario, steps) = lesson_one_mark(&lesson);
     let trace = sim_core::run(scenario);
-    let steps = mark_candidates(scenario, candidates);
     assert!(lesson.sections.len() >= 2, "lesson 1 has two sections");
 
     let dir = tempfile::tempdir().unwrap();

@@ -12,7 +12,8 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use sim_core::course::{ExerciseKind, Lesson, Progress, mark_candidates, parse_lesson};
+use sim_core::Scenario;
+use sim_core::course::{Exercise, ExerciseKind, Lesson, Progress, mark_candidates, parse_lesson};
 
 /// A tmux server of its own (`-L`), killed when the test ends, pass or fail.
 pub(crate) struct Tmux {
@@ -124,15 +125,10 @@ pub(crate) fn lesson_one() -> Lesson {
         .unwrap_or_else(|| panic!("no lessons in {}", dir.display()))
 }
 
-/// A path quoted for `sh -c`.
-pub(crate) fn quoted(path: &Path) -> String {
-    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
-}
-
-#[test]
-fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
-    let lesson = lesson_one();
-    let (exercise_index, exercise) = lesson
+/// Lesson 1's mark exercise: its place in the lesson, the exercise, its
+/// scenario and the steps a learner may mark (computed, never written down).
+pub(crate) fn lesson_one_mark(lesson: &Lesson) -> (usize, &Exercise, &Scenario, Vec<u32>) {
+    let (index, exercise) = lesson
         .exercises
         .iter()
         .enumerate()
@@ -148,8 +144,20 @@ fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
     let scenario = lesson
         .scenario(*scenario)
         .expect("the mark exercise's scenario");
-    let trace = sim_core::run(scenario);
     let steps = mark_candidates(scenario, candidates);
+    (index, exercise, scenario, steps)
+}
+
+/// A path quoted for `sh -c`.
+pub(crate) fn quoted(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
+}
+
+#[test]
+fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
+    let lesson = lesson_one();
+    let (exercise_index, exercise, scenario, steps) = lesson_one_mark(&lesson);
+    let trace = sim_core::run(scenario);
     assert!(
         steps.iter().any(|s| trace.should_reject.contains(s)),
         "the exercise has a step to reject"
