@@ -9,6 +9,7 @@ mod error;
 mod grade;
 mod lesson;
 mod lint;
+mod order;
 mod progress;
 mod session;
 
@@ -20,6 +21,7 @@ pub use grade::{
 };
 pub use lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, parse_lesson};
 pub use lint::{LintKind, LintProblem, check_lessons, lint_lesson};
+pub use order::option_order;
 pub use progress::{
     ExerciseProgress, LessonProgress, PROGRESS_VERSION, Position, Progress, ProgressError,
     SelfCheck,

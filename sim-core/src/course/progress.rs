@@ -65,6 +65,12 @@ pub struct Progress {
     pub lessons: BTreeMap<String, LessonProgress>,
     pub self_check: SelfCheck,
     pub position: Option<Position>,
+    /// This learner's seed for the order of quiz options
+    /// ([`crate::course::CourseSession::quiz_order`]). The front end draws
+    /// it once from real randomness (sim-core has none) and it is stored
+    /// with the rest; records written before it existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u32>,
     /// Keys this build does not know, kept through load and save.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
@@ -78,6 +84,7 @@ impl Default for Progress {
             lessons: BTreeMap::new(),
             self_check: SelfCheck::default(),
             position: None,
+            seed: None,
             unknown: BTreeMap::new(),
         }
     }
@@ -219,8 +226,11 @@ impl Progress {
     /// completed or its solution seen if it is in either, attempts and hints
     /// are the larger count, sections read and self-checks are the union.
     /// The language and position are this record's (its latest choice);
-    /// `other`'s position is used only when this one has none. Unknown keys
-    /// are kept from both, this record's winning a clash.
+    /// `other`'s position is used only when this one has none. Of two quiz
+    /// seeds the smaller is kept: one seed, whichever record merges which,
+    /// so two instances that merge each other agree on the order of
+    /// options. Unknown keys are kept from both, this record's winning a
+    /// clash.
     ///
     /// Everything but language, position and clashing unknown keys is
     /// commutative, associative and idempotent.
@@ -251,6 +261,10 @@ impl Progress {
         if self.position.is_none() {
             self.position.clone_from(&other.position);
         }
+        self.seed = match (self.seed, other.seed) {
+            (Some(ours), Some(theirs)) => Some(ours.min(theirs)),
+            (ours, theirs) => ours.or(theirs),
+        };
         keep_unknown(&mut self.unknown, &other.unknown);
     }
 
@@ -280,6 +294,7 @@ mod tests {
             .or_default()
             .sections_read = vec![0, 2];
         first.self_check.basic = true;
+        first.seed = Some(41);
         first.position = Some(Position {
             lesson: "01".to_owned(),
             section: 2,
@@ -298,6 +313,7 @@ mod tests {
         second.exercise_mut("02", "quiz").solution_seen = true;
         second.exercise_mut("02", "quiz").attempts = 4;
         second.self_check.senior = true;
+        second.seed = Some(7);
         second.position = Some(Position {
             lesson: "02".to_owned(),
             section: 0,
@@ -320,6 +336,7 @@ mod tests {
         assert_eq!(merged.lessons["01"].sections_read, [0, 1, 2]);
         assert!(merged.self_check.basic && merged.self_check.senior);
         assert!(!merged.self_check.intermediate);
+        assert_eq!(merged.seed, Some(7), "one seed, the smaller");
         // The merging instance's own choices win.
         assert_eq!(merged.lang, Lang::Zh);
         assert_eq!(merged.position.as_ref().unwrap().lesson, "02");
@@ -348,6 +365,25 @@ mod tests {
         let mut fresh = Progress::default();
         fresh.merge(&first);
         assert_eq!(fresh.position, first.position);
+    }
+
+    #[test]
+    fn a_record_without_a_seed_loads_and_takes_one_in_a_merge() {
+        let text = r#"{"version": 2, "lang": "zh", "lessons": {},
+            "self_check": {"basic": true, "intermediate": false, "senior": false},
+            "position": null}"#;
+        let mut old = Progress::from_json(text).unwrap();
+        assert_eq!(old.seed, None);
+        assert!(old.self_check.basic);
+        assert!(
+            !old.to_json().contains("seed"),
+            "no seed is not written as null"
+        );
+        let (first, _) = two_records();
+        old.merge(&first);
+        assert_eq!(old.seed, Some(41));
+        let again = Progress::from_json(&old.to_json()).unwrap();
+        assert_eq!(again.seed, Some(41));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::course::grade::{
     worked_solution,
 };
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson, parse_lesson};
+use crate::course::order::option_order;
 use crate::course::progress::{ExerciseProgress, Position, Progress, ProgressError};
 use crate::scenario::{Scenario, Text};
 
@@ -175,8 +176,13 @@ impl CourseSession {
     /// Replaces the progress with a record read from JSON (any version this
     /// build knows). A damaged or newer record is refused and the current
     /// progress kept; the caller keeps the bytes aside.
+    ///
+    /// A record without a quiz seed (written before seeds existed) keeps
+    /// this session's, so the options do not move.
     pub fn load_progress(&mut self, text: &str) -> Result<(), ProgressError> {
+        let seed = self.progress.seed;
         self.progress = Progress::from_json(text)?;
+        self.progress.seed = self.progress.seed.or(seed);
         Ok(())
     }
 
@@ -192,12 +198,40 @@ impl CourseSession {
         self.progress.merge(other);
     }
 
-    /// Fresh progress, in the same language.
+    /// Fresh progress, in the same language and with the same quiz seed
+    /// (the options keep their places).
     pub fn reset_progress(&mut self) {
         self.progress = Progress {
             lang: self.progress.lang,
+            seed: self.progress.seed,
             ..Progress::default()
         };
+    }
+
+    /// Gives the record the quiz seed `fresh` unless it has one; `true`
+    /// when it took it (then the record should be saved). The front end
+    /// draws `fresh` from real randomness once at start (the OS in the
+    /// terminal, `crypto.getRandomValues` on the page): sim-core has none.
+    pub fn seed_if_missing(&mut self, fresh: u32) -> bool {
+        let missing = self.progress.seed.is_none();
+        if missing {
+            self.progress.seed = Some(fresh);
+        }
+        missing
+    }
+
+    /// The order this learner sees a quiz's options in: position `p` on
+    /// screen shows authored option `order[p]` ([`option_order`] of the
+    /// progress seed; 0 for a record without one). Answers and keys name
+    /// authored indices, never positions. Empty for other kinds.
+    pub fn quiz_order(&self, lesson: &str, id: &str) -> Result<Vec<usize>, CourseError> {
+        let (_, exercise) = self.exercise(lesson, id)?;
+        Ok(match &exercise.kind {
+            ExerciseKind::Quiz { options, .. } => {
+                option_order(self.progress.seed.unwrap_or(0), lesson, id, options.len())
+            }
+            _ => Vec::new(),
+        })
     }
 
     pub fn lang(&self) -> Lang {
@@ -553,6 +587,25 @@ options = [
             broken.is_some_and(|e| e.to_string().starts_with("bad.toml:1:")),
             "a broken lesson is located"
         );
+        Ok(())
+    }
+
+    #[test]
+    fn the_quiz_seed_is_taken_once_and_survives_load_and_reset() -> Result<(), CourseError> {
+        let mut course = session()?;
+        assert!(course.seed_if_missing(5));
+        assert!(!course.seed_if_missing(6), "a seed is never replaced");
+        assert_eq!(course.progress().seed, Some(5));
+        let order = course.quiz_order("one", "quiz")?;
+        course.reset_progress();
+        assert_eq!(course.quiz_order("one", "quiz")?, order);
+        // A record written before seeds existed keeps this session's.
+        course
+            .load_progress(r#"{"version": 2, "lang": "en", "lessons": {}, "self_check": {"basic": false, "intermediate": false, "senior": false}, "position": null}"#)?;
+        assert_eq!(course.progress().seed, Some(5));
+        // The key names authored options whatever the order shows.
+        course.grade("one", "quiz", &Answer::Quiz(vec![0]))?;
+        assert!(course.is_complete("one", "quiz"));
         Ok(())
     }
 }
