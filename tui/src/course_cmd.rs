@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
-    CourseSession, Grade, Lesson, Progress, concept_name, coverage, lint_lesson, parse_lesson,
+    CourseSession, Grade, Lesson, Progress, concept_name, coverage, lint_course, lint_lesson,
+    parse_lesson,
 };
 
 use crate::report::{EXIT_BAD_INPUT, print_stdout};
@@ -273,6 +274,10 @@ pub(crate) fn lint_command(source: &LessonSource, lang: Lang) -> ExitCode {
         }
     }
     let plain: Vec<Lesson> = lessons.iter().map(|f| f.lesson.clone()).collect();
+    // What only the whole course shows (e.g. where the quizzes' answers sit).
+    for problem in lint_course(&plain) {
+        problems.push(format!("{source}: {}", problem.message(lang)));
+    }
     let table = coverage(&plain);
     let mut out = String::new();
     let scenarios = plain.iter().map(|l| l.scenarios.len()).sum::<usize>();

@@ -6,7 +6,7 @@
 use crate::Lang;
 use crate::course::error::CourseError;
 use crate::course::grade::{breaking_schedule, mark_candidates, strongest_safe_design};
-use crate::course::lesson::{ExerciseKind, Lesson};
+use crate::course::lesson::{ExerciseKind, Lesson, QuizOption};
 
 /// One problem with an exercise, at the exercise's line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,12 +32,28 @@ pub enum LintKind {
     Unbreakable,
     /// Break: the world does not fit the explorer (its reason).
     World(CourseError),
+    /// Quiz: hint `hint` (from 0) names how many options are correct
+    /// ("two of these", "exactly one", "其中有两句"), in `lang`.
+    HintCountsAnswers {
+        hint: usize,
+        lang: Lang,
+    },
+    /// The whole course: the correct option is the strictly longest one in
+    /// more than half of the single-choice quizzes, measured in `lang`'s
+    /// text, so picking the longest would pass most of them unread.
+    CorrectIsLongest {
+        lang: Lang,
+        /// The quizzes (`lesson/exercise`) whose correct option is longest.
+        longest: Vec<String>,
+        /// Single-choice quizzes in the course.
+        quizzes: usize,
+    },
 }
 
-impl LintProblem {
-    /// `exercise `id` (kind): what is wrong`, in `lang`.
-    pub fn message(&self, lang: Lang) -> String {
-        let (en, zh) = match &self.problem {
+impl LintKind {
+    /// What is wrong, in English and in Chinese.
+    fn said(&self) -> (String, String) {
+        match self {
             LintKind::NothingToFind => (
                 "no candidate step must be rejected: there is nothing to find".to_owned(),
                 "没有候选步骤必须被拒绝：没有可找的东西".to_owned(),
@@ -66,7 +82,50 @@ impl LintProblem {
                 ),
                 format!("它的世界不适合探索器：{}", why.message(Lang::Zh)),
             ),
-        };
+            LintKind::HintCountsAnswers { hint, lang } => (
+                format!(
+                    "hint {} names how many options are correct ({} text): a learner could count instead of think",
+                    hint + 1,
+                    lang.pick("English", "Chinese")
+                ),
+                format!(
+                    "第 {} 条提示说出了正确选项的个数（{}文本）：学习者可以靠数数而不是思考来作答",
+                    hint + 1,
+                    lang.pick("英文", "中文")
+                ),
+            ),
+            LintKind::CorrectIsLongest {
+                lang,
+                longest,
+                quizzes,
+            } => (
+                format!(
+                    "in {} of {quizzes} single-choice quizzes the correct option is the longest ({} text), so the longest option is a winning guess; at most half may be: {}",
+                    longest.len(),
+                    lang.pick("English", "Chinese"),
+                    longest.join(", ")
+                ),
+                format!(
+                    "{quizzes} 道单选题中有 {} 道的正确选项最长（{}文本），挑最长的选项就能蒙对；最多只能有一半这样：{}",
+                    longest.len(),
+                    lang.pick("英文", "中文"),
+                    longest.join("、")
+                ),
+            ),
+        }
+    }
+
+    /// What is wrong, in `lang`.
+    pub fn message(&self, lang: Lang) -> String {
+        let (en, zh) = self.said();
+        lang.pick(&en, &zh).to_owned()
+    }
+}
+
+impl LintProblem {
+    /// `exercise `id` (kind): what is wrong`, in `lang`.
+    pub fn message(&self, lang: Lang) -> String {
+        let (en, zh) = self.problem.said();
         match lang {
             Lang::En => format!("exercise `{}` ({}): {en}", self.exercise, self.kind),
             Lang::Zh => format!("练习 `{}`（{}）：{zh}", self.exercise, self.kind),
@@ -135,10 +194,160 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
                     Err(why) => found(LintKind::World(why)),
                 }
             }
-            ExerciseKind::Quiz { .. } => {}
+            ExerciseKind::Quiz { .. } => {
+                for (hint, text) in exercise.hints.iter().enumerate() {
+                    if counts_answers_en(&text.en) {
+                        found(LintKind::HintCountsAnswers {
+                            hint,
+                            lang: Lang::En,
+                        });
+                    }
+                    if counts_answers_zh(&text.zh) {
+                        found(LintKind::HintCountsAnswers {
+                            hint,
+                            lang: Lang::Zh,
+                        });
+                    }
+                }
+            }
         }
     }
     problems
+}
+
+/// Lint over the whole course, for what no single lesson shows: whether the
+/// correct option is the strictly longest one in more than half of the
+/// course's single-choice quizzes, in either language (each measured on
+/// its own text, in characters). A tie for longest does not count: the
+/// learner cannot pick by length then.
+pub fn lint_course(lessons: &[Lesson]) -> Vec<LintKind> {
+    let single: Vec<(String, &[QuizOption])> = lessons
+        .iter()
+        .flat_map(|lesson| {
+            lesson
+                .exercises
+                .iter()
+                .filter_map(move |exercise| match &exercise.kind {
+                    ExerciseKind::Quiz {
+                        multiple: false,
+                        options,
+                    } => Some((format!("{}/{}", lesson.id, exercise.id), options.as_slice())),
+                    _ => None,
+                })
+        })
+        .collect();
+    [Lang::En, Lang::Zh]
+        .into_iter()
+        .filter_map(|lang| {
+            let longest: Vec<String> = single
+                .iter()
+                .filter(|(_, options)| correct_is_longest(options, lang))
+                .map(|(name, _)| name.clone())
+                .collect();
+            (longest.len() * 2 > single.len()).then_some(LintKind::CorrectIsLongest {
+                lang,
+                longest,
+                quizzes: single.len(),
+            })
+        })
+        .collect()
+}
+
+/// The correct option is longer than every other one, in `lang`.
+fn correct_is_longest(options: &[QuizOption], lang: Lang) -> bool {
+    let length = |option: &QuizOption| option.text.get(lang).chars().count();
+    let right = options.iter().filter(|o| o.correct).map(length).max();
+    let wrong = options.iter().filter(|o| !o.correct).map(length).max();
+    match (right, wrong) {
+        (Some(right), Some(wrong)) => right > wrong,
+        _ => false,
+    }
+}
+
+/// Numbers as English words (and digits, see [`is_count`]).
+const NUMBER_WORDS: [&str; 8] = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight",
+];
+
+/// Words that stand for the options, or say what a counted group of them is.
+const OPTION_WORDS: [&str; 16] = [
+    "options",
+    "answers",
+    "statements",
+    "choices",
+    "claims",
+    "sentences",
+    "replies",
+    "correct",
+    "right",
+    "true",
+    "wrong",
+    "false",
+    "pitfalls",
+    "are",
+    "is",
+    "apply",
+];
+
+fn is_count(word: &str) -> bool {
+    NUMBER_WORDS.contains(&word) || (!word.is_empty() && word.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// An English hint that says how many options are right: "exactly one",
+/// "only two", "two of these", "two of the statements", "three
+/// statements", "one correct", "both are", "none of them", "all but one".
+/// "one of the workers" is not one: only options are counted.
+fn counts_answers_en(hint: &str) -> bool {
+    let lower = hint.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let word = |at: usize| words.get(at).copied().unwrap_or("");
+    (0..words.len()).any(|at| {
+        let (first, second, third, fourth) = (word(at), word(at + 1), word(at + 2), word(at + 3));
+        let counted = is_count(first) || matches!(first, "both" | "none");
+        let of_options = second == "of"
+            && (third == "them"
+                || (matches!(third, "these" | "those" | "the")
+                    && (fourth.is_empty() || OPTION_WORDS.contains(&fourth))));
+        (matches!(first, "exactly" | "only" | "just" | "precisely") && is_count(second))
+            || (counted && of_options)
+            || (counted && OPTION_WORDS.contains(&second))
+            || (first == "all" && second == "but" && is_count(third))
+    })
+}
+
+/// A Chinese hint that says how many options are right: a number and a
+/// measure word (两个, 一项, 两句) led by 其中 / 只有 / 恰好 … or followed by
+/// 选项 / 说法 / 正确 …; a count alone ("一个数字") is not one.
+fn counts_answers_zh(hint: &str) -> bool {
+    const NUMBERS: &str = "一二两三四五六七八九十0123456789";
+    const MEASURES: &str = "个项句条处种";
+    const BEFORE: [&str; 8] = [
+        "其中",
+        "只有",
+        "恰好",
+        "正好",
+        "仅有",
+        "共有",
+        "有且仅有",
+        "都",
+    ];
+    const AFTER: [&str; 9] = [
+        "选项", "说法", "答案", "正确", "是对", "是错", "误区", "对的", "错的",
+    ];
+    let chars: Vec<char> = hint.chars().collect();
+    chars.windows(2).enumerate().any(|(at, pair)| {
+        if !(NUMBERS.contains(pair[0]) && MEASURES.contains(pair[1])) {
+            return false;
+        }
+        let before: String = chars[at.saturating_sub(4)..at].iter().collect();
+        let after: String = chars[(at + 2).min(chars.len())..(at + 6).min(chars.len())]
+            .iter()
+            .collect();
+        BEFORE.iter().any(|w| before.contains(w)) || AFTER.iter().any(|w| after.contains(w))
+    })
 }
 
 /// [`lint_lesson`] as `(line, col, English message)` triples.
@@ -147,4 +356,104 @@ pub fn check_lessons(lesson: &Lesson) -> Vec<(u32, u32, String)> {
         .into_iter()
         .map(|p| (p.line, p.col, p.message(Lang::En)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::panic)]
+
+    use super::*;
+
+    #[test]
+    fn english_hints_that_count_the_answers_are_caught() {
+        for counting in [
+            "Two of the statements describe what this course recommends.",
+            "Exactly one of them is safe.",
+            "Only two options survive a pause.",
+            "Two of these are fine.",
+            "Three statements are pitfalls.",
+            "Both are right.",
+            "None of them is wrong.",
+            "All but one are pitfalls.",
+            "2 correct.",
+        ] {
+            assert!(counts_answers_en(counting), "{counting}");
+        }
+        for innocent in [
+            "Who could possibly tell A's process that its lease ended?",
+            "One of the workers pauses at tick 3.",
+            "Think about two workers and one row.",
+            "Go through the checkpoints one by one.",
+            "Which mistake costs more: stopping early, or writing late?",
+        ] {
+            assert!(!counts_answers_en(innocent), "{innocent}");
+        }
+    }
+
+    #[test]
+    fn chinese_hints_that_count_the_answers_are_caught() {
+        for counting in [
+            "其中有两句描述的正是本课程推荐的做法。",
+            "只有一个是安全的。",
+            "有两个选项是对的。",
+            "恰好三项正确。",
+        ] {
+            assert!(counts_answers_zh(counting), "{counting}");
+        }
+        for innocent in [
+            "想想租约到底是什么：某一行里的一个数字。",
+            "三个检查点逐个核对：哪些已经在这段话里？",
+            "想想两个 Worker 和一行数据。",
+        ] {
+            assert!(!counts_answers_zh(innocent), "{innocent}");
+        }
+    }
+
+    fn quiz(id: &str, options: &[(&str, bool)]) -> String {
+        let options: Vec<String> = options
+            .iter()
+            .map(|(text, correct)| {
+                format!(
+                    "  {{ text = {{ en = \"{text}\", zh = \"{text}\" }}, correct = {correct}, why = {{ en = \"w\", zh = \"w\" }} }},\n"
+                )
+            })
+            .collect();
+        format!(
+            "[[exercises]]\nid = \"{id}\"\nkind = \"quiz\"\nconcepts = [\"C01\"]\nprompt = {{ en = \"p\", zh = \"p\" }}\nhints = [{{ en = \"a\", zh = \"甲\" }}, {{ en = \"b\", zh = \"乙\" }}]\ntakeaway = {{ en = \"t\", zh = \"t\" }}\noptions = [\n{}]\n",
+            options.concat()
+        )
+    }
+
+    fn lesson(quizzes: &[String]) -> Lesson {
+        let text = format!(
+            "id = \"one\"\norder = 1\ntitle = {{ en = \"O\", zh = \"O\" }}\nsummary = {{ en = \"s\", zh = \"s\" }}\nconcepts = [\"C01\"]\n\n[[sections]]\ntitle = {{ en = \"S\", zh = \"S\" }}\nconcepts = [\"C01\"]\nbody = {{ en = \"b\", zh = \"b\" }}\n\n{}",
+            quizzes.concat()
+        );
+        crate::course::parse_lesson(text.as_bytes()).unwrap_or_else(|d| panic!("{d:?}"))
+    }
+
+    #[test]
+    fn the_correct_option_may_be_longest_in_at_most_half_the_quizzes() {
+        let longest = quiz("a", &[("short", false), ("the long right one", true)]);
+        let shorter = quiz("b", &[("a long wrong option", false), ("right", true)]);
+        let tie = quiz("c", &[("equal", false), ("same!", true)]);
+        // One of two is half: allowed.
+        assert_eq!(
+            lint_course(&[lesson(&[longest.clone(), shorter.clone()])]),
+            []
+        );
+        // Two of three (a tie does not count as longest, a second longest does).
+        let course = [lesson(&[
+            longest.clone(),
+            shorter,
+            quiz("d", &[("x", false), ("yy", true)]),
+        ])];
+        let found = lint_course(&course);
+        assert_eq!(found.len(), 2, "English and Chinese: {found:?}");
+        assert!(
+            matches!(&found[0], LintKind::CorrectIsLongest { lang: Lang::En, longest, quizzes: 3 } if longest == &["one/a", "one/d"])
+        );
+        assert!(found[1].message(Lang::Zh).contains("3 道单选题中有 2 道"));
+        assert_eq!(lint_course(&[lesson(&[longest, tie])]), []);
+    }
 }

@@ -20,7 +20,7 @@ pub use grade::{
     worked_solution,
 };
 pub use lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, parse_lesson};
-pub use lint::{LintKind, LintProblem, check_lessons, lint_lesson};
+pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
 pub use order::option_order;
 pub use progress::{
     ExerciseProgress, LessonProgress, PROGRESS_VERSION, Position, Progress, ProgressError,
