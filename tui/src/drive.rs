@@ -146,9 +146,17 @@ impl Learner {
                 }
             }
             Answer::Quiz(options) => {
+                // The answer names authored options; walk to where each is shown.
+                let order = match self.exercise().map(|s| &s.work) {
+                    Some(Work::Quiz { order, .. }) => order.clone(),
+                    _ => Vec::new(),
+                };
                 for option in options {
+                    let Some(position) = order.iter().position(|shown| shown == option) else {
+                        continue;
+                    };
                     self.keys(KeyCode::Up, 64);
-                    self.keys(KeyCode::Down, *option);
+                    self.keys(KeyCode::Down, position);
                     self.key(KeyCode::Char(' '));
                 }
             }

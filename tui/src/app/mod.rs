@@ -132,7 +132,21 @@ pub(crate) fn start(opened: Opened, store: Option<&mut Store>, theme: Theme) -> 
         }
     };
     app.notice = loaded.notice;
+    // A learner without a quiz seed gets one now, saved with the progress:
+    // their options keep one shuffled order from here on.
+    app.session.seed_if_missing(fresh_seed());
     app
+}
+
+/// A seed from the operating system's randomness; should that fail, the
+/// clock and the process id (only the order of quiz options depends on it).
+fn fresh_seed() -> u32 {
+    getrandom::u32().unwrap_or_else(|_| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.subsec_nanos());
+        nanos ^ std::process::id().rotate_left(16)
+    })
 }
 
 pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {

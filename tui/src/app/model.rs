@@ -129,7 +129,12 @@ pub(crate) enum Work {
     Break(Box<BreakWork>),
     Quiz {
         multiple: bool,
+        /// The options as this learner sees them: position `p` shows
+        /// authored option `order[p]` (the session's per-learner shuffle).
+        order: Vec<usize>,
+        /// A position in `order`.
         cursor: usize,
+        /// Authored indices, as the answer and the key name them.
         chosen: BTreeSet<usize>,
     },
 }
@@ -533,6 +538,7 @@ impl App {
                 Vec::new(),
                 Work::Quiz {
                     multiple: *multiple,
+                    order: self.session.quiz_order(&found.id, &ex.id).ok()?,
                     cursor: 0,
                     chosen: BTreeSet::new(),
                 },

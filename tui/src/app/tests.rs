@@ -1050,11 +1050,17 @@ fn quiz_key(lesson: &Lesson, index: usize) -> Vec<usize> {
 }
 
 /// Chooses exactly `chosen` with ↑↓ and Space.
-fn choose(h: &mut Harness, count: usize, chosen: &[usize]) {
-    for _ in 0..count {
+/// Chooses the authored options `chosen`, wherever this learner's order
+/// shows them.
+fn choose(h: &mut Harness, chosen: &[usize]) {
+    let super::model::Work::Quiz { order, .. } = &h.exercise().work else {
+        panic!("not a quiz")
+    };
+    let order = order.clone();
+    for _ in 0..order.len() {
         h.key(KeyCode::Up);
     }
-    for option in 0..count {
+    for option in order {
         if chosen.contains(&option) {
             h.char(' ');
         }
@@ -1081,7 +1087,7 @@ fn quiz_exercise_wrong_try() {
         let wrong = (0..quiz_count(lesson, index))
             .find(|i| !key.contains(i))
             .unwrap();
-        choose(h, quiz_count(lesson, index), &[wrong]);
+        choose(h, &[wrong]);
         h.key(KeyCode::Enter);
         assert!(!h.exercise().grade.as_ref().unwrap().correct);
         assert!(!completed(h, lesson, index));
@@ -1097,7 +1103,7 @@ fn full_pass_through_a_quiz_exercise() {
         let (mut h, lesson, index) = open_kind("quiz", width, height);
         let key = quiz_key(&lesson, index);
         h.key(KeyCode::Enter); // nothing chosen: a wrong try
-        choose(&mut h, quiz_count(&lesson, index), &key);
+        choose(&mut h, &key);
         h.key(KeyCode::Enter);
         assert!(h.exercise().grade.as_ref().unwrap().correct);
         assert!(completed(&h, &lesson, index));
@@ -1131,12 +1137,73 @@ fn quiz_with_several_answers() {
             .char(' ')
             .key(KeyCode::Down)
             .char(' ');
-        let super::model::Work::Quiz { chosen, .. } = &h.exercise().work else {
+        let super::model::Work::Quiz { chosen, order, .. } = &h.exercise().work else {
             panic!()
         };
-        assert_eq!(chosen.iter().copied().collect::<Vec<_>>(), [0, 2]);
+        // Positions 0 and 2 hold the authored options the order puts there.
+        let mut shown = vec![order[0], order[2]];
+        shown.sort_unstable();
+        assert_eq!(chosen.iter().copied().collect::<Vec<_>>(), shown);
         insta::assert_snapshot!(format!("quiz_multiple_{width}x{height}"), h.render());
     }
+}
+
+/// The options appear in the learner's shuffled order (the session's,
+/// from the progress seed), numbered by position; two learners see the
+/// correct option at different numbers.
+#[test]
+fn quiz_options_show_in_the_learners_order() {
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .find_map(|lesson| {
+            let found = lesson.exercises.iter().position(|e| {
+                matches!(
+                    e.kind,
+                    ExerciseKind::Quiz {
+                        multiple: false,
+                        ..
+                    }
+                )
+            })?;
+            Some((lesson, found))
+        })
+        .unwrap();
+    let ExerciseKind::Quiz { options, .. } = &lesson.exercises[index].kind else {
+        panic!()
+    };
+    let key = quiz_key(&lesson, index)[0];
+    let mut numbers = std::collections::BTreeSet::new();
+    for seed in 0..16 {
+        let progress = Progress {
+            seed: Some(seed),
+            ..Progress::default()
+        };
+        let app = App::course(vec![lesson.clone()], progress, PLAIN);
+        let mut h = Harness::with(app, 120, 40);
+        let state = h.app.exercise_state(0, index).unwrap();
+        h.app.screens.push(Screen::Exercise(Box::new(state)));
+        let order = h
+            .app
+            .session
+            .quiz_order(&lesson.id, &lesson.exercises[index].id)
+            .unwrap();
+        let screen = h.render();
+        // Each option's opening words, after its number, top to bottom.
+        let mut at = 0;
+        for (position, &option) in order.iter().enumerate() {
+            let words: String = options[option].text.en.chars().take(12).collect();
+            let head = format!("{}. {words}", position + 1);
+            let found = screen[at..]
+                .find(&head)
+                .unwrap_or_else(|| panic!("seed {seed}: `{head}` not in order:\n{screen}"));
+            at += found + head.len();
+        }
+        numbers.insert(order.iter().position(|&o| o == key).unwrap());
+    }
+    assert!(
+        numbers.len() > 1,
+        "the correct option is always shown at {numbers:?}"
+    );
 }
 
 #[test]
@@ -1176,11 +1243,7 @@ fn every_exercise_of_the_course_can_be_completed_by_keys() {
                 "predict" => predict(&mut h, &predict_key(&lesson, index), |actual| actual),
                 "design" => set_design(&mut h, &design_key(&lesson, index)),
                 "break" => type_schedule(&mut h, &break_key(&lesson, index)),
-                "quiz" => choose(
-                    &mut h,
-                    quiz_count(&lesson, index),
-                    &quiz_key(&lesson, index),
-                ),
+                "quiz" => choose(&mut h, &quiz_key(&lesson, index)),
                 other => panic!("unknown kind {other}"),
             }
             h.key(KeyCode::Enter);
@@ -1274,8 +1337,18 @@ fn design_exercise_in_chinese() {
 
 #[test]
 fn quiz_exercise_in_chinese_after_a_try() {
-    check_kind("quiz_zh", "quiz", |h, _, _| {
-        h.char('l').char(' ').key(KeyCode::Enter);
+    check_kind("quiz_zh", "quiz", |h, lesson, index| {
+        // A wrong option, wherever this learner's order shows it.
+        let key = quiz_key(lesson, index);
+        let wrong = (0..quiz_count(lesson, index))
+            .find(|i| !key.contains(i))
+            .unwrap();
+        h.char('l');
+        choose(h, &[wrong]);
+        h.key(KeyCode::Enter);
+        for _ in 0..8 {
+            h.key(KeyCode::Up);
+        }
     });
 }
 

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::Lang;
-use sim_core::course::{Answer, CourseError, ExerciseKind, Grade};
+use sim_core::course::{Answer, CourseError, Grade};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
@@ -760,26 +760,24 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
         Work::Break(work) => edit_break(app, work, message, moves_rows),
         Work::Quiz {
             multiple,
+            order,
             cursor,
             chosen,
         } => {
-            let count = app
-                .lesson_exercise(state.lesson, state.exercise)
-                .map_or(0, |(_, e)| match &e.kind {
-                    ExerciseKind::Quiz { options, .. } => options.len(),
-                    _ => 0,
-                });
+            let count = order.len();
             match message {
                 Message::Up if moves_rows => *cursor = cursor.saturating_sub(1),
                 Message::Down if moves_rows => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
                 Message::Choose if *cursor < count => {
+                    // The choice is the option shown there, by its authored index.
+                    let option = order[*cursor];
                     if *multiple {
-                        if !chosen.remove(cursor) {
-                            chosen.insert(*cursor);
+                        if !chosen.remove(&option) {
+                            chosen.insert(option);
                         }
                     } else {
                         chosen.clear();
-                        chosen.insert(*cursor);
+                        chosen.insert(option);
                     }
                 }
                 _ => return None,

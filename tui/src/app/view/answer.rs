@@ -665,6 +665,7 @@ pub(crate) fn quiz_step(
 ) -> PanelText {
     let Work::Quiz {
         multiple,
+        order,
         cursor,
         chosen,
     } = &state.work
@@ -691,8 +692,12 @@ pub(crate) fn quiz_step(
         );
         lines.push(Line::default());
     }
-    for (index, option) in quiz_options(exercise).iter().enumerate() {
-        let current = index == cursor;
+    let options = quiz_options(exercise);
+    for (position, &index) in order.iter().enumerate() {
+        let Some(option) = options.get(index) else {
+            continue;
+        };
+        let current = position == cursor;
         if current {
             focus = Some(lines.len());
         }
@@ -701,7 +706,7 @@ pub(crate) fn quiz_step(
             .as_ref()
             .and_then(|g| g.items.iter().find(|i| i.index == Some(index as u32)));
         let picked = chosen.contains(&index);
-        let head = quiz_option_head(index, current, multiple, picked, graded);
+        let head = quiz_option_head(position, current, multiple, picked, graded);
         let why = graded.map(|item| (item.right, item.text.get(lang)));
         lines.extend(quiz_option(
             &head,
@@ -739,9 +744,10 @@ fn quiz_keys(multiple: bool, lang: Lang) -> &'static str {
 }
 
 /// Quiz: what leads an option's first line: the cursor, the choice box
-/// (square for any number, round for one), ✓ or ✗ after a try, the number.
+/// (square for any number, round for one), ✓ or ✗ after a try, the number
+/// it is shown at (from `position`, never its authored index).
 fn quiz_option_head(
-    index: usize,
+    position: usize,
     current: bool,
     multiple: bool,
     picked: bool,
@@ -761,7 +767,7 @@ fn quiz_option_head(
     format!(
         "{} {mark} {verdict_mark}{}. ",
         if current { "▸" } else { " " },
-        index + 1
+        position + 1
     )
 }
 
@@ -807,16 +813,19 @@ fn quiz_option(
     lines
 }
 
-/// Quiz, worked solution: every option, whether it is right, and why.
+/// Quiz, worked solution: every option in the order the learner sees them
+/// (`order`), whether it is right, and why.
 pub(crate) fn quiz_solution(
     exercise: &Exercise,
+    order: &[usize],
     lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    for (index, option) in quiz_options(exercise).iter().enumerate() {
-        if index > 0 {
+    let options = quiz_options(exercise);
+    for (position, option) in order.iter().filter_map(|&i| options.get(i)).enumerate() {
+        if position > 0 {
             lines.push(Line::default());
         }
         let (mark, style) = if option.correct {
@@ -826,7 +835,7 @@ pub(crate) fn quiz_solution(
         };
         prose(
             &mut lines,
-            &format!("{}. {} — {mark}", index + 1, option.text.get(lang)),
+            &format!("{}. {} — {mark}", position + 1, option.text.get(lang)),
             width,
             style,
             theme,

@@ -305,9 +305,9 @@ pub(crate) fn panel_lines(
                     lines.push(Line::default());
                     lines.extend(answer::break_solution(solution, lang, width, theme));
                 }
-                (Work::Quiz { .. }, _) => {
+                (Work::Quiz { order, .. }, _) => {
                     lines.push(Line::default());
-                    lines.extend(answer::quiz_solution(exercise, lang, width, theme));
+                    lines.extend(answer::quiz_solution(exercise, order, lang, width, theme));
                 }
                 _ => {
                     lines.push(Line::default());
