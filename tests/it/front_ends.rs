@@ -11,7 +11,7 @@
 use fencelab::drive::{KeyCode, Learner};
 use fencelab_web::Course;
 use serde_json::{Value, json};
-use sim_core::course::{Answer, Grade, Lesson, parse_lesson};
+use sim_core::course::{Answer, ExerciseKind, Grade, Lesson, Progress, parse_lesson};
 use sim_core::{Lang, Reveal};
 
 const LANG: Lang = Lang::En;
@@ -205,4 +205,81 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
             "{lesson}: progress"
         );
     }
+}
+
+/// Every quiz's options in the order each front end shows them to a
+/// learner with `seed`: (lesson/exercise, terminal order, page order), the
+/// page holding the record the terminal saved.
+fn quiz_orders(lessons: &[Lesson], seed: u32) -> Vec<(String, Vec<usize>, Vec<usize>)> {
+    let progress = Progress {
+        seed: Some(seed),
+        ..Progress::default()
+    };
+    let mut learner = Learner::with_progress(lessons.to_vec(), progress);
+    let mut page = Course::embedded().unwrap();
+    page.load_progress(&learner.session().export_progress())
+        .unwrap();
+    let mut orders = Vec::new();
+    for (lesson_index, lesson) in lessons.iter().enumerate() {
+        let shown = page.lesson_json(&lesson.id, LANG).unwrap();
+        for (index, exercise) in lesson.exercises.iter().enumerate() {
+            if !matches!(exercise.kind, ExerciseKind::Quiz { .. }) {
+                continue;
+            }
+            learner.open_exercise(lesson_index, index);
+            let terminal = learner.quiz_order().map(<[usize]>::to_vec);
+            let on_page: Vec<usize> = shown["exercises"][index]["options"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{}/{}: no options", lesson.id, exercise.id))
+                .iter()
+                .map(|option| option["index"].as_u64().unwrap() as usize)
+                .collect();
+            orders.push((
+                format!("{}/{}", lesson.id, exercise.id),
+                terminal.unwrap_or_default(),
+                on_page,
+            ));
+        }
+    }
+    orders
+}
+
+/// One learner sees each quiz's options in one order on both front ends;
+/// another learner sees the correct option of some single-choice quiz at
+/// a different position.
+#[test]
+fn a_learners_quiz_order_is_the_same_on_both_front_ends() {
+    let lessons = lessons();
+    let first = quiz_orders(&lessons, 1);
+    let second = quiz_orders(&lessons, 2);
+    assert!(first.len() >= 7, "only {} quizzes", first.len());
+    for (at, terminal, page) in first.iter().chain(&second) {
+        assert_eq!(terminal, page, "{at}: the same seed, another order");
+    }
+    let moved = lessons
+        .iter()
+        .flat_map(|lesson| lesson.exercises.iter().map(move |e| (lesson, e)))
+        .filter_map(|(lesson, exercise)| match &exercise.kind {
+            ExerciseKind::Quiz {
+                multiple: false,
+                options,
+            } => {
+                let correct = options.iter().position(|o| o.correct)?;
+                let at = format!("{}/{}", lesson.id, exercise.id);
+                let position = |orders: &[(String, Vec<usize>, Vec<usize>)]| {
+                    orders
+                        .iter()
+                        .find(|(name, _, _)| *name == at)
+                        .and_then(|(_, order, _)| order.iter().position(|&o| o == correct))
+                };
+                Some(position(&first) != position(&second))
+            }
+            _ => None,
+        })
+        .filter(|moved| *moved)
+        .count();
+    assert!(
+        moved > 0,
+        "two learners see every correct option at one position"
+    );
 }

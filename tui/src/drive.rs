@@ -23,7 +23,12 @@ pub struct Learner {
 impl Learner {
     /// The course over `lessons`, with fresh progress, at 80×24.
     pub fn new(lessons: Vec<Lesson>) -> Learner {
-        let mut app = App::course(lessons, Progress::default(), Theme { color: false });
+        Learner::with_progress(lessons, Progress::default())
+    }
+
+    /// The course over `lessons` with `progress` (e.g. a quiz seed), at 80×24.
+    pub fn with_progress(lessons: Vec<Lesson>, progress: Progress) -> Learner {
+        let mut app = App::course(lessons, progress, Theme { color: false });
         update(
             &mut app,
             Message::Resize {
@@ -106,6 +111,15 @@ impl Learner {
     /// What the exercise's timeline is drawn with; `None` when it shows none.
     pub fn reveal(&self) -> Option<Reveal> {
         view::exercise::timeline_reveal(&self.app, self.exercise()?)
+    }
+
+    /// A quiz's options as the screen lists them: the authored index at
+    /// each position. `None` off a quiz.
+    pub fn quiz_order(&self) -> Option<&[usize]> {
+        match &self.exercise()?.work {
+            Work::Quiz { order, .. } => Some(order),
+            _ => None,
+        }
     }
 
     /// The grade of the last try in this visit.

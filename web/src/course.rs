@@ -177,8 +177,16 @@ enum ExerciseDetails<'a> {
     },
     Quiz {
         multiple: bool,
-        options: Vec<&'a str>,
+        /// In the order this learner sees them (the session's shuffle).
+        options: Vec<QuizOptionJson<'a>>,
     },
+}
+
+/// A quiz option as shown: its authored index (what an answer names) and text.
+#[derive(Serialize)]
+struct QuizOptionJson<'a> {
+    index: usize,
+    text: &'a str,
 }
 
 #[derive(Serialize)]
@@ -456,7 +464,17 @@ fn exercise_details<'a>(
         },
         ExerciseKind::Quiz { multiple, options } => ExerciseDetails::Quiz {
             multiple: *multiple,
-            options: options.iter().map(|o| o.text.get(lang)).collect(),
+            options: session
+                .quiz_order(&lesson.id, &exercise.id)?
+                .into_iter()
+                .filter_map(|index| {
+                    let option = options.get(index)?;
+                    Some(QuizOptionJson {
+                        index,
+                        text: option.text.get(lang),
+                    })
+                })
+                .collect(),
         },
     })
 }
@@ -501,6 +519,12 @@ impl Course {
 
     pub fn reset_progress(&mut self) {
         self.session.reset_progress();
+    }
+
+    /// Gives the progress the quiz seed `fresh` (the page draws it from
+    /// `crypto.getRandomValues`) unless it has one; `true` when it took it.
+    pub fn seed_if_missing(&mut self, fresh: u32) -> bool {
+        self.session.seed_if_missing(fresh)
     }
 
     pub fn lang(&self) -> Lang {

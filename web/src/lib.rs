@@ -371,6 +371,14 @@ pub mod bindings {
             self.inner.reset_progress();
         }
 
+        /// Gives the progress the quiz seed `fresh` (from
+        /// `crypto.getRandomValues`) unless it has one; `true` when it
+        /// took it, and the record should be saved.
+        #[wasm_bindgen(js_name = seedIfMissing)]
+        pub fn seed_if_missing(&mut self, fresh: u32) -> bool {
+            self.inner.seed_if_missing(fresh)
+        }
+
         pub fn lang(&self) -> String {
             self.inner.lang().code().to_owned()
         }

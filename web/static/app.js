@@ -218,10 +218,14 @@ function viewLesson(id) {
 
 // ---- exercises ----------------------------------------------------------------------
 
-function gradeList(result) {
-  return h('ul', { class: 'grade-items' }, result.items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
+/** `number(index)`, when given, is the number an item's index is shown at (a quiz's option, in
+ * the learner's order): items come in that order and are led by it; otherwise by `#index`. */
+function gradeList(result, number = null) {
+  const items = number ? [...result.items].sort((a, b) => number(a.index) - number(b.index)) : result.items;
+  const lead = (index) => (number ? `${number(index)}. ` : `#${index}: `);
+  return h('ul', { class: 'grade-items' }, items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
     h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ',
-    item.index !== null && item.index !== undefined ? `#${item.index}: ` : '', inline(item.text))));
+    item.index !== null && item.index !== undefined ? lead(item.index) : '', inline(item.text))));
 }
 
 function viewExercise(lesson, exercise) {
@@ -268,9 +272,9 @@ function viewExercise(lesson, exercise) {
     solutionNote.textContent = progress.solution_available ? '' : t('solutionAfterAttempt');
     clear(feedback).append(
       h('p', { class: result.correct ? 'verdict good' : 'verdict bad' }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — ${result.summary}`),
-      gradeList(result));
+      gradeList(result, kind?.optionNumber));
     if (isSolution && result.key !== undefined && result.key !== null) {
-      feedback.append(h('p', { class: 'key' }, `${t('key')}: ${JSON.stringify(result.key)}`));
+      feedback.append(h('p', { class: 'key' }, `${t('key')}: ${kind?.keyText ? kind.keyText(result.key) : JSON.stringify(result.key)}`));
     }
     if (result.counterexample) {
       const played = result.counterexample.timeline;
@@ -382,16 +386,24 @@ function predictExercise(lesson, exercise, body, submit) {
   return { graded(result) { if (result.progress.revealed) draw(); } };
 }
 
+// The options come in this learner's shuffled order (the session's, from
+// the progress seed), numbered by position; each input's value is the
+// option's authored index, which answers, grades and keys name.
 function quizExercise(lesson, exercise, body, submit) {
   const type = exercise.multiple ? 'checkbox' : 'radio';
-  const inputs = exercise.options.map((text, index) => {
-    const id = `quiz-${exercise.id}-${index}`;
-    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: index }), id, text };
+  const inputs = exercise.options.map((option, position) => {
+    const id = `quiz-${exercise.id}-${option.index}`;
+    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: option.index }), id, text: option.text, number: position + 1 };
   });
+  const numberOf = new Map(exercise.options.map((option, position) => [option.index, position + 1]));
   body.append(h('fieldset', {}, h('legend', {}, exercise.multiple ? t('quizMultiple') : t('quizSingle')),
-    inputs.map(({ input, id, text }) => h('div', { class: 'option' }, input, h('label', { for: id }, ' ', inline(text))))),
+    inputs.map(({ input, id, text, number }) => h('div', { class: 'option' }, input, h('label', { for: id }, ` ${number}. `, inline(text))))),
   h('button', { type: 'button', class: 'primary', onclick: () => submit(inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value))) }, t('submit')));
-  return null;
+  const optionNumber = (index) => numberOf.get(index) ?? index + 1;
+  return {
+    optionNumber,
+    keyText: (key) => key.map(optionNumber).sort((a, b) => a - b).join(', '),
+  };
 }
 
 /** A design exercise's world in words: workers, targets, TTL, jobs, options. */
@@ -760,6 +772,9 @@ async function boot() {
     return;
   }
   loadSaved();
+  // A learner without a quiz seed gets one now, from the browser's real
+  // randomness (sim-core has none), kept with the progress.
+  if (course.seedIfMissing(crypto.getRandomValues(new Uint32Array(1))[0])) save();
   applyLang();
   document.getElementById('version').textContent = `fencelab ${JSON.parse(engineVersion())}`;
   for (const button of document.querySelectorAll('.lang button')) {
