@@ -218,10 +218,15 @@ function viewLesson(id) {
 
 // ---- exercises ----------------------------------------------------------------------
 
-function gradeList(result) {
+// The items the session lets show: none after a first wrong try, then the
+// wrong ones without their reasons, all of them once solved. A quiz's items
+// are drawn on its options instead, with their reasons once revealed (the
+// options' order on the page is the page's).
+function gradeList(result, kind) {
+  if (kind === 'quiz') return null;
   return h('ul', { class: 'grade-items' }, result.items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
     h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ',
-    item.index !== null && item.index !== undefined ? `#${item.index}: ` : '', inline(item.text))));
+    kind !== 'quiz' && item.index !== null && item.index !== undefined ? `#${item.index}: ` : '', inline(item.text))));
 }
 
 function viewExercise(lesson, exercise) {
@@ -268,7 +273,7 @@ function viewExercise(lesson, exercise) {
     solutionNote.textContent = progress.solution_available ? '' : t('solutionAfterAttempt');
     clear(feedback).append(
       h('p', { class: result.correct ? 'verdict good' : 'verdict bad' }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — ${result.summary}`),
-      gradeList(result));
+      gradeList(result, exercise.kind));
     if (isSolution && result.key !== undefined && result.key !== null) {
       feedback.append(h('p', { class: 'key' }, `${t('key')}: ${JSON.stringify(result.key)}`));
     }
@@ -391,7 +396,23 @@ function quizExercise(lesson, exercise, body, submit) {
   body.append(h('fieldset', {}, h('legend', {}, exercise.multiple ? t('quizMultiple') : t('quizSingle')),
     inputs.map(({ input, id, text }) => h('div', { class: 'option' }, input, h('label', { for: id }, ' ', inline(text))))),
   h('button', { type: 'button', class: 'primary', onclick: () => submit(inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value))) }, t('submit')));
-  return null;
+  return {
+    // ✓ or ✗ beside each option the grade names, found by its authored index.
+    graded(result) {
+      for (const { input } of inputs) {
+        const option = input.parentElement;
+        option.querySelector('.sym')?.remove();
+        option.querySelector('.why')?.remove();
+        option.classList.remove('right', 'wrong');
+        const item = result.items.find((i) => i.index === Number(input.value));
+        if (!item) continue;
+        option.classList.add(item.right ? 'right' : 'wrong');
+        option.prepend(h('span', { class: 'sym' }, item.right ? '✓ ' : '✗ '));
+        // Why, once the session shows it (solved or the solution opened).
+        if (result.progress?.revealed) option.append(h('p', { class: 'why' }, inline(item.text)));
+      }
+    },
+  };
 }
 
 /** A design exercise's world in words: workers, targets, TTL, jobs, options. */
