@@ -72,7 +72,13 @@ pub(crate) fn feedback(
         }
         ExerciseKind::Break { .. } => {
             return hidden(
-                both(|lang| lang.pick("Not yet.", "还不对。").to_owned()),
+                both(|lang| {
+                    lang.pick(
+                        "This schedule breaks nothing yet.",
+                        "这个调度还没有攻破任何东西。",
+                    )
+                    .to_owned()
+                }),
                 grade.items.clone(),
             );
         }
@@ -87,10 +93,10 @@ pub(crate) fn feedback(
             let count = noun.count(wrong.len(), total, lang);
             match lang {
                 Lang::En => format!(
-                    "Not yet: {count} wrong. Think again; from your next try on, the wrong ones are pointed out."
+                    "{count} wrong. Think again; from your next try on, the wrong ones are pointed out."
                 ),
                 Lang::Zh => {
-                    format!("还不对：{count}不对。再想想；从下一次作答起，会指出是哪几项。")
+                    format!("{count}不对。再想想；从下一次作答起，会指出是哪几项。")
                 }
             }
         });
@@ -101,8 +107,8 @@ pub(crate) fn feedback(
         let count = noun.count(wrong.len(), total, lang);
         let named = noun.which(&which, lang);
         match lang {
-            Lang::En => format!("Not yet: {count} wrong — {named}."),
-            Lang::Zh => format!("还不对：{count}不对——{named}。"),
+            Lang::En => format!("{count} wrong — {named}."),
+            Lang::Zh => format!("{count}不对——{named}。"),
         }
     });
     let items = wrong
