@@ -107,6 +107,15 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   assert.equal(await exercise.locator('.feedback .grade-items li').count(), 0);
   assert.equal(await exercise.locator('.feedback .takeaway').count(), 0);
   await exercise.screenshot({ path: join(SHOTS, 'mark-wrong.png') });
+  // The same again: now the page says which steps are wrong (on the list
+  // and the timeline), still without a reason.
+  await exercise.getByRole('button', { name: 'Check my answer' }).click();
+  await exercise.locator('.feedback .verdict.bad', { hasText: /— steps? [\d, ]+\./ }).waitFor();
+  const count = Number((await exercise.locator('.feedback .verdict').textContent()).match(/(\d+) of \d+ steps wrong/)[1]);
+  assert.equal(await exercise.locator('.feedback .grade-items li.wrong').count(), count);
+  assert.equal(await exercise.locator('svg.timeline-svg text.extra-cell.wrong').count(), count);
+  const again = await exercise.locator('.feedback').textContent();
+  assert.doesNotMatch(again, /must be refused|must be allowed|conservative|generation|Takeaway/, again);
   // Now the solution opens and names the key; a step A wrote after its own
   // lease ran out, before anyone claimed, may be refused: conservative.
   await exercise.getByRole('button', { name: 'Show the solution' }).click();

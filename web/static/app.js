@@ -328,8 +328,9 @@ function markExercise(lesson, exercise, body, submit) {
   const boxes = new Map();
   const extraRows = () => [
     { label: t('yourMarks'), cells: new Map([...candidates].map((i) => [i, marked.has(i) ? { text: '⚑', cls: 'marked' } : { text: '○', cls: 'unmarked' }])) },
-    { label: '✓ / ✗', cells: new Map([...grades].map(([i, right]) => [i, right ? { text: '✓', cls: 'right' } : { text: '✗', cls: 'wrong' }])) },
-  ];
+    // Verdicts only once the session names items (second wrong try on, or solved).
+    grades.size ? { label: '✓ / ✗', cells: new Map([...grades].map(([i, right]) => [i, right ? { text: '✓', cls: 'right' } : { text: '✗', cls: 'wrong' }])) } : null,
+  ].filter(Boolean);
   const toggle = (index) => {
     if (!candidates.has(index)) return;
     if (marked.has(index)) marked.delete(index); else marked.add(index);
@@ -356,8 +357,10 @@ function markExercise(lesson, exercise, body, submit) {
   draw();
   return {
     graded(result) {
+      const hadRow = grades.size > 0;
       grades = new Map(result.items.filter((i) => i.index !== null).map((i) => [i.index, i.right]));
-      if (result.progress.revealed) draw();
+      // A new row (or one fewer) changes the drawing's height: draw anew.
+      if (result.progress.revealed || hadRow !== grades.size > 0) draw();
       else timeline.setExtra(extraRows());
     },
   };
