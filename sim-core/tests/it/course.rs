@@ -465,3 +465,42 @@ fn refusing_an_either_step_of_a_lesson_is_accepted_as_conservative() {
         "{found:?}"
     );
 }
+
+/// A step refusing which is only conservative (`Either`) is nothing to tell
+/// apart: with no step that must be allowed, marking everything passes.
+#[test]
+fn a_mark_exercise_without_a_step_to_allow_fails_lint() {
+    let either_only = FIXTURE
+        .replace(
+            "  { at = 7, worker = \"B\", do = \"write\", target = \"mail\" },\n",
+            "",
+        )
+        .replace(
+            "  { at = 9, worker = \"B\", do = \"finish\" },\n",
+            "",
+        )
+        .replace(
+            "  { at = 6, worker = \"B\", do = \"claim\" },\n",
+            "  { at = 5, worker = \"A\", do = \"write\", target = \"mail\" },\n  { at = 6, worker = \"B\", do = \"claim\" },\n",
+        );
+    let lesson = parse_lesson(either_only.as_bytes()).unwrap();
+    let ExerciseKind::Mark {
+        scenario,
+        candidates,
+    } = &lesson.exercise("mark").unwrap().kind
+    else {
+        panic!("no mark exercise")
+    };
+    let keys: Vec<MarkKey> = mark_keys(lesson.scenario(*scenario).unwrap(), candidates)
+        .into_iter()
+        .map(|(_, key)| key)
+        .collect();
+    assert_eq!(keys, vec![MarkKey::Either, MarkKey::MustRefuse]);
+    let problems = check_lessons(&lesson);
+    assert!(
+        problems
+            .iter()
+            .any(|(_, _, m)| m.contains("no candidate step must be allowed")),
+        "{problems:?}"
+    );
+}
