@@ -1,18 +1,25 @@
 //! The terminal and the page teach the same course: for every exercise of
 //! `lessons/`, the terminal app (driven by key presses through its real
 //! `update`) and the page's `Course` (its JSON) go through the same steps —
-//! a hint, the solution asked too early, an untouched answer, the worked
-//! solution, then the solution's key entered again — and must show the same
-//! reveal, hint, grade and solution, and keep the same progress record.
+//! a hint, the solution asked too early, an untouched answer (refused
+//! uncounted when it is empty), a wrong answer, the worked solution, then
+//! the solution's key entered again — and must show the same reveal, hint,
+//! grade and solution, and keep the same progress record. After the wrong
+//! answer neither may show any item's right value or reason, an option's
+//! explanation, or the takeaway: an exercise stays a puzzle until solved.
 //!
 //! No answer is written here: the key comes from the session's worked
-//! solution, computed by the engine and the explorers at run time.
+//! solution, computed by the engine and the explorers at run time, and the
+//! wrong answer is that key with one item changed.
 
 use fencelab::drive::{KeyCode, Learner};
 use fencelab_web::Course;
 use serde_json::{Value, json};
-use sim_core::course::{Answer, ExerciseKind, Grade, Lesson, Progress, parse_lesson};
+use sim_core::course::{
+    Answer, ExerciseKind, Feedback, Grade, Lesson, MarkKey, Progress, mark_keys, parse_lesson,
+};
 use sim_core::{Lang, Reveal};
+use sim_core::{Outcome, Text};
 
 const LANG: Lang = Lang::En;
 
@@ -32,7 +39,20 @@ fn lessons() -> Vec<Lesson> {
     lessons
 }
 
-/// A grade as the page's JSON has it.
+/// What the terminal shows of a try, as the page's JSON has it.
+fn feedback_value(grade: &Feedback) -> Value {
+    json!({
+        "correct": grade.correct,
+        "summary": grade.summary.get(LANG),
+        "items": grade.items.iter().map(|item| json!({
+            "index": item.index,
+            "right": item.right,
+            "text": item.text.get(LANG),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// A worked solution's grade as the page's JSON has it.
 fn grade_value(grade: &Grade) -> Value {
     json!({
         "correct": grade.correct,
@@ -97,6 +117,90 @@ fn blank_answer(exercise: &Value) -> Value {
     }
 }
 
+/// `answer` as the page's JSON answer, for the kinds a wrong answer is
+/// made for here.
+fn answer_json(answer: &Answer) -> Value {
+    match answer {
+        Answer::Mark(steps) => json!(steps),
+        Answer::Quiz(options) => json!(options),
+        Answer::Predict(outcomes) => Value::Object(
+            outcomes
+                .iter()
+                .map(|(step, outcome)| (step.to_string(), json!(outcome.name())))
+                .collect(),
+        ),
+        Answer::Design(_) | Answer::Break(_) => Value::Null,
+    }
+}
+
+/// The key with one item changed, so that it is wrong and not empty: a
+/// mark answer also refusing a step that must be allowed, a prediction
+/// changed, a quiz choice flipped. `None` for design and break, whose
+/// untouched answer is the wrong try.
+fn wrong_answer(lesson: &Lesson, kind: &ExerciseKind, key: &Answer) -> Option<Answer> {
+    match (kind, key) {
+        (
+            ExerciseKind::Mark {
+                scenario,
+                candidates,
+            },
+            Answer::Mark(steps),
+        ) => {
+            let keys = mark_keys(lesson.scenario(*scenario)?, candidates);
+            let allowed = keys.iter().find(|(_, k)| *k == MarkKey::MustAllow)?.0;
+            let mut wrong = steps.clone();
+            wrong.push(allowed);
+            wrong.sort_unstable();
+            Some(Answer::Mark(wrong))
+        }
+        (ExerciseKind::Predict { .. }, Answer::Predict(outcomes)) => {
+            let mut wrong = outcomes.clone();
+            let first = wrong.first_mut()?;
+            first.1 = if first.1 == Outcome::Ok {
+                Outcome::Rejected
+            } else {
+                Outcome::Ok
+            };
+            Some(Answer::Predict(wrong))
+        }
+        (ExerciseKind::Quiz { options, multiple }, Answer::Quiz(chosen)) => {
+            let other = (0..options.len()).find(|i| !chosen.contains(i))?;
+            let wrong = if *multiple {
+                let mut wrong = chosen.clone();
+                wrong.push(other);
+                wrong.sort_unstable();
+                wrong
+            } else {
+                vec![other]
+            };
+            Some(Answer::Quiz(wrong))
+        }
+        _ => None,
+    }
+}
+
+/// Runs of white space as one space: the terminal wraps its panel.
+fn squeezed(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// After a wrong try neither front end says `secret` (a reason, a right
+/// value, an explanation, the takeaway).
+fn assert_unsaid(at: &str, secret: &Text, page: &Value, terminal: &str) {
+    let said = squeezed(secret.get(LANG));
+    if said.is_empty() {
+        return;
+    }
+    assert!(
+        !squeezed(&page.to_string()).contains(&said),
+        "{at}: the page shows {said:?} after a wrong try"
+    );
+    assert!(
+        !squeezed(terminal).contains(&said),
+        "{at}: the terminal shows {said:?} after a wrong try"
+    );
+}
+
 fn check_reveal(page: &Course, learner: &Learner, lesson: &str, exercise: &Value, when: &str) {
     let id = &exercise["id"];
     let shown = page_timeline(page, lesson, exercise, &exercise["steps"]).map(|t| page_reveal(&t));
@@ -144,19 +248,67 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
             assert!(learner.solution().is_none(), "{at}: solution before a try");
             assert!(page.solution(lesson, id, LANG).is_err(), "{at}");
 
-            // The untouched answer.
-            learner.key(KeyCode::Enter);
-            let graded = page
-                .grade(lesson, id, &blank_answer(exercise), LANG)
+            let (found, authored) = learner
+                .session()
+                .exercise(lesson, id)
+                .map(|(l, e)| (l.clone(), e.clone()))
                 .unwrap_or_else(|e| panic!("{at}: {e}"));
-            let terminal = learner.grade().map(grade_value);
-            assert_eq!(
-                terminal,
-                Some(page_grade(&graded)),
-                "{at}: untouched answer"
-            );
+            let key = sim_core::course::worked_solution(&found, &authored)
+                .unwrap_or_else(|e| panic!("{at}: {e}"))
+                .key;
+
+            // The untouched answer: refused and not counted when empty.
+            learner.key(KeyCode::Enter);
+            let untouched = page.grade(lesson, id, &blank_answer(exercise), LANG);
+            let terminal = learner.grade().map(feedback_value);
+            let graded = match untouched {
+                Ok(graded) => {
+                    assert_eq!(
+                        terminal,
+                        Some(page_grade(&graded)),
+                        "{at}: untouched answer"
+                    );
+                    graded
+                }
+                Err(refused) => {
+                    assert_eq!(terminal, None, "{at}: the terminal graded an empty answer");
+                    let said = learner.status().unwrap_or_default();
+                    assert!(said.contains(&refused.message(LANG)), "{at}: {said}");
+                    assert_eq!(
+                        learner.session().exercise_progress(lesson, id).attempts,
+                        0,
+                        "{at}: an empty answer was counted"
+                    );
+                    // A wrong answer instead, the key with one item changed.
+                    let wrong = wrong_answer(&found, &authored.kind, &key)
+                        .unwrap_or_else(|| panic!("{at}: no wrong answer to make"));
+                    learner.enter_answer(&wrong);
+                    learner.key(KeyCode::Enter);
+                    let graded = page
+                        .grade(lesson, id, &answer_json(&wrong), LANG)
+                        .unwrap_or_else(|e| panic!("{at}: {e}"));
+                    let terminal = learner.grade().map(feedback_value);
+                    assert_eq!(terminal, Some(page_grade(&graded)), "{at}: wrong answer");
+                    assert_eq!(graded["correct"], false, "{at}: {graded}");
+                    // What a teacher sees of it, every item with its reason.
+                    let full = sim_core::course::grade(&found, &authored, &wrong)
+                        .unwrap_or_else(|e| panic!("{at}: {e}"));
+                    let shown = learner.panel_text();
+                    for item in &full.items {
+                        assert_unsaid(&at, &item.text, &graded, &shown);
+                    }
+                    if let ExerciseKind::Quiz { options, .. } = &authored.kind {
+                        for option in options {
+                            assert_unsaid(&at, &option.why, &graded, &shown);
+                        }
+                    }
+                    graded
+                }
+            };
             if graded["correct"] == false {
                 check_reveal(&page, &learner, lesson, exercise, "after a wrong try");
+                assert!(graded.get("takeaway").is_none(), "{at}: {graded}");
+                assert_unsaid(&at, &authored.takeaway, &graded, &learner.panel_text());
             }
 
             // The worked solution.
@@ -170,12 +322,6 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
             check_reveal(&page, &learner, lesson, exercise, "after the solution");
 
             // The key, entered again in a fresh visit.
-            let key = learner
-                .session()
-                .exercise(lesson, id)
-                .and_then(|(found, exercise)| sim_core::course::worked_solution(found, exercise))
-                .unwrap_or_else(|e| panic!("{at}: {e}"))
-                .key;
             learner.key(KeyCode::Esc);
             learner.key(KeyCode::Enter);
             learner.enter_answer(&key);
@@ -183,7 +329,7 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
             let again = page
                 .grade(lesson, id, &solved["key"], LANG)
                 .unwrap_or_else(|e| panic!("{at}: {e}"));
-            let terminal = learner.grade().map(grade_value);
+            let terminal = learner.grade().map(feedback_value);
             assert_eq!(terminal, Some(page_grade(&again)), "{at}: the key");
             assert_eq!(again["correct"], true, "{at}: the key grades right");
             if let Answer::Break(schedule) = &key {

@@ -567,7 +567,7 @@ fn read_answers(path: &Path, lang: Lang) -> Result<String, String> {
 /// Grades every answer of `file` in `session`; problems come back as
 /// `FILE:LINE:COL: message` lines in `lang`.
 fn grade_answers(
-    session: &mut CourseSession,
+    session: &CourseSession,
     file: &AnswersFile<'_>,
     text: &str,
     shown: &str,
@@ -611,7 +611,9 @@ fn grade_answers(
         };
         let graded = session
             .answer_from_json(lesson_id, exercise_id, answer_value)
-            .and_then(|answer| session.grade(lesson_id, exercise_id, &answer));
+            // A teacher's report: the whole grade, every item with its
+            // reason; an empty answer is graded (as wrong), not refused.
+            .and_then(|answer| session.grade_handed_in(lesson_id, exercise_id, &answer));
         match graded {
             Ok(grade) => results.push(Graded {
                 lesson: lesson_id.to_owned(),
@@ -757,11 +759,11 @@ pub(crate) fn grade_command(
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let mut session = CourseSession::new(
+    let session = CourseSession::new(
         lessons.into_iter().map(|file| file.lesson).collect(),
         Progress::default(),
     );
-    let results = match grade_answers(&mut session, &file, text, &shown, lang) {
+    let results = match grade_answers(&session, &file, text, &shown, lang) {
         Ok(results) => results,
         Err(problems) => {
             complain(&problems);

@@ -6,7 +6,7 @@
 
 pub use ratatui::crossterm::event::KeyCode;
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers};
-use sim_core::course::{Answer, CourseSession, Grade, Lesson, Progress};
+use sim_core::course::{Answer, CourseSession, Feedback, Grade, Lesson, Progress};
 use sim_core::{Check, Reveal};
 
 use crate::app::model::{App, KnobRow, Screen, Work};
@@ -122,9 +122,19 @@ impl Learner {
         }
     }
 
-    /// The grade of the last try in this visit.
-    pub fn grade(&self) -> Option<&Grade> {
+    /// What the screen shows of the last try's grade in this visit.
+    pub fn grade(&self) -> Option<&Feedback> {
         self.exercise()?.grade.as_ref()
+    }
+
+    /// Every line of the exercise panel (hints, solution or the current
+    /// step with the last try), scrolled into view or not, and the footer's
+    /// message: the words the learner can read there.
+    pub fn panel_text(&self) -> String {
+        let panel = self.exercise().map_or(String::new(), |state| {
+            view::exercise::panel_plain_text(&self.app, state, 76)
+        });
+        format!("{panel}\n{}", self.status().unwrap_or_default())
     }
 
     /// The worked solution shown in this visit.

@@ -91,13 +91,40 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   assert.equal(await exercise.getByRole('button', { name: 'Show the solution' }).isDisabled(), true);
   await exercise.getByRole('button', { name: /Show a hint/ }).click();
   assert.equal(await exercise.locator('.hints li').count(), 1);
-  // A first, empty attempt; then the solution names the key.
+  // An empty attempt is refused, not counted: the solution stays closed.
   await exercise.getByRole('button', { name: 'Check my answer' }).click();
-  await exercise.locator('.feedback .verdict').waitFor();
+  await exercise.locator('.feedback .verdict', { hasText: 'nothing is marked' }).waitFor();
+  assert.equal(await exercise.getByRole('button', { name: 'Show the solution' }).isDisabled(), true);
+  // Every step marked: wrong (some step must be allowed). The page says how
+  // many are wrong, but no step's verdict or reason, and no takeaway.
+  const boxes = await exercise.locator('.candidates input[type=checkbox]').all();
+  for (const box of boxes) await box.check();
+  await exercise.getByRole('button', { name: 'Check my answer' }).click();
+  const wrong = exercise.locator('.feedback .verdict.bad', { hasText: /of \d+ steps wrong/ });
+  await wrong.waitFor();
+  const told = await exercise.locator('.feedback').textContent();
+  assert.doesNotMatch(told, /must be refused|must be allowed|conservative|generation|Takeaway/, told);
+  assert.equal(await exercise.locator('.feedback .grade-items li').count(), 0);
+  assert.equal(await exercise.locator('.feedback .takeaway').count(), 0);
+  await exercise.screenshot({ path: join(SHOTS, 'mark-wrong.png') });
+  // The same again: now the page says which steps are wrong (on the list
+  // and the timeline), still without a reason.
+  await exercise.getByRole('button', { name: 'Check my answer' }).click();
+  await exercise.locator('.feedback .verdict.bad', { hasText: /— steps? [\d, ]+\./ }).waitFor();
+  const count = Number((await exercise.locator('.feedback .verdict').textContent()).match(/(\d+) of \d+ steps wrong/)[1]);
+  assert.equal(await exercise.locator('.feedback .grade-items li.wrong').count(), count);
+  assert.equal(await exercise.locator('svg.timeline-svg text.extra-cell.wrong').count(), count);
+  const again = await exercise.locator('.feedback').textContent();
+  assert.doesNotMatch(again, /must be refused|must be allowed|conservative|generation|Takeaway/, again);
+  // Now the solution opens and names the key; a step A wrote after its own
+  // lease ran out, before anyone claimed, may be refused: conservative.
   await exercise.getByRole('button', { name: 'Show the solution' }).click();
   const key = JSON.parse((await exercise.locator('.key').textContent()).replace(/^[^:]*:\s*/, ''));
   assert.ok(key.length > 0);
-  // Mark the key by clicking the steps on the timeline.
+  assert.match(await exercise.locator('.feedback').textContent(), /conservative/);
+  assert.equal(await exercise.locator('.feedback .takeaway').count(), 1);
+  // Mark the key by clicking the steps on the timeline, from no marks.
+  for (const box of await exercise.locator('.candidates input[type=checkbox]').all()) await box.uncheck();
   const svg = exercise.locator('svg.timeline-svg');
   for (const step of key) await svg.locator(`rect.hit[data-step="${step}"]`).click();
   await exercise.getByRole('button', { name: 'Check my answer' }).click();

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
-    Answer, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseProgress, Grade, Lesson,
-    Position, SelfCheck, SelfCheckLevel, concept_name, mark_candidates,
+    Answer, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseProgress, Feedback, Grade,
+    Lesson, Position, SelfCheck, SelfCheckLevel, concept_name, mark_candidates,
 };
 use sim_core::{
     Action, Check, LeaseClock, OpRef, Outcome, Protect, Reveal, Scenario, TokenKind, ValueRef,
@@ -398,6 +398,40 @@ fn grade_view<'a>(graded: &'a Grade, lang: Lang) -> GradeJson<'a> {
     }
 }
 
+/// A try's grade as the session lets the page show it ([`Feedback`]: no
+/// item's key, reason or the takeaway before the exercise is solved).
+fn feedback_view<'a>(shown: &'a Feedback, lang: Lang) -> GradeJson<'a> {
+    GradeJson {
+        correct: shown.correct,
+        summary: shown.summary.get(lang),
+        items: shown
+            .items
+            .iter()
+            .map(|item| GradeItemJson {
+                index: item.index,
+                right: item.right,
+                text: item.text.get(lang),
+            })
+            .collect(),
+        counterexample: shown
+            .counterexample
+            .as_ref()
+            .map(|found| CounterexampleJson {
+                step: found.step,
+                kind: found.kind.name(),
+                explanation: found.explanation.get(lang),
+                timeline: timeline(&found.scenario, lang, &Reveal::Everything),
+            }),
+        timeline: shown
+            .scenario
+            .as_ref()
+            .map(|s| timeline(s, lang, &Reveal::Everything)),
+        key: None,
+        takeaway: shown.takeaway.as_ref().map(|t| t.get(lang)),
+        progress: None,
+    }
+}
+
 /// A grade as the page shows it: items, and any counterexample or schedule
 /// as a timeline with every verdict.
 pub fn grade_json(graded: &Grade, lang: Lang) -> Value {
@@ -718,8 +752,7 @@ impl Course {
     ) -> Result<Value, CourseError> {
         let parsed = self.session.answer_from_json(lesson, id, answer)?;
         let graded = self.session.grade(lesson, id, &parsed)?;
-        let mut shown = grade_view(&graded, lang);
-        shown.takeaway = self.session.takeaway(lesson, id)?.map(|t| t.get(lang));
+        let mut shown = feedback_view(&graded.feedback, lang);
         shown.progress = Some(progress_json(&self.session, lesson, id));
         Ok(to_value(&shown))
     }
@@ -775,6 +808,25 @@ mod tests {
                     .map(|e| (lesson.id.clone(), e.id.clone()))
             })
             .unwrap_or_default()
+    }
+
+    /// A first try that is not empty, built from what the page offers:
+    /// every candidate marked, the first asked step predicted, the start
+    /// design, the starting schedule, the first option.
+    fn first_try(course: &Course, lesson: &str, id: &str) -> Value {
+        let shown = course.lesson_json(lesson, Lang::En).unwrap_or_default();
+        let exercise = shown["exercises"]
+            .as_array()
+            .and_then(|all| all.iter().find(|e| e["id"] == id))
+            .cloned()
+            .unwrap_or_default();
+        match exercise["kind"].as_str() {
+            Some("mark") => exercise["candidate_steps"].clone(),
+            Some("predict") => json!({ exercise["steps"][0].to_string(): "ok" }),
+            Some("break") => exercise["steps"].clone(),
+            Some("quiz") => json!([0]),
+            _ => json!({}),
+        }
     }
 
     #[test]
@@ -868,11 +920,19 @@ mod tests {
             .unwrap_or_default();
         assert_eq!(before["revealed"], false);
         assert!(before.get("violations").is_none(), "{before}");
-        // No solution before an attempt.
+        // No solution before an attempt; an empty answer is refused and
+        // not counted.
         assert!(course.solution(&lesson, &id, Lang::En).is_err());
-        let wrong = course.grade(&lesson, &id, &json!([]), Lang::En).unwrap();
+        assert!(course.grade(&lesson, &id, &json!([]), Lang::En).is_err());
+        assert!(course.solution(&lesson, &id, Lang::En).is_err());
+        // Every candidate marked: wrong, since lint wants a step that must
+        // be allowed. The grade says how many, not which, nor the takeaway.
+        let wrong = course
+            .grade(&lesson, &id, &first_try(&course, &lesson, &id), Lang::En)
+            .unwrap();
         assert_eq!(wrong["correct"], false);
-        assert!(wrong["takeaway"].is_string());
+        assert!(wrong.get("takeaway").is_none(), "{wrong}");
+        assert_eq!(wrong["items"], json!([]), "{wrong}");
         assert_eq!(wrong["progress"]["attempts"], 1);
         let solved = course.solution(&lesson, &id, Lang::En).unwrap();
         assert_eq!(solved["correct"], true);
@@ -899,12 +959,9 @@ mod tests {
         let mut course = course();
         for kind in ["mark", "predict", "design", "break", "quiz"] {
             let (lesson, id) = first_of_kind(&course, kind);
-            let blank = match kind {
-                "predict" | "design" => json!({}),
-                _ => json!([]),
-            };
+            let first = first_try(&course, &lesson, &id);
             course
-                .grade(&lesson, &id, &blank, Lang::En)
+                .grade(&lesson, &id, &first, Lang::En)
                 .unwrap_or_else(|e| panic!("{kind}: {e}"));
             let solved = course
                 .solution(&lesson, &id, Lang::En)

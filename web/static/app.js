@@ -218,14 +218,15 @@ function viewLesson(id) {
 
 // ---- exercises ----------------------------------------------------------------------
 
-/** `number(index)`, when given, is the number an item's index is shown at (a quiz's option, in
- * the learner's order): items come in that order and are led by it; otherwise by `#index`. */
-function gradeList(result, number = null) {
-  const items = number ? [...result.items].sort((a, b) => number(a.index) - number(b.index)) : result.items;
-  const lead = (index) => (number ? `${number(index)}. ` : `#${index}: `);
-  return h('ul', { class: 'grade-items' }, items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
+// The items the session lets show: none after a first wrong try, then the
+// wrong ones without their reasons, all of them once solved. A quiz's items
+// are drawn on its options instead, with their reasons once revealed (the
+// options' order on the page is the page's).
+function gradeList(result, kind) {
+  if (kind === 'quiz') return null;
+  return h('ul', { class: 'grade-items' }, result.items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
     h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ',
-    item.index !== null && item.index !== undefined ? lead(item.index) : '', inline(item.text))));
+    kind !== 'quiz' && item.index !== null && item.index !== undefined ? `#${item.index}: ` : '', inline(item.text))));
 }
 
 function viewExercise(lesson, exercise) {
@@ -272,7 +273,7 @@ function viewExercise(lesson, exercise) {
     solutionNote.textContent = progress.solution_available ? '' : t('solutionAfterAttempt');
     clear(feedback).append(
       h('p', { class: result.correct ? 'verdict good' : 'verdict bad' }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — ${result.summary}`),
-      gradeList(result, kind?.optionNumber));
+      gradeList(result, exercise.kind));
     if (isSolution && result.key !== undefined && result.key !== null) {
       feedback.append(h('p', { class: 'key' }, `${t('key')}: ${kind?.keyText ? kind.keyText(result.key) : JSON.stringify(result.key)}`));
     }
@@ -327,8 +328,9 @@ function markExercise(lesson, exercise, body, submit) {
   const boxes = new Map();
   const extraRows = () => [
     { label: t('yourMarks'), cells: new Map([...candidates].map((i) => [i, marked.has(i) ? { text: '⚑', cls: 'marked' } : { text: '○', cls: 'unmarked' }])) },
-    { label: '✓ / ✗', cells: new Map([...grades].map(([i, right]) => [i, right ? { text: '✓', cls: 'right' } : { text: '✗', cls: 'wrong' }])) },
-  ];
+    // Verdicts only once the session names items (second wrong try on, or solved).
+    grades.size ? { label: '✓ / ✗', cells: new Map([...grades].map(([i, right]) => [i, right ? { text: '✓', cls: 'right' } : { text: '✗', cls: 'wrong' }])) } : null,
+  ].filter(Boolean);
   const toggle = (index) => {
     if (!candidates.has(index)) return;
     if (marked.has(index)) marked.delete(index); else marked.add(index);
@@ -355,8 +357,10 @@ function markExercise(lesson, exercise, body, submit) {
   draw();
   return {
     graded(result) {
+      const hadRow = grades.size > 0;
       grades = new Map(result.items.filter((i) => i.index !== null).map((i) => [i.index, i.right]));
-      if (result.progress.revealed) draw();
+      // A new row (or one fewer) changes the drawing's height: draw anew.
+      if (result.progress.revealed || hadRow !== grades.size > 0) draw();
       else timeline.setExtra(extraRows());
     },
   };
@@ -401,8 +405,22 @@ function quizExercise(lesson, exercise, body, submit) {
   h('button', { type: 'button', class: 'primary', onclick: () => submit(inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value))) }, t('submit')));
   const optionNumber = (index) => numberOf.get(index) ?? index + 1;
   return {
-    optionNumber,
     keyText: (key) => key.map(optionNumber).sort((a, b) => a - b).join(', '),
+    // ✓ or ✗ beside each option the grade names, found by its authored index.
+    graded(result) {
+      for (const { input } of inputs) {
+        const option = input.parentElement;
+        option.querySelector('.sym')?.remove();
+        option.querySelector('.why')?.remove();
+        option.classList.remove('right', 'wrong');
+        const item = result.items.find((i) => i.index === Number(input.value));
+        if (!item) continue;
+        option.classList.add(item.right ? 'right' : 'wrong');
+        option.prepend(h('span', { class: 'sym' }, item.right ? '✓ ' : '✗ '));
+        // Why, once the session shows it (solved or the solution opened).
+        if (result.progress?.revealed) option.append(h('p', { class: 'why' }, inline(item.text)));
+      }
+    },
   };
 }
 

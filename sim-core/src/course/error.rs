@@ -110,6 +110,9 @@ pub enum AnswerError {
         key: String,
         name: String,
     },
+    /// Nothing answered (no mark, no prediction, no option, no step): not
+    /// graded and not counted as an attempt. The exercise kind's name.
+    Empty(&'static str),
 }
 
 /// What is wrong with one step of a break answer.
@@ -340,6 +343,28 @@ impl AnswerError {
                 format!("`{key}` lists `{name}` twice; list each once"),
                 format!("`{key}` 把 `{name}` 列了两次；每个只列一次"),
             ),
+            AnswerError::Empty(kind) => match *kind {
+                "mark" => pick(
+                    "nothing is marked: mark at least one step before submitting (an empty answer is not graded and not counted)".to_owned(),
+                    "还没有标记任何一步：请至少标出一步再提交（空答案不评分，也不计入作答次数）".to_owned(),
+                ),
+                "predict" => pick(
+                    "nothing is predicted: predict at least one step before submitting (an empty answer is not graded and not counted)".to_owned(),
+                    "还没有预测任何一步：请至少预测一步再提交（空答案不评分，也不计入作答次数）".to_owned(),
+                ),
+                "quiz" => pick(
+                    "no option is chosen: choose an answer before submitting (an empty answer is not graded and not counted)".to_owned(),
+                    "还没有选择任何选项：请先选择答案再提交（空答案不评分，也不计入作答次数）".to_owned(),
+                ),
+                "break" => pick(
+                    "the schedule has no steps: add steps before submitting (an empty schedule is not graded and not counted)".to_owned(),
+                    "调度里没有步骤：请先添加步骤再提交（空调度不评分，也不计入作答次数）".to_owned(),
+                ),
+                other => pick(
+                    format!("the `{other}` answer is empty: it is not graded and not counted"),
+                    format!("`{other}` 答案是空的：不评分，也不计入作答次数"),
+                ),
+            },
         }
     }
 }
@@ -476,6 +501,11 @@ mod tests {
                 key: word(),
                 name: word(),
             },
+            AnswerError::Empty("mark"),
+            AnswerError::Empty("predict"),
+            AnswerError::Empty("quiz"),
+            AnswerError::Empty("break"),
+            AnswerError::Empty("design"),
         ];
         answers.extend(
             steps

@@ -39,6 +39,32 @@ pub struct Schedule {
     pub values: Vec<String>,
 }
 
+impl Answer {
+    /// Nothing answered: no mark, no prediction, no option chosen, no step
+    /// in the schedule. A design answer is never empty: it keeps the start
+    /// values of the knobs it does not turn, and that is a design to test.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Answer::Mark(marked) => marked.is_empty(),
+            Answer::Predict(predicted) => predicted.is_empty(),
+            Answer::Quiz(chosen) => chosen.is_empty(),
+            Answer::Break(schedule) => schedule.steps.is_empty(),
+            Answer::Design(_) => false,
+        }
+    }
+
+    /// The exercise kind this answers (`mark`, `predict`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Answer::Mark(_) => "mark",
+            Answer::Predict(_) => "predict",
+            Answer::Design(_) => "design",
+            Answer::Break(_) => "break",
+            Answer::Quiz(_) => "quiz",
+        }
+    }
+}
+
 impl From<Vec<Step>> for Schedule {
     /// Steps that name no operation id or value of their own.
     fn from(steps: Vec<Step>) -> Schedule {
@@ -530,8 +556,87 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
     }
 }
 
-/// Mark: every candidate step, right when marked exactly if it must be
-/// refused; stray marks (not candidates) make the answer wrong.
+/// What a mark exercise's key says of one candidate step, computed from
+/// the run: the oracle's verdict, and whether the worker's own lease had
+/// run out while nobody had replaced it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkKey {
+    /// Stale or after a terminal state (`Trace::should_reject`): a safe
+    /// system must refuse it.
+    MustRefuse,
+    /// The worker holds the newest generation of an open job and its lease
+    /// still runs: refusing it would be a mistake.
+    MustAllow,
+    /// The worker's own lease had run out, but no newer generation existed
+    /// and the job was open: refusing it is conservative, letting it
+    /// through breaks no safety. Marked or not, the answer is right.
+    Either,
+}
+
+impl MarkKey {
+    /// Whether marking (`true`) or leaving (`false`) the step is right.
+    pub fn accepts(self, marked: bool) -> bool {
+        match self {
+            MarkKey::MustRefuse => marked,
+            MarkKey::MustAllow => !marked,
+            MarkKey::Either => true,
+        }
+    }
+}
+
+/// The key of step `index` of `scenario`'s run `trace`.
+pub fn mark_key(scenario: &Scenario, trace: &crate::trace::Trace, index: u32) -> MarkKey {
+    if trace.should_reject.contains(&index) {
+        return MarkKey::MustRefuse;
+    }
+    let Some(record) = trace.steps.get(index as usize) else {
+        return MarkKey::MustAllow;
+    };
+    if record.expired != Some(true) {
+        return MarkKey::MustAllow;
+    }
+    // The oracle judges only steps on protected state (a draft upload is
+    // not), so "replaced" and "open" are read from the run itself: a newer
+    // claim granted on the job before this step, or the job ended.
+    let generation = record.generation.unwrap_or(0);
+    let earlier = trace
+        .steps
+        .iter()
+        .zip(&scenario.steps)
+        .take(index as usize)
+        .filter(|(done, _)| done.job.is_some() && done.job == record.job);
+    let mut replaced = false;
+    let mut open = true;
+    for (done, step) in earlier {
+        if step.action == Action::Claim
+            && done.outcome == Outcome::Ok
+            && done.generation.unwrap_or(0) > generation
+        {
+            replaced = true;
+        }
+        if let Some(row) = &done.row {
+            open = row.state.is_open();
+        }
+    }
+    if replaced || !open {
+        MarkKey::MustAllow
+    } else {
+        MarkKey::Either
+    }
+}
+
+/// Every candidate step of a mark exercise with its key, in order.
+pub fn mark_keys(scenario: &Scenario, candidates: &[Action]) -> Vec<(u32, MarkKey)> {
+    let trace = crate::run(scenario);
+    mark_candidates(scenario, candidates)
+        .into_iter()
+        .map(|index| (index, mark_key(scenario, &trace, index)))
+        .collect()
+}
+
+/// Mark: every candidate step, right when the mark (or its absence) is
+/// one the step's [`MarkKey`] accepts; a mark on a step that is not a
+/// candidate is a wrong item of its own.
 fn grade_mark(
     lesson: &Lesson,
     scenario: usize,
@@ -542,21 +647,35 @@ fn grade_mark(
         .scenario(scenario)
         .ok_or(CourseError::MissingScenario)?;
     let trace = crate::run(scenario);
-    let items: Vec<GradeItem> = mark_candidates(scenario, candidates)
+    let mut items: Vec<GradeItem> = mark_candidates(scenario, candidates)
         .into_iter()
         .map(|index| {
-            let must = trace.should_reject.contains(&index);
+            let key = mark_key(scenario, &trace, index);
             let chose = marked.contains(&index);
+            let right = key.accepts(chose);
             let verdict = |lang: Lang| {
-                let head = match (must == chose, must, lang == Lang::Zh) {
-                    (true, true, false) => "Right: it must be rejected.",
-                    (true, false, false) => "Right: it need not be rejected.",
-                    (false, true, false) => "Missed: it must be rejected.",
-                    (false, false, false) => "Wrong: it need not be rejected.",
-                    (true, true, true) => "正确：它必须被拒绝。",
-                    (true, false, true) => "正确：它不需要被拒绝。",
-                    (false, true, true) => "漏标：它必须被拒绝。",
-                    (false, false, true) => "错标：它不需要被拒绝。",
+                let head = match (key, chose) {
+                    (MarkKey::MustRefuse, true) => {
+                        lang.pick("Right: it must be refused.", "正确：它必须被拒绝。")
+                    }
+                    (MarkKey::MustRefuse, false) => {
+                        lang.pick("Missed: it must be refused.", "漏标：它必须被拒绝。")
+                    }
+                    (MarkKey::MustAllow, true) => lang.pick(
+                        "Wrong: it must be allowed.",
+                        "错标：它必须被放行。",
+                    ),
+                    (MarkKey::MustAllow, false) => {
+                        lang.pick("Right: it must be allowed.", "正确：它必须被放行。")
+                    }
+                    (MarkKey::Either, true) => lang.pick(
+                        "Right: refusing it was conservative — allowed, not required.",
+                        "正确：拒绝它是保守的做法——可以拒绝，但不是必须。",
+                    ),
+                    (MarkKey::Either, false) => lang.pick(
+                        "Right: it may be allowed; refusing it would have been conservative, and right too.",
+                        "正确：它可以放行；拒绝它是保守的做法，也算对。",
+                    ),
                 };
                 let gap = if lang == Lang::Zh { "" } else { " " };
                 format!(
@@ -566,22 +685,31 @@ fn grade_mark(
             };
             GradeItem {
                 index: Some(index),
-                right: must == chose,
+                right,
                 text: told(verdict),
             }
         })
         .collect();
-    let stray: Vec<u32> = marked
-        .iter()
-        .copied()
-        .filter(|i| {
-            scenario
-                .steps
-                .get(*i as usize)
-                .is_none_or(|step| !candidates.contains(&step.action))
-        })
-        .collect();
-    Ok(finish(items, stray.is_empty(), None, None))
+    items.extend(
+        marked
+            .iter()
+            .copied()
+            .filter(|i| {
+                scenario
+                    .steps
+                    .get(*i as usize)
+                    .is_none_or(|step| !candidates.contains(&step.action))
+            })
+            .map(|index| GradeItem {
+                index: Some(index),
+                right: false,
+                text: text(
+                    "Not a step to judge in this exercise: leave it unmarked.".to_owned(),
+                    "这一步不在本练习的判断范围内：不要标记它。".to_owned(),
+                ),
+            }),
+    );
+    Ok(finish(items, true, None, None))
 }
 
 /// Predict: every asked step, right when the predicted outcome is the run's.
@@ -706,10 +834,19 @@ fn grade_break(
             right: false,
             text: text(
                 match violation {
-                    Some(kind) => format!("No {} violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?", kind.name()),
-                    None => "No violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?".to_owned(),
+                    Some(kind) => format!(
+                        "No {} violation: every effect in this schedule was safe.",
+                        kind.name()
+                    ),
+                    None => "No violation: every effect in this schedule was safe.".to_owned(),
                 },
-                "没有违例：这个调度中的每个效果都是安全的。哪个 Worker 应该晚一点醒来？在谁领取之后？".to_owned(),
+                match violation {
+                    Some(kind) => format!(
+                        "没有 {} 违例：这个调度中的每个效果都是安全的。",
+                        kind.name()
+                    ),
+                    None => "没有违例：这个调度中的每个效果都是安全的。".to_owned(),
+                },
             ),
         }],
     };
@@ -796,11 +933,13 @@ fn solution_key(
             let scenario = lesson
                 .scenario(*scenario)
                 .ok_or(CourseError::MissingScenario)?;
-            let trace = crate::run(scenario);
+            // The least the learner must mark: an `Either` step is left
+            // unmarked, and its item says refusing it would be conservative.
             Answer::Mark(
-                mark_candidates(scenario, candidates)
+                mark_keys(scenario, candidates)
                     .into_iter()
-                    .filter(|i| trace.should_reject.contains(i))
+                    .filter(|(_, key)| *key == MarkKey::MustRefuse)
+                    .map(|(index, _)| index)
                     .collect(),
             )
         }

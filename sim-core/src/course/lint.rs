@@ -5,7 +5,7 @@
 
 use crate::Lang;
 use crate::course::error::CourseError;
-use crate::course::grade::{breaking_schedule, mark_candidates, strongest_safe_design};
+use crate::course::grade::{MarkKey, breaking_schedule, mark_keys, strongest_safe_design};
 use crate::course::lesson::{ExerciseKind, Lesson, QuizOption};
 
 /// One problem with an exercise, at the exercise's line and column.
@@ -23,7 +23,8 @@ pub struct LintProblem {
 pub enum LintKind {
     /// Mark: no candidate step must be rejected.
     NothingToFind,
-    /// Mark: every candidate step must be rejected.
+    /// Mark: no candidate step must be allowed (every one must or may be
+    /// refused), so marking everything would pass.
     NothingToTellApart,
     MissingScenario,
     /// Design: no choice of the open knobs is safe.
@@ -59,8 +60,8 @@ impl LintKind {
                 "没有候选步骤必须被拒绝：没有可找的东西".to_owned(),
             ),
             LintKind::NothingToTellApart => (
-                "every candidate step must be rejected: there is nothing to tell apart".to_owned(),
-                "每个候选步骤都必须被拒绝：没有需要区分的东西".to_owned(),
+                "no candidate step must be allowed: marking every step would pass, so there is nothing to tell apart".to_owned(),
+                "没有必须放行的候选步骤：全部标记就能通过，没有需要区分的东西".to_owned(),
             ),
             LintKind::MissingScenario => (
                 "its scenario is missing".to_owned(),
@@ -155,16 +156,14 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
                     found(LintKind::MissingScenario);
                     continue;
                 };
-                let trace = crate::run(scenario);
-                let candidate_steps = mark_candidates(scenario, candidates);
-                let reject = candidate_steps
-                    .iter()
-                    .filter(|i| trace.should_reject.contains(i))
-                    .count();
-                if reject == 0 {
+                // At least one step of each of the two sure kinds: an
+                // `Either` step alone tells nothing apart.
+                let keys = mark_keys(scenario, candidates);
+                let has = |kind: MarkKey| keys.iter().any(|(_, key)| *key == kind);
+                if !has(MarkKey::MustRefuse) {
                     found(LintKind::NothingToFind);
                 }
-                if reject == candidate_steps.len() {
+                if !has(MarkKey::MustAllow) {
                     found(LintKind::NothingToTellApart);
                 }
             }

@@ -6,6 +6,7 @@
 //! hand over bytes.
 
 mod error;
+mod feedback;
 mod grade;
 mod lesson;
 mod lint;
@@ -14,10 +15,11 @@ mod progress;
 mod session;
 
 pub use error::{AnswerError, CourseError, StepProblem};
+pub use feedback::Feedback;
 pub use grade::{
-    Answer, DesignAnswer, Grade, GradeItem, SafeDesign, Schedule, Solution, answer_from_json,
-    asked_steps, grade, mark_candidates, schedule_scenario, solution, strongest_safe_design,
-    worked_solution,
+    Answer, DesignAnswer, Grade, GradeItem, MarkKey, SafeDesign, Schedule, Solution,
+    answer_from_json, asked_steps, grade, mark_candidates, mark_key, mark_keys, schedule_scenario,
+    solution, strongest_safe_design, worked_solution,
 };
 pub use lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, parse_lesson};
 pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
@@ -26,7 +28,7 @@ pub use progress::{
     ExerciseProgress, LessonProgress, PROGRESS_VERSION, Position, Progress, ProgressError,
     SelfCheck,
 };
-pub use session::{CourseSession, Hint, SelfCheckLevel};
+pub use session::{CourseSession, Graded, Hint, SelfCheckLevel};
 
 use crate::Lang;
 use crate::scenario::Text;

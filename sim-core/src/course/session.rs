@@ -11,7 +11,8 @@
 
 use crate::Lang;
 use crate::Reveal;
-use crate::course::error::CourseError;
+use crate::course::error::{AnswerError, CourseError};
+use crate::course::feedback::{Feedback, feedback};
 use crate::course::grade::{
     Answer, Grade, Schedule, Solution, answer_from_json, asked_steps, grade, schedule_scenario,
     worked_solution,
@@ -36,6 +37,14 @@ pub struct Hint {
     pub text: Text,
     /// More hints follow.
     pub more: bool,
+}
+
+/// A graded try: the whole grade (the teacher's view: `fencelab grade`)
+/// and what the learner may be shown of it now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Graded {
+    pub grade: Grade,
+    pub feedback: Feedback,
 }
 
 /// The self-check levels (C26).
@@ -405,22 +414,56 @@ impl CourseSession {
         answer_from_json(found, exercise, value)
     }
 
-    /// Grades `answer`, computing the key now, and records the attempt.
-    pub fn grade(&mut self, lesson: &str, id: &str, answer: &Answer) -> Result<Grade, CourseError> {
+    /// Grades `answer`, computing the key now, and records the attempt;
+    /// with it, what the learner may be shown ([`Feedback`]: a puzzle until
+    /// solved). An empty answer is refused ([`AnswerError::Empty`]) and
+    /// not counted: it would only spend a try.
+    pub fn grade(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        answer: &Answer,
+    ) -> Result<Graded, CourseError> {
         let (found, exercise) = self.exercise(lesson, id)?;
+        if answer.is_empty() {
+            return Err(AnswerError::Empty(answer.kind()).into());
+        }
         let graded = grade(found, exercise, answer)?;
+        // As the record will stand once this try is recorded.
+        let before = self.exercise_progress(lesson, id);
+        let shown = feedback(
+            &exercise.kind,
+            &graded,
+            before.attempts.saturating_add(1),
+            before.completed || before.solution_seen,
+            &exercise.takeaway,
+        );
         self.progress.record_attempt(lesson, id, graded.correct);
-        Ok(graded)
+        Ok(Graded {
+            grade: graded,
+            feedback: shown,
+        })
     }
 
-    /// The takeaway, once the learner has tried.
+    /// A teacher's grade of a handed-in answer (`fencelab grade` over an
+    /// answers file): the whole grade, every item with its reason, and an
+    /// empty answer graded as what it is — nothing found. Records nothing:
+    /// it is no learner's try.
+    pub fn grade_handed_in(
+        &self,
+        lesson: &str,
+        id: &str,
+        answer: &Answer,
+    ) -> Result<Grade, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        grade(found, exercise, answer)
+    }
+
+    /// The takeaway, once the exercise is solved or its solution seen: it
+    /// says the point of the puzzle, so a wrong try does not show it.
     pub fn takeaway(&self, lesson: &str, id: &str) -> Result<Option<&Text>, CourseError> {
         let (_, exercise) = self.exercise(lesson, id)?;
-        let attempted = self
-            .progress
-            .exercise(lesson, id)
-            .is_some_and(|p| p.attempts > 0);
-        Ok(attempted.then_some(&exercise.takeaway))
+        Ok(self.is_revealed(lesson, id).then_some(&exercise.takeaway))
     }
 
     /// The hints shown so far, in order.
@@ -502,6 +545,7 @@ impl CourseSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::course::grade::{MarkKey, mark_keys};
 
     const LESSON: &str = r#"
 id = "one"
@@ -532,6 +576,173 @@ options = [
         CourseSession::from_sources(&[("one", LESSON)])
     }
 
+    fn both_lessons() -> Result<CourseSession, CourseError> {
+        CourseSession::from_sources(&[("one", LESSON), ("nap", NAP)])
+    }
+
+    /// A nap: A's lease runs out and A writes before anyone claims (an
+    /// `Either` step), then B claims and A writes again (must refuse).
+    const NAP: &str = r#"
+id = "nap"
+order = 2
+title = { en = "Nap", zh = "打盹" }
+summary = { en = "A nap.", zh = "打盹。" }
+concepts = ["C01"]
+
+[[sections]]
+title = { en = "Nap", zh = "打盹" }
+concepts = ["C01"]
+body = { en = "Body.", zh = "正文。" }
+
+[scenarios.nap]
+id = "nap"
+ttl = 5
+workers = ["A", "B"]
+design = "ttl-lock-only"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 6, worker = "A", do = "write", target = "mail" },
+  { at = 7, worker = "B", do = "claim" },
+  { at = 8, worker = "B", do = "write", target = "mail" },
+  { at = 9, worker = "A", do = "write", target = "mail" },
+  { at = 10, worker = "B", do = "finish" },
+]
+[[scenarios.nap.targets]]
+id = "mail"
+
+[[exercises]]
+id = "mark"
+kind = "mark"
+concepts = ["C01"]
+prompt = { en = "Mark.", zh = "标记。" }
+scenario = "nap"
+hints = [{ en = "a", zh = "甲" }, { en = "b", zh = "乙" }]
+takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。" }
+"#;
+
+    /// The nap's mark keys, from the run.
+    fn nap_keys(course: &CourseSession) -> Result<Vec<(u32, MarkKey)>, CourseError> {
+        let (lesson, exercise) = course.exercise("nap", "mark")?;
+        let ExerciseKind::Mark {
+            scenario,
+            candidates,
+        } = &exercise.kind
+        else {
+            return Err(CourseError::MissingScenario);
+        };
+        let scenario = lesson
+            .scenario(*scenario)
+            .ok_or(CourseError::MissingScenario)?;
+        Ok(mark_keys(scenario, candidates))
+    }
+
+    fn steps_with(keys: &[(u32, MarkKey)], wanted: &[MarkKey]) -> Vec<u32> {
+        keys.iter()
+            .filter(|(_, key)| wanted.contains(key))
+            .map(|(index, _)| *index)
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_answer_is_refused_and_not_counted() -> Result<(), CourseError> {
+        let mut course = both_lessons()?;
+        for (id, empty) in [
+            ("quiz", Answer::Quiz(vec![])),
+            ("mark", Answer::Mark(vec![])),
+        ] {
+            let lesson = if id == "quiz" { "one" } else { "nap" };
+            let refused = course.grade(lesson, id, &empty).err();
+            assert!(
+                matches!(refused, Some(CourseError::Answer(AnswerError::Empty(_)))),
+                "{refused:?}"
+            );
+            assert!(refused.is_some_and(|e| e.message(Lang::Zh).contains("空答案")));
+            assert_eq!(course.exercise_progress(lesson, id).attempts, 0);
+            assert!(!course.solution_available(lesson, id));
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn refusing_an_either_step_is_right_and_called_conservative() -> Result<(), CourseError> {
+        let mut course = both_lessons()?;
+        let keys = nap_keys(&course)?;
+        let either = steps_with(&keys, &[MarkKey::Either]);
+        assert!(!either.is_empty(), "the nap has an either step: {keys:?}");
+        for wanted in [
+            vec![MarkKey::MustRefuse],
+            vec![MarkKey::MustRefuse, MarkKey::Either],
+        ] {
+            let marked = steps_with(&keys, &wanted);
+            let graded = course.grade("nap", "mark", &Answer::Mark(marked.clone()))?;
+            assert!(graded.feedback.correct, "{marked:?}: {graded:?}");
+            let told = graded
+                .feedback
+                .items
+                .iter()
+                .find(|item| item.index == either.first().copied())
+                .map(|item| item.text.en.clone())
+                .unwrap_or_default();
+            assert!(told.contains("conservative"), "{told}");
+        }
+        // The worked solution marks only what must be refused.
+        let solved = course.solution("nap", "mark")?;
+        assert_eq!(
+            solved.key,
+            Answer::Mark(steps_with(&keys, &[MarkKey::MustRefuse]))
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_wrong_try_says_how_many_then_which_but_never_why() -> Result<(), CourseError> {
+        let mut course = both_lessons()?;
+        let keys = nap_keys(&course)?;
+        // Every step that must be allowed marked: wrong, from the key.
+        let allowed = steps_with(&keys, &[MarkKey::MustAllow]);
+        let wrong = Answer::Mark(allowed.clone());
+        let first = course.grade("nap", "mark", &wrong)?;
+        assert!(!first.feedback.correct && !first.feedback.revealed);
+        assert!(first.feedback.items.is_empty(), "{first:?}");
+        assert!(first.feedback.takeaway.is_none());
+        assert_eq!(course.takeaway("nap", "mark")?, None);
+        let wrong_count = first.grade.items.iter().filter(|i| !i.right).count();
+        assert!(
+            first
+                .feedback
+                .summary
+                .en
+                .contains(&format!("{wrong_count} of {} steps", keys.len())),
+            "{}",
+            first.feedback.summary.en
+        );
+        let second = course.grade("nap", "mark", &wrong)?;
+        let pointed: Vec<Option<u32>> = second.feedback.items.iter().map(|i| i.index).collect();
+        let expected: Vec<Option<u32>> = second
+            .grade
+            .items
+            .iter()
+            .filter(|i| !i.right)
+            .map(|i| i.index)
+            .collect();
+        assert_eq!(pointed, expected);
+        for item in &second.feedback.items {
+            assert!(!item.right);
+            assert!(
+                !second.grade.items.iter().any(|full| full.text == item.text),
+                "a reason leaked: {}",
+                item.text.en
+            );
+        }
+        // Once the solution is open, a wrong try shows everything.
+        course.solution("nap", "mark")?;
+        let third = course.grade("nap", "mark", &wrong)?;
+        assert!(third.feedback.revealed && !third.feedback.correct);
+        assert_eq!(third.feedback.items, third.grade.items);
+        assert!(third.feedback.takeaway.is_some());
+        Ok(())
+    }
+
     #[test]
     fn hints_come_in_order_and_the_solution_after_an_attempt() -> Result<(), CourseError> {
         let mut course = session()?;
@@ -552,11 +763,16 @@ options = [
         );
         assert_eq!(course.takeaway("one", "quiz")?, None);
         let wrong = course.grade("one", "quiz", &Answer::Quiz(vec![1]))?;
-        assert!(!wrong.correct);
+        assert!(!wrong.grade.correct);
         assert_eq!(course.reveal("one", "quiz")?, Reveal::NoVerdicts);
         let solved = course.solution("one", "quiz")?;
         assert!(solved.grade.correct);
         assert_eq!(course.reveal("one", "quiz")?, Reveal::Everything);
+        assert!(
+            course
+                .takeaway("one", "quiz")?
+                .is_some_and(|t| t.en == "Done.")
+        );
         assert!(!course.is_complete("one", "quiz"));
         assert_eq!(course.next_unfinished(), Some((0, 0)));
         course.grade("one", "quiz", &solved.key)?;

@@ -5,8 +5,8 @@
 
 use serde_json::json;
 use sim_core::course::{
-    Answer, CONCEPTS, DesignAnswer, ExerciseKind, Progress, ProgressError, answer_from_json,
-    check_lessons, coverage, grade, parse_lesson, solution,
+    Answer, CONCEPTS, DesignAnswer, ExerciseKind, MarkKey, Progress, ProgressError,
+    answer_from_json, check_lessons, coverage, grade, mark_keys, parse_lesson, solution,
 };
 use sim_core::{CheckSet, Protect};
 
@@ -395,5 +395,112 @@ fn a_progress_version_out_of_range_is_named_not_called_missing() {
     assert_eq!(
         Progress::from_json("{}"),
         Err(ProgressError::Corrupt("it has no `version`".to_owned()))
+    );
+}
+
+/// Every lesson of `lessons/`, in course order.
+fn course_lessons() -> Vec<sim_core::course::Lesson> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
+    let mut lessons: Vec<sim_core::course::Lesson> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .map(|path| parse_lesson(&std::fs::read(&path).unwrap()).unwrap())
+        .collect();
+    lessons.sort_by_key(|lesson| lesson.order);
+    lessons
+}
+
+/// The case (mark-after-the-nap: A writes after its own lease ran
+/// out, before anyone claimed), found by its keys rather than by name: a
+/// mark answer that also refuses every `Either` step is right, and its
+/// explanation calls the refusal conservative.
+#[test]
+fn refusing_an_either_step_of_a_lesson_is_accepted_as_conservative() {
+    let mut found = Vec::new();
+    for lesson in course_lessons() {
+        for exercise in &lesson.exercises {
+            let ExerciseKind::Mark {
+                scenario,
+                candidates,
+            } = &exercise.kind
+            else {
+                continue;
+            };
+            let keys = mark_keys(lesson.scenario(*scenario).unwrap(), candidates);
+            let either: Vec<u32> = keys
+                .iter()
+                .filter(|(_, key)| *key == MarkKey::Either)
+                .map(|(index, _)| *index)
+                .collect();
+            if either.is_empty() {
+                continue;
+            }
+            let refused: Vec<u32> = keys
+                .iter()
+                .filter(|(_, key)| *key != MarkKey::MustAllow)
+                .map(|(index, _)| *index)
+                .collect();
+            let graded = grade(&lesson, exercise, &Answer::Mark(refused)).unwrap();
+            assert!(graded.correct, "{}/{}: {graded:?}", lesson.id, exercise.id);
+            for step in &either {
+                let item = graded
+                    .items
+                    .iter()
+                    .find(|i| i.index == Some(*step))
+                    .unwrap();
+                assert!(
+                    item.right && item.text.en.contains("conservative"),
+                    "{}",
+                    item.text.en
+                );
+                assert!(item.text.zh.contains("保守"), "{}", item.text.zh);
+            }
+            found.push(format!("{}/{}", lesson.id, exercise.id));
+        }
+    }
+    assert!(
+        found.iter().any(|f| f.ends_with("/mark-after-the-nap")),
+        "{found:?}"
+    );
+}
+
+/// A step refusing which is only conservative (`Either`) is nothing to tell
+/// apart: with no step that must be allowed, marking everything passes.
+#[test]
+fn a_mark_exercise_without_a_step_to_allow_fails_lint() {
+    let either_only = FIXTURE
+        .replace(
+            "  { at = 7, worker = \"B\", do = \"write\", target = \"mail\" },\n",
+            "",
+        )
+        .replace(
+            "  { at = 9, worker = \"B\", do = \"finish\" },\n",
+            "",
+        )
+        .replace(
+            "  { at = 6, worker = \"B\", do = \"claim\" },\n",
+            "  { at = 5, worker = \"A\", do = \"write\", target = \"mail\" },\n  { at = 6, worker = \"B\", do = \"claim\" },\n",
+        );
+    let lesson = parse_lesson(either_only.as_bytes()).unwrap();
+    let ExerciseKind::Mark {
+        scenario,
+        candidates,
+    } = &lesson.exercise("mark").unwrap().kind
+    else {
+        panic!("no mark exercise")
+    };
+    let keys: Vec<MarkKey> = mark_keys(lesson.scenario(*scenario).unwrap(), candidates)
+        .into_iter()
+        .map(|(_, key)| key)
+        .collect();
+    assert_eq!(keys, vec![MarkKey::Either, MarkKey::MustRefuse]);
+    let problems = check_lessons(&lesson);
+    assert!(
+        problems
+            .iter()
+            .any(|(_, _, m)| m.contains("no candidate step must be allowed")),
+        "{problems:?}"
     );
 }

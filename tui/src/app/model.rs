@@ -6,8 +6,8 @@ use sim_core::Lang;
 use std::collections::{BTreeMap, BTreeSet};
 
 use sim_core::course::{
-    CourseSession, DesignAnswer, Exercise, ExerciseKind, Grade, Knob, Lesson, Progress, SafeDesign,
-    Schedule,
+    CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson, Progress,
+    SafeDesign, Schedule,
 };
 use sim_core::{Action, Check, Design, Outcome, Protect, Scenario, Step, Trace};
 
@@ -106,8 +106,9 @@ pub(crate) struct ExerciseState {
     /// The steps a mark exercise lets the learner mark.
     pub(crate) candidates: Vec<u32>,
     pub(crate) marks: BTreeSet<u32>,
-    /// The grade of the last try in this visit.
-    pub(crate) grade: Option<Grade>,
+    /// What the session lets show of the last try's grade in this visit
+    /// (a puzzle until solved: no item's key or reason before that).
+    pub(crate) grade: Option<Feedback>,
     /// The worked solution, once asked for after a try.
     pub(crate) solution: Option<Grade>,
     pub(crate) panel: Panel,

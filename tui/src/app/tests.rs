@@ -130,6 +130,11 @@ impl Harness {
         terminal.backend().to_string()
     }
 
+    /// Every line of the exercise panel, scrolled into view or not.
+    fn panel_text(&self) -> String {
+        super::view::exercise::panel_plain_text(&self.app, self.exercise(), 76)
+    }
+
     /// The open exercise's state.
     fn exercise(&self) -> &super::model::ExerciseState {
         match self.app.screen() {
@@ -302,7 +307,11 @@ fn mark_exercise_wrong_try() {
             .collect();
         mark(h, &wrong);
         h.key(KeyCode::Enter);
-        assert!(!h.exercise().grade.as_ref().unwrap().correct);
+        let grade = h.exercise().grade.clone().unwrap();
+        assert!(!grade.correct);
+        // A puzzle until solved: how many are wrong, not which nor why.
+        assert!(grade.items.is_empty() && grade.takeaway.is_none());
+        assert_no_takeaway(h, &lesson_one(), mark_exercise(&lesson_one()));
     });
 }
 
@@ -317,8 +326,20 @@ fn full_pass_through_lesson_one_mark_exercise() {
     for (width, height) in SIZES {
         let mut h = Harness::course(width, height);
         open_mark_exercise(&mut h);
-        h.key(KeyCode::Enter); // nothing marked: a wrong try
-        mark(&mut h, &key);
+        h.key(KeyCode::Enter); // nothing marked: refused, not counted
+        assert!(h.exercise().grade.is_none());
+        assert!(h.app.status.as_ref().unwrap().contains("nothing is marked"));
+        // Every candidate marked: a wrong try (some step must be allowed).
+        let (candidates, _) = mark_key();
+        mark(&mut h, &candidates);
+        h.key(KeyCode::Enter);
+        assert!(!h.exercise().grade.as_ref().unwrap().correct);
+        // Unmarking all but the key's steps leaves the key.
+        let allowed: Vec<u32> = candidates
+            .into_iter()
+            .filter(|c| !key.contains(c))
+            .collect();
+        mark(&mut h, &allowed);
         h.key(KeyCode::Enter);
         let record = h
             .app
@@ -602,6 +623,17 @@ fn check_kind(name: &str, kind: &str, script: impl Fn(&mut Harness, &Lesson, usi
     }
 }
 
+/// Neither the screen nor the whole exercise panel (scrolled or not) says
+/// the exercise's takeaway.
+fn assert_no_takeaway(h: &Harness, lesson: &Lesson, index: usize) {
+    let takeaway = &lesson.exercises[index].takeaway.en;
+    // Its first words: the panel wraps the rest.
+    let start: String = takeaway.chars().take(24).collect();
+    let screen = h.render();
+    assert!(!screen.contains(&start), "{screen}");
+    assert!(!h.panel_text().contains(&start));
+}
+
 fn completed(h: &Harness, lesson: &Lesson, index: usize) -> bool {
     h.app
         .session
@@ -713,8 +745,9 @@ fn predict_exercise_wrong_try() {
         h.key(KeyCode::Enter);
         let grade = h.exercise().grade.clone().unwrap();
         assert!(!grade.correct);
-        assert!(grade.items.iter().all(|i| !i.right));
+        assert!(grade.items.is_empty() && grade.takeaway.is_none());
         assert!(!completed(h, lesson, index));
+        assert_no_takeaway(h, lesson, index);
         h.key(KeyCode::Home).key(KeyCode::Tab);
     });
 }
@@ -726,7 +759,11 @@ fn full_pass_through_a_predict_exercise() {
         let key = predict_key(&lesson, index);
         h.char('s');
         assert!(h.exercise().solution.is_none(), "no solution before a try");
-        h.key(KeyCode::Enter); // nothing predicted: a wrong try
+        h.key(KeyCode::Enter); // nothing predicted: refused, not counted
+        assert!(h.exercise().grade.is_none());
+        assert_eq!(attempts(&h, &lesson, index), 0);
+        predict(&mut h, &key, wrong_outcome);
+        h.key(KeyCode::Enter);
         assert!(!h.exercise().grade.as_ref().unwrap().correct);
         predict(&mut h, &key, |actual| actual);
         h.key(KeyCode::Enter);
@@ -750,8 +787,9 @@ fn full_pass_through_a_predict_exercise() {
 /// the web page does.
 #[test]
 fn predict_outcomes_stay_revealed_after_the_solution_was_seen() {
-    let (mut h, _, _) = open_kind("predict", 80, 24);
+    let (mut h, lesson, index) = open_kind("predict", 80, 24);
     assert!(h.render().contains("your call"));
+    predict(&mut h, &predict_key(&lesson, index), wrong_outcome);
     h.key(KeyCode::Enter)
         .char('s')
         .key(KeyCode::Esc)
@@ -1089,8 +1127,19 @@ fn quiz_exercise_wrong_try() {
             .unwrap();
         choose(h, &[wrong]);
         h.key(KeyCode::Enter);
-        assert!(!h.exercise().grade.as_ref().unwrap().correct);
+        let grade = h.exercise().grade.clone().unwrap();
+        assert!(!grade.correct);
+        assert!(grade.items.is_empty() && grade.takeaway.is_none());
         assert!(!completed(h, lesson, index));
+        assert_no_takeaway(h, lesson, index);
+        // No option's explanation either.
+        let ExerciseKind::Quiz { options, .. } = &lesson.exercises[index].kind else {
+            unreachable!()
+        };
+        let panel = h.panel_text();
+        for option in options {
+            assert!(!panel.contains(&option.why.en), "{panel}");
+        }
         for _ in 0..8 {
             h.key(KeyCode::Up);
         }
@@ -1102,7 +1151,9 @@ fn full_pass_through_a_quiz_exercise() {
     for (width, height) in SIZES {
         let (mut h, lesson, index) = open_kind("quiz", width, height);
         let key = quiz_key(&lesson, index);
-        h.key(KeyCode::Enter); // nothing chosen: a wrong try
+        h.key(KeyCode::Enter); // nothing chosen: refused, not counted
+        assert!(h.exercise().grade.is_none());
+        assert_eq!(attempts(&h, &lesson, index), 0);
         choose(&mut h, &key);
         h.key(KeyCode::Enter);
         assert!(h.exercise().grade.as_ref().unwrap().correct);

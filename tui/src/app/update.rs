@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::Lang;
-use sim_core::course::{Answer, CourseError, Grade};
+use sim_core::course::{Answer, CourseError, Feedback, Grade};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
@@ -690,15 +690,16 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
         Work::Quiz { chosen, .. } => Answer::Quiz(chosen.iter().copied().collect()),
     };
     match app.session.grade(lesson_id, exercise_id, &answer) {
-        Ok(result) => {
+        Ok(graded) => {
+            let result = graded.feedback;
             match (&state.work, result.correct) {
                 (_, true) => app.say(
                     "✓ Complete. s shows the worked solution.",
                     "✓ 完成。按 s 查看参考解答。",
                 ),
                 (Work::Mark | Work::Predict { .. }, false) => app.say(
-                    "Not yet: step through with ← → to see each verdict.",
-                    "还不对：用 ← → 逐步查看每一步的判定。",
+                    "✗ Not yet: the panel says how many are wrong.",
+                    "✗ 还不对：面板上写着有几项不对。",
                 ),
                 (Work::Design(_), false) => app.say(
                     "✗ Broken: t opens the counterexample on the timeline.",
@@ -709,13 +710,22 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
                     "✗ 还没有违例：修改调度再试一次。",
                 ),
                 (Work::Quiz { .. }, false) => app.say(
-                    "Not yet: read why under each option.",
-                    "还不对：看看每个选项下的解释。",
+                    "✗ Not yet: think again, or h for a hint.",
+                    "✗ 还不对：再想想，或按 h 看提示。",
                 ),
             }
             state.grade = Some(result);
             state.panel = Panel::Step;
             state.panel_scroll = 0;
+        }
+        // An empty answer: said as it is, nothing was graded or counted.
+        // Back on the step panel, where the answer is entered.
+        Err(why @ CourseError::Answer(sim_core::course::AnswerError::Empty(_))) => {
+            app.say(
+                format!("✗ {}", why.message(sim_core::Lang::En)),
+                format!("✗ {}", why.message(sim_core::Lang::Zh)),
+            );
+            state.panel = Panel::Step;
         }
         Err(why) => app.say(
             format!("Could not grade: {why}"),
@@ -874,7 +884,7 @@ fn move_step(work: &mut BreakWork, later: bool) {
 
 /// Design: the timeline of the counterexample the explorers found against
 /// the last design submitted, if they found one.
-fn open_counterexample(app: &mut App, grade: Option<&Grade>, source: &str) -> Nav {
+fn open_counterexample(app: &mut App, grade: Option<&Feedback>, source: &str) -> Nav {
     let found = grade
         .and_then(|g| g.counterexample.as_ref())
         .map(|c| c.scenario.clone());

@@ -6,7 +6,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use sim_core::Lang;
-use sim_core::course::{Exercise, ExerciseKind, Grade, GradeItem};
+use sim_core::course::{Exercise, ExerciseKind, Feedback, Grade, GradeItem};
 use sim_core::{Design, Outcome, Protect, Scenario};
 
 use super::sandbox::{step_head, step_lines, step_title};
@@ -55,7 +55,13 @@ fn verdict(lines: &mut Vec<Line<'static>>, right: bool, said: &str, width: usize
     prose(lines, &format!("{mark} {said}"), width, style, theme);
 }
 
-fn last_try(lines: &mut Vec<Line<'static>>, grade: &Grade, lang: Lang, width: usize, theme: Theme) {
+fn last_try(
+    lines: &mut Vec<Line<'static>>,
+    grade: &Feedback,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) {
     let mark = if grade.correct { "✓ " } else { "✗ " };
     prose(
         lines,
@@ -68,6 +74,26 @@ fn last_try(lines: &mut Vec<Line<'static>>, grade: &Grade, lang: Lang, width: us
         theme.title(),
         theme,
     );
+    takeaway(lines, grade, lang, width, theme);
+}
+
+/// The takeaway, once the session shows it (solved, or the solution seen).
+pub(crate) fn takeaway(
+    lines: &mut Vec<Line<'static>>,
+    grade: &Feedback,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) {
+    if let Some(said) = &grade.takeaway {
+        prose(
+            lines,
+            &format!("{}{}", lang.pick("Takeaway: ", "要点："), said.get(lang)),
+            width,
+            theme.plain(),
+            theme,
+        );
+    }
 }
 
 /// Predict, the current step: the learner's prediction, the grade of it,
@@ -331,7 +357,7 @@ pub(crate) fn design_step(
 /// the design was safe, why, and how to see the counterexample.
 fn design_grade(
     lines: &mut Vec<Line<'static>>,
-    grade: Option<&Grade>,
+    grade: Option<&Feedback>,
     lang: Lang,
     width: usize,
     theme: Theme,
@@ -372,6 +398,7 @@ fn design_grade(
                 theme.plain(),
                 theme,
             );
+            takeaway(lines, grade, lang, width, theme);
             if grade.counterexample.is_some() {
                 prose(
                     lines,
@@ -680,16 +707,19 @@ pub(crate) fn quiz_step(
     let mut focus = None;
     if let Some(grade) = &state.grade {
         last_try(&mut lines, grade, lang, width, theme);
-        prose(
-            &mut lines,
-            lang.pick(
-                "✓ or ✗ on an option: whether your choice there (chosen or not) was right.",
-                "选项上的 ✓ 或 ✗：你在这一项上的选择（选或不选）是否正确。",
-            ),
-            width,
-            theme.dim(),
-            theme,
-        );
+        // Marks appear from the second wrong try on, or once solved.
+        if !grade.items.is_empty() {
+            prose(
+                &mut lines,
+                lang.pick(
+                    "✓ or ✗ on an option: whether your choice there (chosen or not) was right.",
+                    "选项上的 ✓ 或 ✗：你在这一项上的选择（选或不选）是否正确。",
+                ),
+                width,
+                theme.dim(),
+                theme,
+            );
+        }
         lines.push(Line::default());
     }
     let options = quiz_options(exercise);

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
-use sim_core::course::{Exercise, ExerciseKind, Lesson};
+use sim_core::course::{Exercise, ExerciseKind, Lesson, MarkKey, mark_key};
 use sim_core::{Diagram, Lang, Reveal};
 use std::sync::Arc;
 
@@ -86,7 +86,9 @@ pub(crate) fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
         }],
         _ => return Vec::new(),
     };
-    if let Some(grade) = &state.grade {
+    // The row appears once the session names items (from the second wrong
+    // try on, or solved): before that it would only be empty.
+    if let Some(grade) = state.grade.as_ref().filter(|g| !g.items.is_empty()) {
         rows.push(ExtraRow {
             label: app.lang().pick("last try", "上次").to_owned(),
             cells: grade
@@ -112,13 +114,13 @@ pub(crate) fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
             cells: state
                 .candidates
                 .iter()
-                .map(|step| {
-                    if timeline.trace.should_reject.contains(step) {
-                        (*step as usize, '●', theme.bad())
-                    } else {
-                        (*step as usize, '·', theme.dim())
-                    }
-                })
+                .map(
+                    |step| match mark_key(&timeline.scenario, &timeline.trace, *step) {
+                        MarkKey::MustRefuse => (*step as usize, '●', theme.bad()),
+                        MarkKey::Either => (*step as usize, '◐', theme.accent()),
+                        MarkKey::MustAllow => (*step as usize, '·', theme.dim()),
+                    },
+                )
                 .collect(),
         });
     }
@@ -271,10 +273,14 @@ pub(crate) fn panel_lines(
                         for item in &solution.items {
                             lines.push(Line::default());
                             let Some(index) = item.index else { continue };
-                            let must = timeline.trace.should_reject.contains(&index);
+                            let key = mark_key(&timeline.scenario, &timeline.trace, index);
+                            let (glyph, style) = match key {
+                                MarkKey::MustRefuse => ("●", theme.bad()),
+                                MarkKey::Either => ("◐", theme.accent()),
+                                MarkKey::MustAllow => ("·", theme.plain()),
+                            };
                             let head = format!(
-                                "{} {}",
-                                if must { "●" } else { "·" },
+                                "{glyph} {}",
                                 step_title(
                                     &timeline.scenario,
                                     &timeline.trace,
@@ -283,11 +289,7 @@ pub(crate) fn panel_lines(
                                     lang
                                 )
                             );
-                            prose(
-                                &mut lines,
-                                &head,
-                                if must { theme.bad() } else { theme.plain() },
-                            );
+                            prose(&mut lines, &head, style);
                             prose(&mut lines, item.text.get(lang), theme.plain());
                         }
                     }
@@ -354,6 +356,7 @@ pub(crate) fn panel_lines(
                         ),
                         theme.title(),
                     );
+                    answer::takeaway(&mut lines, grade, lang, width, theme);
                     if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
                         let mark = if item.right { "✓" } else { "✗" };
                         let style = if item.right {
@@ -393,6 +396,26 @@ pub(crate) fn panel_lines(
         },
     }
     PanelText { lines, focus: None }
+}
+
+/// Every line of the exercise's bottom panel as plain text, scrolled into
+/// view or not, at `width` columns: what the cross-front-end test reads to
+/// check that a wrong try gives no key away.
+pub(crate) fn panel_plain_text(app: &App, state: &ExerciseState, width: usize) -> String {
+    let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
+        return String::new();
+    };
+    panel_lines(app, state, lesson, exercise, width)
+        .lines
+        .iter()
+        .map(|line| {
+            line.spans
+                .iter()
+                .map(|span| span.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The exercise screen: header, task, timeline, panel. Long because it
