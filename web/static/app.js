@@ -658,7 +658,7 @@ function showReport(node, report) {
 
 const SAMPLE = [
   'id = "my-scenario"',
-  'title = { en = "Stale finish after takeover", zh = "接管后的过期提交" }',
+  'title = { en = "Stale finish after takeover", zh = "接管后旧代次的提交" }',
   'ttl = 5',
   'workers = ["A", "B"]',
   'design = "ttl-lock-only"',
