@@ -706,10 +706,10 @@ fn grade_break(
             right: false,
             text: text(
                 match violation {
-                    Some(kind) => format!("No {} violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?", kind.name()),
-                    None => "No violation: every effect in this schedule was safe. Which worker should wake up late, and after whose claim?".to_owned(),
+                    Some(kind) => format!("No {} violation: every effect in this schedule was safe. Which check in this design can be fooled, and by what?", kind.name()),
+                    None => "No violation: every effect in this schedule was safe. Which check in this design can be fooled, and by what?".to_owned(),
                 },
-                "没有违例：这个调度中的每个效果都是安全的。哪个 Worker 应该晚一点醒来？在谁领取之后？".to_owned(),
+                "没有违例：这个调度中的每个效果都是安全的。这个设计里的哪项检查可以被骗过？靠什么骗过？".to_owned(),
             ),
         }],
     };
