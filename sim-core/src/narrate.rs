@@ -3,6 +3,7 @@
 //! pane, the graders and screen readers all read these sentences.
 
 use crate::Lang;
+use crate::Protect;
 use crate::scenario::{Action, JobIdx, Scenario};
 use crate::trace::{JobState, Outcome, Reason, Trace, ViolationKind};
 
@@ -335,33 +336,102 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
                 format!("{joined}。{verdict}")
             }
         }
+    } else if let Some((claim, holder, newest)) =
+        newer_grant(scenario, trace, index).filter(|(_, _, newest)| *newest > generation)
+    {
+        // Superseded, yet the oracle protects nothing here: a draft at a
+        // versioned target is not what readers see until a commit switches it.
+        let draft = scenario.steps.get(index).is_some_and(|step| {
+            step.action == Action::Write
+                && step
+                    .target
+                    .and_then(|t| scenario.targets.get(usize::from(t)))
+                    .is_some_and(|t| t.protect == Protect::Versioned)
+        });
+        let why = match (draft, lang) {
+            (true, Lang::En) => {
+                "it only stores a draft, and only a committed finish makes a draft official"
+            }
+            (true, Lang::Zh) => "它只存了一份草稿，只有提交成功的完成才会让草稿转正",
+            (false, Lang::En) => "it changes no protected state",
+            (false, Lang::Zh) => "它不改变任何受保护的状态",
+        };
+        match lang {
+            Lang::En => format!(
+                "{actor} holds generation {generation}, but {holder} was granted the newer generation {newest} at step {claim}. Still, nothing readers see depends on this step: {why}. It need not be refused."
+            ),
+            Lang::Zh => format!(
+                "{actor} 持有第 {generation} 代，而 {holder} 在第 {claim} 步已经领取了更新的第 {newest} 代。不过读者看到的东西不取决于这一步：{why}。它不必被拒绝。"
+            ),
+        }
+    } else if let Some(end) = ended_by_own_generation(scenario, trace, index, generation) {
+        match lang {
+            Lang::En => format!(
+                "{actor}'s own generation ({generation}) had already ended the job at step {end}, so repeating it changes nothing new and nothing requires refusing it. If it is refused (zero rows), that does not mean the right was lost: read the row to see the job is already done."
+            ),
+            Lang::Zh => format!(
+                "{actor} 自己这一代（第 {generation} 代）已经在第 {end} 步结束了任务，重复这一步不会带来新变化，也没有什么要求拒绝它。即使它被拒绝（影响零行），也不说明执行权丢了：读一下那一行，就能看到任务已经完成。"
+            ),
+        }
     } else if record.expired == Some(true) {
         match lang {
-            Lang::En => {
-                format!(
-                    "{actor}'s lease had expired, but no newer generation existed: refusing it is conservative; letting it through breaks no safety."
-                )
-            }
-            Lang::Zh => {
-                format!(
-                    "{actor} 的租约已经过期，但没有更新的代次：拒绝它是保守的做法，放行它也不会破坏安全。"
-                )
-            }
+            Lang::En => format!(
+                "{actor}'s lease had run out, but no newer generation had been granted: refusing it is conservative, and letting it through breaks no safety. Either is correct."
+            ),
+            Lang::Zh => format!(
+                "{actor} 的租约已经到期，但还没有更新的代次被领取：拒绝它是保守的做法，放行它也不会破坏安全。两种处理都正确。"
+            ),
         }
     } else {
         match lang {
-            Lang::En => {
-                format!(
-                    "{actor} holds the newest generation ({generation}) and the job was still open: nothing requires refusing it."
-                )
-            }
-            Lang::Zh => {
-                format!(
-                    "{actor} 持有最新的第 {generation} 代，任务也还没有结束：这一步不该被拒绝。"
-                )
-            }
+            Lang::En => format!(
+                "{actor} holds the newest generation ({generation}) and the job was still open: nothing requires refusing it."
+            ),
+            Lang::Zh => format!(
+                "{actor} 持有最新的第 {generation} 代，任务也还没有结束：这一步不该被拒绝。"
+            ),
         }
     }
+}
+
+/// The newest claim of step `index`'s job granted before it: the claim's
+/// step, its worker and its generation. Counted from the trace, because the
+/// oracle records the newest generation only on steps that can be effects.
+fn newer_grant(scenario: &Scenario, trace: &Trace, index: usize) -> Option<(usize, String, u32)> {
+    let job = trace.steps.get(index)?.job?;
+    (0..index).rev().find_map(|earlier| {
+        let step = scenario.steps.get(earlier)?;
+        let record = trace.steps.get(earlier)?;
+        let claims = matches!(
+            step.action,
+            Action::Claim | Action::ClaimNext | Action::UpdateClaim
+        );
+        (claims && record.outcome == Outcome::Ok && record.job == Some(job)).then(|| {
+            (
+                earlier,
+                scenario.worker_id(step.worker.unwrap_or(0)).to_owned(),
+                record.generation.unwrap_or(0),
+            )
+        })
+    })
+}
+
+/// The step before `index` at which `generation` itself finished or failed
+/// step `index`'s job, if it did.
+fn ended_by_own_generation(
+    scenario: &Scenario,
+    trace: &Trace,
+    index: usize,
+    generation: u32,
+) -> Option<usize> {
+    let job = trace.steps.get(index)?.job?;
+    ending_before(scenario, trace, job, index).filter(|&end| {
+        scenario
+            .steps
+            .get(end)
+            .is_some_and(|s| s.action != Action::Cancel)
+            && trace.steps.get(end).and_then(|r| r.generation) == Some(generation)
+    })
 }
 
 /// Why step `index` had to be refused: a newer generation had been granted

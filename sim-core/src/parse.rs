@@ -994,7 +994,7 @@ impl<'t> Reader<'t> {
                             step.at
                         ),
                         format!(
-                            "`at` = {} 让时间倒退了：前一步（第 {line} 行）在 tick 时刻 {before}",
+                            "`at` = {} 让时间倒退了：前一步（第 {line} 行）在 tick {before}",
                             step.at
                         ),
                     ),

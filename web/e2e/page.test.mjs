@@ -154,6 +154,23 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   await done(session);
 });
 
+test('lesson text: **strong** words are bold and `code` is code, no asterisks left', async () => {
+  const session = await open('#/lesson/12-consolidation');
+  const { page } = session;
+  const strong = await page.locator('article.lesson section p strong').allTextContents();
+  assert.ok(strong.includes('Pass 1: what must happen.'), strong.join(' | '));
+  assert.ok(strong.includes('The store performs the check.'), strong.join(' | '));
+  const sections = await page.locator('article.lesson section').allInnerTexts();
+  assert.ok(sections.every((text) => !text.includes('**')), 'no ** left in the sections');
+  const code = await page.locator('article.lesson section p code').allTextContents();
+  assert.ok(code.some((text) => text.startsWith('fence = fence + 1')), code.join(' | '));
+  await page.getByRole('button', { name: '中文' }).click();
+  await page.locator('main h1', { hasText: '巩固练习' }).waitFor();
+  const strongZh = await page.locator('article.lesson section p strong').allTextContents();
+  assert.ok(strongZh.includes('第一遍：应该发生什么。'), strongZh.join(' | '));
+  await done(session);
+});
+
 test('the explorer finds the ttl-lock-only counterexample in a worker; cancel stops it', async () => {
   const session = await open('#/explore');
   const { page } = session;

@@ -191,7 +191,7 @@ function viewLesson(id) {
   const root = h('article', { class: 'lesson' },
     h('p', {}, h('a', { href: '#/' }, t('back'))),
     h('h1', {}, `${lesson.order}. ${lesson.title}`),
-    h('p', { class: 'summary' }, lesson.summary));
+    h('p', { class: 'summary' }, inline(lesson.summary)));
   lesson.sections.forEach((section, index) => {
     const readButton = h('button', { type: 'button', class: 'read-button', 'aria-pressed': String(section.read) },
       section.read ? t('read') : t('markRead'));
@@ -688,7 +688,7 @@ function showReport(node, report) {
 
 const SAMPLE = [
   'id = "my-scenario"',
-  'title = { en = "Stale finish after takeover", zh = "接管后的过期提交" }',
+  'title = { en = "Stale finish after takeover", zh = "接管后旧代次的提交" }',
   'ttl = 5',
   'workers = ["A", "B"]',
   'design = "ttl-lock-only"',

@@ -28,13 +28,58 @@ export function s(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG, tag), attrs, children);
 }
 
-/** Text with `code` spans, as nodes. */
+/**
+ * Text with `code` spans and **strong** spans, as nodes (never markup).
+ * As in Markdown, an opening `**` is followed and a closing one preceded by
+ * a non-space; `**` inside code, or without a partner, stays text.
+ */
 export function inline(text) {
-  const parts = String(text).split('`');
-  return parts.map((part, i) => (i % 2 === 1 ? h('code', {}, part) : document.createTextNode(part)));
+  const source = String(text);
+  const nodes = [];
+  let strong = null;
+  let chunk = '';
+  const place = (node) => (strong ? strong.append(node) : nodes.push(node));
+  const flush = () => {
+    if (chunk) place(document.createTextNode(chunk));
+    chunk = '';
+  };
+  const solid = (i) => i >= 0 && i < source.length && !/\s/.test(source[i]);
+  const marker = (i) => source.startsWith('**', i);
+  const closesAt = (i) => marker(i) && solid(i - 1);
+  const partnerAfter = (from) => {
+    let code = false;
+    for (let j = from; j < source.length; j += 1) {
+      if (source[j] === '`') code = !code;
+      else if (!code && closesAt(j)) return true;
+    }
+    return false;
+  };
+  let i = 0;
+  while (i < source.length) {
+    if (source[i] === '`') {
+      const end = source.indexOf('`', i + 1);
+      if (end > i) {
+        flush();
+        place(h('code', {}, source.slice(i + 1, end)));
+        i = end + 1;
+        continue;
+      }
+    } else if (strong ? closesAt(i) : marker(i) && solid(i + 2) && partnerAfter(i + 2)) {
+      flush();
+      if (strong) nodes.push(strong);
+      strong = strong ? null : h('strong', {});
+      i += 2;
+      continue;
+    }
+    chunk += source[i];
+    i += 1;
+  }
+  flush();
+  if (strong) nodes.push(strong);
+  return nodes;
 }
 
-/** Paragraphs separated by blank lines, each with `code` spans. */
+/** Paragraphs separated by blank lines, each with `code` and **strong** spans. */
 export function paragraphs(text) {
   return String(text)
     .split(/\n\s*\n/)

@@ -661,20 +661,19 @@ fn grade_mark(
                     (MarkKey::MustRefuse, false) => {
                         lang.pick("Missed: it must be refused.", "漏标：它必须被拒绝。")
                     }
-                    (MarkKey::MustAllow, true) => lang.pick(
-                        "Wrong: it must be allowed.",
-                        "错标：它必须被放行。",
-                    ),
+                    (MarkKey::MustAllow, true) => {
+                        lang.pick("Wrong: it must be allowed.", "错标：它必须被放行。")
+                    }
                     (MarkKey::MustAllow, false) => {
                         lang.pick("Right: it must be allowed.", "正确：它必须被放行。")
                     }
                     (MarkKey::Either, true) => lang.pick(
-                        "Right: refusing it was conservative — allowed, not required.",
-                        "正确：拒绝它是保守的做法——可以拒绝，但不是必须。",
+                        "Right: you refused it, which is allowed here.",
+                        "正确：你拒绝了它，这里可以拒绝。",
                     ),
                     (MarkKey::Either, false) => lang.pick(
-                        "Right: it may be allowed; refusing it would have been conservative, and right too.",
-                        "正确：它可以放行；拒绝它是保守的做法，也算对。",
+                        "Right: you let it through, which is safe here.",
+                        "正确：你放行了它，这里放行是安全的。",
                     ),
                 };
                 let gap = if lang == Lang::Zh { "" } else { " " };

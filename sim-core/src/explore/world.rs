@@ -253,7 +253,9 @@ impl World {
             ttl: u8::try_from(scenario.ttl).unwrap_or(u8::MAX),
             design: scenario.design,
             design_source: scenario.design_source,
-            heartbeat: false,
+            // The explorers renew (and the user cancels) where the scenario
+            // shows it: a break exercise about renewals needs renewing workers.
+            heartbeat: scenario.steps.iter().any(|s| s.action == Action::Renew),
             stop_on_renew_failure: true,
             allow_cancel: scenario.steps.iter().any(|s| s.action == Action::Cancel),
             db_offset: small(scenario.db_offset, WorldError::DbOffset)?,

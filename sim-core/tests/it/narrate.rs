@@ -95,3 +95,119 @@ fn a_pending_step_names_the_action_but_not_its_result() {
         ""
     );
 }
+
+/// The lessons' scenarios, read from the course folder, by name.
+fn lesson_scenario(file: &str, name: &str) -> Scenario {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../lessons")
+        .join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lesson = sim_core::course::parse_lesson(&bytes).unwrap_or_else(|e| panic!("{e:?}"));
+    lesson
+        .scenarios
+        .into_iter()
+        .find(|(known, _)| known == name)
+        .map(|(_, scenario)| scenario)
+        .unwrap_or_else(|| panic!("{file} has no scenario {name}"))
+}
+
+/// The newest claim of step `index`'s job granted before it, from the trace:
+/// `(claim step, generation)`.
+fn newest_grant_before(
+    scenario: &Scenario,
+    trace: &sim_core::Trace,
+    index: usize,
+) -> Option<(usize, u32)> {
+    let job = trace.steps[index].job?;
+    (0..index).rev().find_map(|earlier| {
+        let record = &trace.steps[earlier];
+        (scenario.steps[earlier].action == sim_core::Action::Claim
+            && record.outcome == sim_core::Outcome::Ok
+            && record.job == Some(job))
+        .then(|| (earlier, record.generation.unwrap_or(0)))
+    })
+}
+
+#[test]
+fn a_superseded_step_is_never_told_that_no_newer_generation_existed() {
+    // mark-consolidation: B's draft upload after A2's claim.
+    let scenario = lesson_scenario("12-consolidation.toml", "consolidation");
+    let trace = sim_core::run(&scenario);
+    let mut superseded = 0;
+    for index in 0..scenario.steps.len() {
+        let Some(generation) = trace.steps[index].generation else {
+            continue;
+        };
+        let Some((claim, newest)) = newest_grant_before(&scenario, &trace, index) else {
+            continue;
+        };
+        if newest <= generation || scenario.steps[index].action == sim_core::Action::Claim {
+            continue;
+        }
+        superseded += 1;
+        let en = sim_core::safety_reason(&scenario, &trace, index, sim_core::Lang::En);
+        assert!(!en.contains("no newer generation"), "step {index}: {en}");
+        assert!(
+            en.contains(&format!("generation {newest} at step {claim}")),
+            "step {index}: {en}"
+        );
+        let zh = sim_core::safety_reason(&scenario, &trace, index, sim_core::Lang::Zh);
+        assert!(!zh.contains("没有更新的代次"), "step {index}: {zh}");
+        assert!(zh.contains(&format!("第 {claim} 步")), "step {index}: {zh}");
+    }
+    assert!(superseded > 0, "the scenario has superseded steps");
+}
+
+#[test]
+fn a_repeat_after_the_own_generation_ended_the_job_is_not_called_open() {
+    // mark-edge-cases: A's retried finish after its first finish committed.
+    let scenario = lesson_scenario("11-acceptance-test-and-self-check.toml", "edge-cases-again");
+    let trace = sim_core::run(&scenario);
+    let mut repeats = 0;
+    for index in 0..scenario.steps.len() {
+        let record = &trace.steps[index];
+        let Some(generation) = record.generation else {
+            continue;
+        };
+        let ended = (0..index).rev().find(|&earlier| {
+            let before = &trace.steps[earlier];
+            scenario.steps[earlier].action == sim_core::Action::Finish
+                && before.outcome == sim_core::Outcome::Ok
+                && before.job == record.job
+                && before.generation == Some(generation)
+        });
+        let Some(end) = ended else { continue };
+        repeats += 1;
+        let en = sim_core::safety_reason(&scenario, &trace, index, sim_core::Lang::En);
+        assert!(!en.contains("still open"), "step {index}: {en}");
+        assert!(en.contains(&format!("at step {end}")), "step {index}: {en}");
+        let zh = sim_core::safety_reason(&scenario, &trace, index, sim_core::Lang::Zh);
+        assert!(!zh.contains("还没有结束"), "step {index}: {zh}");
+    }
+    assert!(repeats > 0, "the scenario retries a finished commit");
+}
+
+#[test]
+fn an_expired_but_not_superseded_step_may_be_refused_or_allowed() {
+    // mark-after-the-nap: A's steps after its own lease ran out, before B claimed.
+    let scenario = lesson_scenario("01-liveness-vs-safety.toml", "resume");
+    let trace = sim_core::run(&scenario);
+    let mut either = 0;
+    for index in 0..scenario.steps.len() {
+        let record = &trace.steps[index];
+        let newer = newest_grant_before(&scenario, &trace, index)
+            .is_some_and(|(_, newest)| Some(newest) > record.generation);
+        if record.expired != Some(true) || newer || trace.should_reject.contains(&(index as u32)) {
+            continue;
+        }
+        either += 1;
+        let en = sim_core::safety_reason(&scenario, &trace, index, sim_core::Lang::En);
+        assert!(
+            en.contains("conservative") && en.contains("Either is correct"),
+            "{en}"
+        );
+        let zh = sim_core::safety_reason(&scenario, &trace, index, sim_core::Lang::Zh);
+        assert!(zh.contains("保守") && zh.contains("租约已经到期"), "{zh}");
+    }
+    assert!(either > 0, "A acts after its own lease ran out");
+}

@@ -246,6 +246,47 @@ fn lesson_reader_in_chinese_scrolled() {
     });
 }
 
+/// Lesson 12's first section starts two paragraphs with `**strong**`
+/// words: the terminal draws them bold, without the asterisks.
+#[test]
+fn strong_lesson_text_is_bold_without_its_asterisks() {
+    let path = repo().join("lessons/12-consolidation.toml");
+    let lesson = parse_lesson(&std::fs::read(path).unwrap()).unwrap();
+    for (width, height) in SIZES {
+        let mut h = Harness::with(
+            App::course(vec![lesson.clone()], Progress::default(), PLAIN),
+            width,
+            height,
+        );
+        h.key(KeyCode::Enter).key(KeyCode::Down);
+        insta::assert_snapshot!(format!("lesson_reader_strong_{width}x{height}"), h.render());
+    }
+    let mut h = Harness::with(
+        App::course(vec![lesson], Progress::default(), PLAIN),
+        120,
+        40,
+    );
+    h.key(KeyCode::Enter);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|frame| view(frame, &h.app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let rows: Vec<Vec<&ratatui::buffer::Cell>> = (0..buffer.area.height)
+        .map(|y| (0..buffer.area.width).map(|x| &buffer[(x, y)]).collect())
+        .collect();
+    let text = |row: &[&ratatui::buffer::Cell]| row.iter().map(|c| c.symbol()).collect::<String>();
+    assert!(rows.iter().all(|row| !text(row).contains("**")));
+    let strong = "Pass 1: what must happen.";
+    let (row, at) = rows
+        .iter()
+        .find_map(|row| text(row).find(strong).map(|at| (row, at)))
+        .unwrap_or_else(|| panic!("lesson 12 shows {strong:?}"));
+    let bold =
+        |cell: &ratatui::buffer::Cell| cell.modifier.contains(ratatui::style::Modifier::BOLD);
+    assert!(row[at..at + strong.len()].iter().all(|cell| bold(cell)));
+    // The sentence after the strong words is plain.
+    assert!(!bold(row[at + strong.len() + 1]));
+}
+
 #[test]
 fn lesson_exercises_page() {
     check("lesson_exercises", |h| {
