@@ -7,6 +7,7 @@ use crate::course::{CONCEPTS, complete};
 use crate::design::{Design, Preset};
 use crate::explore::{Bounds, WorldOptions};
 use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col, name, words};
+use crate::resource::ResourceKind;
 use crate::scenario::{Action, DesignSource, Scenario, Text};
 use crate::trace::ViolationKind;
 
@@ -94,8 +95,13 @@ pub enum ExerciseKind {
         start: Design,
         start_source: DesignSource,
         open: Vec<Knob>,
-        /// The world; its `targets` hold the start design's protection.
+        /// The world; its `targets` hold the start protections.
         world: WorldOptions,
+        /// The real resource each target stands for (`Generic` when the
+        /// world only gives a count), parallel to `world.targets`.
+        resources: Vec<ResourceKind>,
+        /// The design has a gateway our own service can sit behind.
+        gateway: bool,
     },
     /// Build a schedule in the scenario's world that makes its design violate.
     Break {
@@ -697,11 +703,21 @@ impl Reader<'_> {
         };
         let open = self.open_knobs(fields)?;
         let mut world = WorldOptions::new(start, start_source);
-        let targets = match fields.get(11) {
+        let (resources, gateway) = match fields.get(11) {
             Some(value) => self.world_table(value, &mut world)?,
-            None => DESIGN_TARGETS,
+            None => (vec![ResourceKind::Generic; DESIGN_TARGETS], false),
         };
-        world.targets = Some(vec![start.target_protect; targets]);
+        // A real resource starts with the start design's protection only
+        // when it offers it; otherwise with none.
+        world.targets = Some(
+            resources
+                .iter()
+                .map(|kind| {
+                    kind.offer(start.target_protect, gateway)
+                        .map_or(crate::design::Protect::None, |o| o.protect)
+                })
+                .collect(),
+        );
         if let Err(problem) = world.world() {
             self.error(
                 fields.span.clone(),
@@ -717,6 +733,8 @@ impl Reader<'_> {
             start_source,
             open,
             world,
+            resources,
+            gateway,
         })
     }
 
@@ -753,11 +771,16 @@ impl Reader<'_> {
     }
 
     /// A design exercise's `[world]` table, read into `world`; returns the
-    /// number of targets it asks for.
-    fn world_table(&mut self, value: &Value<'_>, world: &mut WorldOptions) -> Option<usize> {
+    /// resource each target stands for (a count gives anonymous targets,
+    /// a list of kind names real ones) and whether the design has a gateway.
+    fn world_table(
+        &mut self,
+        value: &Value<'_>,
+        world: &mut WorldOptions,
+    ) -> Option<(Vec<ResourceKind>, bool)> {
         let table = self.table(value, &name("`world`"))?;
-        let mut targets = DESIGN_TARGETS;
-        const WORLD: [&str; 10] = [
+        let mut targets = vec![ResourceKind::Generic; DESIGN_TARGETS];
+        const WORLD: [&str; 11] = [
             "workers",
             "targets",
             "ttl",
@@ -768,6 +791,7 @@ impl Reader<'_> {
             "max_claims",
             "heartbeat",
             "max_steps",
+            "gateway",
         ];
         let world_fields = self.fields(table, value.span(), &WORLD, &name("`world`"));
         let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
@@ -778,9 +802,42 @@ impl Reader<'_> {
         if let Some(workers) = number(self, 0, "workers", 2, 4) {
             world.workers = workers as u8;
         }
-        if let Some(count) = number(self, 1, "targets", 0, 4) {
-            targets = count as usize;
+        match world_fields.get(1) {
+            Some(list) if matches!(list.get_ref(), toml::de::DeValue::Array(_)) => {
+                let entries = self.array(list, &name("`world.targets`"))?;
+                if entries.len() > 4 {
+                    self.error(
+                        list.span(),
+                        words(
+                            "`world.targets` lists at most 4 resources",
+                            "`world.targets` 最多列出 4 个资源",
+                        ),
+                    );
+                }
+                targets = entries
+                    .iter()
+                    .filter_map(|entry| {
+                        self.choice(
+                            entry,
+                            &words("resource kind", "资源类型"),
+                            &ResourceKind::ALL,
+                            ResourceKind::name,
+                        )
+                    })
+                    .take(4)
+                    .collect();
+            }
+            Some(_) => {
+                if let Some(count) = number(self, 1, "targets", 0, 4) {
+                    targets = vec![ResourceKind::Generic; count as usize];
+                }
+            }
+            None => {}
         }
+        let gateway = world_fields
+            .get(10)
+            .and_then(|v| self.bool(v, &name("`world.gateway`")))
+            .unwrap_or(false);
         if let Some(ttl) = number(self, 2, "ttl", 1, 15) {
             world.ttl = ttl as u8;
         }
@@ -810,7 +867,7 @@ impl Reader<'_> {
                 *flag = value;
             }
         }
-        Some(targets)
+        Some((targets, gateway))
     }
 
     fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {

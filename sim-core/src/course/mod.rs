@@ -14,9 +14,9 @@ mod session;
 
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use grade::{
-    Answer, DesignAnswer, Grade, GradeItem, SafeDesign, Schedule, Solution, answer_from_json,
-    asked_steps, grade, mark_candidates, schedule_scenario, solution, strongest_safe_design,
-    worked_solution,
+    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MinimalDesign, Schedule, Solution,
+    answer_from_json, asked_steps, grade, mark_candidates, minimal_design, schedule_scenario,
+    solution, worked_solution,
 };
 pub use lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, parse_lesson};
 pub use lint::{LintKind, LintProblem, check_lessons, lint_lesson};

@@ -763,15 +763,12 @@ fn predict_outcomes_stay_revealed_after_the_solution_was_seen() {
 
 // Design.
 
-/// The design the worked solution grades, from the explorers.
-fn design_key(lesson: &Lesson, index: usize) -> (sim_core::Design, Vec<sim_core::Protect>) {
-    let ExerciseKind::Design {
-        start, open, world, ..
-    } = &lesson.exercises[index].kind
-    else {
-        unreachable!()
-    };
-    sim_core::course::strongest_safe_design(*start, open, world).unwrap()
+/// The minimal design the worked solution grades, from the explorers.
+fn design_key(lesson: &Lesson, index: usize) -> sim_core::course::MinimalDesign {
+    let exercise = sim_core::course::DesignExercise::of(&lesson.exercises[index].kind).unwrap();
+    sim_core::course::minimal_design(&exercise)
+        .unwrap()
+        .unwrap()
 }
 
 fn design_work(h: &Harness) -> &super::model::DesignWork {
@@ -782,7 +779,7 @@ fn design_work(h: &Harness) -> &super::model::DesignWork {
 }
 
 /// Turns every knob row to `want` with ↓ and Space.
-fn set_design(h: &mut Harness, want: &(sim_core::Design, Vec<sim_core::Protect>)) {
+fn set_design(h: &mut Harness, want: &sim_core::course::MinimalDesign) {
     use super::model::KnobRow;
     let rows = design_work(h).rows.clone();
     for _ in 0..rows.len() {
@@ -794,14 +791,17 @@ fn set_design(h: &mut Harness, want: &(sim_core::Design, Vec<sim_core::Protect>)
             let work = design_work(h);
             match row {
                 KnobRow::Commit(c) => {
-                    work.design.commit_checks.contains(*c) == want.0.commit_checks.contains(*c)
+                    work.design.commit_checks.contains(*c) == want.design.commit_checks.contains(*c)
                 }
                 KnobRow::Renew(c) => {
-                    work.design.renew_checks.contains(*c) == want.0.renew_checks.contains(*c)
+                    work.design.renew_checks.contains(*c) == want.design.renew_checks.contains(*c)
                 }
-                KnobRow::Token => work.design.token == want.0.token,
-                KnobRow::Clock => work.design.lease_clock == want.0.lease_clock,
-                KnobRow::Target(t) => work.targets[*t] == want.1[*t],
+                KnobRow::Token => work.design.token == want.design.token,
+                KnobRow::Clock => work.design.lease_clock == want.design.lease_clock,
+                KnobRow::Target(t) => work.targets[*t] == want.targets[*t],
+                KnobRow::Reconcile(t) => {
+                    work.reconcile[*t] == want.reconcile.iter().any(|r| usize::from(*r) == *t)
+                }
             }
         };
         for _ in 0..8 {
