@@ -166,6 +166,11 @@ enum ExerciseDetails<'a> {
         start: DesignStartJson,
         choices: DesignChoicesJson,
         world: DesignWorldJson,
+        /// Per target: the real resource it stands for and what it offers.
+        resources: Vec<ResourceJson>,
+        /// What sending one target to reconciliation costs, and in words.
+        reconcile_cost: u32,
+        reconcile_words: &'static str,
     },
     Break {
         violation: Option<&'static str>,
@@ -196,6 +201,24 @@ struct DesignChoicesJson {
     token: [&'static str; TokenKind::ALL.len()],
     lease_clock: [&'static str; LeaseClock::ALL.len()],
     target_protect: [&'static str; Protect::ALL.len()],
+}
+
+/// A design exercise's target as the real resource it stands for.
+#[derive(Serialize)]
+struct ResourceJson {
+    id: String,
+    kind: &'static str,
+    title: &'static str,
+    about: &'static str,
+    /// The protections it offers, cheapest first: the only choices.
+    offers: Vec<OfferJson>,
+}
+
+#[derive(Serialize)]
+struct OfferJson {
+    protect: &'static str,
+    cost: u32,
+    words: &'static str,
 }
 
 #[derive(Serialize)]
@@ -286,6 +309,8 @@ struct DesignKeyJson {
     lease_clock: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     target_protect: Option<Vec<&'static str>>,
+    /// The targets sent to reconciliation, by id.
+    reconcile: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -347,6 +372,11 @@ fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
                 .target_protect
                 .as_ref()
                 .map(|t| t.iter().map(|p| p.name()).collect()),
+            reconcile: design
+                .reconcile
+                .iter()
+                .map(|t| format!("t{}", t + 1))
+                .collect(),
         }),
         Answer::Break(_) => KeyJson::Steps(
             graded
@@ -416,8 +446,34 @@ fn exercise_details<'a>(
             outcomes: OUTCOMES.map(Outcome::name),
         },
         ExerciseKind::Design {
-            start, open, world, ..
+            start,
+            open,
+            world,
+            resources,
+            gateway,
+            ..
         } => ExerciseDetails::Design {
+            resources: resources
+                .iter()
+                .enumerate()
+                .map(|(index, kind)| ResourceJson {
+                    id: format!("t{}", index + 1),
+                    kind: kind.name(),
+                    title: kind.title(lang),
+                    about: kind.about(lang),
+                    offers: kind
+                        .offers(*gateway)
+                        .iter()
+                        .map(|offer| OfferJson {
+                            protect: offer.protect.name(),
+                            cost: offer.cost,
+                            words: offer.cost_words(lang),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            reconcile_cost: sim_core::RECONCILE_COST,
+            reconcile_words: sim_core::reconcile_cost_words(lang),
             open: open.iter().map(|k| k.name()).collect(),
             start: DesignStartJson {
                 commit_checks: start.commit_checks.names(),
