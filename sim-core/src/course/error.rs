@@ -343,12 +343,12 @@ impl AnswerError {
                     .join(", ");
                 pick(
                     format!(
-                        "{target} is a {} and does not offer `{}`: it offers {offered}",
+                        "{target} ({}) does not offer `{}`: it offers {offered}",
                         kind.title(Lang::En),
                         protect.name(),
                     ),
                     format!(
-                        "{target} 是{}，不提供 `{}`：它只提供 {offered}",
+                        "{target}（{}）不提供 `{}`：它只提供 {offered}",
                         kind.title(Lang::Zh),
                         protect.name(),
                     ),
