@@ -869,6 +869,57 @@ mod tests {
         );
     }
 
+    /// A design exercise over real resources: each target's kind, only its
+    /// offers with their costs, and a solution key that says what to
+    /// reconcile; the key sent back as an answer is graded right.
+    #[test]
+    fn a_design_over_real_resources_offers_only_what_each_supports() {
+        let mut course = course();
+        let lesson = "11-acceptance-test-and-self-check";
+        let value = course.lesson_json(lesson, Lang::Zh).unwrap();
+        let exercise = value["exercises"]
+            .as_array()
+            .and_then(|list| list.iter().find(|e| e["id"] == "design-every-resource"))
+            .cloned()
+            .unwrap_or_default();
+        let resources = exercise["resources"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(resources.len(), 3, "{exercise:#}");
+        assert_eq!(resources[1]["kind"], "mailer");
+        assert_eq!(resources[1]["title"], "短信 / 邮件发送");
+        let mailer_offers: Vec<&str> = resources[1]["offers"]
+            .as_array()
+            .map(|o| o.iter().filter_map(|o| o["protect"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(mailer_offers, ["none"]);
+        assert_eq!(exercise["reconcile_cost"], sim_core::RECONCILE_COST);
+        let refused = course.grade(
+            lesson,
+            "design-every-resource",
+            &json!({ "target_protect": ["none", "gateway", "none"] }),
+            Lang::En,
+        );
+        assert!(refused.is_err(), "a mailer offers no gateway");
+        let tried = course.grade(
+            lesson,
+            "design-every-resource",
+            &json!({ "target_protect": ["none", "none", "none"] }),
+            Lang::En,
+        );
+        assert_eq!(tried.unwrap()["correct"], false);
+        let solved = course
+            .solution(lesson, "design-every-resource", Lang::En)
+            .unwrap();
+        let key = solved["key"].clone();
+        assert!(key["reconcile"].is_array(), "{key:#}");
+        let again = course
+            .grade(lesson, "design-every-resource", &key, Lang::En)
+            .unwrap();
+        assert_eq!(again["correct"], true, "{again:#}");
+    }
+
     #[test]
     fn every_lesson_and_every_exercise_timeline_renders() {
         let course = course();

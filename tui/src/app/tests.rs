@@ -1236,6 +1236,65 @@ fn design_exercise_with_every_knob() {
     }
 }
 
+/// A target that stands for a real resource turns only through what that
+/// resource offers, and the reconciliation box toggles and counts in the cost.
+#[test]
+fn a_real_resource_turns_only_through_its_offers() {
+    use super::model::KnobRow;
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .flat_map(|lesson| (0..lesson.exercises.len()).map(move |i| (lesson.clone(), i)))
+        .find(|(lesson, i)| lesson.exercises[*i].id == "design-every-resource")
+        .unwrap();
+    let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+    let mut h = Harness::with(app, 120, 40);
+    let state = h.app.exercise_state(0, index).unwrap();
+    h.app.screens.push(Screen::Exercise(Box::new(state)));
+    let work = design_work(&h);
+    let (rows, resources, gateway) = (work.rows.clone(), work.resources.clone(), work.gateway);
+    for (position, row) in rows.iter().enumerate() {
+        let KnobRow::Target(target) = *row else {
+            continue;
+        };
+        while design_work(&h).cursor < position {
+            h.key(KeyCode::Down);
+        }
+        let offered: Vec<sim_core::Protect> = resources[target]
+            .offers(gateway)
+            .iter()
+            .map(|o| o.protect)
+            .collect();
+        let mut seen = Vec::new();
+        for _ in 0..offered.len() * 2 {
+            h.char(' ');
+            let now = design_work(&h).targets[target];
+            assert!(
+                offered.contains(&now),
+                "{now:?} is not offered by {:?}",
+                resources[target]
+            );
+            if !seen.contains(&now) {
+                seen.push(now);
+            }
+        }
+        assert_eq!(seen.len(), offered.len(), "every offer is reachable");
+    }
+    let before = design_work(&h).cost();
+    let reconcile = rows
+        .iter()
+        .position(|r| matches!(r, KnobRow::Reconcile(_)))
+        .unwrap();
+    while design_work(&h).cursor < reconcile {
+        h.key(KeyCode::Down);
+    }
+    h.char(' ');
+    assert_eq!(design_work(&h).cost(), before + sim_core::RECONCILE_COST);
+    assert!(h.render().contains(&format!(
+        "Total cost: {}",
+        before + sim_core::RECONCILE_COST
+    )));
+}
+
 /// The help outgrows 80×24 on an exercise: ↓ scrolls it to its last line.
 #[test]
 fn help_overlay_scrolls_to_its_end() {
