@@ -112,6 +112,7 @@ mod tests {
                 world: crate::explore::WorldOptions::new(full.design(), source),
                 resources: Vec::new(),
                 gateway: false,
+                minimal: crate::course::MinimalMemo::default(),
             },
             ExerciseKind::Break {
                 scenario: 0,

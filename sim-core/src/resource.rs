@@ -8,7 +8,17 @@
 //! the words say what the number stands for.
 
 use crate::Lang;
-use crate::design::Protect;
+use crate::design::{Design, Protect};
+
+/// A safe design of least cost: the free knobs at their strongest, each
+/// target's protection, and the targets left to reconciliation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MinimalDesign {
+    pub design: Design,
+    pub targets: Vec<Protect>,
+    pub reconcile: Vec<u8>,
+    pub cost: u32,
+}
 
 /// What sending a target's effects to reconciliation costs: more than any
 /// protection, because the effect has already happened twice and someone

@@ -5,6 +5,7 @@ use crate::Lang;
 use serde_json::Value;
 
 use crate::course::error::{AnswerError, CourseError, StepProblem};
+use crate::course::lesson::MinimalMemo;
 use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption};
 use crate::design::{Check, CheckSet, Design, LeaseClock, Protect, TokenKind};
 use crate::explore::{
@@ -12,7 +13,7 @@ use crate::explore::{
     violation_sites,
 };
 use crate::narrate::{describe_step, safety_reason};
-use crate::resource::{RECONCILE_COST, ResourceKind};
+use crate::resource::{MinimalDesign, RECONCILE_COST, ResourceKind};
 use crate::scenario::{Action, MAX_TIME, Scenario, Step, Text};
 use crate::trace::{Outcome, ViolationKind};
 
@@ -495,6 +496,7 @@ pub struct DesignExercise<'a> {
     pub world: &'a WorldOptions,
     pub resources: &'a [ResourceKind],
     pub gateway: bool,
+    memo: &'a MinimalMemo,
 }
 
 impl<'a> DesignExercise<'a> {
@@ -507,6 +509,7 @@ impl<'a> DesignExercise<'a> {
                 world,
                 resources,
                 gateway,
+                minimal,
                 ..
             } => Some(DesignExercise {
                 start: *start,
@@ -514,6 +517,7 @@ impl<'a> DesignExercise<'a> {
                 world,
                 resources,
                 gateway: *gateway,
+                memo: minimal,
             }),
             _ => None,
         }
@@ -584,16 +588,6 @@ impl<'a> DesignExercise<'a> {
     }
 }
 
-/// A safe design of least cost: the free knobs at their strongest, each
-/// target's protection, and the targets left to reconciliation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MinimalDesign {
-    pub design: Design,
-    pub targets: Vec<Protect>,
-    pub reconcile: Vec<u8>,
-    pub cost: u32,
-}
-
 /// The least cost of a safe design for the exercise, proved by the
 /// explorers, with one design that has it; `None` when no choice of the
 /// open knobs keeps the job table safe.
@@ -606,7 +600,19 @@ pub struct MinimalDesign {
 /// the target must then be reconciled. The cheapest choice per target is
 /// then the cheapest design: the same result as enumerating every
 /// combination, in a handful of searches.
+///
+/// It takes several exhaustive searches and never changes for a loaded
+/// exercise, so it is computed once and kept with the exercise.
 pub fn minimal_design(exercise: &DesignExercise<'_>) -> Result<Option<MinimalDesign>, CourseError> {
+    exercise
+        .memo
+        .get_or_init(|| compute_minimal_design(exercise))
+        .clone()
+}
+
+fn compute_minimal_design(
+    exercise: &DesignExercise<'_>,
+) -> Result<Option<MinimalDesign>, CourseError> {
     let design = exercise.free_knobs_strongest();
     let start_targets = exercise.start_targets();
     let choices: Vec<Vec<Protect>> = if exercise.open.contains(&Knob::TargetProtect) {

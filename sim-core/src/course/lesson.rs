@@ -3,11 +3,12 @@
 //! answer of a mark, predict, design or break exercise.
 
 use crate::Lang;
+use crate::course::error::CourseError;
 use crate::course::{CONCEPTS, complete};
 use crate::design::{Design, Preset};
 use crate::explore::{Bounds, WorldOptions};
 use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col, name, words};
-use crate::resource::ResourceKind;
+use crate::resource::{MinimalDesign, ResourceKind};
 use crate::scenario::{Action, DesignSource, Scenario, Text};
 use crate::trace::ViolationKind;
 
@@ -70,6 +71,35 @@ pub enum Knob {
 
 crate::names::named!(Knob);
 
+/// A design exercise's minimal design, computed on first use (several
+/// exhaustive searches) and then kept: it depends only on the exercise.
+/// It takes no part in comparing exercises, which compare by their text.
+#[derive(Default, Clone)]
+pub struct MinimalMemo(std::sync::OnceLock<Result<Option<MinimalDesign>, CourseError>>);
+
+impl MinimalMemo {
+    pub(crate) fn get_or_init(
+        &self,
+        compute: impl FnOnce() -> Result<Option<MinimalDesign>, CourseError>,
+    ) -> &Result<Option<MinimalDesign>, CourseError> {
+        self.0.get_or_init(compute)
+    }
+}
+
+impl PartialEq for MinimalMemo {
+    fn eq(&self, _: &MinimalMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for MinimalMemo {}
+
+impl std::fmt::Debug for MinimalMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MinimalMemo")
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuizOption {
     pub text: Text,
@@ -102,6 +132,8 @@ pub enum ExerciseKind {
         resources: Vec<ResourceKind>,
         /// The design has a gateway our own service can sit behind.
         gateway: bool,
+        /// Its minimal design, once the grader has computed it.
+        minimal: MinimalMemo,
     },
     /// Build a schedule in the scenario's world that makes its design violate.
     Break {
@@ -735,6 +767,7 @@ impl Reader<'_> {
             world,
             resources,
             gateway,
+            minimal: MinimalMemo::default(),
         })
     }
 

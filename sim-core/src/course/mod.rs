@@ -12,13 +12,16 @@ mod lint;
 mod progress;
 mod session;
 
+pub use crate::resource::MinimalDesign;
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use grade::{
-    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MinimalDesign, Schedule, Solution,
-    answer_from_json, asked_steps, grade, mark_candidates, minimal_design, schedule_scenario,
-    solution, worked_solution,
+    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, Schedule, Solution, answer_from_json,
+    asked_steps, grade, mark_candidates, minimal_design, schedule_scenario, solution,
+    worked_solution,
 };
-pub use lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, parse_lesson};
+pub use lesson::{
+    Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
+};
 pub use lint::{LintKind, LintProblem, check_lessons, lint_lesson};
 pub use progress::{
     ExerciseProgress, LessonProgress, PROGRESS_VERSION, Position, Progress, ProgressError,
