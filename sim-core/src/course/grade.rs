@@ -871,13 +871,21 @@ fn grade_design(
     let mut counterexample = None;
     let summary;
     if safe {
-        let report = explore_for(
-            &design_world(design, &targets, &choice.reconcile, exercise.world)?,
-            Method::Exhaustive,
-            None,
-            &mut RunToEnd,
-        )
-        .map_err(CourseError::World)?;
+        // The sites search visited every state the explorer would: its
+        // count is the proof's size, said as the explorer says it.
+        let report = crate::explore::Report {
+            verdict: crate::explore::Verdict::Safe,
+            method: Method::Exhaustive,
+            world: design_world(design, &targets, &choice.reconcile, exercise.world)?,
+            limits: crate::explore::Limits::default(),
+            stats: crate::explore::Stats {
+                states: sites.states,
+                ..crate::explore::Stats::default()
+            },
+            exhausted: sites.exhausted,
+            counterexample: None,
+            shrink_history: Vec::new(),
+        };
         summary = text(
             crate::explore::safe_sentence(&report, Lang::En),
             crate::explore::safe_sentence(&report, Lang::Zh),

@@ -177,6 +177,10 @@ pub struct Sites {
     pub targets: u8,
     /// The state limit stopped the search: the sites found are not all.
     pub incomplete: bool,
+    /// Distinct states visited.
+    pub states: u64,
+    /// Every reachable state was visited before the step bound.
+    pub exhausted: bool,
 }
 
 /// Visits every state reachable within the world's bounds (or the first
@@ -213,6 +217,7 @@ pub(crate) fn violation_sites(machine: &Machine, max_states: u64) -> Sites {
                     states += 1;
                     if states >= max_states {
                         sites.incomplete = true;
+                        sites.states = states;
                         return sites;
                     }
                 }
@@ -221,5 +226,7 @@ pub(crate) fn violation_sites(machine: &Machine, max_states: u64) -> Sites {
         std::mem::swap(&mut frontier, &mut next);
         depth += 1;
     }
+    sites.states = states;
+    sites.exhausted = frontier.is_empty();
     sites
 }

@@ -179,3 +179,30 @@ fn reconciliation_costs_more_than_any_protection() {
         }
     }
 }
+
+/// The sites search visits exactly the states the exhaustive explorer
+/// visits when it finds nothing: the grade's "safe" sentence counts them.
+#[test]
+fn the_sites_search_counts_the_explorers_states() {
+    use sim_core::explore::{Method, RunToEnd, Verdict, World, explore, violation_sites};
+    for preset in [sim_core::Preset::Full, sim_core::Preset::TtlLockOnly] {
+        let mut world = World::preset(preset, 2);
+        world.allow_cancel = true;
+        let sites = violation_sites(&world).unwrap();
+        let report = explore(&world, Method::Exhaustive, &mut RunToEnd).unwrap();
+        if report.verdict == Verdict::Safe {
+            assert_eq!(sites.states, report.stats.states);
+            assert!(!sites.job_table && sites.targets == 0);
+        } else {
+            assert!(sites.job_table || sites.targets != 0);
+            // Every site reconciled: nothing left for the explorer to count.
+            world.reconciled = 0b11;
+            let reconciled = explore(&world, Method::Exhaustive, &mut RunToEnd).unwrap();
+            assert_eq!(
+                reconciled.verdict == Verdict::Safe,
+                !sites.job_table,
+                "{preset:?}"
+            );
+        }
+    }
+}
