@@ -1331,6 +1331,29 @@ fn design_exercise_in_chinese() {
     });
 }
 
+/// A design over real resources in Chinese: each target by its kind, its
+/// offer's cost, the reconciliation boxes and the total.
+#[test]
+fn real_resource_design_in_chinese() {
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .flat_map(|lesson| (0..lesson.exercises.len()).map(move |i| (lesson.clone(), i)))
+        .find(|(lesson, i)| lesson.exercises[*i].id == "design-protect-the-targets")
+        .unwrap();
+    for (width, height) in SIZES {
+        let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+        let mut h = Harness::with(app, width, height);
+        let state = h.app.exercise_state(0, index).unwrap();
+        h.app.screens.push(Screen::Exercise(Box::new(state)));
+        h.char('l')
+            .char(' ')
+            .key(KeyCode::Down)
+            .key(KeyCode::Down)
+            .char(' ');
+        insta::assert_snapshot!(format!("design_resources_zh_{width}x{height}"), h.render());
+    }
+}
+
 #[test]
 fn quiz_exercise_in_chinese_after_a_try() {
     check_kind("quiz_zh", "quiz", |h, _, _| {

@@ -376,7 +376,7 @@ pub(crate) fn design_step(
         lines.push(Line::default());
         prose(
             &mut lines,
-            &format!("{} {}", lang.pick("Total cost:", "总代价："), work.cost()),
+            &format!("{}{}", lang.pick("Total cost: ", "总代价："), work.cost()),
             width,
             theme.plain(),
             theme,
@@ -477,9 +477,9 @@ pub(crate) fn design_solution(
         prose(
             &mut lines,
             &format!(
-                "{} {}",
+                "{}{}",
                 lang.pick(
-                    "The cheapest safe choice, computed by the explorers; its cost:",
+                    "The cheapest safe choice, computed by the explorers; its cost: ",
                     "探索器算出的最便宜的安全选择；代价：",
                 ),
                 minimal.cost
