@@ -20,6 +20,7 @@ mod names;
 mod narrate;
 mod oracle;
 mod parse;
+mod resource;
 mod reveal;
 mod scenario;
 mod trace;
@@ -38,6 +39,7 @@ pub use narrate::{
     reason_label, safety_reason, violation_label,
 };
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
+pub use resource::{MinimalDesign, Offer, RECONCILE_COST, ResourceKind, reconcile_cost_words};
 pub use reveal::Reveal;
 pub use scenario::{
     Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario,

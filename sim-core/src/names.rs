@@ -49,8 +49,8 @@ mod tests {
     use crate::course::{ExerciseKind, Knob};
     use crate::explore::Verdict;
     use crate::{
-        Action, Check, JobState, LeaseClock, Outcome, Preset, Protect, Reason, TokenKind,
-        ViolationKind,
+        Action, Check, JobState, LeaseClock, Outcome, Preset, Protect, Reason, ResourceKind,
+        TokenKind, ViolationKind,
     };
 
     /// Every variant's name parses back to the variant, the names are
@@ -87,6 +87,8 @@ mod tests {
             ViolationKind => "stale after_terminal",
             Verdict => "safe unsafe cancelled incomplete",
             Knob => "commit_checks renew_checks token lease_clock target_protect",
+            ResourceKind => "generic db_table own_service object_store kv_store log_producer \
+                             ticket_api mailer",
         }
     }
 
@@ -108,6 +110,9 @@ mod tests {
                 start_source: source,
                 open: Vec::new(),
                 world: crate::explore::WorldOptions::new(full.design(), source),
+                resources: Vec::new(),
+                gateway: false,
+                minimal: crate::course::MinimalMemo::default(),
             },
             ExerciseKind::Break {
                 scenario: 0,

@@ -231,6 +231,10 @@ impl Learner {
                         .target_protect
                         .as_ref()
                         .is_none_or(|t| t.get(index) == work.targets.get(index)),
+                    KnobRow::Reconcile(index) => {
+                        answer.reconcile.iter().any(|t| usize::from(*t) == index)
+                            == work.reconcile.get(index).copied().unwrap_or(false)
+                    }
                 };
                 if holds {
                     break;

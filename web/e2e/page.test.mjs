@@ -269,6 +269,32 @@ test('a progress file the terminal app wrote imports, and exports as the same re
   }
 });
 
+test('a design over real resources offers only what each supports, counts the cost and wants the cheapest safe design', async () => {
+  const session = await open('#/lesson/03-check-at-the-resource');
+  const { page } = session;
+  const design = page.locator('.exercise.kind-design').first();
+  const own = design.locator('#design-protect-the-targets-target-0');
+  const store = design.locator('#design-protect-the-targets-target-1');
+  // Our own service sits behind the design's gateway; the object store offers no gateway.
+  assert.ok((await own.locator('option').allTextContents()).some((o) => o.startsWith('gateway')));
+  assert.ok(!(await store.locator('option').allTextContents()).some((o) => o.startsWith('gateway')));
+  const graded = async () => {
+    await design.getByRole('button', { name: 'Check my answer' }).click();
+    const verdict = design.locator('.feedback > p.verdict');
+    await verdict.waitFor({ timeout: 20000 });
+    return verdict.textContent();
+  };
+  // Safe but not minimal: the gateway costs more than a registered token.
+  await own.selectOption('gateway');
+  await store.selectOption('versioned');
+  assert.match(await design.locator('.design-total').textContent(), /5/);
+  assert.match(await graded(), /Not yet/);
+  await own.selectOption('registered_token');
+  assert.match(await design.locator('.design-total').textContent(), /4/);
+  assert.match(await graded(), /Correct/);
+  await done(session);
+});
+
 test('the sandbox runs pasted TOML and reports mistakes as LINE:COL', async () => {
   const session = await open('#/sandbox');
   const { page } = session;

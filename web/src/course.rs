@@ -166,6 +166,11 @@ enum ExerciseDetails<'a> {
         start: DesignStartJson,
         choices: DesignChoicesJson,
         world: DesignWorldJson,
+        /// Per target: the real resource it stands for and what it offers.
+        resources: Vec<ResourceJson>,
+        /// What sending one target to reconciliation costs, and in words.
+        reconcile_cost: u32,
+        reconcile_words: &'static str,
     },
     Break {
         violation: Option<&'static str>,
@@ -204,6 +209,24 @@ struct DesignChoicesJson {
     token: [&'static str; TokenKind::ALL.len()],
     lease_clock: [&'static str; LeaseClock::ALL.len()],
     target_protect: [&'static str; Protect::ALL.len()],
+}
+
+/// A design exercise's target as the real resource it stands for.
+#[derive(Serialize)]
+struct ResourceJson {
+    id: String,
+    kind: &'static str,
+    title: &'static str,
+    about: &'static str,
+    /// The protections it offers, cheapest first: the only choices.
+    offers: Vec<OfferJson>,
+}
+
+#[derive(Serialize)]
+struct OfferJson {
+    protect: &'static str,
+    cost: u32,
+    words: &'static str,
 }
 
 #[derive(Serialize)]
@@ -294,6 +317,8 @@ struct DesignKeyJson {
     lease_clock: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     target_protect: Option<Vec<&'static str>>,
+    /// The targets sent to reconciliation, by id.
+    reconcile: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -355,6 +380,11 @@ fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
                 .target_protect
                 .as_ref()
                 .map(|t| t.iter().map(|p| p.name()).collect()),
+            reconcile: design
+                .reconcile
+                .iter()
+                .map(|t| format!("t{}", t + 1))
+                .collect(),
         }),
         Answer::Break(_) => KeyJson::Steps(
             graded
@@ -458,8 +488,34 @@ fn exercise_details<'a>(
             outcomes: OUTCOMES.map(Outcome::name),
         },
         ExerciseKind::Design {
-            start, open, world, ..
+            start,
+            open,
+            world,
+            resources,
+            gateway,
+            ..
         } => ExerciseDetails::Design {
+            resources: resources
+                .iter()
+                .enumerate()
+                .map(|(index, kind)| ResourceJson {
+                    id: format!("t{}", index + 1),
+                    kind: kind.name(),
+                    title: kind.title(lang),
+                    about: kind.about(lang),
+                    offers: kind
+                        .offers(*gateway)
+                        .iter()
+                        .map(|offer| OfferJson {
+                            protect: offer.protect.name(),
+                            cost: offer.cost,
+                            words: offer.cost_words(lang),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            reconcile_cost: sim_core::RECONCILE_COST,
+            reconcile_words: sim_core::reconcile_cost_words(lang),
             open: open.iter().map(|k| k.name()).collect(),
             start: DesignStartJson {
                 commit_checks: start.commit_checks.names(),
@@ -887,6 +943,57 @@ mod tests {
             error.starts_with("bad.toml:1:") && error.contains("必须是字符串"),
             "in the page's language: {error}"
         );
+    }
+
+    /// A design exercise over real resources: each target's kind, only its
+    /// offers with their costs, and a solution key that says what to
+    /// reconcile; the key sent back as an answer is graded right.
+    #[test]
+    fn a_design_over_real_resources_offers_only_what_each_supports() {
+        let mut course = course();
+        let lesson = "11-acceptance-test-and-self-check";
+        let value = course.lesson_json(lesson, Lang::Zh).unwrap();
+        let exercise = value["exercises"]
+            .as_array()
+            .and_then(|list| list.iter().find(|e| e["id"] == "design-every-resource"))
+            .cloned()
+            .unwrap_or_default();
+        let resources = exercise["resources"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(resources.len(), 3, "{exercise:#}");
+        assert_eq!(resources[1]["kind"], "mailer");
+        assert_eq!(resources[1]["title"], "短信 / 邮件发送");
+        let mailer_offers: Vec<&str> = resources[1]["offers"]
+            .as_array()
+            .map(|o| o.iter().filter_map(|o| o["protect"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(mailer_offers, ["none"]);
+        assert_eq!(exercise["reconcile_cost"], sim_core::RECONCILE_COST);
+        let refused = course.grade(
+            lesson,
+            "design-every-resource",
+            &json!({ "target_protect": ["none", "gateway", "none"] }),
+            Lang::En,
+        );
+        assert!(refused.is_err(), "a mailer offers no gateway");
+        let tried = course.grade(
+            lesson,
+            "design-every-resource",
+            &json!({ "target_protect": ["none", "none", "none"] }),
+            Lang::En,
+        );
+        assert_eq!(tried.unwrap()["correct"], false);
+        let solved = course
+            .solution(lesson, "design-every-resource", Lang::En)
+            .unwrap();
+        let key = solved["key"].clone();
+        assert!(key["reconcile"].is_array(), "{key:#}");
+        let again = course
+            .grade(lesson, "design-every-resource", &key, Lang::En)
+            .unwrap();
+        assert_eq!(again["correct"], true, "{again:#}");
     }
 
     #[test]

@@ -440,6 +440,8 @@ function designExercise(lesson, exercise, body, submit) {
   const world = exercise.world;
   const fields = [];
   const controls = h('div', { class: 'design-knobs' });
+  const targetSelects = [];
+  const total = h('p', { class: 'design-total', 'aria-live': 'polite' });
   const checksField = (knob) => {
     const start = new Set(exercise.start[knob]);
     const boxes = exercise.choices.checks.map((check) => {
@@ -462,10 +464,45 @@ function designExercise(lesson, exercise, body, submit) {
       const select = selectField(knob, exercise.choices[knob], exercise.start[knob]);
       fields.push(() => [knob, select.value]);
     } else if (knob === 'target_protect') {
-      const selects = exercise.start.target_protect.map((start, i) => selectField(knob, exercise.choices.target_protect, start, `target_protect[${i}]`));
+      // Each target offers only what its real resource supports, with the cost.
+      const selects = exercise.resources.map((resource, i) => {
+        const id = `${exercise.id}-target-${i}`;
+        const start = exercise.start.target_protect[i];
+        const words = h('span', { class: 'muted' });
+        const select = h('select', { id, onchange: () => { showWords(); showTotal(); } },
+          resource.offers.map((o) => h('option', { value: o.protect, selected: o.protect === start ? true : null }, `${o.protect} (${tf('designCost', { n: o.cost })})`)));
+        const showWords = () => { words.textContent = ` ${resource.offers.find((o) => o.protect === select.value)?.words ?? ''}`; };
+        showWords();
+        controls.append(h('div', { class: 'design-target' },
+          h('label', { for: id }, `${resource.id} · ${resource.title} `), select, h('p', { class: 'muted' }, resource.about), words));
+        return select;
+      });
+      targetSelects.push(...selects);
       fields.push(() => [knob, selects.map((sel) => sel.value)]);
     }
   }
+  // Which targets' effects stay possible and go to reconciliation: always the learner's call.
+  const reconcileBoxes = exercise.resources.map((resource, i) => {
+    const id = `${exercise.id}-reconcile-${i}`;
+    const box = h('input', { type: 'checkbox', id, onchange: () => showTotal() });
+    return { id: resource.id, box, label: h('label', { for: id }, box, ` ${resource.id} · ${resource.title}`) };
+  });
+  if (reconcileBoxes.length) {
+    controls.append(h('fieldset', {}, h('legend', {}, tf('designReconcile', { n: exercise.reconcile_cost })),
+      reconcileBoxes.map((b) => b.label), h('p', { class: 'muted' }, exercise.reconcile_words)));
+    fields.push(() => ['reconcile', reconcileBoxes.filter((b) => b.box.checked).map((b) => b.id)]);
+    controls.append(total);
+  }
+  function showTotal() {
+    let sum = 0;
+    exercise.resources.forEach((resource, i) => {
+      const chosen = targetSelects[i]?.value ?? exercise.start.target_protect[i];
+      sum += resource.offers.find((o) => o.protect === chosen)?.cost ?? 0;
+    });
+    sum += reconcileBoxes.filter((b) => b.box.checked).length * exercise.reconcile_cost;
+    total.textContent = tf('designTotal', { n: sum });
+  }
+  showTotal();
   body.append(
     h('p', {}, `${t('designWorld')}: ${worldSummary(world)}`),
     h('p', {}, t('designPrompt')), controls,

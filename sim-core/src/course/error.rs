@@ -55,6 +55,8 @@ pub enum CourseError {
     /// The worked solution comes only after an attempt.
     SolutionBeforeAttempt,
     NoSafeDesign,
+    /// A state limit stopped the explorers before they could judge a design.
+    ExplorationIncomplete,
     NoBreakingSchedule,
     /// The exercise's world does not fit the explorers.
     World(WorldError),
@@ -92,6 +94,15 @@ pub enum AnswerError {
     UnknownClock(String),
     UnknownProtect(String),
     TargetCount(usize),
+    /// A target's real resource does not offer the protection chosen for it.
+    Unsupported {
+        target: String,
+        kind: crate::resource::ResourceKind,
+        protect: crate::design::Protect,
+        gateway: bool,
+    },
+    /// `reconcile` names a target the world does not have.
+    NoTarget(String),
     BreakShape,
     TooManySteps,
     Step {
@@ -215,6 +226,11 @@ impl CourseError {
                 "no safe choice exists among the open knobs".to_owned(),
                 "开放的选项中没有安全的选择".to_owned(),
             ),
+            CourseError::ExplorationIncomplete => pick(
+                "the explorers hit their state limit before they could judge this design"
+                    .to_owned(),
+                "探索器在判定这个设计之前就达到了状态数上限".to_owned(),
+            ),
             CourseError::NoBreakingSchedule => pick(
                 "the explorers find no schedule that breaks this design".to_owned(),
                 "探索器找不到攻破这个设计的调度".to_owned(),
@@ -315,6 +331,35 @@ impl AnswerError {
             AnswerError::TargetCount(count) => pick(
                 format!("`target_protect` needs one protection per target ({count})"),
                 format!("`target_protect` 需要为每个目标各给一种保护（{count} 个）"),
+            ),
+            AnswerError::Unsupported {
+                target,
+                kind,
+                protect,
+                gateway,
+            } => {
+                let offered = kind
+                    .offers(*gateway)
+                    .iter()
+                    .map(|o| format!("`{}`", o.protect.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                pick(
+                    format!(
+                        "{target} ({}) does not offer `{}`: it offers {offered}",
+                        kind.title(Lang::En),
+                        protect.name(),
+                    ),
+                    format!(
+                        "{target}（{}）不提供 `{}`：它只提供 {offered}",
+                        kind.title(Lang::Zh),
+                        protect.name(),
+                    ),
+                )
+            }
+            AnswerError::NoTarget(name) => pick(
+                format!("`reconcile` names `{name}`, which is not a target of this world"),
+                format!("`reconcile` 里的 `{name}` 不是这个世界的目标"),
             ),
             AnswerError::BreakShape => pick(
                 "`break` must be a list of steps".to_owned(),
@@ -489,6 +534,13 @@ mod tests {
             AnswerError::UnknownClock(word()),
             AnswerError::UnknownProtect(word()),
             AnswerError::TargetCount(2),
+            AnswerError::Unsupported {
+                target: "t1".to_owned(),
+                kind: crate::resource::ResourceKind::Mailer,
+                protect: crate::design::Protect::Gateway,
+                gateway: false,
+            },
+            AnswerError::NoTarget(word()),
             AnswerError::BreakShape,
             AnswerError::TooManySteps,
             AnswerError::NoOption(4),
@@ -536,6 +588,7 @@ mod tests {
             CourseError::NoMoreHints { attempted: true },
             CourseError::SolutionBeforeAttempt,
             CourseError::NoSafeDesign,
+            CourseError::ExplorationIncomplete,
             CourseError::NoBreakingSchedule,
             CourseError::World(crate::explore::WorldError::Ttl),
             CourseError::Schedule(crate::ScenarioError::Ttl),

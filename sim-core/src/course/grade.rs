@@ -5,12 +5,15 @@ use crate::Lang;
 use serde_json::Value;
 
 use crate::course::error::{AnswerError, CourseError, StepProblem};
+use crate::course::lesson::MinimalMemo;
 use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption};
 use crate::design::{Check, CheckSet, Design, LeaseClock, Protect, TokenKind};
 use crate::explore::{
-    Bounds, Counterexample, Method, RunToEnd, Verdict, World, WorldOptions, explore_for,
+    Bounds, Counterexample, Method, RunToEnd, Sites, World, WorldOptions, explore_for,
+    violation_sites,
 };
 use crate::narrate::{describe_step, safety_reason};
+use crate::resource::{MinimalDesign, RECONCILE_COST, ResourceKind};
 use crate::scenario::{Action, MAX_TIME, Scenario, Step, Text};
 use crate::trace::{Outcome, ViolationKind};
 
@@ -83,6 +86,9 @@ pub struct DesignAnswer {
     pub token: Option<TokenKind>,
     pub lease_clock: Option<LeaseClock>,
     pub target_protect: Option<Vec<Protect>>,
+    /// The targets (indices) whose effects the design leaves possible and
+    /// sends to reconciliation.
+    pub reconcile: Vec<u8>,
 }
 
 /// One graded part of an answer (a step, an option, a verdict).
@@ -174,9 +180,15 @@ pub fn answer_from_json(
             predictions.sort_by_key(|(index, _)| *index);
             Ok(Answer::Predict(predictions))
         }
-        ExerciseKind::Design { open, world, .. } => {
-            Ok(Answer::Design(design_answer_from_json(open, world, value)?))
-        }
+        ExerciseKind::Design {
+            open,
+            world,
+            resources,
+            gateway,
+            ..
+        } => Ok(Answer::Design(design_answer_from_json(
+            open, world, resources, *gateway, value,
+        )?)),
         ExerciseKind::Break { scenario, .. } => {
             let shell = lesson
                 .scenario(*scenario)
@@ -203,11 +215,26 @@ pub fn answer_from_json(
 fn design_answer_from_json(
     open: &[Knob],
     world: &WorldOptions,
+    resources: &[ResourceKind],
+    gateway: bool,
     value: &Value,
 ) -> Result<DesignAnswer, CourseError> {
     let object = value.as_object().ok_or(AnswerError::DesignShape)?;
     let mut answer = DesignAnswer::default();
     for (key, field) in object {
+        if key == "reconcile" {
+            answer.reconcile = distinct_names_from_json(key, field)?
+                .into_iter()
+                .map(|name| {
+                    (0..resources.len())
+                        .find(|t| format!("t{}", t + 1) == name)
+                        .map(|t| t as u8)
+                        .ok_or(AnswerError::NoTarget(name))
+                })
+                .collect::<Result<Vec<u8>, AnswerError>>()?;
+            answer.reconcile.sort_unstable();
+            continue;
+        }
         let knob = Knob::ALL
             .into_iter()
             .find(|k| k.name() == key)
@@ -252,6 +279,8 @@ fn design_answer_from_json(
                 answer.target_protect = Some(target_protect_from_json(
                     names_from_json(key, field)?,
                     world,
+                    resources,
+                    gateway,
                 )?);
             }
         }
@@ -288,10 +317,13 @@ fn distinct_names_from_json(key: &str, field: &Value) -> Result<Vec<String>, Ans
     Ok(names)
 }
 
-/// `target_protect`'s protections, one per target of `world`.
+/// `target_protect`'s protections, one per target of `world`, each one its
+/// resource offers.
 fn target_protect_from_json(
     names: Vec<String>,
     world: &WorldOptions,
+    resources: &[ResourceKind],
+    gateway: bool,
 ) -> Result<Vec<Protect>, AnswerError> {
     let protects = names
         .iter()
@@ -305,6 +337,16 @@ fn target_protect_from_json(
     let count = world.targets.as_ref().map_or(0, Vec::len);
     if protects.len() != count {
         return Err(AnswerError::TargetCount(count));
+    }
+    for (index, (protect, kind)) in protects.iter().zip(resources).enumerate() {
+        if kind.offer(*protect, gateway).is_none() {
+            return Err(AnswerError::Unsupported {
+                target: format!("t{}", index + 1),
+                kind: *kind,
+                protect: *protect,
+                gateway,
+            });
+        }
     }
     Ok(protects)
 }
@@ -438,62 +480,233 @@ fn chosen_design(start: Design, answer: &DesignAnswer) -> Design {
     }
 }
 
-/// Explores `design` (with per-target protections) in the exercise's world.
-fn attack(
+/// The exercise's world with `design`, the targets' protections and the
+/// targets sent to reconciliation (whose violations are not counted).
+fn design_world(
     design: Design,
-    targets: Option<Vec<Protect>>,
+    targets: &[Protect],
+    reconcile: &[u8],
     world: &WorldOptions,
-) -> Result<crate::explore::Report, CourseError> {
+) -> Result<World, CourseError> {
     let mut options = world.clone();
     options.design = design;
     options.design_source = crate::scenario::DesignSource::Table;
-    if let Some(targets) = targets {
-        options.targets = Some(targets);
-    }
-    let world = options.world().map_err(CourseError::World)?;
-    explore_for(&world, Method::Exhaustive, None, &mut RunToEnd).map_err(CourseError::World)
+    options.targets = Some(targets.to_vec());
+    let mut built = options.world().map_err(CourseError::World)?;
+    built.reconciled = reconcile
+        .iter()
+        .filter(|t| usize::from(**t) < targets.len())
+        .fold(0, |mask, t| mask | (1 << t));
+    Ok(built)
 }
 
-/// The strongest choice of the open knobs that is safe in `world`, if any:
-/// every predicate, monotonic tokens, database time, and the first target
-/// protection (gateway, registered, versioned, highest-seen) that holds.
-pub fn strongest_safe_design(
-    start: Design,
-    open: &[Knob],
+/// Where violations can happen under `design` with `targets`.
+fn sites_of(
+    design: Design,
+    targets: &[Protect],
     world: &WorldOptions,
-) -> Option<(Design, Vec<Protect>)> {
-    let mut design = start;
-    if open.contains(&Knob::CommitChecks) {
-        design.commit_checks = CheckSet::ALL;
+) -> Result<Sites, CourseError> {
+    let built = design_world(design, targets, &[], world)?;
+    let sites = violation_sites(&built).map_err(CourseError::World)?;
+    if sites.incomplete {
+        return Err(CourseError::ExplorationIncomplete);
     }
-    if open.contains(&Knob::RenewChecks) {
-        design.renew_checks = CheckSet::ALL;
+    Ok(sites)
+}
+
+/// The design exercise's fixed facts, borrowed from its [`ExerciseKind`].
+#[derive(Debug, Clone, Copy)]
+pub struct DesignExercise<'a> {
+    pub start: Design,
+    pub open: &'a [Knob],
+    pub world: &'a WorldOptions,
+    pub resources: &'a [ResourceKind],
+    pub gateway: bool,
+    memo: &'a MinimalMemo,
+}
+
+impl<'a> DesignExercise<'a> {
+    /// The design facts of `kind`, if it is a design exercise.
+    pub fn of(kind: &'a ExerciseKind) -> Option<DesignExercise<'a>> {
+        match kind {
+            ExerciseKind::Design {
+                start,
+                open,
+                world,
+                resources,
+                gateway,
+                minimal,
+                ..
+            } => Some(DesignExercise {
+                start: *start,
+                open,
+                world,
+                resources,
+                gateway: *gateway,
+                memo: minimal,
+            }),
+            _ => None,
+        }
     }
-    if open.contains(&Knob::Token) {
-        design.token = TokenKind::Monotonic;
+
+    /// The targets' protections at the start.
+    pub fn start_targets(&self) -> Vec<Protect> {
+        self.world.targets.clone().unwrap_or_default()
     }
-    if open.contains(&Knob::LeaseClock) {
-        design.lease_clock = LeaseClock::Db;
+
+    /// The design and target protections an answer chooses.
+    pub fn chosen(&self, answer: &DesignAnswer) -> (Design, Vec<Protect>) {
+        let design = chosen_design(self.start, answer);
+        let targets = answer
+            .target_protect
+            .clone()
+            .filter(|_| self.open.contains(&Knob::TargetProtect))
+            .unwrap_or_else(|| self.start_targets());
+        (design, targets)
     }
-    let count = world.targets.as_ref().map_or(0, Vec::len);
-    let start_targets = world.targets.clone().unwrap_or_default();
-    let choices: Vec<Vec<Protect>> = if open.contains(&Knob::TargetProtect) {
-        [
-            Protect::Gateway,
-            Protect::RegisteredToken,
-            Protect::Versioned,
-            Protect::HighestToken,
-        ]
-        .into_iter()
-        .map(|protect| vec![protect; count])
-        .collect()
+
+    /// What the protections `targets` and the reconciliation of
+    /// `reconcile` cost, by the catalogue (`None`: a target's resource does
+    /// not offer its protection).
+    pub fn cost(&self, targets: &[Protect], reconcile: &[u8]) -> Option<u32> {
+        let mut total = RECONCILE_COST * reconcile.len() as u32;
+        for (protect, kind) in targets.iter().zip(self.resources) {
+            total += kind.offer(*protect, self.gateway)?.cost;
+        }
+        Some(total)
+    }
+
+    /// The targets where a violation stays reachable under the answer's
+    /// design and protections: the reconciliation list that design needs
+    /// (`None` when the job table itself is unsafe). For tests and tools
+    /// that build answers; the grader never tells a learner.
+    pub fn reconciliation_needed(
+        &self,
+        answer: &DesignAnswer,
+    ) -> Result<Option<Vec<u8>>, CourseError> {
+        let (design, targets) = self.chosen(answer);
+        let sites = sites_of(design, &targets, self.world)?;
+        Ok((!sites.job_table).then(|| {
+            (0..targets.len() as u8)
+                .filter(|t| sites.targets & (1 << t) != 0)
+                .collect()
+        }))
+    }
+
+    /// The open knobs that cost nothing (the job table's predicates, the
+    /// token, the lease clock), each at its strongest: a predicate more in
+    /// the same statement never makes a design less safe.
+    fn free_knobs_strongest(&self) -> Design {
+        let mut design = self.start;
+        if self.open.contains(&Knob::CommitChecks) {
+            design.commit_checks = CheckSet::ALL;
+        }
+        if self.open.contains(&Knob::RenewChecks) {
+            design.renew_checks = CheckSet::ALL;
+        }
+        if self.open.contains(&Knob::Token) {
+            design.token = TokenKind::Monotonic;
+        }
+        if self.open.contains(&Knob::LeaseClock) {
+            design.lease_clock = LeaseClock::Db;
+        }
+        design
+    }
+}
+
+/// The least cost of a safe design for the exercise, proved by the
+/// explorers, with one design that has it; `None` when no choice of the
+/// open knobs keeps the job table safe.
+///
+/// Targets do not interact: a write's acceptance changes only its own
+/// target's state, and a worker goes on with its program whatever a
+/// target answered. So whether a violation can reach target `t` depends on
+/// `t`'s protection alone, and one search per option position (every
+/// target given its k-th offer) finds, for every target and offer, whether
+/// the target must then be reconciled. The cheapest choice per target is
+/// then the cheapest design: the same result as enumerating every
+/// combination, in a handful of searches.
+///
+/// It takes several exhaustive searches and never changes for a loaded
+/// exercise, so it is computed once and kept with the exercise.
+pub fn minimal_design(exercise: &DesignExercise<'_>) -> Result<Option<MinimalDesign>, CourseError> {
+    exercise
+        .memo
+        .get_or_init(|| compute_minimal_design(exercise))
+        .clone()
+}
+
+fn compute_minimal_design(
+    exercise: &DesignExercise<'_>,
+) -> Result<Option<MinimalDesign>, CourseError> {
+    let design = exercise.free_knobs_strongest();
+    let start_targets = exercise.start_targets();
+    let choices: Vec<Vec<Protect>> = if exercise.open.contains(&Knob::TargetProtect) {
+        exercise
+            .resources
+            .iter()
+            .map(|kind| {
+                kind.offers(exercise.gateway)
+                    .into_iter()
+                    .map(|o| o.protect)
+                    .collect()
+            })
+            .collect()
     } else {
-        vec![start_targets]
+        start_targets.iter().map(|p| vec![*p]).collect()
     };
-    choices.into_iter().find_map(|targets| {
-        let report = attack(design, Some(targets.clone()), world).ok()?;
-        (report.verdict == Verdict::Safe).then_some((design, targets))
-    })
+    let widest = choices.iter().map(Vec::len).max().unwrap_or(1).max(1);
+    // reaches[t][k]: a violation reaches target t under its k-th choice.
+    let mut reaches: Vec<Vec<bool>> = choices.iter().map(|c| vec![false; c.len()]).collect();
+    for k in 0..widest {
+        let targets: Vec<Protect> = choices.iter().map(|c| c[k.min(c.len() - 1)]).collect();
+        let sites = sites_of(design, &targets, exercise.world)?;
+        if sites.job_table {
+            return Ok(None);
+        }
+        for (t, reach) in reaches.iter_mut().enumerate() {
+            if k < reach.len() {
+                reach[k] = sites.targets & (1 << t) != 0;
+            }
+        }
+    }
+    let mut targets = Vec::new();
+    let mut reconcile = Vec::new();
+    for (t, (options, reach)) in choices.iter().zip(&reaches).enumerate() {
+        let kind = exercise
+            .resources
+            .get(t)
+            .copied()
+            .unwrap_or(ResourceKind::Generic);
+        let price = |k: usize| {
+            kind.offer(options[k], exercise.gateway)
+                .map_or(u32::MAX / 4, |o| o.cost)
+                + if reach[k] { RECONCILE_COST } else { 0 }
+        };
+        let best = (0..options.len()).min_by_key(|k| price(*k)).unwrap_or(0);
+        targets.push(options[best]);
+        if reach[best] {
+            reconcile.push(t as u8);
+        }
+    }
+    let cost = exercise
+        .cost(&targets, &reconcile)
+        .ok_or(CourseError::NoSafeDesign)?;
+    Ok(Some(MinimalDesign {
+        design,
+        targets,
+        reconcile,
+        cost,
+    }))
+}
+
+/// Target ids `t1`, `t2`… of `indices`, for feedback.
+fn target_names(indices: impl IntoIterator<Item = u8>) -> String {
+    indices
+        .into_iter()
+        .map(|t| format!("t{}", t + 1))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A schedule the explorers find to break the scenario's design (of the
@@ -537,8 +750,10 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
         (ExerciseKind::Predict { scenario, steps }, Answer::Predict(predicted)) => {
             grade_predict(lesson, *scenario, steps.as_deref(), predicted)
         }
-        (ExerciseKind::Design { start, world, .. }, Answer::Design(choice)) => {
-            grade_design(*start, world, choice)
+        (kind @ ExerciseKind::Design { .. }, Answer::Design(choice)) => {
+            let exercise =
+                DesignExercise::of(kind).ok_or(CourseError::WrongKind { kind: kind.name() })?;
+            grade_design(&exercise, choice)
         }
         (
             ExerciseKind::Break {
@@ -763,44 +978,135 @@ fn grade_predict(
     Ok(finish(items, true, None, None))
 }
 
-/// Design: right when the explorers cannot break the chosen design.
+/// Design: right when the design is safe (the explorers find no violation
+/// except at the targets sent to reconciliation), every target sent to
+/// reconciliation really is reachable by a violation, and no cheaper
+/// choice is also safe. A wrong answer says which part failed, never the
+/// cheaper design.
 fn grade_design(
-    start: Design,
-    world: &WorldOptions,
+    exercise: &DesignExercise<'_>,
     choice: &DesignAnswer,
 ) -> Result<Grade, CourseError> {
-    let design = chosen_design(start, choice);
-    let report = attack(design, choice.target_protect.clone(), world)?;
-    let safe = report.verdict == Verdict::Safe;
-    let summary = match &report.counterexample {
-        Some(found) => found.explanation.clone(),
-        None => text(
+    let (design, targets) = exercise.chosen(choice);
+    let cost = exercise
+        .cost(&targets, &choice.reconcile)
+        .ok_or(CourseError::NoSafeDesign)?;
+    let sites = sites_of(design, &targets, exercise.world)?;
+    let mask = choice.reconcile.iter().fold(0u8, |mask, t| mask | (1 << t));
+    let safe = !sites.job_table && sites.targets & !mask == 0;
+    let mut items = Vec::new();
+    let mut counterexample = None;
+    let summary;
+    if safe {
+        // The sites search visited every state the explorer would: its
+        // count is the proof's size, said as the explorer says it.
+        let report = crate::explore::Report {
+            verdict: crate::explore::Verdict::Safe,
+            method: Method::Exhaustive,
+            world: design_world(design, &targets, &choice.reconcile, exercise.world)?,
+            limits: crate::explore::Limits::default(),
+            stats: crate::explore::Stats {
+                states: sites.states,
+                ..crate::explore::Stats::default()
+            },
+            exhausted: sites.exhausted,
+            counterexample: None,
+            shrink_history: Vec::new(),
+        };
+        summary = text(
             crate::explore::safe_sentence(&report, Lang::En),
             crate::explore::safe_sentence(&report, Lang::Zh),
-        ),
-    };
-    Ok(Grade {
-        correct: safe,
-        summary,
-        items: vec![GradeItem {
+        );
+        items.push(GradeItem {
             index: None,
-            right: safe,
-            text: text(
-                if safe {
-                    "The explorers could not break it."
-                } else {
-                    "The explorers broke it: see the counterexample."
-                }
-                .to_owned(),
-                if safe {
-                    "探索器没能攻破它。"
-                } else {
-                    "探索器攻破了它：请看反例。"
-                }
-                .to_owned(),
+            right: true,
+            text: if choice.reconcile.is_empty() {
+                text(
+                    "Safe: the explorers found no stale or after-cancel effect.".to_owned(),
+                    "安全：探索器没有找到任何旧代次的或取消之后的效果。".to_owned(),
+                )
+            } else {
+                let names = target_names(choice.reconcile.iter().copied());
+                text(
+                    format!("Safe: the explorers found no stale or after-cancel effect outside {names}, which you send to reconciliation."),
+                    format!("安全：除了交给对账的 {names}，探索器没有在别处找到旧代次的或取消之后的效果。"),
+                )
+            },
+        });
+    } else {
+        let report = explore_for(
+            &design_world(design, &targets, &choice.reconcile, exercise.world)?,
+            Method::Exhaustive,
+            None,
+            &mut RunToEnd,
+        )
+        .map_err(CourseError::World)?;
+        summary = match &report.counterexample {
+            Some(found) => found.explanation.clone(),
+            None => text(
+                crate::explore::safe_sentence(&report, Lang::En),
+                crate::explore::safe_sentence(&report, Lang::Zh),
             ),
-        }],
-        counterexample: report.counterexample,
+        };
+        counterexample = report.counterexample;
+        items.push(GradeItem {
+            index: None,
+            right: false,
+            text: text(
+                "Unsafe: the explorers broke it; see the counterexample.".to_owned(),
+                "不安全：探索器攻破了它，请看反例。".to_owned(),
+            ),
+        });
+    }
+    // Reconciling a target no violation can reach is work for nothing.
+    let needless: Vec<u8> = choice
+        .reconcile
+        .iter()
+        .copied()
+        .filter(|t| sites.targets & (1 << t) == 0)
+        .collect();
+    if !needless.is_empty() {
+        let names = target_names(needless.iter().copied());
+        items.push(GradeItem {
+            index: None,
+            right: false,
+            text: text(
+                format!("Reconciliation list wrong: no violation can reach {names} with the protection you chose, so there is nothing to reconcile there."),
+                format!("对账清单有误：在你选的保护下，没有任何违例能到达 {names}，那里没有东西需要对账。"),
+            ),
+        });
+    }
+    let minimal = if safe && needless.is_empty() {
+        minimal_design(exercise)?.map(|m| m.cost)
+    } else {
+        None
+    };
+    let cheaper = minimal.is_some_and(|least| least < cost);
+    if safe && needless.is_empty() {
+        items.push(GradeItem {
+            index: None,
+            right: !cheaper,
+            text: if cheaper {
+                text(
+                    format!(
+                        "Not minimal: your design costs {cost}, and a cheaper design is also safe."
+                    ),
+                    format!("不是最省的：你的设计代价是 {cost}，还有更便宜的设计同样安全。"),
+                )
+            } else {
+                text(
+                    format!("Minimal: your design costs {cost}, and no cheaper choice is safe."),
+                    format!("最省：你的设计代价是 {cost}，没有更便宜的选择是安全的。"),
+                )
+            },
+        });
+    }
+    let correct = items.iter().all(|item| item.right);
+    Ok(Grade {
+        correct,
+        summary,
+        items,
+        counterexample,
         scenario: None,
     })
 }
@@ -906,13 +1212,10 @@ fn finish(
 pub struct Solution {
     pub grade: Grade,
     pub key: Answer,
-    /// Design exercises: the strongest safe design and its targets'
-    /// protections, for front ends that show every knob.
-    pub design: Option<SafeDesign>,
+    /// Design exercises: the minimal safe design, for front ends that show
+    /// every knob.
+    pub design: Option<MinimalDesign>,
 }
-
-/// A design and its targets' protections.
-pub type SafeDesign = (Design, Vec<Protect>);
 
 /// The worked solution, computed now: the key with its reasons.
 pub fn solution(lesson: &Lesson, exercise: &Exercise) -> Result<Grade, CourseError> {
@@ -923,7 +1226,7 @@ pub fn solution(lesson: &Lesson, exercise: &Exercise) -> Result<Grade, CourseErr
 fn solution_key(
     lesson: &Lesson,
     exercise: &Exercise,
-) -> Result<(Answer, Option<SafeDesign>), CourseError> {
+) -> Result<(Answer, Option<MinimalDesign>), CourseError> {
     let key = match &exercise.kind {
         ExerciseKind::Mark {
             scenario,
@@ -954,11 +1257,10 @@ fn solution_key(
                     .collect(),
             )
         }
-        ExerciseKind::Design {
-            start, open, world, ..
-        } => {
-            let (design, targets) =
-                strongest_safe_design(*start, open, world).ok_or(CourseError::NoSafeDesign)?;
+        kind @ ExerciseKind::Design { open, .. } => {
+            let exercise = DesignExercise::of(kind).ok_or(CourseError::NoSafeDesign)?;
+            let minimal = minimal_design(&exercise)?.ok_or(CourseError::NoSafeDesign)?;
+            let design = minimal.design;
             let answer = DesignAnswer {
                 commit_checks: open
                     .contains(&Knob::CommitChecks)
@@ -970,9 +1272,12 @@ fn solution_key(
                 lease_clock: open
                     .contains(&Knob::LeaseClock)
                     .then_some(design.lease_clock),
-                target_protect: open.contains(&Knob::TargetProtect).then(|| targets.clone()),
+                target_protect: open
+                    .contains(&Knob::TargetProtect)
+                    .then(|| minimal.targets.clone()),
+                reconcile: minimal.reconcile.clone(),
             };
-            return Ok((Answer::Design(answer), Some((design, targets))));
+            return Ok((Answer::Design(answer), Some(minimal)));
         }
         ExerciseKind::Break {
             scenario,

@@ -3,10 +3,12 @@
 //! answer of a mark, predict, design or break exercise.
 
 use crate::Lang;
+use crate::course::error::CourseError;
 use crate::course::{CONCEPTS, complete};
 use crate::design::{Design, Preset};
 use crate::explore::{Bounds, WorldOptions};
 use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col, name, words};
+use crate::resource::{MinimalDesign, ResourceKind};
 use crate::scenario::{Action, DesignSource, Scenario, Text};
 use crate::trace::ViolationKind;
 
@@ -69,6 +71,35 @@ pub enum Knob {
 
 crate::names::named!(Knob);
 
+/// A design exercise's minimal design, computed on first use (several
+/// exhaustive searches) and then kept: it depends only on the exercise.
+/// It takes no part in comparing exercises, which compare by their text.
+#[derive(Default, Clone)]
+pub struct MinimalMemo(std::sync::OnceLock<Result<Option<MinimalDesign>, CourseError>>);
+
+impl MinimalMemo {
+    pub(crate) fn get_or_init(
+        &self,
+        compute: impl FnOnce() -> Result<Option<MinimalDesign>, CourseError>,
+    ) -> &Result<Option<MinimalDesign>, CourseError> {
+        self.0.get_or_init(compute)
+    }
+}
+
+impl PartialEq for MinimalMemo {
+    fn eq(&self, _: &MinimalMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for MinimalMemo {}
+
+impl std::fmt::Debug for MinimalMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MinimalMemo")
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuizOption {
     pub text: Text,
@@ -94,8 +125,15 @@ pub enum ExerciseKind {
         start: Design,
         start_source: DesignSource,
         open: Vec<Knob>,
-        /// The world; its `targets` hold the start design's protection.
+        /// The world; its `targets` hold the start protections.
         world: WorldOptions,
+        /// The real resource each target stands for (`Generic` when the
+        /// world only gives a count), parallel to `world.targets`.
+        resources: Vec<ResourceKind>,
+        /// The design has a gateway our own service can sit behind.
+        gateway: bool,
+        /// Its minimal design, once the grader has computed it.
+        minimal: MinimalMemo,
     },
     /// Build a schedule in the scenario's world that makes its design violate.
     Break {
@@ -697,11 +735,21 @@ impl Reader<'_> {
         };
         let open = self.open_knobs(fields)?;
         let mut world = WorldOptions::new(start, start_source);
-        let targets = match fields.get(11) {
+        let (resources, gateway) = match fields.get(11) {
             Some(value) => self.world_table(value, &mut world)?,
-            None => DESIGN_TARGETS,
+            None => (vec![ResourceKind::Generic; DESIGN_TARGETS], false),
         };
-        world.targets = Some(vec![start.target_protect; targets]);
+        // A real resource starts with the start design's protection only
+        // when it offers it; otherwise with none.
+        world.targets = Some(
+            resources
+                .iter()
+                .map(|kind| {
+                    kind.offer(start.target_protect, gateway)
+                        .map_or(crate::design::Protect::None, |o| o.protect)
+                })
+                .collect(),
+        );
         if let Err(problem) = world.world() {
             self.error(
                 fields.span.clone(),
@@ -717,6 +765,9 @@ impl Reader<'_> {
             start_source,
             open,
             world,
+            resources,
+            gateway,
+            minimal: MinimalMemo::default(),
         })
     }
 
@@ -753,11 +804,16 @@ impl Reader<'_> {
     }
 
     /// A design exercise's `[world]` table, read into `world`; returns the
-    /// number of targets it asks for.
-    fn world_table(&mut self, value: &Value<'_>, world: &mut WorldOptions) -> Option<usize> {
+    /// resource each target stands for (a count gives anonymous targets,
+    /// a list of kind names real ones) and whether the design has a gateway.
+    fn world_table(
+        &mut self,
+        value: &Value<'_>,
+        world: &mut WorldOptions,
+    ) -> Option<(Vec<ResourceKind>, bool)> {
         let table = self.table(value, &name("`world`"))?;
-        let mut targets = DESIGN_TARGETS;
-        const WORLD: [&str; 10] = [
+        let mut targets = vec![ResourceKind::Generic; DESIGN_TARGETS];
+        const WORLD: [&str; 11] = [
             "workers",
             "targets",
             "ttl",
@@ -768,6 +824,7 @@ impl Reader<'_> {
             "max_claims",
             "heartbeat",
             "max_steps",
+            "gateway",
         ];
         let world_fields = self.fields(table, value.span(), &WORLD, &name("`world`"));
         let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
@@ -778,9 +835,42 @@ impl Reader<'_> {
         if let Some(workers) = number(self, 0, "workers", 2, 4) {
             world.workers = workers as u8;
         }
-        if let Some(count) = number(self, 1, "targets", 0, 4) {
-            targets = count as usize;
+        match world_fields.get(1) {
+            Some(list) if matches!(list.get_ref(), toml::de::DeValue::Array(_)) => {
+                let entries = self.array(list, &name("`world.targets`"))?;
+                if entries.len() > 4 {
+                    self.error(
+                        list.span(),
+                        words(
+                            "`world.targets` lists at most 4 resources",
+                            "`world.targets` 最多列出 4 个资源",
+                        ),
+                    );
+                }
+                targets = entries
+                    .iter()
+                    .filter_map(|entry| {
+                        self.choice(
+                            entry,
+                            &words("resource kind", "资源类型"),
+                            &ResourceKind::ALL,
+                            ResourceKind::name,
+                        )
+                    })
+                    .take(4)
+                    .collect();
+            }
+            Some(_) => {
+                if let Some(count) = number(self, 1, "targets", 0, 4) {
+                    targets = vec![ResourceKind::Generic; count as usize];
+                }
+            }
+            None => {}
         }
+        let gateway = world_fields
+            .get(10)
+            .and_then(|v| self.bool(v, &name("`world.gateway`")))
+            .unwrap_or(false);
         if let Some(ttl) = number(self, 2, "ttl", 1, 15) {
             world.ttl = ttl as u8;
         }
@@ -810,7 +900,7 @@ impl Reader<'_> {
                 *flag = value;
             }
         }
-        Some(targets)
+        Some((targets, gateway))
     }
 
     fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {

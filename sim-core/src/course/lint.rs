@@ -5,7 +5,9 @@
 
 use crate::Lang;
 use crate::course::error::CourseError;
-use crate::course::grade::{MarkKey, breaking_schedule, mark_keys, strongest_safe_design};
+use crate::course::grade::{
+    DesignExercise, MarkKey, breaking_schedule, mark_keys, minimal_design, worked_solution,
+};
 use crate::course::lesson::{ExerciseKind, Lesson, QuizOption};
 
 /// One problem with an exercise, at the exercise's line and column.
@@ -29,6 +31,8 @@ pub enum LintKind {
     MissingScenario,
     /// Design: no choice of the open knobs is safe.
     NoSafeDesign,
+    /// Design: the computed minimal design does not pass its own grader.
+    MinimalFails,
     /// Break: the explorers find no breaking schedule within bounds.
     Unbreakable,
     /// Break: the world does not fit the explorer (its reason).
@@ -71,6 +75,10 @@ impl LintKind {
                 "no choice of the open knobs is safe in this world: the exercise cannot be solved"
                     .to_owned(),
                 "在这个世界里，开放选项的任何组合都不安全：这个练习无解".to_owned(),
+            ),
+            LintKind::MinimalFails => (
+                "the computed minimal design does not pass the grader".to_owned(),
+                "计算出的最省设计没有通过评分".to_owned(),
             ),
             LintKind::Unbreakable => (
                 "the explorers find no schedule that breaks this design within bounds".to_owned(),
@@ -172,11 +180,19 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
                     found(LintKind::MissingScenario);
                 }
             }
-            ExerciseKind::Design {
-                start, open, world, ..
-            } => {
-                if strongest_safe_design(*start, open, world).is_none() {
-                    found(LintKind::NoSafeDesign);
+            kind @ ExerciseKind::Design { .. } => {
+                // Solvable: a minimal safe design exists, and it passes the
+                // grader (any design of the same least cost passes too, so
+                // a tie between minimal designs is no problem).
+                let minimal = DesignExercise::of(kind).map(|e| minimal_design(&e));
+                match minimal {
+                    Some(Ok(Some(_))) => {
+                        if !worked_solution(lesson, exercise).is_ok_and(|s| s.grade.correct) {
+                            found(LintKind::MinimalFails);
+                        }
+                    }
+                    Some(Ok(None)) | None => found(LintKind::NoSafeDesign),
+                    Some(Err(why)) => found(LintKind::World(why)),
                 }
             }
             ExerciseKind::Break {

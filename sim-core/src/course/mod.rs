@@ -14,14 +14,17 @@ mod order;
 mod progress;
 mod session;
 
+pub use crate::resource::MinimalDesign;
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use feedback::Feedback;
 pub use grade::{
-    Answer, DesignAnswer, Grade, GradeItem, MarkKey, SafeDesign, Schedule, Solution,
-    answer_from_json, asked_steps, grade, mark_candidates, mark_key, mark_keys, schedule_scenario,
-    solution, strongest_safe_design, worked_solution,
+    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MarkKey, Schedule, Solution,
+    answer_from_json, asked_steps, grade, mark_candidates, mark_key, mark_keys, minimal_design,
+    schedule_scenario, solution, worked_solution,
 };
-pub use lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption, Section, parse_lesson};
+pub use lesson::{
+    Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
+};
 pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
 pub use order::option_order;
 pub use progress::{

@@ -167,3 +167,66 @@ fn path_to(parents: &[(u32, u8)], node: u32) -> Vec<Move> {
     path.reverse();
     path
 }
+
+/// Where a world's violations can happen: the job table (claims, renews,
+/// finishes) and a bit per target, over every state within the bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Sites {
+    pub job_table: bool,
+    /// Bit `t`: a violating write to target `t` is reachable.
+    pub targets: u8,
+    /// The state limit stopped the search: the sites found are not all.
+    pub incomplete: bool,
+    /// Distinct states visited.
+    pub states: u64,
+    /// Every reachable state was visited before the step bound.
+    pub exhausted: bool,
+}
+
+/// Visits every state reachable within the world's bounds (or the first
+/// `max_states`) and records every violating move's site. Unlike
+/// [`explore`] it goes on past a violation: a violation at one target does
+/// not stop the world, so later ones elsewhere are reachable too.
+pub(crate) fn violation_sites(machine: &Machine, max_states: u64) -> Sites {
+    let initial = machine.initial();
+    let max_depth = machine.world().bounds.max_steps;
+    let mut visited = Visited::new();
+    visited.insert(fingerprint(&initial));
+    let mut frontier: Vec<State> = vec![initial];
+    let mut next: Vec<State> = Vec::new();
+    let mut moves = Vec::with_capacity(8);
+    let mut sites = Sites::default();
+    let mut states: u64 = 1;
+    let mut depth: u16 = 0;
+    while !frontier.is_empty() && depth < max_depth {
+        for state in frontier.drain(..) {
+            machine.moves(&state, &mut moves);
+            for &chosen in &moves {
+                let mut successor = state;
+                let result = machine.apply(&mut successor, chosen);
+                if result.violation.is_some() {
+                    match result.op {
+                        Some(crate::explore::Op::Write(target)) => {
+                            sites.targets |= 1 << target;
+                        }
+                        _ => sites.job_table = true,
+                    }
+                }
+                if visited.insert(fingerprint(&successor)) {
+                    next.push(successor);
+                    states += 1;
+                    if states >= max_states {
+                        sites.incomplete = true;
+                        sites.states = states;
+                        return sites;
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut frontier, &mut next);
+        depth += 1;
+    }
+    sites.states = states;
+    sites.exhausted = frontier.is_empty();
+    sites
+}

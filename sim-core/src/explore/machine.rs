@@ -597,10 +597,11 @@ impl Machine {
                 };
             }
         };
+        let reconciled = self.world.reconciled & (1 << target) != 0;
         MoveResult {
             applied,
             failed,
-            violation: if applied {
+            violation: if applied && !reconciled {
                 self.judge(state, worker)
             } else {
                 None

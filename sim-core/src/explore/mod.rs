@@ -21,6 +21,7 @@ use crate::Lang;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use bfs::Sites;
 pub use machine::{Machine, Move, MoveResult, State};
 pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
 pub use world::{
@@ -228,6 +229,13 @@ pub fn explore_for(
     control: &mut dyn Control,
 ) -> Result<Report, WorldError> {
     explore_limited(world, method, want, Limits::default(), control)
+}
+
+/// Where violations can happen in `world` (every state within its bounds,
+/// under the default state limit): what a design leaves to reconciliation.
+pub fn violation_sites(world: &World) -> Result<Sites, WorldError> {
+    let machine = Machine::new(world.clone())?;
+    Ok(bfs::violation_sites(&machine, Limits::default().max_states))
 }
 
 /// [`explore_for`] under `limits` rather than the default ones.

@@ -72,6 +72,9 @@ pub struct World {
     /// Seeds `token = "random"`.
     pub seed: u64,
     pub bounds: Bounds,
+    /// A bit per target whose effects the design sends to reconciliation:
+    /// a violation there is expected, so the explorers do not count it.
+    pub reconciled: u8,
 }
 
 /// Something wrong with a world: a bound the compact state relies on.
@@ -195,6 +198,7 @@ impl World {
             db_offset: 0,
             seed: 0,
             bounds: Bounds::default(),
+            reconciled: 0,
         }
     }
 
@@ -261,6 +265,7 @@ impl World {
             db_offset: small(scenario.db_offset, WorldError::DbOffset)?,
             seed: scenario.seed,
             bounds,
+            reconciled: 0,
         };
         world.validate()?;
         Ok(world)

@@ -7,6 +7,7 @@
     reason = "a failing unwrap is a failing test, with its message"
 )]
 
+mod catalogue;
 mod course;
 mod diagram;
 mod explore;

@@ -6,10 +6,10 @@ use sim_core::Lang;
 use std::collections::{BTreeMap, BTreeSet};
 
 use sim_core::course::{
-    CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson, Progress,
-    SafeDesign, Schedule,
+    CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson,
+    MinimalDesign, Progress, Schedule,
 };
-use sim_core::{Action, Check, Design, Outcome, Protect, Scenario, Step, Trace};
+use sim_core::{Action, Check, Design, Outcome, Protect, ResourceKind, Scenario, Step, Trace};
 
 use super::explorer::{Command, ExplorerState};
 use super::persist::Notice;
@@ -149,6 +149,8 @@ pub(crate) enum KnobRow {
     Clock,
     /// The protection of the target at this index.
     Target(usize),
+    /// Whether the target at this index goes to reconciliation.
+    Reconcile(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -158,10 +160,16 @@ pub(crate) struct DesignWork {
     /// Per target of the exercise's world, its protection.
     pub(crate) targets: Vec<Protect>,
     pub(crate) target_names: Vec<String>,
+    /// The real resource each target stands for, and whether the design
+    /// has a gateway (what each target may be given).
+    pub(crate) resources: Vec<ResourceKind>,
+    pub(crate) gateway: bool,
+    /// Per target: its effects go to reconciliation.
+    pub(crate) reconcile: Vec<bool>,
     pub(crate) rows: Vec<KnobRow>,
     pub(crate) cursor: usize,
     /// The solution's design, computed with the worked solution.
-    pub(crate) solved: Option<SafeDesign>,
+    pub(crate) solved: Option<MinimalDesign>,
 }
 
 impl DesignWork {
@@ -170,6 +178,8 @@ impl DesignWork {
         open: &[Knob],
         targets: Vec<Protect>,
         target_names: Vec<String>,
+        resources: Vec<ResourceKind>,
+        gateway: bool,
     ) -> DesignWork {
         let mut rows = Vec::new();
         for knob in open {
@@ -181,11 +191,16 @@ impl DesignWork {
                 Knob::TargetProtect => rows.extend((0..targets.len()).map(KnobRow::Target)),
             }
         }
+        // Which targets go to reconciliation is always the learner's call.
+        rows.extend((0..targets.len()).map(KnobRow::Reconcile));
         DesignWork {
             open: open.to_vec(),
             design: start,
+            reconcile: vec![false; targets.len()],
             targets,
             target_names,
+            resources,
+            gateway,
             rows,
             cursor: 0,
             solved: None,
@@ -201,7 +216,37 @@ impl DesignWork {
             token: open(Knob::Token).then_some(self.design.token),
             lease_clock: open(Knob::LeaseClock).then_some(self.design.lease_clock),
             target_protect: open(Knob::TargetProtect).then(|| self.targets.clone()),
+            reconcile: self.reconciled(),
         }
+    }
+
+    /// The indices of the targets sent to reconciliation.
+    pub(crate) fn reconciled(&self) -> Vec<u8> {
+        (0..self.reconcile.len())
+            .filter(|t| self.reconcile[*t])
+            .filter_map(|t| u8::try_from(t).ok())
+            .collect()
+    }
+
+    /// The kind of the target at `index` (anonymous when unknown).
+    pub(crate) fn resource(&self, index: usize) -> ResourceKind {
+        self.resources
+            .get(index)
+            .copied()
+            .unwrap_or(ResourceKind::Generic)
+    }
+
+    /// The design's cost by the catalogue: its targets' protections and
+    /// the reconciled targets.
+    pub(crate) fn cost(&self) -> u32 {
+        let protections: u32 = self
+            .targets
+            .iter()
+            .enumerate()
+            .filter_map(|(t, p)| self.resource(t).offer(*p, self.gateway))
+            .map(|o| o.cost)
+            .sum();
+        protections + sim_core::RECONCILE_COST * self.reconciled().len() as u32
     }
 }
 
@@ -514,7 +559,12 @@ impl App {
                 (Some(timeline), asked, work)
             }
             ExerciseKind::Design {
-                start, open, world, ..
+                start,
+                open,
+                world,
+                resources,
+                gateway,
+                ..
             } => {
                 // The world the explorers build: its targets, with their names.
                 let (targets, names) = match world.world() {
@@ -526,7 +576,8 @@ impl App {
                     }
                     Err(_) => (world.targets.clone().unwrap_or_default(), Vec::new()),
                 };
-                let work = DesignWork::new(*start, open, targets, names);
+                let work =
+                    DesignWork::new(*start, open, targets, names, resources.clone(), *gateway);
                 (None, Vec::new(), Work::Design(Box::new(work)))
             }
             ExerciseKind::Break { scenario, .. } => {

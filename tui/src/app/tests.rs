@@ -842,15 +842,12 @@ fn predict_outcomes_stay_revealed_after_the_solution_was_seen() {
 
 // Design.
 
-/// The design the worked solution grades, from the explorers.
-fn design_key(lesson: &Lesson, index: usize) -> (sim_core::Design, Vec<sim_core::Protect>) {
-    let ExerciseKind::Design {
-        start, open, world, ..
-    } = &lesson.exercises[index].kind
-    else {
-        unreachable!()
-    };
-    sim_core::course::strongest_safe_design(*start, open, world).unwrap()
+/// The minimal design the worked solution grades, from the explorers.
+fn design_key(lesson: &Lesson, index: usize) -> sim_core::course::MinimalDesign {
+    let exercise = sim_core::course::DesignExercise::of(&lesson.exercises[index].kind).unwrap();
+    sim_core::course::minimal_design(&exercise)
+        .unwrap()
+        .unwrap()
 }
 
 fn design_work(h: &Harness) -> &super::model::DesignWork {
@@ -861,7 +858,7 @@ fn design_work(h: &Harness) -> &super::model::DesignWork {
 }
 
 /// Turns every knob row to `want` with ↓ and Space.
-fn set_design(h: &mut Harness, want: &(sim_core::Design, Vec<sim_core::Protect>)) {
+fn set_design(h: &mut Harness, want: &sim_core::course::MinimalDesign) {
     use super::model::KnobRow;
     let rows = design_work(h).rows.clone();
     for _ in 0..rows.len() {
@@ -873,14 +870,17 @@ fn set_design(h: &mut Harness, want: &(sim_core::Design, Vec<sim_core::Protect>)
             let work = design_work(h);
             match row {
                 KnobRow::Commit(c) => {
-                    work.design.commit_checks.contains(*c) == want.0.commit_checks.contains(*c)
+                    work.design.commit_checks.contains(*c) == want.design.commit_checks.contains(*c)
                 }
                 KnobRow::Renew(c) => {
-                    work.design.renew_checks.contains(*c) == want.0.renew_checks.contains(*c)
+                    work.design.renew_checks.contains(*c) == want.design.renew_checks.contains(*c)
                 }
-                KnobRow::Token => work.design.token == want.0.token,
-                KnobRow::Clock => work.design.lease_clock == want.0.lease_clock,
-                KnobRow::Target(t) => work.targets[*t] == want.1[*t],
+                KnobRow::Token => work.design.token == want.design.token,
+                KnobRow::Clock => work.design.lease_clock == want.design.lease_clock,
+                KnobRow::Target(t) => work.targets[*t] == want.targets[*t],
+                KnobRow::Reconcile(t) => {
+                    work.reconcile[*t] == want.reconcile.iter().any(|r| usize::from(*r) == *t)
+                }
             }
         };
         for _ in 0..8 {
@@ -1391,6 +1391,65 @@ fn design_exercise_with_every_knob() {
     }
 }
 
+/// A target that stands for a real resource turns only through what that
+/// resource offers, and the reconciliation box toggles and counts in the cost.
+#[test]
+fn a_real_resource_turns_only_through_its_offers() {
+    use super::model::KnobRow;
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .flat_map(|lesson| (0..lesson.exercises.len()).map(move |i| (lesson.clone(), i)))
+        .find(|(lesson, i)| lesson.exercises[*i].id == "design-every-resource")
+        .unwrap();
+    let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+    let mut h = Harness::with(app, 120, 40);
+    let state = h.app.exercise_state(0, index).unwrap();
+    h.app.screens.push(Screen::Exercise(Box::new(state)));
+    let work = design_work(&h);
+    let (rows, resources, gateway) = (work.rows.clone(), work.resources.clone(), work.gateway);
+    for (position, row) in rows.iter().enumerate() {
+        let KnobRow::Target(target) = *row else {
+            continue;
+        };
+        while design_work(&h).cursor < position {
+            h.key(KeyCode::Down);
+        }
+        let offered: Vec<sim_core::Protect> = resources[target]
+            .offers(gateway)
+            .iter()
+            .map(|o| o.protect)
+            .collect();
+        let mut seen = Vec::new();
+        for _ in 0..offered.len() * 2 {
+            h.char(' ');
+            let now = design_work(&h).targets[target];
+            assert!(
+                offered.contains(&now),
+                "{now:?} is not offered by {:?}",
+                resources[target]
+            );
+            if !seen.contains(&now) {
+                seen.push(now);
+            }
+        }
+        assert_eq!(seen.len(), offered.len(), "every offer is reachable");
+    }
+    let before = design_work(&h).cost();
+    let reconcile = rows
+        .iter()
+        .position(|r| matches!(r, KnobRow::Reconcile(_)))
+        .unwrap();
+    while design_work(&h).cursor < reconcile {
+        h.key(KeyCode::Down);
+    }
+    h.char(' ');
+    assert_eq!(design_work(&h).cost(), before + sim_core::RECONCILE_COST);
+    assert!(h.render().contains(&format!(
+        "Total cost: {}",
+        before + sim_core::RECONCILE_COST
+    )));
+}
+
 /// The help outgrows 80×24 on an exercise: ↓ scrolls it to its last line.
 #[test]
 fn help_overlay_scrolls_to_its_end() {
@@ -1425,6 +1484,29 @@ fn design_exercise_in_chinese() {
     check_kind("design_zh", "design", |h, _, _| {
         h.char('l').key(KeyCode::Down).char(' ');
     });
+}
+
+/// A design over real resources in Chinese: each target by its kind, its
+/// offer's cost, the reconciliation boxes and the total.
+#[test]
+fn real_resource_design_in_chinese() {
+    let (lesson, index) = all_lessons()
+        .into_iter()
+        .flat_map(|lesson| (0..lesson.exercises.len()).map(move |i| (lesson.clone(), i)))
+        .find(|(lesson, i)| lesson.exercises[*i].id == "design-protect-the-targets")
+        .unwrap();
+    for (width, height) in SIZES {
+        let app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+        let mut h = Harness::with(app, width, height);
+        let state = h.app.exercise_state(0, index).unwrap();
+        h.app.screens.push(Screen::Exercise(Box::new(state)));
+        h.char('l')
+            .char(' ')
+            .key(KeyCode::Down)
+            .key(KeyCode::Down)
+            .char(' ');
+        insta::assert_snapshot!(format!("design_resources_zh_{width}x{height}"), h.render());
+    }
 }
 
 #[test]

@@ -961,8 +961,22 @@ fn adjust_knob(work: &mut DesignWork, forward: bool) {
                 cycle(&LeaseClock::ALL, design.lease_clock, forward).unwrap_or(design.lease_clock);
         }
         KnobRow::Target(index) => {
+            // Only what the target's real resource offers.
+            let offered: Vec<Protect> = work
+                .resource(index)
+                .offers(work.gateway)
+                .into_iter()
+                .map(|o| o.protect)
+                .collect();
             if let Some(protect) = work.targets.get_mut(index) {
-                *protect = cycle(&Protect::ALL, *protect, forward).unwrap_or(*protect);
+                *protect = cycle(&offered, *protect, forward)
+                    .or_else(|| offered.first().copied())
+                    .unwrap_or(*protect);
+            }
+        }
+        KnobRow::Reconcile(index) => {
+            if let Some(flag) = work.reconcile.get_mut(index) {
+                *flag = !*flag;
             }
         }
     }

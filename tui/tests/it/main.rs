@@ -10,6 +10,7 @@
 mod app;
 mod chinese;
 mod course;
+mod design_cost;
 mod explore;
 mod hangup;
 mod inert;

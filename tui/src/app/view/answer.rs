@@ -246,9 +246,10 @@ fn knob_label(row: KnobRow, targets: &[String], lang: Lang) -> String {
         KnobRow::Token => lang.pick("token", "令牌").to_owned(),
         KnobRow::Clock => lang.pick("lease clock", "租约时钟").to_owned(),
         KnobRow::Target(index) => match targets.get(index) {
-            Some(id) => format!("{} {id}", lang.pick("target", "目标")),
+            Some(id) => id.clone(),
             None => format!("{} {}", lang.pick("target", "目标"), index + 1),
         },
+        KnobRow::Reconcile(_) => lang.pick("reconcile", "对账").to_owned(),
     }
 }
 
@@ -270,7 +271,17 @@ fn group_label(rows: &[KnobRow], index: usize, names: &[String], lang: Lang) -> 
     }
 }
 
-fn knob_value(row: KnobRow, design: &Design, targets: &[Protect]) -> String {
+/// A knob row's value under `design`, `targets` and `reconcile` (the
+/// learner's, or the worked solution's): a protection with its cost, a
+/// reconciliation box with its target.
+fn knob_value(
+    row: KnobRow,
+    work: &DesignWork,
+    design: &Design,
+    targets: &[Protect],
+    reconcile: &[bool],
+    lang: Lang,
+) -> String {
     let check = |set: sim_core::CheckSet, check: sim_core::Check| {
         format!(
             "[{}] {}",
@@ -283,16 +294,57 @@ fn knob_value(row: KnobRow, design: &Design, targets: &[Protect]) -> String {
         KnobRow::Renew(c) => check(design.renew_checks, c),
         KnobRow::Token => format!("‹ {} ›", design.token.name()),
         KnobRow::Clock => format!("‹ {} ›", design.lease_clock.name()),
-        KnobRow::Target(index) => format!(
-            "‹ {} ›",
-            targets.get(index).copied().unwrap_or(Protect::None).name()
+        KnobRow::Target(index) => {
+            let protect = targets.get(index).copied().unwrap_or(Protect::None);
+            match work.resource(index).offer(protect, work.gateway) {
+                Some(offer) => format!(
+                    "‹ {} › {} {}",
+                    protect.name(),
+                    lang.pick("cost", "代价"),
+                    offer.cost
+                ),
+                None => format!("‹ {} ›", protect.name()),
+            }
+        }
+        KnobRow::Reconcile(index) => format!(
+            "[{}] t{} {} {}",
+            if reconcile.get(index).copied().unwrap_or(false) {
+                "x"
+            } else {
+                " "
+            },
+            index + 1,
+            lang.pick("cost", "代价"),
+            sim_core::RECONCILE_COST
         ),
     }
 }
 
-/// The names of the exercise world's targets, in order.
-fn target_names(work: &DesignWork) -> Vec<String> {
-    work.target_names.clone()
+/// What the row under the cursor costs in reality, in words.
+fn cost_words(work: &DesignWork, lang: Lang) -> Option<String> {
+    match work.rows.get(work.cursor)? {
+        KnobRow::Target(index) => {
+            let kind = work.resource(*index);
+            let protect = work.targets.get(*index).copied()?;
+            let offer = kind.offer(protect, work.gateway)?;
+            Some(format!("{}: {}", kind.title(lang), offer.cost_words(lang)))
+        }
+        KnobRow::Reconcile(_) => Some(sim_core::reconcile_cost_words(lang).to_owned()),
+        _ => None,
+    }
+}
+
+/// The names of the exercise world's targets, in order, each with the
+/// real resource it stands for.
+fn target_names(work: &DesignWork, lang: Lang) -> Vec<String> {
+    work.target_names
+        .iter()
+        .enumerate()
+        .map(|(index, id)| match work.resource(index) {
+            sim_core::ResourceKind::Generic => format!("{} {id}", lang.pick("target", "目标")),
+            kind => format!("{id} {}", kind.title(lang)),
+        })
+        .collect()
 }
 
 /// The column the knobs' values start at: the widest label and a gap.
@@ -314,7 +366,7 @@ pub(crate) fn design_step(
     theme: Theme,
 ) -> PanelText {
     let mut lines = Vec::new();
-    let names = target_names(work);
+    let names = target_names(work, lang);
     let label_width = knob_label_width(work, &names, lang);
     let mut focus = None;
     for (index, row) in work.rows.iter().enumerate() {
@@ -333,8 +385,31 @@ pub(crate) fn design_step(
                 text::fit(&group_label(&work.rows, index, &names, lang), label_width),
                 theme.dim(),
             ),
-            Span::styled(knob_value(*row, &work.design, &work.targets), style),
+            Span::styled(
+                knob_value(
+                    *row,
+                    work,
+                    &work.design,
+                    &work.targets,
+                    &work.reconcile,
+                    lang,
+                ),
+                style,
+            ),
         ]));
+    }
+    if !work.targets.is_empty() {
+        lines.push(Line::default());
+        prose(
+            &mut lines,
+            &format!("{}{}", lang.pick("Total cost: ", "总代价："), work.cost()),
+            width,
+            theme.plain(),
+            theme,
+        );
+        if let Some(words) = cost_words(work, lang) {
+            prose(&mut lines, &words, width, theme.dim(), theme);
+        }
     }
     if work.rows.is_empty() {
         prose(
@@ -373,16 +448,18 @@ fn design_grade(
             theme,
         ),
         Some(grade) => {
-            let (mark, head, style) = if grade.correct {
-                ("✓", lang.pick("Safe.", "安全。"), theme.good())
-            } else {
-                ("✗", lang.pick("Unsafe.", "不安全。"), theme.bad())
-            };
+            // Each part (safety, reconciliation, cost) says itself whether
+            // it held.
             for item in &grade.items {
+                let (mark, style) = if item.right {
+                    ("✓", theme.good())
+                } else {
+                    ("✗", theme.bad())
+                };
                 prose(
                     lines,
                     &format!(
-                        "{mark} {}{head} {}",
+                        "{mark} {}{}",
                         lang.pick("Last try: ", "上次作答："),
                         item.text.get(lang)
                     ),
@@ -423,18 +500,25 @@ pub(crate) fn design_solution(
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    if let Some((design, targets)) = &work.solved {
+    if let Some(minimal) = &work.solved {
         prose(
             &mut lines,
-            lang.pick(
-                "The strongest choice of the open knobs:",
-                "开放选项中最强的选择：",
+            &format!(
+                "{}{}",
+                lang.pick(
+                    "The cheapest safe choice, computed by the explorers; its cost: ",
+                    "探索器算出的最便宜的安全选择；代价：",
+                ),
+                minimal.cost
             ),
             width,
             theme.plain(),
             theme,
         );
-        let names = target_names(work);
+        let reconcile: Vec<bool> = (0..minimal.targets.len())
+            .map(|t| minimal.reconcile.iter().any(|r| usize::from(*r) == t))
+            .collect();
+        let names = target_names(work, lang);
         let label_width = knob_label_width(work, &names, lang);
         for (index, row) in work.rows.iter().enumerate() {
             lines.push(Line::from(vec![
@@ -443,7 +527,17 @@ pub(crate) fn design_solution(
                     text::fit(&group_label(&work.rows, index, &names, lang), label_width),
                     theme.dim(),
                 ),
-                Span::styled(knob_value(*row, design, targets), theme.plain()),
+                Span::styled(
+                    knob_value(
+                        *row,
+                        work,
+                        &minimal.design,
+                        &minimal.targets,
+                        &reconcile,
+                        lang,
+                    ),
+                    theme.plain(),
+                ),
             ]));
         }
         lines.push(Line::default());

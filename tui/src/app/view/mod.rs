@@ -420,8 +420,8 @@ fn exercise_help(
     };
     let said = match &state.work {
         Work::Design(_) => Some((
-            "Design: ↑↓ picks a knob; Space or → changes it ([x] a predicate checked, ‹ › a choice), ← back. Enter lets the explorers try every schedule of the world; when they break it, t opens the counterexample.",
-            "设计：↑↓ 选择选项；空格或 → 修改（[x] 表示检查该谓词，‹ › 表示可选值），← 反向。Enter 让探索器尝试这个世界的所有调度；被攻破时按 t 打开反例。",
+            "Design: ↑↓ picks a knob; Space or → changes it ([x] a predicate checked or a target sent to reconciliation, ‹ › a choice: a target offers only what its real resource supports, each with its cost), ← back. Enter lets the explorers try every schedule of the world; the answer must be safe and no costlier than needed. When they break it, t opens the counterexample.",
+            "设计：↑↓ 选择选项；空格或 → 修改（[x] 表示检查该谓词或把目标交给对账，‹ › 表示可选值：每个目标只提供它的真实资源支持的保护，各有代价），← 反向。Enter 让探索器尝试这个世界的所有调度；答案必须安全，代价也不能超过所需。被攻破时按 t 打开反例。",
         )),
         Work::Break(_) => Some((
             "Schedule: ↑↓ picks a step, ←→ a field ([ ] marks it), + and - change it (tick, worker, action, target), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",

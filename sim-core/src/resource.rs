@@ -1,0 +1,349 @@
+//! The catalogue of real resources a remote target can stand for: what each
+//! real system lets a writer check (docs/RESOURCES.md), as the fencelab
+//! protections it supports, and what each protection costs in reality.
+//!
+//! A design exercise names its targets by kind; the learner may give a
+//! target only a protection its kind offers, and is graded on the cheapest
+//! safe design. Costs are small whole numbers so designs compare by sum;
+//! the words say what the number stands for.
+
+use crate::Lang;
+use crate::design::{Design, Protect};
+
+/// A safe design of least cost: the free knobs at their strongest, each
+/// target's protection, and the targets left to reconciliation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MinimalDesign {
+    pub design: Design,
+    pub targets: Vec<Protect>,
+    pub reconcile: Vec<u8>,
+    pub cost: u32,
+}
+
+/// What sending a target's effects to reconciliation costs: more than any
+/// protection, because the effect has already happened twice and someone
+/// (a reconciler, a person) must find and repair it.
+pub const RECONCILE_COST: u32 = 4;
+
+/// Reconciliation's cost in words.
+pub fn reconcile_cost_words(lang: Lang) -> &'static str {
+    lang.pick(
+        "the effect may happen twice: a reconciler compares the resource with the job table afterwards and repairs or compensates, and someone reads its report",
+        "效果可能发生两次：事后由对账程序拿这个资源和任务表比对，修复或补偿，还要有人读对账报告",
+    )
+}
+
+/// A kind of real resource a remote target stands for.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
+pub enum ResourceKind {
+    /// An anonymous target (`t1`…): every protection, at no cost.
+    /// What a design exercise whose world gives only a target count has.
+    Generic,
+    /// Another table in the job database: the write can be a conditional
+    /// statement in the same transaction as a check of the job row.
+    DbTable,
+    /// A service the team runs: it can check whatever token it is sent, and
+    /// sits behind the design's gateway when the design has one.
+    OwnService,
+    /// An object store with conditional writes (S3 `If-Match` /
+    /// `If-None-Match`, GCS `ifGenerationMatch`, Azure `If-Match`).
+    ObjectStore,
+    /// A key-value store with compare-on-revision transactions (etcd,
+    /// ZooKeeper's versioned `setData`).
+    KvStore,
+    /// A log or queue producer with epoch fencing (Kafka's transactional
+    /// producer, an HDFS journal).
+    LogProducer,
+    /// A third-party ticket or payment API that takes an idempotency key.
+    TicketApi,
+    /// An SMS or e-mail sender: it checks nothing.
+    Mailer,
+}
+
+crate::names::named!(ResourceKind);
+
+/// One protection a kind offers, with its cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offer {
+    pub protect: Protect,
+    pub cost: u32,
+    en: &'static str,
+    zh: &'static str,
+}
+
+impl Offer {
+    /// What the cost stands for in reality.
+    pub fn cost_words(&self, lang: Lang) -> &'static str {
+        lang.pick(self.en, self.zh)
+    }
+}
+
+const fn offer(protect: Protect, cost: u32, en: &'static str, zh: &'static str) -> Offer {
+    Offer {
+        protect,
+        cost,
+        en,
+        zh,
+    }
+}
+
+const NOTHING: Offer = offer(
+    Protect::None,
+    0,
+    "nothing to build: the resource takes every write",
+    "无需任何建设：资源接受每一次写入",
+);
+const KEY: Offer = offer(
+    Protect::IdempotencyKey,
+    1,
+    "store every operation id for a retention window; it stops a repeated request, not a different request from a superseded worker",
+    "在保留期内存下每个操作 ID；它能挡住重复的请求，挡不住旧代次 Worker 发来的另一个请求",
+);
+const HIGHEST: Offer = offer(
+    Protect::HighestToken,
+    1,
+    "store the highest token seen and send the token with every write; it refuses an old token only after a newer one has arrived here",
+    "存下见过的最大令牌，每次写入都带上令牌；只有更新的令牌先到过这里，它才会拒绝旧令牌",
+);
+const REGISTERED: Offer = offer(
+    Protect::RegisteredToken,
+    2,
+    "registration on claim: every claim must reach this resource and register its token before work starts (an extra call per claim; a claim that cannot reach it cannot start)",
+    "领取时登记：每次领取都必须先连上这个资源登记令牌，才能开始干活（每次领取多一次调用；连不上它，领取就不能开始）",
+);
+const DRAFTS: Offer = offer(
+    Protect::Versioned,
+    2,
+    "write immutable drafts; the fenced commit switches the official version (an extra write per commit, readers must read only the official version, orphan drafts need cleaning)",
+    "写不可变的草稿，由带 fencing 的提交切换正式版本（每次提交多一次写入，读者只能读正式版本，孤儿草稿要清理）",
+);
+const GATEWAY: Offer = offer(
+    Protect::Gateway,
+    3,
+    "the sole-path requirement: every write goes through the gateway, which checks the job row in the same step; an extra hop on every write, and nothing may reach the service around it",
+    "唯一通路的要求：每次写入都要经过网关，由它在同一步里核对任务行；每次写入多一跳，而且任何调用都不能绕过它直达服务",
+);
+
+impl ResourceKind {
+    /// The kind's name as a learner reads it.
+    pub fn title(self, lang: Lang) -> &'static str {
+        use ResourceKind as K;
+        match self {
+            K::Generic => lang.pick("remote target", "远端目标"),
+            K::DbTable => lang.pick("table in the job database", "任务库里的另一张表"),
+            K::OwnService => lang.pick("our own service", "自己的服务"),
+            K::ObjectStore => lang.pick("object store", "对象存储"),
+            K::KvStore => lang.pick("key-value store", "键值存储"),
+            K::LogProducer => lang.pick("log / queue producer", "日志 / 队列生产者"),
+            K::TicketApi => lang.pick("ticket API", "工单 API"),
+            K::Mailer => lang.pick("SMS / e-mail sender", "短信 / 邮件发送"),
+        }
+    }
+
+    /// What the real system offers a writer, in one sentence.
+    pub fn about(self, lang: Lang) -> &'static str {
+        use ResourceKind as K;
+        match self {
+            K::Generic => lang.pick(
+                "a target with no name: any protection, and none costs anything",
+                "没有名字的目标：任何保护方式都可以选，都没有代价",
+            ),
+            K::DbTable => lang.pick(
+                "lives in the same database as the job row, so its write can be a conditional statement that checks the job row in the same transaction",
+                "和任务行在同一个数据库里，所以它的写入可以是一条在同一事务里核对任务行的条件语句",
+            ),
+            K::OwnService => lang.pick(
+                "a service the team runs: it can check any token it is sent; a gateway in front of it exists only where the design has one",
+                "团队自己运行的服务：发给它的任何令牌它都能检查；只有设计里有网关时，它前面才有网关",
+            ),
+            K::ObjectStore => lang.pick(
+                "conditional writes (S3 If-Match / If-None-Match, GCS ifGenerationMatch): compare-and-swap on the object's version, so a token is only compared if it is stored in the object",
+                "条件写入（S3 的 If-Match / If-None-Match、GCS 的 ifGenerationMatch）：按对象版本做比较并交换；令牌只有存进对象里才会被比较",
+            ),
+            K::KvStore => lang.pick(
+                "transactions that compare a key's revision before writing (etcd mod_revision, ZooKeeper version)",
+                "写入前先比较键版本号的事务（etcd 的 mod_revision、ZooKeeper 的 version）",
+            ),
+            K::LogProducer => lang.pick(
+                "epoch fencing: the broker or journal remembers the producer epoch and refuses older ones (Kafka transactional producer, HDFS journal)",
+                "epoch fencing：broker 或日志节点记住生产者的 epoch，拒绝更旧的（Kafka 事务型生产者、HDFS 日志节点）",
+            ),
+            K::TicketApi => lang.pick(
+                "a third-party API that takes an Idempotency-Key: the same key replays the first result, and nothing else is checked",
+                "第三方 API，接受 Idempotency-Key：同一个键会重放第一次的结果，除此之外什么都不检查",
+            ),
+            K::Mailer => lang.pick(
+                "checks nothing: a message sent is sent",
+                "什么都不检查：发出去的消息就是发出去了",
+            ),
+        }
+    }
+
+    /// The protections this kind offers, cheapest first. `gateway`: the
+    /// design has a gateway (only our own service can sit behind it; a
+    /// table in the job database needs none to check the row).
+    pub fn offers(self, gateway: bool) -> Vec<Offer> {
+        use ResourceKind as K;
+        let mut offers = match self {
+            // No real system behind it, so nothing to pay: an exercise
+            // with anonymous targets is graded on safety alone, as before
+            // the catalogue.
+            K::Generic => [NOTHING, KEY, HIGHEST, REGISTERED, DRAFTS, GATEWAY]
+                .into_iter()
+                .map(|o| Offer {
+                    cost: 0,
+                    en: "an anonymous target stands for no real system: no cost",
+                    zh: "匿名目标不代表任何真实系统：没有代价",
+                    ..o
+                })
+                .collect(),
+            K::DbTable => vec![
+                NOTHING,
+                offer(
+                    Protect::Gateway,
+                    1,
+                    "one more predicate: the write is a conditional statement that checks the job row in the same transaction",
+                    "多一个条件：写入是一条在同一事务里核对任务行的条件语句",
+                ),
+            ],
+            K::OwnService => vec![NOTHING, KEY, HIGHEST, REGISTERED],
+            K::ObjectStore => vec![
+                NOTHING,
+                offer(
+                    Protect::HighestToken,
+                    2,
+                    "store the token in the object and write with If-Match on the ETag you read: a read before every write; refuses an old token only after a newer one was written",
+                    "把令牌存进对象，用读到的 ETag 做 If-Match 写入：每次写入前多一次读取；只有更新的令牌写过之后才会拒绝旧令牌",
+                ),
+                offer(
+                    Protect::Versioned,
+                    2,
+                    "upload each result under a new name (If-None-Match) and let the fenced commit switch the official pointer: an extra write per commit and orphan uploads to clean",
+                    "每个结果用新名字上传（If-None-Match），由带 fencing 的提交切换正式指针：每次提交多一次写入，还要清理孤儿上传",
+                ),
+            ],
+            K::KvStore => vec![
+                NOTHING,
+                HIGHEST,
+                DRAFTS,
+                offer(
+                    Protect::RegisteredToken,
+                    3,
+                    "the claim also writes its token into the store before work starts, and every write is a transaction comparing that key's revision: a call per claim and a compare per write",
+                    "领取时还要先把令牌写进存储，之后每次写入都是一个比较那个键版本号的事务：每次领取多一次调用，每次写入多一次比较",
+                ),
+            ],
+            K::LogProducer => vec![
+                NOTHING,
+                offer(
+                    Protect::HighestToken,
+                    1,
+                    "send the epoch with every batch; the journal remembers the highest epoch and refuses older ones once a newer one arrived",
+                    "每批数据都带上 epoch；日志节点记住最大的 epoch，更新的到过之后就拒绝更旧的",
+                ),
+                offer(
+                    Protect::RegisteredToken,
+                    2,
+                    "the new holder opens its producer with the same transactional id when it claims, which bumps the epoch and fences the old producer at once: a call to the broker on every claim",
+                    "新持有者领取时用同一个 transactional id 打开生产者，epoch 随之增加，旧生产者立即被隔离：每次领取都要调用一次 broker",
+                ),
+            ],
+            K::TicketApi => vec![
+                NOTHING,
+                offer(
+                    Protect::IdempotencyKey,
+                    0,
+                    "send an Idempotency-Key header: free, but it only replays the first result of the same key",
+                    "带上 Idempotency-Key 头：不花什么代价，但它只会重放同一个键的第一次结果",
+                ),
+            ],
+            K::Mailer => vec![NOTHING],
+        };
+        if gateway && self == K::OwnService {
+            offers.push(GATEWAY);
+        }
+        offers
+    }
+
+    /// The offer of `protect`, if this kind supports it.
+    pub fn offer(self, protect: Protect, gateway: bool) -> Option<Offer> {
+        self.offers(gateway)
+            .into_iter()
+            .find(|o| o.protect == protect)
+    }
+
+    /// The costliest protection this kind offers (the later one on a tie):
+    /// what "every knob at its strongest" means for this kind.
+    pub fn strongest(self, gateway: bool) -> Protect {
+        self.offers(gateway)
+            .into_iter()
+            .fold(
+                NOTHING,
+                |best, o| if o.cost >= best.cost { o } else { best },
+            )
+            .protect
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_offers_nothing_first_and_costs_below_reconciliation() {
+        for kind in ResourceKind::ALL {
+            let offers = kind.offers(true);
+            assert_eq!(offers[0].protect, Protect::None, "{kind:?}");
+            for o in &offers {
+                assert!(o.cost < RECONCILE_COST, "{kind:?} {o:?}");
+                assert!(!o.cost_words(Lang::En).is_empty());
+                assert!(!o.cost_words(Lang::Zh).is_empty());
+            }
+            let mut protects: Vec<&str> = offers.iter().map(|o| o.protect.name()).collect();
+            protects.dedup();
+            assert_eq!(
+                protects.len(),
+                offers.len(),
+                "{kind:?} repeats a protection"
+            );
+            assert_eq!(ResourceKind::from_name(kind.name()), Some(kind));
+        }
+    }
+
+    #[test]
+    fn fixed_capabilities() {
+        assert_eq!(ResourceKind::Mailer.offers(true).len(), 1);
+        assert!(
+            ResourceKind::TicketApi
+                .offer(Protect::RegisteredToken, true)
+                .is_none()
+        );
+        // A gateway exists only where the design has one.
+        assert!(
+            ResourceKind::OwnService
+                .offer(Protect::Gateway, false)
+                .is_none()
+        );
+        assert_eq!(ResourceKind::OwnService.strongest(true), Protect::Gateway);
+        assert_eq!(
+            ResourceKind::OwnService.strongest(false),
+            Protect::RegisteredToken
+        );
+        assert_eq!(
+            ResourceKind::KvStore.strongest(false),
+            Protect::RegisteredToken
+        );
+    }
+}

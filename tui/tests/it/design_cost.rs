@@ -1,0 +1,150 @@
+//! Design exercises are graded on a minimal safe design: an answers file
+//! that turns every knob of every design exercise of `lessons/` to its
+//! strongest allowed value passes at most a quarter of them, while the
+//! minimal design the simulator computes passes each. Both answers files
+//! are built here, from the lessons, at run time.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use sim_core::course::{
+    Answer, DesignAnswer, DesignExercise, ExerciseKind, Knob, Lesson, parse_lesson, worked_solution,
+};
+use sim_core::{CheckSet, LeaseClock, TokenKind};
+
+use crate::{fencelab, stderr};
+
+fn lessons_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons")
+}
+
+fn lessons() -> Vec<Lesson> {
+    let mut lessons: Vec<Lesson> = std::fs::read_dir(lessons_dir())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .map(|path| parse_lesson(&std::fs::read(&path).unwrap()).unwrap())
+        .collect();
+    lessons.sort_by_key(|l| l.order);
+    lessons
+}
+
+fn design_json(answer: &DesignAnswer) -> Value {
+    let mut object = serde_json::Map::new();
+    let checks = |set: CheckSet| json!(set.names());
+    if let Some(set) = answer.commit_checks {
+        object.insert("commit_checks".into(), checks(set));
+    }
+    if let Some(set) = answer.renew_checks {
+        object.insert("renew_checks".into(), checks(set));
+    }
+    if let Some(token) = answer.token {
+        object.insert("token".into(), json!(token.name()));
+    }
+    if let Some(clock) = answer.lease_clock {
+        object.insert("lease_clock".into(), json!(clock.name()));
+    }
+    if let Some(targets) = &answer.target_protect {
+        let names: Vec<&str> = targets.iter().map(|p| p.name()).collect();
+        object.insert("target_protect".into(), json!(names));
+    }
+    let reconcile: Vec<String> = answer
+        .reconcile
+        .iter()
+        .map(|t| format!("t{}", t + 1))
+        .collect();
+    object.insert("reconcile".into(), json!(reconcile));
+    Value::Object(object)
+}
+
+/// Every open knob at its strongest: all four predicates, monotonic tokens,
+/// the database's clock, each target's costliest protection its resource
+/// offers. Reconciliation lists exactly the targets that design leaves
+/// reachable, so the answer fails only if it is not minimal.
+fn strongest(exercise: &DesignExercise<'_>) -> DesignAnswer {
+    let open = |knob| exercise.open.contains(&knob);
+    let mut answer = DesignAnswer {
+        commit_checks: open(Knob::CommitChecks).then_some(CheckSet::ALL),
+        renew_checks: open(Knob::RenewChecks).then_some(CheckSet::ALL),
+        token: open(Knob::Token).then_some(TokenKind::Monotonic),
+        lease_clock: open(Knob::LeaseClock).then_some(LeaseClock::Db),
+        target_protect: open(Knob::TargetProtect).then(|| {
+            exercise
+                .resources
+                .iter()
+                .map(|kind| kind.strongest(exercise.gateway))
+                .collect()
+        }),
+        reconcile: Vec::new(),
+    };
+    answer.reconcile = exercise
+        .reconciliation_needed(&answer)
+        .unwrap()
+        .expect("the strongest design keeps the job table safe");
+    answer
+}
+
+/// Grades `answers` (lesson, exercise, design answer) with the binary;
+/// returns how many were correct.
+fn graded_correct(answers: &[(String, String, Value)]) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("answers.json");
+    let list: Vec<Value> = answers
+        .iter()
+        .map(|(lesson, exercise, design)| {
+            json!({ "lesson": lesson, "exercise": exercise, "design": design })
+        })
+        .collect();
+    std::fs::write(&file, json!({ "answers": list }).to_string()).unwrap();
+    let output = fencelab(&[
+        "grade",
+        &file.display().to_string(),
+        "--lessons",
+        &lessons_dir().display().to_string(),
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["answers"], answers.len() as u64, "{report:#}");
+    report["correct"].as_u64().unwrap()
+}
+
+#[test]
+fn every_knob_strongest_fails_most_design_exercises_and_the_minimal_design_passes_each() {
+    let lessons = lessons();
+    let mut strongest_answers = Vec::new();
+    let mut minimal_answers = Vec::new();
+    for lesson in &lessons {
+        for exercise in &lesson.exercises {
+            let Some(design) = DesignExercise::of(&exercise.kind) else {
+                continue;
+            };
+            assert!(matches!(exercise.kind, ExerciseKind::Design { .. }));
+            strongest_answers.push((
+                lesson.id.clone(),
+                exercise.id.clone(),
+                design_json(&strongest(&design)),
+            ));
+            let Answer::Design(minimal) = worked_solution(lesson, exercise).unwrap().key else {
+                panic!("a design exercise's key is a design");
+            };
+            minimal_answers.push((
+                lesson.id.clone(),
+                exercise.id.clone(),
+                design_json(&minimal),
+            ));
+        }
+    }
+    let total = strongest_answers.len() as u64;
+    assert!(total >= 8, "the course has {total} design exercises");
+    let strongest_passed = graded_correct(&strongest_answers);
+    assert!(
+        strongest_passed * 4 <= total,
+        "every knob strongest passes {strongest_passed} of {total} design exercises"
+    );
+    assert_eq!(
+        graded_correct(&minimal_answers),
+        total,
+        "the computed minimal design passes every design exercise"
+    );
+}
