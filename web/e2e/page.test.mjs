@@ -61,7 +61,10 @@ async function open(path = '', viewport = { width: 1200, height: 900 }) {
   return { page, context, errors };
 }
 
-async function done({ context, errors }) {
+async function done({ context, errors, page }) {
+  // No value leaked into the text as a word of JavaScript.
+  const text = await page.locator('main').textContent();
+  assert.doesNotMatch(text, /\b(null|undefined|NaN)\b|\[object Object\]/, 'a JavaScript value shown as text');
   await context.close();
   assert.deepEqual(errors, [], 'no console errors');
 }
@@ -365,6 +368,11 @@ test('quiz options come in the learner\'s own order, from the seed in the progre
   }
   assert.deepStrictEqual([...orders[1]].sort(), [...orders[0]].sort());
   assert.ok(orders.some((order) => order.join('|') !== orders[0].join('|')), 'four seeds, one order');
+  // A wrong try: a count, and nothing else under the verdict.
+  await quiz.locator('.option', { hasText: 'A has been stopped' }).locator('input').check();
+  await quiz.getByRole('button', { name: 'Check my answer' }).click();
+  await quiz.locator('.feedback > p.verdict.bad').waitFor();
+  assert.equal(await quiz.locator('.feedback > *').count(), 1, await quiz.locator('.feedback').innerHTML());
   // The choice is graded by the option, wherever it is shown.
   await quiz.locator('.option', { hasText: 'A is still frozen' }).locator('input').check();
   await quiz.getByRole('button', { name: 'Check my answer' }).click();

@@ -272,8 +272,10 @@ function viewExercise(lesson, exercise) {
     solutionButton.disabled = !progress.solution_available;
     solutionNote.textContent = progress.solution_available ? '' : t('solutionAfterAttempt');
     clear(feedback).append(
-      h('p', { class: result.correct ? 'verdict good' : 'verdict bad' }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — ${result.summary}`),
-      gradeList(result, exercise.kind));
+      h('p', { class: result.correct ? 'verdict good' : 'verdict bad' }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — ${result.summary}`));
+    // A quiz has no list: its items are drawn on its options.
+    const items = gradeList(result, exercise.kind);
+    if (items) feedback.append(items);
     if (isSolution && result.key !== undefined && result.key !== null) {
       feedback.append(h('p', { class: 'key' }, `${t('key')}: ${kind?.keyText ? kind.keyText(result.key) : JSON.stringify(result.key)}`));
     }
