@@ -58,9 +58,16 @@ fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
         .unwrap_or_default();
     assert_eq!(hidden["revealed"], false);
     assert!(course.solution(lesson, &id, Lang::En).is_err());
-    let first = course
-        .grade(lesson, &id, &serde_json::json!([]), Lang::En)
-        .unwrap();
+    // An empty answer is refused and not counted: the solution stays shut.
+    assert!(
+        course
+            .grade(lesson, &id, &serde_json::json!([]), Lang::En)
+            .is_err()
+    );
+    assert!(course.solution(lesson, &id, Lang::En).is_err());
+    // Every candidate marked is wrong: lint keeps a step that must be allowed.
+    let every = mark["candidate_steps"].clone();
+    let first = course.grade(lesson, &id, &every, Lang::En).unwrap();
     assert_eq!(first["correct"], false);
     let key = course.solution(lesson, &id, Lang::En).unwrap_or_default()["key"].clone();
     let right = course.grade(lesson, &id, &key, Lang::En).unwrap();
