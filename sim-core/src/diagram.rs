@@ -229,6 +229,7 @@ pub fn action_glyph(action: Action) -> char {
         Action::Crash => 'X',
         Action::Pause => 'Z',
         Action::Resume => '>',
+        Action::Deliver => 'D',
         Action::Begin => 'B',
         Action::Select => 'S',
         Action::SelectForUpdate => 'L',

@@ -583,7 +583,7 @@ impl Machine {
                     },
                 )
             }
-            Protect::Gateway => {
+            Protect::Gateway | Protect::SendingGateway => {
                 let all_failed = self.false_predicates(state, worker);
                 let failed =
                     CheckSet::from_bits(all_failed.bits() & self.world.design.commit_checks.bits());

@@ -609,6 +609,7 @@ fn any_design() -> BoxedStrategy<DesignSpec> {
                     register_on_claim: register,
                     target_protect: protect_of(protect),
                     worker_checks: checks,
+                    cancel_epoch: false,
                 })
             },
         );
