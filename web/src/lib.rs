@@ -130,7 +130,8 @@ fn small(options: &Value, key: &str, setting: NumberSetting) -> Result<u64, WebE
 /// list of protection names, `design` for the design's own; `[]` for the
 /// job table alone), `ttl`, `jobs`,
 /// `cancel`, `heartbeat`, `restarted`, `seed`, `cases`, `exhaustive`,
-/// `max_time`, `max_claims`, `max_steps`.
+/// `max_time`, `max_claims`, `max_steps`, and the delivery delays
+/// `max_in_flight` (0: none) and `max_delay`.
 pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Method), WebError> {
     let name = field(options, "design")
         .and_then(Value::as_str)
@@ -153,6 +154,8 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
         max_time: small(options, "max_time", OFFER.max_time)? as u8,
         max_claims: small(options, "max_claims", OFFER.max_claims)? as u8,
         max_steps: small(options, "max_steps", OFFER.max_steps)? as u16,
+        max_in_flight: small(options, "max_in_flight", OFFER.max_in_flight)? as u8,
+        max_delay: small(options, "max_delay", OFFER.max_delay)? as u8,
     };
     if let Some(list) = field(options, "targets") {
         let names = list.as_array().ok_or(WebError::TargetsNotList)?;

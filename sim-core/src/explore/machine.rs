@@ -24,6 +24,12 @@ const JOBS_AT: usize = 3;
 const JOB_BYTES: usize = 6;
 const WORKER_BYTES: usize = 5;
 const TARGET_BYTES: usize = 3;
+/// Bytes of one slot of the requests in flight (worlds with delays only):
+/// which worker's write to which target (0: empty, else `1 + worker * 4 +
+/// target`), and the tick it was sent.
+pub(crate) const FLIGHT_BYTES: usize = 2;
+const F_KEY: usize = 0;
+const F_SENT: usize = 1;
 const _: () = assert!(
     JOBS_AT + MAX_JOBS * JOB_BYTES + MAX_WORKERS * WORKER_BYTES + MAX_TARGETS * TARGET_BYTES
         <= STATE_BYTES
@@ -58,6 +64,14 @@ const STATE_RUNNING: u8 = 1;
 const STATE_DONE: u8 = 2;
 const STATE_CANCELLED: u8 = 3;
 const TERMINAL_CANCELLED: u8 = 1;
+/// A token mark with this bit is a cancel epoch (`cancel_epoch`): the fence
+/// a cancel set, one above the fence of the grant in the low bits.
+const EPOCH_MARK: u8 = 0x80;
+
+/// The bytes a world's state uses before its requests in flight.
+pub(crate) fn fixed_bytes(jobs: usize, workers: usize, targets: usize) -> usize {
+    JOBS_AT + jobs * JOB_BYTES + workers * WORKER_BYTES + targets * TARGET_BYTES
+}
 
 /// A world's state, compact and `Copy`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -99,6 +113,9 @@ pub enum Move {
     Tick,
     /// The user cancels the job.
     Cancel(u8),
+    /// The network delivers the request in this slot of the requests in
+    /// flight (worlds with delays).
+    Deliver(u8),
 }
 
 impl Move {
@@ -108,6 +125,7 @@ impl Move {
             Move::Worker(worker) => worker,
             Move::Tick => 0x40,
             Move::Cancel(job) => 0x80 | job,
+            Move::Deliver(slot) => 0x20 | slot,
         }
     }
 
@@ -115,6 +133,7 @@ impl Move {
         match code {
             0x40 => Move::Tick,
             c if c & 0x80 != 0 => Move::Cancel(c & 0x7f),
+            c if c & 0x20 != 0 => Move::Deliver(c & 0x1f),
             c => Move::Worker(c),
         }
     }
@@ -156,6 +175,10 @@ pub struct Machine {
     lease_offsets: [i16; MAX_WORKERS],
     workers_at: usize,
     targets_at: usize,
+    /// Where the requests in flight start (worlds with delays).
+    flights_at: usize,
+    /// Slots for requests in flight: 0 in a world without delays.
+    flight_slots: u8,
 }
 
 impl Machine {
@@ -181,6 +204,7 @@ impl Machine {
         }
         let workers_at = JOBS_AT + usize::from(world.jobs) * JOB_BYTES;
         let targets_at = workers_at + world.workers.len() * WORKER_BYTES;
+        let flights_at = targets_at + world.targets.len() * TARGET_BYTES;
         Ok(Machine {
             program: world.program(),
             tokens,
@@ -188,6 +212,8 @@ impl Machine {
             lease_offsets,
             workers_at,
             targets_at,
+            flights_at,
+            flight_slots: world.bounds.max_in_flight,
             world,
         })
     }
@@ -230,6 +256,70 @@ impl Machine {
         );
     }
 
+    fn flight(&self, state: &State, slot: u8, field: usize) -> u8 {
+        state.byte(self.flights_at + usize::from(slot) * FLIGHT_BYTES + field)
+    }
+
+    fn set_flight(&self, state: &mut State, slot: u8, field: usize, value: u8) {
+        state.set_byte(
+            self.flights_at + usize::from(slot) * FLIGHT_BYTES + field,
+            value,
+        );
+    }
+
+    /// The request in flight in `slot`: `(worker, target, tick sent)`.
+    pub fn in_flight(&self, state: &State, slot: u8) -> Option<(u8, u8, u8)> {
+        if slot >= self.flight_slots {
+            return None;
+        }
+        let key = self.flight(state, slot, F_KEY);
+        (key != 0).then(|| {
+            (
+                (key - 1) / 4,
+                (key - 1) % 4,
+                self.flight(state, slot, F_SENT),
+            )
+        })
+    }
+
+    /// Whether this world's writes travel (a send, then a delivery).
+    pub fn delays(&self) -> bool {
+        self.flight_slots > 0
+    }
+
+    /// Adds a request to the slots, kept sorted by key (empty slots last)
+    /// so that the same requests in flight are one state. `false`: full.
+    fn send(&self, state: &mut State, worker: u8, target: u8) -> bool {
+        let key = 1 + worker * 4 + target;
+        let sent = state.time();
+        let Some(free) = (0..self.flight_slots).find(|&s| self.flight(state, s, F_KEY) == 0) else {
+            return false;
+        };
+        let mut slot = free;
+        while slot > 0 && self.flight(state, slot - 1, F_KEY) > key {
+            for field in [F_KEY, F_SENT] {
+                let moved = self.flight(state, slot - 1, field);
+                self.set_flight(state, slot, field, moved);
+            }
+            slot -= 1;
+        }
+        self.set_flight(state, slot, F_KEY, key);
+        self.set_flight(state, slot, F_SENT, sent);
+        true
+    }
+
+    /// Removes the request in `slot`, closing the gap.
+    fn take_flight(&self, state: &mut State, slot: u8) {
+        for next in slot + 1..self.flight_slots {
+            for field in [F_KEY, F_SENT] {
+                let moved = self.flight(state, next, field);
+                self.set_flight(state, next - 1, field, moved);
+            }
+        }
+        self.set_flight(state, self.flight_slots - 1, F_KEY, 0);
+        self.set_flight(state, self.flight_slots - 1, F_SENT, 0);
+    }
+
     fn lease_until(&self, state: &State, job: u8) -> Option<i16> {
         let raw = self.job(state, job, J_LEASE);
         (raw != NO_LEASE).then_some(i16::from(raw as i8))
@@ -270,14 +360,26 @@ impl Machine {
     pub fn moves(&self, state: &State, moves: &mut Vec<Move>) {
         moves.clear();
         let grants_left = state.byte(GRANTS_AT) < self.world.bounds.max_claims;
+        let slots_full = self.delays() && self.flight(state, self.flight_slots - 1, F_KEY) != 0;
         for worker in 0..self.workers() {
             match self.next_op(state, worker) {
                 None => {}
                 Some(Op::Claim) if !grants_left => {}
+                // With delays a write needs a free slot to be sent.
+                Some(Op::Write(_)) if slots_full => {}
                 Some(_) => moves.push(Move::Worker(worker)),
             }
         }
-        if state.time() < self.world.bounds.max_time {
+        // A request in flight for `max_delay` ticks must be delivered
+        // before time moves on.
+        let mut overdue = false;
+        for slot in 0..self.flight_slots {
+            if let Some((_, _, sent)) = self.in_flight(state, slot) {
+                moves.push(Move::Deliver(slot));
+                overdue |= state.time().saturating_sub(sent) >= self.world.bounds.max_delay;
+            }
+        }
+        if state.time() < self.world.bounds.max_time && !overdue {
             moves.push(Move::Tick);
         }
         if state.byte(CANCELS_AT) > 0 {
@@ -304,12 +406,31 @@ impl Machine {
                     if self.job(state, job, J_TERMINAL) == 0 {
                         self.set_job(state, job, J_TERMINAL, TERMINAL_CANCELLED);
                     }
+                    if self.world.design.cancel_epoch && self.world.design.register_on_claim {
+                        let mark = match self.world.design.token {
+                            TokenKind::Monotonic => EPOCH_MARK | self.job(state, job, J_GENS),
+                            TokenKind::Random => EPOCH_MARK | self.job(state, job, J_FENCE_GRANT),
+                            TokenKind::None => 0,
+                        };
+                        for (target, protect) in self.world.targets.iter().enumerate() {
+                            if *protect == Protect::RegisteredToken {
+                                self.set_target(state, target as u8, T_REGISTERED, mark);
+                            }
+                        }
+                    }
                 }
                 MoveResult {
                     applied,
                     ..MoveResult::NOTHING
                 }
             }
+            Move::Deliver(slot) => match self.in_flight(state, slot) {
+                Some((worker, target, _)) => {
+                    self.take_flight(state, slot);
+                    self.arrive(state, worker, target)
+                }
+                None => MoveResult::NOTHING,
+            },
             Move::Worker(worker) => match self.next_op(state, worker) {
                 Some(op) => {
                     let mut result = self.run_op(state, worker, op);
@@ -349,6 +470,14 @@ impl Machine {
         if mark == 0 {
             return None;
         }
+        if mark & EPOCH_MARK != 0 {
+            // One above the fence of the grant (or generation) in the low bits.
+            let base = match mark & !EPOCH_MARK {
+                0 => 0,
+                grant => self.token_of_mark(grant).unwrap_or(0),
+            };
+            return Some(base + 1);
+        }
         match self.world.design.token {
             TokenKind::Monotonic => Some(u64::from(mark)),
             TokenKind::Random => self.tokens.get(usize::from(mark)).copied().flatten(),
@@ -358,12 +487,17 @@ impl Machine {
 
     /// The job row's `fence` column.
     fn fence(&self, state: &State, job: u8) -> u64 {
-        match self.world.design.token {
+        let claimed = match self.world.design.token {
             TokenKind::Random => self
                 .token_of_mark(self.job(state, job, J_FENCE_GRANT))
                 .unwrap_or(0),
             _ => u64::from(self.job(state, job, J_GENS)),
-        }
+        };
+        // A cancel under `cancel_epoch` advanced the fence once; nothing
+        // can claim a cancelled job again.
+        let epoch =
+            self.world.design.cancel_epoch && self.job(state, job, J_STATE) == STATE_CANCELLED;
+        claimed + u64::from(epoch)
     }
 
     /// The four predicates for `worker` on its job; returns the false ones.
@@ -436,6 +570,11 @@ impl Machine {
                 } else {
                     self.advance(state, worker);
                 }
+                result
+            }
+            Op::Write(target) if self.delays() => {
+                let result = self.send_write(state, worker, target);
+                self.advance(state, worker);
                 result
             }
             Op::Write(target) => {
@@ -531,6 +670,38 @@ impl Machine {
             applied: true,
             ..MoveResult::NOTHING
         }
+    }
+
+    /// A write that travels, at send: a sending gateway checks now (and a
+    /// refusal sends nothing); otherwise the request goes in flight.
+    fn send_write(&self, state: &mut State, worker: u8, target: u8) -> MoveResult {
+        if self.world.targets.get(usize::from(target)) == Some(&Protect::SendingGateway) {
+            let failed = CheckSet::from_bits(
+                self.false_predicates(state, worker).bits()
+                    & self.world.design.commit_checks.bits(),
+            );
+            if !failed.is_empty() {
+                return MoveResult {
+                    failed,
+                    ..MoveResult::NOTHING
+                };
+            }
+        }
+        self.send(state, worker, target);
+        MoveResult::NOTHING
+    }
+
+    /// A request arriving at its target: the target decides now; a sending
+    /// gateway checked at send, so what arrives there is accepted.
+    fn arrive(&self, state: &mut State, worker: u8, target: u8) -> MoveResult {
+        if self.world.targets.get(usize::from(target)) == Some(&Protect::SendingGateway) {
+            return MoveResult {
+                applied: true,
+                violation: self.judge(state, worker),
+                ..MoveResult::NOTHING
+            };
+        }
+        self.write(state, worker, target)
     }
 
     fn write(&self, state: &mut State, worker: u8, target: u8) -> MoveResult {
