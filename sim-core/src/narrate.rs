@@ -8,7 +8,7 @@ use crate::scenario::{Action, JobIdx, Scenario};
 use crate::trace::{JobState, Outcome, Reason, Trace, ViolationKind};
 
 fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
-    match scenario.steps.get(index).and_then(|s| s.worker) {
+    match scenario.acting_worker(index) {
         Some(worker) => scenario.worker_id(worker).to_owned(),
         None => lang.pick("the user", "用户").to_owned(),
     }

@@ -314,6 +314,27 @@ impl Scenario {
         ValueRef::Named(intern(&mut self.values, value))
     }
 
+    /// For a `deliver` step: the `write` that sent its request. Its worker,
+    /// target, op and value are the delivery's.
+    pub fn sender_of(&self, index: usize) -> Option<&Step> {
+        let step = self.steps.get(index)?;
+        if step.action != Action::Deliver {
+            return None;
+        }
+        let request = step.request?;
+        self.steps[..index]
+            .iter()
+            .rev()
+            .find(|s| s.action == Action::Write && s.request == Some(request))
+    }
+
+    /// The worker a step is about: its own, or for a `deliver` the sender's.
+    pub fn acting_worker(&self, index: usize) -> Option<WorkerIdx> {
+        let step = self.steps.get(index)?;
+        step.worker
+            .or_else(|| self.sender_of(index).and_then(|s| s.worker))
+    }
+
     pub fn worker_id(&self, worker: WorkerIdx) -> &str {
         self.workers
             .get(usize::from(worker))

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sim_core::explore::{
     Bounds, Control, Limits, Method, Phase, Progress, Report, Verdict, World, WorldError,
-    WorldOptions, classification, explore_limited, move_label, safe_sentence,
+    WorldOptions, classification, explore_limited, safe_sentence, schedule_labels,
 };
 use sim_core::{DesignSource, Preset, Protect};
 use unicode_width::UnicodeWidthStr;
@@ -432,11 +432,7 @@ fn render_counterexample(
     lang: Lang,
 ) -> String {
     let mut out = String::new();
-    let labels: Vec<String> = found
-        .moves
-        .iter()
-        .map(|m| move_label(&report.world, *m))
-        .collect();
+    let labels: Vec<String> = schedule_labels(&report.world, &found.moves);
     let (count, schedule) = (found.moves.len(), labels.join(" → "));
     let headline = match lang {
         Lang::En => format!("‼ UNSAFE — counterexample of {count} moves: {schedule}"),

@@ -435,6 +435,32 @@ pub fn counterexample(
     }
 }
 
+/// A schedule in words, move by move: [`move_label`], except that a
+/// delivery names the request it delivers (`deliver A-t1`), which only
+/// replaying the schedule can tell.
+pub fn schedule_labels(world: &World, moves: &[Move]) -> Vec<String> {
+    let Ok(machine) = Machine::new(world.clone()) else {
+        return moves.iter().map(|m| move_label(world, *m)).collect();
+    };
+    let mut state = machine.initial();
+    moves
+        .iter()
+        .map(|&chosen| {
+            let label = match chosen {
+                Move::Deliver(slot) => match machine.in_flight(&state, slot) {
+                    Some((worker, target, _)) => {
+                        format!("deliver {}", request_id(world, worker, target))
+                    }
+                    None => move_label(world, chosen),
+                },
+                _ => move_label(world, chosen),
+            };
+            machine.apply(&mut state, chosen);
+            label
+        })
+        .collect()
+}
+
 /// A move in words: the worker's id, `tick`, or `cancel <job>`.
 pub fn move_label(world: &World, chosen: Move) -> String {
     match chosen {
@@ -487,9 +513,7 @@ impl Report {
             Some(found) => found.explanation.get(lang).to_owned(),
             None => safe_sentence(self, lang),
         };
-        let schedule = |moves: &[Move]| -> Vec<String> {
-            moves.iter().map(|m| move_label(&self.world, *m)).collect()
-        };
+        let schedule = |moves: &[Move]| -> Vec<String> { schedule_labels(&self.world, moves) };
         ReportJson {
             verdict: self.verdict.name(),
             method,
