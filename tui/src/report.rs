@@ -141,12 +141,18 @@ pub(crate) fn design_label(design: &sim_core::Design, lang: Lang) -> String {
                 design.lease_clock.name(),
                 design.target_protect.name(),
             );
+            // Said only when on, so other designs read as before.
+            let epoch = match (design.cancel_epoch, lang) {
+                (false, _) => "",
+                (true, Lang::En) => "; a cancel advances the epoch",
+                (true, Lang::Zh) => "；取消推进纪元",
+            };
             match lang {
                 Lang::En => format!(
-                    "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets})"
+                    "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets}{epoch})"
                 ),
                 Lang::Zh => format!(
-                    "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}）"
+                    "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}{epoch}）"
                 ),
             }
         }
