@@ -179,6 +179,8 @@ pub struct Machine {
     flights_at: usize,
     /// Slots for requests in flight: 0 in a world without delays.
     flight_slots: u8,
+    /// The design's `cancel_epoch`, kept beside the layout for the hot path.
+    cancel_epoch: bool,
 }
 
 impl Machine {
@@ -214,6 +216,7 @@ impl Machine {
             targets_at,
             flights_at,
             flight_slots: world.bounds.max_in_flight,
+            cancel_epoch: world.design.cancel_epoch,
             world,
         })
     }
@@ -360,26 +363,35 @@ impl Machine {
     pub fn moves(&self, state: &State, moves: &mut Vec<Move>) {
         moves.clear();
         let grants_left = state.byte(GRANTS_AT) < self.world.bounds.max_claims;
-        let slots_full = self.delays() && self.flight(state, self.flight_slots - 1, F_KEY) != 0;
-        for worker in 0..self.workers() {
-            match self.next_op(state, worker) {
-                None => {}
-                Some(Op::Claim) if !grants_left => {}
-                // With delays a write needs a free slot to be sent.
-                Some(Op::Write(_)) if slots_full => {}
-                Some(_) => moves.push(Move::Worker(worker)),
+        let mut tick = state.time() < self.world.bounds.max_time;
+        if self.delays() {
+            // A write needs a free slot to be sent; a request in flight for
+            // `max_delay` ticks must be delivered before time moves on.
+            let slots_full = self.flight(state, self.flight_slots - 1, F_KEY) != 0;
+            for worker in 0..self.workers() {
+                match self.next_op(state, worker) {
+                    None => {}
+                    Some(Op::Claim) if !grants_left => {}
+                    Some(Op::Write(_)) if slots_full => {}
+                    Some(_) => moves.push(Move::Worker(worker)),
+                }
+            }
+            for slot in 0..self.flight_slots {
+                if let Some((_, _, sent)) = self.in_flight(state, slot) {
+                    moves.push(Move::Deliver(slot));
+                    tick &= state.time().saturating_sub(sent) < self.world.bounds.max_delay;
+                }
+            }
+        } else {
+            for worker in 0..self.workers() {
+                match self.next_op(state, worker) {
+                    None => {}
+                    Some(Op::Claim) if !grants_left => {}
+                    Some(_) => moves.push(Move::Worker(worker)),
+                }
             }
         }
-        // A request in flight for `max_delay` ticks must be delivered
-        // before time moves on.
-        let mut overdue = false;
-        for slot in 0..self.flight_slots {
-            if let Some((_, _, sent)) = self.in_flight(state, slot) {
-                moves.push(Move::Deliver(slot));
-                overdue |= state.time().saturating_sub(sent) >= self.world.bounds.max_delay;
-            }
-        }
-        if state.time() < self.world.bounds.max_time && !overdue {
+        if tick {
             moves.push(Move::Tick);
         }
         if state.byte(CANCELS_AT) > 0 {
@@ -407,16 +419,7 @@ impl Machine {
                         self.set_job(state, job, J_TERMINAL, TERMINAL_CANCELLED);
                     }
                     if self.world.design.cancel_epoch && self.world.design.register_on_claim {
-                        let mark = match self.world.design.token {
-                            TokenKind::Monotonic => EPOCH_MARK | self.job(state, job, J_GENS),
-                            TokenKind::Random => EPOCH_MARK | self.job(state, job, J_FENCE_GRANT),
-                            TokenKind::None => 0,
-                        };
-                        for (target, protect) in self.world.targets.iter().enumerate() {
-                            if *protect == Protect::RegisteredToken {
-                                self.set_target(state, target as u8, T_REGISTERED, mark);
-                            }
-                        }
+                        self.register_epoch(state, job);
                     }
                 }
                 MoveResult {
@@ -442,14 +445,32 @@ impl Machine {
         }
     }
 
+    /// A cancel under `cancel_epoch`: its epoch (one above the job's fence)
+    /// registered at every `registered_token` target.
+    #[inline(never)]
+    fn register_epoch(&self, state: &mut State, job: u8) {
+        let mark = match self.world.design.token {
+            TokenKind::Monotonic => EPOCH_MARK | self.job(state, job, J_GENS),
+            TokenKind::Random => EPOCH_MARK | self.job(state, job, J_FENCE_GRANT),
+            TokenKind::None => 0,
+        };
+        for (target, protect) in self.world.targets.iter().enumerate() {
+            if *protect == Protect::RegisteredToken {
+                self.set_target(state, target as u8, T_REGISTERED, mark);
+            }
+        }
+    }
+
     /// The time the design's lease clock reads for `worker`.
     fn lease_now(&self, state: &State, worker: u8) -> i16 {
         i16::from(state.time()) + self.lease_offsets[usize::from(worker) % MAX_WORKERS]
     }
 
     /// The token `worker` carries, if any.
+    #[inline]
     fn carried_token(&self, state: &State, worker: u8) -> Option<u64> {
-        self.token_of_mark(self.token_mark(state, worker))
+        // A worker's own mark is never a cancel epoch.
+        self.plain_token(self.token_mark(state, worker))
     }
 
     /// A one-byte stand-in for the token `worker` carries, as targets store
@@ -466,17 +487,20 @@ impl Machine {
         }
     }
 
+    #[inline]
     fn token_of_mark(&self, mark: u8) -> Option<u64> {
-        if mark == 0 {
-            return None;
-        }
         if mark & EPOCH_MARK != 0 {
             // One above the fence of the grant (or generation) in the low bits.
-            let base = match mark & !EPOCH_MARK {
-                0 => 0,
-                grant => self.token_of_mark(grant).unwrap_or(0),
-            };
-            return Some(base + 1);
+            return Some(self.plain_token(mark & !EPOCH_MARK).unwrap_or(0) + 1);
+        }
+        self.plain_token(mark)
+    }
+
+    /// The token a plain (non-epoch) mark stands for.
+    #[inline]
+    fn plain_token(&self, mark: u8) -> Option<u64> {
+        if mark == 0 {
+            return None;
         }
         match self.world.design.token {
             TokenKind::Monotonic => Some(u64::from(mark)),
@@ -495,8 +519,7 @@ impl Machine {
         };
         // A cancel under `cancel_epoch` advanced the fence once; nothing
         // can claim a cancelled job again.
-        let epoch =
-            self.world.design.cancel_epoch && self.job(state, job, J_STATE) == STATE_CANCELLED;
+        let epoch = self.cancel_epoch && self.job(state, job, J_STATE) == STATE_CANCELLED;
         claimed + u64::from(epoch)
     }
 
@@ -704,6 +727,8 @@ impl Machine {
         self.write(state, worker, target)
     }
 
+    // Inlined into the instantaneous write, the explorers' hot path.
+    #[inline(always)]
     fn write(&self, state: &mut State, worker: u8, target: u8) -> MoveResult {
         let protect = self
             .world
