@@ -125,7 +125,10 @@ pub fn describe_pending(scenario: &Scenario, index: usize, lang: Lang) -> String
     };
     let actor = who(scenario, index, lang);
     let act = action_word(step.action, lang);
-    let target = step.target.map(|t| scenario.target_id(t));
+    let target = step
+        .target
+        .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
+        .map(|t| scenario.target_id(t));
     let at = step.at;
     match (target, lang) {
         (Some(target), Lang::Zh) => {
@@ -149,6 +152,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     let act = action_word(step.action, lang);
     let target = step
         .target
+        .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
         .map(|t| scenario.target_id(t).to_owned())
         .unwrap_or_default();
     let at = step.at;
