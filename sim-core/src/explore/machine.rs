@@ -596,9 +596,13 @@ impl Machine {
                 result
             }
             Op::Write(target) if self.delays() => {
-                let result = self.send_write(state, worker, target);
-                self.advance(state, worker);
-                result
+                // With every slot taken the write waits (`moves` does not
+                // offer it); it is never dropped.
+                if let Some(result) = self.send_write(state, worker, target) {
+                    self.advance(state, worker);
+                    return result;
+                }
+                MoveResult::NOTHING
             }
             Op::Write(target) => {
                 let result = self.write(state, worker, target);
@@ -697,21 +701,22 @@ impl Machine {
 
     /// A write that travels, at send: a sending gateway checks now (and a
     /// refusal sends nothing); otherwise the request goes in flight.
-    fn send_write(&self, state: &mut State, worker: u8, target: u8) -> MoveResult {
+    /// `None`: no free slot, nothing happened.
+    fn send_write(&self, state: &mut State, worker: u8, target: u8) -> Option<MoveResult> {
         if self.world.targets.get(usize::from(target)) == Some(&Protect::SendingGateway) {
             let failed = CheckSet::from_bits(
                 self.false_predicates(state, worker).bits()
                     & self.world.design.commit_checks.bits(),
             );
             if !failed.is_empty() {
-                return MoveResult {
+                return Some(MoveResult {
                     failed,
                     ..MoveResult::NOTHING
-                };
+                });
             }
         }
-        self.send(state, worker, target);
-        MoveResult::NOTHING
+        self.send(state, worker, target)
+            .then_some(MoveResult::NOTHING)
     }
 
     /// A request arriving at its target: the target decides now; a sending
