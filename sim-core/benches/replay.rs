@@ -77,6 +77,7 @@ fn bench_replay(c: &mut Criterion) {
         lease_until: Some(5),
         waited_until: None,
         row: None,
+        request_step: None,
     };
     group.bench_function("floor_vec_push_10k_trace_entries", |b| {
         b.iter(|| {

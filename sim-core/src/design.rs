@@ -161,8 +161,15 @@ pub enum Protect {
     IdempotencyKey,
     HighestToken,
     RegisteredToken,
+    /// The trusted gateway is the writer: it checks `commit_checks` and
+    /// applies the write in one step, so a request in flight is checked
+    /// when it arrives.
     Gateway,
     Versioned,
+    /// A gateway that checks `commit_checks` when it *sends* a request and
+    /// forwards it; the target accepts whatever arrives. For a plain
+    /// (instantaneous) write it is the same as `gateway`.
+    SendingGateway,
 }
 
 crate::names::named!(Protect);
@@ -179,6 +186,11 @@ pub struct Design {
     pub target_protect: Protect,
     /// Explorer workers `check` their lease before each write (client-side only).
     pub worker_checks: bool,
+    /// A granted cancel advances the job's epoch: `fence + 1`, registered at
+    /// every `registered_token` target when `register_on_claim`, so that
+    /// token-checking targets and the `fence` predicate refuse the old
+    /// generation's later writes and commits (the article's `cancel_epoch`).
+    pub cancel_epoch: bool,
 }
 
 /// The named presets of MODEL.md §6, in teaching order (weakest first).
@@ -203,6 +215,9 @@ pub enum Preset {
     FencedRegistered,
     DbConditional,
     Full,
+    /// `full`'s checks made by a gateway that sends requests instead of
+    /// writing: safe while writes are instantaneous, not when they travel.
+    SendingGateway,
 }
 
 crate::names::named!(Preset);
@@ -217,6 +232,7 @@ impl Preset {
             register_on_claim: true,
             target_protect: Protect::None,
             worker_checks: false,
+            cancel_epoch: false,
         };
         let checked = Design {
             commit_checks: CheckSet::ALL,
@@ -244,6 +260,10 @@ impl Preset {
             Preset::DbConditional => checked,
             Preset::Full => Design {
                 target_protect: Protect::Gateway,
+                ..checked
+            },
+            Preset::SendingGateway => Design {
+                target_protect: Protect::SendingGateway,
                 ..checked
             },
         }

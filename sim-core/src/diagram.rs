@@ -229,6 +229,7 @@ pub fn action_glyph(action: Action) -> char {
         Action::Crash => 'X',
         Action::Pause => 'Z',
         Action::Resume => '>',
+        Action::Deliver => 'D',
         Action::Begin => 'B',
         Action::Select => 'S',
         Action::SelectForUpdate => 'L',
@@ -316,14 +317,20 @@ impl Lanes {
                 sub: None,
             });
         }
-        let user = scenario.steps.iter().any(|s| s.worker.is_none()).then(|| {
-            lanes.push(Lane {
-                kind: LaneKind::User,
-                label: lang.pick("user", "用户").to_owned(),
-                sub: None,
+        // A delivery is drawn on its sender's lane, so only the user's own
+        // steps (cancels) need a lane of their own.
+        let user = scenario
+            .steps
+            .iter()
+            .any(|s| s.worker.is_none() && s.action != Action::Deliver)
+            .then(|| {
+                lanes.push(Lane {
+                    kind: LaneKind::User,
+                    label: lang.pick("user", "用户").to_owned(),
+                    sub: None,
+                });
+                lanes.len() - 1
             });
-            lanes.len() - 1
-        });
         let jobs = lanes.len();
         let label = match scenario.jobs.as_slice() {
             [only] => format!("{} {only}", lang.pick("job", "任务")),
@@ -362,10 +369,10 @@ impl Lanes {
             .map(|(_, lane)| *lane)
     }
 
-    /// The lane a step is drawn on (its worker, or the user).
+    /// The lane a step is drawn on (its worker, or the user; a delivery:
+    /// its sender).
     fn actor(&self, scenario: &Scenario, index: usize) -> Option<usize> {
-        let step = scenario.steps.get(index)?;
-        match step.worker {
+        match scenario.acting_worker(index) {
             Some(worker) => self.worker.get(usize::from(worker)).copied(),
             None => self.user,
         }
@@ -378,6 +385,10 @@ impl Lanes {
             Action::Pause | Action::Resume | Action::Crash => None,
             Action::Write | Action::Register => step
                 .target
+                .and_then(|t| self.targets.get(usize::from(t)).copied()),
+            Action::Deliver => scenario
+                .sender_of(index)
+                .and_then(|sent| sent.target)
                 .and_then(|t| self.targets.get(usize::from(t)).copied()),
             _ => Some(self.jobs),
         }

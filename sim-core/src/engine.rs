@@ -7,7 +7,7 @@
 
 use crate::design::{Check, CheckSet, LeaseClock, Protect, TokenKind};
 use crate::oracle::Oracle;
-use crate::scenario::{Action, JobIdx, OpRef, Scenario, Step, TargetIdx, ValueRef, WorkerIdx};
+use crate::scenario::{Action, JobIdx, OpRef, Scenario, Step, TargetIdx, WorkerIdx};
 use crate::trace::{JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace};
 
 /// Replays `scenario` from the initial state. Pure: the same scenario always
@@ -63,6 +63,18 @@ struct Waiter {
     job: JobIdx,
 }
 
+/// A request a `write` sent and no `deliver` has delivered yet: what it
+/// carries from the moment it was sent.
+#[derive(Debug, Clone, Copy)]
+struct InFlight {
+    send_step: u32,
+    worker: WorkerIdx,
+    job: JobIdx,
+    target: TargetIdx,
+    token: Option<u64>,
+    generation: u32,
+}
+
 /// Generates `token = "random"` tokens: SplitMix64, seeded by the scenario.
 #[derive(Debug, Clone)]
 pub(crate) struct TokenRng(u64);
@@ -97,6 +109,8 @@ struct Engine<'s> {
     actors: Vec<WorkerState>,
     waiters: Vec<Waiter>,
     targets: Vec<TargetRuntime>,
+    /// Per request id: the request while it is in flight.
+    in_flight: Vec<Option<InFlight>>,
     oracle: Oracle,
     rng: TokenRng,
     records: Vec<StepTrace>,
@@ -196,6 +210,7 @@ impl<'s> Engine<'s> {
                     latest_draft: vec![None; workers],
                 })
                 .collect(),
+            in_flight: vec![None; scenario.requests.len()],
             oracle: Oracle::new(jobs),
             rng: TokenRng::new(scenario.seed),
             records: Vec::with_capacity(scenario.steps.len()),
@@ -203,14 +218,15 @@ impl<'s> Engine<'s> {
     }
 
     fn finish(self) -> Trace {
-        let (violations, should_reject, reconcile, generations) = self.oracle.into_parts();
+        let verdicts = self.oracle.into_verdicts();
         Trace {
             steps: self.records,
-            violations,
-            should_reject,
-            reconcile,
+            violations: verdicts.violations,
+            should_reject: verdicts.should_reject,
+            reconcile: verdicts.reconcile,
+            reconcile_in_flight: verdicts.reconcile_in_flight,
             final_rows: self.rows,
-            generations,
+            generations: verdicts.generations,
             final_targets: self.targets.into_iter().map(|t| t.state).collect(),
         }
     }
@@ -352,8 +368,10 @@ impl<'s> Engine<'s> {
 
     fn execute(&mut self, index: u32, step: &Step, job: JobIdx, at: u64) {
         let Some(worker) = step.worker else {
-            if step.action == Action::Cancel {
-                self.cancel(index, job);
+            match step.action {
+                Action::Cancel => self.cancel(index, job),
+                Action::Deliver => self.deliver(index, step, at),
+                _ => {}
             }
             return;
         };
@@ -372,9 +390,10 @@ impl<'s> Engine<'s> {
             Action::Cancel => self.cancel(index, job),
             Action::Write => {
                 if let Some(target) = step.target {
-                    self.write(index, worker, job, target, step.op, step.value, at);
+                    self.write(index, step, worker, job, target, at);
                 }
             }
+            Action::Deliver => self.deliver(index, step, at),
             Action::Register => {
                 if let Some(target) = step.target {
                     self.register(index, worker, job, target, at);
@@ -639,6 +658,7 @@ impl<'s> Engine<'s> {
         }
         let token = (token_kind != TokenKind::None).then_some(fence);
         let generation = self.oracle.grant(job, now + ttl);
+        self.list_in_flight(job, generation);
         let slot = self.slot(worker, job);
         if let Some(holding) = self.holdings.get_mut(slot) {
             *holding = Some(Holding { token, generation });
@@ -668,8 +688,21 @@ impl<'s> Engine<'s> {
         job: JobIdx,
         now: i64,
     ) -> CheckSet {
-        let row = self.row(job);
         let token = self.holding(worker, job).and_then(|h| h.token);
+        self.failed_checks_for(checks, worker, token, job, now)
+    }
+
+    /// The predicates of `checks` that are false for `worker` carrying
+    /// `token` (a request carries the token it was sent with).
+    fn failed_checks_for(
+        &self,
+        checks: CheckSet,
+        worker: WorkerIdx,
+        token: Option<u64>,
+        job: JobIdx,
+        now: i64,
+    ) -> CheckSet {
+        let row = self.row(job);
         let identity = self
             .scenario
             .workers
@@ -787,10 +820,18 @@ impl<'s> Engine<'s> {
         if row.state.is_open() {
             record.outcome = Outcome::Ok;
             record.rows = Some(1);
+            let epoch = self.scenario.design.cancel_epoch;
             if let Some(row) = self.rows.get_mut(usize::from(job)) {
                 row.state = JobState::Cancelled;
+                if epoch {
+                    row.fence = row.fence.saturating_add(1);
+                }
+            }
+            if epoch {
+                self.register_epoch(job);
             }
             self.oracle.cancelled(job);
+            self.list_in_flight(job, u32::MAX);
         } else {
             record.reason = Some(Reason::Terminal);
             record.rows = Some(0);
@@ -799,30 +840,181 @@ impl<'s> Engine<'s> {
         self.record(index).row = Some(row);
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// A cancel under `cancel_epoch`: the row's new fence is registered
+    /// where claims register tokens, so the old generation's token no
+    /// longer matches there.
+    fn register_epoch(&mut self, job: JobIdx) {
+        if !self.scenario.design.register_on_claim {
+            return;
+        }
+        let fence = self.row(job).fence;
+        let epoch = (self.scenario.design.token != TokenKind::None).then_some(fence);
+        for (target, spec) in self.targets.iter_mut().zip(&self.scenario.targets) {
+            if spec.protect == Protect::RegisteredToken {
+                target.state.registered = epoch;
+            }
+        }
+    }
+
+    /// Lists for reconciliation every request of `job` in flight whose
+    /// generation is older than `newer` (`u32::MAX`: all of them, on cancel).
+    fn list_in_flight(&mut self, job: JobIdx, newer: u32) {
+        for request in self.in_flight.iter().flatten() {
+            if request.job == job && request.generation < newer {
+                self.oracle.pending(request.send_step);
+            }
+        }
+    }
+
+    /// A `write`: instantaneous, or with a request id only sent. What is
+    /// checked at send is the worker's own state and a sending gateway;
+    /// everything else is checked when the request arrives.
     fn write(
         &mut self,
         index: u32,
+        step: &Step,
         worker: WorkerIdx,
         job: JobIdx,
         target: TargetIdx,
-        op: OpRef,
-        value: ValueRef,
         at: u64,
     ) {
         let Some(spec) = self.scenario.targets.get(usize::from(target)) else {
             return;
         };
         let protect = spec.protect;
-        let token = self.holding(worker, job).and_then(|h| h.token);
-        // A versioned target's draft is not an effect; the switch at finish is.
-        let judgement = (protect != Protect::Versioned).then(|| self.judge(index, worker, job));
+        let holding = self.holding(worker, job);
+        let token = holding.and_then(|h| h.token);
+        let Some(request) = step.request else {
+            // Check and effect in one instant.
+            let judgement = (protect != Protect::Versioned).then(|| self.judge(index, worker, job));
+            self.annotate_holding(index, worker, job, at);
+            let gateway_failed = matches!(protect, Protect::Gateway | Protect::SendingGateway)
+                .then(|| {
+                    let now = self.lease_now(Some(worker), at);
+                    self.failed_checks(self.scenario.design.commit_checks, worker, job, now)
+                });
+            self.arrive(
+                index,
+                step,
+                worker,
+                job,
+                target,
+                token,
+                judgement,
+                gateway_failed,
+            );
+            return;
+        };
         self.annotate_holding(index, worker, job, at);
-        let gateway_failed = (protect == Protect::Gateway).then(|| {
+        let refused = (protect == Protect::SendingGateway).then(|| {
             let now = self.lease_now(Some(worker), at);
             self.failed_checks(self.scenario.design.commit_checks, worker, job, now)
         });
-        let op_key = match op {
+        let record = self.record(index);
+        record.token = token;
+        match refused {
+            Some(failed) if !failed.is_empty() => {
+                record.outcome = Outcome::Rejected;
+                record.failed_checks = Some(failed);
+            }
+            failed => {
+                record.outcome = Outcome::Noop;
+                record.reason = Some(Reason::Sent);
+                record.failed_checks = failed;
+                if let Some(slot) = self.in_flight.get_mut(request as usize) {
+                    *slot = Some(InFlight {
+                        send_step: index,
+                        worker,
+                        job,
+                        target,
+                        token,
+                        generation: holding.map_or(0, |h| h.generation),
+                    });
+                }
+            }
+        }
+    }
+
+    /// A `deliver`: the request arrives and the target decides now, by its
+    /// state now; the oracle judges it by the generations and terminal facts
+    /// now, with the generation the request was sent with.
+    fn deliver(&mut self, index: u32, step: &Step, at: u64) {
+        let request = step
+            .request
+            .and_then(|r| self.in_flight.get_mut(r as usize))
+            .and_then(Option::take);
+        let Some(request) = request else {
+            self.record(index).reason = Some(Reason::NotSent);
+            self.record(index).job = None;
+            return;
+        };
+        let scenario = self.scenario;
+        let Some(sent) = scenario.steps.get(request.send_step as usize) else {
+            return;
+        };
+        if let Some(send_record) = self.records.get_mut(request.send_step as usize) {
+            send_record.request_step = Some(index);
+        }
+        let (worker, job, target) = (request.worker, request.job, request.target);
+        let protect = scenario
+            .targets
+            .get(usize::from(target))
+            .map_or(Protect::None, |t| t.protect);
+        let judgement = (protect != Protect::Versioned).then(|| {
+            let judgement = self.oracle.judge(index, job, request.generation);
+            self.record(index).newest_generation = Some(judgement.newest);
+            judgement
+        });
+        let expired = self
+            .oracle
+            .lease_expired(job, request.generation, self.db_now(at));
+        let gateway_failed = (protect == Protect::Gateway).then(|| {
+            let now = self.lease_now(Some(worker), at);
+            self.failed_checks_for(
+                scenario.design.commit_checks,
+                worker,
+                request.token,
+                job,
+                now,
+            )
+        });
+        let record = self.record(index);
+        record.job = Some(job);
+        record.request_step = Some(request.send_step);
+        record.generation = (request.generation > 0).then_some(request.generation);
+        record.expired = record.generation.map(|_| expired);
+        self.arrive(
+            index,
+            sent,
+            worker,
+            job,
+            target,
+            request.token,
+            judgement,
+            gateway_failed,
+        );
+    }
+
+    /// The target decides on a write arriving now (a plain write arrives as
+    /// it is sent); an applied one is an effect. A sending gateway checked
+    /// at send, so what reaches the target here is accepted.
+    #[allow(clippy::too_many_arguments)]
+    fn arrive(
+        &mut self,
+        index: u32,
+        sent: &Step,
+        worker: WorkerIdx,
+        job: JobIdx,
+        target: TargetIdx,
+        token: Option<u64>,
+        judgement: Option<crate::oracle::Judgement>,
+        gateway_failed: Option<CheckSet>,
+    ) {
+        let Some(spec) = self.scenario.targets.get(usize::from(target)) else {
+            return;
+        };
+        let protect = spec.protect;
+        let op_key = match sent.op {
             OpRef::Named(named) => named as usize,
             OpRef::JobTarget => {
                 self.scenario.ops.len()
@@ -830,7 +1022,7 @@ impl<'s> Engine<'s> {
                     + usize::from(target)
             }
         };
-        let value_text = self.scenario.value_text(value, worker);
+        let value_text = self.scenario.value_text(sent.value, worker);
         let Some(runtime) = self.targets.get_mut(usize::from(target)) else {
             return;
         };
@@ -839,7 +1031,7 @@ impl<'s> Engine<'s> {
             Protect::IdempotencyKey => runtime.admit_once(op_key),
             Protect::HighestToken => runtime.admit_highest(token),
             Protect::RegisteredToken => runtime.admit_registered(token),
-            Protect::Gateway => match gateway_failed {
+            Protect::Gateway | Protect::SendingGateway => match gateway_failed {
                 Some(failed) if !failed.is_empty() => (Outcome::Rejected, None, Some(failed)),
                 failed => (Outcome::Ok, None, failed),
             },

@@ -73,16 +73,17 @@ mod tests {
             Check => "owner fence lease state",
             TokenKind => "monotonic random none",
             LeaseClock => "db worker",
-            Protect => "none idempotency_key highest_token registered_token gateway versioned",
+            Protect => "none idempotency_key highest_token registered_token gateway versioned \
+                        sending_gateway",
             Preset => "ttl-lock-only client-check idempotency-only fenced-highest-seen \
-                       fenced-registered db-conditional full",
+                       fenced-registered db-conditional full sending-gateway",
             Action => "claim renew write finish fail cancel register check crash pause resume \
                        begin select select_for_update select_skip_locked update_claim \
-                       claim_next commit rollback",
+                       claim_next commit rollback deliver",
             Outcome => "ok rejected duplicate noop waiting",
             Reason => "lease_held terminal none_available claimable not_claimable blocked \
                        crashed deadlock already_in_transaction no_transaction stale_token \
-                       not_registered not_higher draft",
+                       not_registered not_higher draft sent not_sent",
             JobState => "ready running done cancelled failed",
             ViolationKind => "stale after_terminal",
             Verdict => "safe unsafe cancelled incomplete",

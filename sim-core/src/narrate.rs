@@ -8,7 +8,7 @@ use crate::scenario::{Action, JobIdx, Scenario};
 use crate::trace::{JobState, Outcome, Reason, Trace, ViolationKind};
 
 fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
-    match scenario.steps.get(index).and_then(|s| s.worker) {
+    match scenario.acting_worker(index) {
         Some(worker) => scenario.worker_id(worker).to_owned(),
         None => lang.pick("the user", "用户").to_owned(),
     }
@@ -38,6 +38,7 @@ pub fn action_word(action: Action, lang: Lang) -> &'static str {
             Action::UpdateClaim => "separate claiming UPDATE",
             Action::Commit => "COMMIT",
             Action::Rollback => "ROLLBACK",
+            Action::Deliver => "delivery of a request",
         },
         Lang::Zh => match action {
             Action::Claim | Action::ClaimNext => "领取",
@@ -58,6 +59,7 @@ pub fn action_word(action: Action, lang: Lang) -> &'static str {
             Action::UpdateClaim => "单独的 UPDATE 领取",
             Action::Commit => "提交事务",
             Action::Rollback => "回滚事务",
+            Action::Deliver => "请求送达",
         },
     }
 }
@@ -123,7 +125,10 @@ pub fn describe_pending(scenario: &Scenario, index: usize, lang: Lang) -> String
     };
     let actor = who(scenario, index, lang);
     let act = action_word(step.action, lang);
-    let target = step.target.map(|t| scenario.target_id(t));
+    let target = step
+        .target
+        .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
+        .map(|t| scenario.target_id(t));
     let at = step.at;
     match (target, lang) {
         (Some(target), Lang::Zh) => {
@@ -147,6 +152,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     let act = action_word(step.action, lang);
     let target = step
         .target
+        .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
         .map(|t| scenario.target_id(t).to_owned())
         .unwrap_or_default();
     let at = step.at;
@@ -289,6 +295,8 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::NotRegistered => "the target has another generation registered",
             Reason::NotHigher => "the token was not higher than the registered one",
             Reason::Draft => "the target stored a draft; the official reference did not change",
+            Reason::Sent => "the request was sent; the target decides when it arrives",
+            Reason::NotSent => "no request was in flight: it was refused at send or never sent",
         },
         Lang::Zh => match reason {
             Reason::LeaseHeld => "别人的租约还没到期",
@@ -305,6 +313,8 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::NotRegistered => "目标登记的是另一代",
             Reason::NotHigher => "令牌不高于已登记的代次",
             Reason::Draft => "目标只保存了一个草稿版本，正式引用没有变",
+            Reason::Sent => "请求已发出，目标在请求到达时才做决定",
+            Reason::NotSent => "没有在途的请求：发送时已被拒绝，或从未发出",
         },
     }
 }
@@ -536,6 +546,8 @@ pub fn reason_label(reason: Reason, lang: Lang) -> String {
             Reason::NotRegistered => "未登记",
             Reason::NotHigher => "令牌不更高",
             Reason::Draft => "草稿",
+            Reason::Sent => "已发出",
+            Reason::NotSent => "未发出",
         }
         .to_owned(),
     }

@@ -45,6 +45,16 @@ pub(crate) struct Oracle {
     violations: Vec<Violation>,
     should_reject: Vec<u32>,
     reconcile: Vec<u32>,
+    reconcile_in_flight: Vec<u32>,
+}
+
+/// What the oracle hands the trace at the end of a run.
+pub(crate) struct Verdicts {
+    pub violations: Vec<Violation>,
+    pub should_reject: Vec<u32>,
+    pub reconcile: Vec<u32>,
+    pub reconcile_in_flight: Vec<u32>,
+    pub generations: Vec<u32>,
 }
 
 impl Oracle {
@@ -54,6 +64,7 @@ impl Oracle {
             violations: Vec::new(),
             should_reject: Vec::new(),
             reconcile: Vec::new(),
+            reconcile_in_flight: Vec::new(),
         }
     }
 
@@ -149,6 +160,16 @@ impl Oracle {
         self.reconcile.append(&mut facts.remote_effects);
     }
 
+    /// A request sent by step `step` was still in flight when its job was
+    /// cancelled or taken over: nobody can say yet what it will do, so it is
+    /// listed for reconciliation, marked in flight.
+    pub(crate) fn pending(&mut self, step: u32) {
+        if !self.reconcile_in_flight.contains(&step) {
+            self.reconcile.push(step);
+            self.reconcile_in_flight.push(step);
+        }
+    }
+
     pub(crate) fn mark(&self, job: JobIdx) -> JobMark {
         let facts = self.jobs.get(usize::from(job));
         JobMark {
@@ -176,19 +197,20 @@ impl Oracle {
         }
     }
 
-    /// `(violations, should_reject, reconcile, generations per job)`.
-    pub(crate) fn into_parts(mut self) -> (Vec<Violation>, Vec<u32>, Vec<u32>, Vec<u32>) {
+    pub(crate) fn into_verdicts(mut self) -> Verdicts {
         self.reconcile.sort_unstable();
+        self.reconcile_in_flight.sort_unstable();
         let generations = self
             .jobs
             .iter()
             .map(|facts| u32::try_from(facts.leases.len()).unwrap_or(u32::MAX))
             .collect();
-        (
-            self.violations,
-            self.should_reject,
-            self.reconcile,
+        Verdicts {
+            violations: self.violations,
+            should_reject: self.should_reject,
+            reconcile: self.reconcile,
+            reconcile_in_flight: self.reconcile_in_flight,
             generations,
-        )
+        }
     }
 }

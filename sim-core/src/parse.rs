@@ -777,7 +777,7 @@ impl<'t> Reader<'t> {
                 return None;
             }
         };
-        const KEYS: [&str; 8] = [
+        const KEYS: [&str; 9] = [
             "base",
             "token",
             "commit_checks",
@@ -786,6 +786,7 @@ impl<'t> Reader<'t> {
             "register_on_claim",
             "target_protect",
             "worker_checks",
+            "cancel_epoch",
         ];
         let fields = self.fields(table, value.span(), &KEYS, &name("`design`"));
         let base = fields
@@ -853,6 +854,12 @@ impl<'t> Reader<'t> {
             .and_then(|v| self.bool(v, &name("`worker_checks`")))
         {
             design.worker_checks = flag;
+        }
+        if let Some(flag) = fields
+            .get(8)
+            .and_then(|v| self.bool(v, &name("`cancel_epoch`")))
+        {
+            design.cancel_epoch = flag;
         }
         Some((design, DesignSource::Table))
     }
@@ -977,9 +984,11 @@ impl<'t> Reader<'t> {
         }
         let mut ops = HashMap::new();
         let mut values = HashMap::new();
+        let mut delivered = Vec::new();
         let mut previous_at: Option<(u64, usize)> = None;
         for entry in entries {
-            let Some(step) = self.step(entry, scenario, &mut ops, &mut values) else {
+            let Some(step) = self.step(entry, scenario, &mut ops, &mut values, &mut delivered)
+            else {
                 continue;
             };
             if let Some((before, line_of)) = previous_at
@@ -1011,8 +1020,11 @@ impl<'t> Reader<'t> {
         scenario: &mut Scenario,
         ops: &mut HashMap<String, u32>,
         values: &mut HashMap<String, u32>,
+        delivered: &mut Vec<bool>,
     ) -> Option<Step> {
-        const KEYS: [&str; 8] = ["at", "worker", "do", "job", "target", "op", "value", "note"];
+        const KEYS: [&str; 9] = [
+            "at", "worker", "do", "job", "target", "op", "value", "note", "request",
+        ];
         let a_step = words("a step", "步骤");
         let this_step = words("this step", "这一步");
         let table = self.table(entry, &a_step)?;
@@ -1052,7 +1064,91 @@ impl<'t> Reader<'t> {
         step.target = target;
         step.note = note;
         self.write_names(&fields, scenario, ops, values, &mut step)?;
+        self.request_name(&fields, entry, scenario, &mut step, delivered)?;
         Some(step)
+    }
+
+    /// A step's `request`: a `write` may send one under a new id, a
+    /// `deliver` must name one an earlier `write` sent and no `deliver` has
+    /// delivered yet (`delivered`, per request id). `None` once reported.
+    fn request_name(
+        &mut self,
+        fields: &Fields<'_, '_>,
+        entry: &Value<'_>,
+        scenario: &mut Scenario,
+        step: &mut Step,
+        delivered: &mut Vec<bool>,
+    ) -> Option<()> {
+        let action = step.action.name();
+        let Some(value) = fields.get(8) else {
+            if step.action == Action::Deliver {
+                self.error(
+                    entry.span(),
+                    words(
+                        "`deliver` needs a `request`: the id a `write` sent it under",
+                        "`deliver` 需要 `request`：某个 `write` 发出请求时用的 ID",
+                    ),
+                );
+                return None;
+            }
+            return Some(());
+        };
+        if !matches!(step.action, Action::Write | Action::Deliver) {
+            self.error(
+                value.span(),
+                words(
+                    format!("`{action}` takes no `request`; only `write` and `deliver` do"),
+                    format!("`{action}` 不接受 `request`；只有 `write` 和 `deliver` 接受"),
+                ),
+            );
+            return None;
+        }
+        let id = self.ident(value, &name("`request`"))?;
+        let known = scenario.requests.iter().position(|known| *known == id);
+        match (step.action, known) {
+            (Action::Write, Some(_)) => {
+                self.error(
+                    value.span(),
+                    words(
+                        format!("request `{id}` is already sent by an earlier `write`"),
+                        format!("请求 `{id}` 已经由前面的 `write` 发出"),
+                    ),
+                );
+                None
+            }
+            (Action::Write, None) => {
+                step.request = Some(scenario.intern_request(&id));
+                delivered.push(false);
+                Some(())
+            }
+            (_, None) => {
+                self.error(
+                    value.span(),
+                    words(
+                        format!("no earlier `write` sent request `{id}`"),
+                        format!("前面没有 `write` 发出请求 `{id}`"),
+                    ),
+                );
+                None
+            }
+            (_, Some(index)) => {
+                if delivered.get(index).copied().unwrap_or(true) {
+                    self.error(
+                        value.span(),
+                        words(
+                            format!("request `{id}` is already delivered"),
+                            format!("请求 `{id}` 已经送达"),
+                        ),
+                    );
+                    return None;
+                }
+                if let Some(flag) = delivered.get_mut(index) {
+                    *flag = true;
+                }
+                step.request = Some(u32::try_from(index).unwrap_or(u32::MAX));
+                Some(())
+            }
+        }
     }
 
     /// The index of a step's `worker`, `job` or `target` (`key`) among

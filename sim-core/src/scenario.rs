@@ -101,6 +101,8 @@ pub enum Action {
     ClaimNext,
     Commit,
     Rollback,
+    /// The network delivers a request a `write` with `request` sent earlier.
+    Deliver,
 }
 
 crate::names::named!(Action);
@@ -108,7 +110,7 @@ crate::names::named!(Action);
 impl Action {
     /// Whether the step is done by a worker (all but the user's `cancel`).
     pub fn needs_worker(self) -> bool {
-        self != Action::Cancel
+        !matches!(self, Action::Cancel | Action::Deliver)
     }
 
     /// Whether the step needs a `target`.
@@ -136,7 +138,7 @@ impl Action {
     pub fn can_have_effect(self) -> bool {
         matches!(
             self,
-            Action::Write | Action::Finish | Action::Fail | Action::Renew
+            Action::Write | Action::Finish | Action::Fail | Action::Renew | Action::Deliver
         )
     }
 }
@@ -167,6 +169,10 @@ pub struct Step {
     pub target: Option<TargetIdx>,
     pub op: OpRef,
     pub value: ValueRef,
+    /// A `write` with a request id is *sent* at `at` and takes effect when a
+    /// `deliver` step names the same id; `deliver` names the request it
+    /// delivers. An index into [`Scenario::requests`].
+    pub request: Option<u32>,
     pub note: Option<Text>,
 }
 
@@ -181,6 +187,7 @@ impl Step {
             target: None,
             op: OpRef::JobTarget,
             value: ValueRef::WorkerId,
+            request: None,
             note: None,
         }
     }
@@ -221,6 +228,8 @@ pub struct Scenario {
     pub ops: Vec<String>,
     /// Explicit write values, indexed by [`ValueRef::Named`].
     pub values: Vec<String>,
+    /// Request ids of writes that travel, indexed by [`Step::request`].
+    pub requests: Vec<String>,
 }
 
 impl Scenario {
@@ -245,6 +254,7 @@ impl Scenario {
             steps: Vec::new(),
             ops: Vec::new(),
             values: Vec::new(),
+            requests: Vec::new(),
         };
         for worker_id in worker_ids {
             scenario.add_worker(worker_id, worker_id);
@@ -295,8 +305,34 @@ impl Scenario {
         OpRef::Named(intern(&mut self.ops, op))
     }
 
+    /// The index of request id `request`, added if new.
+    pub fn intern_request(&mut self, request: &str) -> u32 {
+        intern(&mut self.requests, request)
+    }
+
     pub fn intern_value(&mut self, value: &str) -> ValueRef {
         ValueRef::Named(intern(&mut self.values, value))
+    }
+
+    /// For a `deliver` step: the `write` that sent its request. Its worker,
+    /// target, op and value are the delivery's.
+    pub fn sender_of(&self, index: usize) -> Option<&Step> {
+        let step = self.steps.get(index)?;
+        if step.action != Action::Deliver {
+            return None;
+        }
+        let request = step.request?;
+        self.steps[..index]
+            .iter()
+            .rev()
+            .find(|s| s.action == Action::Write && s.request == Some(request))
+    }
+
+    /// The worker a step is about: its own, or for a `deliver` the sender's.
+    pub fn acting_worker(&self, index: usize) -> Option<WorkerIdx> {
+        let step = self.steps.get(index)?;
+        step.worker
+            .or_else(|| self.sender_of(index).and_then(|s| s.worker))
     }
 
     pub fn worker_id(&self, worker: WorkerIdx) -> &str {
@@ -370,6 +406,8 @@ impl Scenario {
             return Err(E::UnknownOwner);
         }
         let mut previous_at = 0;
+        // Per request id: 1 once a write sent it, 2 once a deliver named it.
+        let mut request_seen = vec![0u8; self.requests.len()];
         for (index, step) in self.steps.iter().enumerate() {
             let fail = |problem: StepProblem| Err(E::Step { index, problem });
             if step.at < previous_at {
@@ -409,6 +447,24 @@ impl Scenario {
             {
                 return fail(StepProblem::UnknownValue);
             }
+            match (step.action, step.request) {
+                (Action::Deliver, None) => return fail(StepProblem::NeedsRequest),
+                (Action::Write | Action::Deliver, Some(request)) => {
+                    let Some(seen) = request_seen.get_mut(request as usize) else {
+                        return fail(StepProblem::UnknownRequest);
+                    };
+                    let (expected, next) = match step.action {
+                        Action::Write => (0, 1),
+                        _ => (1, 2),
+                    };
+                    if *seen != expected {
+                        return fail(StepProblem::RequestOrder);
+                    }
+                    *seen = next;
+                }
+                (_, Some(_)) => return fail(StepProblem::UnknownRequest),
+                _ => {}
+            }
         }
         Ok(())
     }
@@ -439,6 +495,12 @@ pub enum StepProblem {
     NeedsTarget,
     UnknownOp,
     UnknownValue,
+    /// A `deliver` without a request.
+    NeedsRequest,
+    /// A request id out of range, or on a step other than `write`/`deliver`.
+    UnknownRequest,
+    /// A request sent twice, delivered twice, or delivered before it was sent.
+    RequestOrder,
 }
 
 impl StepProblem {
@@ -463,6 +525,12 @@ impl StepProblem {
             (P::UnknownOp, Lang::Zh) => "未知的 `op`",
             (P::UnknownValue, Lang::En) => "unknown value",
             (P::UnknownValue, Lang::Zh) => "未知的 `value`",
+            (P::NeedsRequest, Lang::En) => "`deliver` needs a request",
+            (P::NeedsRequest, Lang::Zh) => "`deliver` 需要一个请求",
+            (P::UnknownRequest, Lang::En) => "unknown request",
+            (P::UnknownRequest, Lang::Zh) => "未知的请求",
+            (P::RequestOrder, Lang::En) => "a request is sent once, then delivered at most once",
+            (P::RequestOrder, Lang::Zh) => "一个请求只发送一次，之后最多送达一次",
         }
     }
 }

@@ -102,6 +102,12 @@ pub enum Reason {
     NotHigher,
     /// A `versioned` target stored a draft; the official value is unchanged.
     Draft,
+    /// A `write` with a request id was sent; it takes effect (or not) when
+    /// its `deliver` step runs.
+    Sent,
+    /// A `deliver` found nothing in flight: its request was refused at send
+    /// or never sent.
+    NotSent,
 }
 
 impl Reason {
@@ -251,6 +257,10 @@ pub struct StepTrace {
     pub waited_until: Option<u64>,
     /// The job row after the step, for steps that touched or read it.
     pub row: Option<Row>,
+    /// For a `write` that sent a request: the `deliver` step that delivered
+    /// it (`None` while it is in flight). For a `deliver`: the `write` step
+    /// that sent it.
+    pub request_step: Option<u32>,
 }
 
 impl StepTrace {
@@ -268,6 +278,7 @@ impl StepTrace {
         lease_until: None,
         waited_until: None,
         row: None,
+        request_step: None,
     };
 }
 
@@ -291,6 +302,9 @@ pub struct Trace {
     pub violations: Vec<Violation>,
     pub should_reject: Vec<u32>,
     pub reconcile: Vec<u32>,
+    /// The `write` steps in `reconcile` whose request was still in flight
+    /// when its job was cancelled or taken over.
+    pub reconcile_in_flight: Vec<u32>,
     /// The job table at the end, parallel to the scenario's jobs.
     pub final_rows: Vec<Row>,
     /// Generations granted per job.
@@ -360,6 +374,7 @@ impl Trace {
             violations: self.violations.iter().map(|v| v.json()).collect(),
             should_reject: self.should_reject.clone(),
             reconcile: self.reconcile.clone(),
+            reconcile_in_flight: self.reconcile_in_flight.clone(),
             jobs,
             targets,
         }
@@ -368,20 +383,36 @@ impl Trace {
     /// Step `index` of [`Trace::run_json`].
     fn step_json<'s>(&self, scenario: &'s Scenario, index: usize) -> StepJson<'s> {
         let (step, record) = (&scenario.steps[index], &self.steps[index]);
-        let (op, value) = match (step.action, record.job, step.target, step.worker) {
+        // A delivery is shown with the worker, target, op and value of the
+        // request it delivers.
+        let sender = match (step.action, record.request_step) {
+            (crate::Action::Deliver, Some(sent)) => scenario.steps.get(sent as usize),
+            _ => None,
+        };
+        let (sent_step, arrived_step) = match step.action {
+            crate::Action::Deliver => (record.request_step, None),
+            _ => (None, record.request_step),
+        };
+        let at_of = |other: Option<u32>| {
+            other
+                .and_then(|other| scenario.steps.get(other as usize))
+                .map(|other| other.at)
+        };
+        let shown = sender.unwrap_or(step);
+        let (op, value) = match (shown.action, record.job, shown.target, shown.worker) {
             (crate::Action::Write, Some(job), Some(t), Some(w)) => (
-                Some(scenario.op_text(step.op, job, t)),
-                Some(scenario.value_text(step.value, w)),
+                Some(scenario.op_text(shown.op, job, t)),
+                Some(scenario.value_text(shown.value, w)),
             ),
             _ => (None, None),
         };
         StepJson {
             i: index,
             at: step.at,
-            worker: step.worker.map(|w| scenario.worker_id(w)),
+            worker: shown.worker.map(|w| scenario.worker_id(w)),
             action: step.action.name(),
             job: record.job.map(|job| scenario.job_id(job)),
-            target: step.target.map(|t| scenario.target_id(t)),
+            target: shown.target.map(|t| scenario.target_id(t)),
             outcome: record.outcome.name(),
             reason: record.reason.map(Reason::name),
             token: record.token,
@@ -395,6 +426,14 @@ impl Trace {
             op,
             value,
             waited_until: record.waited_until,
+            request: step
+                .request
+                .and_then(|r| scenario.requests.get(r as usize))
+                .map(String::as_str),
+            sent_step,
+            sent_at: at_of(sent_step),
+            arrived_step,
+            arrived_at: at_of(arrived_step),
             violation: self.is_violation(index as u32),
         }
     }
@@ -420,6 +459,8 @@ pub struct RunJson<'s> {
     pub violations: Vec<ViolationJson>,
     pub should_reject: Vec<u32>,
     pub reconcile: Vec<u32>,
+    /// The `write` steps in `reconcile` whose request was in flight.
+    pub reconcile_in_flight: Vec<u32>,
     /// The job table at the end.
     pub jobs: Vec<JobJson<'s>>,
     /// The remote targets at the end.
@@ -449,6 +490,15 @@ pub struct StepJson<'s> {
     pub op: Option<String>,
     pub value: Option<String>,
     pub waited_until: Option<u64>,
+    /// The request id of a `write` that travels, or of a `deliver`.
+    pub request: Option<&'s str>,
+    /// For a `deliver`: the `write` step that sent the request, and its tick.
+    pub sent_step: Option<u32>,
+    pub sent_at: Option<u64>,
+    /// For a `write` that sent a request: the `deliver` step and its tick
+    /// (`null` while the request is in flight at the end).
+    pub arrived_step: Option<u32>,
+    pub arrived_at: Option<u64>,
     pub violation: bool,
 }
 

@@ -30,7 +30,7 @@ fn design_fields(design: &Design) -> Vec<(&'static str, String)> {
         let list: Vec<String> = set.names().iter().map(|n| quoted(n)).collect();
         format!("[{}]", list.join(", "))
     };
-    vec![
+    let mut fields = vec![
         ("token", quoted(design.token.name())),
         ("commit_checks", checks(design.commit_checks)),
         ("renew_checks", checks(design.renew_checks)),
@@ -38,7 +38,12 @@ fn design_fields(design: &Design) -> Vec<(&'static str, String)> {
         ("register_on_claim", design.register_on_claim.to_string()),
         ("target_protect", quoted(design.target_protect.name())),
         ("worker_checks", design.worker_checks.to_string()),
-    ]
+    ];
+    // Written only when on, so designs from before it existed read the same.
+    if design.cancel_epoch {
+        fields.push(("cancel_epoch", "true".to_owned()));
+    }
+    fields
 }
 
 /// How the design is written: a preset name when it is one.
@@ -60,6 +65,7 @@ fn step_fields(scenario: &Scenario, step: &Step) -> Vec<(&'static str, String)> 
         ("target", typed.target),
         ("op", typed.op),
         ("value", typed.value),
+        ("request", typed.request),
     ];
     for (key, id) in named {
         if let Some(id) = id {
@@ -97,6 +103,10 @@ fn step_json<'s>(scenario: &'s Scenario, step: &'s Step) -> StepFileJson<'s> {
         target: step.target.map(|t| scenario.target_id(t)),
         op,
         value,
+        request: step
+            .request
+            .and_then(|r| scenario.requests.get(r as usize))
+            .map(String::as_str),
         note: step.note.as_ref().map(TextJson::of),
     }
 }
@@ -299,6 +309,8 @@ pub struct DesignTableJson {
     pub register_on_claim: bool,
     pub target_protect: &'static str,
     pub worker_checks: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cancel_epoch: bool,
 }
 
 impl DesignTableJson {
@@ -311,6 +323,7 @@ impl DesignTableJson {
             register_on_claim: design.register_on_claim,
             target_protect: design.target_protect.name(),
             worker_checks: design.worker_checks,
+            cancel_epoch: design.cancel_epoch,
         }
     }
 }
@@ -331,6 +344,8 @@ pub struct StepFileJson<'s> {
     pub op: Option<&'s str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<&'s str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<TextJson<'s>>,
 }

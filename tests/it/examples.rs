@@ -15,7 +15,7 @@ use serde_json::Value;
 const EXAMPLES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
 
 /// Every story the course refers to; a missing file is a broken link.
-const STORIES: [&str; 20] = [
+const STORIES: [&str; 23] = [
     "01-article-stale-finish",
     "02-ttl-lock-double-execution",
     "03-check-then-write-race",
@@ -36,6 +36,9 @@ const STORIES: [&str; 20] = [
     "14-random-token",
     "15-crash-releases-lock",
     "16-deadlock",
+    "17-request-in-flight-sending-gateway",
+    "17b-request-in-flight-registered",
+    "17c-request-in-flight-cancel",
 ];
 
 const OUTCOMES: [&str; 5] = ["ok", "rejected", "duplicate", "noop", "waiting"];
@@ -443,6 +446,119 @@ fn story_07b_cancel_first_refuses_later_commits() {
     let should_reject = index_list(&t, "should_reject");
     assert!(should_reject.contains(&index(late_refund)));
     assert!(should_reject.contains(&index(finish)));
+}
+
+/// The `run --json` object of `examples/<name>.toml` with its design
+/// changed by `change` (the same timeline under another design).
+fn run_changed(name: &str, change: impl FnOnce(&mut sim_core::Scenario)) -> Value {
+    let mut scenario = parse_file(&Path::new(EXAMPLES_DIR).join(format!("{name}.toml")));
+    change(&mut scenario);
+    scenario.check().expect("still a valid scenario");
+    sim_core::run(&scenario).to_json(&scenario)
+}
+
+/// The send at 4 and the delivery at 9 of the stories 17, 17b and 17c.
+fn send_and_delivery(t: &Value) -> (&Value, &Value) {
+    let send = a(t, "A", "write", 4);
+    let delivery = a(t, "A", "deliver", 9);
+    assert_eq!(outcome(send), "noop");
+    assert_eq!(reason(send), Some("sent"));
+    assert_eq!(send["arrived_step"].as_u64(), Some(index(delivery)));
+    assert_eq!(send["arrived_at"].as_u64(), Some(9));
+    assert_eq!(delivery["sent_step"].as_u64(), Some(index(send)));
+    assert_eq!(delivery["sent_at"].as_u64(), Some(4));
+    assert_eq!(delivery["request"], "a-refund");
+    assert_eq!(delivery["target"], "payments");
+    (send, delivery)
+}
+
+#[test]
+fn story_17_a_sending_gateway_lets_a_request_land_after_the_takeover() {
+    let t = run("17-request-in-flight-sending-gateway");
+    let (send, delivery) = send_and_delivery(&t);
+    assert_eq!(failed_checks(send), Vec::<&str>::new(), "checked at send");
+    assert_step(a(&t, "B", "claim", 6), "ok");
+    assert_step(delivery, "ok");
+    assert_violation(&t, delivery, "stale");
+    assert_eq!(violation_steps(&t), BTreeSet::from([index(delivery)]));
+    // B's takeover found A's request in flight: pending reconciliation.
+    assert_eq!(
+        index_list(&t, "reconcile_in_flight"),
+        BTreeSet::from([index(send)])
+    );
+
+    // The same timeline under `full`, whose gateway is the writer: the check
+    // is made when the request arrives, and refuses it.
+    let writer = run_changed("17-request-in-flight-sending-gateway", |s| {
+        s.set_design(
+            sim_core::Preset::Full.design(),
+            sim_core::DesignSource::Table,
+        );
+    });
+    let (_, delivery) = send_and_delivery(&writer);
+    assert_step(delivery, "rejected");
+    assert_no_violations(&writer);
+    // And with instantaneous writes the sending gateway is as safe as `full`.
+    let instant = run_changed("17-request-in-flight-sending-gateway", |s| {
+        s.steps
+            .retain(|step| step.action != sim_core::Action::Deliver);
+        for step in &mut s.steps {
+            if step.action == sim_core::Action::Write {
+                step.request = None;
+                step.at = 9;
+            }
+        }
+        s.steps.sort_by_key(|step| step.at);
+        s.requests.clear();
+    });
+    assert_step(a(&instant, "A", "write", 9), "rejected");
+    assert_no_violations(&instant);
+}
+
+#[test]
+fn story_17b_a_registered_token_refuses_the_late_request() {
+    let t = run("17b-request-in-flight-registered");
+    let (send, delivery) = send_and_delivery(&t);
+    assert_step(delivery, "rejected");
+    assert_eq!(reason(delivery), Some("not_registered"));
+    assert_no_violations(&t);
+    assert!(index_list(&t, "should_reject").contains(&index(delivery)));
+    assert_eq!(
+        index_list(&t, "reconcile_in_flight"),
+        BTreeSet::from([index(send)])
+    );
+}
+
+#[test]
+fn story_17c_a_cancel_lists_the_request_in_flight_and_its_epoch_refuses_it() {
+    let t = run("17c-request-in-flight-cancel");
+    let (send, delivery) = send_and_delivery(&t);
+    assert_step(step(&t, None, "cancel", 6), "ok");
+    assert_eq!(index_list(&t, "reconcile"), BTreeSet::from([index(send)]));
+    assert_eq!(
+        index_list(&t, "reconcile_in_flight"),
+        BTreeSet::from([index(send)])
+    );
+    assert_step(delivery, "rejected");
+    assert_eq!(reason(delivery), Some("not_registered"));
+    assert_eq!(t["jobs"][0]["fence"], 2, "the cancel advanced the epoch");
+    assert_eq!(t["targets"][0]["registered"], 2);
+    assert_no_violations(&t);
+
+    // Without the cancel epoch the registered token is still A's: the
+    // refund lands after the cancel.
+    let no_epoch = run_changed("17c-request-in-flight-cancel", |s| {
+        let mut design = s.design;
+        design.cancel_epoch = false;
+        s.set_design(design, sim_core::DesignSource::Table);
+    });
+    let (send, delivery) = send_and_delivery(&no_epoch);
+    assert_step(delivery, "ok");
+    assert_eq!(violations_of(&no_epoch, delivery), ["after_terminal"]);
+    assert_eq!(
+        index_list(&no_epoch, "reconcile_in_flight"),
+        BTreeSet::from([index(send)])
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sim_core::explore::{
     Bounds, Control, Limits, Method, Phase, Progress, Report, Verdict, World, WorldError,
-    WorldOptions, classification, explore_limited, move_label, safe_sentence,
+    WorldOptions, classification, explore_limited, safe_sentence, schedule_labels,
 };
 use sim_core::{DesignSource, Preset, Protect};
 use unicode_width::UnicodeWidthStr;
@@ -32,6 +32,8 @@ pub(crate) struct ExploreOptions {
     pub(crate) max_time: u8,
     pub(crate) max_claims: u8,
     pub(crate) max_steps: u16,
+    pub(crate) max_in_flight: u8,
+    pub(crate) max_delay: u8,
     /// Distinct states the exhaustive search may visit.
     pub(crate) max_states: u64,
     /// Seconds the search may run.
@@ -210,6 +212,8 @@ fn world_of(options: &ExploreOptions) -> Result<World, ExploreError> {
         max_time: options.max_time,
         max_claims: options.max_claims,
         max_steps: options.max_steps,
+        max_in_flight: options.max_in_flight,
+        max_delay: options.max_delay,
     };
     if options.no_targets {
         world_options.targets = Some(Vec::new());
@@ -428,11 +432,7 @@ fn render_counterexample(
     lang: Lang,
 ) -> String {
     let mut out = String::new();
-    let labels: Vec<String> = found
-        .moves
-        .iter()
-        .map(|m| move_label(&report.world, *m))
-        .collect();
+    let labels: Vec<String> = schedule_labels(&report.world, &found.moves);
     let (count, schedule) = (found.moves.len(), labels.join(" → "));
     let headline = match lang {
         Lang::En => format!("‼ UNSAFE — counterexample of {count} moves: {schedule}"),
@@ -488,14 +488,21 @@ fn render_report(
     let (time, claims, moves) = (bounds.max_time, bounds.max_claims, bounds.max_steps);
     let states = report.limits.max_states;
     let seconds = report.limits.time_limit_ms.unwrap_or_default() / 1000;
+    let (in_flight, delay) = (bounds.max_in_flight, bounds.max_delay);
+    let delays = match (in_flight, lang) {
+        (0, Lang::En) => "no delivery delays".to_owned(),
+        (0, Lang::Zh) => "请求没有延迟".to_owned(),
+        (_, Lang::En) => format!("requests in flight ≤ {in_flight}, each delayed ≤ {delay}"),
+        (_, Lang::Zh) => format!("在途请求 ≤ {in_flight} 个，每个延迟 ≤ {delay}"),
+    };
     let _ = match lang {
         Lang::En => writeln!(
             out,
-            "bounds: time ≤ {time}, claims ≤ {claims}, moves per schedule ≤ {moves} · {method}\nlimits: states ≤ {states}, {seconds} s"
+            "bounds: time ≤ {time}, claims ≤ {claims}, moves per schedule ≤ {moves}, {delays} · {method}\nlimits: states ≤ {states}, {seconds} s"
         ),
         Lang::Zh => writeln!(
             out,
-            "界限：时间 ≤ {time}，领取 ≤ {claims}，每个调度 ≤ {moves} 步 · {method}\n上限：状态 ≤ {states}，{seconds} 秒"
+            "界限：时间 ≤ {time}，领取 ≤ {claims}，每个调度 ≤ {moves} 步，{delays} · {method}\n上限：状态 ≤ {states}，{seconds} 秒"
         ),
     };
     out.push('\n');
@@ -581,12 +588,16 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
         let text = serde_json::to_string_pretty(&objects).unwrap_or_default();
         return print_stdout(&(text + "\n"));
     }
-    let mut out = lang
-        .pick(
-            "Every design in its world, explored exhaustively (time ≤ 12, claims ≤ 3):\n\n",
-            "每个设计在它的世界里穷举探索（时间 ≤ 12，领取 ≤ 3）：\n\n",
-        )
-        .to_owned();
+    let delayed = sim_core::explore::Bounds::default().with_delays();
+    let (in_flight, delay) = (delayed.max_in_flight, delayed.max_delay);
+    let mut out = match lang {
+        Lang::En => format!(
+            "Every design in its world, explored exhaustively (time ≤ 12, claims ≤ 3; \"requests delayed\": ≤ {in_flight} requests in flight, each arriving within {delay} ticks):\n\n"
+        ),
+        Lang::Zh => format!(
+            "每个设计在它的世界里穷举探索（时间 ≤ 12，领取 ≤ 3；“请求有延迟”：在途请求 ≤ {in_flight} 个，每个在 {delay} 个时间单位内到达）：\n\n"
+        ),
+    };
     let name_width = rows
         .iter()
         .map(|(c, _, _)| UnicodeWidthStr::width(c.label.get(lang)))
@@ -624,5 +635,15 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
         "\nReplay any row's counterexample: fencelab explore --design <preset> --exhaustive --out cex.toml && fencelab run cex.toml\n",
         "\n重放任意一行的反例：fencelab explore --design <预设> --exhaustive --out cex.toml && fencelab run cex.toml\n",
     );
+    let _ = match lang {
+        Lang::En => writeln!(
+            out,
+            "(for a row with requests delayed, add --cancel --max-in-flight {in_flight} --max-delay {delay})"
+        ),
+        Lang::Zh => writeln!(
+            out,
+            "（请求有延迟的行，再加 --cancel --max-in-flight {in_flight} --max-delay {delay}）"
+        ),
+    };
     print_stdout(&out)
 }

@@ -171,6 +171,13 @@ struct ExploreArgs {
     /// At most this many scheduler moves in one schedule (1 to 64).
     #[arg(long, default_value_t = offered(OFFER.max_steps), value_parser = clap::value_parser!(u16).range(span(OFFER.max_steps)))]
     max_steps: u16,
+    /// Delivery delays: at most this many requests in flight (0 to 3; 0:
+    /// writes are instantaneous).
+    #[arg(long, default_value_t = offered(OFFER.max_in_flight), value_parser = clap::value_parser!(u8).range(span(OFFER.max_in_flight)))]
+    max_in_flight: u8,
+    /// A request arrives at most this many ticks after it was sent (0 to 15).
+    #[arg(long, default_value_t = offered(OFFER.max_delay), value_parser = clap::value_parser!(u8).range(span(OFFER.max_delay)))]
+    max_delay: u8,
     /// Stop, incomplete, after this many distinct states (exhaustive search).
     #[arg(long, default_value_t = OFFER.max_states.default, value_parser = clap::value_parser!(u64).range(OFFER.max_states.min..=OFFER.max_states.max))]
     max_states: u64,
@@ -255,6 +262,8 @@ pub fn main() -> ExitCode {
                 max_time: args.max_time,
                 max_claims: args.max_claims,
                 max_steps: args.max_steps,
+                max_in_flight: args.max_in_flight,
+                max_delay: args.max_delay,
                 max_states: args.max_states,
                 time_limit_s: args.time_limit,
                 jobs: args.jobs,

@@ -141,12 +141,18 @@ pub(crate) fn design_label(design: &sim_core::Design, lang: Lang) -> String {
                 design.lease_clock.name(),
                 design.target_protect.name(),
             );
+            // Said only when on, so other designs read as before.
+            let epoch = match (design.cancel_epoch, lang) {
+                (false, _) => "",
+                (true, Lang::En) => "; a cancel advances the epoch",
+                (true, Lang::Zh) => "；取消推进纪元",
+            };
             match lang {
                 Lang::En => format!(
-                    "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets})"
+                    "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets}{epoch})"
                 ),
                 Lang::Zh => format!(
-                    "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}）"
+                    "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}{epoch}）"
                 ),
             }
         }
@@ -279,12 +285,16 @@ fn step_row(scenario: &Scenario, trace: &Trace, index: usize, lang: Lang) -> [St
     [
         index.to_string(),
         step.at.to_string(),
-        step.worker
+        scenario
+            .acting_worker(index)
             .map_or(lang.pick("user", "用户"), |w| scenario.worker_id(w))
             .to_owned(),
         step.action.name().to_owned(),
         id(record.job.map(|j| scenario.job_id(j))),
-        id(step.target.map(|t| scenario.target_id(t))),
+        id(step
+            .target
+            .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
+            .map(|t| scenario.target_id(t))),
         outcome_cell(record, lang),
         record.token.map(|t| t.to_string()).unwrap_or_default(),
         record.generation.map(|g| g.to_string()).unwrap_or_default(),
@@ -413,6 +423,16 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) 
                 "↻ 需要对账（取消之前已经产生的远端效果；取消并没有撤销它们）：{steps}"
             ),
         };
+        if !trace.reconcile_in_flight.is_empty() {
+            let steps = steps_phrase(&trace.reconcile_in_flight, lang);
+            let _ = match lang {
+                Lang::En => writeln!(
+                    out,
+                    "  of which still in flight when the job was cancelled or taken over: {steps}"
+                ),
+                Lang::Zh => writeln!(out, "  其中在任务被取消或被接管时仍在途的请求：{steps}"),
+            };
+        }
     }
     out
 }
@@ -478,12 +498,19 @@ fn violation_line(
 ) -> String {
     let step = &scenario.steps[violation.step as usize];
     let record = &trace.steps[violation.step as usize];
-    let who = step
-        .worker
+    let who = scenario
+        .acting_worker(violation.step as usize)
         .map_or(lang.pick("the user", "用户"), |w| scenario.worker_id(w));
     let generation = record.generation.unwrap_or(0);
     let (index, action, kind) = (violation.step, step.action.name(), violation.kind.name());
-    let target = step.target.map(|t| scenario.target_id(t));
+    let target = step
+        .target
+        .or_else(|| {
+            scenario
+                .sender_of(violation.step as usize)
+                .and_then(|s| s.target)
+        })
+        .map(|t| scenario.target_id(t));
     match lang {
         Lang::En => {
             let why = match violation.kind {

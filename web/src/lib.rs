@@ -130,7 +130,8 @@ fn small(options: &Value, key: &str, setting: NumberSetting) -> Result<u64, WebE
 /// list of protection names, `design` for the design's own; `[]` for the
 /// job table alone), `ttl`, `jobs`,
 /// `cancel`, `heartbeat`, `restarted`, `seed`, `cases`, `exhaustive`,
-/// `max_time`, `max_claims`, `max_steps`.
+/// `max_time`, `max_claims`, `max_steps`, and the delivery delays
+/// `max_in_flight` (0: none) and `max_delay`.
 pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Method), WebError> {
     let name = field(options, "design")
         .and_then(Value::as_str)
@@ -153,6 +154,8 @@ pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Met
         max_time: small(options, "max_time", OFFER.max_time)? as u8,
         max_claims: small(options, "max_claims", OFFER.max_claims)? as u8,
         max_steps: small(options, "max_steps", OFFER.max_steps)? as u16,
+        max_in_flight: small(options, "max_in_flight", OFFER.max_in_flight)? as u8,
+        max_delay: small(options, "max_delay", OFFER.max_delay)? as u8,
     };
     if let Some(list) = field(options, "targets") {
         let names = list.as_array().ok_or(WebError::TargetsNotList)?;
@@ -268,6 +271,8 @@ pub fn explorer_choices() -> ExplorerChoices {
             ("max_time", OFFER.max_time),
             ("max_claims", OFFER.max_claims),
             ("max_steps", OFFER.max_steps),
+            ("max_in_flight", OFFER.max_in_flight),
+            ("max_delay", OFFER.max_delay),
         ]
         .into_iter()
         .map(|(key, setting)| (key, number(setting)))
@@ -659,9 +664,19 @@ mod tests {
         assert_eq!(stopped["verdict"], "cancelled");
         assert_eq!(calls, 1);
         let choices = serde_json::to_value(explorer_choices()).unwrap();
-        assert_eq!(choices["designs"].as_array().map(Vec::len), Some(7));
+        assert_eq!(choices["designs"].as_array().map(Vec::len), Some(8));
         assert_eq!(choices["default_design"], "ttl-lock-only");
         assert_eq!(choices["numbers"]["workers"]["max"], 4);
+        assert_eq!(choices["numbers"]["max_in_flight"]["default"], 0);
+        let (delayed, _) = explore_options(
+            &serde_json::json!({ "design": "sending-gateway", "max_in_flight": 2, "max_delay": 3 }),
+        )
+        .unwrap();
+        assert_eq!(
+            (delayed.bounds.max_in_flight, delayed.bounds.max_delay),
+            (2, 3)
+        );
+        assert!(explore_options(&serde_json::json!({ "max_in_flight": 9 })).is_err());
         // Out of the offered range is refused, with the range in the message.
         let error = explore_options(&serde_json::json!({ "workers": 9 }))
             .err()

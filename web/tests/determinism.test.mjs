@@ -27,6 +27,11 @@ const cases = [
   { design: "db-conditional", exhaustive: true, targets: [], cancel: true },
   { design: "full", exhaustive: true, cancel: true },
   { design: "ttl-lock-only", exhaustive: true, workers: 3, restarted: true },
+  // Requests that travel: the sending gateway breaks, `full` holds.
+  { design: "sending-gateway", seed: 3, cancel: true, max_in_flight: 2, max_delay: 3 },
+  { design: "sending-gateway", exhaustive: true, cancel: true, max_in_flight: 2, max_delay: 3 },
+  { design: "full", exhaustive: true, cancel: true, max_in_flight: 2, max_delay: 3 },
+  { design: "fenced-highest-seen", seed: 11, workers: 3, max_in_flight: 3, max_delay: 1 },
 ];
 
 function cliArgs(options) {
@@ -37,6 +42,8 @@ function cliArgs(options) {
   if (options.exhaustive) args.push("--exhaustive");
   if (options.cancel) args.push("--cancel");
   if (options.restarted) args.push("--restarted");
+  if (options.max_in_flight !== undefined) args.push("--max-in-flight", String(options.max_in_flight));
+  if (options.max_delay !== undefined) args.push("--max-delay", String(options.max_delay));
   if (Array.isArray(options.targets)) {
     if (options.targets.length === 0) args.push("--no-targets");
     else args.push("--targets", options.targets.join(","));
@@ -58,13 +65,15 @@ for (const options of cases) {
   });
 }
 
-test("a scenario replays the same in wasm and natively", () => {
-  const path = new URL("../../examples/05-highest-seen-gap.toml", import.meta.url);
-  const native = JSON.parse(execFileSync(bin, ["run", "--json", path.pathname], { encoding: "utf8" }));
-  const { readFileSync } = require("node:fs");
-  const inWasm = JSON.parse(wasm.runJson(readFileSync(path, "utf8")));
-  assert.deepStrictEqual(inWasm, native);
-});
+for (const example of ["05-highest-seen-gap", "17-request-in-flight-sending-gateway", "17c-request-in-flight-cancel"]) {
+  test(`a scenario replays the same in wasm and natively: ${example}`, () => {
+    const path = new URL(`../../examples/${example}.toml`, import.meta.url);
+    const native = JSON.parse(execFileSync(bin, ["run", "--json", path.pathname], { encoding: "utf8" }));
+    const { readFileSync } = require("node:fs");
+    const inWasm = JSON.parse(wasm.runJson(readFileSync(path, "utf8")));
+    assert.deepStrictEqual(inWasm, native);
+  });
+}
 
 test("bad input is an exception with a clear message, not a crash", () => {
   assert.throws(() => wasm.runJson("id = 1"), /must be a string/);

@@ -255,6 +255,16 @@ fn target_reason(
                 list_zh(missing)
             ),
         ),
+        Protect::SendingGateway => (
+            format!(
+                "The sending gateway checked the commit checks ({}) when the request left; `{id}` accepts whatever arrives, and the request arrived after the check had stopped being true. A check at the sender is not a check at the resource.",
+                list(facts.world.design.commit_checks),
+            ),
+            format!(
+                "发送网关在请求发出时按提交检查（{}）校验过；`{id}` 接受到达的一切，而请求到达时那次检查早已不再成立。发送端的检查不是资源端的检查。",
+                list_zh(facts.world.design.commit_checks),
+            ),
+        ),
         Protect::Versioned => (String::new(), String::new()),
     }
 }

@@ -24,6 +24,12 @@ const JOBS_AT: usize = 3;
 const JOB_BYTES: usize = 6;
 const WORKER_BYTES: usize = 5;
 const TARGET_BYTES: usize = 3;
+/// Bytes of one slot of the requests in flight (worlds with delays only):
+/// which worker's write to which target (0: empty, else `1 + worker * 4 +
+/// target`), and the tick it was sent.
+pub(crate) const FLIGHT_BYTES: usize = 2;
+const F_KEY: usize = 0;
+const F_SENT: usize = 1;
 const _: () = assert!(
     JOBS_AT + MAX_JOBS * JOB_BYTES + MAX_WORKERS * WORKER_BYTES + MAX_TARGETS * TARGET_BYTES
         <= STATE_BYTES
@@ -58,6 +64,14 @@ const STATE_RUNNING: u8 = 1;
 const STATE_DONE: u8 = 2;
 const STATE_CANCELLED: u8 = 3;
 const TERMINAL_CANCELLED: u8 = 1;
+/// A token mark with this bit is a cancel epoch (`cancel_epoch`): the fence
+/// a cancel set, one above the fence of the grant in the low bits.
+const EPOCH_MARK: u8 = 0x80;
+
+/// The bytes a world's state uses before its requests in flight.
+pub(crate) fn fixed_bytes(jobs: usize, workers: usize, targets: usize) -> usize {
+    JOBS_AT + jobs * JOB_BYTES + workers * WORKER_BYTES + targets * TARGET_BYTES
+}
 
 /// A world's state, compact and `Copy`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -99,6 +113,9 @@ pub enum Move {
     Tick,
     /// The user cancels the job.
     Cancel(u8),
+    /// The network delivers the request in this slot of the requests in
+    /// flight (worlds with delays).
+    Deliver(u8),
 }
 
 impl Move {
@@ -108,6 +125,7 @@ impl Move {
             Move::Worker(worker) => worker,
             Move::Tick => 0x40,
             Move::Cancel(job) => 0x80 | job,
+            Move::Deliver(slot) => 0x20 | slot,
         }
     }
 
@@ -115,6 +133,7 @@ impl Move {
         match code {
             0x40 => Move::Tick,
             c if c & 0x80 != 0 => Move::Cancel(c & 0x7f),
+            c if c & 0x20 != 0 => Move::Deliver(c & 0x1f),
             c => Move::Worker(c),
         }
     }
@@ -156,6 +175,12 @@ pub struct Machine {
     lease_offsets: [i16; MAX_WORKERS],
     workers_at: usize,
     targets_at: usize,
+    /// Where the requests in flight start (worlds with delays).
+    flights_at: usize,
+    /// Slots for requests in flight: 0 in a world without delays.
+    flight_slots: u8,
+    /// The design's `cancel_epoch`, kept beside the layout for the hot path.
+    cancel_epoch: bool,
 }
 
 impl Machine {
@@ -181,6 +206,7 @@ impl Machine {
         }
         let workers_at = JOBS_AT + usize::from(world.jobs) * JOB_BYTES;
         let targets_at = workers_at + world.workers.len() * WORKER_BYTES;
+        let flights_at = targets_at + world.targets.len() * TARGET_BYTES;
         Ok(Machine {
             program: world.program(),
             tokens,
@@ -188,6 +214,9 @@ impl Machine {
             lease_offsets,
             workers_at,
             targets_at,
+            flights_at,
+            flight_slots: world.bounds.max_in_flight,
+            cancel_epoch: world.design.cancel_epoch,
             world,
         })
     }
@@ -230,6 +259,70 @@ impl Machine {
         );
     }
 
+    fn flight(&self, state: &State, slot: u8, field: usize) -> u8 {
+        state.byte(self.flights_at + usize::from(slot) * FLIGHT_BYTES + field)
+    }
+
+    fn set_flight(&self, state: &mut State, slot: u8, field: usize, value: u8) {
+        state.set_byte(
+            self.flights_at + usize::from(slot) * FLIGHT_BYTES + field,
+            value,
+        );
+    }
+
+    /// The request in flight in `slot`: `(worker, target, tick sent)`.
+    pub fn in_flight(&self, state: &State, slot: u8) -> Option<(u8, u8, u8)> {
+        if slot >= self.flight_slots {
+            return None;
+        }
+        let key = self.flight(state, slot, F_KEY);
+        (key != 0).then(|| {
+            (
+                (key - 1) / 4,
+                (key - 1) % 4,
+                self.flight(state, slot, F_SENT),
+            )
+        })
+    }
+
+    /// Whether this world's writes travel (a send, then a delivery).
+    pub fn delays(&self) -> bool {
+        self.flight_slots > 0
+    }
+
+    /// Adds a request to the slots, kept sorted by key (empty slots last)
+    /// so that the same requests in flight are one state. `false`: full.
+    fn send(&self, state: &mut State, worker: u8, target: u8) -> bool {
+        let key = 1 + worker * 4 + target;
+        let sent = state.time();
+        let Some(free) = (0..self.flight_slots).find(|&s| self.flight(state, s, F_KEY) == 0) else {
+            return false;
+        };
+        let mut slot = free;
+        while slot > 0 && self.flight(state, slot - 1, F_KEY) > key {
+            for field in [F_KEY, F_SENT] {
+                let moved = self.flight(state, slot - 1, field);
+                self.set_flight(state, slot, field, moved);
+            }
+            slot -= 1;
+        }
+        self.set_flight(state, slot, F_KEY, key);
+        self.set_flight(state, slot, F_SENT, sent);
+        true
+    }
+
+    /// Removes the request in `slot`, closing the gap.
+    fn take_flight(&self, state: &mut State, slot: u8) {
+        for next in slot + 1..self.flight_slots {
+            for field in [F_KEY, F_SENT] {
+                let moved = self.flight(state, next, field);
+                self.set_flight(state, next - 1, field, moved);
+            }
+        }
+        self.set_flight(state, self.flight_slots - 1, F_KEY, 0);
+        self.set_flight(state, self.flight_slots - 1, F_SENT, 0);
+    }
+
     fn lease_until(&self, state: &State, job: u8) -> Option<i16> {
         let raw = self.job(state, job, J_LEASE);
         (raw != NO_LEASE).then_some(i16::from(raw as i8))
@@ -270,14 +363,35 @@ impl Machine {
     pub fn moves(&self, state: &State, moves: &mut Vec<Move>) {
         moves.clear();
         let grants_left = state.byte(GRANTS_AT) < self.world.bounds.max_claims;
-        for worker in 0..self.workers() {
-            match self.next_op(state, worker) {
-                None => {}
-                Some(Op::Claim) if !grants_left => {}
-                Some(_) => moves.push(Move::Worker(worker)),
+        let mut tick = state.time() < self.world.bounds.max_time;
+        if self.delays() {
+            // A write needs a free slot to be sent; a request in flight for
+            // `max_delay` ticks must be delivered before time moves on.
+            let slots_full = self.flight(state, self.flight_slots - 1, F_KEY) != 0;
+            for worker in 0..self.workers() {
+                match self.next_op(state, worker) {
+                    None => {}
+                    Some(Op::Claim) if !grants_left => {}
+                    Some(Op::Write(_)) if slots_full => {}
+                    Some(_) => moves.push(Move::Worker(worker)),
+                }
+            }
+            for slot in 0..self.flight_slots {
+                if let Some((_, _, sent)) = self.in_flight(state, slot) {
+                    moves.push(Move::Deliver(slot));
+                    tick &= state.time().saturating_sub(sent) < self.world.bounds.max_delay;
+                }
+            }
+        } else {
+            for worker in 0..self.workers() {
+                match self.next_op(state, worker) {
+                    None => {}
+                    Some(Op::Claim) if !grants_left => {}
+                    Some(_) => moves.push(Move::Worker(worker)),
+                }
             }
         }
-        if state.time() < self.world.bounds.max_time {
+        if tick {
             moves.push(Move::Tick);
         }
         if state.byte(CANCELS_AT) > 0 {
@@ -304,12 +418,22 @@ impl Machine {
                     if self.job(state, job, J_TERMINAL) == 0 {
                         self.set_job(state, job, J_TERMINAL, TERMINAL_CANCELLED);
                     }
+                    if self.world.design.cancel_epoch && self.world.design.register_on_claim {
+                        self.register_epoch(state, job);
+                    }
                 }
                 MoveResult {
                     applied,
                     ..MoveResult::NOTHING
                 }
             }
+            Move::Deliver(slot) => match self.in_flight(state, slot) {
+                Some((worker, target, _)) => {
+                    self.take_flight(state, slot);
+                    self.arrive(state, worker, target)
+                }
+                None => MoveResult::NOTHING,
+            },
             Move::Worker(worker) => match self.next_op(state, worker) {
                 Some(op) => {
                     let mut result = self.run_op(state, worker, op);
@@ -321,14 +445,32 @@ impl Machine {
         }
     }
 
+    /// A cancel under `cancel_epoch`: its epoch (one above the job's fence)
+    /// registered at every `registered_token` target.
+    #[inline(never)]
+    fn register_epoch(&self, state: &mut State, job: u8) {
+        let mark = match self.world.design.token {
+            TokenKind::Monotonic => EPOCH_MARK | self.job(state, job, J_GENS),
+            TokenKind::Random => EPOCH_MARK | self.job(state, job, J_FENCE_GRANT),
+            TokenKind::None => 0,
+        };
+        for (target, protect) in self.world.targets.iter().enumerate() {
+            if *protect == Protect::RegisteredToken {
+                self.set_target(state, target as u8, T_REGISTERED, mark);
+            }
+        }
+    }
+
     /// The time the design's lease clock reads for `worker`.
     fn lease_now(&self, state: &State, worker: u8) -> i16 {
         i16::from(state.time()) + self.lease_offsets[usize::from(worker) % MAX_WORKERS]
     }
 
     /// The token `worker` carries, if any.
+    #[inline]
     fn carried_token(&self, state: &State, worker: u8) -> Option<u64> {
-        self.token_of_mark(self.token_mark(state, worker))
+        // A worker's own mark is never a cancel epoch.
+        self.plain_token(self.token_mark(state, worker))
     }
 
     /// A one-byte stand-in for the token `worker` carries, as targets store
@@ -345,7 +487,18 @@ impl Machine {
         }
     }
 
+    #[inline]
     fn token_of_mark(&self, mark: u8) -> Option<u64> {
+        if mark & EPOCH_MARK != 0 {
+            // One above the fence of the grant (or generation) in the low bits.
+            return Some(self.plain_token(mark & !EPOCH_MARK).unwrap_or(0) + 1);
+        }
+        self.plain_token(mark)
+    }
+
+    /// The token a plain (non-epoch) mark stands for.
+    #[inline]
+    fn plain_token(&self, mark: u8) -> Option<u64> {
         if mark == 0 {
             return None;
         }
@@ -358,12 +511,16 @@ impl Machine {
 
     /// The job row's `fence` column.
     fn fence(&self, state: &State, job: u8) -> u64 {
-        match self.world.design.token {
+        let claimed = match self.world.design.token {
             TokenKind::Random => self
                 .token_of_mark(self.job(state, job, J_FENCE_GRANT))
                 .unwrap_or(0),
             _ => u64::from(self.job(state, job, J_GENS)),
-        }
+        };
+        // A cancel under `cancel_epoch` advanced the fence once; nothing
+        // can claim a cancelled job again.
+        let epoch = self.cancel_epoch && self.job(state, job, J_STATE) == STATE_CANCELLED;
+        claimed + u64::from(epoch)
     }
 
     /// The four predicates for `worker` on its job; returns the false ones.
@@ -437,6 +594,15 @@ impl Machine {
                     self.advance(state, worker);
                 }
                 result
+            }
+            Op::Write(target) if self.delays() => {
+                // With every slot taken the write waits (`moves` does not
+                // offer it); it is never dropped.
+                if let Some(result) = self.send_write(state, worker, target) {
+                    self.advance(state, worker);
+                    return result;
+                }
+                MoveResult::NOTHING
             }
             Op::Write(target) => {
                 let result = self.write(state, worker, target);
@@ -533,6 +699,41 @@ impl Machine {
         }
     }
 
+    /// A write that travels, at send: a sending gateway checks now (and a
+    /// refusal sends nothing); otherwise the request goes in flight.
+    /// `None`: no free slot, nothing happened.
+    fn send_write(&self, state: &mut State, worker: u8, target: u8) -> Option<MoveResult> {
+        if self.world.targets.get(usize::from(target)) == Some(&Protect::SendingGateway) {
+            let failed = CheckSet::from_bits(
+                self.false_predicates(state, worker).bits()
+                    & self.world.design.commit_checks.bits(),
+            );
+            if !failed.is_empty() {
+                return Some(MoveResult {
+                    failed,
+                    ..MoveResult::NOTHING
+                });
+            }
+        }
+        self.send(state, worker, target)
+            .then_some(MoveResult::NOTHING)
+    }
+
+    /// A request arriving at its target: the target decides now; a sending
+    /// gateway checked at send, so what arrives there is accepted.
+    fn arrive(&self, state: &mut State, worker: u8, target: u8) -> MoveResult {
+        if self.world.targets.get(usize::from(target)) == Some(&Protect::SendingGateway) {
+            return MoveResult {
+                applied: true,
+                violation: self.judge(state, worker),
+                ..MoveResult::NOTHING
+            };
+        }
+        self.write(state, worker, target)
+    }
+
+    // Inlined into the instantaneous write, the explorers' hot path.
+    #[inline(always)]
     fn write(&self, state: &mut State, worker: u8, target: u8) -> MoveResult {
         let protect = self
             .world
@@ -583,7 +784,7 @@ impl Machine {
                     },
                 )
             }
-            Protect::Gateway => {
+            Protect::Gateway | Protect::SendingGateway => {
                 let all_failed = self.false_predicates(state, worker);
                 let failed =
                     CheckSet::from_bits(all_failed.bits() & self.world.design.commit_checks.bits());

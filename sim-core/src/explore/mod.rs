@@ -25,8 +25,9 @@ pub use bfs::Sites;
 pub use machine::{Machine, Move, MoveResult, State};
 pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
 pub use world::{
-    Bounds, Case, MAX_CLAIMS_BOUND, MAX_JOBS, MAX_SCHEDULE, MAX_TARGETS, MAX_TIME_BOUND, MAX_TTL,
-    MAX_WORKERS, Op, WorkerSpec, World, WorldError, WorldOptions, classification,
+    Bounds, Case, MAX_CLAIMS_BOUND, MAX_DELAY_BOUND, MAX_IN_FLIGHT, MAX_JOBS, MAX_SCHEDULE,
+    MAX_TARGETS, MAX_TIME_BOUND, MAX_TTL, MAX_WORKERS, Op, WorkerSpec, World, WorldError,
+    WorldOptions, classification,
 };
 
 use crate::scenario::{Action, Scenario, Step, Text};
@@ -315,12 +316,37 @@ pub fn schedule_scenario(machine: &Machine, moves: &[Move], id: &str, title: Tex
                 let Some(op) = machine.next_op(&state, worker) else {
                     continue;
                 };
-                scenario.steps.push(world.step_for(worker, op, at));
+                let mut step = world.step_for(worker, op, at);
+                if let (Op::Write(target), true) = (op, machine.delays()) {
+                    // With delays every write is a request that travels.
+                    let id = request_id(world, worker, target);
+                    step.request = Some(scenario.intern_request(&id));
+                }
+                scenario.steps.push(step);
+                results.push(machine.apply(&mut state, chosen));
+            }
+            Move::Deliver(slot) => {
+                let Some((worker, target, _)) = machine.in_flight(&state, slot) else {
+                    continue;
+                };
+                let mut step = Step::new(at, None, Action::Deliver);
+                step.request = Some(scenario.intern_request(&request_id(world, worker, target)));
+                scenario.steps.push(step);
                 results.push(machine.apply(&mut state, chosen));
             }
         }
     }
     Played { scenario, results }
+}
+
+/// The request id of `worker`'s write to `target` (each worker writes each
+/// target once): e.g. `A-t1`.
+fn request_id(world: &World, worker: u8, target: u8) -> String {
+    let id = world
+        .workers
+        .get(usize::from(worker))
+        .map_or("?", |w| w.id.as_str());
+    format!("{id}-{}", world.target_id(target))
 }
 
 /// Replays `moves` to build the scenario and explain the last move.
@@ -357,34 +383,55 @@ pub fn counterexample(
         machine.apply(&mut state, chosen);
     }
     let step = played.scenario.steps.len().saturating_sub(1) as u32;
-    let explanation = match last.first() {
-        Some(&Move::Worker(worker)) => match machine.next_op(&state, worker) {
-            Some(op) => {
-                let target = match op {
-                    Op::Write(t) => Some(t),
-                    _ => None,
-                };
-                let before = machine.before(&state, worker, target);
-                let name = |w: u8| world.workers.get(usize::from(w)).map(|s| s.id.clone());
-                explain::explain(&explain::Facts {
-                    world,
-                    worker: name(worker).unwrap_or_default(),
-                    op,
-                    step,
-                    at: u64::from(state.time()),
-                    generation: u32::from(before.generation),
-                    newest_generation: u32::from(before.newest_generation),
-                    newest_holder: before.newest_holder.and_then(name),
-                    kind,
-                    all_failed: before.all_failed,
-                    cancelled: before.cancelled,
-                    carried_token: before.carried_token,
-                    highest_seen: before.highest_seen,
-                })
+    // The worker whose move violated, and the program step it was: its own
+    // move, or the write whose request was delivered (and when it was sent).
+    let violating = match last.first() {
+        Some(&Move::Worker(worker)) => machine.next_op(&state, worker).map(|op| (worker, op, None)),
+        Some(&Move::Deliver(slot)) => machine
+            .in_flight(&state, slot)
+            .map(|(worker, target, sent)| (worker, Op::Write(target), Some(sent))),
+        _ => None,
+    };
+    let explanation = match violating {
+        Some((worker, op, sent)) => {
+            let target = match op {
+                Op::Write(t) => Some(t),
+                _ => None,
+            };
+            let before = machine.before(&state, worker, target);
+            let name = |w: u8| world.workers.get(usize::from(w)).map(|s| s.id.clone());
+            let text = explain::explain(&explain::Facts {
+                world,
+                worker: name(worker).unwrap_or_default(),
+                op,
+                step,
+                at: u64::from(state.time()),
+                generation: u32::from(before.generation),
+                newest_generation: u32::from(before.newest_generation),
+                newest_holder: before.newest_holder.and_then(name),
+                kind,
+                all_failed: before.all_failed,
+                cancelled: before.cancelled,
+                carried_token: before.carried_token,
+                highest_seen: before.highest_seen,
+            });
+            match sent {
+                Some(sent) => Text {
+                    en: format!(
+                        "The request was sent at tick {sent} and arrived at tick {}. {}",
+                        state.time(),
+                        text.en
+                    ),
+                    zh: format!(
+                        "这个请求在时刻 {sent} 发出，在时刻 {} 到达。{}",
+                        state.time(),
+                        text.zh
+                    ),
+                },
+                None => text,
             }
-            None => Text::default(),
-        },
-        _ => Text::default(),
+        }
+        None => Text::default(),
     };
     played.scenario.description = Some(explanation.clone());
     Counterexample {
@@ -396,6 +443,32 @@ pub fn counterexample(
     }
 }
 
+/// A schedule in words, move by move: [`move_label`], except that a
+/// delivery names the request it delivers (`deliver A-t1`), which only
+/// replaying the schedule can tell.
+pub fn schedule_labels(world: &World, moves: &[Move]) -> Vec<String> {
+    let Ok(machine) = Machine::new(world.clone()) else {
+        return moves.iter().map(|m| move_label(world, *m)).collect();
+    };
+    let mut state = machine.initial();
+    moves
+        .iter()
+        .map(|&chosen| {
+            let label = match chosen {
+                Move::Deliver(slot) => match machine.in_flight(&state, slot) {
+                    Some((worker, target, _)) => {
+                        format!("deliver {}", request_id(world, worker, target))
+                    }
+                    None => move_label(world, chosen),
+                },
+                _ => move_label(world, chosen),
+            };
+            machine.apply(&mut state, chosen);
+            label
+        })
+        .collect()
+}
+
 /// A move in words: the worker's id, `tick`, or `cancel <job>`.
 pub fn move_label(world: &World, chosen: Move) -> String {
     match chosen {
@@ -405,6 +478,7 @@ pub fn move_label(world: &World, chosen: Move) -> String {
             .map_or("?".to_owned(), |w| w.id.clone()),
         Move::Tick => "tick".to_owned(),
         Move::Cancel(job) => format!("cancel {}", world.job_id(job)),
+        Move::Deliver(slot) => format!("deliver #{slot}"),
     }
 }
 
@@ -416,6 +490,8 @@ impl Report {
             max_time: world.bounds.max_time,
             max_claims: world.bounds.max_claims,
             max_steps: world.bounds.max_steps,
+            max_in_flight: world.bounds.max_in_flight,
+            max_delay: world.bounds.max_delay,
             max_states: self.limits.max_states,
             time_limit_ms: self.limits.time_limit_ms,
             workers: world.workers.iter().map(|w| w.id.as_str()).collect(),
@@ -445,9 +521,7 @@ impl Report {
             Some(found) => found.explanation.get(lang).to_owned(),
             None => safe_sentence(self, lang),
         };
-        let schedule = |moves: &[Move]| -> Vec<String> {
-            moves.iter().map(|m| move_label(&self.world, *m)).collect()
-        };
+        let schedule = |moves: &[Move]| -> Vec<String> { schedule_labels(&self.world, moves) };
         ReportJson {
             verdict: self.verdict.name(),
             method,
@@ -512,6 +586,10 @@ pub struct BoundsJson<'r> {
     pub max_time: u8,
     pub max_claims: u8,
     pub max_steps: u16,
+    /// Requests in flight at once (0: no delivery delays).
+    pub max_in_flight: u8,
+    /// Ticks a request may travel.
+    pub max_delay: u8,
     /// The exhaustive explorer's cap on distinct states.
     pub max_states: u64,
     /// The caller's wall-clock limit, or `null`.

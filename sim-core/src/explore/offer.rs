@@ -5,7 +5,8 @@
 
 use crate::design::{Preset, Protect};
 use crate::explore::world::{
-    Bounds, MAX_CLAIMS_BOUND, MAX_JOBS, MAX_SCHEDULE, MAX_TIME_BOUND, MAX_TTL, MAX_WORKERS,
+    Bounds, MAX_CLAIMS_BOUND, MAX_DELAY_BOUND, MAX_IN_FLIGHT, MAX_JOBS, MAX_SCHEDULE,
+    MAX_TIME_BOUND, MAX_TTL, MAX_WORKERS,
 };
 
 /// A number a learner may set: where it starts and how far it goes.
@@ -35,6 +36,10 @@ pub struct ExplorerOffer {
     pub max_time: NumberSetting,
     pub max_claims: NumberSetting,
     pub max_steps: NumberSetting,
+    /// Requests in flight at once; 0: writes are instantaneous (no delays).
+    pub max_in_flight: NumberSetting,
+    /// Ticks a request may travel before it must arrive.
+    pub max_delay: NumberSetting,
     /// Distinct states the exhaustive explorer visits before it stops
     /// incomplete.
     pub max_states: NumberSetting,
@@ -91,6 +96,16 @@ pub const EXPLORER_OFFER: ExplorerOffer = ExplorerOffer {
         min: 1,
         max: MAX_SCHEDULE as u64,
     },
+    max_in_flight: NumberSetting {
+        default: 0,
+        min: 0,
+        max: MAX_IN_FLIGHT as u64,
+    },
+    max_delay: NumberSetting {
+        default: 4,
+        min: 0,
+        max: MAX_DELAY_BOUND as u64,
+    },
     max_states: NumberSetting {
         default: crate::explore::DEFAULT_MAX_STATES,
         min: 100,
@@ -113,6 +128,8 @@ impl ExplorerOffer {
             max_time: u8::try_from(self.max_time.default).unwrap_or(u8::MAX),
             max_claims: u8::try_from(self.max_claims.default).unwrap_or(u8::MAX),
             max_steps: u16::try_from(self.max_steps.default).unwrap_or(u16::MAX),
+            max_in_flight: u8::try_from(self.max_in_flight.default).unwrap_or(0),
+            max_delay: u8::try_from(self.max_delay.default).unwrap_or(0),
         }
     }
 
@@ -138,6 +155,8 @@ mod tests {
             offer.max_time,
             offer.max_claims,
             offer.max_steps,
+            offer.max_in_flight,
+            offer.max_delay,
             offer.max_states,
             offer.time_limit_s,
         ] {

@@ -19,6 +19,10 @@ pub const MAX_TTL: u8 = 15;
 pub const MAX_CLAIMS_BOUND: u8 = 8;
 /// Longest schedule the random explorer draws.
 pub const MAX_SCHEDULE: usize = 64;
+/// Most requests a world may hold in flight at once (delays allowed).
+pub const MAX_IN_FLIGHT: u8 = 3;
+/// Largest bound on how long a request may travel, in ticks.
+pub const MAX_DELAY_BOUND: u8 = 15;
 
 /// One worker of a world.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -39,6 +43,13 @@ pub struct Bounds {
     pub max_claims: u8,
     /// At most this many scheduler moves (time ticks included) in one schedule.
     pub max_steps: u16,
+    /// Delivery delays: at most this many requests in flight at once. 0 (no
+    /// delays): every write is instantaneous. Otherwise every write is sent,
+    /// and the scheduler chooses when each request arrives.
+    pub max_in_flight: u8,
+    /// A request arrives at most this many ticks after it was sent (time
+    /// does not advance past that before it is delivered).
+    pub max_delay: u8,
 }
 
 impl Default for Bounds {
@@ -47,6 +58,20 @@ impl Default for Bounds {
             max_time: 12,
             max_claims: 3,
             max_steps: MAX_SCHEDULE as u16,
+            max_in_flight: 0,
+            max_delay: 4,
+        }
+    }
+}
+
+impl Bounds {
+    /// These bounds with delivery delays allowed: up to 2 requests in
+    /// flight, each arriving within 3 ticks (the standard world's TTL).
+    pub fn with_delays(self) -> Bounds {
+        Bounds {
+            max_in_flight: 2,
+            max_delay: 3,
+            ..self
         }
     }
 }
@@ -89,6 +114,9 @@ pub enum WorldError {
     TimeBound,
     ClaimBound,
     StepBound,
+    /// Too many requests in flight for this world's state, or a delay
+    /// bound out of range.
+    InFlight,
     /// A scenario's worker clock is too far off for the explorer.
     WorkerOffset,
     /// A scenario's database clock is too far off for the explorer.
@@ -123,6 +151,12 @@ impl WorldError {
             (E::ClaimBound, Lang::Zh) => format!("领取次数界限必须在 1 到 {MAX_CLAIMS_BOUND} 之间"),
             (E::StepBound, Lang::En) => "the step bound must be at least 1".to_owned(),
             (E::StepBound, Lang::Zh) => "步数界限至少是 1".to_owned(),
+            (E::InFlight, Lang::En) => format!(
+                "at most {MAX_IN_FLIGHT} requests in flight (fewer in the largest worlds), each delayed at most {MAX_DELAY_BOUND} ticks"
+            ),
+            (E::InFlight, Lang::Zh) => format!(
+                "最多 {MAX_IN_FLIGHT} 个在途请求（最大的世界里更少），每个最多延迟 {MAX_DELAY_BOUND} 个时间单位"
+            ),
             (E::WorkerOffset, Lang::En) => {
                 format!("a worker's clock offset must lie within ±{MAX_TTL} for the explorer")
             }
@@ -293,6 +327,19 @@ impl World {
         }
         if self.bounds.max_steps == 0 {
             return Err(WorldError::StepBound);
+        }
+        let fixed = crate::explore::machine::fixed_bytes(
+            usize::from(self.jobs),
+            self.workers.len(),
+            self.targets.len(),
+        );
+        let flights =
+            usize::from(self.bounds.max_in_flight) * crate::explore::machine::FLIGHT_BYTES;
+        if self.bounds.max_in_flight > MAX_IN_FLIGHT
+            || self.bounds.max_delay > MAX_DELAY_BOUND
+            || fixed + flights > crate::explore::machine::STATE_BYTES
+        {
+            return Err(WorldError::InFlight);
         }
         let offsets_ok = std::iter::once(self.db_offset)
             .chain(self.workers.iter().map(|w| w.clock_offset))
@@ -501,7 +548,73 @@ pub fn classification() -> Vec<Case> {
         world_note: note("job table only, cancel allowed", "只有任务表，允许取消"),
         world: no_state,
     });
+    cases.extend(delayed_cases());
     cases
+}
+
+/// The classification's cases where requests travel: where each check
+/// sits starts to matter. A sending gateway is as safe as `full` while
+/// writes are instantaneous, and not once they take time.
+fn delayed_cases() -> Vec<Case> {
+    use crate::design::Preset as P;
+    let note = |en: &str, zh: &str| Text {
+        en: en.to_owned(),
+        zh: zh.to_owned(),
+    };
+    let delayed_note = || {
+        note(
+            "two targets, cancel allowed, requests delayed",
+            "两个远端目标，允许取消，请求有延迟",
+        )
+    };
+    let with_cancel = |preset: P, delays: bool| {
+        let mut world = World::preset(preset, 2);
+        world.allow_cancel = true;
+        if delays {
+            world.bounds = world.bounds.with_delays();
+        }
+        world
+    };
+    let preset_case = |preset: P, world: World, world_note: Text| Case {
+        name: preset.name().to_owned(),
+        label: note(preset.name(), preset.name()),
+        world_note,
+        world,
+    };
+    let mut epoch = with_cancel(P::FencedRegistered, true);
+    epoch.design.cancel_epoch = true;
+    epoch.design_source = DesignSource::Table;
+    vec![
+        preset_case(
+            P::SendingGateway,
+            with_cancel(P::SendingGateway, false),
+            note("two targets, cancel allowed", "两个远端目标，允许取消"),
+        ),
+        preset_case(
+            P::SendingGateway,
+            with_cancel(P::SendingGateway, true),
+            delayed_note(),
+        ),
+        preset_case(P::Full, with_cancel(P::Full, true), delayed_note()),
+        preset_case(
+            P::FencedRegistered,
+            {
+                let mut world = World::preset(P::FencedRegistered, 2);
+                world.bounds = world.bounds.with_delays();
+                world
+            },
+            note("two targets, requests delayed", "两个远端目标，请求有延迟"),
+        ),
+        Case {
+            name: "custom: registered tokens, cancel epoch".to_owned(),
+            label: note(
+                "custom: registered tokens, cancel epoch",
+                "自定义：登记令牌，取消推进纪元",
+            ),
+            world_note: delayed_note(),
+            world: epoch,
+        },
+    ]
 }
 
 /// The knobs of a world, as the command line and the browser page take

@@ -55,7 +55,7 @@ fn assert_replays(report: &Report) {
 /// (design, world note, shortest counterexample length) for every case the
 /// article says is unsafe; `None` for the ones it says are safe, with their
 /// exact distinct-state count.
-const TABLE: [(&str, &str, Result<usize, u64>); 11] = [
+const TABLE: [(&str, &str, Result<usize, u64>); 16] = [
     ("ttl-lock-only", "two targets", Ok(6)),
     ("client-check", "two targets", Ok(7)),
     ("idempotency-only", "two targets", Ok(6)),
@@ -78,6 +78,29 @@ const TABLE: [(&str, &str, Result<usize, u64>); 11] = [
         "custom: no state predicate",
         "job table only, cancel allowed",
         Ok(3),
+    ),
+    // Requests that travel: a sending gateway is as safe as `full` only
+    // while writes are instantaneous.
+    ("sending-gateway", "two targets, cancel allowed", Err(6285)),
+    (
+        "sending-gateway",
+        "two targets, cancel allowed, requests delayed",
+        Ok(4),
+    ),
+    (
+        "full",
+        "two targets, cancel allowed, requests delayed",
+        Err(130_609),
+    ),
+    (
+        "fenced-registered",
+        "two targets, requests delayed",
+        Err(65_713),
+    ),
+    (
+        "custom: registered tokens, cancel epoch",
+        "two targets, cancel allowed, requests delayed",
+        Err(130_609),
     ),
 ];
 
@@ -322,6 +345,35 @@ fn the_step_function_agrees_with_the_engine_on_random_schedules() {
                     sim_core::Protect::Gateway,
                     sim_core::Protect::RegisteredToken,
                 ];
+                world
+            },
+            {
+                // Requests that travel to every kind of target, random
+                // tokens, cancel epochs and heartbeats.
+                let mut world = World::preset(Preset::SendingGateway, 2);
+                world.design.token = sim_core::TokenKind::Random;
+                world.design.cancel_epoch = true;
+                world.design.commit_checks = sim_core::CheckSet::from_bits(0b1011);
+                world.seed = 7;
+                world.allow_cancel = true;
+                world.heartbeat = true;
+                world.targets = vec![
+                    sim_core::Protect::SendingGateway,
+                    sim_core::Protect::Gateway,
+                    sim_core::Protect::RegisteredToken,
+                    sim_core::Protect::HighestToken,
+                ];
+                world.bounds.max_in_flight = 3;
+                world.bounds.max_delay = 2;
+                world
+            },
+            {
+                let mut world = World::preset(Preset::IdempotencyOnly, 3);
+                world.targets.push(sim_core::Protect::Versioned);
+                world.design.cancel_epoch = true;
+                world.allow_cancel = true;
+                world.jobs = 2;
+                world.bounds = world.bounds.with_delays();
                 world
             },
             {

@@ -104,7 +104,7 @@ fn unknown_names_of_every_kind() {
             "{HEAD}design = \"fenced\"\nsteps = [\n  {{ at = 0, worker = \"C\", do = \"claim\" }},\n  {{ at = 0, worker = \"A\", do = \"clam\" }},\n  {{ at = 0, worker = \"A\", do = \"claim\", job = \"q\" }},\n  {{ at = 0, worker = \"A\", do = \"write\", target = \"t\" }},\n]\n"
         ),
         "
-        4:10: unknown design preset `fenced`; expected one of `ttl-lock-only`, `client-check`, `idempotency-only`, `fenced-highest-seen`, `fenced-registered`, `db-conditional`, `full`
+        4:10: unknown design preset `fenced`; expected one of `ttl-lock-only`, `client-check`, `idempotency-only`, `fenced-highest-seen`, `fenced-registered`, `db-conditional`, `full`, `sending-gateway`
         6:22: unknown worker `C`; expected one of `A`, `B`
         7:32: unknown action `clam`; did you mean `claim`?
         8:47: unknown job `q`; expected one of `r`
@@ -114,8 +114,24 @@ fn unknown_names_of_every_kind() {
     check_error(
         &format!("{HEAD}[[targets]]\nid = \"t\"\nprotect = \"fencing\"\n[design]\ncommit_checks = [\"owner\", \"lease_until\"]\n"),
         "
-        6:11: unknown protection `fencing`; expected one of `none`, `idempotency_key`, `highest_token`, `registered_token`, `gateway`, `versioned`
+        6:11: unknown protection `fencing`; expected one of `none`, `idempotency_key`, `highest_token`, `registered_token`, `gateway`, `versioned`, `sending_gateway`
         8:27: unknown check `lease_until`; did you mean `lease`?
+        ",
+    );
+}
+
+#[test]
+fn requests_are_sent_once_and_delivered_once_after_their_send() {
+    check_error(
+        &format!(
+            "{HEAD}[[targets]]\nid = \"t\"\n[[steps]]\nat = 0\ndo = \"deliver\"\nrequest = \"a\"\n[[steps]]\nat = 1\nworker = \"A\"\ndo = \"write\"\ntarget = \"t\"\nrequest = \"a\"\n[[steps]]\nat = 2\nworker = \"B\"\ndo = \"write\"\ntarget = \"t\"\nrequest = \"a\"\n[[steps]]\nat = 3\ndo = \"deliver\"\nrequest = \"a\"\n[[steps]]\nat = 4\ndo = \"deliver\"\nrequest = \"a\"\n[[steps]]\nat = 5\ndo = \"deliver\"\n[[steps]]\nat = 6\nworker = \"A\"\ndo = \"claim\"\nrequest = \"b\"\n"
+        ),
+        "
+        9:11: no earlier `write` sent request `a`
+        21:11: request `a` is already sent by an earlier `write`
+        29:11: request `a` is already delivered
+        30:1: `deliver` needs a `request`: the id a `write` sent it under
+        37:11: `claim` takes no `request`; only `write` and `deliver` do
         ",
     );
 }

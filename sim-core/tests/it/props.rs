@@ -323,6 +323,7 @@ impl Spec {
                         ),
                         ("target_protect".to_owned(), s(design.target_protect.name())),
                         ("worker_checks".to_owned(), Tv::Bool(design.worker_checks)),
+                        ("cancel_epoch".to_owned(), Tv::Bool(design.cancel_epoch)),
                     ]),
                 ));
             }
@@ -364,9 +365,21 @@ impl Spec {
             .collect();
         let mut at = 0u64;
         let mut steps = Vec::new();
+        // Requests that travel: a write drawn `by_user` is sent as a request;
+        // a `pause` or `resume` drawn `by_user` delivers the oldest one.
+        let (mut sent, mut delivered) = (0usize, 0usize);
         for raw in &self.steps {
             at += u64::from(raw.delta);
             let mut action = raw.action;
+            if matches!(action, Action::Pause | Action::Resume) && raw.by_user && delivered < sent {
+                steps.push(Tv::Tab(vec![
+                    ("at".to_owned(), Tv::Int(at.into())),
+                    ("do".to_owned(), s(Action::Deliver.name())),
+                    ("request".to_owned(), s(&format!("q{delivered}"))),
+                ]));
+                delivered += 1;
+                continue;
+            }
             let target = match action {
                 Action::Write if !self.targets.is_empty() => {
                     Some(usize::from(raw.target) % self.targets.len())
@@ -393,6 +406,10 @@ impl Spec {
                 entries.push(("target".to_owned(), s(&self.targets[target].0)));
             }
             if action == Action::Write {
+                if raw.by_user {
+                    entries.push(("request".to_owned(), s(&format!("q{sent}"))));
+                    sent += 1;
+                }
                 if let Some(op) = raw.op {
                     entries.push(("op".to_owned(), s(&format!("op-{}", op % 3))));
                 }
@@ -582,7 +599,7 @@ fn protect_of(index: u8) -> Protect {
 }
 
 fn any_protect() -> BoxedStrategy<Option<Protect>> {
-    prop::option::weighted(0.7, (0u8..6).prop_map(protect_of)).boxed()
+    prop::option::weighted(0.7, (0u8..7).prop_map(protect_of)).boxed()
 }
 
 fn any_design() -> BoxedStrategy<DesignSpec> {
@@ -592,7 +609,7 @@ fn any_design() -> BoxedStrategy<DesignSpec> {
         0u8..16,
         any::<bool>(),
         any::<bool>(),
-        0u8..6,
+        0u8..7,
         any::<bool>(),
     )
         .prop_map(
@@ -609,6 +626,9 @@ fn any_design() -> BoxedStrategy<DesignSpec> {
                     register_on_claim: register,
                     target_protect: protect_of(protect),
                     worker_checks: checks,
+                    // worker_checks changes nothing in a hand-written
+                    // scenario, so its draw doubles as the cancel epoch's.
+                    cancel_epoch: checks,
                 })
             },
         );
@@ -800,6 +820,19 @@ fn run_and_check(scenario: &Scenario, text: &str) -> Result<Trace, TestCaseError
             continue;
         };
         let fence = record.row.map(|row| row.fence);
+        // A cancel under `cancel_epoch` advanced the fence once: a claim
+        // that still takes the row (an `update_claim` on a stale read)
+        // counts on from there.
+        let epoch = scenario.design.cancel_epoch
+            && scenario.steps[..i]
+                .iter()
+                .zip(&trace.steps)
+                .any(|(step, earlier)| {
+                    step.action == Action::Cancel
+                        && earlier.outcome == Outcome::Ok
+                        && earlier.job == Some(job as u16)
+                });
+        let expected_fence = u64::from(generation) + u64::from(epoch);
         ensure!(
             text,
             generation >= 1 && generation <= grants[job],
@@ -818,14 +851,14 @@ fn run_and_check(scenario: &Scenario, text: &str) -> Result<Trace, TestCaseError
             TokenKind::Monotonic => {
                 ensure!(
                     text,
-                    record.token == Some(u64::from(generation)) && fence == record.token,
+                    record.token == Some(expected_fence) && fence == record.token,
                     "monotonic claim at step {i}: token {:?}, fence {fence:?}, generation {generation}",
                     record.token
                 );
             }
             TokenKind::None => ensure!(
                 text,
-                record.token.is_none() && fence == Some(u64::from(generation)),
+                record.token.is_none() && fence == Some(expected_fence),
                 "token-less claim at step {i}: token {:?}, fence {fence:?}",
                 record.token
             ),
@@ -850,9 +883,20 @@ fn run_and_check(scenario: &Scenario, text: &str) -> Result<Trace, TestCaseError
             ensure!(text, generations == grants[job], "job {job}: generations");
         }
         if token_kind != TokenKind::Random {
+            // A cancel under `cancel_epoch` advances the fence once more.
+            let cancelled = scenario
+                .steps
+                .iter()
+                .zip(&trace.steps)
+                .any(|(step, record)| {
+                    step.action == Action::Cancel
+                        && record.outcome == Outcome::Ok
+                        && record.job == Some(job as u16)
+                });
+            let epoch = scenario.design.cancel_epoch && cancelled;
             ensure!(
                 text,
-                row.fence == u64::from(generations),
+                row.fence == u64::from(generations) + u64::from(epoch),
                 "job {job}: fence {} but {generations} generations",
                 row.fence
             );
@@ -953,21 +997,38 @@ fn run_and_check(scenario: &Scenario, text: &str) -> Result<Trace, TestCaseError
         }
     }
 
-    // Reconciliation lists applied writes, in order.
+    // Reconciliation lists applied writes and deliveries, in order, and the
+    // sends of requests that were in flight (marked so).
     ensure!(
         text,
         trace.reconcile.windows(2).all(|pair| pair[0] < pair[1]),
         "reconcile is not sorted: {:?}",
         trace.reconcile
     );
+    for &r in &trace.reconcile_in_flight {
+        let i = r as usize;
+        ensure!(
+            text,
+            trace.reconcile.contains(&r)
+                && scenario
+                    .steps
+                    .get(i)
+                    .is_some_and(|s| s.action == Action::Write && s.request.is_some())
+                && trace.steps[i].reason == Some(sim_core::Reason::Sent),
+            "reconcile_in_flight lists step {i}, not a sent request in reconcile"
+        );
+    }
     for &r in &trace.reconcile {
         let i = r as usize;
+        if trace.reconcile_in_flight.contains(&r) {
+            continue;
+        }
         ensure!(
             text,
             scenario
                 .steps
                 .get(i)
-                .is_some_and(|s| s.action == Action::Write)
+                .is_some_and(|s| matches!(s.action, Action::Write | Action::Deliver))
                 && trace.steps[i].outcome == Outcome::Ok,
             "reconcile lists step {i}, not an applied write"
         );
@@ -1110,6 +1171,7 @@ const KEYS: &[&str] = &[
     "clocks", "seed", "at", "worker", "do", "job", "target", "op", "value", "note", "base",
     "token", "commit_checks", "renew_checks", "lease_clock", "register_on_claim",
     "target_protect", "worker_checks", "protect", "owner", "en", "zh", "db", "A", "B",
+    "request", "cancel_epoch", "deliver", "sending_gateway",
     // unknown, misspelt, odd
     "tll", "stepz", "Id", "x", "", " ", "键", "@design.token", "@a.b.c", "@clocks.A",
 ];
@@ -1436,7 +1498,8 @@ fn full_with_gateway_and_registered_targets_has_no_stale_effect() {
             let trace = run_and_check(&scenario, &text)?;
             for violation in &trace.violations {
                 let i = violation.step as usize;
-                let step = &scenario.steps[i];
+                // A delivery is judged at the target its request was sent to.
+                let step = scenario.sender_of(i).unwrap_or(&scenario.steps[i]);
                 let registered = step
                     .target
                     .and_then(|t| scenario.targets.get(usize::from(t)))

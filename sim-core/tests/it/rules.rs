@@ -78,6 +78,12 @@ fn render(scenario: &Scenario, trace: &Trace) -> String {
     }
     out += &format!("should_reject {}\n", json["should_reject"]);
     out += &format!("reconcile {}\n", json["reconcile"]);
+    if json["reconcile_in_flight"]
+        .as_array()
+        .is_some_and(|l| !l.is_empty())
+    {
+        out += &format!("in flight {}\n", json["reconcile_in_flight"]);
+    }
     out
 }
 
@@ -959,5 +965,139 @@ fn a_design_table_takes_omitted_fields_from_full_or_from_its_base() {
         none,
         sim_core::Preset::Full.design(),
         "no design means full"
+    );
+}
+
+#[test]
+fn a_request_is_checked_where_each_check_sits() {
+    check(
+        r#"
+id = "where-checks-sit"
+ttl = 5
+workers = ["A", "B"]
+design = "full"
+targets = [
+  { id = "g", protect = "gateway" },
+  { id = "s", protect = "sending_gateway" },
+  { id = "h", protect = "highest_token" },
+  { id = "r", protect = "registered_token" },
+  { id = "i", protect = "idempotency_key" },
+  { id = "v", protect = "versioned" },
+]
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, worker = "A", do = "write", target = "g", request = "a-g" },
+  { at = 1, worker = "A", do = "write", target = "s", request = "a-s" },
+  { at = 1, worker = "A", do = "write", target = "h", request = "a-h" },
+  { at = 1, worker = "A", do = "write", target = "r", request = "a-r" },
+  { at = 1, worker = "A", do = "write", target = "i", request = "a-i" },
+  { at = 1, worker = "A", do = "write", target = "v", request = "a-v" },
+  { at = 6, worker = "B", do = "claim" },
+  { at = 7, worker = "B", do = "write", target = "h" },
+  { at = 8, worker = "A", do = "crash" },
+  { at = 9, do = "deliver", request = "a-g" },
+  { at = 9, do = "deliver", request = "a-s" },
+  { at = 9, do = "deliver", request = "a-h" },
+  { at = 9, do = "deliver", request = "a-r" },
+  { at = 9, do = "deliver", request = "a-i" },
+  { at = 9, do = "deliver", request = "a-v" },
+]
+"#,
+        "
+        0 A claim -> ok token=1 generation=1 rows=1 lease_until=5
+        1 A write @g -> noop (sent) token=1 generation=1
+        1 A write @s -> noop (sent) token=1 generation=1
+        1 A write @h -> noop (sent) token=1 generation=1
+        1 A write @r -> noop (sent) token=1 generation=1
+        1 A write @i -> noop (sent) token=1 generation=1
+        1 A write @v -> noop (sent) token=1 generation=1
+        6 B claim -> ok token=2 generation=2 rows=1 lease_until=11
+        7 B write @h -> ok token=2 generation=2
+        8 A crash -> noop
+        9 A deliver @g -> rejected token=1 generation=1 failed=owner,fence expired
+        9 A deliver @s -> ok token=1 generation=1 expired !stale
+        9 A deliver @h -> rejected (stale_token) token=1 generation=1 failed=fence expired
+        9 A deliver @r -> rejected (not_registered) token=1 generation=1 failed=fence expired
+        9 A deliver @i -> ok token=1 generation=1 expired !stale
+        9 A deliver @v -> ok (draft) token=1 generation=1 expired
+        should_reject [10,11,12,13,14]
+        reconcile [1,2,3,4,5,6]
+        in flight [1,2,3,4,5,6]
+        ",
+    );
+}
+
+#[test]
+fn a_sending_gateway_refuses_at_send_and_nothing_travels() {
+    check(
+        r#"
+id = "refused-at-send"
+ttl = 5
+workers = ["A", "B"]
+design = "sending-gateway"
+targets = [{ id = "s" }]
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, worker = "A", do = "write", target = "s", request = "early" },
+  { at = 6, worker = "B", do = "claim" },
+  { at = 7, worker = "A", do = "write", target = "s", request = "late" },
+  { at = 8, do = "deliver", request = "late" },
+  { at = 8, worker = "B", do = "write", target = "s" },
+]
+"#,
+        "
+        0 A claim -> ok token=1 generation=1 rows=1 lease_until=5
+        1 A write @s -> noop (sent) token=1 generation=1
+        6 B claim -> ok token=2 generation=2 rows=1 lease_until=11
+        7 A write @s -> rejected token=1 generation=1 failed=owner,fence expired
+        8 user deliver -> noop (not_sent)
+        8 B write @s -> ok token=2 generation=2
+        should_reject []
+        reconcile [1]
+        in flight [1]
+        ",
+    );
+}
+
+#[test]
+fn a_cancel_epoch_fails_the_fence_predicate_of_a_later_commit() {
+    let scenario = |epoch: bool| {
+        format!(
+            r#"
+id = "epoch"
+ttl = 10
+workers = ["A"]
+steps = [
+  {{ at = 0, worker = "A", do = "claim" }},
+  {{ at = 2, do = "cancel" }},
+  {{ at = 3, worker = "A", do = "finish" }},
+]
+
+[design]
+base = "db-conditional"
+commit_checks = ["owner", "fence", "lease"]
+cancel_epoch = {epoch}
+"#
+        )
+    };
+    check(
+        &scenario(true),
+        "
+        0 A claim -> ok token=1 generation=1 rows=1 lease_until=10
+        2 user cancel -> ok rows=1
+        3 A finish -> rejected token=1 generation=1 rows=0 failed=fence
+        should_reject [2]
+        reconcile []
+        ",
+    );
+    check(
+        &scenario(false),
+        "
+        0 A claim -> ok token=1 generation=1 rows=1 lease_until=10
+        2 user cancel -> ok rows=1
+        3 A finish -> ok token=1 generation=1 rows=1 !after_terminal
+        should_reject [2]
+        reconcile []
+        ",
     );
 }

@@ -43,6 +43,7 @@ pub(crate) const GLYPH_LEGEND: &[(Action, &str)] = &[
     (Action::SelectSkipLocked, "skip locked"),
     (Action::Commit, "commit"),
     (Action::Rollback, "rollback"),
+    (Action::Deliver, "deliver"),
 ];
 
 /// The symbol a step shows on its resource's lane. `reveal` shows the

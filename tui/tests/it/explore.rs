@@ -81,6 +81,87 @@ fn the_counterexample_file_replays_to_the_same_violation() {
     );
 }
 
+/// The classification's delayed rows: a design safe while writes are
+/// instantaneous is unsafe once they travel, and its shortest
+/// counterexample, written to a file, replays through `fencelab run`.
+#[test]
+fn delays_break_the_sending_gateway_and_its_counterexample_replays() {
+    let rows = json_of(&["explore", "--all-presets", "--json", "--lang", "en"]);
+    let verdict = |design: &str, world: &str| {
+        rows.as_array()
+            .into_iter()
+            .flatten()
+            .find(|row| row["design"] == design && row["world"] == world)
+            .map(|row| row["verdict"].clone())
+            .unwrap_or_else(|| panic!("no row {design} / {world}"))
+    };
+    assert_eq!(
+        verdict("sending-gateway", "two targets, cancel allowed"),
+        "safe"
+    );
+    assert_eq!(
+        verdict(
+            "sending-gateway",
+            "two targets, cancel allowed, requests delayed"
+        ),
+        "unsafe"
+    );
+    assert_eq!(
+        verdict("full", "two targets, cancel allowed, requests delayed"),
+        "safe"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cex.toml");
+    let path_text = path.display().to_string();
+    let report = json_of(&[
+        "explore",
+        "--design",
+        "sending-gateway",
+        "--exhaustive",
+        "--cancel",
+        "--max-in-flight",
+        "2",
+        "--max-delay",
+        "3",
+        "--json",
+        "--out",
+        &path_text,
+    ]);
+    assert_eq!(report["bounds"]["max_in_flight"], 2);
+    assert_eq!(report["bounds"]["max_delay"], 3);
+    let replay = json_of(&["run", &path_text, "--json"]);
+    let step = report["violation"]["step"].as_u64().unwrap();
+    let kind = &report["violation"]["kind"];
+    let violations = replay["violations"].as_array().cloned().unwrap_or_default();
+    assert!(
+        violations
+            .iter()
+            .any(|v| v["step"].as_u64() == Some(step) && &v["kind"] == kind),
+        "{violations:?} lacks {step} {kind}"
+    );
+    // The violating step is the delivery of a request sent earlier.
+    let delivered = &replay["steps"][step as usize];
+    assert_eq!(delivered["do"], "deliver");
+    assert!(
+        delivered["sent_step"]
+            .as_u64()
+            .is_some_and(|sent| sent < step)
+    );
+    let text = stdout(&fencelab(&[
+        "explore",
+        "--design",
+        "sending-gateway",
+        "--exhaustive",
+        "--cancel",
+        "--max-in-flight",
+        "2",
+        "--lang",
+        "en",
+    ]));
+    assert!(text.contains("requests in flight ≤ 2"), "{text}");
+}
+
 #[test]
 fn the_table_shows_the_verdict_and_the_timeline() {
     let output = fencelab(&[

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::Lang;
 use sim_core::explore::{
-    Counterexample, Method, Phase, Progress, Report, Verdict, World, move_label, safe_sentence,
+    Counterexample, Method, Phase, Progress, Report, Verdict, World, safe_sentence,
 };
 
 use super::{clamp_scroll, render_header, section};
@@ -414,11 +414,7 @@ fn progress_phase(
 }
 
 fn schedule(report: &Report, moves: &[sim_core::explore::Move]) -> String {
-    moves
-        .iter()
-        .map(|m| move_label(&report.world, *m))
-        .collect::<Vec<_>>()
-        .join(" ")
+    sim_core::explore::schedule_labels(&report.world, moves).join(" ")
 }
 
 /// A finished search: the verdict (with the counterexample and how it was
