@@ -80,6 +80,7 @@ struct MapLessonJson<'a> {
 #[derive(Serialize)]
 struct MapExerciseJson<'a> {
     id: &'a str,
+    title: &'a str,
     kind: &'static str,
     progress: ProgressJson,
 }
@@ -134,6 +135,7 @@ struct ScenarioJson<'a> {
 #[derive(Serialize)]
 struct ExerciseJson<'a> {
     id: &'a str,
+    title: &'a str,
     kind: &'static str,
     prompt: &'a str,
     concepts: Vec<ConceptJson<'a>>,
@@ -188,6 +190,37 @@ enum ExerciseDetails<'a> {
 }
 
 /// A quiz option as shown: its authored index (what an answer names) and text.
+/// The front door: the problem, the two stories (each a full timeline and
+/// how A's late write ended, from the run), and where Start or Continue
+/// leads.
+#[derive(Serialize)]
+struct FrontDoorJson<'a> {
+    problem: &'static str,
+    stories: Vec<StoryJson>,
+    /// Whether the learner has begun (Continue instead of Start).
+    started: bool,
+    /// The next unfinished exercise; absent when all are complete.
+    next: Option<NextJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct StoryJson {
+    timeline: Value,
+    ending_step: u32,
+    landed: bool,
+    violation: bool,
+    ending: &'static str,
+}
+
+#[derive(Serialize)]
+struct NextJson<'a> {
+    lesson: &'a str,
+    lesson_order: u32,
+    lesson_title: &'a str,
+    exercise: &'a str,
+    title: &'a str,
+}
+
 #[derive(Serialize)]
 struct QuizOptionJson<'a> {
     index: usize,
@@ -663,6 +696,7 @@ impl Course {
                     .iter()
                     .map(|exercise| MapExerciseJson {
                         id: &exercise.id,
+                        title: exercise.title(lang),
                         kind: exercise.kind.name(),
                         progress: progress_json(session, &lesson.id, &exercise.id),
                     })
@@ -675,6 +709,43 @@ impl Course {
             lessons,
             position: progress.position.as_ref(),
             self_check: &progress.self_check,
+        })
+    }
+
+    /// The front door, in `lang`: the stories are run now, by the engine.
+    pub fn front_door(&self, lang: Lang) -> Value {
+        use sim_core::course::front_door::{Ending, Story, problem};
+        let stories = Story::BOTH
+            .iter()
+            .filter_map(|story| {
+                let scenario = story.scenario();
+                let ending = Ending::of(&scenario, &sim_core::run(&scenario))?;
+                Some(StoryJson {
+                    timeline: timeline(&scenario, lang, &Reveal::Everything),
+                    ending_step: ending.step,
+                    landed: ending.landed,
+                    violation: ending.violation,
+                    ending: ending.words(lang),
+                })
+            })
+            .collect();
+        let session = &self.session;
+        let next = session.next_unfinished().and_then(|(lesson, exercise)| {
+            let lesson = session.lessons().get(lesson)?;
+            let exercise = lesson.exercises.get(exercise)?;
+            Some(NextJson {
+                lesson: &lesson.id,
+                lesson_order: lesson.order,
+                lesson_title: lesson.title.get(lang),
+                exercise: &exercise.id,
+                title: exercise.title(lang),
+            })
+        });
+        to_value(&FrontDoorJson {
+            problem: problem(lang),
+            stories,
+            started: session.started(),
+            next,
         })
     }
 
@@ -733,6 +804,7 @@ impl Course {
         let details = exercise_details(session, lesson, exercise, lang)?;
         Ok(ExerciseJson {
             id: &exercise.id,
+            title: exercise.title(lang),
             kind: exercise.kind.name(),
             prompt: exercise.prompt.get(lang),
             concepts: concepts(&exercise.concepts, lang),

@@ -410,6 +410,13 @@ pub mod bindings {
             self.inner.map(self.inner.lang()).to_string()
         }
 
+        /// The front door: the problem, the two stories run now, and where
+        /// Start or Continue leads.
+        #[wasm_bindgen(js_name = frontDoor)]
+        pub fn front_door(&self) -> String {
+            self.inner.front_door(self.inner.lang()).to_string()
+        }
+
         pub fn lesson(&self, id: &str) -> Result<String, JsError> {
             let lang = self.inner.lang();
             course_js(self.inner.lesson_json(id, lang), lang)
