@@ -173,6 +173,10 @@ enum ExerciseDetails<'a> {
         /// What sending one target to reconciliation costs, and in words.
         reconcile_cost: u32,
         reconcile_words: &'static str,
+        /// Every check, token, lease clock and protection name the
+        /// exercise's choices use, in the learner's words (a token kind
+        /// under `token:NAME`: `none` is also a protection).
+        words: BTreeMap<String, &'static str>,
     },
     Break {
         violation: Option<&'static str>,
@@ -449,7 +453,7 @@ fn grade_view<'a>(graded: &'a Grade, lang: Lang) -> GradeJson<'a> {
                 step: found.step,
                 kind: found.kind.name(),
                 explanation: found.explanation.get(lang),
-                timeline: timeline(&found.scenario, lang, &Reveal::Everything),
+                timeline: counterexample_timeline(&found.scenario, lang),
             }),
         timeline: graded
             .scenario
@@ -459,6 +463,41 @@ fn grade_view<'a>(graded: &'a Grade, lang: Lang) -> GradeJson<'a> {
         takeaway: None,
         progress: None,
     }
+}
+
+/// The names a design exercise's choices use, each in the learner's words.
+fn design_words(lang: Lang) -> BTreeMap<String, &'static str> {
+    let checks = Check::ALL.map(|c| (c.name().to_owned(), sim_core::check_words(c, lang)));
+    let clocks = LeaseClock::ALL.map(|c| (c.name().to_owned(), sim_core::clock_words(c, lang)));
+    let protections = Protect::ALL.map(|p| (p.name().to_owned(), sim_core::protect_words(p, lang)));
+    let tokens = TokenKind::ALL.map(|k| {
+        (
+            format!("token:{}", k.name()),
+            sim_core::token_words(k, lang),
+        )
+    });
+    checks
+        .into_iter()
+        .chain(clocks)
+        .chain(protections)
+        .chain(tokens)
+        .collect()
+}
+
+/// A counterexample to the learner's design as a timeline: titled as what
+/// it is to the learner, not after the preset the explorer matched (a
+/// design the learner never picked), and without a description repeating
+/// the explanation the grade already says once.
+fn counterexample_timeline(scenario: &Scenario, lang: Lang) -> Value {
+    let mut drawn = timeline(scenario, lang, &Reveal::Everything);
+    if let Some(fields) = drawn.as_object_mut() {
+        fields.insert(
+            "title".to_owned(),
+            Value::from(lang.pick("A counterexample to your design", "你的设计的一个反例")),
+        );
+        fields.remove("description");
+    }
+    drawn
 }
 
 /// A try's grade as the session lets the page show it ([`Feedback`]: no
@@ -483,7 +522,7 @@ fn feedback_view<'a>(shown: &'a Feedback, lang: Lang) -> GradeJson<'a> {
                 step: found.step,
                 kind: found.kind.name(),
                 explanation: found.explanation.get(lang),
-                timeline: timeline(&found.scenario, lang, &Reveal::Everything),
+                timeline: counterexample_timeline(&found.scenario, lang),
             }),
         timeline: shown
             .scenario
@@ -549,6 +588,7 @@ fn exercise_details<'a>(
                 .collect(),
             reconcile_cost: sim_core::RECONCILE_COST,
             reconcile_words: sim_core::reconcile_cost_words(lang),
+            words: design_words(lang),
             open: open.iter().map(|k| k.name()).collect(),
             start: DesignStartJson {
                 commit_checks: start.commit_checks.names(),

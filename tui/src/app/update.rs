@@ -915,12 +915,19 @@ fn move_step(work: &mut BreakWork, later: bool) {
 /// Design: the timeline of the counterexample the explorers found against
 /// the last design submitted, if they found one.
 fn open_counterexample(app: &mut App, grade: Option<&Feedback>, source: &str) -> Nav {
-    let found = grade
-        .and_then(|g| g.counterexample.as_ref())
-        .map(|c| c.scenario.clone());
+    let found = grade.and_then(|g| g.counterexample.as_ref()).map(|c| {
+        // Titled as what it is to the learner, not after the preset the
+        // explorer matched (a design the learner never picked).
+        let mut scenario = c.scenario.clone();
+        scenario.title = sim_core::Text {
+            en: "A counterexample to your design".to_owned(),
+            zh: "你的设计的一个反例".to_owned(),
+        };
+        scenario
+    });
     match found {
         Some(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
-            source: format!("{source} · counterexample"),
+            source: source.to_owned(),
             timeline: Timeline::new(scenario),
             detail_scroll: 0,
         }))),

@@ -499,14 +499,14 @@ fn counterexample_lines(
             "‼ 不安全 —— 反例共 {} 步，第 {} 步违例（{}）：",
             found.moves.len(),
             found.step,
-            found.kind.name()
+            sim_core::violation_words(found.kind, lang)
         )
     } else {
         format!(
             "‼ UNSAFE — a counterexample of {} moves; step {} violates ({}):",
             found.moves.len(),
             found.step,
-            found.kind.name()
+            sim_core::violation_words(found.kind, lang)
         )
     };
     let watch = lang.pick(
