@@ -104,6 +104,12 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     const start = door.getByRole('link', { name: 'Start lesson 1' });
     assert.equal(await door.getByRole('link').count(), 1, 'one way in');
     await page.screenshot({ path: join(SHOTS, `landing-${width}.png`) });
+    // The same door in Chinese, then back.
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.locator('.front-door').getByRole('link', { name: '开始第 1 课' }).waitFor();
+    assert.equal(await page.locator('figure.story h2').first().textContent(), '没有 fencing 令牌');
+    await page.screenshot({ path: join(SHOTS, `landing-zh-${width}.png`) });
+    await page.getByRole('button', { name: 'English' }).click();
     await start.click();
     await page.locator('main h1', { hasText: '1. A lease is not a kill switch' }).waitFor();
     // The first exercise, by its title (not its id).
@@ -411,8 +417,15 @@ test('every exercise kind can be answered and graded', async () => {
   assert.match(await graded(predict), /—/);
   // design: the start design is weak; the explorers find a counterexample.
   const design = page.locator('.exercise.kind-design').first();
-  assert.match(await graded(design), /Not yet/);
+  const unsafe = await graded(design);
+  assert.match(unsafe, /Not yet/);
   assert.equal(await design.locator('.feedback svg.timeline-svg').count(), 1);
+  // The counterexample's explanation is said once (the verdict), and the
+  // timeline is titled for the learner, not after a preset they never picked.
+  const explanation = unsafe.replace(/^[^—]*—\s*/, '').slice(0, 60);
+  const feedbackText = await design.locator('.feedback').textContent();
+  assert.equal(feedbackText.split(explanation).length - 1, 1, feedbackText);
+  assert.match(await design.locator('.feedback .timeline-title').textContent(), /^A counterexample to your design$/);
   // ... and the strongest choice is safe.
   for (const box of await design.locator('.design-knobs input[type=checkbox]').all()) await box.check();
   assert.match(await graded(design), /Correct/);
