@@ -216,7 +216,7 @@ pub(crate) fn course(app: &App, body: Rect) -> [Rect; 4] {
     let door = (door_lines.len() as u16).min(rows / 3);
     let rows = rows.saturating_sub(door);
     let wanted = (app.lessons().len() as u16).saturating_add(1);
-    let detail_min = 4.min(rows / 2);
+    let detail_min = 3.min(rows / 2);
     let list_rows = wanted.min(rows.saturating_sub(detail_min)).max(rows.min(3));
     Layout::vertical([
         Constraint::Length(1),

@@ -255,6 +255,39 @@ fn front_door_continue() {
     assert!(matches!(h.app.screen(), Screen::Lesson(_)));
 }
 
+/// The real course at 80×24: the front door and every lesson fit the first
+/// screen, in both languages.
+#[test]
+fn the_real_course_first_screen_fits_80x24() {
+    let dir = repo().join("lessons");
+    let mut lessons: Vec<Lesson> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| parse_lesson(&std::fs::read(p).unwrap()).unwrap())
+        .collect();
+    lessons.sort_by_key(|l| l.order);
+    let mut h = Harness::with(
+        App::course(lessons.clone(), Progress::default(), PLAIN),
+        80,
+        24,
+    );
+    for lang in [sim_core::Lang::En, sim_core::Lang::Zh] {
+        let screen = h.render();
+        assert!(
+            screen.contains(lang.pick("Start lesson 1", "开始第 1 课")),
+            "{screen}"
+        );
+        for lesson in &lessons {
+            let title = lesson.title.get(lang);
+            let shown: String = title.chars().take(8).collect();
+            assert!(screen.contains(&shown), "{title} missing:\n{screen}");
+        }
+        h.char('l');
+    }
+}
+
 #[test]
 fn front_door_continue_in_chinese() {
     check("front_door_continue_zh", |h| {

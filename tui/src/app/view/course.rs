@@ -46,16 +46,6 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     // The list.
     let width = usize::from(list_area.width);
     let next = app.next_lesson();
-    let concepts_width = if width >= 70 {
-        app.lessons()
-            .iter()
-            .map(|l| text::width(&l.concepts.join(" ")))
-            .max()
-            .unwrap_or(0)
-            .min(24)
-    } else {
-        0
-    };
     let items: Vec<ListItem<'_>> = app
         .lessons()
         .iter()
@@ -75,7 +65,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
                 ""
             };
             let next_width = text::width(lang.pick("◂ next", "◂ 下一课"));
-            let fixed = 2 + 4 + 2 + concepts_width + 2 + 5 + 1 + next_width + 1;
+            // No concept codes here: they are for teachers and the curious,
+            // and the selected lesson's details name them.
+            let fixed = 2 + 4 + 2 + 5 + 1 + next_width + 1;
             let title_width = width.saturating_sub(fixed).max(4);
             let mut spans = vec![
                 Span::raw(format!("{marker} ")),
@@ -86,13 +78,6 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
                 ),
                 Span::raw("  "),
             ];
-            if concepts_width > 0 {
-                spans.push(Span::styled(
-                    text::fit(&lesson.concepts.join(" "), concepts_width),
-                    theme.dim(),
-                ));
-                spans.push(Span::raw("  "));
-            }
             let counts_style = if count > 0 && complete == count {
                 theme.good()
             } else {
@@ -231,20 +216,18 @@ pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
             ))
         })
         .collect();
-    let story = format!(
-        "{}{}{}",
-        lang.pick(
-            "A pauses past its lease; B takes over; A wakes and writes.",
-            "A 暂停到租约过期；B 接管；A 醒来后写入。",
-        ),
-        lang.pick(" ", ""),
-        endings.join(lang.pick(" ", ""))
+    // The story, then each ending on its own line.
+    let story = lang.pick(
+        "A pauses past its lease; B takes over; A wakes and writes.",
+        "A 暂停到租约过期；B 接管；A 醒来后写入。",
     );
-    lines.extend(
-        text::wrap(&story, width)
-            .into_iter()
-            .map(|line| Line::styled(line, theme.plain())),
-    );
+    for said in std::iter::once(story).chain(endings.iter().map(String::as_str)) {
+        lines.extend(
+            text::wrap(said, width)
+                .into_iter()
+                .map(|line| Line::styled(line, theme.plain())),
+        );
+    }
     let session = &app.session;
     let next = session.next_unfinished().and_then(|(lesson, exercise)| {
         let lesson = app.lessons().get(lesson)?;
