@@ -137,8 +137,8 @@ const lessonHref = (lesson, exercise) => `#/lesson/${encodeURIComponent(lesson)}
 function exerciseMarks(lesson) {
   return h('ul', { class: 'marks' }, lesson.exercises.map((e) => {
     const [sym, state] = e.progress.completed ? ['✓', t('completed')] : e.progress.attempts ? ['✗', tries(e.progress.attempts)] : ['○', t('notStarted')];
-    return h('li', {}, h('a', { href: lessonHref(lesson.id, e.id) },
-      h('span', { class: 'sym', 'aria-hidden': 'true' }, sym), ' ', e.title), h('span', { class: 'visually-hidden' }, ` (${state})`));
+    return h('li', {}, h('span', { class: 'sym', 'aria-hidden': 'true' }, sym), ' ',
+      h('a', { href: lessonHref(lesson.id, e.id) }, e.title), h('span', { class: 'visually-hidden' }, ` (${state})`));
   }));
 }
 
