@@ -489,15 +489,15 @@ fn design_words(lang: Lang) -> BTreeMap<String, &'static str> {
 /// design the learner never picked), and without a description repeating
 /// the explanation the grade already says once.
 fn counterexample_timeline(scenario: &Scenario, lang: Lang) -> Value {
-    let mut drawn = timeline(scenario, lang, &Reveal::Everything);
-    if let Some(fields) = drawn.as_object_mut() {
-        fields.insert(
-            "title".to_owned(),
-            Value::from(lang.pick("A counterexample to your design", "你的设计的一个反例")),
-        );
-        fields.remove("description");
-    }
-    drawn
+    // The title and description live in the scenario, so the share link's
+    // TOML says the same as the drawing.
+    let mut shown = scenario.clone();
+    shown.title = sim_core::Text {
+        en: "A counterexample to your design".to_owned(),
+        zh: "你的设计的一个反例".to_owned(),
+    };
+    shown.description = None;
+    timeline(&shown, lang, &Reveal::Everything)
 }
 
 /// A try's grade as the session lets the page show it ([`Feedback`]: no
@@ -1320,6 +1320,63 @@ mod tests {
         assert_eq!(other.lang(), Lang::En);
         other.reset_progress();
         assert_eq!(other.map(Lang::En)["lessons"][0]["sections_read"], 0);
+    }
+
+    #[test]
+    fn the_front_door_tells_the_engines_endings_and_where_to_go() {
+        let mut course = course();
+        let door = course.front_door(Lang::En);
+        let stories = door["stories"].as_array().unwrap();
+        assert_eq!(stories.len(), 2);
+        // Without a token A's late write is a violation; with one it bounces.
+        assert_eq!(stories[0]["violation"], true);
+        assert_eq!(stories[1]["landed"], false);
+        assert_eq!(
+            stories[1]["timeline"]["steps"][stories[1]["ending_step"].as_u64().unwrap() as usize]["mark"],
+            "rejected"
+        );
+        assert_eq!(door["started"], false);
+        let (lesson, first) = {
+            let found = &course.session.lessons()[0];
+            (found.id.clone(), found.exercises[0].clone())
+        };
+        assert_eq!(door["next"]["title"], first.title(Lang::En));
+        assert_ne!(door["next"]["title"], first.id.as_str());
+        // A first (wrong) try: the learner has begun; Continue still leads
+        // to the same unfinished exercise.
+        let (_, quiz) = first_of_kind(&course, "quiz");
+        let _ = course.grade(&lesson, &quiz, &json!([0]), Lang::En);
+        let door = course.front_door(Lang::Zh);
+        assert_eq!(door["started"], true);
+        assert_eq!(door["next"]["title"], first.title(Lang::Zh));
+    }
+
+    #[test]
+    fn a_design_counterexample_is_titled_for_the_learner_not_after_a_preset() {
+        let mut course = course();
+        let (lesson, design) = first_of_kind(&course, "design");
+        let start = course.lesson_json(&lesson, Lang::En).unwrap()["exercises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == design.as_str())
+            .unwrap()["start"]
+            .clone();
+        let answer = json!({ "commit_checks": start["commit_checks"], "renew_checks": start["renew_checks"], "reconcile": [] });
+        let graded = course.grade(&lesson, &design, &answer, Lang::En).unwrap();
+        let found = &graded["counterexample"];
+        assert!(found.is_object(), "the start design is unsafe: {graded:#}");
+        assert_eq!(
+            found["timeline"]["title"],
+            "A counterexample to your design"
+        );
+        assert!(found["timeline"].get("description").is_none());
+        assert!(
+            !found["timeline"]["toml"]
+                .as_str()
+                .unwrap_or("")
+                .contains("Counterexample for")
+        );
     }
 
     #[test]
