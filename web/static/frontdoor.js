@@ -9,10 +9,10 @@
 import { h, s, inline } from './dom.js';
 import { t, tf } from './strings.js';
 
-const COL = 46;
+const COL = 36;
 const LANE = 34;
 const LEASE_LANE = 16;
-const LABEL = 78;
+const LABEL = 66;
 const TOP = 8;
 /** Seconds between two steps of a story. */
 const BEAT = 0.9;
