@@ -229,7 +229,7 @@ function progressPanel(map) {
       h('button', { type: 'button', onclick: () => {
         if (window.confirm(t('resetConfirm'))) { course.resetProgress(); save(); route(); }
       } }, t('resetProgress'))),
-    h('fieldset', { class: 'self-check' }, h('legend', {}, t('selfCheck')), levels));
+    h('fieldset', { class: 'self-check' }, h('legend', {}, t('selfCheck')), h('p', { class: 'muted' }, t('selfCheckNote')), levels));
 }
 
 // ---- the lesson reader ----------------------------------------------------------
