@@ -97,6 +97,7 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     assert.equal(await stories.nth(1).locator('.story-symbol.mark-rejected').count(), 1);
     // Reduced motion: nothing moves; the stories are drawn whole.
     assert.equal(await page.evaluate(() => document.getAnimations().length), 0);
+    assert.equal(await door.getByRole('button', { name: 'Play again' }).isVisible(), false);
     // Concept codes and ids only on demand; no emoji in the door.
     assert.equal(await page.locator('.lesson-card .chips').first().isVisible(), false);
     // (‼ and ✓ have text presentation; an emoji-only glyph like ⌛ has not.)
@@ -147,6 +148,8 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
   // Without reduced motion, the stories play.
   const moving = await openAt(1280, 'no-preference');
   assert.ok(await moving.page.evaluate(() => document.getAnimations().length) > 0);
+  await moving.page.getByRole('button', { name: 'Play again' }).click();
+  assert.ok(await moving.page.evaluate(() => document.getAnimations().length) > 0, 'playing again');
   await moving.page.waitForTimeout(2500);
   await moving.page.screenshot({ path: join(SHOTS, 'landing-playing-1280.png') });
   // The sandbox offers the lessons' section scenarios as examples.
