@@ -239,6 +239,8 @@ pub struct ExplorerChoices {
     designs: Vec<&'static str>,
     default_design: &'static str,
     protections: Vec<&'static str>,
+    /// Each protection in words, per language (`en`, `zh`).
+    protection_words: BTreeMap<Lang, BTreeMap<&'static str, &'static str>>,
     numbers: BTreeMap<&'static str, NumberJson>,
 }
 
@@ -259,6 +261,17 @@ pub fn explorer_choices() -> ExplorerChoices {
         designs: OFFER.designs.iter().map(|d| d.name()).collect(),
         default_design: OFFER.default_design().name(),
         protections: OFFER.protections.iter().map(|p| p.name()).collect(),
+        protection_words: [Lang::En, Lang::Zh]
+            .into_iter()
+            .map(|lang| {
+                let words = OFFER
+                    .protections
+                    .iter()
+                    .map(|p| (p.name(), sim_core::protect_words(*p, lang)))
+                    .collect();
+                (lang, words)
+            })
+            .collect(),
         numbers: [
             ("workers", OFFER.workers),
             ("ttl", OFFER.ttl),

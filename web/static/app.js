@@ -687,7 +687,8 @@ function viewExplore() {
   const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
   const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === choices.default_design ? true : null }, d)));
   const targetChoices = ['design', ...choices.protections];
-  const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p === 'design' ? t('targetDesign') : p))));
+  const protectWords = choices.protection_words?.[lang()] ?? {};
+  const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p === 'design' ? t('targetDesign') : protectWords[p] ?? p))));
   const noTargets = check('x-no-targets', false);
   const form = {
     workers: offered('workers'), ttl: offered('ttl'), jobs: offered('jobs'),
