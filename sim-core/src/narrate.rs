@@ -577,3 +577,55 @@ pub fn job_state_label(state: JobState, lang: Lang) -> &'static str {
         },
     }
 }
+
+/// A kind of violation in the learner's words, short enough for a step's
+/// heading ("stale" and "after_terminal" are the files' spelling).
+pub fn violation_words(kind: ViolationKind, lang: Lang) -> &'static str {
+    match kind {
+        ViolationKind::Stale => lang.pick("stale effect", "旧代次生效"),
+        ViolationKind::AfterTerminal => lang.pick("effect after the job ended", "任务结束后生效"),
+    }
+}
+
+/// What a target's protection does, in a few words.
+pub fn protect_words(protect: Protect, lang: Lang) -> &'static str {
+    match protect {
+        Protect::None => lang.pick("no protection", "不设保护"),
+        Protect::IdempotencyKey => lang.pick("idempotency key", "幂等键"),
+        Protect::HighestToken => lang.pick("highest token seen", "记住见过的最大令牌"),
+        Protect::RegisteredToken => lang.pick("registered token", "核对登记的令牌"),
+        Protect::Gateway => lang.pick("gateway checks the job row", "网关核对任务行"),
+        Protect::SendingGateway => lang.pick(
+            "sending gateway checks the job row before it forwards",
+            "发送端网关转发前核对任务行",
+        ),
+        Protect::Versioned => lang.pick("versioned write", "按版本条件写入"),
+    }
+}
+
+/// A kind of token in a few words.
+pub fn token_words(token: crate::TokenKind, lang: Lang) -> &'static str {
+    match token {
+        crate::TokenKind::Monotonic => lang.pick("increasing number", "递增编号"),
+        crate::TokenKind::Random => lang.pick("random number", "随机数"),
+        crate::TokenKind::None => lang.pick("no token", "不发令牌"),
+    }
+}
+
+/// Whose clock judges a lease, in a few words.
+pub fn clock_words(clock: crate::LeaseClock, lang: Lang) -> &'static str {
+    match clock {
+        crate::LeaseClock::Db => lang.pick("the database's clock", "数据库的时钟"),
+        crate::LeaseClock::Worker => lang.pick("each worker's own clock", "各 Worker 自己的时钟"),
+    }
+}
+
+/// What a predicate of a conditional statement asks, in a few words.
+pub fn check_words(check: crate::Check, lang: Lang) -> &'static str {
+    match check {
+        crate::Check::Owner => lang.pick("same owner", "owner 相同"),
+        crate::Check::Fence => lang.pick("same fence token", "fence 令牌相同"),
+        crate::Check::Lease => lang.pick("lease not yet expired", "租约尚未到期"),
+        crate::Check::State => lang.pick("job still running", "任务仍在运行"),
+    }
+}

@@ -702,7 +702,17 @@ fn grade_report_table(learner: Option<&str>, results: &[Graded], lang: Lang) -> 
         );
         let _ = writeln!(out, "{mark} {}", inert(&line));
         for item in result.grade.items.iter().filter(|item| !item.right) {
-            let label = item.index.map(|i| format!("#{i} ")).unwrap_or_default();
+            // Options counted from 1 as a reader counts them; steps by the
+            // number the timeline gives them.
+            let label = item
+                .index
+                .map(|i| match (result.kind == "quiz", lang) {
+                    (true, Lang::En) => format!("option {}: ", i + 1),
+                    (true, Lang::Zh) => format!("选项 {}：", i + 1),
+                    (false, Lang::En) => format!("step {i}: "),
+                    (false, Lang::Zh) => format!("第 {i} 步："),
+                })
+                .unwrap_or_default();
             let _ = writeln!(out, "    ✗ {label}{}", inert(item.text.get(lang)));
         }
         if let Some(found) = &result.grade.counterexample {

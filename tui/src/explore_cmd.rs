@@ -556,6 +556,9 @@ struct ClassificationRow<'c> {
 }
 
 /// `--all-presets`: the classification table, computed exhaustively.
+/// The widest line of the classification table, in columns.
+const CLASSIFICATION_WIDTH: usize = 100;
+
 fn classification_command(options: &ExploreOptions) -> ExitCode {
     let lang = options.lang;
     let style = Style::for_stdout();
@@ -592,20 +595,17 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
     let (in_flight, delay) = (delayed.max_in_flight, delayed.max_delay);
     let mut out = match lang {
         Lang::En => format!(
-            "Every design in its world, explored exhaustively (time ≤ 12, claims ≤ 3; \"requests delayed\": ≤ {in_flight} requests in flight, each arriving within {delay} ticks):\n\n"
+            "Every design in its world, explored exhaustively (time ≤ 12, claims ≤ 3).\n\
+             \"Requests delayed\": ≤ {in_flight} requests in flight, each arriving within {delay} ticks.\n\n"
         ),
         Lang::Zh => format!(
-            "每个设计在它的世界里穷举探索（时间 ≤ 12，领取 ≤ 3；“请求有延迟”：在途请求 ≤ {in_flight} 个，每个在 {delay} 个时间单位内到达）：\n\n"
+            "每个设计在它的世界里穷举探索（时间 ≤ 12，领取 ≤ 3）。\n\
+             “请求有延迟”：在途请求 ≤ {in_flight} 个，每个在 {delay} 个 tick 内到达。\n\n"
         ),
     };
     let name_width = rows
         .iter()
         .map(|(c, _, _)| UnicodeWidthStr::width(c.label.get(lang)))
-        .max()
-        .unwrap_or(0);
-    let world_width = rows
-        .iter()
-        .map(|(c, _, _)| UnicodeWidthStr::width(c.world_note.get(lang)))
         .max()
         .unwrap_or(0);
     for (case, report, _) in &rows {
@@ -625,15 +625,16 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
         };
         let (name, world_note) = (case.label.get(lang), case.world_note.get(lang));
         let name_pad = " ".repeat(name_width.saturating_sub(UnicodeWidthStr::width(name)));
-        let pad = " ".repeat(world_width.saturating_sub(UnicodeWidthStr::width(world_note)));
-        let _ = writeln!(
-            out,
-            "{name}{name_pad}  {world_note}{pad}  {verdict}  {detail}"
-        );
+        // The world on its own indented lines, so that a row fits 100
+        // columns (name, verdict and detail on one line were 138).
+        let _ = writeln!(out, "{name}{name_pad}  {verdict}  {detail}");
+        for line in textwrap::wrap(world_note, CLASSIFICATION_WIDTH - 4) {
+            let _ = writeln!(out, "    {line}");
+        }
     }
     out += lang.pick(
-        "\nReplay any row's counterexample: fencelab explore --design <preset> --exhaustive --out cex.toml && fencelab run cex.toml\n",
-        "\n重放任意一行的反例：fencelab explore --design <预设> --exhaustive --out cex.toml && fencelab run cex.toml\n",
+        "\nReplay any row's counterexample:\n  fencelab explore --design <preset> --exhaustive --out cex.toml && fencelab run cex.toml\n",
+        "\n重放任意一行的反例：\n  fencelab explore --design <预设> --exhaustive --out cex.toml && fencelab run cex.toml\n",
     );
     let _ = match lang {
         Lang::En => writeln!(

@@ -80,6 +80,7 @@ struct MapLessonJson<'a> {
 #[derive(Serialize)]
 struct MapExerciseJson<'a> {
     id: &'a str,
+    title: &'a str,
     kind: &'static str,
     progress: ProgressJson,
 }
@@ -134,6 +135,7 @@ struct ScenarioJson<'a> {
 #[derive(Serialize)]
 struct ExerciseJson<'a> {
     id: &'a str,
+    title: &'a str,
     kind: &'static str,
     prompt: &'a str,
     concepts: Vec<ConceptJson<'a>>,
@@ -171,6 +173,10 @@ enum ExerciseDetails<'a> {
         /// What sending one target to reconciliation costs, and in words.
         reconcile_cost: u32,
         reconcile_words: &'static str,
+        /// Every check, token, lease clock and protection name the
+        /// exercise's choices use, in the learner's words (a token kind
+        /// under `token:NAME`: `none` is also a protection).
+        words: BTreeMap<String, &'static str>,
     },
     Break {
         violation: Option<&'static str>,
@@ -188,6 +194,37 @@ enum ExerciseDetails<'a> {
 }
 
 /// A quiz option as shown: its authored index (what an answer names) and text.
+/// The front door: the problem, the two stories (each a full timeline and
+/// how A's late write ended, from the run), and where Start or Continue
+/// leads.
+#[derive(Serialize)]
+struct FrontDoorJson<'a> {
+    problem: &'static str,
+    stories: Vec<StoryJson>,
+    /// Whether the learner has begun (Continue instead of Start).
+    started: bool,
+    /// The next unfinished exercise; absent when all are complete.
+    next: Option<NextJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct StoryJson {
+    timeline: Value,
+    ending_step: u32,
+    landed: bool,
+    violation: bool,
+    ending: &'static str,
+}
+
+#[derive(Serialize)]
+struct NextJson<'a> {
+    lesson: &'a str,
+    lesson_order: u32,
+    lesson_title: &'a str,
+    exercise: &'a str,
+    title: &'a str,
+}
+
 #[derive(Serialize)]
 struct QuizOptionJson<'a> {
     index: usize,
@@ -416,7 +453,7 @@ fn grade_view<'a>(graded: &'a Grade, lang: Lang) -> GradeJson<'a> {
                 step: found.step,
                 kind: found.kind.name(),
                 explanation: found.explanation.get(lang),
-                timeline: timeline(&found.scenario, lang, &Reveal::Everything),
+                timeline: counterexample_timeline(&found.scenario, lang),
             }),
         timeline: graded
             .scenario
@@ -426,6 +463,41 @@ fn grade_view<'a>(graded: &'a Grade, lang: Lang) -> GradeJson<'a> {
         takeaway: None,
         progress: None,
     }
+}
+
+/// The names a design exercise's choices use, each in the learner's words.
+fn design_words(lang: Lang) -> BTreeMap<String, &'static str> {
+    let checks = Check::ALL.map(|c| (c.name().to_owned(), sim_core::check_words(c, lang)));
+    let clocks = LeaseClock::ALL.map(|c| (c.name().to_owned(), sim_core::clock_words(c, lang)));
+    let protections = Protect::ALL.map(|p| (p.name().to_owned(), sim_core::protect_words(p, lang)));
+    let tokens = TokenKind::ALL.map(|k| {
+        (
+            format!("token:{}", k.name()),
+            sim_core::token_words(k, lang),
+        )
+    });
+    checks
+        .into_iter()
+        .chain(clocks)
+        .chain(protections)
+        .chain(tokens)
+        .collect()
+}
+
+/// A counterexample to the learner's design as a timeline: titled as what
+/// it is to the learner, not after the preset the explorer matched (a
+/// design the learner never picked), and without a description repeating
+/// the explanation the grade already says once.
+fn counterexample_timeline(scenario: &Scenario, lang: Lang) -> Value {
+    // The title and description live in the scenario, so the share link's
+    // TOML says the same as the drawing.
+    let mut shown = scenario.clone();
+    shown.title = sim_core::Text {
+        en: "A counterexample to your design".to_owned(),
+        zh: "你的设计的一个反例".to_owned(),
+    };
+    shown.description = None;
+    timeline(&shown, lang, &Reveal::Everything)
 }
 
 /// A try's grade as the session lets the page show it ([`Feedback`]: no
@@ -450,7 +522,7 @@ fn feedback_view<'a>(shown: &'a Feedback, lang: Lang) -> GradeJson<'a> {
                 step: found.step,
                 kind: found.kind.name(),
                 explanation: found.explanation.get(lang),
-                timeline: timeline(&found.scenario, lang, &Reveal::Everything),
+                timeline: counterexample_timeline(&found.scenario, lang),
             }),
         timeline: shown
             .scenario
@@ -516,6 +588,7 @@ fn exercise_details<'a>(
                 .collect(),
             reconcile_cost: sim_core::RECONCILE_COST,
             reconcile_words: sim_core::reconcile_cost_words(lang),
+            words: design_words(lang),
             open: open.iter().map(|k| k.name()).collect(),
             start: DesignStartJson {
                 commit_checks: start.commit_checks.names(),
@@ -663,6 +736,7 @@ impl Course {
                     .iter()
                     .map(|exercise| MapExerciseJson {
                         id: &exercise.id,
+                        title: exercise.title(lang),
                         kind: exercise.kind.name(),
                         progress: progress_json(session, &lesson.id, &exercise.id),
                     })
@@ -675,6 +749,43 @@ impl Course {
             lessons,
             position: progress.position.as_ref(),
             self_check: &progress.self_check,
+        })
+    }
+
+    /// The front door, in `lang`: the stories are run now, by the engine.
+    pub fn front_door(&self, lang: Lang) -> Value {
+        use sim_core::course::front_door::{Ending, Story, problem};
+        let stories = Story::BOTH
+            .iter()
+            .filter_map(|story| {
+                let scenario = story.scenario();
+                let ending = Ending::of(&scenario, &sim_core::run(&scenario))?;
+                Some(StoryJson {
+                    timeline: timeline(&scenario, lang, &Reveal::Everything),
+                    ending_step: ending.step,
+                    landed: ending.landed,
+                    violation: ending.violation,
+                    ending: ending.words(lang),
+                })
+            })
+            .collect();
+        let session = &self.session;
+        let next = session.next_unfinished().and_then(|(lesson, exercise)| {
+            let lesson = session.lessons().get(lesson)?;
+            let exercise = lesson.exercises.get(exercise)?;
+            Some(NextJson {
+                lesson: &lesson.id,
+                lesson_order: lesson.order,
+                lesson_title: lesson.title.get(lang),
+                exercise: &exercise.id,
+                title: exercise.title(lang),
+            })
+        });
+        to_value(&FrontDoorJson {
+            problem: problem(lang),
+            stories,
+            started: session.started(),
+            next,
         })
     }
 
@@ -733,6 +844,7 @@ impl Course {
         let details = exercise_details(session, lesson, exercise, lang)?;
         Ok(ExerciseJson {
             id: &exercise.id,
+            title: exercise.title(lang),
             kind: exercise.kind.name(),
             prompt: exercise.prompt.get(lang),
             concepts: concepts(&exercise.concepts, lang),
@@ -1208,6 +1320,63 @@ mod tests {
         assert_eq!(other.lang(), Lang::En);
         other.reset_progress();
         assert_eq!(other.map(Lang::En)["lessons"][0]["sections_read"], 0);
+    }
+
+    #[test]
+    fn the_front_door_tells_the_engines_endings_and_where_to_go() {
+        let mut course = course();
+        let door = course.front_door(Lang::En);
+        let stories = door["stories"].as_array().unwrap();
+        assert_eq!(stories.len(), 2);
+        // Without a token A's late write is a violation; with one it bounces.
+        assert_eq!(stories[0]["violation"], true);
+        assert_eq!(stories[1]["landed"], false);
+        assert_eq!(
+            stories[1]["timeline"]["steps"][stories[1]["ending_step"].as_u64().unwrap() as usize]["mark"],
+            "rejected"
+        );
+        assert_eq!(door["started"], false);
+        let (lesson, first) = {
+            let found = &course.session.lessons()[0];
+            (found.id.clone(), found.exercises[0].clone())
+        };
+        assert_eq!(door["next"]["title"], first.title(Lang::En));
+        assert_ne!(door["next"]["title"], first.id.as_str());
+        // A first (wrong) try: the learner has begun; Continue still leads
+        // to the same unfinished exercise.
+        let (_, quiz) = first_of_kind(&course, "quiz");
+        let _ = course.grade(&lesson, &quiz, &json!([0]), Lang::En);
+        let door = course.front_door(Lang::Zh);
+        assert_eq!(door["started"], true);
+        assert_eq!(door["next"]["title"], first.title(Lang::Zh));
+    }
+
+    #[test]
+    fn a_design_counterexample_is_titled_for_the_learner_not_after_a_preset() {
+        let mut course = course();
+        let (lesson, design) = first_of_kind(&course, "design");
+        let start = course.lesson_json(&lesson, Lang::En).unwrap()["exercises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == design.as_str())
+            .unwrap()["start"]
+            .clone();
+        let answer = json!({ "commit_checks": start["commit_checks"], "renew_checks": start["renew_checks"], "reconcile": [] });
+        let graded = course.grade(&lesson, &design, &answer, Lang::En).unwrap();
+        let found = &graded["counterexample"];
+        assert!(found.is_object(), "the start design is unsafe: {graded:#}");
+        assert_eq!(
+            found["timeline"]["title"],
+            "A counterexample to your design"
+        );
+        assert!(found["timeline"].get("description").is_none());
+        assert!(
+            !found["timeline"]["toml"]
+                .as_str()
+                .unwrap_or("")
+                .contains("Counterexample for")
+        );
     }
 
     #[test]

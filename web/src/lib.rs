@@ -242,6 +242,8 @@ pub struct ExplorerChoices {
     designs: Vec<&'static str>,
     default_design: &'static str,
     protections: Vec<&'static str>,
+    /// Each protection in words, per language (`en`, `zh`).
+    protection_words: BTreeMap<Lang, BTreeMap<&'static str, &'static str>>,
     numbers: BTreeMap<&'static str, NumberJson>,
 }
 
@@ -262,6 +264,17 @@ pub fn explorer_choices() -> ExplorerChoices {
         designs: OFFER.designs.iter().map(|d| d.name()).collect(),
         default_design: OFFER.default_design().name(),
         protections: OFFER.protections.iter().map(|p| p.name()).collect(),
+        protection_words: [Lang::En, Lang::Zh]
+            .into_iter()
+            .map(|lang| {
+                let words = OFFER
+                    .protections
+                    .iter()
+                    .map(|p| (p.name(), sim_core::protect_words(*p, lang)))
+                    .collect();
+                (lang, words)
+            })
+            .collect(),
         numbers: [
             ("workers", OFFER.workers),
             ("ttl", OFFER.ttl),
@@ -413,6 +426,13 @@ pub mod bindings {
         /// The course map with progress.
         pub fn map(&self) -> String {
             self.inner.map(self.inner.lang()).to_string()
+        }
+
+        /// The front door: the problem, the two stories run now, and where
+        /// Start or Continue leads.
+        #[wasm_bindgen(js_name = frontDoor)]
+        pub fn front_door(&self) -> String {
+            self.inner.front_door(self.inner.lang()).to_string()
         }
 
         pub fn lesson(&self, id: &str) -> Result<String, JsError> {

@@ -17,6 +17,8 @@ use sim_core::{Diagram, Lang, Preset, Reveal, Scenario, scenario_to_toml};
 pub struct PageViolation {
     pub step: u32,
     pub kind: &'static str,
+    /// The kind in the learner's words.
+    pub words: &'static str,
 }
 
 /// The page's timeline object (see the module docs).
@@ -70,6 +72,7 @@ pub fn page_timeline(scenario: &Scenario, lang: Lang, reveal: &Reveal) -> PageTi
                 .map(|v| PageViolation {
                     step: v.step,
                     kind: v.kind.name(),
+                    words: sim_core::violation_words(v.kind, lang),
                 })
                 .collect()
         }),

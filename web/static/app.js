@@ -2,7 +2,8 @@
 // the explorer (in a Web Worker) and a sandbox — all over one `Course`
 // handle of the wasm crate, which owns the lessons and the progress.
 //
-// Routes live in the URL fragment: #/ (map), #/lesson/ID, #/explore,
+// Routes live in the URL fragment: #/ (the front door and the map),
+// #/lesson/ID, #/lesson/ID/EXERCISE (scrolled to that exercise), #/explore,
 // #/sandbox, #/share/CODE (a scenario in the link: share.js). Progress is the terminal's progress record, kept in
 // localStorage under STORAGE_KEY; a record that cannot be read is kept
 // aside and reported, never silently dropped.
@@ -12,6 +13,7 @@ import { h, clear, inline, paragraphs } from './dom.js';
 import { t, tf, kindKey, outcomeKey, setLang, lang } from './strings.js';
 import { renderTimeline } from './timeline.js';
 import { shareButton, decodeShare, ShareError } from './share.js';
+import { frontDoor } from './frontdoor.js';
 
 const STORAGE_KEY = 'fencelab.progress';
 const DAMAGED_KEY = 'fencelab.progress.damaged';
@@ -124,26 +126,72 @@ function progressBar(done, total, label) {
     h('span', { class: 'bar-text' }, `${done}/${total} ${label}`));
 }
 
+/** "1 try", "2 tries", "已尝试 2 次". */
+function tries(n) {
+  return n === 1 ? t('tries1') : tf('triesN', { n });
+}
+
+const lessonHref = (lesson, exercise) => `#/lesson/${encodeURIComponent(lesson)}${exercise ? `/${encodeURIComponent(exercise)}` : ''}`;
+
+/** A row of a lesson's exercises: a mark each, with its title as its name. */
+function exerciseMarks(lesson) {
+  return h('ul', { class: 'marks' }, lesson.exercises.map((e) => {
+    const [sym, state] = e.progress.completed ? ['✓', t('completed')] : e.progress.attempts ? ['✗', tries(e.progress.attempts)] : ['○', t('notStarted')];
+    return h('li', {}, h('span', { class: 'sym', 'aria-hidden': 'true' }, sym), ' ',
+      h('a', { href: lessonHref(lesson.id, e.id) }, e.title), h('span', { class: 'visually-hidden' }, ` (${state})`));
+  }));
+}
+
+/** A solution's key in words: steps by number, predictions by step. */
+function keyWords(key, words = {}) {
+  if (Array.isArray(key) && key.some((step) => step && typeof step === 'object')) {
+    // A break schedule, one step after another.
+    return key.map((step) => `${t('tick')} ${step.at}: ${[step.worker, step.do, step.target && `→ ${step.target}`].filter(Boolean).join(' ')}`).join('; ');
+  }
+  if (Array.isArray(key)) {
+    return key.length ? key.map((step) => tf('stepNumber', { n: step })).join(t('listSep')) : t('keyNothing');
+  }
+  if (key && typeof key === 'object' && !('reconcile' in key)) {
+    return Object.entries(key).map(([step, outcome]) => `${tf('stepNumber', { n: step })}: ${outcomeKey(outcome) ? t(outcomeKey(outcome)) : outcome}`).join(t('listSep'));
+  }
+  if (key && typeof key === 'object') {
+    // A design: each open knob's value, then the targets sent to reconciliation.
+    const word = (name) => words[name] ?? name;
+    const parts = [];
+    for (const knob of ['commit_checks', 'renew_checks']) {
+      if (key[knob]) parts.push(`${t(KNOB_KEYS[knob])}: ${key[knob].map(word).join(t('listSep')) || t('keyNothing')}`);
+    }
+    if (key.token) parts.push(`${t(KNOB_KEYS.token)}: ${word(`token:${key.token}`)}`);
+    if (key.lease_clock) parts.push(`${t(KNOB_KEYS.lease_clock)}: ${word(key.lease_clock)}`);
+    (key.target_protect ?? []).forEach((protect, i) => parts.push(`t${i + 1}: ${word(protect)}`));
+    parts.push(`${t('reconcileWord')}: ${key.reconcile.length ? key.reconcile.join(t('listSep')) : t('keyNothing')}`);
+    return parts.join(' · ');
+  }
+  return String(key);
+}
+
+// A break exercise's required violation, in words.
+const VIOLATION_KEYS = { stale: 'violationStale', after_terminal: 'violationAfterTerminal' };
+
 function viewMap() {
   const map = JSON.parse(course.map());
-  const root = h('div', { class: 'map' },
-    h('h1', {}, t('mapTitle')),
+  const door = JSON.parse(course.frontDoor());
+  const root = h('div', { class: 'map' }, frontDoor(door, map.lessons[0]?.id, lessonHref),
+    h('h2', { class: 'all-lessons' }, t('allLessons')),
     h('p', { class: 'intro' }, t('mapIntro')));
-  if (map.position) {
-    const at = map.lessons.find((l) => l.id === map.position.lesson);
-    if (at) root.append(h('p', {}, h('a', { class: 'continue', href: `#/lesson/${encodeURIComponent(at.id)}` }, `${t('continueAt')}: ${at.title}`)));
-  }
   const list = h('ol', { class: 'lessons' });
   for (const lesson of map.lessons) {
     const total = lesson.exercises.length;
-    const marks = lesson.exercises.map((e) => (e.progress.completed ? '✓' : e.progress.attempts ? '✗' : '○')).join(' ');
     list.append(h('li', { class: lesson.completed === total ? 'lesson-card done' : 'lesson-card' },
-      h('h2', {}, h('a', { href: `#/lesson/${encodeURIComponent(lesson.id)}` }, `${lesson.order}. ${lesson.title}`)),
+      h('h3', {}, h('a', { href: lessonHref(lesson.id) }, `${lesson.order}. ${lesson.title}`)),
       h('p', {}, lesson.summary),
-      h('p', { class: 'chips' }, lesson.concepts.map((c) => h('span', { class: 'chip', title: c.name }, `${c.id} ${c.name}`))),
       progressBar(lesson.completed, total, t('exercisesDone')),
       progressBar(lesson.sections_read, lesson.sections, t('sectionsRead')),
-      h('p', { class: 'marks', 'aria-hidden': 'true' }, marks)));
+      exerciseMarks(lesson),
+      // Concept codes and ids are for teachers and the curious: on demand.
+      h('details', { class: 'course-details' }, h('summary', {}, t('courseDetails')),
+        h('p', { class: 'chips' }, lesson.concepts.map((c) => h('span', { class: 'chip', title: c.name }, `${c.id} ${c.name}`))),
+        h('p', { class: 'muted' }, [lesson.id, ...lesson.exercises.map((e) => e.id)].join(' · ')))));
   }
   root.append(list, progressPanel(map));
   return root;
@@ -181,7 +229,7 @@ function progressPanel(map) {
       h('button', { type: 'button', onclick: () => {
         if (window.confirm(t('resetConfirm'))) { course.resetProgress(); save(); route(); }
       } }, t('resetProgress'))),
-    h('fieldset', { class: 'self-check' }, h('legend', {}, t('selfCheck')), levels));
+    h('fieldset', { class: 'self-check' }, h('legend', {}, t('selfCheck')), h('p', { class: 'muted' }, t('selfCheckNote')), levels));
 }
 
 // ---- the lesson reader ----------------------------------------------------------
@@ -203,7 +251,6 @@ function viewLesson(id) {
     });
     const block = h('section', { class: 'section' },
       h('h2', {}, section.title),
-      h('p', { class: 'chips' }, section.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
       paragraphs(section.body));
     if (section.scenario) {
       block.append(renderTimeline(JSON.parse(course.scenarioTimeline(lesson.id, section.scenario))).element);
@@ -226,7 +273,7 @@ function gradeList(result, kind) {
   if (kind === 'quiz') return null;
   return h('ul', { class: 'grade-items' }, result.items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
     h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ',
-    kind !== 'quiz' && item.index !== null && item.index !== undefined ? `#${item.index}: ` : '', inline(item.text))));
+    kind !== 'quiz' && item.index !== null && item.index !== undefined ? `${tf('stepNumber', { n: item.index })}: ` : '', inline(item.text))));
 }
 
 function viewExercise(lesson, exercise) {
@@ -238,8 +285,8 @@ function viewExercise(lesson, exercise) {
   let progress = exercise.progress;
 
   const showStatus = () => {
-    status.textContent = progress.completed ? `✓ ${t('completed')} · ${progress.attempts} ${t('attempts')}`
-      : progress.attempts ? `✗ ${t('notYet')} · ${progress.attempts} ${t('attempts')}` : '';
+    status.textContent = progress.completed ? `✓ ${t('completed')} · ${tries(progress.attempts)}`
+      : progress.attempts ? `✗ ${t('notYet')} · ${tries(progress.attempts)}` : '';
   };
   showStatus();
   for (const text of exercise.shown_hints) hints.append(h('li', {}, inline(text)));
@@ -272,16 +319,21 @@ function viewExercise(lesson, exercise) {
     solutionButton.disabled = !progress.solution_available;
     solutionNote.textContent = progress.solution_available ? '' : t('solutionAfterAttempt');
     clear(feedback).append(
-      h('p', { class: result.correct ? 'verdict good' : 'verdict bad' }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — ${result.summary}`));
+      h('p', { class: result.correct ? 'verdict good' : 'verdict bad', tabindex: -1 }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — `, inline(result.summary)));
     // A quiz has no list: its items are drawn on its options.
     const items = gradeList(result, exercise.kind);
     if (items) feedback.append(items);
     if (isSolution && result.key !== undefined && result.key !== null) {
-      feedback.append(h('p', { class: 'key' }, `${t('key')}: ${kind?.keyText ? kind.keyText(result.key) : JSON.stringify(result.key)}`));
+      feedback.append(h('p', { class: 'key' }, `${t('key')}: `, kind?.keyText ? kind.keyText(result.key) : keyWords(result.key, exercise.words)));
+      // A break's key is a schedule: also as the JSON its editor takes.
+      if (exercise.kind === 'break') {
+        feedback.append(h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('pre', { class: 'code key-json' }, JSON.stringify(result.key, null, 1))));
+      }
     }
     if (result.counterexample) {
       const played = result.counterexample.timeline;
-      feedback.append(h('h4', {}, `${t('counterexample')}: `, inline(result.counterexample.explanation)),
+      // The explanation is the verdict's sentence above: said once.
+      feedback.append(h('h4', {}, t('counterexample')),
         renderTimeline(played, { initial: result.counterexample.step }).element,
         played.toml ? shareButton(() => played.toml) : null);
     }
@@ -313,8 +365,10 @@ function viewExercise(lesson, exercise) {
   kind = builders[exercise.kind]?.(lesson, exercise, body, submit) ?? null;
 
   box.append(
-    h('h3', {}, `${t('exercise')} · ${t(kindKey(exercise.kind))} · ${exercise.id}`),
-    h('p', { class: 'chips' }, exercise.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
+    h('h3', {}, exercise.title, ' ', h('span', { class: 'muted kind' }, `· ${t(kindKey(exercise.kind))}`)),
+    h('details', { class: 'course-details' }, h('summary', {}, t('courseDetails')),
+      h('p', { class: 'chips' }, exercise.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
+      h('p', { class: 'muted' }, exercise.id)),
     h('p', { class: 'prompt' }, inline(exercise.prompt)),
     status, body,
     h('div', { class: 'buttons' }, hintButton, solutionButton, solutionNote),
@@ -350,7 +404,7 @@ function markExercise(lesson, exercise, body, submit) {
       const box = h('input', { type: 'checkbox', id, checked: marked.has(index) ? true : null });
       box.addEventListener('change', () => { if (box.checked !== marked.has(index)) toggle(index); rendered.select(index); });
       boxes.set(index, box);
-      list.append(h('li', {}, h('label', { for: id }, box, ` #${index}: `, inline(data.steps[index]?.narration ?? ''))));
+      list.append(h('li', {}, h('label', { for: id }, box, ` ${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? ''))));
     }
     timeline = rendered;
     clear(body).append(rendered.element, h('p', {}, t('markPrompt')), list,
@@ -379,7 +433,7 @@ function predictExercise(lesson, exercise, body, submit) {
       const select = h('select', { id }, h('option', { value: '' }, t('choose')),
         exercise.outcomes.map((o) => h('option', { value: o, selected: old && old.value === o ? true : null }, outcomeKey(o) ? t(outcomeKey(o)) : o)));
       selects.set(index, select);
-      list.append(h('li', {}, h('label', { for: id }, `#${index}: `, inline(data.steps[index]?.narration ?? ''), ' '), select));
+      list.append(h('li', {}, h('label', { for: id }, `${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? ''), ' '), select));
     }
     clear(body).append(renderTimeline(data).element, h('p', {}, t('predictPrompt')), list,
       h('button', { type: 'button', class: 'primary', onclick: () => {
@@ -438,8 +492,12 @@ function worldSummary(world) {
   return parts.join(t('listSep'));
 }
 
+// The knobs' names in words (the lesson format's names stay in files).
+const KNOB_KEYS = { commit_checks: 'knobCommit', renew_checks: 'knobRenew', token: 'knobToken', lease_clock: 'knobClock' };
+
 function designExercise(lesson, exercise, body, submit) {
   const world = exercise.world;
+  const word = (name) => exercise.words?.[name] ?? name;
   const fields = [];
   const controls = h('div', { class: 'design-knobs' });
   const targetSelects = [];
@@ -449,15 +507,16 @@ function designExercise(lesson, exercise, body, submit) {
     const boxes = exercise.choices.checks.map((check) => {
       const id = `${exercise.id}-${knob}-${check}`;
       const box = h('input', { type: 'checkbox', id, checked: start.has(check) ? true : null });
-      return { check, box, label: h('label', { for: id }, box, ` ${check}`) };
+      return { check, box, label: h('label', { for: id }, box, ` ${word(check)}`) };
     });
-    controls.append(h('fieldset', {}, h('legend', {}, knob), boxes.map((b) => b.label)));
+    controls.append(h('fieldset', {}, h('legend', {}, t(KNOB_KEYS[knob])), boxes.map((b) => b.label)));
     fields.push(() => [knob, boxes.filter((b) => b.box.checked).map((b) => b.check)]);
   };
-  const selectField = (knob, choices, start, label = knob) => {
-    const id = `${exercise.id}-${label}`;
-    const select = h('select', { id }, choices.map((c) => h('option', { value: c, selected: c === start ? true : null }, c)));
-    controls.append(h('div', {}, h('label', { for: id }, `${label} `), select));
+  const selectField = (knob, choices, start) => {
+    const id = `${exercise.id}-${knob}`;
+    const said = (c) => (knob === 'token' ? word(`token:${c}`) : word(c));
+    const select = h('select', { id }, choices.map((c) => h('option', { value: c, selected: c === start ? true : null }, said(c))));
+    controls.append(h('div', {}, h('label', { for: id }, `${t(KNOB_KEYS[knob])} `), select));
     return select;
   };
   for (const knob of exercise.open) {
@@ -472,7 +531,7 @@ function designExercise(lesson, exercise, body, submit) {
         const start = exercise.start.target_protect[i];
         const words = h('span', { class: 'muted' });
         const select = h('select', { id, onchange: () => { showWords(); showTotal(); } },
-          resource.offers.map((o) => h('option', { value: o.protect, selected: o.protect === start ? true : null }, `${o.protect} (${tf('designCost', { n: o.cost })})`)));
+          resource.offers.map((o) => h('option', { value: o.protect, selected: o.protect === start ? true : null }, `${word(o.protect)} (${tf('designCost', { n: o.cost })})`)));
         const showWords = () => { words.textContent = ` ${resource.offers.find((o) => o.protect === select.value)?.words ?? ''}`; };
         showWords();
         controls.append(h('div', { class: 'design-target' },
@@ -595,7 +654,7 @@ function breakExercise(lesson, exercise, body, submit) {
   draw();
   area.value = JSON.stringify(steps, null, 1);
   body.append(renderTimeline(data).element,
-    h('p', {}, `workers: ${exercise.workers.join(', ')} · targets: ${exercise.targets.join(', ') || '—'} · jobs: ${exercise.jobs.join(', ')}${exercise.violation ? ` · violation: ${exercise.violation}` : ''}`),
+    h('p', {}, `${t('editorWorker')}: ${exercise.workers.join(', ')} · ${t('editorTarget')}: ${exercise.targets.join(', ') || '—'} · ${t('editorJob')}: ${exercise.jobs.join(', ')}${exercise.violation ? ` · ${t(VIOLATION_KEYS[exercise.violation] ?? 'violation')}` : ''}`),
     h('div', { class: 'editor-scroll' }, h('table', { class: 'break-editor' }, h('caption', {}, t('editorCaption')),
       h('thead', {}, h('tr', {}, head.map((label) => h('th', { scope: 'col' }, label)))), rows)),
     h('div', { class: 'buttons' }, addButton),
@@ -628,7 +687,8 @@ function viewExplore() {
   const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
   const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === choices.default_design ? true : null }, d)));
   const targetChoices = ['design', ...choices.protections];
-  const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p === 'design' ? t('targetDesign') : p))));
+  const protectWords = choices.protection_words?.[lang()] ?? {};
+  const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p === 'design' ? t('targetDesign') : protectWords[p] ?? p))));
   const noTargets = check('x-no-targets', false);
   const form = {
     workers: offered('workers'), ttl: offered('ttl'), jobs: offered('jobs'),
@@ -759,8 +819,26 @@ function viewSandbox(text = SAMPLE, title = t('sandboxTitle'), shared = false) {
     if (file) { area.value = await file.text(); runIt(); }
   });
   if (shared) runIt();
+  // Examples: the scenarios the lessons' sections show in full (never an
+  // exercise's, whose timeline would give its key away), as the simulator
+  // writes them back to TOML.
+  const picker = h('select', { id: 'sandbox-example' }, h('option', { value: '' }, t('sandboxPick')));
+  for (const { id } of JSON.parse(course.map()).lessons) {
+    const lesson = JSON.parse(course.lesson(id));
+    const shown = new Set(lesson.sections.map((section) => section.scenario).filter(Boolean));
+    const options = lesson.scenarios.filter((scenario) => shown.has(scenario.name))
+      .map((scenario) => h('option', { value: `${lesson.id}/${scenario.name}` }, scenario.title));
+    if (options.length) picker.append(h('optgroup', { label: `${lesson.order}. ${lesson.title}` }, options));
+  }
+  picker.addEventListener('change', () => {
+    if (!picker.value) return;
+    const [lessonId, name] = picker.value.split('/');
+    const toml = JSON.parse(course.scenarioTimeline(lessonId, name)).toml;
+    if (toml) { area.value = toml; runIt(); }
+  });
   return h('div', { class: 'sandbox' },
     h('h1', {}, title), h('p', {}, t('sandboxIntro')),
+    h('p', { class: 'field' }, h('label', { for: 'sandbox-example' }, `${t('sandboxExample')} `), picker),
     h('label', { for: 'sandbox-text', class: 'visually-hidden' }, t('sandboxTitle')), area,
     h('div', { class: 'buttons' },
       h('button', { type: 'button', class: 'primary', onclick: runIt }, t('runScenario')),
@@ -810,6 +888,16 @@ function route() {
   }
   if (document.activeElement && document.activeElement !== document.body && !main().contains(document.activeElement)) main().focus();
   window.scrollTo(0, 0);
+  // #/lesson/ID/EXERCISE: Continue's link lands on that exercise's heading.
+  const parts = location.hash.replace(/^#\/?/, '').split('/');
+  if (parts[0] === 'lesson' && parts[2] !== undefined) {
+    const heading = document.getElementById(`ex-${decodeURIComponent(parts[2])}`)?.querySelector('h3');
+    if (heading) {
+      heading.setAttribute('tabindex', '-1');
+      heading.scrollIntoView({ block: 'start' });
+      heading.focus({ preventScroll: true });
+    }
+  }
 }
 
 async function boot() {

@@ -7,7 +7,7 @@
 // changes a few attributes, never rebuilds the drawing.
 
 import { h, s, clear, inline } from './dom.js';
-import { t } from './strings.js';
+import { t, tf } from './strings.js';
 
 const COL = 40;
 const LANE = 48;
@@ -160,7 +160,7 @@ export function renderTimeline(data, options = {}) {
   const violations = data.violations ?? [];
   const verdictLine = data.violations
     ? h('p', { class: violations.length ? 'verdict bad' : 'verdict good' },
-      violations.length ? `‼ ${violations.length} ${t(violations.length === 1 ? 'violation' : 'violations')}: ${violations.map((v) => `#${v.step} ${v.kind}`).join(', ')}` : `✓ ${t('noViolations')}`)
+      violations.length ? `‼ ${violations.length} ${t(violations.length === 1 ? 'violation' : 'violations')}: ${violations.map((v) => `${tf('stepNumber', { n: v.step })}: ${v.words ?? v.kind}`).join('; ')}` : `✓ ${t('noViolations')}`)
     : null;
 
   const frame = h('div', {

@@ -950,20 +950,21 @@ fn grade_predict(
                 index: Some(index),
                 right,
                 text: told(|lang| {
+                    let zh = |outcome: Outcome| crate::outcome_label(outcome, Lang::Zh);
                     let head = match (right, guess, lang == Lang::Zh) {
                         (true, _, false) => format!("Right: {}.", actual.name()),
-                        (true, _, true) => format!("正确：{}。", actual.name()),
+                        (true, _, true) => format!("正确：{}。", zh(actual)),
                         (false, None, false) => {
                             format!("No prediction; it was {}.", actual.name())
                         }
                         (false, None, true) => {
-                            format!("没有预测；结果是 {}。", actual.name())
+                            format!("没有预测；结果是 {}。", zh(actual))
                         }
                         (false, Some(g), false) => {
                             format!("You said {}; it was {}.", g.name(), actual.name())
                         }
                         (false, Some(g), true) => {
-                            format!("你预测 {}；结果是 {}。", g.name(), actual.name())
+                            format!("你预测 {}；结果是 {}。", zh(g), zh(actual))
                         }
                     };
                     let gap = if lang == Lang::Zh { "" } else { " " };
@@ -1140,15 +1141,15 @@ fn grade_break(
             text: text(
                 match violation {
                     Some(kind) => format!(
-                        "No {} violation: every effect in this schedule was safe.",
-                        kind.name()
+                        "No violation of the kind asked for ({}): every effect in this schedule was safe.",
+                        crate::violation_words(kind, Lang::En)
                     ),
                     None => "No violation: every effect in this schedule was safe.".to_owned(),
                 },
                 match violation {
                     Some(kind) => format!(
-                        "没有 {} 违例：这个调度中的每个效果都是安全的。",
-                        kind.name()
+                        "没有所要求的违例（{}）：这个调度中的每个效果都是安全的。",
+                        crate::violation_words(kind, Lang::Zh)
                     ),
                     None => "没有违例：这个调度中的每个效果都是安全的。".to_owned(),
                 },

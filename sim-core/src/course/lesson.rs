@@ -39,6 +39,10 @@ pub struct Exercise {
     pub id: String,
     pub kind: ExerciseKind,
     pub concepts: Vec<String>,
+    /// What a learner calls it (the `id` is for files and links). Optional
+    /// for the parser so a draft lesson still loads; `fencelab lint`
+    /// requires it.
+    pub title: Option<Text>,
     pub prompt: Text,
     pub hints: Vec<Text>,
     pub takeaway: Text,
@@ -146,6 +150,16 @@ pub enum ExerciseKind {
     },
 }
 
+impl Exercise {
+    /// What the learner reads as the exercise's name: its `title`, or for a
+    /// draft without one (lint reports it) the kind in words — never the id.
+    pub fn title(&self, lang: Lang) -> &str {
+        self.title
+            .as_ref()
+            .map_or_else(|| self.kind.label(lang), |title| title.get(lang))
+    }
+}
+
 impl ExerciseKind {
     pub fn name(&self) -> &'static str {
         self.into()
@@ -190,8 +204,9 @@ const KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
 const DESIGN_TARGETS: usize = 2;
 
 /// An exercise's keys. The first six belong to every kind; from
-/// `scenario` on, each belongs to some kinds only.
-const EXERCISE_KEYS: [&str; 15] = [
+/// `scenario` to `options`, each belongs to some kinds only; `title`
+/// (last, so the indices before it stay) belongs to every kind.
+const EXERCISE_KEYS: [&str; 16] = [
     "id",
     "kind",
     "concepts",
@@ -207,7 +222,11 @@ const EXERCISE_KEYS: [&str; 15] = [
     "violation",
     "multiple",
     "options",
+    "title",
 ];
+
+/// Where the keys of some kinds only end in [`EXERCISE_KEYS`].
+const KIND_KEYS_END: usize = 15;
 
 /// Parses one lesson file. Never panics, whatever the bytes.
 pub fn parse_lesson(bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic>> {
@@ -544,6 +563,9 @@ impl Reader<'_> {
             .and_then(|v| {
                 self.bilingual(v, &words("the exercise's `takeaway`", "练习的 `takeaway`"))
             });
+        let title = fields
+            .get(KIND_KEYS_END)
+            .and_then(|v| self.bilingual(v, &words("the exercise's `title`", "练习的 `title`")));
         let kind_name = kind_name?;
         self.reject_other_kinds_keys(&fields, kind_name);
         let kind = match kind_name {
@@ -558,6 +580,7 @@ impl Reader<'_> {
             id: id?,
             kind,
             concepts,
+            title,
             prompt: prompt?,
             hints,
             takeaway: takeaway?,
@@ -593,7 +616,7 @@ impl Reader<'_> {
             "break" => &[6, 12],
             _ => &[13, 14],
         };
-        for (index, key) in EXERCISE_KEYS.iter().enumerate().skip(6) {
+        for (index, key) in EXERCISE_KEYS.iter().enumerate().take(KIND_KEYS_END).skip(6) {
             if let Some(value) = fields.get(index)
                 && !allowed.contains(&index)
             {

@@ -29,6 +29,8 @@ pub enum LintKind {
     /// refused), so marking everything would pass.
     NothingToTellApart,
     MissingScenario,
+    /// No `title`: the front ends would fall back to the kind's name.
+    MissingTitle,
     /// Design: no choice of the open knobs is safe.
     NoSafeDesign,
     /// Design: the computed minimal design does not pass its own grader.
@@ -70,6 +72,10 @@ impl LintKind {
             LintKind::MissingScenario => (
                 "its scenario is missing".to_owned(),
                 "它的场景不存在".to_owned(),
+            ),
+            LintKind::MissingTitle => (
+                "it has no `title = { en, zh }`: learners would see only its kind".to_owned(),
+                "它没有 `title = { en, zh }`：学习者只能看到它的类型".to_owned(),
             ),
             LintKind::NoSafeDesign => (
                 "no choice of the open knobs is safe in this world: the exercise cannot be solved"
@@ -155,6 +161,9 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
                 problem,
             });
         };
+        if exercise.title.is_none() {
+            found(LintKind::MissingTitle);
+        }
         match &exercise.kind {
             ExerciseKind::Mark {
                 scenario,
@@ -445,6 +454,26 @@ mod tests {
             quizzes.concat()
         );
         crate::course::parse_lesson(text.as_bytes()).unwrap_or_else(|d| panic!("{d:?}"))
+    }
+
+    #[test]
+    fn an_exercise_without_a_title_is_reported_and_falls_back_to_its_kind() {
+        let options = [("yes", true), ("no", false)];
+        let untitled = lesson(&[quiz("q", &options)]);
+        let problems = lint_lesson(&untitled);
+        assert!(problems.iter().any(|p| p.problem == LintKind::MissingTitle));
+        assert_eq!(untitled.exercises[0].title(Lang::En), "quiz");
+        let titled = quiz("q", &options).replace(
+            "kind = \"quiz\"",
+            "kind = \"quiz\"\ntitle = { en = \"Yes or no\", zh = \"是或否\" }",
+        );
+        let titled = lesson(&[titled]);
+        assert!(
+            lint_lesson(&titled)
+                .iter()
+                .all(|p| p.problem != LintKind::MissingTitle)
+        );
+        assert_eq!(titled.exercises[0].title(Lang::Zh), "是或否");
     }
 
     #[test]

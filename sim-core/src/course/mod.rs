@@ -7,6 +7,7 @@
 
 mod error;
 mod feedback;
+pub mod front_door;
 mod grade;
 mod lesson;
 mod lint;

@@ -355,6 +355,19 @@ impl CourseSession {
             .fold((0, 0), |(done, total), (d, t)| (done + d, total + t))
     }
 
+    /// Whether the learner has begun: an exercise tried, a hint opened or a
+    /// section read. The front door offers "Continue" from then on, "Start
+    /// lesson 1" before.
+    pub fn started(&self) -> bool {
+        self.progress.lessons.values().any(|lesson| {
+            !lesson.sections_read.is_empty()
+                || lesson
+                    .exercises
+                    .values()
+                    .any(|e| e.completed || e.attempts > 0 || e.hints_used > 0)
+        })
+    }
+
     /// The first exercise not completed: (lesson index, exercise index).
     pub fn next_unfinished(&self) -> Option<(usize, usize)> {
         self.lessons.iter().enumerate().find_map(|(at, lesson)| {
@@ -641,6 +654,21 @@ takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。"
             .filter(|(_, key)| wanted.contains(key))
             .map(|(index, _)| *index)
             .collect()
+    }
+
+    #[test]
+    fn started_by_a_try_or_a_read_section_not_by_a_refused_empty_answer() -> Result<(), CourseError>
+    {
+        let mut course = session()?;
+        assert!(!course.started());
+        assert!(course.grade("one", "quiz", &Answer::Quiz(vec![])).is_err());
+        assert!(!course.started(), "an empty answer is not a try");
+        course.grade("one", "quiz", &Answer::Quiz(vec![1]))?;
+        assert!(course.started());
+        let mut reader = session()?;
+        reader.mark_read("one", 0)?;
+        assert!(reader.started());
+        Ok(())
     }
 
     #[test]

@@ -40,6 +40,7 @@ id = "mail"
 
 [[exercises]]
 id = "mark"
+title = { en = "Mark the stale steps", zh = "标出旧代次的步骤" }
 kind = "mark"
 concepts = ["C01"]
 prompt = { en = "Mark the writes and commits that must be rejected.", zh = "标出必须拒绝的写入和提交。" }
@@ -49,6 +50,7 @@ takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。"
 
 [[exercises]]
 id = "predict"
+title = { en = "Predict the outcomes", zh = "预测结果" }
 kind = "predict"
 concepts = ["C22"]
 prompt = { en = "Predict.", zh = "预测。" }
@@ -59,6 +61,7 @@ takeaway = { en = "t", zh = "丁" }
 
 [[exercises]]
 id = "design"
+title = { en = "Choose the checks", zh = "选择检查" }
 kind = "design"
 concepts = ["C05", "C08"]
 prompt = { en = "Design.", zh = "设计。" }
@@ -70,6 +73,7 @@ takeaway = { en = "t", zh = "丁" }
 
 [[exercises]]
 id = "break"
+title = { en = "Break the design", zh = "攻破设计" }
 kind = "break"
 concepts = ["C22"]
 prompt = { en = "Break it.", zh = "攻破它。" }
@@ -80,6 +84,7 @@ takeaway = { en = "t", zh = "丁" }
 
 [[exercises]]
 id = "quiz"
+title = { en = "A question", zh = "一道题" }
 kind = "quiz"
 concepts = ["C22"]
 prompt = { en = "Does TTL expiry stop the old worker?", zh = "TTL 过期会让旧 Worker 停下吗？" }

@@ -206,15 +206,21 @@ fn list_row_at(inner: Rect, selected: usize, count: usize, x: u16, y: u16) -> Op
     (row < count).then_some(row)
 }
 
-/// The course map: the header, the lesson list and the selected lesson's
-/// details. The list gets what it needs, leaving the details a few rows.
-pub(crate) fn course(app: &App, body: Rect) -> [Rect; 3] {
+/// The course map: the header, the front door (the problem, the story,
+/// Start or Continue), the lesson list and the selected lesson's details.
+/// The list gets what it needs, leaving the details a few rows.
+pub(crate) fn course(app: &App, body: Rect) -> [Rect; 4] {
     let rows = body.height.saturating_sub(1);
+    let door_lines = view::course::door_lines(app, usize::from(body.width.saturating_sub(2)));
+    // The door never takes more than a third of the window.
+    let door = (door_lines.len() as u16).min(rows / 3);
+    let rows = rows.saturating_sub(door);
     let wanted = (app.lessons().len() as u16).saturating_add(1);
-    let detail_min = 7.min(rows / 2);
+    let detail_min = 3.min(rows / 2);
     let list_rows = wanted.min(rows.saturating_sub(detail_min)).max(rows.min(3));
     Layout::vertical([
         Constraint::Length(1),
+        Constraint::Length(door),
         Constraint::Length(list_rows),
         Constraint::Min(0),
     ])
@@ -223,7 +229,7 @@ pub(crate) fn course(app: &App, body: Rect) -> [Rect; 3] {
 
 /// The lesson drawn at `(x, y)` on the course map, for a mouse click.
 pub(crate) fn course_row_at(app: &App, state: &CourseState, x: u16, y: u16) -> Option<usize> {
-    let [_, list, _] = course(app, body_area(app));
+    let [_, _, list, _] = course(app, body_area(app));
     list_row_at(
         section_inner(list),
         state.selected,

@@ -229,6 +229,76 @@ fn course_map_in_chinese_with_the_second_lesson_selected() {
     });
 }
 
+/// The front door after a wrong try: Continue (`n`) names the next
+/// unfinished exercise by its title, and `n` opens it over its lesson's
+/// exercise list.
+#[test]
+fn front_door_continue() {
+    check("front_door_continue", |h| {
+        open_mark_exercise(h);
+        h.key(KeyCode::Enter).key(KeyCode::Esc).key(KeyCode::Esc);
+    });
+    let mut h = Harness::course(80, 24);
+    open_mark_exercise(&mut h);
+    h.key(KeyCode::Enter).key(KeyCode::Esc).key(KeyCode::Esc);
+    assert!(matches!(h.app.screen(), Screen::Course(_)));
+    assert!(
+        !h.app
+            .session
+            .is_complete(&lesson_one().id, &lesson_one().exercises[0].id)
+    );
+    h.char('n');
+    let (lesson, exercise) = h.app.session.next_unfinished().unwrap();
+    let state = h.exercise();
+    assert_eq!((state.lesson, state.exercise), (lesson, exercise));
+    h.key(KeyCode::Esc);
+    assert!(matches!(h.app.screen(), Screen::Lesson(_)));
+}
+
+/// The real course at 80×24: the front door and every lesson fit the first
+/// screen, in both languages.
+#[test]
+fn the_real_course_first_screen_fits_80x24() {
+    let dir = repo().join("lessons");
+    let mut lessons: Vec<Lesson> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| parse_lesson(&std::fs::read(p).unwrap()).unwrap())
+        .collect();
+    lessons.sort_by_key(|l| l.order);
+    let mut h = Harness::with(
+        App::course(lessons.clone(), Progress::default(), PLAIN),
+        80,
+        24,
+    );
+    for lang in [sim_core::Lang::En, sim_core::Lang::Zh] {
+        let screen = h.render();
+        assert!(
+            screen.contains(lang.pick("Start lesson 1", "开始第 1 课")),
+            "{screen}"
+        );
+        for lesson in &lessons {
+            let title = lesson.title.get(lang);
+            let shown: String = title.chars().take(8).collect();
+            assert!(screen.contains(&shown), "{title} missing:\n{screen}");
+        }
+        h.char('l');
+    }
+}
+
+#[test]
+fn front_door_continue_in_chinese() {
+    check("front_door_continue_zh", |h| {
+        open_mark_exercise(h);
+        h.key(KeyCode::Enter)
+            .key(KeyCode::Esc)
+            .key(KeyCode::Esc)
+            .char('l');
+    });
+}
+
 #[test]
 fn lesson_reader() {
     check("lesson_reader", |h| {
@@ -291,6 +361,16 @@ fn strong_lesson_text_is_bold_without_its_asterisks() {
 fn lesson_exercises_page() {
     check("lesson_exercises", |h| {
         h.key(KeyCode::Enter);
+        for _ in 0..lesson_one().sections.len() {
+            h.key(KeyCode::Right);
+        }
+    });
+}
+
+#[test]
+fn lesson_exercises_page_in_chinese() {
+    check("lesson_exercises_zh", |h| {
+        h.char('l').key(KeyCode::Enter);
         for _ in 0..lesson_one().sections.len() {
             h.key(KeyCode::Right);
         }

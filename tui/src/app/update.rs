@@ -53,6 +53,8 @@ pub(crate) enum Message {
     Solution,
     /// Open the explorer screen.
     Explore,
+    /// The course map's front door: the next unfinished exercise.
+    Continue,
     /// The explorer: the focused setting's previous or next value.
     PrevValue,
     NextValue,
@@ -143,6 +145,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
             KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
             KeyCode::Enter | KeyCode::Right => Some(M::Open),
             KeyCode::Char('e') => Some(M::Explore),
+            KeyCode::Char('n') => Some(M::Continue),
             _ => None,
         },
         Screen::Lesson(state) => lesson_key(app, state, code),
@@ -265,6 +268,8 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
 enum Nav {
     Stay,
     Push(Screen),
+    /// Several screens at once, the last on top.
+    PushAll(Vec<Screen>),
 }
 
 /// Applies `message` to `app`.
@@ -332,8 +337,10 @@ pub(crate) fn update(app: &mut App, message: Message) {
         },
     };
     app.screens.push(screen);
-    if let Nav::Push(next) = nav {
-        app.screens.push(next);
+    match nav {
+        Nav::Stay => {}
+        Nav::Push(next) => app.screens.push(next),
+        Nav::PushAll(next) => app.screens.extend(next),
     }
 }
 
@@ -344,6 +351,29 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
         Message::Down => state.selected = (state.selected + 1).min(count.saturating_sub(1)),
         Message::Explore => {
             return Nav::Push(Screen::Explorer(Box::new(ExplorerState::new(None))));
+        }
+        Message::Continue => {
+            let Some((lesson, exercise)) = app.session.next_unfinished() else {
+                app.say("Every exercise is complete.", "所有练习都已完成。");
+                return Nav::Stay;
+            };
+            let Some(next) = app.exercise_state(lesson, exercise) else {
+                return Nav::Stay;
+            };
+            // Under the exercise, its lesson's exercise list, so Esc goes
+            // where it would had the learner walked there.
+            let page = app.lessons().get(lesson).map_or(0, |l| l.sections.len());
+            state.selected = lesson;
+            app.set_position(lesson, page);
+            return Nav::PushAll(vec![
+                Screen::Lesson(LessonState {
+                    lesson,
+                    page,
+                    scroll: 0,
+                    exercise,
+                }),
+                Screen::Exercise(Box::new(next)),
+            ]);
         }
         Message::ClickRow(row) if row < count && row != state.selected => state.selected = row,
         Message::ClickRow(row) if row < count => return course(app, state, Message::Open),
@@ -885,12 +915,19 @@ fn move_step(work: &mut BreakWork, later: bool) {
 /// Design: the timeline of the counterexample the explorers found against
 /// the last design submitted, if they found one.
 fn open_counterexample(app: &mut App, grade: Option<&Feedback>, source: &str) -> Nav {
-    let found = grade
-        .and_then(|g| g.counterexample.as_ref())
-        .map(|c| c.scenario.clone());
+    let found = grade.and_then(|g| g.counterexample.as_ref()).map(|c| {
+        // Titled as what it is to the learner, not after the preset the
+        // explorer matched (a design the learner never picked).
+        let mut scenario = c.scenario.clone();
+        scenario.title = sim_core::Text {
+            en: "A counterexample to your design".to_owned(),
+            zh: "你的设计的一个反例".to_owned(),
+        };
+        scenario
+    });
     match found {
         Some(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
-            source: format!("{source} · counterexample"),
+            source: source.to_owned(),
             timeline: Timeline::new(scenario),
             detail_scroll: 0,
         }))),

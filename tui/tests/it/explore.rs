@@ -202,6 +202,14 @@ fn all_presets_prints_the_classification_table() {
     ] {
         assert!(text.contains(line), "{text}");
     }
+    // Every line fits a 100-column terminal (English text: a char a column).
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "{} columns: {line}",
+            line.chars().count()
+        );
+    }
     let rows = json_of(&["explore", "--all-presets", "--json"]);
     assert!(rows.as_array().is_some_and(|r| r.len() >= 10));
 }

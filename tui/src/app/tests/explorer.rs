@@ -576,7 +576,7 @@ fn clicks_on_a_lesson_choose_exercises_and_open_the_timeline() {
         for _ in linked..lesson.sections.len() {
             h.key(KeyCode::Right);
         }
-        let second = &lesson.exercises[1].id;
+        let second = lesson.exercises[1].title(sim_core::Lang::En);
         let (_, y) = find(&h.rows(), second);
         h.click(4, y);
         let Screen::Lesson(state) = h.app.screen() else {

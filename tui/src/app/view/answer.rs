@@ -286,24 +286,24 @@ fn knob_value(
         format!(
             "[{}] {}",
             if set.contains(check) { "x" } else { " " },
-            check.name()
+            sim_core::check_words(check, lang)
         )
     };
     match row {
         KnobRow::Commit(c) => check(design.commit_checks, c),
         KnobRow::Renew(c) => check(design.renew_checks, c),
-        KnobRow::Token => format!("‹ {} ›", design.token.name()),
-        KnobRow::Clock => format!("‹ {} ›", design.lease_clock.name()),
+        KnobRow::Token => format!("‹ {} ›", sim_core::token_words(design.token, lang)),
+        KnobRow::Clock => format!("‹ {} ›", sim_core::clock_words(design.lease_clock, lang)),
         KnobRow::Target(index) => {
             let protect = targets.get(index).copied().unwrap_or(Protect::None);
             match work.resource(index).offer(protect, work.gateway) {
                 Some(offer) => format!(
                     "‹ {} › {} {}",
-                    protect.name(),
+                    sim_core::protect_words(protect, lang),
                     lang.pick("cost", "代价"),
                     offer.cost
                 ),
-                None => format!("‹ {} ›", protect.name()),
+                None => format!("‹ {} ›", sim_core::protect_words(protect, lang)),
             }
         }
         KnobRow::Reconcile(index) => format!(
@@ -623,7 +623,7 @@ pub(crate) fn break_step(
                 .trace
                 .violations
                 .iter()
-                .map(|v| v.kind.name())
+                .map(|v| sim_core::violation_words(v.kind, lang))
                 .collect();
             prose(
                 &mut lines,

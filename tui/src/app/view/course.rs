@@ -1,4 +1,6 @@
-//! The course map: every lesson in order, its concepts, how many of its
+//! The course map: the front door (the problem in one sentence, the story
+//! of a stale write with and without a fencing token as the engine tells
+//! it, and Start or Continue), then every lesson in order, how many of its
 //! exercises are complete, and which one is next.
 
 use ratatui::Frame;
@@ -7,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::Lang;
 use sim_core::course::concept_name;
+use sim_core::course::front_door::{Ending, Story, problem};
 
 use super::{render_header, section};
 use crate::app::layout;
@@ -19,7 +22,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     let theme = app.theme;
     let lang = app.lang();
     let (done, total) = app.session.completed_overall();
-    let [header, list_area, detail_area] = layout::course(app, area);
+    let [header, door_area, list_area, detail_area] = layout::course(app, area);
     render_header(
         frame,
         header,
@@ -32,19 +35,17 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         theme,
     );
 
+    let door = door_lines(app, usize::from(door_area.width.saturating_sub(2)));
+    frame.render_widget(
+        Paragraph::new(door).block(
+            ratatui::widgets::Block::new().padding(ratatui::widgets::Padding::horizontal(1)),
+        ),
+        door_area,
+    );
+
     // The list.
     let width = usize::from(list_area.width);
     let next = app.next_lesson();
-    let concepts_width = if width >= 70 {
-        app.lessons()
-            .iter()
-            .map(|l| text::width(&l.concepts.join(" ")))
-            .max()
-            .unwrap_or(0)
-            .min(24)
-    } else {
-        0
-    };
     let items: Vec<ListItem<'_>> = app
         .lessons()
         .iter()
@@ -64,7 +65,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
                 ""
             };
             let next_width = text::width(lang.pick("◂ next", "◂ 下一课"));
-            let fixed = 2 + 4 + 2 + concepts_width + 2 + 5 + 1 + next_width + 1;
+            // No concept codes here: they are for teachers and the curious,
+            // and the selected lesson's details name them.
+            let fixed = 2 + 4 + 2 + 5 + 1 + next_width + 1;
             let title_width = width.saturating_sub(fixed).max(4);
             let mut spans = vec![
                 Span::raw(format!("{marker} ")),
@@ -75,13 +78,6 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
                 ),
                 Span::raw("  "),
             ];
-            if concepts_width > 0 {
-                spans.push(Span::styled(
-                    text::fit(&lesson.concepts.join(" "), concepts_width),
-                    theme.dim(),
-                ));
-                spans.push(Span::raw("  "));
-            }
             let counts_style = if count > 0 && complete == count {
                 theme.good()
             } else {
@@ -167,7 +163,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
             "{} {} {}",
             if done { "✓" } else { " " },
             text::fit(exercise.kind.label(lang), 8),
-            exercise.id
+            exercise.title(lang)
         );
         lines.push(Line::styled(
             text::truncate(&line, wrap_width),
@@ -189,4 +185,83 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
             .block(section(title, theme).padding(ratatui::widgets::Padding::horizontal(1))),
         detail_area,
     );
+}
+
+/// The front door in `width` columns: the problem, the story with its two
+/// endings (run by the engine now), and what Enter or `n` does.
+pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let lang = app.lang();
+    let width = width.max(1);
+    let mut lines: Vec<Line<'static>> = text::wrap(problem(lang), width)
+        .into_iter()
+        .map(|line| Line::styled(line, theme.title()))
+        .collect();
+    let endings: Vec<String> = Story::BOTH
+        .iter()
+        .filter_map(|story| {
+            let scenario = story.scenario();
+            let ending = Ending::of(&scenario, &sim_core::run(&scenario))?;
+            let symbol = match (ending.landed, ending.violation) {
+                (_, true) => "‼",
+                (true, false) => "✓",
+                (false, false) => "✗",
+            };
+            Some(format!(
+                "{}{}{symbol} {}{}",
+                scenario.title.get(lang),
+                lang.pick(": ", "："),
+                ending.words(lang),
+                lang.pick(".", "。")
+            ))
+        })
+        .collect();
+    // The story, then each ending on its own line.
+    let story = lang.pick(
+        "A pauses past its lease; B takes over; A wakes and writes.",
+        "A 暂停到租约过期；B 接管；A 醒来后写入。",
+    );
+    for said in std::iter::once(story).chain(endings.iter().map(String::as_str)) {
+        lines.extend(
+            text::wrap(said, width)
+                .into_iter()
+                .map(|line| Line::styled(line, theme.plain())),
+        );
+    }
+    let session = &app.session;
+    let next = session.next_unfinished().and_then(|(lesson, exercise)| {
+        let lesson = app.lessons().get(lesson)?;
+        Some((lesson.order, lesson.exercises.get(exercise)?.title(lang)))
+    });
+    let (key, what) = match next {
+        Some((order, title)) if session.started() => (
+            "n",
+            match lang {
+                Lang::En => format!("Continue: lesson {order} · {title}"),
+                Lang::Zh => format!("继续：第 {order} 课 · {title}"),
+            },
+        ),
+        Some(_) => (
+            "Enter",
+            lang.pick("Start lesson 1", "开始第 1 课").to_owned(),
+        ),
+        None => (
+            "",
+            lang.pick(
+                "Every exercise is complete: review any lesson below.",
+                "所有练习都已完成：可以在下面复习任何一课。",
+            )
+            .to_owned(),
+        ),
+    };
+    let mut spans = vec![Span::styled("▶ ", theme.accent())];
+    if !key.is_empty() {
+        spans.push(Span::styled(format!("{key} "), theme.key()));
+    }
+    spans.push(Span::styled(
+        text::truncate(&what, width.saturating_sub(8)),
+        theme.accent(),
+    ));
+    lines.push(Line::from(spans));
+    lines
 }

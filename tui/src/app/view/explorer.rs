@@ -85,14 +85,14 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, 
             let note = if zh {
                 format!(
                     "令牌 {} · 提交检查 {checks} · 目标 {}",
-                    design.token.name(),
-                    design.target_protect.name()
+                    sim_core::token_words(design.token, lang),
+                    sim_core::protect_words(design.target_protect, lang)
                 )
             } else {
                 format!(
-                    "token {} · commit checks {checks} · targets {}",
-                    design.token.name(),
-                    design.target_protect.name()
+                    "token: {} · commit checks {checks} · targets: {}",
+                    sim_core::token_words(design.token, lang),
+                    sim_core::protect_words(design.target_protect, lang)
                 )
             };
             (
@@ -196,7 +196,13 @@ fn target_list(world: &World, lang: Lang) -> String {
         .targets
         .iter()
         .enumerate()
-        .map(|(index, protect)| format!("{} ({})", world.target_id(index as u8), protect.name()))
+        .map(|(index, protect)| {
+            format!(
+                "{} ({})",
+                world.target_id(index as u8),
+                sim_core::protect_words(*protect, lang)
+            )
+        })
         .collect();
     list.join(if lang == Lang::Zh { "、" } else { ", " })
 }
@@ -495,14 +501,14 @@ fn counterexample_lines(
             "‼ 不安全 —— 反例共 {} 步，第 {} 步违例（{}）：",
             found.moves.len(),
             found.step,
-            found.kind.name()
+            sim_core::violation_words(found.kind, lang)
         )
     } else {
         format!(
             "‼ UNSAFE — a counterexample of {} moves; step {} violates ({}):",
             found.moves.len(),
             found.step,
-            found.kind.name()
+            sim_core::violation_words(found.kind, lang)
         )
     };
     let watch = lang.pick(

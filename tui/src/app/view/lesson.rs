@@ -188,10 +188,10 @@ fn render_exercises(
                 index + 1,
                 text::fit(exercise.kind.label(lang), 8)
             );
-            let id_width = width.saturating_sub(text::width(&head) + 12).max(4);
+            let title_width = width.saturating_sub(text::width(&head) + 12).max(4);
             ListItem::new(Line::from(vec![
                 Span::raw(head),
-                Span::styled(text::fit(&exercise.id, id_width), theme.plain()),
+                Span::styled(text::fit(exercise.title(lang), title_width), theme.plain()),
                 Span::styled(
                     format!("  {status}"),
                     if mark == "✓" {

@@ -103,6 +103,7 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
         Screen::Course(_) => vec![
             ("↑↓", w("choose", "选择")),
             ("Enter", w("open", "打开")),
+            ("n", w("next unfinished", "下一道未完成")),
             ("e", w("explore", "探索")),
             ("l", lang),
         ],

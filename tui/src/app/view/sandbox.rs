@@ -41,7 +41,7 @@ pub(crate) fn step_title(
     );
     if reveal {
         for violation in trace.violations.iter().filter(|v| v.step == index as u32) {
-            title += &format!(" · ‼ {}", sim_core::violation_label(violation.kind, lang));
+            title += &format!(" · ‼ {}", sim_core::violation_words(violation.kind, lang));
         }
     }
     title
