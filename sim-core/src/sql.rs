@@ -51,6 +51,27 @@ impl Dialect {
     pub fn name(self) -> &'static str {
         self.into()
     }
+
+    /// The dialect a scenario is shown in: PostgreSQL when it uses
+    /// transactions or row locks (SQLite has none), else SQLite, the
+    /// article's demo.
+    pub fn for_scenario(scenario: &Scenario) -> Dialect {
+        let locks = scenario.steps.iter().any(|step| {
+            matches!(
+                step.action,
+                Action::Begin
+                    | Action::Commit
+                    | Action::Rollback
+                    | Action::SelectForUpdate
+                    | Action::SelectSkipLocked
+            )
+        });
+        if locks {
+            Dialect::Postgres
+        } else {
+            Dialect::Sqlite
+        }
+    }
 }
 
 /// A value bound to a parameter.
@@ -501,6 +522,71 @@ pub fn step_sql(
         rows: record.rows.filter(|_| sent),
         now,
     })
+}
+
+/// A step's SQL as the front ends show it in the step's detail.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct StepSqlView {
+    /// `sqlite` or `postgres` ([`Dialect::for_scenario`]).
+    pub dialect: &'static str,
+    pub text: String,
+    /// The values bound, as `:name = value, …` (empty when none).
+    pub bindings: String,
+    /// Whether the worker sent it ([`StepSql::sent`]).
+    pub sent: bool,
+    /// The rows the model says it changed (`UPDATE`s).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u8>,
+}
+
+impl StepSqlView {
+    /// Step `index`'s statement, or `None` for steps without one.
+    pub fn of(scenario: &Scenario, trace: &Trace, index: usize) -> Option<StepSqlView> {
+        let dialect = Dialect::for_scenario(scenario);
+        let sql = step_sql(scenario, trace, index, dialect)?;
+        let mut bindings = sql.statement.bindings();
+        if sql.statement.text.contains("db_now()") {
+            if !bindings.is_empty() {
+                bindings.push_str(", ");
+            }
+            let _ = write!(bindings, "db_now() = {}", sql.now);
+        }
+        Some(StepSqlView {
+            dialect: dialect.name(),
+            rows: if sql.statement.kind == StatementKind::Update {
+                sql.rows
+            } else {
+                None
+            },
+            text: sql.statement.text,
+            bindings,
+            sent: sql.sent,
+        })
+    }
+
+    /// The lines a terminal shows: the statement, its values and rows.
+    pub fn lines(&self, lang: crate::Lang) -> Vec<String> {
+        let mut out = vec![format!("SQL ({}): {}", self.dialect, self.text)];
+        if !self.bindings.is_empty() {
+            out.push(self.bindings.clone());
+        }
+        if !self.sent {
+            out.push(
+                lang.pick(
+                    "(not sent: the worker was blocked, had crashed, or had not seen the row claimable)",
+                    "（未发送：Worker 被阻塞、已崩溃，或未看到这一行可领取）",
+                )
+                .to_owned(),
+            );
+        } else if let Some(rows) = self.rows {
+            out.push(match lang {
+                crate::Lang::En if rows == 1 => "→ 1 row changed".to_owned(),
+                crate::Lang::En => format!("→ {rows} rows changed"),
+                crate::Lang::Zh => format!("→ 改动 {rows} 行"),
+            });
+        }
+        out
+    }
 }
 
 /// The whole scenario as a SQL script: the schema, then per step a comment
