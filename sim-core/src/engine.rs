@@ -61,6 +61,9 @@ struct Waiter {
     actor: usize,
     step: u32,
     job: JobIdx,
+    /// The row's last committed version when the statement began to wait:
+    /// PostgreSQL evaluated the statement on it, with the time it was sent.
+    row: Row,
 }
 
 /// Generates `token = "random"` tokens: SplitMix64, seeded by the scenario.
@@ -319,10 +322,14 @@ impl<'s> Engine<'s> {
         if let Some(state) = self.actors.get_mut(actor) {
             state.waiting = Some(index);
         }
+        // The user's actor never holds a lock, so any index reads as "another".
+        let reader = WorkerIdx::try_from(actor).unwrap_or(WorkerIdx::MAX);
+        let row = self.visible_row(reader, job);
         self.waiters.push(Waiter {
             actor,
             step: index,
             job,
+            row,
         });
     }
 
@@ -398,8 +405,8 @@ impl<'s> Engine<'s> {
     fn check(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
         let now = self.lease_now(Some(worker), at);
         let holding = self.holding(worker, job);
-        let failed = self.failed_checks(CheckSet::ALL, worker, job, now);
-        let row = self.row(job);
+        let row = self.visible_row(worker, job);
+        let failed = self.failed_checks_on(row, CheckSet::ALL, worker, job, now);
         self.annotate_holding(index, worker, job, at);
         let record = self.record(index);
         record.lease_valid = Some(failed.is_empty());
@@ -441,7 +448,7 @@ impl<'s> Engine<'s> {
     fn select(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
         let claimable = self.observe(worker, job, at);
         self.set_current_job(worker, job);
-        let row = self.row(job);
+        let row = self.visible_row(worker, job);
         let record = self.record(index);
         record.reason = Some(claimable_reason(claimable));
         record.row = Some(row);
@@ -515,9 +522,29 @@ impl<'s> Engine<'s> {
         }
     }
 
-    /// Whether the row may be claimed now: lease over and not terminal.
+    /// The row as `worker` reads it without waiting: the changes of another
+    /// worker's open transaction stay invisible until it commits (PostgreSQL's
+    /// read committed: a plain read sees the last committed version); its own
+    /// are visible. Only a plain `select` or a `check` ever reads a row
+    /// another transaction changed: every other statement waits for its lock.
+    fn visible_row(&self, worker: WorkerIdx, job: JobIdx) -> Row {
+        let committed = self
+            .lock_holder
+            .get(usize::from(job))
+            .copied()
+            .flatten()
+            .filter(|holder| *holder != worker)
+            .and_then(|holder| self.actors.get(usize::from(holder)))
+            .and_then(|state| state.transaction.as_ref())
+            .and_then(|transaction| transaction.undo.iter().find(|undo| undo.job == job))
+            .map(|undo| undo.row);
+        committed.unwrap_or_else(|| self.row(job))
+    }
+
+    /// Whether the row may be claimed now, as `worker` reads it: lease over
+    /// and not terminal.
     fn claimable(&self, worker: WorkerIdx, job: JobIdx, at: u64) -> bool {
-        let row = self.row(job);
+        let row = self.visible_row(worker, job);
         row.state.is_open() && lease_over(row, self.lease_now(Some(worker), at))
     }
 
@@ -668,7 +695,18 @@ impl<'s> Engine<'s> {
         job: JobIdx,
         now: i64,
     ) -> CheckSet {
-        let row = self.row(job);
+        self.failed_checks_on(self.row(job), checks, worker, job, now)
+    }
+
+    /// [`Self::failed_checks`] on `row` as the worker reads it.
+    fn failed_checks_on(
+        &self,
+        row: Row,
+        checks: CheckSet,
+        worker: WorkerIdx,
+        job: JobIdx,
+        now: i64,
+    ) -> CheckSet {
         let token = self.holding(worker, job).and_then(|h| h.token);
         let identity = self
             .scenario
@@ -962,7 +1000,17 @@ impl<'s> Engine<'s> {
             let record = self.record(waiter.step);
             record.outcome = Outcome::Noop;
             record.waited_until = Some(at);
-            self.execute(waiter.step, step, waiter.job, at);
+            // PostgreSQL re-evaluates a statement that waited only when the
+            // row changed meanwhile (a newer committed version), reading the
+            // clock again; on an unchanged row (the holder only locked it, or
+            // rolled back) its first evaluation stands, made with the time
+            // it was sent (docs/scenario-format.md §10.2).
+            let when = if self.row(waiter.job) == waiter.row {
+                step.at
+            } else {
+                at
+            };
+            self.execute(waiter.step, step, waiter.job, when);
             // Running it may have released or taken locks: start over.
             position = 0;
         }

@@ -19,7 +19,8 @@ pub mod drive;
 mod embedded;
 mod explore_cmd;
 mod input;
-mod replay;
+#[doc(hidden)]
+pub mod replay;
 mod report;
 mod sql_cmd;
 mod style;

@@ -127,57 +127,66 @@ fn needs_row_locks(action: Action) -> bool {
     )
 }
 
+/// Replays `scenario` (whose model run is `trace`) on `db`: `sqlite` or a
+/// `postgres://…` URL. An error is a sentence in `lang`.
+fn replay_db(scenario: &Scenario, trace: &Trace, db: &str, lang: Lang) -> Result<DbJson, String> {
+    let steps = if db == "sqlite" {
+        if let Some(index) = scenario
+            .steps
+            .iter()
+            .position(|s| needs_row_locks(s.action))
+        {
+            let action = scenario.steps[index].action.name();
+            return Err(match lang {
+                Lang::En => format!(
+                    "step {index} ({action}) needs row locks and a connection per worker, which SQLite does not have; replay it with --db postgres://…"
+                ),
+                Lang::Zh => format!(
+                    "第 {index} 步（{action}）需要行锁和每个 Worker 各自的连接，SQLite 没有；请用 --db postgres://… 重放"
+                ),
+            });
+        }
+        let mut backend = sqlite::Sqlite::open(scenario)?;
+        replay(scenario, trace, &mut backend, Dialect::Sqlite)
+    } else if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        let mut backend = pg::Postgres::open(db, scenario)?;
+        replay(scenario, trace, &mut backend, Dialect::Postgres)
+    } else {
+        return Err(match lang {
+            Lang::En => format!("--db {db}: expected `sqlite` or a postgres://… URL"),
+            Lang::Zh => format!("--db {db}：应为 `sqlite` 或 postgres://… 地址"),
+        });
+    };
+    Ok(DbJson {
+        engine: if db == "sqlite" { "sqlite" } else { "postgres" },
+        agrees: steps.iter().all(|s| s.agrees),
+        steps,
+    })
+}
+
+/// The `db` object of `run --json --db` for `scenario`: for the cross-crate
+/// tests (the PostgreSQL differential), not an interface.
+pub fn replay_json(scenario: &Scenario, db: &str) -> Result<serde_json::Value, String> {
+    let trace = sim_core::run(scenario);
+    let db = replay_db(scenario, &trace, db, Lang::En)?;
+    serde_json::to_value(&db).map_err(|e| e.to_string())
+}
+
 pub(crate) fn run_on_db(path: &Path, db: &str, json: bool, lang: Lang) -> ExitCode {
     let scenario = match load_scenario_in(path, lang) {
         Ok(scenario) => scenario,
         Err(code) => return code,
     };
     let trace = sim_core::run(&scenario);
-    let result = if db == "sqlite" {
-        match scenario
-            .steps
-            .iter()
-            .position(|s| needs_row_locks(s.action))
-        {
-            Some(index) => Err(match lang {
-                Lang::En => format!(
-                    "{}: step {index} ({}) needs row locks and a connection per worker, which SQLite does not have; replay it with --db postgres://…",
-                    path.display(),
-                    scenario.steps[index].action.name()
-                ),
-                Lang::Zh => format!(
-                    "{}：第 {index} 步（{}）需要行锁和每个 Worker 各自的连接，SQLite 没有；请用 --db postgres://… 重放",
-                    path.display(),
-                    scenario.steps[index].action.name()
-                ),
-            }),
-            None => sqlite::Sqlite::open(&scenario)
-                .map(|mut backend| replay(&scenario, &trace, &mut backend, Dialect::Sqlite)),
-        }
-    } else if db.starts_with("postgres://") || db.starts_with("postgresql://") {
-        pg::Postgres::open(db, &scenario)
-            .map(|mut backend| replay(&scenario, &trace, &mut backend, Dialect::Postgres))
-    } else {
-        Err(match lang {
-            Lang::En => format!("--db {db}: expected `sqlite` or a postgres://… URL"),
-            Lang::Zh => format!("--db {db}：应为 `sqlite` 或 postgres://… 地址"),
-        })
-    };
-    let steps = match result {
-        Ok(steps) => steps,
+    let db_json = match replay_db(&scenario, &trace, db, lang) {
+        Ok(db_json) => db_json,
         Err(message) => {
             #[allow(clippy::print_stderr)]
             {
-                eprintln!("{}", inert(&message));
+                eprintln!("{}: {}", path.display(), inert(&message));
             }
             return ExitCode::from(EXIT_BAD_INPUT);
         }
-    };
-    let engine = if db == "sqlite" { "sqlite" } else { "postgres" };
-    let db_json = DbJson {
-        engine,
-        agrees: steps.iter().all(|s| s.agrees),
-        steps,
     };
     if json {
         let mut object = trace.to_json(&scenario);
