@@ -281,10 +281,57 @@ impl<'s> Engine<'s> {
             && let Some(holder) = self.lock_holder.get(usize::from(job)).copied().flatten()
             && Some(holder) != step.worker
         {
-            self.wait_for_lock(index, actor, job, usize::from(holder), step.at);
+            if self.matches_committed_row(step, job) {
+                self.wait_for_lock(index, actor, job, usize::from(holder), step.at);
+            } else {
+                self.run_on_committed_row(index, step, job);
+            }
             return;
         }
         self.execute(index, step, job, step.at);
+    }
+
+    /// Whether the statement's `WHERE` holds on the row's last committed
+    /// version. PostgreSQL evaluates a statement on that version first and
+    /// waits for another transaction's lock only on a row it matched; an
+    /// `update_claim` the worker does not send (its read did not see the
+    /// row claimable) never reaches the row at all.
+    fn matches_committed_row(&self, step: &Step, job: JobIdx) -> bool {
+        let reader = step.worker.unwrap_or(WorkerIdx::MAX);
+        let row = self.visible_row(reader, job);
+        let now = self.lease_now(step.worker, step.at);
+        let holds = |checks: CheckSet| match step.worker {
+            Some(worker) => self
+                .failed_checks_on(row, checks, worker, job, now)
+                .is_empty(),
+            None => checks.is_empty(),
+        };
+        match step.action {
+            Action::Claim => row.state.is_open() && lease_over(row, now),
+            Action::Renew => holds(self.scenario.design.renew_checks),
+            Action::Finish | Action::Fail => holds(self.scenario.design.commit_checks),
+            Action::Cancel => row.state.is_open(),
+            Action::UpdateClaim => step.worker.is_some_and(|worker| {
+                self.observed.get(self.slot(worker, job)).copied().flatten() == Some(true)
+            }),
+            _ => true,
+        }
+    }
+
+    /// A statement that matched no row on the committed version does not
+    /// wait: it runs at once against that version and changes nothing (its
+    /// `WHERE` is false there, so the row is only read, never written).
+    fn run_on_committed_row(&mut self, index: u32, step: &Step, job: JobIdx) {
+        let reader = step.worker.unwrap_or(WorkerIdx::MAX);
+        let committed = self.visible_row(reader, job);
+        let Some(slot) = self.rows.get_mut(usize::from(job)) else {
+            return;
+        };
+        let current = std::mem::replace(slot, committed);
+        self.execute(index, step, job, step.at);
+        if let Some(slot) = self.rows.get_mut(usize::from(job)) {
+            *slot = current;
+        }
     }
 
     fn record(&mut self, index: u32) -> &mut StepTrace {

@@ -487,9 +487,13 @@ impl Replay<'_> {
                 .and_then(|w| scenario.workers.get(usize::from(w)))
                 .map(|w| scenario.owner_id(w.owner).to_owned()),
             token: self.actors[actor].tokens.get(&job).copied().flatten(),
-            // The application's random draw: the model's, when it drew one.
+            // The random draw of a claim: the model's, when it granted the
+            // claim; otherwise 0, a value no draw gives (the column is NOT
+            // NULL, and a claim the database grants but the model refused is
+            // a finding whatever it binds).
             new_token: match (scenario.design.token, self.trace.steps.get(index)) {
                 (TokenKind::Random, Some(record)) if record.outcome == Outcome::Ok => record.token,
+                (TokenKind::Random, _) => Some(0),
                 _ => None,
             },
             now: sim_core::sql::lease_now(scenario, step.worker, step.at),
