@@ -23,6 +23,7 @@ mod input;
 pub mod replay;
 mod report;
 mod sql_cmd;
+pub mod sqlbox;
 mod style;
 mod web_cmd;
 
