@@ -147,10 +147,10 @@ fn replay_db(scenario: &Scenario, trace: &Trace, db: &str, lang: Lang) -> Result
             });
         }
         let mut backend = sqlite::Sqlite::open(scenario)?;
-        replay(scenario, trace, &mut backend, Dialect::Sqlite)
+        replay(scenario, trace, &mut backend, Dialect::Sqlite, lang)
     } else if db.starts_with("postgres://") || db.starts_with("postgresql://") {
         let mut backend = pg::Postgres::open(db, scenario)?;
-        replay(scenario, trace, &mut backend, Dialect::Postgres)
+        replay(scenario, trace, &mut backend, Dialect::Postgres, lang)
     } else {
         return Err(match lang {
             Lang::En => format!("--db {db}: expected `sqlite` or a postgres://… URL"),
@@ -279,7 +279,7 @@ fn render_db(scenario: &Scenario, db: &DbJson, style: Style, lang: Lang) -> Stri
                 });
             }
             if parts.is_empty() {
-                parts.push("ok".to_owned());
+                parts.push(sim_core::outcome_label(Outcome::Ok, lang).to_owned());
             }
             result = parts.join(lang.pick(", ", "，"));
         }
@@ -335,12 +335,11 @@ fn render_db(scenario: &Scenario, db: &DbJson, style: Style, lang: Lang) -> Stri
             )
         );
         for step in findings {
-            let _ = writeln!(
-                out,
-                "  step {}: {}",
-                step.i,
-                inert(&step.differences.join("; "))
-            );
+            let said = inert(&step.differences.join(lang.pick("; ", "；"))).into_owned();
+            let _ = match lang {
+                Lang::En => writeln!(out, "  step {}: {said}", step.i),
+                Lang::Zh => writeln!(out, "  第 {} 步：{said}", step.i),
+            };
         }
     }
     out
@@ -417,6 +416,7 @@ fn replay(
     trace: &Trace,
     backend: &mut dyn Backend,
     dialect: Dialect,
+    lang: Lang,
 ) -> Vec<DbStep> {
     let mut replay = Replay {
         scenario,
@@ -430,7 +430,7 @@ fn replay(
     }
     backend.close();
     for index in 0..replay.steps.len() {
-        let differences = replay.compare(index);
+        let differences = replay.compare(index, lang);
         let step = &mut replay.steps[index];
         step.agrees = differences.is_empty();
         step.differences = differences;
@@ -639,7 +639,7 @@ impl Replay<'_> {
     }
 
     /// The differences between the database's step and the model's.
-    fn compare(&self, index: usize) -> Vec<String> {
+    fn compare(&self, index: usize, lang: Lang) -> Vec<String> {
         let scenario = self.scenario;
         let db = &self.steps[index];
         let (Some(step), Some(model)) = (scenario.steps.get(index), self.trace.steps.get(index))
@@ -650,8 +650,25 @@ impl Replay<'_> {
         if db.sql.is_none() {
             return diffs;
         }
+        // "model …, database …" in the language asked for.
+        let both = |what_en: &str, what_zh: &str, model: String, database: String| match lang {
+            Lang::En => format!("{what_en}: model {model}, database {database}"),
+            Lang::Zh => format!("{what_zh}：模型 {model}，数据库 {database}"),
+        };
+        let yes_no = |value: bool| {
+            lang.pick(
+                if value { "yes" } else { "no" },
+                if value { "是" } else { "否" },
+            )
+            .to_owned()
+        };
+        let maybe =
+            |value: Option<String>| value.unwrap_or_else(|| lang.pick("none", "无").to_owned());
         if let Some(error) = &db.error {
-            diffs.push(format!("the database refused the statement: {error}"));
+            diffs.push(match lang {
+                Lang::En => format!("the database refused the statement: {error}"),
+                Lang::Zh => format!("数据库拒绝了这条语句：{error}"),
+            });
             return diffs;
         }
         // Blocked, crashed, or an `update_claim` after a read that did not
@@ -659,15 +676,7 @@ impl Replay<'_> {
         let model_sent = sim_core::sql::step_sql(scenario, self.trace, index, self.dialect)
             .is_some_and(|sql| sql.sent);
         if model_sent != db.sent {
-            diffs.push(format!(
-                "the model {} the statement, the application {}",
-                if model_sent { "ran" } else { "did not run" },
-                if db.sent {
-                    "sent it"
-                } else {
-                    "did not send it"
-                }
-            ));
+            diffs.push(both("sent", "已发送", yes_no(model_sent), yes_no(db.sent)));
             return diffs;
         }
         if !db.sent {
@@ -675,35 +684,21 @@ impl Replay<'_> {
         }
         let model_waiting = model.outcome == Outcome::Waiting;
         if model_waiting != db.waiting {
-            diffs.push(format!(
-                "model: {}, database: {}",
-                if model_waiting {
-                    "still waiting at the end"
-                } else {
-                    "ran"
-                },
-                if db.waiting {
-                    "still waiting at the end"
-                } else {
-                    "ran"
-                }
+            diffs.push(both(
+                "still waiting at the end",
+                "结束时仍在等待",
+                yes_no(model_waiting),
+                yes_no(db.waiting),
             ));
             return diffs;
         }
         let model_deadlock = model.reason == Some(Reason::Deadlock);
         if model_deadlock != db.deadlock {
-            diffs.push(format!(
-                "model: {}, database: {}",
-                if model_deadlock {
-                    "deadlock victim"
-                } else {
-                    "not a deadlock victim"
-                },
-                if db.deadlock {
-                    "deadlock victim"
-                } else {
-                    "not a deadlock victim"
-                }
+            diffs.push(both(
+                "deadlock victim",
+                "死锁牺牲者",
+                yes_no(model_deadlock),
+                yes_no(db.deadlock),
             ));
             return diffs;
         }
@@ -711,9 +706,11 @@ impl Replay<'_> {
             return diffs;
         }
         if model.waited_until != db.waited_until {
-            diffs.push(format!(
-                "ran after a lock wait at: model {:?}, database {:?}",
-                model.waited_until, db.waited_until
+            diffs.push(both(
+                "ran after a lock wait at",
+                "等锁后执行的时刻",
+                maybe(model.waited_until.map(|t| t.to_string())),
+                maybe(db.waited_until.map(|t| t.to_string())),
             ));
         }
         let is_update = matches!(
@@ -727,29 +724,25 @@ impl Replay<'_> {
                 | Action::Cancel
         );
         if is_update && model.rows.map(u64::from) != db.rows {
-            diffs.push(format!(
-                "rows: model {}, database {}",
-                model.rows.map_or("none".to_owned(), |r| r.to_string()),
-                db.rows.map_or("none".to_owned(), |r| r.to_string())
+            diffs.push(both(
+                "rows",
+                "行数",
+                maybe(model.rows.map(|r| r.to_string())),
+                maybe(db.rows.map(|r| r.to_string())),
             ));
         }
-        let model_job = model.job.map(|j| scenario.job_id(j).to_owned());
+        let model_job = match model.reason {
+            Some(Reason::NoneAvailable) => None,
+            _ => model.job.map(|j| scenario.job_id(j).to_owned()),
+        };
         if matches!(step.action, Action::ClaimNext | Action::SelectSkipLocked)
-            && model.reason != Some(Reason::NoneAvailable)
             && model_job != db.job
         {
-            diffs.push(format!(
-                "row chosen: model {model_job:?}, database {:?}",
-                db.job
-            ));
-        }
-        if matches!(step.action, Action::ClaimNext | Action::SelectSkipLocked)
-            && model.reason == Some(Reason::NoneAvailable)
-            && db.job.is_some()
-        {
-            diffs.push(format!(
-                "model: none available, database chose {:?}",
-                db.job
+            diffs.push(both(
+                "row chosen",
+                "选中的行",
+                maybe(model_job),
+                maybe(db.job.clone()),
             ));
         }
         if matches!(
@@ -759,25 +752,31 @@ impl Replay<'_> {
         {
             let model_fence = model.row.map(|r| r.fence);
             if model_fence.and_then(|f| i64::try_from(f).ok()) != db.fence {
-                diffs.push(format!(
-                    "fence handed out: model {model_fence:?}, database {:?}",
-                    db.fence
+                diffs.push(both(
+                    "fence handed out",
+                    "发出的 fence",
+                    maybe(model_fence.map(|f| f.to_string())),
+                    maybe(db.fence.map(|f| f.to_string())),
                 ));
             }
         }
         if matches!(step.action, Action::Select | Action::SelectForUpdate) {
             let model_claimable = model.reason == Some(Reason::Claimable);
             if db.claimable != Some(model_claimable) {
-                diffs.push(format!(
-                    "the read saw the row claimable: model {model_claimable}, database {:?}",
-                    db.claimable
+                diffs.push(both(
+                    "the read saw the row claimable",
+                    "读取时这一行可领取",
+                    yes_no(model_claimable),
+                    maybe(db.claimable.map(yes_no)),
                 ));
             }
         }
         if step.action == Action::Check && db.lease_valid != model.lease_valid {
-            diffs.push(format!(
-                "lease valid: model {:?}, database {:?}",
-                model.lease_valid, db.lease_valid
+            diffs.push(both(
+                "lease valid",
+                "租约有效",
+                maybe(model.lease_valid.map(yes_no)),
+                maybe(db.lease_valid.map(yes_no)),
             ));
         }
         if let (Some(row), Some(db_row)) = (model.row, &db.row) {
@@ -788,10 +787,11 @@ impl Replay<'_> {
                 state: row.state.name().to_owned(),
             };
             if &model_row != db_row {
-                diffs.push(format!(
-                    "row after the step: model {}, database {}",
+                diffs.push(both(
+                    "row after the step",
+                    "这一步之后的行",
                     row_words(&model_row),
-                    row_words(db_row)
+                    row_words(db_row),
                 ));
             }
         }
@@ -815,4 +815,61 @@ pub(crate) const ROW_QUERY: &str = "SELECT owner, lease_until, fence, state FROM
 /// Which kind a statement is, for the backends' choice of driver call.
 pub(crate) fn returns_rows(statement: &Statement) -> bool {
     statement.kind == StatementKind::Select || statement.text.contains("RETURNING")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database that changes and returns nothing: every claim and commit
+    /// must come out as a finding.
+    struct Unmoved;
+
+    impl Backend for Unmoved {
+        fn set_clock(&mut self, _db_now: i64) -> Result<(), String> {
+            Ok(())
+        }
+        fn send(&mut self, _actor: usize, _statement: &Statement) -> Sent {
+            Sent::Done(Ok(Answer::default()))
+        }
+        fn settle(&mut self) -> Vec<(usize, Reply)> {
+            Vec::new()
+        }
+        fn read_row(&mut self, _actor: usize, _job: &str) -> Option<DbRow> {
+            None
+        }
+        fn crash(&mut self, _actor: usize) {}
+        fn close(&mut self) {}
+    }
+
+    #[test]
+    fn a_database_that_disagrees_is_reported_as_findings_in_both_languages() {
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/01-article-stale-finish.toml"
+        ))
+        .unwrap_or_default();
+        let Ok(scenario) = sim_core::parse_scenario(&text) else {
+            panic!("the example parses");
+        };
+        let trace = sim_core::run(&scenario);
+        for lang in [Lang::En, Lang::Zh] {
+            let steps = replay(&scenario, &trace, &mut Unmoved, Dialect::Sqlite, lang);
+            assert!(!steps[0].agrees, "{:?}", steps[0]);
+            assert!(steps[2].agrees, "A's finish changes 0 rows in both");
+            assert!(!steps[3].agrees);
+            let db = DbJson {
+                engine: "sqlite",
+                agrees: false,
+                steps,
+            };
+            let shown = render_db(&scenario, &db, Style::plain(), lang);
+            let expected = match lang {
+                Lang::En => "step 0: rows: model 1, database 0",
+                Lang::Zh => "第 0 步：行数：模型 1，数据库 0",
+            };
+            assert!(shown.contains(expected), "{shown}");
+            assert!(shown.contains('‼'), "{shown}");
+        }
+    }
 }
