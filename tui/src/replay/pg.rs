@@ -140,7 +140,9 @@ impl Postgres {
         );
         match row {
             Ok(row) => (row.get(0), row.get(1)),
-            Err(_) => (false, 0.0),
+            // The monitor connection is gone: report the statement as
+            // waiting rather than poll forever (the comparison will say so).
+            Err(_) => (true, f64::INFINITY),
         }
     }
 
