@@ -122,6 +122,10 @@ fn postgres_agrees_on_every_example_and_lesson_scenario() {
         }
     }
     assert!(replayed >= 30, "only {replayed} scenarios had SQL");
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("replayed {replayed} example and lesson scenarios on PostgreSQL");
+    }
     assert!(
         report.is_empty(),
         "PostgreSQL disagrees with the model:\n{report}"
@@ -362,7 +366,12 @@ fn postgres_agrees_on_random_scenarios_with_transactions_and_locks() {
     else {
         return;
     };
-    random_agreement(&url, PG_CASES, true);
+    // FENCELAB_PG_CASES runs more (a longer search); never fewer.
+    let cases = std::env::var("FENCELAB_PG_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .map_or(PG_CASES, |n: u64| n.max(PG_CASES));
+    random_agreement(&url, cases, true);
 }
 
 #[test]
