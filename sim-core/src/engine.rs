@@ -1052,7 +1052,11 @@ impl<'s> Engine<'s> {
             // clock again; on an unchanged row (the holder only locked it, or
             // rolled back) its first evaluation stands, made with the time
             // it was sent (docs/scenario-format.md §10.2).
-            let when = if self.row(waiter.job) == waiter.row {
+            // With the worker's clock, the time is the reading the worker
+            // sent with the statement: a re-evaluation cannot read it again.
+            let when = if self.row(waiter.job) == waiter.row
+                || self.scenario.design.lease_clock == LeaseClock::Worker
+            {
                 step.at
             } else {
                 at

@@ -530,6 +530,10 @@ impl Replay<'_> {
 
     /// Statements that finished waiting during the step at `at`.
     fn absorb(&mut self, done: Vec<(usize, Reply)>, at: u64, backend: &mut dyn Backend) {
+        // Several statements released together ran one after another on the
+        // server before the replay could look: the row after each one is not
+        // observable, only the row after all of them.
+        let together = done.len() > 1;
         for (actor, reply) in done {
             let Some(index) = self.actors.get_mut(actor).and_then(|a| a.waiting.take()) else {
                 continue;
@@ -542,6 +546,9 @@ impl Replay<'_> {
                 .or(self.actors[actor].current_job)
                 .unwrap_or(0);
             self.apply(backend, actor, index, job, reply, Some(at));
+            if together {
+                self.steps[index].row = None;
+            }
         }
     }
 
