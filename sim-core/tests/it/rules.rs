@@ -708,6 +708,36 @@ fn an_unlocked_read_then_update_lets_two_workers_claim_the_same_row() {
 }
 
 #[test]
+fn only_a_statement_matching_the_committed_row_waits_for_its_lock() {
+    // PostgreSQL's rule (found by `run --db postgres`): B's finish fails its
+    // checks on the committed row, so it changes nothing at once instead of
+    // waiting for A's lock; the user's cancel matches and waits.
+    check(
+        r#"
+        id = "which-waits"
+        ttl = 5
+        workers = ["A", "B"]
+        steps = [
+          { at = 0, worker = "A", do = "begin" },
+          { at = 0, worker = "A", do = "select_for_update" },
+          { at = 1, worker = "B", do = "finish" },
+          { at = 1, do = "cancel" },
+          { at = 2, worker = "A", do = "commit" },
+        ]
+        "#,
+        "
+        0 A begin -> ok
+        0 A select_for_update -> ok (claimable)
+        1 B finish -> rejected rows=0 failed=owner,fence,lease,state
+        1 user cancel -> ok rows=1 waited_until=2
+        2 A commit -> ok
+        should_reject []
+        reconcile []
+        ",
+    );
+}
+
+#[test]
 fn a_plain_read_sees_the_last_committed_row_not_another_transactions_claim() {
     // PostgreSQL's read committed (found by `run --db postgres`): B's
     // unlocked read and check do not see A's uncommitted claim; A sees its
