@@ -573,6 +573,11 @@ impl Replay<'_> {
                     // The application rolls an aborted transaction back.
                     state.end_transaction(false);
                 }
+                if action == Action::UpdateClaim {
+                    // The claim did not happen: the read that justified it is
+                    // not used up (as in the model).
+                    state.observed.insert(job, true);
+                }
                 let record = &mut self.steps[index];
                 record.deadlock = error.deadlock;
                 if !error.deadlock {
