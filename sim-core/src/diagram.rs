@@ -199,6 +199,10 @@ pub struct StepMark {
     /// The job-table row after it; absent when its result is hidden.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub row: Option<RowAfter>,
+    /// The SQL statement it stands for, for job-table steps; absent when
+    /// its result is hidden.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sql: Option<crate::sql::StepSqlView>,
 }
 
 /// The layout of one run's diagram (see the module docs).
@@ -628,6 +632,9 @@ fn step_mark(
         narration: narrate_step(scenario, trace, index, lang, reveal),
         note: step.note.as_ref().map(|n| n.get(lang).to_owned()),
         row,
+        sql: shown
+            .then(|| crate::sql::StepSqlView::of(scenario, trace, index))
+            .flatten(),
     })
 }
 

@@ -61,6 +61,9 @@ struct Waiter {
     actor: usize,
     step: u32,
     job: JobIdx,
+    /// The row's last committed version when the statement began to wait:
+    /// PostgreSQL evaluated the statement on it, with the time it was sent.
+    row: Row,
 }
 
 /// A request a `write` sent and no `deliver` has delivered yet: what it
@@ -294,10 +297,57 @@ impl<'s> Engine<'s> {
             && let Some(holder) = self.lock_holder.get(usize::from(job)).copied().flatten()
             && Some(holder) != step.worker
         {
-            self.wait_for_lock(index, actor, job, usize::from(holder), step.at);
+            if self.matches_committed_row(step, job) {
+                self.wait_for_lock(index, actor, job, usize::from(holder), step.at);
+            } else {
+                self.run_on_committed_row(index, step, job);
+            }
             return;
         }
         self.execute(index, step, job, step.at);
+    }
+
+    /// Whether the statement's `WHERE` holds on the row's last committed
+    /// version. PostgreSQL evaluates a statement on that version first and
+    /// waits for another transaction's lock only on a row it matched; an
+    /// `update_claim` the worker does not send (its read did not see the
+    /// row claimable) never reaches the row at all.
+    fn matches_committed_row(&self, step: &Step, job: JobIdx) -> bool {
+        let reader = step.worker.unwrap_or(WorkerIdx::MAX);
+        let row = self.visible_row(reader, job);
+        let now = self.lease_now(step.worker, step.at);
+        let holds = |checks: CheckSet| match step.worker {
+            Some(worker) => self
+                .failed_checks_on(row, checks, worker, job, now)
+                .is_empty(),
+            None => checks.is_empty(),
+        };
+        match step.action {
+            Action::Claim => row.state.is_open() && lease_over(row, now),
+            Action::Renew => holds(self.scenario.design.renew_checks),
+            Action::Finish | Action::Fail => holds(self.scenario.design.commit_checks),
+            Action::Cancel => row.state.is_open(),
+            Action::UpdateClaim => step.worker.is_some_and(|worker| {
+                self.observed.get(self.slot(worker, job)).copied().flatten() == Some(true)
+            }),
+            _ => true,
+        }
+    }
+
+    /// A statement that matched no row on the committed version does not
+    /// wait: it runs at once against that version and changes nothing (its
+    /// `WHERE` is false there, so the row is only read, never written).
+    fn run_on_committed_row(&mut self, index: u32, step: &Step, job: JobIdx) {
+        let reader = step.worker.unwrap_or(WorkerIdx::MAX);
+        let committed = self.visible_row(reader, job);
+        let Some(slot) = self.rows.get_mut(usize::from(job)) else {
+            return;
+        };
+        let current = std::mem::replace(slot, committed);
+        self.execute(index, step, job, step.at);
+        if let Some(slot) = self.rows.get_mut(usize::from(job)) {
+            *slot = current;
+        }
     }
 
     fn record(&mut self, index: u32) -> &mut StepTrace {
@@ -335,10 +385,14 @@ impl<'s> Engine<'s> {
         if let Some(state) = self.actors.get_mut(actor) {
             state.waiting = Some(index);
         }
+        // The user's actor never holds a lock, so any index reads as "another".
+        let reader = WorkerIdx::try_from(actor).unwrap_or(WorkerIdx::MAX);
+        let row = self.visible_row(reader, job);
         self.waiters.push(Waiter {
             actor,
             step: index,
             job,
+            row,
         });
     }
 
@@ -417,8 +471,8 @@ impl<'s> Engine<'s> {
     fn check(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
         let now = self.lease_now(Some(worker), at);
         let holding = self.holding(worker, job);
-        let failed = self.failed_checks(CheckSet::ALL, worker, job, now);
-        let row = self.row(job);
+        let row = self.visible_row(worker, job);
+        let failed = self.failed_checks_on(row, CheckSet::ALL, worker, job, now);
         self.annotate_holding(index, worker, job, at);
         let record = self.record(index);
         record.lease_valid = Some(failed.is_empty());
@@ -460,7 +514,7 @@ impl<'s> Engine<'s> {
     fn select(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
         let claimable = self.observe(worker, job, at);
         self.set_current_job(worker, job);
-        let row = self.row(job);
+        let row = self.visible_row(worker, job);
         let record = self.record(index);
         record.reason = Some(claimable_reason(claimable));
         record.row = Some(row);
@@ -534,9 +588,29 @@ impl<'s> Engine<'s> {
         }
     }
 
-    /// Whether the row may be claimed now: lease over and not terminal.
+    /// The row as `worker` reads it without waiting: the changes of another
+    /// worker's open transaction stay invisible until it commits (PostgreSQL's
+    /// read committed: a plain read sees the last committed version); its own
+    /// are visible. Only a plain `select` or a `check` ever reads a row
+    /// another transaction changed: every other statement waits for its lock.
+    fn visible_row(&self, worker: WorkerIdx, job: JobIdx) -> Row {
+        let committed = self
+            .lock_holder
+            .get(usize::from(job))
+            .copied()
+            .flatten()
+            .filter(|holder| *holder != worker)
+            .and_then(|holder| self.actors.get(usize::from(holder)))
+            .and_then(|state| state.transaction.as_ref())
+            .and_then(|transaction| transaction.undo.iter().find(|undo| undo.job == job))
+            .map(|undo| undo.row);
+        committed.unwrap_or_else(|| self.row(job))
+    }
+
+    /// Whether the row may be claimed now, as `worker` reads it: lease over
+    /// and not terminal.
     fn claimable(&self, worker: WorkerIdx, job: JobIdx, at: u64) -> bool {
-        let row = self.row(job);
+        let row = self.visible_row(worker, job);
         row.state.is_open() && lease_over(row, self.lease_now(Some(worker), at))
     }
 
@@ -688,21 +762,32 @@ impl<'s> Engine<'s> {
         job: JobIdx,
         now: i64,
     ) -> CheckSet {
-        let token = self.holding(worker, job).and_then(|h| h.token);
-        self.failed_checks_for(checks, worker, token, job, now)
+        self.failed_checks_on(self.row(job), checks, worker, job, now)
     }
 
-    /// The predicates of `checks` that are false for `worker` carrying
-    /// `token` (a request carries the token it was sent with).
-    fn failed_checks_for(
+    /// [`Self::failed_checks`] on `row` as the worker reads it.
+    fn failed_checks_on(
         &self,
+        row: Row,
         checks: CheckSet,
         worker: WorkerIdx,
-        token: Option<u64>,
         job: JobIdx,
         now: i64,
     ) -> CheckSet {
-        let row = self.row(job);
+        let token = self.holding(worker, job).and_then(|h| h.token);
+        self.failed_checks_for(row, checks, worker, token, now)
+    }
+
+    /// The predicates of `checks` that are false on `row` for `worker`
+    /// carrying `token` (a request carries the token it was sent with).
+    fn failed_checks_for(
+        &self,
+        row: Row,
+        checks: CheckSet,
+        worker: WorkerIdx,
+        token: Option<u64>,
+        now: i64,
+    ) -> CheckSet {
         let identity = self
             .scenario
             .workers
@@ -971,10 +1056,10 @@ impl<'s> Engine<'s> {
         let gateway_failed = (protect == Protect::Gateway).then(|| {
             let now = self.lease_now(Some(worker), at);
             self.failed_checks_for(
+                self.row(job),
                 scenario.design.commit_checks,
                 worker,
                 request.token,
-                job,
                 now,
             )
         });
@@ -1154,7 +1239,21 @@ impl<'s> Engine<'s> {
             let record = self.record(waiter.step);
             record.outcome = Outcome::Noop;
             record.waited_until = Some(at);
-            self.execute(waiter.step, step, waiter.job, at);
+            // PostgreSQL re-evaluates a statement that waited only when the
+            // row changed meanwhile (a newer committed version), reading the
+            // clock again; on an unchanged row (the holder only locked it, or
+            // rolled back) its first evaluation stands, made with the time
+            // it was sent (docs/scenario-format.md §10.2).
+            // With the worker's clock, the time is the reading the worker
+            // sent with the statement: a re-evaluation cannot read it again.
+            let when = if self.row(waiter.job) == waiter.row
+                || self.scenario.design.lease_clock == LeaseClock::Worker
+            {
+                step.at
+            } else {
+                at
+            };
+            self.execute(waiter.step, step, waiter.job, when);
             // Running it may have released or taken locks: start over.
             position = 0;
         }

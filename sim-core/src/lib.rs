@@ -23,6 +23,7 @@ mod parse;
 mod resource;
 mod reveal;
 mod scenario;
+pub mod sql;
 mod trace;
 mod write;
 

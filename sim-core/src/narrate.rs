@@ -595,10 +595,7 @@ pub fn protect_words(protect: Protect, lang: Lang) -> &'static str {
         Protect::HighestToken => lang.pick("highest token seen", "记住见过的最大令牌"),
         Protect::RegisteredToken => lang.pick("registered token", "核对登记的令牌"),
         Protect::Gateway => lang.pick("gateway checks the job row", "网关核对任务行"),
-        Protect::SendingGateway => lang.pick(
-            "sending gateway checks the job row before it forwards",
-            "发送端网关转发前核对任务行",
-        ),
+        Protect::SendingGateway => lang.pick("gateway checks, then forwards", "网关核对后转发"),
         Protect::Versioned => lang.pick("versioned write", "按版本条件写入"),
     }
 }

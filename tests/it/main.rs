@@ -10,4 +10,5 @@
 mod differential;
 mod examples;
 mod front_ends;
+mod postgres;
 mod stateright_peer;

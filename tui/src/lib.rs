@@ -19,7 +19,11 @@ pub mod drive;
 mod embedded;
 mod explore_cmd;
 mod input;
+#[doc(hidden)]
+pub mod replay;
 mod report;
+mod sql_cmd;
+pub mod sqlbox;
 mod style;
 mod web_cmd;
 
@@ -69,6 +73,26 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Language of titles and notes: `en` or `zh` (default: from LANG).
+        #[arg(long, value_enum)]
+        lang: Option<Lang>,
+        /// Also run the job-table statements on a real database and show per
+        /// step whether it agrees with the model: `sqlite` (embedded, in
+        /// memory) or a `postgres://…` URL (one connection per worker).
+        #[arg(long, value_name = "sqlite|postgres://URL")]
+        db: Option<String>,
+    },
+    /// Print the SQL of a scenario's job-table steps: the schema, then every
+    /// statement with the values bound at its step and the model's row count.
+    #[command(
+        after_help = "Examples:\n  fencelab sql examples/01-article-stale-finish.toml\n  fencelab sql examples/11-skip-locked-queue.toml --dialect postgres\n\nExit status 2 when the file is invalid (printed as FILE:LINE:COL: message)."
+    )]
+    Sql {
+        /// The scenario file (TOML; see docs/scenario-format.md).
+        file: PathBuf,
+        /// Which database's spelling.
+        #[arg(long, value_enum, default_value = "sqlite")]
+        dialect: sim_core::sql::Dialect,
+        /// Language of error messages: `en` or `zh` (default: from LANG).
         #[arg(long, value_enum)]
         lang: Option<Lang>,
     },
@@ -231,9 +255,20 @@ fn span(setting: NumberSetting) -> std::ops::RangeInclusive<i64> {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Run { file, json, lang }) => {
-            report::run_command(&file, json, lang.unwrap_or_else(default_lang))
-        }
+        Some(Command::Run {
+            file,
+            json,
+            lang,
+            db,
+        }) => match db {
+            None => report::run_command(&file, json, lang.unwrap_or_else(default_lang)),
+            Some(db) => replay::run_on_db(&file, &db, json, lang.unwrap_or_else(default_lang)),
+        },
+        Some(Command::Sql {
+            file,
+            dialect,
+            lang,
+        }) => sql_cmd::sql_command(&file, dialect, lang.unwrap_or_else(default_lang)),
         Some(Command::Lint { dir, lang }) => course_cmd::lint_command(
             &course_cmd::LessonSource::from_arg(dir),
             lang.unwrap_or_else(default_lang),

@@ -128,6 +128,19 @@ steps = [
         assert_eq!(again.steps.len(), 6);
     }
 
+    #[test]
+    fn job_table_steps_carry_their_sql_and_the_model_row_count() {
+        let scenario = pause();
+        let value = timeline(&scenario, Lang::En, &Reveal::Everything);
+        let finish = &value["steps"][5]["sql"];
+        let text = finish["text"].as_str().unwrap_or_default();
+        assert!(text.starts_with("UPDATE jobs SET state = 'done'"), "{text}");
+        let rows = sim_core::run(&scenario).steps[5].rows;
+        assert_eq!(finish["rows"].as_u64(), rows.map(u64::from));
+        assert_eq!(finish["dialect"], "sqlite");
+        assert!(value["steps"][1]["sql"].is_null(), "a pause has no SQL");
+    }
+
     /// The keys a step's object has.
     fn keys(step: &Value) -> Vec<&str> {
         step.as_object()

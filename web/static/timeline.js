@@ -140,6 +140,7 @@ export function renderTimeline(data, options = {}) {
   const live = h('p', { class: 'current-step', 'aria-live': 'polite' });
   const note = h('p', { class: 'step-note' });
   const table = h('div', { class: 'job-table' });
+  const sqlBox = h('div', { class: 'step-sql' });
   const position = h('span', { class: 'position' });
   const button = (label, go) => h('button', { type: 'button', onclick: go }, label);
   let current = Math.min(options.initial ?? 0, Math.max(steps.length - 1, 0));
@@ -180,7 +181,7 @@ export function renderTimeline(data, options = {}) {
   const element = h('section', { class: 'timeline-block', 'aria-label': data.title },
     h('h4', { class: 'timeline-title' }, data.title),
     data.description ? h('p', { class: 'timeline-description' }, inline(data.description)) : null,
-    frame, h('p', { class: 'help' }, t('timelineHelp')), controls, live, note, table, verdictLine, legend,
+    frame, h('p', { class: 'help' }, t('timelineHelp')), controls, live, note, sqlBox, table, verdictLine, legend,
     h('details', { class: 'narration-block', open: options.openNarration ? true : null },
       h('summary', {}, t('narration')), narrationList));
 
@@ -197,6 +198,18 @@ export function renderTimeline(data, options = {}) {
     return h('table', {}, h('caption', {}, t('jobTable')), h('thead', {}, head), h('tbody', {}, body));
   }
 
+  // The statement a job-table step stands for (sim-core's), its values and
+  // the model's row count; nothing for other steps or a hidden result.
+  function stepSql(sql) {
+    if (!sql) return [];
+    const outcome = !sql.sent ? `(${t('sqlNotSent')})`
+      : sql.rows === undefined ? null : `→ ${sql.rows} ${t(sql.rows === 1 ? 'rowChanged' : 'rowsChanged')}`;
+    return [h('span', { class: 'sql-caption' }, `${t('stepSql')} (${sql.dialect})`),
+      h('pre', {}, h('code', {}, sql.text)),
+      sql.bindings ? h('p', { class: 'sql-bindings' }, sql.bindings) : null,
+      outcome ? h('p', { class: 'sql-rows' }, outcome) : null].filter(Boolean);
+  }
+
   function select(index) {
     if (!steps.length) { position.textContent = '—'; return; }
     current = Math.max(0, Math.min(steps.length - 1, index));
@@ -210,6 +223,7 @@ export function renderTimeline(data, options = {}) {
     clear(live).append(`${step.symbol} `, ...inline(step.narration));
     note.textContent = step.note ? `“${step.note}”` : '';
     clear(table).append(jobTable(current));
+    clear(sqlBox).append(...stepSql(step.sql));
     const left = stepX(current) - scroller.clientWidth / 2;
     if (scroller.scrollWidth > scroller.clientWidth) scroller.scrollLeft = Math.max(0, left);
     options.onSelect?.(current);

@@ -94,6 +94,14 @@ fn test() -> Result<(), String> {
             "warnings",
         ]),
     )?;
+    // tests/it/postgres.rs needs a server (.ci/run starts one); say which.
+    match std::env::var("FENCELAB_PG_URL") {
+        Ok(url) if !url.is_empty() => say(&format!("PostgreSQL tests: against {url}")),
+        _ => say(
+            "PostgreSQL tests: SKIPPED, FENCELAB_PG_URL is not set (they fail under CI=true; \
+             docs/scenario-format.md §15.6 says how to start a server)",
+        ),
+    }
     run("cargo test", cargo().args(["test", "--workspace"]))?;
     run(
         "fencelab lint lessons/: every exercise solvable, every concept covered",

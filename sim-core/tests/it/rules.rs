@@ -714,6 +714,72 @@ fn an_unlocked_read_then_update_lets_two_workers_claim_the_same_row() {
 }
 
 #[test]
+fn only_a_statement_matching_the_committed_row_waits_for_its_lock() {
+    // PostgreSQL's rule (found by `run --db postgres`): B's finish fails its
+    // checks on the committed row, so it changes nothing at once instead of
+    // waiting for A's lock; the user's cancel matches and waits.
+    check(
+        r#"
+        id = "which-waits"
+        ttl = 5
+        workers = ["A", "B"]
+        steps = [
+          { at = 0, worker = "A", do = "begin" },
+          { at = 0, worker = "A", do = "select_for_update" },
+          { at = 1, worker = "B", do = "finish" },
+          { at = 1, do = "cancel" },
+          { at = 2, worker = "A", do = "commit" },
+        ]
+        "#,
+        "
+        0 A begin -> ok
+        0 A select_for_update -> ok (claimable)
+        1 B finish -> rejected rows=0 failed=owner,fence,lease,state
+        1 user cancel -> ok rows=1 waited_until=2
+        2 A commit -> ok
+        should_reject []
+        reconcile []
+        ",
+    );
+}
+
+#[test]
+fn a_plain_read_sees_the_last_committed_row_not_another_transactions_claim() {
+    // PostgreSQL's read committed (found by `run --db postgres`): B's
+    // unlocked read and check do not see A's uncommitted claim; A sees its
+    // own. After A's rollback, B's claim on the strength of its read is right.
+    check(
+        r#"
+        id = "visibility"
+        ttl = 5
+        workers = ["A", "B"]
+        steps = [
+          { at = 0, worker = "A", do = "begin" },
+          { at = 0, worker = "A", do = "select_for_update" },
+          { at = 0, worker = "A", do = "update_claim" },
+          { at = 1, worker = "A", do = "check" },
+          { at = 1, worker = "B", do = "select" },
+          { at = 1, worker = "B", do = "check" },
+          { at = 2, worker = "A", do = "rollback" },
+          { at = 3, worker = "B", do = "update_claim" },
+        ]
+        "#,
+        "
+        0 A begin -> ok
+        0 A select_for_update -> ok (claimable)
+        0 A update_claim -> ok token=1 generation=1 rows=1 lease_until=5
+        1 A check -> noop token=1 generation=1 valid=true
+        1 B select -> noop (claimable)
+        1 B check -> noop valid=false
+        2 A rollback -> ok
+        3 B update_claim -> ok token=1 generation=1 rows=1 lease_until=8
+        should_reject []
+        reconcile []
+        ",
+    );
+}
+
+#[test]
 fn for_update_in_a_transaction_makes_the_second_reader_wait_and_see_the_claim() {
     check(
         r#"
@@ -851,6 +917,9 @@ fn a_claim_transaction_left_open_blocks_takeover_until_it_ends() {
 
 #[test]
 fn a_crash_rolls_back_the_open_transaction_and_frees_its_locks() {
+    // B's claim waited on a row that the rollback left unchanged, so its
+    // first evaluation stands, with the time it was sent: lease until 1 + 5
+    // (PostgreSQL's rule, checked with `run --db postgres`).
     check(
         r#"
         id = "crash-rollback"
@@ -867,7 +936,7 @@ fn a_crash_rolls_back_the_open_transaction_and_frees_its_locks() {
         "
         0 A begin -> ok
         0 A claim -> ok token=1 generation=1 rows=1 lease_until=5
-        1 B claim -> ok token=1 generation=1 rows=1 lease_until=7 waited_until=2
+        1 B claim -> ok token=1 generation=1 rows=1 lease_until=6 waited_until=2
         2 A crash -> noop
         3 B finish -> ok token=1 generation=1 rows=1
         should_reject []

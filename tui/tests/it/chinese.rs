@@ -266,3 +266,69 @@ fn the_word_check_finds_english() {
     );
     assert_eq!(found, ["A", "effect", "took"].map(str::to_owned).into());
 }
+
+#[test]
+fn the_database_replay_speaks_chinese() {
+    // The statements themselves are SQL: their words are code, not English.
+    let sql_words = [
+        "SET",
+        "WHERE",
+        "AND",
+        "OR",
+        "IS",
+        "NULL",
+        "IN",
+        "CASE",
+        "WHEN",
+        "THEN",
+        "ELSE",
+        "END",
+        "AS",
+        "FROM",
+        "RETURNING",
+        "ORDER",
+        "BY",
+        "LIMIT",
+        "NOT",
+        "jobs",
+        "id",
+        "pos",
+        "fence",
+        "sqlite",
+        "postgres",
+        "job",
+        "token",
+        "now",
+        "claimable",
+        "lease_valid",
+    ];
+    let mut count = 0;
+    for entry in std::fs::read_dir(examples_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let scenario = sim_core::parse_scenario(&bytes).unwrap();
+        if scenario.steps.iter().any(|s| {
+            matches!(
+                s.action,
+                Action::Begin
+                    | Action::Commit
+                    | Action::Rollback
+                    | Action::SelectForUpdate
+                    | Action::SelectSkipLocked
+            )
+        }) {
+            continue; // SQLite refuses them; PostgreSQL is not here.
+        }
+        let mut ids: Vec<String> = sql_words.iter().map(|w| (*w).to_owned()).collect();
+        ids.push(scenario.id.clone());
+        ids.extend(scenario.workers.iter().map(|w| w.id.clone()));
+        ids.extend(scenario.owners.iter().cloned());
+        ids.extend(scenario.jobs.iter().cloned());
+        ids.extend(scenario.targets.iter().map(|t| t.id.clone()));
+        ids.extend(scenario.ops.iter().chain(&scenario.values).cloned());
+        let file = path.display().to_string();
+        assert_chinese(&["run", &file, "--db", "sqlite", "--lang", "zh"], &ids);
+        count += 1;
+    }
+    assert!(count >= 10, "{count} examples replayed");
+}

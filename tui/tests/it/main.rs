@@ -18,6 +18,7 @@ mod input;
 mod install;
 mod run;
 mod shared_progress;
+mod sql;
 mod tmux;
 mod web;
 

@@ -127,6 +127,20 @@ pub(crate) fn detail_lines(
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = step_lines(&state.timeline, lang, true, width, theme);
+    // The statement the step stands for, with its values and row count.
+    let diagram = state.timeline.diagram(lang, &Reveal::Everything);
+    if let Some(sql) = diagram
+        .steps
+        .get(state.timeline.cursor)
+        .and_then(|mark| mark.sql.as_ref())
+    {
+        lines.push(Line::default());
+        for line in sql.lines(lang) {
+            for wrapped in text::wrap(&line, width) {
+                lines.push(Line::styled(wrapped, theme.dim()));
+            }
+        }
+    }
     if let Some(description) = &state.timeline.scenario.description {
         lines.push(Line::default());
         lines.extend(text::wrap_styled(

@@ -1,0 +1,892 @@
+//! `fencelab run FILE --db …`: the scenario's job-table statements executed
+//! on a real database next to the model, step by step, and every
+//! disagreement printed as a finding.
+//!
+//! The replay is the application's side: it binds what *the database* handed
+//! out (the fence a claim returned, whether a read saw the row claimable),
+//! never the model's values, so the two can disagree. Only the clock and a
+//! `token = "random"` claim's drawn token come from the scenario (they are the
+//! application's inputs). Backends: [`sqlite`] (embedded, one connection, the
+//! single-connection subset of actions) and [`pg`] (a connection per worker;
+//! waits, `SKIP LOCKED` and deadlocks are the server's own).
+
+mod pg;
+mod sqlite;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use sim_core::sql::{Binding, Dialect, SqlValue, Statement, StatementKind};
+use sim_core::{Action, Lang, Outcome, Reason, Scenario, TokenKind, Trace};
+
+use crate::report::{EXIT_BAD_INPUT, load_scenario_in, print_stdout};
+use crate::style::{Style, Tone, inert};
+
+/// A row of the job table as a database shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct DbRow {
+    pub(crate) owner: Option<String>,
+    pub(crate) lease_until: Option<i64>,
+    pub(crate) fence: i64,
+    pub(crate) state: String,
+}
+
+/// What a statement returned.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Answer {
+    /// Rows an `UPDATE` changed (or a `SELECT` returned).
+    pub(crate) affected: u64,
+    /// The returned rows, column by column.
+    pub(crate) rows: Vec<Vec<SqlValue>>,
+}
+
+/// Why a statement failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DbError {
+    /// The server chose this statement as a deadlock victim (SQLSTATE 40P01).
+    pub(crate) deadlock: bool,
+    pub(crate) message: String,
+}
+
+pub(crate) type Reply = Result<Answer, DbError>;
+
+/// What became of a statement just sent.
+#[derive(Debug)]
+pub(crate) enum Sent {
+    Done(Reply),
+    /// The server holds it in a lock wait.
+    Waiting,
+}
+
+/// A database the replay talks to; actors are workers, then the user.
+pub(crate) trait Backend {
+    /// Sets the database clock `db_now()` reads (PostgreSQL).
+    fn set_clock(&mut self, db_now: i64) -> Result<(), String>;
+    /// Sends `statement` on `actor`'s connection and returns once it
+    /// completed or the server is holding it in a lock wait.
+    fn send(&mut self, actor: usize, statement: &Statement) -> Sent;
+    /// After a step: waits until every waiting statement has either completed
+    /// (returned here, with its actor) or is waiting for a lock again.
+    fn settle(&mut self) -> Vec<(usize, Reply)>;
+    /// The job row as `actor`'s connection sees it (its own uncommitted
+    /// changes included).
+    fn read_row(&mut self, actor: usize, job: &str) -> Option<DbRow>;
+    /// The actor's process dies: its connection is closed.
+    fn crash(&mut self, actor: usize);
+    /// Ends the run: closes every connection, drops what it created.
+    fn close(&mut self);
+}
+
+/// One step as the database ran it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct DbStep {
+    pub(crate) i: usize,
+    /// The statement, or null for steps without one (writes to targets, labels).
+    pub(crate) sql: Option<String>,
+    /// The values bound, as `:name = value, …`.
+    pub(crate) bindings: String,
+    pub(crate) sent: bool,
+    pub(crate) rows: Option<u64>,
+    /// For a claim: the fence it returned; for `select_skip_locked` and
+    /// `claim_next`: the row chosen is `job`.
+    pub(crate) fence: Option<i64>,
+    pub(crate) job: Option<String>,
+    /// For reads: whether the row was claimable; for `check`: the lease valid.
+    pub(crate) claimable: Option<bool>,
+    pub(crate) lease_valid: Option<bool>,
+    pub(crate) waiting: bool,
+    pub(crate) waited_until: Option<u64>,
+    pub(crate) deadlock: bool,
+    pub(crate) error: Option<String>,
+    pub(crate) row: Option<DbRow>,
+    pub(crate) agrees: bool,
+    pub(crate) differences: Vec<String>,
+}
+
+/// The `db` object of `run --json --db`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct DbJson {
+    pub(crate) engine: &'static str,
+    pub(crate) agrees: bool,
+    pub(crate) steps: Vec<DbStep>,
+}
+
+/// Actions SQLite cannot replay faithfully: they need row locks and a
+/// connection per worker.
+fn needs_row_locks(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Begin
+            | Action::Commit
+            | Action::Rollback
+            | Action::SelectForUpdate
+            | Action::SelectSkipLocked
+    )
+}
+
+/// Replays `scenario` (whose model run is `trace`) on `db`: `sqlite` or a
+/// `postgres://…` URL. An error is a sentence in `lang`.
+fn replay_db(scenario: &Scenario, trace: &Trace, db: &str, lang: Lang) -> Result<DbJson, String> {
+    let steps = if db == "sqlite" {
+        if let Some(index) = scenario
+            .steps
+            .iter()
+            .position(|s| needs_row_locks(s.action))
+        {
+            let action = scenario.steps[index].action.name();
+            return Err(match lang {
+                Lang::En => format!(
+                    "step {index} ({action}) needs row locks and a connection per worker, which SQLite does not have; replay it with --db postgres://…"
+                ),
+                Lang::Zh => format!(
+                    "第 {index} 步（{action}）需要行锁和每个 Worker 各自的连接，SQLite 没有；请用 --db postgres://… 重放"
+                ),
+            });
+        }
+        let mut backend = sqlite::Sqlite::open(scenario)?;
+        replay(scenario, trace, &mut backend, Dialect::Sqlite, lang)
+    } else if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        let mut backend = pg::Postgres::open(db, scenario)?;
+        replay(scenario, trace, &mut backend, Dialect::Postgres, lang)
+    } else {
+        return Err(match lang {
+            Lang::En => format!("--db {db}: expected `sqlite` or a postgres://… URL"),
+            Lang::Zh => format!("--db {db}：应为 `sqlite` 或 postgres://… 地址"),
+        });
+    };
+    Ok(DbJson {
+        engine: if db == "sqlite" { "sqlite" } else { "postgres" },
+        agrees: steps.iter().all(|s| s.agrees),
+        steps,
+    })
+}
+
+/// The `db` object of `run --json --db` for `scenario`: for the cross-crate
+/// tests (the PostgreSQL differential), not an interface.
+pub fn replay_json(scenario: &Scenario, db: &str) -> Result<serde_json::Value, String> {
+    let trace = sim_core::run(scenario);
+    let db = replay_db(scenario, &trace, db, Lang::En)?;
+    serde_json::to_value(&db).map_err(|e| e.to_string())
+}
+
+pub(crate) fn run_on_db(path: &Path, db: &str, json: bool, lang: Lang) -> ExitCode {
+    let scenario = match load_scenario_in(path, lang) {
+        Ok(scenario) => scenario,
+        Err(code) => return code,
+    };
+    let trace = sim_core::run(&scenario);
+    let db_json = match replay_db(&scenario, &trace, db, lang) {
+        Ok(db_json) => db_json,
+        Err(message) => {
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("{}: {}", path.display(), inert(&message));
+            }
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    if json {
+        let mut object = trace.to_json(&scenario);
+        if let Some(map) = object.as_object_mut() {
+            map.insert(
+                "db".to_owned(),
+                serde_json::to_value(&db_json).unwrap_or_default(),
+            );
+        }
+        let text = serde_json::to_string_pretty(&object).unwrap_or_default();
+        print_stdout(&(text + "\n"))
+    } else {
+        let mut out = crate::report::render_table(&scenario, &trace, Style::for_stdout(), lang);
+        out.push_str(&render_db(&scenario, &db_json, Style::for_stdout(), lang));
+        print_stdout(&out)
+    }
+}
+
+/// The replay's table: per step the statement's result on the database and
+/// whether it agrees with the model; then the findings.
+fn render_db(scenario: &Scenario, db: &DbJson, style: Style, lang: Lang) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{}",
+        style.paint(
+            Tone::Bold,
+            &match lang {
+                Lang::En => format!("The same statements on {}:", db.engine),
+                Lang::Zh => format!("同样的语句在 {} 上：", db.engine),
+            }
+        )
+    );
+    for step in &db.steps {
+        let Some(sql) = &step.sql else { continue };
+        let s = &scenario.steps[step.i];
+        let who = s
+            .worker
+            .map_or(lang.pick("user", "用户"), |w| scenario.worker_id(w));
+        let mut result = String::new();
+        if !step.sent {
+            result.push_str(lang.pick("not sent", "未发送"));
+        } else if step.waiting {
+            result.push_str(lang.pick("⌛ still waiting for a row lock", "⌛ 仍在等待行锁"));
+        } else if step.deadlock {
+            result.push_str(lang.pick("✗ deadlock: rolled back", "✗ 死锁：已回滚"));
+        } else if let Some(error) = &step.error {
+            let _ = write!(result, "{} {error}", lang.pick("error:", "错误："));
+        } else {
+            let mut parts: Vec<String> = Vec::new();
+            if let Some(rows) = step.rows {
+                parts.push(match lang {
+                    Lang::En if rows == 1 => "1 row".to_owned(),
+                    Lang::En => format!("{rows} rows"),
+                    Lang::Zh => format!("{rows} 行"),
+                });
+            }
+            if let Some(fence) = step.fence {
+                parts.push(format!("fence {fence}"));
+            }
+            if let Some(job) = &step.job {
+                parts.push(job.clone());
+            }
+            if let Some(claimable) = step.claimable {
+                parts.push(
+                    match (claimable, lang) {
+                        (true, Lang::En) => "claimable",
+                        (false, Lang::En) => "not claimable",
+                        (true, Lang::Zh) => "可领取",
+                        (false, Lang::Zh) => "不可领取",
+                    }
+                    .to_owned(),
+                );
+            }
+            if let Some(valid) = step.lease_valid {
+                parts.push(
+                    match (valid, lang) {
+                        (true, Lang::En) => "lease valid",
+                        (false, Lang::En) => "lease invalid",
+                        (true, Lang::Zh) => "租约有效",
+                        (false, Lang::Zh) => "租约无效",
+                    }
+                    .to_owned(),
+                );
+            }
+            if let Some(until) = step.waited_until {
+                parts.push(match lang {
+                    Lang::En => format!("ran at {until} after a lock wait"),
+                    Lang::Zh => format!("等锁后在 {until} 执行"),
+                });
+            }
+            if parts.is_empty() {
+                parts.push(sim_core::outcome_label(Outcome::Ok, lang).to_owned());
+            }
+            result = parts.join(lang.pick(", ", "，"));
+        }
+        let mark = if step.agrees {
+            style.paint(Tone::Good, "✓")
+        } else {
+            style.paint(Tone::Bad, "✗")
+        };
+        let line = format!(
+            "{mark} {:>3} {:>4} {:<4} {:<18} {}",
+            step.i,
+            s.at,
+            inert(who),
+            s.action.name(),
+            inert(&result)
+        );
+        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "      {}", style.paint(Tone::Dim, &inert(sql)));
+        if !step.bindings.is_empty() {
+            let _ = writeln!(
+                out,
+                "      {}",
+                style.paint(Tone::Dim, &inert(&step.bindings))
+            );
+        }
+    }
+    let findings: Vec<&DbStep> = db.steps.iter().filter(|s| !s.agrees).collect();
+    if findings.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            style.paint(
+                Tone::Good,
+                lang.pick(
+                    "✓ The database agrees with the model at every step.",
+                    "✓ 数据库在每一步都与模型一致。"
+                )
+            )
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            style.paint(
+                Tone::Bad,
+                &match lang {
+                    Lang::En => format!(
+                        "‼ Findings: the database disagrees with the model at {} step(s):",
+                        findings.len()
+                    ),
+                    Lang::Zh => format!("‼ 发现：数据库在 {} 步与模型不一致：", findings.len()),
+                }
+            )
+        );
+        for step in findings {
+            let said = inert(&step.differences.join(lang.pick("; ", "；"))).into_owned();
+            let _ = match lang {
+                Lang::En => writeln!(out, "  step {}: {said}", step.i),
+                Lang::Zh => writeln!(out, "  第 {} 步：{said}", step.i),
+            };
+        }
+    }
+    out
+}
+
+/// The application's side of one worker (or the user).
+#[derive(Debug, Default, Clone)]
+struct ActorState {
+    crashed: bool,
+    /// The step whose statement the server holds in a lock wait.
+    waiting: Option<usize>,
+    in_transaction: bool,
+    current_job: Option<usize>,
+    /// Token per job index (`None` inside: claimed, but carries none).
+    tokens: BTreeMap<usize, Option<u64>>,
+    /// What the last read of each job said: claimable or not.
+    observed: BTreeMap<usize, bool>,
+    /// Tokens as they were before the open transaction changed them.
+    undo: BTreeMap<usize, Option<Option<u64>>>,
+}
+
+impl ActorState {
+    fn set_token(&mut self, job: usize, token: Option<u64>) {
+        if self.in_transaction && !self.undo.contains_key(&job) {
+            self.undo.insert(job, self.tokens.get(&job).copied());
+        }
+        self.tokens.insert(job, token);
+    }
+
+    /// The transaction ended: a rollback takes back the tokens it handed out.
+    fn end_transaction(&mut self, commit: bool) {
+        let undo = std::mem::take(&mut self.undo);
+        if !commit {
+            for (job, before) in undo {
+                match before {
+                    Some(token) => self.tokens.insert(job, token),
+                    None => self.tokens.remove(&job),
+                };
+            }
+        }
+        self.in_transaction = false;
+    }
+}
+
+struct Replay<'a> {
+    scenario: &'a Scenario,
+    trace: &'a Trace,
+    dialect: Dialect,
+    actors: Vec<ActorState>,
+    steps: Vec<DbStep>,
+}
+
+fn job_index(scenario: &Scenario, id: &str) -> Option<usize> {
+    scenario.jobs.iter().position(|j| j == id)
+}
+
+fn as_int(value: Option<&SqlValue>) -> Option<i64> {
+    match value {
+        Some(SqlValue::Int(n)) => Some(*n),
+        _ => None,
+    }
+}
+
+fn as_text(value: Option<&SqlValue>) -> Option<String> {
+    match value {
+        Some(SqlValue::Text(t)) => Some(t.clone()),
+        _ => None,
+    }
+}
+
+/// Replays every step on `backend` and compares each with the model.
+fn replay(
+    scenario: &Scenario,
+    trace: &Trace,
+    backend: &mut dyn Backend,
+    dialect: Dialect,
+    lang: Lang,
+) -> Vec<DbStep> {
+    let mut replay = Replay {
+        scenario,
+        trace,
+        dialect,
+        actors: vec![ActorState::default(); scenario.workers.len() + 1],
+        steps: Vec::with_capacity(scenario.steps.len()),
+    };
+    for index in 0..scenario.steps.len() {
+        replay.step(backend, index);
+    }
+    backend.close();
+    for index in 0..replay.steps.len() {
+        let differences = replay.compare(index, lang);
+        let step = &mut replay.steps[index];
+        step.agrees = differences.is_empty();
+        step.differences = differences;
+    }
+    replay.steps
+}
+
+impl Replay<'_> {
+    fn step(&mut self, backend: &mut dyn Backend, index: usize) {
+        let scenario = self.scenario;
+        let step = &scenario.steps[index];
+        let actor = step.worker.map_or(scenario.workers.len(), usize::from);
+        self.steps.push(DbStep {
+            i: index,
+            sql: None,
+            bindings: String::new(),
+            sent: false,
+            rows: None,
+            fence: None,
+            job: None,
+            claimable: None,
+            lease_valid: None,
+            waiting: false,
+            waited_until: None,
+            deadlock: false,
+            error: None,
+            row: None,
+            agrees: true,
+            differences: Vec::new(),
+        });
+        let db_now = sim_core::sql::lease_now(scenario, None, step.at);
+        if let Err(message) = backend.set_clock(db_now) {
+            self.steps[index].error = Some(message);
+        }
+        let state = &self.actors[actor];
+        let job = step.job.map(usize::from).or(state.current_job).unwrap_or(0);
+        let blocked = state.crashed || state.waiting.is_some();
+        if step.action == Action::Crash {
+            if let Some(waiting) = self.actors[actor].waiting.take() {
+                // Sent, but it never ran: the connection closed under it.
+                self.steps[waiting].waiting = false;
+                self.steps[waiting].sent = false;
+            }
+            backend.crash(actor);
+            let state = &mut self.actors[actor];
+            state.end_transaction(false);
+            state.crashed = true;
+            self.absorb(backend.settle(), step.at, backend);
+            return;
+        }
+        let binding = Binding {
+            owner: step
+                .worker
+                .and_then(|w| scenario.workers.get(usize::from(w)))
+                .map(|w| scenario.owner_id(w.owner).to_owned()),
+            token: self.actors[actor].tokens.get(&job).copied().flatten(),
+            // The random draw of a claim: the model's, when it granted the
+            // claim; otherwise 0, a value no draw gives (the column is NOT
+            // NULL, and a claim the database grants but the model refused is
+            // a finding whatever it binds).
+            new_token: match (scenario.design.token, self.trace.steps.get(index)) {
+                (TokenKind::Random, Some(record)) if record.outcome == Outcome::Ok => record.token,
+                (TokenKind::Random, _) => Some(0),
+                _ => None,
+            },
+            now: sim_core::sql::lease_now(scenario, step.worker, step.at),
+        };
+        let job_u16 = u16::try_from(job).unwrap_or(0);
+        let Some(statement) =
+            sim_core::sql::statement(scenario, step, job_u16, &binding, self.dialect)
+        else {
+            return;
+        };
+        self.steps[index].sql = Some(statement.text.clone());
+        self.steps[index].bindings = statement.bindings();
+        if blocked {
+            return;
+        }
+        if step.action == Action::UpdateClaim
+            && self.actors[actor].observed.remove(&job) != Some(true)
+        {
+            // The application only claims a row its last read saw claimable.
+            return;
+        }
+        self.steps[index].sent = true;
+        match backend.send(actor, &statement) {
+            Sent::Done(reply) => {
+                self.apply(backend, actor, index, job, reply, None);
+            }
+            Sent::Waiting => {
+                self.actors[actor].waiting = Some(index);
+                self.steps[index].waiting = true;
+            }
+        }
+        self.absorb(backend.settle(), step.at, backend);
+    }
+
+    /// Statements that finished waiting during the step at `at`.
+    fn absorb(&mut self, done: Vec<(usize, Reply)>, at: u64, backend: &mut dyn Backend) {
+        // Several statements released together ran one after another on the
+        // server before the replay could look: the row after each one is not
+        // observable, only the row after all of them.
+        let together = done.len() > 1;
+        for (actor, reply) in done {
+            let Some(index) = self.actors.get_mut(actor).and_then(|a| a.waiting.take()) else {
+                continue;
+            };
+            self.steps[index].waiting = false;
+            let step = &self.scenario.steps[index];
+            let job = step
+                .job
+                .map(usize::from)
+                .or(self.actors[actor].current_job)
+                .unwrap_or(0);
+            self.apply(backend, actor, index, job, reply, Some(at));
+            if together {
+                self.steps[index].row = None;
+            }
+        }
+    }
+
+    /// Records a statement's reply and what the application learns from it.
+    fn apply(
+        &mut self,
+        backend: &mut dyn Backend,
+        actor: usize,
+        index: usize,
+        job: usize,
+        reply: Reply,
+        waited_until: Option<u64>,
+    ) {
+        let scenario = self.scenario;
+        let action = scenario.steps[index].action;
+        self.steps[index].waited_until = waited_until;
+        let answer = match reply {
+            Ok(answer) => answer,
+            Err(error) => {
+                let state = &mut self.actors[actor];
+                if state.in_transaction {
+                    // The application rolls an aborted transaction back.
+                    state.end_transaction(false);
+                }
+                if action == Action::UpdateClaim {
+                    // The claim did not happen: the read that justified it is
+                    // not used up (as in the model).
+                    state.observed.insert(job, true);
+                }
+                let record = &mut self.steps[index];
+                record.deadlock = error.deadlock;
+                if !error.deadlock {
+                    record.error = Some(error.message);
+                }
+                return;
+            }
+        };
+        let record = &mut self.steps[index];
+        let state = &mut self.actors[actor];
+        let mut row_job = Some(job);
+        match action {
+            Action::Begin => state.in_transaction = true,
+            Action::Commit | Action::Rollback => {
+                state.end_transaction(action == Action::Commit);
+                row_job = None;
+            }
+            Action::Claim | Action::ClaimNext | Action::UpdateClaim => {
+                record.rows = Some(answer.affected);
+                if let Some(first) = answer.rows.first() {
+                    let claimed = as_text(first.first())
+                        .and_then(|id| job_index(scenario, &id))
+                        .unwrap_or(job);
+                    let fence = as_int(first.get(1));
+                    record.fence = fence;
+                    record.job = scenario.jobs.get(claimed).cloned();
+                    let token = match scenario.design.token {
+                        TokenKind::None => None,
+                        TokenKind::Monotonic | TokenKind::Random => {
+                            fence.and_then(|f| u64::try_from(f).ok())
+                        }
+                    };
+                    state.set_token(claimed, token);
+                    state.current_job = Some(claimed);
+                    row_job = Some(claimed);
+                } else if action == Action::ClaimNext {
+                    row_job = None;
+                }
+            }
+            Action::Renew | Action::Finish | Action::Fail | Action::Cancel => {
+                record.rows = Some(answer.affected);
+            }
+            Action::Select | Action::SelectForUpdate | Action::SelectSkipLocked => {
+                match answer.rows.first() {
+                    Some(first) => {
+                        let seen = as_text(first.first())
+                            .and_then(|id| job_index(scenario, &id))
+                            .unwrap_or(job);
+                        let claimable = as_int(first.get(5)) == Some(1);
+                        record.claimable = Some(claimable);
+                        if action == Action::SelectSkipLocked {
+                            record.job = scenario.jobs.get(seen).cloned();
+                        }
+                        state.observed.insert(seen, claimable);
+                        state.current_job = Some(seen);
+                        row_job = Some(seen);
+                    }
+                    None => row_job = None,
+                }
+            }
+            Action::Check => {
+                record.lease_valid = answer.rows.first().map(|r| as_int(r.first()) == Some(1));
+            }
+            Action::Write
+            | Action::Deliver
+            | Action::Register
+            | Action::Crash
+            | Action::Pause
+            | Action::Resume => {}
+        }
+        if let Some(job) = row_job {
+            if let Some(id) = scenario.jobs.get(job) {
+                self.steps[index].row = backend.read_row(actor, id);
+            }
+        }
+    }
+
+    /// The differences between the database's step and the model's.
+    fn compare(&self, index: usize, lang: Lang) -> Vec<String> {
+        let scenario = self.scenario;
+        let db = &self.steps[index];
+        let (Some(step), Some(model)) = (scenario.steps.get(index), self.trace.steps.get(index))
+        else {
+            return Vec::new();
+        };
+        let mut diffs = Vec::new();
+        if db.sql.is_none() {
+            return diffs;
+        }
+        // "model …, database …" in the language asked for.
+        let both = |what_en: &str, what_zh: &str, model: String, database: String| match lang {
+            Lang::En => format!("{what_en}: model {model}, database {database}"),
+            Lang::Zh => format!("{what_zh}：模型 {model}，数据库 {database}"),
+        };
+        let yes_no = |value: bool| {
+            lang.pick(
+                if value { "yes" } else { "no" },
+                if value { "是" } else { "否" },
+            )
+            .to_owned()
+        };
+        let maybe =
+            |value: Option<String>| value.unwrap_or_else(|| lang.pick("none", "无").to_owned());
+        if let Some(error) = &db.error {
+            diffs.push(match lang {
+                Lang::En => format!("the database refused the statement: {error}"),
+                Lang::Zh => format!("数据库拒绝了这条语句：{error}"),
+            });
+            return diffs;
+        }
+        // Blocked, crashed, or an `update_claim` after a read that did not
+        // see the row claimable: the model did not run it.
+        let model_sent = sim_core::sql::step_sql(scenario, self.trace, index, self.dialect)
+            .is_some_and(|sql| sql.sent);
+        if model_sent != db.sent {
+            diffs.push(both("sent", "已发送", yes_no(model_sent), yes_no(db.sent)));
+            return diffs;
+        }
+        if !db.sent {
+            return diffs;
+        }
+        let model_waiting = model.outcome == Outcome::Waiting;
+        if model_waiting != db.waiting {
+            diffs.push(both(
+                "still waiting at the end",
+                "结束时仍在等待",
+                yes_no(model_waiting),
+                yes_no(db.waiting),
+            ));
+            return diffs;
+        }
+        let model_deadlock = model.reason == Some(Reason::Deadlock);
+        if model_deadlock != db.deadlock {
+            diffs.push(both(
+                "deadlock victim",
+                "死锁牺牲者",
+                yes_no(model_deadlock),
+                yes_no(db.deadlock),
+            ));
+            return diffs;
+        }
+        if db.waiting || db.deadlock {
+            return diffs;
+        }
+        if model.waited_until != db.waited_until {
+            diffs.push(both(
+                "ran after a lock wait at",
+                "等锁后执行的时刻",
+                maybe(model.waited_until.map(|t| t.to_string())),
+                maybe(db.waited_until.map(|t| t.to_string())),
+            ));
+        }
+        let is_update = matches!(
+            step.action,
+            Action::Claim
+                | Action::ClaimNext
+                | Action::UpdateClaim
+                | Action::Renew
+                | Action::Finish
+                | Action::Fail
+                | Action::Cancel
+        );
+        if is_update && model.rows.map(u64::from) != db.rows {
+            diffs.push(both(
+                "rows",
+                "行数",
+                maybe(model.rows.map(|r| r.to_string())),
+                maybe(db.rows.map(|r| r.to_string())),
+            ));
+        }
+        let model_job = match model.reason {
+            Some(Reason::NoneAvailable) => None,
+            _ => model.job.map(|j| scenario.job_id(j).to_owned()),
+        };
+        if matches!(step.action, Action::ClaimNext | Action::SelectSkipLocked)
+            && model_job != db.job
+        {
+            diffs.push(both(
+                "row chosen",
+                "选中的行",
+                maybe(model_job),
+                maybe(db.job.clone()),
+            ));
+        }
+        if matches!(
+            step.action,
+            Action::Claim | Action::ClaimNext | Action::UpdateClaim
+        ) && model.outcome == Outcome::Ok
+        {
+            let model_fence = model.row.map(|r| r.fence);
+            if model_fence.and_then(|f| i64::try_from(f).ok()) != db.fence {
+                diffs.push(both(
+                    "fence handed out",
+                    "发出的 fence",
+                    maybe(model_fence.map(|f| f.to_string())),
+                    maybe(db.fence.map(|f| f.to_string())),
+                ));
+            }
+        }
+        if matches!(step.action, Action::Select | Action::SelectForUpdate) {
+            let model_claimable = model.reason == Some(Reason::Claimable);
+            if db.claimable != Some(model_claimable) {
+                diffs.push(both(
+                    "the read saw the row claimable",
+                    "读取时这一行可领取",
+                    yes_no(model_claimable),
+                    maybe(db.claimable.map(yes_no)),
+                ));
+            }
+        }
+        if step.action == Action::Check && db.lease_valid != model.lease_valid {
+            diffs.push(both(
+                "lease valid",
+                "租约有效",
+                maybe(model.lease_valid.map(yes_no)),
+                maybe(db.lease_valid.map(yes_no)),
+            ));
+        }
+        if let (Some(row), Some(db_row)) = (model.row, &db.row) {
+            let model_row = DbRow {
+                owner: row.owner.map(|o| scenario.owner_id(o).to_owned()),
+                lease_until: row.lease_until,
+                fence: i64::try_from(row.fence).unwrap_or(i64::MAX),
+                state: row.state.name().to_owned(),
+            };
+            if &model_row != db_row {
+                diffs.push(both(
+                    "row after the step",
+                    "这一步之后的行",
+                    row_words(&model_row),
+                    row_words(db_row),
+                ));
+            }
+        }
+        diffs
+    }
+}
+
+fn row_words(row: &DbRow) -> String {
+    format!(
+        "(owner {}, lease_until {}, fence {}, state {})",
+        row.owner.as_deref().unwrap_or("NULL"),
+        row.lease_until.map_or("NULL".to_owned(), |l| l.to_string()),
+        row.fence,
+        row.state
+    )
+}
+
+/// The SELECT that reads a job row for comparison.
+pub(crate) const ROW_QUERY: &str = "SELECT owner, lease_until, fence, state FROM jobs WHERE id = ";
+
+/// Which kind a statement is, for the backends' choice of driver call.
+pub(crate) fn returns_rows(statement: &Statement) -> bool {
+    statement.kind == StatementKind::Select || statement.text.contains("RETURNING")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database that changes and returns nothing: every claim and commit
+    /// must come out as a finding.
+    struct Unmoved;
+
+    impl Backend for Unmoved {
+        fn set_clock(&mut self, _db_now: i64) -> Result<(), String> {
+            Ok(())
+        }
+        fn send(&mut self, _actor: usize, _statement: &Statement) -> Sent {
+            Sent::Done(Ok(Answer::default()))
+        }
+        fn settle(&mut self) -> Vec<(usize, Reply)> {
+            Vec::new()
+        }
+        fn read_row(&mut self, _actor: usize, _job: &str) -> Option<DbRow> {
+            None
+        }
+        fn crash(&mut self, _actor: usize) {}
+        fn close(&mut self) {}
+    }
+
+    #[test]
+    fn a_database_that_disagrees_is_reported_as_findings_in_both_languages() {
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/01-article-stale-finish.toml"
+        ))
+        .unwrap_or_default();
+        let Ok(scenario) = sim_core::parse_scenario(&text) else {
+            panic!("the example parses");
+        };
+        let trace = sim_core::run(&scenario);
+        for lang in [Lang::En, Lang::Zh] {
+            let steps = replay(&scenario, &trace, &mut Unmoved, Dialect::Sqlite, lang);
+            assert!(!steps[0].agrees, "{:?}", steps[0]);
+            assert!(steps[2].agrees, "A's finish changes 0 rows in both");
+            assert!(!steps[3].agrees);
+            let db = DbJson {
+                engine: "sqlite",
+                agrees: false,
+                steps,
+            };
+            let shown = render_db(&scenario, &db, Style::plain(), lang);
+            let expected = match lang {
+                Lang::En => "step 0: rows: model 1, database 0",
+                Lang::Zh => "第 0 步：行数：模型 1，数据库 0",
+            };
+            assert!(shown.contains(expected), "{shown}");
+            assert!(shown.contains('‼'), "{shown}");
+        }
+    }
+}
