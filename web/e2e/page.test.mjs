@@ -596,6 +596,15 @@ test('a request in flight is an arrow from its send to its arrival, told in word
   await page.locator('.sandbox-out .timeline-controls button', { hasText: /Last/ }).click();
   assert.match(await page.locator('.sandbox-out .step-flight').textContent(), /sending gateway.*reconciliation/);
   await page.screenshot({ path: join(SHOTS, 'request-in-flight.png'), fullPage: true });
+
+  // The explorer form offers the delay bounds; with a request allowed in
+  // flight the sending gateway's counterexample has one, drawn as an arrow.
+  await page.goto(base + '#/explore');
+  await page.selectOption('#x-design', 'sending-gateway');
+  await page.fill('#x-max-in-flight', '1');
+  await page.fill('#x-max-delay', await page.locator('#x-max-delay').getAttribute('max'));
+  await page.getByRole('button', { name: 'Run the explorer' }).click();
+  await page.locator('.explore-result svg.timeline-svg g.flight').first().waitFor({ timeout: 20000 });
   await done(session);
 });
 
