@@ -650,5 +650,8 @@ fn explorer_offers_delivery_delays() {
         "the counterexample needs a request that travels"
     );
     let screen = h.rows().join("\n");
-    assert!(screen.contains(&format!("in flight ≤ 1 · delay ≤ {top}")), "{screen}");
+    assert!(
+        screen.contains(&format!("in flight ≤ 1 · delay ≤ {top}")),
+        "{screen}"
+    );
 }
