@@ -234,7 +234,8 @@ export function renderTimeline(data, options = {}) {
     note.textContent = step.note ? `“${step.note}”` : '';
     // A request's send and its arrival each tell the whole trip.
     const flightIndex = flights.findIndex((f) => f.send_step === current || f.deliver_step === current);
-    trip.textContent = flightIndex >= 0 ? `↦ ${flights[flightIndex].words}` : '';
+    clear(trip);
+    if (flightIndex >= 0) trip.append('↦ ', ...inline(flights[flightIndex].words));
     flightNodes.forEach((node, i) => node?.classList.toggle('current', i === flightIndex));
     clear(table).append(jobTable(current));
     const left = stepX(current) - scroller.clientWidth / 2;
