@@ -8,6 +8,12 @@
 //! column (✓ took effect, ✗ rejected, ↺ duplicate, · nothing, ⌛ waiting,
 //! ‼ a violation, `?` hidden).
 //!
+//! A request that travels (a `write` with a `request`, arriving at its
+//! `deliver`) is a [`Flight`]: a sloped arrow from the sender's lane at the
+//! send's column to the target's lane at the arrival's column, with words
+//! for who sent it when, when it arrives, what is checked where, and —
+//! only when verdicts show — whether it was listed for reconciliation.
+//!
 //! Units are abstract — column and lane indices — so the terminal maps them
 //! to cells and the page to SVG pixels. A [`Diagram`] is built for one
 //! [`Reveal`]: what it hides (verdicts, the results of a predict exercise's
@@ -15,12 +21,15 @@
 
 use serde::Serialize;
 
+use crate::design::Protect;
 use crate::lang::Lang;
 use crate::leases::{Lease, LeaseClose, leases};
-use crate::narrate::{action_word, describe_outcome, describe_pending, describe_step};
+use crate::narrate::{
+    action_word, describe_outcome, describe_pending, describe_step, protect_words,
+};
 use crate::reveal::Reveal;
 use crate::scenario::{Action, JobIdx, Scenario, WorkerIdx};
-use crate::trace::{Outcome, Trace};
+use crate::trace::{Outcome, Reason, Trace};
 
 /// Runs of more quiet ticks than this collapse into one `⋯` column.
 pub const MAX_EMPTY_RUN: u64 = 3;
@@ -205,6 +214,44 @@ pub struct StepMark {
     pub sql: Option<crate::sql::StepSqlView>,
 }
 
+/// Where a request that travels is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckedAt {
+    /// A sending gateway checked the job row when it left; whatever
+    /// arrives is accepted.
+    Send,
+    /// The target checks it when it arrives, by its state then.
+    Arrival,
+    /// Nowhere: the target has no protection.
+    Nowhere,
+}
+
+/// A request in flight: sent by a `write` with a `request`, arriving at
+/// its `deliver` (or still travelling when the diagram ends).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Flight {
+    pub request: String,
+    /// The `write` that sent it, and its `deliver` (none: still in flight
+    /// at the end).
+    pub send_step: usize,
+    pub deliver_step: Option<usize>,
+    /// From the sender's lane at the send's column…
+    pub from_lane: Option<usize>,
+    pub from_column: usize,
+    /// …to the target's lane at the arrival's column (the column count
+    /// when it never arrives).
+    pub to_lane: Option<usize>,
+    pub to_column: usize,
+    pub checked: CheckedAt,
+    /// Whether the run listed it for reconciliation (its job was cancelled
+    /// or taken over while it travelled); `None` while verdicts are hidden.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconcile: Option<bool>,
+    /// The flight in words, in the diagram's language.
+    pub words: String,
+}
+
 /// The layout of one run's diagram (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagram {
@@ -216,6 +263,8 @@ pub struct Diagram {
     pub leases: Vec<LeaseBar>,
     pub idle: Vec<Idle>,
     pub steps: Vec<StepMark>,
+    /// Requests that travel, drawn as arrows from send to arrival.
+    pub flights: Vec<Flight>,
 }
 
 /// The letter a step shows on its actor's lane.
@@ -638,6 +687,125 @@ fn step_mark(
     })
 }
 
+/// The request step `send` sent, as the diagram shows it; none when the
+/// step is not a send, was refused at send, or its result is hidden (an
+/// arrow would tell that it left).
+fn flight(
+    scenario: &Scenario,
+    trace: &Trace,
+    send: usize,
+    reveal: &Reveal,
+    lanes: &Lanes,
+    step_column: &[usize],
+    width: usize,
+) -> Option<Flight> {
+    let step = scenario.steps.get(send)?;
+    let record = trace.steps.get(send)?;
+    if step.action != Action::Write
+        || record.reason != Some(Reason::Sent)
+        || !reveal.shows_step(send)
+    {
+        return None;
+    }
+    let request = scenario.requests.get(step.request? as usize)?.clone();
+    let deliver_step = record.request_step.map(|d| d as usize);
+    let target = step.target?;
+    let protect = scenario.targets.get(usize::from(target))?.protect;
+    let checked = match protect {
+        Protect::SendingGateway => CheckedAt::Send,
+        Protect::None => CheckedAt::Nowhere,
+        _ => CheckedAt::Arrival,
+    };
+    let reconcile = reveal
+        .shows_verdicts()
+        .then(|| trace.reconcile_in_flight.contains(&(send as u32)));
+    Some(Flight {
+        request,
+        send_step: send,
+        deliver_step,
+        from_lane: lanes.actor(scenario, send),
+        from_column: step_column.get(send).copied().unwrap_or(0),
+        to_lane: lanes.targets.get(usize::from(target)).copied(),
+        to_column: deliver_step
+            .and_then(|d| step_column.get(d).copied())
+            .unwrap_or(width),
+        checked,
+        reconcile,
+        words: String::new(),
+    })
+}
+
+/// A flight in words: who sent it when, when it arrives, what is checked
+/// where, and whether it is listed for reconciliation.
+fn flight_words(scenario: &Scenario, flight: &Flight, lang: Lang) -> String {
+    let who = who_sent(scenario, flight.send_step, lang);
+    let id = &flight.request;
+    let send = flight.send_step;
+    let sent_at = scenario.steps.get(send).map_or(0, |s| s.at);
+    let target = scenario
+        .steps
+        .get(send)
+        .and_then(|s| s.target)
+        .map_or("", |t| scenario.target_id(t));
+    let protection = scenario
+        .steps
+        .get(send)
+        .and_then(|s| s.target)
+        .and_then(|t| scenario.targets.get(usize::from(t)))
+        .map_or("", |t| protect_words(t.protect, lang));
+    let mut words = match lang {
+        Lang::En => {
+            format!("{who}'s request `{id}` to `{target}` is sent at tick {sent_at} (step {send})")
+        }
+        Lang::Zh => {
+            format!("{who} 发往 `{target}` 的请求 `{id}` 在时刻 {sent_at}（第 {send} 步）发出")
+        }
+    };
+    words += &match (flight.deliver_step, lang) {
+        (Some(step), Lang::En) => {
+            let at = scenario.steps.get(step).map_or(0, |s| s.at);
+            format!(" and arrives at tick {at} (step {step}).")
+        }
+        (Some(step), Lang::Zh) => {
+            let at = scenario.steps.get(step).map_or(0, |s| s.at);
+            format!("，在时刻 {at}（第 {step} 步）到达。")
+        }
+        (None, Lang::En) => " and is still in flight at the end.".to_owned(),
+        (None, Lang::Zh) => "，到最后仍在途中。".to_owned(),
+    };
+    words += &match (flight.checked, lang) {
+        (CheckedAt::Send, Lang::En) => format!(
+            " A sending gateway checked the job row when it left; `{target}` accepts whatever arrives."
+        ),
+        (CheckedAt::Send, Lang::Zh) => {
+            format!("发出时由发送端网关核对任务行；`{target}` 对到达的请求照单全收。")
+        }
+        (CheckedAt::Arrival, Lang::En) => format!(
+            " Checked when it arrives, at `{target}` ({protection}), against the state then."
+        ),
+        (CheckedAt::Arrival, Lang::Zh) => {
+            format!("到达时在 `{target}`（{protection}）按那时的状态检查。")
+        }
+        (CheckedAt::Nowhere, Lang::En) => format!(" `{target}` checks nothing ({protection})."),
+        (CheckedAt::Nowhere, Lang::Zh) => format!("`{target}` 什么也不检查（{protection}）。"),
+    };
+    if flight.reconcile == Some(true) {
+        words += lang.pick(
+            " Its job was cancelled or taken over while it travelled: it is listed for reconciliation.",
+            "它在途时任务被取消或被接管：它被列入对账。",
+        );
+    }
+    words
+}
+
+/// The worker that sent the request of step `send`.
+fn who_sent(scenario: &Scenario, send: usize, lang: Lang) -> String {
+    match scenario.steps.get(send).and_then(|s| s.worker) {
+        Some(worker) => scenario.worker_id(worker).to_owned(),
+        None => lang.pick("the user", "用户").to_owned(),
+    }
+}
+
 impl Diagram {
     /// The diagram of `trace`, a run of `scenario`, showing what `reveal`
     /// lets show, with words in `lang`.
@@ -676,6 +844,23 @@ impl Diagram {
                 step_mark(scenario, trace, index, lang, reveal, &lanes, &step_column)
             })
             .collect();
+        let flights: Vec<Flight> = (0..scenario.steps.len())
+            .filter_map(|send| {
+                flight(
+                    scenario,
+                    trace,
+                    send,
+                    reveal,
+                    &lanes,
+                    &step_column,
+                    columns.len(),
+                )
+            })
+            .map(|mut flight| {
+                flight.words = flight_words(scenario, &flight, lang);
+                flight
+            })
+            .collect();
         Diagram {
             axis_label: lang.pick("tick", "时刻"),
             tick_labels: tick_labels(&columns),
@@ -684,7 +869,15 @@ impl Diagram {
             leases,
             idle,
             steps,
+            flights,
         }
+    }
+
+    /// The flight step `index` sends or delivers, if it is one.
+    pub fn flight_of_step(&self, index: usize) -> Option<&Flight> {
+        self.flights
+            .iter()
+            .find(|f| f.send_step == index || f.deliver_step == Some(index))
     }
 
     /// The first column at or after true time `tick`.

@@ -29,8 +29,9 @@ mod write;
 
 pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
 pub use diagram::{
-    Column, ColumnKind, Diagram, Idle, LEASE_END_SLACK, Lane, LaneKind, LeaseBar, LeaseEnd,
-    MAX_EMPTY_RUN, MarkKind, RowAfter, StepMark, TickLabel, action_glyph, mark_of, narrate_step,
+    CheckedAt, Column, ColumnKind, Diagram, Flight, Idle, LEASE_END_SLACK, Lane, LaneKind,
+    LeaseBar, LeaseEnd, MAX_EMPTY_RUN, MarkKind, RowAfter, StepMark, TickLabel, action_glyph,
+    mark_of, narrate_step,
 };
 pub use engine::run;
 pub use lang::{Lang, UnknownLang};

@@ -581,6 +581,33 @@ test('share links: the sandbox and a counterexample make one; opening it shows t
   await done(session);
 });
 
+test('a request in flight is an arrow from its send to its arrival, told in words', async () => {
+  const text = readFileSync(join(ROOT, 'examples/17-request-in-flight-sending-gateway.toml'), 'utf8');
+  const session = await open('#/share/' + code(text));
+  const { page } = session;
+  const arrow = page.locator('.sandbox-out svg.timeline-svg g.flight[data-request="a-refund"]');
+  await arrow.waitFor();
+  const line = arrow.locator('line');
+  const [x1, y1, x2, y2] = await Promise.all(['x1', 'y1', 'x2', 'y2'].map(async (a) => Number(await line.getAttribute(a))));
+  // Sloped: later and lower (the sender's lane is above the target's).
+  assert.ok(x2 > x1 && y2 > y1, `${x1},${y1} → ${x2},${y2}`);
+  assert.match(await arrow.locator('title').textContent(), /sent at tick 4.*arrives at tick 9/);
+  // Stepping to the arrival tells the whole trip.
+  await page.locator('.sandbox-out .timeline-controls button', { hasText: /Last/ }).click();
+  assert.match(await page.locator('.sandbox-out .step-flight').textContent(), /sending gateway.*reconciliation/);
+  await page.screenshot({ path: join(SHOTS, 'request-in-flight.png'), fullPage: true });
+
+  // The explorer form offers the delay bounds; with a request allowed in
+  // flight the sending gateway's counterexample has one, drawn as an arrow.
+  await page.goto(base + '#/explore');
+  await page.selectOption('#x-design', 'sending-gateway');
+  await page.fill('#x-max-in-flight', '1');
+  await page.fill('#x-max-delay', await page.locator('#x-max-delay').getAttribute('max'));
+  await page.getByRole('button', { name: 'Run the explorer' }).click();
+  await page.locator('.explore-result svg.timeline-svg g.flight').first().waitFor({ timeout: 20000 });
+  await done(session);
+});
+
 test('a bad share link is a clear message, never a blank page', async () => {
   const cases = [
     ['#/share/!!not-base64!!', /damaged/],

@@ -189,6 +189,34 @@ steps = [
         assert_eq!(value["hidden"], serde_json::json!([2]));
     }
 
+    /// A request in flight reaches the page as a flight with both ends;
+    /// whether it is listed for reconciliation only once verdicts show.
+    #[test]
+    fn a_request_in_flight_is_a_flight_for_the_page() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/17c-request-in-flight-cancel.toml"
+        );
+        let scenario = sim_core::parse_scenario(&std::fs::read(path).unwrap()).unwrap();
+        let value = timeline(&scenario, Lang::En, &Reveal::Everything);
+        let flight = &value["flights"][0];
+        assert_eq!(flight["request"], "a-refund");
+        assert_eq!(
+            (
+                flight["send_step"].as_u64(),
+                flight["deliver_step"].as_u64()
+            ),
+            (Some(1), Some(3))
+        );
+        assert_eq!(flight["from_column"], value["steps"][1]["column"]);
+        assert_eq!(flight["to_column"], value["steps"][3]["column"]);
+        assert_eq!(flight["reconcile"], true);
+        let hidden = timeline(&scenario, Lang::En, &Reveal::NoVerdicts);
+        assert!(hidden["flights"][0].get("reconcile").is_none());
+        let words = hidden["flights"][0]["words"].as_str().unwrap_or_default();
+        assert!(!words.contains("reconciliation"), "{words}");
+    }
+
     /// The page puts text into the DOM with `textContent` only
     /// (static/dom.js), so control characters need no escaping there: the
     /// timeline hands a hostile title, description and note over as data,

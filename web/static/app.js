@@ -683,7 +683,7 @@ function viewExplore() {
   const field = (label, input) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
   const number = (id, value, min, max) => h('input', { type: 'number', id, value, min, max });
   // Defaults and ranges come from the simulator's one explorer offer.
-  const offered = (key) => { const n = choices.numbers[key]; return number(`x-${key.replace('_', '-')}`, n.default, n.min, n.max); };
+  const offered = (key) => { const n = choices.numbers[key]; return number(`x-${key.replaceAll('_', '-')}`, n.default, n.min, n.max); };
   const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
   const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === choices.default_design ? true : null }, d)));
   const targetChoices = ['design', ...choices.protections];
@@ -694,6 +694,7 @@ function viewExplore() {
     workers: offered('workers'), ttl: offered('ttl'), jobs: offered('jobs'),
     seed: offered('seed'), cases: offered('cases'),
     max_time: offered('max_time'), max_claims: offered('max_claims'),
+    max_in_flight: offered('max_in_flight'), max_delay: offered('max_delay'),
     exhaustive: check('x-exhaustive', false), cancel: check('x-cancel', false), heartbeat: check('x-heartbeat', false), restarted: check('x-restarted', false),
   };
   const bar = h('progress', { max: 1, 'aria-label': t('running') });
@@ -761,6 +762,7 @@ function viewExplore() {
       h('label', { for: 'x-cancel' }, form.cancel, ` ${t('cancel')}`), h('label', { for: 'x-heartbeat' }, form.heartbeat, ` ${t('heartbeat')}`),
       h('label', { for: 'x-restarted' }, form.restarted, ` ${t('restarted')}`), h('label', { for: 'x-exhaustive' }, form.exhaustive, ` ${t('exhaustive')}`),
       field(t('seed'), form.seed), field(t('cases'), form.cases), field(t('maxTime'), form.max_time), field(t('maxClaims'), form.max_claims),
+      field(t('maxInFlight'), form.max_in_flight), field(t('maxDelay'), form.max_delay),
       h('div', { class: 'buttons' }, runButton, cancelButton)),
     status, result);
 }

@@ -1,7 +1,8 @@
 // The timeline as SVG. The layout — lanes, columns, tick labels, lease
 // bars, paused stretches, each step's glyph, word, outcome symbol (✓ took
 // effect, ✗ rejected, ↺ duplicate, · nothing, ⌛ waiting, ‼ a violation,
-// ? hidden), narration and job-table row — is sim-core's `Diagram`, the one
+// ? hidden), narration and job-table row, and each request in flight from
+// its send to its arrival — is sim-core's `Diagram`, the one
 // the terminal draws too, received from the wasm crate. This file only
 // scales its columns and lanes to pixels. Stepping moves a cursor: it
 // changes a few attributes, never rebuilds the drawing.
@@ -111,6 +112,27 @@ export function renderTimeline(data, options = {}) {
     return g;
   });
 
+  // Requests in flight: a sloped arrow from the sender's lane at the send
+  // to the target's lane at the arrival (to the right edge while it is
+  // still travelling), its words as the tooltip.
+  const flights = data.flights ?? [];
+  const flightNodes = flights.map((flight) => {
+    if (flight.from_lane === null || flight.to_lane === null) return null;
+    const x1 = colX(flight.from_column) + COL / 2 + 9;
+    const y1 = middle(flight.from_lane) - 6;
+    const x2 = flight.deliver_step === null ? colX(flight.to_column) : colX(flight.to_column) + COL / 2 - 9;
+    const y2 = middle(flight.to_lane) - 4;
+    // The arrowhead, along the line's direction.
+    const angle = Math.atan2(y2 - y1, x2 - x1);
+    const head = [-0.45, 0.45].map((turn) => `${x2 - 8 * Math.cos(angle + turn)},${y2 - 8 * Math.sin(angle + turn)}`);
+    const g = s('g', { class: flight.deliver_step === null ? 'flight flight-open' : 'flight', 'data-request': flight.request },
+      s('title', {}, flight.words),
+      s('line', { x1, y1, x2, y2 }),
+      s('polygon', { points: `${x2},${y2} ${head.join(' ')}` }));
+    svg.append(g);
+    return g;
+  });
+
   // Extra rows (marks, grades).
   const extraLayer = s('g', { class: 'extra' });
   svg.append(extraLayer);
@@ -139,6 +161,7 @@ export function renderTimeline(data, options = {}) {
   const scroller = h('div', { class: 'timeline-scroll' }, svg);
   const live = h('p', { class: 'current-step', 'aria-live': 'polite' });
   const note = h('p', { class: 'step-note' });
+  const trip = h('p', { class: 'step-flight' });
   const table = h('div', { class: 'job-table' });
   const sqlBox = h('div', { class: 'step-sql' });
   const position = h('span', { class: 'position' });
@@ -181,7 +204,7 @@ export function renderTimeline(data, options = {}) {
   const element = h('section', { class: 'timeline-block', 'aria-label': data.title },
     h('h4', { class: 'timeline-title' }, data.title),
     data.description ? h('p', { class: 'timeline-description' }, inline(data.description)) : null,
-    frame, h('p', { class: 'help' }, t('timelineHelp')), controls, live, note, sqlBox, table, verdictLine, legend,
+    frame, h('p', { class: 'help' }, t('timelineHelp')), controls, live, trip, note, sqlBox, table, verdictLine, legend,
     h('details', { class: 'narration-block', open: options.openNarration ? true : null },
       h('summary', {}, t('narration')), narrationList));
 
@@ -222,6 +245,11 @@ export function renderTimeline(data, options = {}) {
     position.textContent = `${t('step')} ${current} / ${steps.length - 1} · ${t('tick')} ${step.at}`;
     clear(live).append(`${step.symbol} `, ...inline(step.narration));
     note.textContent = step.note ? `“${step.note}”` : '';
+    // A request's send and its arrival each tell the whole trip.
+    const flightIndex = flights.findIndex((f) => f.send_step === current || f.deliver_step === current);
+    clear(trip);
+    if (flightIndex >= 0) trip.append('↦ ', ...inline(flights[flightIndex].words));
+    flightNodes.forEach((node, i) => node?.classList.toggle('current', i === flightIndex));
     clear(table).append(jobTable(current));
     clear(sqlBox).append(...stepSql(step.sql));
     const left = stepX(current) - scroller.clientWidth / 2;

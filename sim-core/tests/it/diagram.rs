@@ -401,3 +401,100 @@ fn random_schedules_lay_out() {
         parsed.get()
     );
 }
+
+fn example(name: &str) -> (Scenario, Trace) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(name);
+    run(&std::fs::read_to_string(path).unwrap())
+}
+
+/// A request that travels is an arrow from the sender's lane at the send
+/// to the target's lane at the arrival, with words for both ends and for
+/// where it is checked.
+#[test]
+fn a_request_in_flight_links_its_send_and_its_arrival() {
+    let (scenario, trace) = example("17-request-in-flight-sending-gateway.toml");
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    let [flight] = diagram.flights.as_slice() else {
+        panic!("one flight: {:?}", diagram.flights);
+    };
+    assert_eq!((flight.send_step, flight.deliver_step), (1, Some(3)));
+    assert_eq!(flight.from_column, diagram.step_column(1));
+    assert_eq!(flight.to_column, diagram.step_column(3));
+    assert!(flight.from_column < flight.to_column);
+    assert_eq!(flight.from_lane, diagram.steps[1].actor);
+    assert_eq!(flight.to_lane, diagram.steps[3].resource);
+    assert_eq!(
+        diagram.lanes[flight.to_lane.unwrap()].kind,
+        LaneKind::Target
+    );
+    assert_eq!(flight.checked, sim_core::CheckedAt::Send);
+    // B's takeover at 6 came while it travelled.
+    assert_eq!(flight.reconcile, Some(true));
+    for said in [
+        "A's request `a-refund`",
+        "tick 4",
+        "tick 9",
+        "sending gateway",
+        "reconciliation",
+    ] {
+        assert!(flight.words.contains(said), "{said}: {}", flight.words);
+    }
+    assert_eq!(diagram.flight_of_step(3), Some(flight));
+    assert_eq!(diagram.flight_of_step(2), None);
+    let zh = Diagram::new(&scenario, &trace, Lang::Zh, &Reveal::Everything);
+    assert!(
+        zh.flights[0].words.contains("对账"),
+        "{}",
+        zh.flights[0].words
+    );
+
+    // At a registered token the check is made on arrival.
+    let (scenario, trace) = example("17b-request-in-flight-registered.toml");
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    assert_eq!(diagram.flights[0].checked, sim_core::CheckedAt::Arrival);
+    assert!(diagram.flights[0].words.contains("when it arrives"));
+}
+
+/// Whether a flight is listed for reconciliation is a verdict; whether a
+/// hidden send left at all is its result: neither shows early.
+#[test]
+fn a_flight_tells_nothing_the_reveal_hides() {
+    let (scenario, trace) = example("17c-request-in-flight-cancel.toml");
+    let shown = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    assert_eq!(shown.flights[0].reconcile, Some(true));
+    let no_verdicts = Diagram::new(&scenario, &trace, Lang::En, &Reveal::NoVerdicts);
+    assert_eq!(no_verdicts.flights.len(), 1);
+    assert_eq!(no_verdicts.flights[0].reconcile, None);
+    assert!(!no_verdicts.flights[0].words.contains("reconciliation"));
+    let send_hidden = Diagram::new(&scenario, &trace, Lang::En, &Reveal::NotTheseSteps(vec![1]));
+    assert!(send_hidden.flights.is_empty());
+    // The arrival hidden: the arrow shows (when it arrives is the
+    // scenario's), what the target did there does not.
+    let arrival_hidden = Diagram::new(&scenario, &trace, Lang::En, &Reveal::NotTheseSteps(vec![3]));
+    assert_eq!(arrival_hidden.flights.len(), 1);
+    assert_eq!(arrival_hidden.steps[3].mark, MarkKind::Hidden);
+}
+
+/// A request never delivered runs to the end of the diagram.
+#[test]
+fn a_request_never_delivered_is_in_flight_at_the_end() {
+    let (scenario, trace) = run(r#"
+id = "t"
+ttl = 5
+workers = ["A"]
+design = "sending-gateway"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 2, worker = "A", do = "write", target = "t", request = "r" },
+]
+
+[[targets]]
+id = "t"
+"#);
+    let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+    assert_eq!(diagram.flights[0].deliver_step, None);
+    assert_eq!(diagram.flights[0].to_column, diagram.columns.len());
+    assert!(diagram.flights[0].words.contains("still in flight"));
+}

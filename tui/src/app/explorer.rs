@@ -33,10 +33,14 @@ pub(crate) enum Setting {
     Heartbeat,
     Restarted,
     Targets,
+    /// Delivery delays: requests in flight at once (0: none).
+    InFlight,
+    /// Delivery delays: ticks a request may travel.
+    Delay,
 }
 
 impl Setting {
-    pub(crate) const ALL: [Setting; 7] = [
+    pub(crate) const ALL: [Setting; 9] = [
         Setting::Design,
         Setting::Method,
         Setting::Seed,
@@ -44,6 +48,8 @@ impl Setting {
         Setting::Heartbeat,
         Setting::Restarted,
         Setting::Targets,
+        Setting::InFlight,
+        Setting::Delay,
     ];
 }
 
@@ -82,6 +88,10 @@ pub(crate) struct ExplorerState {
     pub(crate) restarted: bool,
     /// Two remote targets with the design's protection, or none.
     pub(crate) targets: bool,
+    /// The delivery-delay bounds (`--max-in-flight`, `--max-delay`), in
+    /// the ranges of sim-core's offer.
+    pub(crate) max_in_flight: u8,
+    pub(crate) max_delay: u8,
     pub(crate) run: Run,
     /// The result panel's scroll.
     pub(crate) scroll: u16,
@@ -105,6 +115,8 @@ impl ExplorerState {
             heartbeat: false,
             restarted: false,
             targets: EXPLORER_OFFER.targets,
+            max_in_flight: EXPLORER_OFFER.bounds().max_in_flight,
+            max_delay: EXPLORER_OFFER.bounds().max_delay,
             run: Run::Idle,
             scroll: 0,
         }
@@ -137,6 +149,8 @@ impl ExplorerState {
         options.restarted = self.restarted;
         options.seed = self.seed;
         options.bounds = EXPLORER_OFFER.bounds();
+        options.bounds.max_in_flight = self.max_in_flight;
+        options.bounds.max_delay = self.max_delay;
         if !self.targets {
             options.targets = Some(Vec::new());
         }
@@ -177,11 +191,28 @@ impl ExplorerState {
             Setting::Heartbeat => self.heartbeat = !self.heartbeat,
             Setting::Restarted => self.restarted = !self.restarted,
             Setting::Targets => self.targets = !self.targets,
+            Setting::InFlight => {
+                self.max_in_flight =
+                    step_within(self.max_in_flight, EXPLORER_OFFER.max_in_flight, forward);
+            }
+            Setting::Delay => {
+                self.max_delay = step_within(self.max_delay, EXPLORER_OFFER.max_delay, forward);
+            }
         }
         // A result belongs to the settings it was computed for.
         self.run = Run::Idle;
         self.scroll = 0;
     }
+}
+
+/// `value` one on or back, kept within the range `setting` offers.
+fn step_within(value: u8, setting: sim_core::explore::NumberSetting, forward: bool) -> u8 {
+    let next = if forward {
+        u64::from(value).saturating_add(1)
+    } else {
+        u64::from(value).saturating_sub(1)
+    };
+    u8::try_from(next.clamp(setting.min, setting.max)).unwrap_or(value)
 }
 
 /// A search for the runtime to run.

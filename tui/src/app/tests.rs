@@ -573,6 +573,27 @@ fn opened_file_with_several_jobs() {
     }
 }
 
+/// A request in flight (examples/17): the trail from the send to the
+/// arrival, and the trip in words under the arrival, in both languages.
+#[test]
+fn opened_request_in_flight() {
+    let name = "examples/17-request-in-flight-sending-gateway.toml";
+    let scenario = sim_core::parse_scenario(&std::fs::read(repo().join(name)).unwrap()).unwrap();
+    for lang in [sim_core::Lang::En, sim_core::Lang::Zh] {
+        let progress = Progress {
+            lang,
+            ..Progress::default()
+        };
+        let app = App::sandbox(name.to_owned(), scenario.clone(), progress, PLAIN);
+        let mut h = Harness::with(app, 80, 24);
+        h.key(KeyCode::End);
+        let screen = h.render();
+        assert!(screen.contains('→') && screen.contains('╌'), "{screen}");
+        assert!(screen.contains("↦"), "{screen}");
+        insta::assert_snapshot!(format!("open_in_flight_{}_80x24", lang.code()), screen);
+    }
+}
+
 #[test]
 fn play_moves_one_step_per_tick_and_stops_at_the_end() {
     let app = App::sandbox(

@@ -5,6 +5,10 @@
 //! and draws the part that fits, scrolled to keep the current step in view.
 //!
 //! The current step is drawn reversed with a line from worker to resource.
+//! A request that travels is a trail from its send to its arrival: a `╲`
+//! slope down from the sender's lane, then `╌` along the target's lane to
+//! a `→` just before the arrival's symbol (to the edge while it is still in
+//! flight), in the cells nothing else uses.
 //! Symbols carry every meaning; colour only repeats it.
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -343,6 +347,52 @@ impl TimelineWidget<'_> {
         }
     }
 
+    /// Requests in flight: from the send, down to the target's lane, along
+    /// it to the arrival. Only blank cells are used, so every glyph and
+    /// symbol stays readable; the trail is bold while its send or arrival
+    /// is the current step.
+    fn draw_flights(&self, canvas: &mut Canvas, rows: &Rows, cursor: Option<usize>) {
+        let right = canvas.offset + canvas.width;
+        for flight in &self.diagram.flights {
+            let (Some(from), Some(to)) = (flight.from_lane, flight.to_lane) else {
+                continue;
+            };
+            let current =
+                cursor.is_some_and(|c| c == flight.send_step || Some(c) == flight.deliver_step);
+            let style = if current {
+                self.theme.plain().add_modifier(Modifier::BOLD)
+            } else {
+                self.theme.dim()
+            };
+            // The arrival's symbol sits at its column's first cell; the
+            // arrow ends in the cell before it.
+            let arrow_x = (flight.to_column * SLOT).saturating_sub(1);
+            let mut x = flight.from_column * SLOT + 1;
+            for lane in from.saturating_add(1)..to {
+                if x >= arrow_x {
+                    break;
+                }
+                if let Some(row) = rows.lane(lane)
+                    && canvas.is_blank(x, row)
+                {
+                    canvas.set(x, row, '╲', style);
+                }
+                x += 1;
+            }
+            let Some(row) = rows.lane(to) else {
+                continue;
+            };
+            for x in x.max(canvas.offset)..arrow_x.min(right) {
+                if canvas.is_blank(x, row) {
+                    canvas.set(x, row, '╌', style);
+                }
+            }
+            if arrow_x > flight.from_column * SLOT && canvas.is_blank(arrow_x, row) {
+                canvas.set(arrow_x, row, '→', style);
+            }
+        }
+    }
+
     fn draw_extra(&self, canvas: &mut Canvas, rows: &Rows, cursor: Option<usize>) {
         for (position, extra) in self.extra.iter().take(rows.extra).enumerate() {
             let row = rows.axis + rows.lanes + position;
@@ -435,6 +485,7 @@ impl Widget for TimelineWidget<'_> {
         self.draw_leases(&mut canvas, &rows);
         self.draw_idle(&mut canvas, &rows);
         self.draw_steps(&mut canvas, &rows, cursor);
+        self.draw_flights(&mut canvas, &rows, cursor);
         self.draw_extra(&mut canvas, &rows, cursor);
         if rows.axis == 1 {
             self.draw_axis(&mut canvas);

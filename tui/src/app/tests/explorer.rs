@@ -605,3 +605,53 @@ fn every_setup_is_a_valid_world() {
         }
     }
 }
+
+/// The delay bounds the command line has (`--max-in-flight`,
+/// `--max-delay`) are on the screen, within sim-core's offer: with a
+/// request allowed in flight, the sending gateway is found unsafe, and the
+/// report states the delay bounds.
+#[test]
+fn explorer_offers_delivery_delays() {
+    let mut h = Harness::course(100, 40);
+    open_explorer(&mut h, 0, false);
+    for _ in 0..sim_core::Preset::ALL.len() {
+        if h.explorer().preset() == sim_core::Preset::SendingGateway {
+            break;
+        }
+        h.key(KeyCode::Right);
+    }
+    assert_eq!(h.explorer().preset(), sim_core::Preset::SendingGateway);
+    // Down to the in-flight row; left of its minimum stays at the minimum.
+    for _ in 0..7 {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Left);
+    assert_eq!(h.explorer().max_in_flight, 0);
+    h.key(KeyCode::Right);
+    assert_eq!(h.explorer().world().unwrap().bounds.max_in_flight, 1);
+    h.key(KeyCode::Down);
+    for _ in 0..20 {
+        h.key(KeyCode::Right);
+    }
+    let top = sim_core::explore::EXPLORER_OFFER.max_delay.max;
+    assert_eq!(u64::from(h.explorer().max_delay), top);
+    h.key(KeyCode::Enter).settle(u32::MAX);
+    let Run::Done { report, .. } = &h.explorer().run else {
+        panic!("the search finished")
+    };
+    assert_eq!(report.verdict, Verdict::Unsafe);
+    let found = report.counterexample.as_ref().expect("unsafe");
+    assert!(
+        found
+            .scenario
+            .steps
+            .iter()
+            .any(|s| s.action == sim_core::Action::Deliver),
+        "the counterexample needs a request that travels"
+    );
+    let screen = h.rows().join("\n");
+    assert!(
+        screen.contains(&format!("in flight ≤ 1 · delay ≤ {top}")),
+        "{screen}"
+    );
+}

@@ -177,6 +177,39 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, 
                 note,
             )
         }
+        Setting::InFlight => {
+            let note = if state.max_in_flight == 0 {
+                ui(
+                    "no delays: every write takes effect when it is made",
+                    "没有延迟：每次写入在发出时立即生效",
+                )
+            } else {
+                ui(
+                    "requests travelling at once; the scheduler picks when each arrives",
+                    "同时在途的请求数；调度器决定每个请求何时到达",
+                )
+            };
+            (
+                ui("In flight", "在途请求"),
+                format!("◂ {} ▸", state.max_in_flight),
+                note,
+            )
+        }
+        Setting::Delay => {
+            let value = if state.max_in_flight == 0 {
+                "—".to_owned()
+            } else {
+                format!("◂ {} ▸", state.max_delay)
+            };
+            (
+                ui("Max delay", "最大延迟"),
+                value,
+                ui(
+                    "ticks a request may travel before it arrives",
+                    "请求到达前最多在途的时刻数",
+                ),
+            )
+        }
         Setting::Targets => {
             let note = match &world {
                 Some(world) if !world.targets.is_empty() => target_list(world, lang),
@@ -308,14 +341,21 @@ fn describe_bounds(world: &World, method: Method, lang: Lang) -> String {
         (Method::Exhaustive, false) => "exhaustive breadth-first search".to_owned(),
         (Method::Exhaustive, true) => "穷举广度优先搜索".to_owned(),
     };
+    // The delay bounds are stated only where delays are allowed, so a
+    // world without them reads as before.
+    let delays = match (b.max_in_flight, lang) {
+        (0, _) => String::new(),
+        (n, Lang::Zh) => format!(" · 在途 ≤ {n} · 延迟 ≤ {}", b.max_delay),
+        (n, Lang::En) => format!(" · in flight ≤ {n} · delay ≤ {}", b.max_delay),
+    };
     if lang == Lang::Zh {
         format!(
-            "界限：时间 ≤ {} · 领取 ≤ {} · 每个调度 ≤ {} 步 · {method}",
+            "界限：时间 ≤ {} · 领取 ≤ {} · 每个调度 ≤ {} 步{delays} · {method}",
             b.max_time, b.max_claims, b.max_steps
         )
     } else {
         format!(
-            "Bounds: time ≤ {} · claims ≤ {} · moves per schedule ≤ {} · {method}",
+            "Bounds: time ≤ {} · claims ≤ {} · moves per schedule ≤ {}{delays} · {method}",
             b.max_time, b.max_claims, b.max_steps
         )
     }

@@ -52,11 +52,13 @@ pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String
     let Some(step) = scenario.steps.get(index) else {
         return lang.pick("no steps", "没有步骤").to_owned();
     };
-    let actor = step
-        .worker
+    // A delivery is the sender's request reaching the sender's target.
+    let actor = scenario
+        .acting_worker(index)
         .map_or(lang.pick("user", "用户"), |w| scenario.worker_id(w));
     let target = step
         .target
+        .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
         .map(|t| format!(" → {}", scenario.target_id(t)))
         .unwrap_or_default();
     let head = if lang == Lang::Zh {
@@ -103,6 +105,16 @@ pub(crate) fn step_lines(
     }
     let said = step_text(&timeline.scenario, &timeline.trace, index, lang, reveal);
     lines.extend(text::wrap_styled(&said, width, theme.plain(), theme));
+    // A request's send and its arrival each tell the whole trip.
+    let shown = if reveal {
+        Reveal::Everything
+    } else {
+        Reveal::NoVerdicts
+    };
+    if let Some(flight) = timeline.diagram(lang, &shown).flight_of_step(index) {
+        let trip = format!("↦ {}", flight.words);
+        lines.extend(text::wrap_styled(&trip, width, theme.plain(), theme));
+    }
     if let Some(note) = timeline
         .scenario
         .steps
