@@ -179,9 +179,14 @@ impl Learner {
                     let Some(position) = order.iter().position(|shown| shown == option) else {
                         continue;
                     };
-                    self.keys(KeyCode::Up, 64);
-                    self.keys(KeyCode::Down, position);
-                    self.key(KeyCode::Char(' '));
+                    // The number shown beside it picks it.
+                    let Some(digit) = u32::try_from(position + 1)
+                        .ok()
+                        .and_then(|n| char::from_digit(n, 10))
+                    else {
+                        continue;
+                    };
+                    self.key(KeyCode::Char(digit));
                 }
             }
             Answer::Design(design) => self.enter_design(design),
