@@ -3,7 +3,7 @@
 //! draws it; nothing else touches it.
 
 use sim_core::Lang;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use sim_core::course::{
     CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson,
@@ -412,6 +412,16 @@ pub(crate) struct App {
     pub(crate) outbox: Vec<Command>,
     /// Searches started so far: the next one's id.
     pub(crate) searches: u64,
+    /// The learner's answer as it stood when they left an exercise, by
+    /// (lesson, exercise) index, so reopening it in this run shows it again.
+    pub(crate) drafts: HashMap<(usize, usize), Draft>,
+}
+
+/// An exercise's answer in the making, kept when the learner leaves it.
+#[derive(Debug, Clone)]
+pub(crate) struct Draft {
+    pub(crate) work: Work,
+    pub(crate) marks: BTreeSet<u32>,
 }
 
 impl App {
@@ -430,6 +440,7 @@ impl App {
             quit: false,
             outbox: Vec::new(),
             searches: 0,
+            drafts: HashMap::new(),
         };
         let next = app.next_lesson().unwrap_or(0);
         let resume = app
@@ -483,6 +494,7 @@ impl App {
             quit: false,
             outbox: Vec::new(),
             searches: 0,
+            drafts: HashMap::new(),
         }
     }
 
@@ -596,12 +608,17 @@ impl App {
                 },
             ),
         };
+        // Reopened in this run: the learner's own answer as they left it.
+        let (work, marks) = match self.drafts.get(&(lesson, exercise)) {
+            Some(draft) => (draft.work.clone(), draft.marks.clone()),
+            None => (work, BTreeSet::new()),
+        };
         Some(ExerciseState {
             lesson,
             exercise,
             timeline,
             candidates,
-            marks: BTreeSet::new(),
+            marks,
             grade: None,
             solution: None,
             panel: Panel::Step,

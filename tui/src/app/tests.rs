@@ -2118,3 +2118,32 @@ fn control_characters_in_a_scenario_are_drawn_as_pictures() {
         }
     }
 }
+
+/// Leaving an exercise and opening it again shows the learner's own
+/// answer as they left it, per exercise.
+#[test]
+fn a_reopened_exercise_shows_the_answer_as_left() {
+    let (mut h, _, _) = open_kind("quiz", 80, 24);
+    h.char('2');
+    let chosen = quiz_chosen(&h);
+    assert_eq!(chosen.len(), 1);
+    h.key(KeyCode::Esc).key(KeyCode::Enter);
+    assert_eq!(quiz_chosen(&h), chosen, "the quiz choice is back");
+
+    let (mut h, _, _) = open_kind("design", 80, 24);
+    let start = design_work(&h).design;
+    h.key(KeyCode::Right);
+    let turned = design_work(&h).design;
+    assert_ne!(turned, start);
+    h.key(KeyCode::Esc).key(KeyCode::Enter);
+    assert_eq!(design_work(&h).design, turned, "the knob stays turned");
+
+    let mut h = Harness::course(80, 24);
+    open_mark_exercise(&mut h);
+    h.key(KeyCode::Home).key(KeyCode::Tab).char('m');
+    let marks = h.exercise().marks.clone();
+    assert_eq!(marks.len(), 1);
+    h.key(KeyCode::Esc).key(KeyCode::Down).key(KeyCode::Up);
+    h.key(KeyCode::Enter);
+    assert_eq!(h.exercise().marks, marks, "the mark is back");
+}

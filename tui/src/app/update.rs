@@ -10,7 +10,7 @@ use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 use super::explorer::ExplorerState;
 use super::layout;
 use super::model::{
-    App, BreakWork, CourseState, DesignWork, ExerciseState, KnobRow, LessonState, Panel,
+    App, BreakWork, CourseState, DesignWork, Draft, ExerciseState, KnobRow, LessonState, Panel,
     SandboxState, Screen, StepField, Timeline, Work,
 };
 
@@ -366,7 +366,14 @@ pub(crate) fn update(app: &mut App, message: Message) {
             if app.help {
                 app.help = false;
             } else if app.screens.len() > 1 {
-                app.screens.pop();
+                // Leaving an exercise keeps its answer for when it is reopened.
+                if let Some(Screen::Exercise(state)) = app.screens.pop() {
+                    let draft = Draft {
+                        work: state.work,
+                        marks: state.marks,
+                    };
+                    app.drafts.insert((state.lesson, state.exercise), draft);
+                }
             } else {
                 app.say(
                     "This is the first screen: q quits.",
