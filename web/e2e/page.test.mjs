@@ -450,6 +450,45 @@ test('every exercise kind can be answered and graded', async () => {
   await done(session);
 });
 
+test('a design check runs in the worker with a busy line; focus moves to the verdict; the knobs survive a reload', async () => {
+  const session = await open('#/lesson/02-token-in-the-commit');
+  const { page } = session;
+  const design = page.locator('.exercise.kind-design').first();
+  const exerciseId = (await design.getAttribute('id')).replace(/^ex-/, '');
+  const box = design.locator('.design-knobs input[type=checkbox]').first();
+  const before = await box.isChecked();
+  await box.click();
+  await design.getByRole('button', { name: 'Check my answer' }).click();
+  // While the explorers run in the worker: a busy line, the section marked busy.
+  const busy = design.locator('.feedback .busy[role=status]');
+  await busy.waitFor({ timeout: 5000 });
+  assert.match(await busy.textContent(), /Checking your design/);
+  assert.equal(await design.getAttribute('aria-busy'), 'true');
+  // The page's own thread is free meanwhile: it answers at once.
+  const answered = await page.evaluate(() => new Promise((ok) => { const t0 = performance.now(); setTimeout(() => ok(performance.now() - t0), 0); }));
+  assert.ok(answered < 200, `the page's thread answered after ${answered} ms`);
+  const verdict = design.locator('.feedback > p.verdict');
+  await verdict.waitFor({ timeout: 20000 });
+  assert.equal(await design.getAttribute('aria-busy'), null);
+  // Focus is on the verdict, not <body>.
+  assert.ok(await page.evaluate(() => document.activeElement?.classList.contains('verdict')), 'focus on the verdict');
+  // The worker's try is recorded once in the page's session and saved.
+  const saved = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
+  assert.equal(saved.lessons['02-token-in-the-commit'].exercises[exerciseId].attempts, 1);
+  // The quiz grades on the page's thread; focus goes to its verdict too.
+  const quiz = page.locator('.exercise.kind-quiz').first();
+  await quiz.locator('input').first().check();
+  await quiz.getByRole('button', { name: 'Check my answer' }).click();
+  await quiz.locator('.feedback > p.verdict').waitFor();
+  assert.ok(await page.evaluate(() => document.activeElement?.closest('.kind-quiz') && document.activeElement.classList.contains('verdict')), 'focus on the quiz verdict');
+  // After a reload the knob is as the learner left it.
+  await page.reload();
+  await page.waitForSelector('main h1');
+  const again = page.locator('.exercise.kind-design').first().locator('.design-knobs input[type=checkbox]').first();
+  assert.equal(await again.isChecked(), !before, 'the knob survives the reload');
+  await done(session);
+});
+
 test('quiz options come in the learner\'s own order, from the seed in the progress record', async () => {
   const session = await open('#/lesson/01-liveness-vs-safety');
   const { page } = session;

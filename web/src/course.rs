@@ -675,6 +675,16 @@ impl Course {
         Ok(self.session.load_progress(text)?)
     }
 
+    /// Takes in a record another session wrote (the page's Web Worker,
+    /// which grades a design off the main thread and records the try in
+    /// its own session), losing nothing of this one: the try counts once,
+    /// a completion stays, and what this session did meanwhile is kept.
+    pub fn merge_progress(&mut self, text: &str) -> Result<(), CourseError> {
+        let other = sim_core::course::Progress::from_json(text)?;
+        self.session.merge_progress(&other);
+        Ok(())
+    }
+
     /// The progress record as JSON, the same as the terminal's file.
     pub fn progress_json(&self) -> String {
         self.session.export_progress()
