@@ -1300,6 +1300,31 @@ mod tests {
         assert_eq!(shown["progress"]["hints_used"], 2);
     }
 
+    /// The page's grading worker: a second session grades a design and
+    /// records the try; merged into the page's session, the try counts
+    /// once and a hint the page showed meanwhile is kept.
+    #[test]
+    fn a_record_from_the_grading_worker_merges_without_loss() {
+        let mut page = course();
+        let (lesson, id) = first_of_kind(&page, "design");
+        let (quiz_lesson, quiz) = first_of_kind(&page, "quiz");
+        let mut worker = course();
+        worker.load_progress(&page.progress_json()).unwrap();
+        let answer = first_try(&worker, &lesson, &id);
+        worker.grade(&lesson, &id, &answer, Lang::En).unwrap();
+        // Meanwhile, on the page: a hint on another exercise.
+        page.hint(&quiz_lesson, &quiz, 0, Lang::En).unwrap();
+        page.merge_progress(&worker.progress_json()).unwrap();
+        let record = Progress::from_json(&page.progress_json()).unwrap();
+        assert_eq!(record.exercise(&lesson, &id).unwrap().attempts, 1);
+        assert_eq!(record.exercise(&quiz_lesson, &quiz).unwrap().hints_used, 1);
+        // Merged twice (a repeated message), still one try.
+        page.merge_progress(&worker.progress_json()).unwrap();
+        let record = Progress::from_json(&page.progress_json()).unwrap();
+        assert_eq!(record.exercise(&lesson, &id).unwrap().attempts, 1);
+        assert!(page.merge_progress("{ not json").is_err());
+    }
+
     #[test]
     fn progress_round_trips_and_bad_records_are_refused() {
         let mut course = course();

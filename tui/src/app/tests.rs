@@ -2147,3 +2147,18 @@ fn a_reopened_exercise_shows_the_answer_as_left() {
     h.key(KeyCode::Enter);
     assert_eq!(h.exercise().marks, marks, "the mark is back");
 }
+
+/// Over the hints, a design's knobs are not drawn: → brings them back and
+/// turns nothing.
+#[test]
+fn design_keys_never_turn_a_hidden_knob() {
+    let (mut h, _, _) = open_kind("design", 80, 24);
+    let start = design_work(&h).design;
+    h.char('h');
+    assert_eq!(h.exercise().panel, super::model::Panel::Hints);
+    h.key(KeyCode::Right);
+    assert_eq!(design_work(&h).design, start, "nothing turned blind");
+    assert_eq!(h.exercise().panel, super::model::Panel::Step);
+    h.key(KeyCode::Right);
+    assert_ne!(design_work(&h).design, start, "now in sight, → turns it");
+}

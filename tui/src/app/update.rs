@@ -857,6 +857,23 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
     // quiz shows its options above its hints, so they stay its to choose.
     let quiz = matches!(state.work, Work::Quiz { .. });
     let moves_rows = state.panel == Panel::Step || (quiz && state.panel == Panel::Hints);
+    // A design's knobs and a break's schedule are not drawn over the hints
+    // or the solution: an editing key first brings them back, changing
+    // nothing unseen.
+    let edits = matches!(
+        message,
+        Message::Adjust { .. }
+            | Message::NextItem
+            | Message::PrevItem
+            | Message::AddStep
+            | Message::DeleteStep
+            | Message::MoveStep { .. }
+    );
+    if edits && !moves_rows && matches!(state.work, Work::Design(_) | Work::Break(_)) {
+        state.panel = Panel::Step;
+        state.panel_scroll = 0;
+        return Some(Nav::Stay);
+    }
     let edited = match &mut state.work {
         Work::Mark | Work::Predict { .. } => false,
         Work::Design(_) if message == Message::OpenTimeline => {
