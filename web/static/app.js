@@ -511,14 +511,21 @@ function markExercise(lesson, exercise, body, submit) {
 
 function predictExercise(lesson, exercise, body, submit) {
   const selects = new Map();
+  // The predictions as the learner left them (a draft kept per exercise).
+  const draft = readDraft(lesson.id, exercise.id) ?? {};
+  const keep = () => {
+    const answer = {};
+    for (const [index, select] of selects) if (select.value) answer[String(index)] = select.value;
+    saveDraft(lesson.id, exercise.id, answer);
+  };
   const draw = () => {
     const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
     const list = h('ul', { class: 'predictions' });
     for (const index of exercise.steps) {
       const id = `predict-${exercise.id}-${index}`;
-      const old = selects.get(index);
-      const select = h('select', { id }, h('option', { value: '' }, t('choose')),
-        exercise.outcomes.map((o) => h('option', { value: o, selected: old && old.value === o ? true : null }, outcomeKey(o) ? t(outcomeKey(o)) : o)));
+      const old = selects.get(index)?.value ?? draft[String(index)];
+      const select = h('select', { id, onchange: keep }, h('option', { value: '' }, t('choose')),
+        exercise.outcomes.map((o) => h('option', { value: o, selected: old === o ? true : null }, outcomeKey(o) ? t(outcomeKey(o)) : o)));
       selects.set(index, select);
       list.append(h('li', {}, h('label', { for: id }, `${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? ''), ' '), select));
     }
@@ -538,14 +545,19 @@ function predictExercise(lesson, exercise, body, submit) {
 // option's authored index, which answers, grades and keys name.
 function quizExercise(lesson, exercise, body, submit) {
   const type = exercise.multiple ? 'checkbox' : 'radio';
+  // The choice as the learner left it (a draft kept per exercise).
+  const kept = readDraft(lesson.id, exercise.id) ?? [];
+  const chosen = () => inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value));
+  const keep = () => saveDraft(lesson.id, exercise.id, chosen());
   const inputs = exercise.options.map((option, position) => {
     const id = `quiz-${exercise.id}-${option.index}`;
-    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: option.index }), id, text: option.text, number: position + 1 };
+    const checked = Array.isArray(kept) && kept.includes(option.index) ? true : null;
+    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: option.index, checked, onchange: keep }), id, text: option.text, number: position + 1 };
   });
   const numberOf = new Map(exercise.options.map((option, position) => [option.index, position + 1]));
   body.append(h('fieldset', {}, h('legend', {}, exercise.multiple ? t('quizMultiple') : t('quizSingle')),
     inputs.map(({ input, id, text, number }) => h('div', { class: 'option' }, input, h('label', { for: id }, ` ${number}. `, inline(text))))),
-  h('button', { type: 'button', class: 'primary', onclick: () => submit(inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value))) }, t('submit')));
+  h('button', { type: 'button', class: 'primary', onclick: () => submit(chosen()) }, t('submit')));
   const optionNumber = (index) => numberOf.get(index) ?? index + 1;
   return {
     keyText: (key) => key.map(optionNumber).sort((a, b) => a - b).join(', '),
