@@ -275,6 +275,9 @@ pub(crate) struct BreakWork {
     pub(crate) steps: Vec<Step>,
     pub(crate) selected: usize,
     pub(crate) field: StepField,
+    /// The next digit typed on the tick starts a new number (the field was
+    /// just reached), so typing `12` over `3` gives 12, not 312.
+    pub(crate) tick_fresh: bool,
     /// The schedule run now, or why it cannot run.
     pub(crate) preview: Result<Timeline, sim_core::course::CourseError>,
 }
@@ -287,6 +290,7 @@ impl BreakWork {
             steps,
             selected: 0,
             field: StepField::Tick,
+            tick_fresh: true,
             // Replaced by `rerun` below, before anyone reads it.
             preview: Err(sim_core::course::CourseError::Schedule(
                 sim_core::ScenarioError::TooManySteps,

@@ -2162,3 +2162,21 @@ fn design_keys_never_turn_a_hidden_knob() {
     h.key(KeyCode::Right);
     assert_ne!(design_work(&h).design, start, "now in sight, → turns it");
 }
+
+/// A tick typed on a break step replaces the old one (`1` then `2` gives
+/// 12 wherever the tick was); after another edit the next digit starts anew.
+#[test]
+fn a_typed_tick_replaces_the_old_one() {
+    let (mut h, _, _) = open_kind("break", 80, 24);
+    assert_eq!(break_work(&h).field, super::model::StepField::Tick);
+    let count = break_work(&h).steps.len();
+    h.char('1').char('2');
+    let at = |h: &Harness| break_work(h).steps[break_work(h).selected].at;
+    assert_eq!(at(&h), 12);
+    h.key(KeyCode::Backspace);
+    assert_eq!(at(&h), 1, "Backspace drops the last digit");
+    h.key(KeyCode::Right).char('3');
+    assert_eq!(at(&h), 3, "after → the next digit starts anew");
+    assert_eq!(break_work(&h).steps.len(), count);
+    assert!(break_work(&h).steps.windows(2).all(|w| w[0].at <= w[1].at));
+}

@@ -87,6 +87,9 @@ pub(crate) enum Message {
     MoveStep {
         later: bool,
     },
+    /// Break: a digit typed on the tick field, or Backspace.
+    TickDigit(u8),
+    TickErase,
     /// Quiz: choose (or unchoose) the current option.
     Choose,
     /// Quiz: choose (or unchoose) the option shown at this position (from
@@ -290,7 +293,13 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
                 .or_else(|| item_key(code))
                 .or_else(|| scroll_pages(code)),
         },
-        Work::Break(_) => match code {
+        Work::Break(work) => match code {
+            // A tick typed as a number (the first digit replaces it).
+            KeyCode::Char(digit @ '0'..='9') if work.field == StepField::Tick => digit
+                .to_digit(10)
+                .and_then(|d| u8::try_from(d).ok())
+                .map(M::TickDigit),
+            KeyCode::Backspace if work.field == StepField::Tick => Some(M::TickErase),
             // The keys of an earlier version, kept: harmless aliases.
             KeyCode::Char('+' | '=') => Some(M::Adjust { forward: true }),
             KeyCode::Char('-') => Some(M::Adjust { forward: false }),
@@ -970,7 +979,25 @@ fn edit_design(work: &mut DesignWork, message: Message, moves_rows: bool) -> boo
 /// A break panel's edit of the schedule, after which the preview runs it
 /// again. `false`: the message is not one.
 fn edit_break(app: &mut App, work: &mut BreakWork, message: Message, moves_rows: bool) -> bool {
+    let typing = matches!(message, Message::TickDigit(_) | Message::TickErase);
     match message {
+        Message::TickDigit(_) | Message::TickErase if !moves_rows => return false,
+        Message::TickDigit(digit) => {
+            if let Some(step) = work.steps.get_mut(work.selected) {
+                let kept = if work.tick_fresh { 0 } else { step.at };
+                step.at = kept
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(digit))
+                    .min(sim_core::MAX_TIME as u64);
+                work.keep_in_tick_order();
+            }
+        }
+        Message::TickErase => {
+            if let Some(step) = work.steps.get_mut(work.selected) {
+                step.at /= 10;
+                work.keep_in_tick_order();
+            }
+        }
         Message::Up if moves_rows => work.selected = work.selected.saturating_sub(1),
         Message::Down if moves_rows => {
             work.selected = (work.selected + 1).min(work.steps.len().saturating_sub(1));
@@ -992,6 +1019,8 @@ fn edit_break(app: &mut App, work: &mut BreakWork, message: Message, moves_rows:
         Message::MoveStep { later } => move_step(work, later),
         _ => return false,
     }
+    // Any other edit leaves the tick: the next digit typed starts anew.
+    work.tick_fresh = !typing;
     work.rerun();
     true
 }

@@ -216,11 +216,20 @@ fn exercise_aliases(work: &Work, lang: Lang) -> Vec<(&'static str, &'static str)
             ("PgUp/PgDn", w("scroll by a page", "按页滚动")),
         ],
         Work::Design(_) | Work::Quiz { .. } => vec![rows],
-        Work::Break(_) => vec![
-            rows,
-            ("+ = -", w("as → → ←", "同 → → ←")),
-            ("Insert/Delete", w("as a x", "同 a x")),
-        ],
+        Work::Break(work) => {
+            let mut keys = vec![
+                rows,
+                ("+ = -", w("as → → ←", "同 → → ←")),
+                ("Insert/Delete", w("as a x", "同 a x")),
+            ];
+            if work.field == super::model::StepField::Tick {
+                keys.extend([
+                    ("0-9", w("type the tick", "输入时刻")),
+                    ("Backspace", w("erase a digit", "删除一位")),
+                ]);
+            }
+            keys
+        }
     }
 }
 
@@ -531,8 +540,8 @@ fn exercise_help(
             "设计：↑↓（或 Tab）选择选项；空格或 → 修改（[x] 表示检查该谓词或把目标交给对账，‹ › 表示可选值：每个目标只提供它的真实资源支持的保护，各有代价），← 反向。Enter 让探索器尝试这个世界的所有调度；答案必须安全，代价也不能超过所需。被攻破时按 t 打开反例。",
         )),
         Work::Break(_) => Some((
-            "Schedule: ↑↓ picks a step, Tab a field ([ ] marks it), Space or → changes it and ← back, as in a design (tick, worker, action, target), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
-            "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（时刻、Worker、动作、目标），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
+            "Schedule: ↑↓ picks a step, Tab a field ([ ] marks it), Space or → changes it and ← back, as in a design (tick, worker, action, target; a tick can also be typed), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
+            "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（时刻、Worker、动作、目标；时刻也可以直接输入），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
         )),
         Work::Quiz { .. } => Some((
             "Quiz: ( ) one answer, [ ] any number. A digit chooses the option with that number; the options stay on screen with the hints. After a try each option shows ✓ or ✗ and why.",
