@@ -147,6 +147,9 @@ impl Learner {
     /// edit tick, worker, action and target, not the named operations and
     /// values an explorer's schedule may carry.
     pub fn enter_answer(&mut self, answer: &Answer) {
+        // A reopened exercise shows the answer as the learner left it: the
+        // keys below toggle, so what is there is taken off first.
+        self.clear_answer();
         match answer {
             Answer::Mark(steps) => {
                 for step in steps {
@@ -179,9 +182,14 @@ impl Learner {
                     let Some(position) = order.iter().position(|shown| shown == option) else {
                         continue;
                     };
-                    self.keys(KeyCode::Up, 64);
-                    self.keys(KeyCode::Down, position);
-                    self.key(KeyCode::Char(' '));
+                    // The number shown beside it picks it.
+                    let Some(digit) = u32::try_from(position + 1)
+                        .ok()
+                        .and_then(|n| char::from_digit(n, 10))
+                    else {
+                        continue;
+                    };
+                    self.key(KeyCode::Char(digit));
                 }
             }
             Answer::Design(design) => self.enter_design(design),
@@ -195,6 +203,34 @@ impl Learner {
                     work.rerun();
                 }
             }
+        }
+    }
+
+    /// Unmarks every mark and unchooses every option, with the keys a
+    /// learner would press.
+    fn clear_answer(&mut self) {
+        let Some(state) = self.exercise() else {
+            return;
+        };
+        let marks: Vec<u32> = state.marks.iter().copied().collect();
+        let chosen: Vec<usize> = match &state.work {
+            Work::Quiz { order, chosen, .. } => order
+                .iter()
+                .enumerate()
+                .filter(|(_, option)| chosen.contains(option))
+                .map(|(position, _)| position)
+                .collect(),
+            _ => Vec::new(),
+        };
+        for step in marks {
+            self.key(KeyCode::Home);
+            self.keys(KeyCode::Right, step as usize);
+            self.key(KeyCode::Char('m'));
+        }
+        for position in chosen {
+            self.keys(KeyCode::Up, 64);
+            self.keys(KeyCode::Down, position);
+            self.key(KeyCode::Char(' '));
         }
     }
 

@@ -450,6 +450,66 @@ test('every exercise kind can be answered and graded', async () => {
   await done(session);
 });
 
+test('a design check runs in the worker with a busy line; focus moves to the verdict; the knobs survive a reload', async () => {
+  const session = await open('#/lesson/02-token-in-the-commit');
+  const { page } = session;
+  const design = page.locator('.exercise.kind-design').first();
+  const exerciseId = (await design.getAttribute('id')).replace(/^ex-/, '');
+  const box = design.locator('.design-knobs input[type=checkbox]').first();
+  const before = await box.isChecked();
+  await box.click();
+  // A recorder in the page, set before the click: whether the busy line
+  // showed, the section's aria-busy then, and the longest wait of the
+  // page's thread while it showed (a grade on that thread would block it,
+  // and replace the busy line before anyone saw it).
+  await page.evaluate((selector) => {
+    const section = document.querySelector(selector);
+    const seen = { busy: false, ariaBusy: null, text: '', maxGapMs: 0 };
+    window.fencelabBusySeen = seen;
+    new MutationObserver(() => {
+      const line = section.querySelector('.feedback .busy[role=status]');
+      if (!line || seen.busy) return;
+      Object.assign(seen, { busy: true, ariaBusy: section.getAttribute('aria-busy'), text: line.textContent });
+      let last = performance.now();
+      const tick = () => {
+        const now = performance.now();
+        seen.maxGapMs = Math.max(seen.maxGapMs, now - last);
+        last = now;
+        if (section.querySelector('.feedback .busy')) setTimeout(tick, 0);
+      };
+      setTimeout(tick, 0);
+    }).observe(section, { subtree: true, childList: true });
+  }, `#ex-${exerciseId}`);
+  await design.getByRole('button', { name: 'Check my answer' }).click();
+  const verdict = design.locator('.feedback > p.verdict');
+  await verdict.waitFor({ timeout: 20000 });
+  assert.equal(await design.getAttribute('aria-busy'), null);
+  const seen = await page.evaluate(() => window.fencelabBusySeen);
+  assert.ok(seen.busy, 'a busy line while the design was checked');
+  assert.match(seen.text, /Checking your design/);
+  assert.equal(seen.ariaBusy, 'true');
+  assert.ok(seen.maxGapMs < 200, `the page's thread was blocked for ${seen.maxGapMs} ms`);
+  // Focus is on the verdict, not <body>.
+  assert.ok(await page.evaluate(() => document.activeElement?.classList.contains('verdict')), 'focus on the verdict');
+  // The worker's try is recorded once in the page's session and saved.
+  const saved = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
+  assert.equal(saved.lessons['02-token-in-the-commit'].exercises[exerciseId].attempts, 1);
+  // The quiz grades on the page's thread; focus goes to its verdict too.
+  const quiz = page.locator('.exercise.kind-quiz').first();
+  const quizChoice = await quiz.locator('input').nth(1).getAttribute('id');
+  await quiz.locator('input').nth(1).check();
+  await quiz.getByRole('button', { name: 'Check my answer' }).click();
+  await quiz.locator('.feedback > p.verdict').waitFor();
+  assert.ok(await page.evaluate(() => document.activeElement?.closest('.kind-quiz') && document.activeElement.classList.contains('verdict')), 'focus on the quiz verdict');
+  // After a reload the knob is as the learner left it.
+  await page.reload();
+  await page.waitForSelector('main h1');
+  const again = page.locator('.exercise.kind-design').first().locator('.design-knobs input[type=checkbox]').first();
+  assert.equal(await again.isChecked(), !before, 'the knob survives the reload');
+  assert.ok(await page.locator(`#${quizChoice}`).isChecked(), 'the quiz choice survives the reload');
+  await done(session);
+});
+
 test('quiz options come in the learner\'s own order, from the seed in the progress record', async () => {
   const session = await open('#/lesson/01-liveness-vs-safety');
   const { page } = session;

@@ -675,6 +675,16 @@ impl Course {
         Ok(self.session.load_progress(text)?)
     }
 
+    /// Takes in a record another session wrote (the page's Web Worker,
+    /// which grades a design off the main thread and records the try in
+    /// its own session), losing nothing of this one: the try counts once,
+    /// a completion stays, and what this session did meanwhile is kept.
+    pub fn merge_progress(&mut self, text: &str) -> Result<(), CourseError> {
+        let other = sim_core::course::Progress::from_json(text)?;
+        self.session.merge_progress(&other);
+        Ok(())
+    }
+
     /// The progress record as JSON, the same as the terminal's file.
     pub fn progress_json(&self) -> String {
         self.session.export_progress()
@@ -1288,6 +1298,31 @@ mod tests {
             .unwrap_or_default();
         assert_eq!(shown["shown_hints"].as_array().map(Vec::len), Some(2));
         assert_eq!(shown["progress"]["hints_used"], 2);
+    }
+
+    /// The page's grading worker: a second session grades a design and
+    /// records the try; merged into the page's session, the try counts
+    /// once and a hint the page showed meanwhile is kept.
+    #[test]
+    fn a_record_from_the_grading_worker_merges_without_loss() {
+        let mut page = course();
+        let (lesson, id) = first_of_kind(&page, "design");
+        let (quiz_lesson, quiz) = first_of_kind(&page, "quiz");
+        let mut worker = course();
+        worker.load_progress(&page.progress_json()).unwrap();
+        let answer = first_try(&worker, &lesson, &id);
+        worker.grade(&lesson, &id, &answer, Lang::En).unwrap();
+        // Meanwhile, on the page: a hint on another exercise.
+        page.hint(&quiz_lesson, &quiz, 0, Lang::En).unwrap();
+        page.merge_progress(&worker.progress_json()).unwrap();
+        let record = Progress::from_json(&page.progress_json()).unwrap();
+        assert_eq!(record.exercise(&lesson, &id).unwrap().attempts, 1);
+        assert_eq!(record.exercise(&quiz_lesson, &quiz).unwrap().hints_used, 1);
+        // Merged twice (a repeated message), still one try.
+        page.merge_progress(&worker.progress_json()).unwrap();
+        let record = Progress::from_json(&page.progress_json()).unwrap();
+        assert_eq!(record.exercise(&lesson, &id).unwrap().attempts, 1);
+        assert!(page.merge_progress("{ not json").is_err());
     }
 
     #[test]

@@ -378,6 +378,16 @@ pub mod bindings {
                 .map_err(|e| fail(e.message(lang)))
         }
 
+        /// Takes in a record the grading worker's session wrote (see
+        /// `Course::merge_progress`); throws if it is damaged.
+        #[wasm_bindgen(js_name = mergeProgress)]
+        pub fn merge_progress(&mut self, text: &str) -> Result<(), JsError> {
+            let lang = self.inner.lang();
+            self.inner
+                .merge_progress(text)
+                .map_err(|e| fail(e.message(lang)))
+        }
+
         /// The progress record as JSON text (the terminal's file format).
         #[wasm_bindgen(js_name = progressJson)]
         pub fn progress_json(&self) -> String {

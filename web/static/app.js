@@ -17,8 +17,13 @@ import { frontDoor } from './frontdoor.js';
 
 const STORAGE_KEY = 'fencelab.progress';
 const DAMAGED_KEY = 'fencelab.progress.damaged';
+// A design exercise's knobs as the learner left them, per exercise, so a
+// reload shows them again (the progress record holds tries, not drafts).
+const DRAFT_KEY = 'fencelab.draft';
 
 let course = null;
+// The text of lessons.json, for the grading worker's own session.
+let lessonsText = null;
 const main = () => document.getElementById('main');
 
 // ---- messages ---------------------------------------------------------------
@@ -52,6 +57,50 @@ function save() {
   } catch {
     banner(t('storageFailed'));
   }
+}
+
+function readDraft(lessonId, exerciseId) {
+  try {
+    return JSON.parse(storage()?.getItem(`${DRAFT_KEY}:${lessonId}:${exerciseId}`) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+function saveDraft(lessonId, exerciseId, answer) {
+  try {
+    storage()?.setItem(`${DRAFT_KEY}:${lessonId}:${exerciseId}`, JSON.stringify(answer));
+  } catch {
+    // A draft is a convenience: without storage the knobs start fresh.
+  }
+}
+
+// ---- the grading worker -----------------------------------------------------
+
+let gradeWorker = null;
+let gradeRequests = 0;
+const gradeWaiting = new Map();
+
+/** Grades `answer` in the worker's session; resolves to its grade and record. */
+function gradeOffThread(lessonId, exerciseId, answer) {
+  if (!gradeWorker) {
+    gradeWorker = new Worker(new URL('./grade-worker.js', import.meta.url), { type: 'module' });
+    gradeWorker.onmessage = (event) => {
+      const waiting = gradeWaiting.get(event.data.id);
+      if (!waiting) return;
+      gradeWaiting.delete(event.data.id);
+      if (event.data.kind === 'done') waiting.ok(event.data);
+      else waiting.fail(new Error(event.data.message));
+    };
+  }
+  const id = ++gradeRequests;
+  return new Promise((ok, fail) => {
+    gradeWaiting.set(id, { ok, fail });
+    gradeWorker.postMessage({
+      id, lessons: lessonsText, progress: course.progressJson(),
+      lesson: lessonId, exercise: exerciseId, answer: JSON.stringify(answer),
+    });
+  });
 }
 
 function download(name, text) {
@@ -344,20 +393,58 @@ function viewExercise(lesson, exercise) {
     kind?.graded?.(result, isSolution);
   };
 
+  // After a submit, focus goes to the verdict (it has tabindex=-1, in an
+  // aria-live region), not back to <body>.
+  const focusVerdict = () => feedback.querySelector('.verdict')?.focus();
+  const refuse = (error) => {
+    clear(feedback).append(h('p', { class: 'verdict bad', tabindex: -1 }, errorText(error)));
+    focusVerdict();
+  };
   const submit = (answer) => {
+    if (exercise.kind === 'design') {
+      submitDesign(answer);
+      return;
+    }
     try {
       show(JSON.parse(course.grade(lesson.id, exercise.id, JSON.stringify(answer))), false);
       save();
+      focusVerdict();
     } catch (error) {
-      clear(feedback).append(h('p', { class: 'verdict bad' }, errorText(error)));
+      refuse(error);
+    }
+  };
+  // A design's check runs the explorers: in the worker, with the page
+  // usable and a busy line meanwhile. The worker's session records the try;
+  // merged here, it counts once.
+  let checking = false;
+  const submitDesign = async (answer) => {
+    if (checking) return;
+    checking = true;
+    const buttons = [...body.querySelectorAll('button.primary')];
+    for (const button of buttons) button.disabled = true;
+    box.setAttribute('aria-busy', 'true');
+    clear(feedback).append(h('p', { class: 'busy', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', t('checkingDesign')));
+    try {
+      const { result, progress: record } = await gradeOffThread(lesson.id, exercise.id, answer);
+      course.mergeProgress(record);
+      show(result, false);
+      save();
+      focusVerdict();
+    } catch (error) {
+      refuse(error);
+    } finally {
+      checking = false;
+      box.removeAttribute('aria-busy');
+      for (const button of buttons) button.disabled = false;
     }
   };
   solutionButton.addEventListener('click', () => {
     try {
       show(JSON.parse(course.solution(lesson.id, exercise.id)), true);
       save();
+      focusVerdict();
     } catch (error) {
-      clear(feedback).append(h('p', { class: 'verdict bad' }, errorText(error)));
+      refuse(error);
     }
   });
 
@@ -424,14 +511,21 @@ function markExercise(lesson, exercise, body, submit) {
 
 function predictExercise(lesson, exercise, body, submit) {
   const selects = new Map();
+  // The predictions as the learner left them (a draft kept per exercise).
+  const draft = readDraft(lesson.id, exercise.id) ?? {};
+  const keep = () => {
+    const answer = {};
+    for (const [index, select] of selects) if (select.value) answer[String(index)] = select.value;
+    saveDraft(lesson.id, exercise.id, answer);
+  };
   const draw = () => {
     const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
     const list = h('ul', { class: 'predictions' });
     for (const index of exercise.steps) {
       const id = `predict-${exercise.id}-${index}`;
-      const old = selects.get(index);
-      const select = h('select', { id }, h('option', { value: '' }, t('choose')),
-        exercise.outcomes.map((o) => h('option', { value: o, selected: old && old.value === o ? true : null }, outcomeKey(o) ? t(outcomeKey(o)) : o)));
+      const old = selects.get(index)?.value ?? draft[String(index)];
+      const select = h('select', { id, onchange: keep }, h('option', { value: '' }, t('choose')),
+        exercise.outcomes.map((o) => h('option', { value: o, selected: old === o ? true : null }, outcomeKey(o) ? t(outcomeKey(o)) : o)));
       selects.set(index, select);
       list.append(h('li', {}, h('label', { for: id }, `${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? ''), ' '), select));
     }
@@ -451,14 +545,19 @@ function predictExercise(lesson, exercise, body, submit) {
 // option's authored index, which answers, grades and keys name.
 function quizExercise(lesson, exercise, body, submit) {
   const type = exercise.multiple ? 'checkbox' : 'radio';
+  // The choice as the learner left it (a draft kept per exercise).
+  const kept = readDraft(lesson.id, exercise.id) ?? [];
+  const chosen = () => inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value));
+  const keep = () => saveDraft(lesson.id, exercise.id, chosen());
   const inputs = exercise.options.map((option, position) => {
     const id = `quiz-${exercise.id}-${option.index}`;
-    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: option.index }), id, text: option.text, number: position + 1 };
+    const checked = Array.isArray(kept) && kept.includes(option.index) ? true : null;
+    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: option.index, checked, onchange: keep }), id, text: option.text, number: position + 1 };
   });
   const numberOf = new Map(exercise.options.map((option, position) => [option.index, position + 1]));
   body.append(h('fieldset', {}, h('legend', {}, exercise.multiple ? t('quizMultiple') : t('quizSingle')),
     inputs.map(({ input, id, text, number }) => h('div', { class: 'option' }, input, h('label', { for: id }, ` ${number}. `, inline(text))))),
-  h('button', { type: 'button', class: 'primary', onclick: () => submit(inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value))) }, t('submit')));
+  h('button', { type: 'button', class: 'primary', onclick: () => submit(chosen()) }, t('submit')));
   const optionNumber = (index) => numberOf.get(index) ?? index + 1;
   return {
     keyText: (key) => key.map(optionNumber).sort((a, b) => a - b).join(', '),
@@ -499,11 +598,16 @@ function designExercise(lesson, exercise, body, submit) {
   const world = exercise.world;
   const word = (name) => exercise.words?.[name] ?? name;
   const fields = [];
-  const controls = h('div', { class: 'design-knobs' });
+  // The knobs as the learner left them (a draft kept per exercise), else
+  // the exercise's start.
+  const draft = readDraft(lesson.id, exercise.id) ?? {};
+  const startOf = (knob) => draft[knob] ?? exercise.start[knob];
+  const answer = () => Object.fromEntries(fields.map((f) => f()));
+  const controls = h('div', { class: 'design-knobs', onchange: () => saveDraft(lesson.id, exercise.id, answer()) });
   const targetSelects = [];
   const total = h('p', { class: 'design-total', 'aria-live': 'polite' });
   const checksField = (knob) => {
-    const start = new Set(exercise.start[knob]);
+    const start = new Set(startOf(knob));
     const boxes = exercise.choices.checks.map((check) => {
       const id = `${exercise.id}-${knob}-${check}`;
       const box = h('input', { type: 'checkbox', id, checked: start.has(check) ? true : null });
@@ -515,20 +619,22 @@ function designExercise(lesson, exercise, body, submit) {
   const selectField = (knob, choices, start) => {
     const id = `${exercise.id}-${knob}`;
     const said = (c) => (knob === 'token' ? word(`token:${c}`) : word(c));
-    const select = h('select', { id }, choices.map((c) => h('option', { value: c, selected: c === start ? true : null }, said(c))));
+    const chosen = choices.includes(start) ? start : exercise.start[knob];
+    const select = h('select', { id }, choices.map((c) => h('option', { value: c, selected: c === chosen ? true : null }, said(c))));
     controls.append(h('div', {}, h('label', { for: id }, `${t(KNOB_KEYS[knob])} `), select));
     return select;
   };
   for (const knob of exercise.open) {
     if (knob === 'commit_checks' || knob === 'renew_checks') checksField(knob);
     else if (knob === 'token' || knob === 'lease_clock') {
-      const select = selectField(knob, exercise.choices[knob], exercise.start[knob]);
+      const select = selectField(knob, exercise.choices[knob], startOf(knob));
       fields.push(() => [knob, select.value]);
     } else if (knob === 'target_protect') {
       // Each target offers only what its real resource supports, with the cost.
       const selects = exercise.resources.map((resource, i) => {
         const id = `${exercise.id}-target-${i}`;
-        const start = exercise.start.target_protect[i];
+        const kept = startOf('target_protect')?.[i];
+        const start = resource.offers.some((o) => o.protect === kept) ? kept : exercise.start.target_protect[i];
         const words = h('span', { class: 'muted' });
         const select = h('select', { id, onchange: () => { showWords(); showTotal(); } },
           resource.offers.map((o) => h('option', { value: o.protect, selected: o.protect === start ? true : null }, `${word(o.protect)} (${tf('designCost', { n: o.cost })})`)));
@@ -545,7 +651,8 @@ function designExercise(lesson, exercise, body, submit) {
   // Which targets' effects stay possible and go to reconciliation: always the learner's call.
   const reconcileBoxes = exercise.resources.map((resource, i) => {
     const id = `${exercise.id}-reconcile-${i}`;
-    const box = h('input', { type: 'checkbox', id, onchange: () => showTotal() });
+    const kept = (draft.reconcile ?? []).includes(resource.id);
+    const box = h('input', { type: 'checkbox', id, checked: kept ? true : null, onchange: () => showTotal() });
     return { id: resource.id, box, label: h('label', { for: id }, box, ` ${resource.id} · ${resource.title}`) };
   });
   if (reconcileBoxes.length) {
@@ -567,7 +674,7 @@ function designExercise(lesson, exercise, body, submit) {
   body.append(
     h('p', {}, `${t('designWorld')}: ${worldSummary(world)}`),
     h('p', {}, t('designPrompt')), controls,
-    h('button', { type: 'button', class: 'primary', onclick: () => submit(Object.fromEntries(fields.map((f) => f()))) }, t('submit')));
+    h('button', { type: 'button', class: 'primary', onclick: () => { saveDraft(lesson.id, exercise.id, answer()); submit(answer()); } }, t('submit')));
   return null;
 }
 
@@ -913,6 +1020,7 @@ async function boot() {
     const wasm = init().then(() => performance.mark('fencelab:wasm'));
     const [text] = await Promise.all([lessons, wasm]);
     course = new Course(text);
+    lessonsText = text;
     performance.mark('fencelab:course');
   } catch (error) {
     clear(main()).append(h('p', { class: 'verdict bad' }, t('bootFailed') + errorText(error)));

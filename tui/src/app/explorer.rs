@@ -83,6 +83,9 @@ pub(crate) struct ExplorerState {
     pub(crate) preset: usize,
     pub(crate) exhaustive: bool,
     pub(crate) seed: u64,
+    /// The next digit typed starts a new seed (the row was just focused),
+    /// so typing `42` over `1` gives 42, not 142.
+    pub(crate) seed_fresh: bool,
     pub(crate) cancel: bool,
     pub(crate) heartbeat: bool,
     pub(crate) restarted: bool,
@@ -111,6 +114,7 @@ impl ExplorerState {
             preset,
             exhaustive: false,
             seed: DEFAULT_SEED,
+            seed_fresh: true,
             cancel: false,
             heartbeat: false,
             restarted: false,
@@ -285,6 +289,8 @@ pub(crate) fn message_for_key(state: &ExplorerState, code: KeyCode) -> Option<Me
     match code {
         KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
         KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+        KeyCode::Home => Some(M::ListStart),
+        KeyCode::End => Some(M::ListEnd),
         KeyCode::Left => Some(M::PrevValue),
         KeyCode::Right | KeyCode::Char(' ') => Some(M::NextValue),
         KeyCode::Enter | KeyCode::Char('r') => Some(M::Run),
@@ -308,13 +314,28 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
     use Message as M;
     let rows = Setting::ALL.len();
     match message {
-        M::Up if !state.running() => state.row = state.row.saturating_sub(1),
-        M::Down if !state.running() => state.row = (state.row + 1).min(rows - 1),
+        M::Up if !state.running() => {
+            state.row = state.row.saturating_sub(1);
+            state.seed_fresh = true;
+        }
+        M::Down if !state.running() => {
+            state.row = (state.row + 1).min(rows - 1);
+            state.seed_fresh = true;
+        }
+        M::ListStart if !state.running() => {
+            state.row = 0;
+            state.seed_fresh = true;
+        }
+        M::ListEnd if !state.running() => {
+            state.row = rows - 1;
+            state.seed_fresh = true;
+        }
         M::ClickRow(row) if !state.running() && row < rows => {
             if state.row == row {
                 state.change(true);
             } else {
                 state.row = row;
+                state.seed_fresh = true;
             }
         }
         M::PrevValue | M::NextValue if !state.running() => {
@@ -322,15 +343,18 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
         }
         M::Run if !state.running() => start(app, state),
         M::SeedDigit(digit) if !state.running() => {
-            // Digits append to the seed; Backspace drops the last one.
-            state.seed = state
-                .seed
+            // The first digit on the focused row replaces the seed; the
+            // next ones append; Backspace drops the last one.
+            let kept = if state.seed_fresh { 0 } else { state.seed };
+            state.seed_fresh = false;
+            state.seed = kept
                 .checked_mul(10)
                 .and_then(|s| s.checked_add(u64::from(digit)))
                 .unwrap_or(state.seed);
             state.run = Run::Idle;
         }
         M::SeedErase if !state.running() => {
+            state.seed_fresh = false;
             state.seed /= 10;
             state.run = Run::Idle;
         }

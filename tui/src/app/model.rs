@@ -3,7 +3,7 @@
 //! draws it; nothing else touches it.
 
 use sim_core::Lang;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use sim_core::course::{
     CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson,
@@ -275,6 +275,9 @@ pub(crate) struct BreakWork {
     pub(crate) steps: Vec<Step>,
     pub(crate) selected: usize,
     pub(crate) field: StepField,
+    /// The next digit typed on the tick starts a new number (the field was
+    /// just reached), so typing `12` over `3` gives 12, not 312.
+    pub(crate) tick_fresh: bool,
     /// The schedule run now, or why it cannot run.
     pub(crate) preview: Result<Timeline, sim_core::course::CourseError>,
 }
@@ -287,6 +290,7 @@ impl BreakWork {
             steps,
             selected: 0,
             field: StepField::Tick,
+            tick_fresh: true,
             // Replaced by `rerun` below, before anyone reads it.
             preview: Err(sim_core::course::CourseError::Schedule(
                 sim_core::ScenarioError::TooManySteps,
@@ -412,6 +416,16 @@ pub(crate) struct App {
     pub(crate) outbox: Vec<Command>,
     /// Searches started so far: the next one's id.
     pub(crate) searches: u64,
+    /// The learner's answer as it stood when they left an exercise, by
+    /// (lesson, exercise) index, so reopening it in this run shows it again.
+    pub(crate) drafts: HashMap<(usize, usize), Draft>,
+}
+
+/// An exercise's answer in the making, kept when the learner leaves it.
+#[derive(Debug, Clone)]
+pub(crate) struct Draft {
+    pub(crate) work: Work,
+    pub(crate) marks: BTreeSet<u32>,
 }
 
 impl App {
@@ -430,6 +444,7 @@ impl App {
             quit: false,
             outbox: Vec::new(),
             searches: 0,
+            drafts: HashMap::new(),
         };
         let next = app.next_lesson().unwrap_or(0);
         let resume = app
@@ -483,6 +498,7 @@ impl App {
             quit: false,
             outbox: Vec::new(),
             searches: 0,
+            drafts: HashMap::new(),
         }
     }
 
@@ -596,12 +612,17 @@ impl App {
                 },
             ),
         };
+        // Reopened in this run: the learner's own answer as they left it.
+        let (work, marks) = match self.drafts.get(&(lesson, exercise)) {
+            Some(draft) => (draft.work.clone(), draft.marks.clone()),
+            None => (work, BTreeSet::new()),
+        };
         Some(ExerciseState {
             lesson,
             exercise,
             timeline,
             candidates,
-            marks: BTreeSet::new(),
+            marks,
             grade: None,
             solution: None,
             panel: Panel::Step,

@@ -83,6 +83,9 @@ pub(crate) fn key_of_label(label: &str, at: u16) -> Option<KeyCode> {
         "↑↓" => pair(KeyCode::Up, KeyCode::Down, 1, 2),
         "←→" => pair(KeyCode::Left, KeyCode::Right, 1, 2),
         "Home/End" => pair(KeyCode::Home, KeyCode::End, 5, 8),
+        // ← and → each a column, then `/Space`.
+        "←→/Space" if (2..8).contains(&at) => Some(KeyCode::Char(' ')),
+        "←→/Space" => pair(KeyCode::Left, KeyCode::Right, 1, 2),
         "←" => Some(KeyCode::Left),
         "→" => Some(KeyCode::Right),
         "Enter" => Some(KeyCode::Enter),

@@ -843,13 +843,15 @@ fn predict(
     if h.exercise().timeline.as_ref().unwrap().cursor as u32 != key[0].0 {
         h.key(KeyCode::Home);
     }
-    for (step, actual) in key {
+    for (index, (step, actual)) in key.iter().enumerate() {
+        if index > 0 {
+            h.key(KeyCode::Tab);
+        }
         let cursor = h.exercise().timeline.as_ref().unwrap().cursor as u32;
-        assert_eq!(
-            cursor, *step,
-            "each prediction moves on to the next asked step"
-        );
+        assert_eq!(cursor, *step, "Tab moves on to the next asked step");
         h.char(predict_char(choose(*actual)));
+        let after = h.exercise().timeline.as_ref().unwrap().cursor as u32;
+        assert_eq!(after, *step, "a prediction does not move the cursor");
     }
 }
 
@@ -1061,13 +1063,17 @@ fn break_key(lesson: &Lesson, index: usize) -> Vec<sim_core::Step> {
 
 /// Presses `key` until `done` holds (at most `limit` times).
 fn press_until(h: &mut Harness, key: char, limit: usize, done: impl Fn(&Harness) -> bool) {
+    press_until_key(h, KeyCode::Char(key), limit, done);
+}
+
+fn press_until_key(h: &mut Harness, key: KeyCode, limit: usize, done: impl Fn(&Harness) -> bool) {
     for _ in 0..limit {
         if done(h) {
             return;
         }
-        h.char(key);
+        h.key(key);
     }
-    assert!(done(h), "{key} pressed {limit} times");
+    assert!(done(h), "{key:?} pressed {limit} times");
 }
 
 /// Types `steps` into the editor: deletes every step, then adds each one
@@ -1085,21 +1091,27 @@ fn type_schedule(h: &mut Harness, steps: &[sim_core::Step]) {
                 if break_work(h).field == wanted {
                     break;
                 }
-                h.key(KeyCode::Right);
+                h.key(KeyCode::Tab);
             }
             assert_eq!(break_work(h).field, wanted);
         };
         let step = |h: &Harness| break_work(h).steps[index].clone();
+        // Values change as in the design panel: Space or → forward, ← back;
+        // the old + and - still work.
         field(h, StepField::Action);
-        press_until(h, '+', 12, |h| step(h).action == want.action);
+        press_until(h, ' ', 12, |h| step(h).action == want.action);
         field(h, StepField::Worker);
-        press_until(h, '+', 8, |h| step(h).worker == want.worker);
+        press_until_key(h, KeyCode::Right, 8, |h| step(h).worker == want.worker);
         field(h, StepField::Target);
         press_until(h, '+', 8, |h| step(h).target == want.target);
         field(h, StepField::Tick);
         let at = step(h).at;
-        let key = if at > want.at { '-' } else { '+' };
-        press_until(h, key, 64, |h| step(h).at == want.at);
+        let key = if at > want.at {
+            KeyCode::Left
+        } else {
+            KeyCode::Right
+        };
+        press_until_key(h, key, 64, |h| step(h).at == want.at);
     }
 }
 
@@ -1141,10 +1153,7 @@ fn break_exercise_edits_keep_the_schedule_in_time_order() {
         assert_eq!(work.selected, count - 2);
         assert!(work.steps.windows(2).all(|w| w[0].at <= w[1].at));
         // A new step, a copy one tick later; then its action changed.
-        h.char('a')
-            .key(KeyCode::Right)
-            .key(KeyCode::Right)
-            .char('+');
+        h.char('a').key(KeyCode::Tab).key(KeyCode::Tab).char('+');
         assert_eq!(break_work(h).steps.len(), count + 1);
         assert!(break_work(h).preview.is_ok());
     });
@@ -1306,6 +1315,154 @@ fn full_pass_through_a_quiz_exercise() {
     }
 }
 
+fn quiz_order(h: &Harness) -> Vec<usize> {
+    let super::model::Work::Quiz { order, .. } = &h.exercise().work else {
+        panic!("not a quiz")
+    };
+    order.clone()
+}
+
+fn quiz_chosen(h: &Harness) -> Vec<usize> {
+    let super::model::Work::Quiz { chosen, .. } = &h.exercise().work else {
+        panic!("not a quiz")
+    };
+    chosen.iter().copied().collect()
+}
+
+/// With a hint open the options stay on the panel, and a digit chooses the
+/// option shown with that number (the learner's shuffled order).
+#[test]
+fn quiz_with_a_hint_open_keeps_its_options() {
+    for (name, lang_key) in [("quiz_hint_open", None), ("quiz_hint_open_zh", Some('l'))] {
+        check_kind(name, "quiz", |h, lesson, index| {
+            if let Some(key) = lang_key {
+                h.char(key);
+            }
+            h.char('h');
+            assert_eq!(h.exercise().panel, super::model::Panel::Hints);
+            let ExerciseKind::Quiz { options, .. } = &lesson.exercises[index].kind else {
+                unreachable!()
+            };
+            let panel = h.panel_text();
+            let lang = h.app.lang();
+            for option in options {
+                let start: String = option.text.get(lang).chars().take(12).collect();
+                assert!(panel.contains(&start), "option {start:?} hidden:\n{panel}");
+            }
+            h.char('2');
+            assert_eq!(
+                quiz_chosen(h),
+                [quiz_order(h)[1]],
+                "2 chose the second shown"
+            );
+            assert_eq!(
+                h.exercise().panel,
+                super::model::Panel::Hints,
+                "the hint stays"
+            );
+        });
+    }
+}
+
+/// Over the worked solution the options are not drawn: an option key
+/// brings them back and chooses nothing.
+#[test]
+fn quiz_option_keys_never_act_on_hidden_options() {
+    let (mut h, lesson, index) = open_kind("quiz", 80, 24);
+    let key = quiz_key(&lesson, index);
+    let wrong = (0..quiz_count(&lesson, index))
+        .find(|i| !key.contains(i))
+        .unwrap();
+    choose(&mut h, &[wrong]);
+    h.key(KeyCode::Enter).char('s');
+    assert_eq!(h.exercise().panel, super::model::Panel::Solution);
+    h.char('1');
+    assert_eq!(quiz_chosen(&h), [wrong], "nothing chosen blind");
+    assert_eq!(h.exercise().panel, super::model::Panel::Step);
+}
+
+/// Tab and Shift-Tab wrap around the options; Home and End reach the ends.
+#[test]
+fn quiz_tab_wraps_and_home_end_reach_the_ends() {
+    let (mut h, _, _) = open_kind("quiz", 80, 24);
+    let cursor = |h: &Harness| match &h.exercise().work {
+        super::model::Work::Quiz { cursor, .. } => *cursor,
+        _ => unreachable!(),
+    };
+    let count = quiz_order(&h).len();
+    h.key(KeyCode::BackTab);
+    assert_eq!(
+        cursor(&h),
+        count - 1,
+        "Shift-Tab from the first wraps to the last"
+    );
+    h.key(KeyCode::Tab);
+    assert_eq!(cursor(&h), 0, "Tab from the last wraps to the first");
+    h.key(KeyCode::End);
+    assert_eq!(cursor(&h), count - 1);
+    h.key(KeyCode::Home);
+    assert_eq!(cursor(&h), 0);
+}
+
+/// Tab walks the steps to mark and wraps from the last to the first.
+#[test]
+fn mark_tab_wraps_over_the_steps_to_mark() {
+    let mut h = Harness::course(80, 24);
+    open_mark_exercise(&mut h);
+    let candidates = h.exercise().candidates.clone();
+    let cursor = |h: &Harness| h.exercise().timeline.as_ref().unwrap().cursor as u32;
+    h.key(KeyCode::Home);
+    for want in candidates.iter().chain(candidates.first()) {
+        h.key(KeyCode::Tab);
+        assert_eq!(cursor(&h), *want);
+    }
+    h.key(KeyCode::BackTab);
+    assert_eq!(
+        cursor(&h),
+        *candidates.last().unwrap(),
+        "Shift-Tab wraps back"
+    );
+}
+
+/// Home and End in the course map's list.
+#[test]
+fn home_and_end_in_the_course_list() {
+    let mut h = Harness::course(80, 24);
+    let selected = |h: &Harness| match h.app.screen() {
+        Screen::Course(state) => state.selected,
+        _ => unreachable!(),
+    };
+    h.key(KeyCode::End);
+    assert_eq!(selected(&h), h.app.lessons().len() - 1);
+    h.key(KeyCode::Home);
+    assert_eq!(selected(&h), 0);
+}
+
+/// Design and break change a value with the same keys: → or Space forward,
+/// ← back.
+#[test]
+fn design_and_break_change_values_with_the_same_keys() {
+    let (mut h, _, _) = open_kind("design", 80, 24);
+    let before = design_work(&h).clone();
+    h.key(KeyCode::Right);
+    assert_ne!(design_work(&h).design, before.design, "→ changed the knob");
+    h.key(KeyCode::Left);
+    assert_eq!(design_work(&h).design, before.design, "← changed it back");
+    let (mut h, _, _) = open_kind("break", 80, 24);
+    let at = break_work(&h).steps[0].at;
+    assert_eq!(break_work(&h).field, super::model::StepField::Tick);
+    h.key(KeyCode::Right);
+    assert_eq!(break_work(&h).steps[0].at, at + 1, "→ changed the tick");
+    h.key(KeyCode::Left);
+    assert_eq!(break_work(&h).steps[0].at, at, "← changed it back");
+    h.key(KeyCode::Tab);
+    assert_ne!(
+        break_work(&h).field,
+        super::model::StepField::Tick,
+        "Tab: next field"
+    );
+}
+
 /// A quiz with any number of answers: check boxes, and Space unchooses.
 #[test]
 fn quiz_with_several_answers() {
@@ -1397,6 +1554,130 @@ fn quiz_options_show_in_the_learners_order() {
         numbers.len() > 1,
         "the correct option is always shown at {numbers:?}"
     );
+}
+
+/// The keys a help label names: `↑↓`, `Home/End`, `o r d n w`, `1-4`…
+/// An unknown word fails the test, so a label cannot name a key this
+/// reader does not know.
+fn label_keys(label: &str) -> Vec<KeyCode> {
+    let mut codes = Vec::new();
+    for word in label.split([' ', '/']).filter(|w| !w.is_empty()) {
+        let named = match word {
+            "↑↓" => vec![KeyCode::Up, KeyCode::Down],
+            "←→" => vec![KeyCode::Left, KeyCode::Right],
+            "←" => vec![KeyCode::Left],
+            "→" => vec![KeyCode::Right],
+            "Home" => vec![KeyCode::Home],
+            "End" => vec![KeyCode::End],
+            "PgUp" => vec![KeyCode::PageUp],
+            "PgDn" => vec![KeyCode::PageDown],
+            "Tab" => vec![KeyCode::Tab],
+            "Shift-Tab" => vec![KeyCode::BackTab],
+            "Enter" => vec![KeyCode::Enter],
+            "Esc" => vec![KeyCode::Esc],
+            "Space" => vec![KeyCode::Char(' ')],
+            "Backspace" => vec![KeyCode::Backspace],
+            "Insert" => vec![KeyCode::Insert],
+            "Delete" => vec![KeyCode::Delete],
+            range if range.len() == 3 && range.as_bytes()[1] == b'-' => {
+                let [from, _, to] = range.as_bytes() else {
+                    unreachable!()
+                };
+                (*from..=*to)
+                    .map(|b| KeyCode::Char(char::from(b)))
+                    .collect()
+            }
+            single if single.chars().count() == 1 => {
+                vec![KeyCode::Char(single.chars().next().unwrap())]
+            }
+            other => panic!("a help label names an unknown key: {other:?} in {label:?}"),
+        };
+        codes.extend(named);
+    }
+    codes
+}
+
+/// Every key a learner might press, to ask the app which it handles.
+fn every_key() -> Vec<KeyCode> {
+    let mut codes: Vec<KeyCode> = (b' '..=b'~')
+        .map(|b| KeyCode::Char(char::from(b)))
+        .collect();
+    codes.extend([
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::PageUp,
+        KeyCode::PageDown,
+        KeyCode::Tab,
+        KeyCode::BackTab,
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Backspace,
+        KeyCode::Insert,
+        KeyCode::Delete,
+        KeyCode::F(1),
+    ]);
+    codes
+}
+
+/// The keys the help lists on this screen are exactly those it handles.
+fn assert_help_lists_the_handled_keys(h: &Harness, screen: &str) {
+    let mut listed: Vec<String> = super::view::help_keys(&h.app)
+        .iter()
+        .flat_map(|(label, _)| label_keys(label))
+        .map(|code| format!("{code:?}"))
+        .collect();
+    listed.sort();
+    listed.dedup();
+    let mut handled: Vec<String> = every_key()
+        .into_iter()
+        .filter(|code| {
+            let key = KeyEvent::new(*code, KeyModifiers::NONE);
+            super::update::message_for_key(&h.app, key).is_some()
+        })
+        // On the first screen Esc only answers that q quits: not a key to list.
+        .filter(|code| !(*code == KeyCode::Esc && h.app.screens.len() < 2))
+        .map(|code| format!("{code:?}"))
+        .collect();
+    handled.sort();
+    assert_eq!(listed, handled, "help and handler disagree on {screen}");
+}
+
+#[test]
+fn the_help_lists_exactly_the_keys_each_screen_handles() {
+    let mut h = Harness::course(80, 24);
+    assert_help_lists_the_handled_keys(&h, "the course map");
+    h.key(KeyCode::Enter);
+    assert_help_lists_the_handled_keys(&h, "a lesson's first page");
+    h.key(KeyCode::Right);
+    assert_help_lists_the_handled_keys(&h, "a lesson page with a timeline");
+    h.char('t');
+    assert_help_lists_the_handled_keys(&h, "a section's timeline");
+    h.key(KeyCode::Esc);
+    for _ in 0..lesson_one().sections.len() {
+        h.key(KeyCode::Right);
+    }
+    assert_help_lists_the_handled_keys(&h, "the exercises page");
+    h.key(KeyCode::Esc).key(KeyCode::Esc).char('e');
+    assert_help_lists_the_handled_keys(&h, "the explorer");
+    for _ in 0..super::explorer::Setting::ALL.len() {
+        if let Screen::Explorer(state) = h.app.screen()
+            && state.setting() == super::explorer::Setting::Seed
+        {
+            break;
+        }
+        h.key(KeyCode::Down);
+    }
+    assert_help_lists_the_handled_keys(&h, "the explorer's seed row");
+    for kind in ["mark", "predict", "design", "break", "quiz"] {
+        let (mut h, _, _) = open_kind(kind, 80, 24);
+        assert_help_lists_the_handled_keys(&h, kind);
+        h.char('h');
+        assert_help_lists_the_handled_keys(&h, &format!("{kind} with a hint open"));
+    }
 }
 
 #[test]
@@ -1576,7 +1857,7 @@ fn break_exercise_in_chinese_after_a_try() {
         h.char('l')
             .key(KeyCode::Enter)
             .key(KeyCode::Down)
-            .key(KeyCode::Right);
+            .key(KeyCode::Tab);
     });
 }
 
@@ -1857,4 +2138,66 @@ fn control_characters_in_a_scenario_are_drawn_as_pictures() {
             assert!(screen.contains("␛]0;PWNED␇␛[2J"), "{screen}");
         }
     }
+}
+
+/// Leaving an exercise and opening it again shows the learner's own
+/// answer as they left it, per exercise.
+#[test]
+fn a_reopened_exercise_shows_the_answer_as_left() {
+    let (mut h, _, _) = open_kind("quiz", 80, 24);
+    h.char('2');
+    let chosen = quiz_chosen(&h);
+    assert_eq!(chosen.len(), 1);
+    h.key(KeyCode::Esc).key(KeyCode::Enter);
+    assert_eq!(quiz_chosen(&h), chosen, "the quiz choice is back");
+
+    let (mut h, _, _) = open_kind("design", 80, 24);
+    let start = design_work(&h).design;
+    h.key(KeyCode::Right);
+    let turned = design_work(&h).design;
+    assert_ne!(turned, start);
+    h.key(KeyCode::Esc).key(KeyCode::Enter);
+    assert_eq!(design_work(&h).design, turned, "the knob stays turned");
+
+    let mut h = Harness::course(80, 24);
+    open_mark_exercise(&mut h);
+    h.key(KeyCode::Home).key(KeyCode::Tab).char('m');
+    let marks = h.exercise().marks.clone();
+    assert_eq!(marks.len(), 1);
+    h.key(KeyCode::Esc).key(KeyCode::Down).key(KeyCode::Up);
+    h.key(KeyCode::Enter);
+    assert_eq!(h.exercise().marks, marks, "the mark is back");
+}
+
+/// Over the hints, a design's knobs are not drawn: → brings them back and
+/// turns nothing.
+#[test]
+fn design_keys_never_turn_a_hidden_knob() {
+    let (mut h, _, _) = open_kind("design", 80, 24);
+    let start = design_work(&h).design;
+    h.char('h');
+    assert_eq!(h.exercise().panel, super::model::Panel::Hints);
+    h.key(KeyCode::Right);
+    assert_eq!(design_work(&h).design, start, "nothing turned blind");
+    assert_eq!(h.exercise().panel, super::model::Panel::Step);
+    h.key(KeyCode::Right);
+    assert_ne!(design_work(&h).design, start, "now in sight, → turns it");
+}
+
+/// A tick typed on a break step replaces the old one (`1` then `2` gives
+/// 12 wherever the tick was); after another edit the next digit starts anew.
+#[test]
+fn a_typed_tick_replaces_the_old_one() {
+    let (mut h, _, _) = open_kind("break", 80, 24);
+    assert_eq!(break_work(&h).field, super::model::StepField::Tick);
+    let count = break_work(&h).steps.len();
+    h.char('1').char('2');
+    let at = |h: &Harness| break_work(h).steps[break_work(h).selected].at;
+    assert_eq!(at(&h), 12);
+    h.key(KeyCode::Backspace);
+    assert_eq!(at(&h), 1, "Backspace drops the last digit");
+    h.key(KeyCode::Right).char('3');
+    assert_eq!(at(&h), 3, "after → the next digit starts anew");
+    assert_eq!(break_work(&h).steps.len(), count);
+    assert!(break_work(&h).steps.windows(2).all(|w| w[0].at <= w[1].at));
 }

@@ -10,7 +10,7 @@ use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 use super::explorer::ExplorerState;
 use super::layout;
 use super::model::{
-    App, BreakWork, CourseState, DesignWork, ExerciseState, KnobRow, LessonState, Panel,
+    App, BreakWork, CourseState, DesignWork, Draft, ExerciseState, KnobRow, LessonState, Panel,
     SandboxState, Screen, StepField, Timeline, Work,
 };
 
@@ -32,6 +32,13 @@ pub(crate) enum Message {
     /// Choose in a list.
     Up,
     Down,
+    /// A list's first or last row (Home, End).
+    ListStart,
+    ListEnd,
+    /// The next or previous item of an exercise (Tab, Shift-Tab), wrapping
+    /// around: a knob, a step field, a quiz option.
+    NextItem,
+    PrevItem,
     Open,
     ScrollUp,
     ScrollDown,
@@ -75,16 +82,19 @@ pub(crate) enum Message {
     Adjust {
         forward: bool,
     },
-    /// Break: the step field to edit.
-    PrevField,
-    NextField,
     AddStep,
     DeleteStep,
     MoveStep {
         later: bool,
     },
+    /// Break: a digit typed on the tick field, or Backspace.
+    TickDigit(u8),
+    TickErase,
     /// Quiz: choose (or unchoose) the current option.
     Choose,
+    /// Quiz: choose (or unchoose) the option shown at this position (from
+    /// 0; the learner types its number, from 1).
+    ChooseAt(u8),
 }
 
 /// A terminal event as a message. Only key presses count: terminals that
@@ -143,6 +153,8 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         Screen::Course(_) => match code {
             KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
             KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+            KeyCode::Home => Some(M::ListStart),
+            KeyCode::End => Some(M::ListEnd),
             KeyCode::Enter | KeyCode::Right => Some(M::Open),
             KeyCode::Char('e') => Some(M::Explore),
             KeyCode::Char('n') => Some(M::Continue),
@@ -153,6 +165,37 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         Screen::Sandbox(_) => timeline_key(code).or_else(|| scroll_key(code)),
         Screen::Explorer(state) => super::explorer::message_for_key(state, code),
         Screen::Exercise(state) => exercise_key(&state.work, code),
+    }
+}
+
+/// The keys of a list: ↑↓ (and vi's k j) a row, Home/End the first and
+/// last. The same in every list, so a learner learns them once.
+fn list_key(code: KeyCode) -> Option<Message> {
+    match code {
+        KeyCode::Up | KeyCode::Char('k') => Some(Message::Up),
+        KeyCode::Down | KeyCode::Char('j') => Some(Message::Down),
+        KeyCode::Home => Some(Message::ListStart),
+        KeyCode::End => Some(Message::ListEnd),
+        _ => None,
+    }
+}
+
+/// The keys that change a value, the same in the design, break and
+/// explorer panels: → or Space the next choice, ← the previous.
+fn value_key(code: KeyCode) -> Option<Message> {
+    match code {
+        KeyCode::Right | KeyCode::Char(' ') => Some(Message::Adjust { forward: true }),
+        KeyCode::Left => Some(Message::Adjust { forward: false }),
+        _ => None,
+    }
+}
+
+/// Tab and Shift-Tab: the next and previous item of an exercise, wrapping.
+fn item_key(code: KeyCode) -> Option<Message> {
+    match code {
+        KeyCode::Tab => Some(Message::NextItem),
+        KeyCode::BackTab => Some(Message::PrevItem),
+        _ => None,
     }
 }
 
@@ -182,19 +225,28 @@ fn scroll_key(code: KeyCode) -> Option<Message> {
 /// The lesson reader's keys: pages, and on the exercises page the list.
 fn lesson_key(app: &App, state: &LessonState, code: KeyCode) -> Option<Message> {
     use Message as M;
-    let exercises_page = app
-        .lessons()
-        .get(state.lesson)
-        .is_some_and(|l| state.page >= l.sections.len());
+    let lesson = app.lessons().get(state.lesson);
+    let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
+    let timeline = lesson
+        .and_then(|l| l.sections.get(state.page))
+        .is_some_and(|s| s.scenario.is_some());
     match code {
         KeyCode::Left => Some(M::PrevPage),
         KeyCode::Right => Some(M::NextPage),
-        KeyCode::Up | KeyCode::Char('k') if exercises_page => Some(M::Up),
-        KeyCode::Down | KeyCode::Char('j') if exercises_page => Some(M::Down),
+        KeyCode::Up
+        | KeyCode::Char('k')
+        | KeyCode::Home
+        | KeyCode::End
+        | KeyCode::Down
+        | KeyCode::Char('j')
+            if exercises_page =>
+        {
+            list_key(code)
+        }
         KeyCode::Enter if exercises_page => Some(M::Open),
         KeyCode::Enter => Some(M::NextPage),
         KeyCode::Char(' ') => Some(M::PageDown),
-        KeyCode::Char('t') => Some(M::OpenTimeline),
+        KeyCode::Char('t') if timeline => Some(M::OpenTimeline),
         _ => scroll_key(code),
     }
 }
@@ -231,34 +283,47 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
             KeyCode::BackTab => Some(M::PrevCandidate),
             _ => timeline_key(code).or_else(|| scroll_key(code)),
         },
+        // Design and break share one scheme: ↑↓ a row, Tab the next item
+        // of the row (break: a step's field; design: the next knob), ←→ or
+        // Space its value.
         Work::Design(_) => match code {
-            KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-            KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
-            KeyCode::Char(' ') | KeyCode::Right => Some(M::Adjust { forward: true }),
-            KeyCode::Left => Some(M::Adjust { forward: false }),
             KeyCode::Char('t') => Some(M::OpenTimeline),
-            _ => scroll_pages(code),
+            _ => list_key(code)
+                .or_else(|| value_key(code))
+                .or_else(|| item_key(code))
+                .or_else(|| scroll_pages(code)),
         },
-        Work::Break(_) => match code {
-            KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-            KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
-            KeyCode::Left => Some(M::PrevField),
-            KeyCode::Right | KeyCode::Tab => Some(M::NextField),
-            KeyCode::BackTab => Some(M::PrevField),
-            KeyCode::Char('+' | '=' | ' ') => Some(M::Adjust { forward: true }),
+        Work::Break(work) => match code {
+            // A tick typed as a number (the first digit replaces it).
+            KeyCode::Char(digit @ '0'..='9') if work.field == StepField::Tick => digit
+                .to_digit(10)
+                .and_then(|d| u8::try_from(d).ok())
+                .map(M::TickDigit),
+            KeyCode::Backspace if work.field == StepField::Tick => Some(M::TickErase),
+            // The keys of an earlier version, kept: harmless aliases.
+            KeyCode::Char('+' | '=') => Some(M::Adjust { forward: true }),
             KeyCode::Char('-') => Some(M::Adjust { forward: false }),
             KeyCode::Char('a') | KeyCode::Insert => Some(M::AddStep),
             KeyCode::Char('x') | KeyCode::Delete => Some(M::DeleteStep),
             KeyCode::Char('[') => Some(M::MoveStep { later: false }),
             KeyCode::Char(']') => Some(M::MoveStep { later: true }),
             KeyCode::Char('t') => Some(M::OpenTimeline),
-            _ => scroll_pages(code),
+            _ => list_key(code)
+                .or_else(|| value_key(code))
+                .or_else(|| item_key(code))
+                .or_else(|| scroll_pages(code)),
         },
-        Work::Quiz { .. } => match code {
-            KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-            KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+        Work::Quiz { order, .. } => match code {
             KeyCode::Char(' ') => Some(M::Choose),
-            _ => scroll_pages(code),
+            // By the number shown beside the option, in this learner's order.
+            KeyCode::Char(digit @ '1'..='9') => digit
+                .to_digit(10)
+                .and_then(|d| u8::try_from(d - 1).ok())
+                .filter(|at| usize::from(*at) < order.len())
+                .map(M::ChooseAt),
+            _ => list_key(code)
+                .or_else(|| item_key(code))
+                .or_else(|| scroll_pages(code)),
         },
     };
     common.or(own)
@@ -310,7 +375,14 @@ pub(crate) fn update(app: &mut App, message: Message) {
             if app.help {
                 app.help = false;
             } else if app.screens.len() > 1 {
-                app.screens.pop();
+                // Leaving an exercise keeps its answer for when it is reopened.
+                if let Some(Screen::Exercise(state)) = app.screens.pop() {
+                    let draft = Draft {
+                        work: state.work,
+                        marks: state.marks,
+                    };
+                    app.drafts.insert((state.lesson, state.exercise), draft);
+                }
             } else {
                 app.say(
                     "This is the first screen: q quits.",
@@ -349,6 +421,8 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
     match message {
         Message::Up => state.selected = state.selected.saturating_sub(1),
         Message::Down => state.selected = (state.selected + 1).min(count.saturating_sub(1)),
+        Message::ListStart => state.selected = 0,
+        Message::ListEnd => state.selected = count.saturating_sub(1),
         Message::Explore => {
             return Nav::Push(Screen::Explorer(Box::new(ExplorerState::new(None))));
         }
@@ -432,6 +506,8 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
         }
         Message::Up => state.exercise = state.exercise.saturating_sub(1),
         Message::Down => state.exercise = (state.exercise + 1).min(exercises.saturating_sub(1)),
+        Message::ListStart => state.exercise = 0,
+        Message::ListEnd => state.exercise = exercises.saturating_sub(1),
         Message::ClickRow(row) if row >= exercises => {}
         Message::ClickRow(row) if row != state.exercise => state.exercise = row,
         Message::ScrollUp => state.scroll = state.scroll.saturating_sub(1),
@@ -573,14 +649,15 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
         Message::NextCandidate | Message::PrevCandidate => {
             if let Some(timeline) = state.timeline.as_mut() {
                 let cursor = timeline.cursor as u32;
+                // Past the last asked step, Tab wraps to the first (and
+                // Shift-Tab the other way), as Tab does in every list.
                 let found = if message == Message::NextCandidate {
-                    state.candidates.iter().find(|c| **c > cursor).copied()
+                    (state.candidates.iter().find(|c| **c > cursor))
+                        .or_else(|| state.candidates.first())
+                        .copied()
                 } else {
-                    state
-                        .candidates
-                        .iter()
-                        .rev()
-                        .find(|c| **c < cursor)
+                    (state.candidates.iter().rev().find(|c| **c < cursor))
+                        .or_else(|| state.candidates.last())
                         .copied()
                 };
                 match found {
@@ -590,11 +667,10 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
                         state.panel = Panel::Step;
                         state.panel_scroll = 0;
                     }
-                    None if matches!(state.work, Work::Predict { .. }) => app.say(
-                        "No more asked steps that way.",
-                        "这个方向没有要预测的步骤了。",
-                    ),
-                    None => app.say("No more ○ steps that way.", "这个方向没有 ○ 步骤了。"),
+                    None if matches!(state.work, Work::Predict { .. }) => {
+                        app.say("No step is asked about.", "没有要预测的步骤。");
+                    }
+                    None => app.say("No step can be marked.", "没有可以标记的步骤。"),
                 }
             }
         }
@@ -621,10 +697,8 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
                 let step = timeline.cursor as u32;
                 if state.candidates.contains(&step) {
                     predictions.insert(step, outcome);
-                    // On to the next asked step, so a prediction is one key each.
-                    if let Some(next) = state.candidates.iter().find(|c| **c > step) {
-                        timeline.cursor = *next as usize;
-                    }
+                    // The cursor stays: the learner sees the prediction land
+                    // on this step and moves on with Tab when ready.
                     timeline.playing = false;
                     state.panel = Panel::Step;
                     state.panel_scroll = 0;
@@ -658,7 +732,13 @@ fn hint(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: 
         }
     }
     state.panel = Panel::Hints;
-    state.panel_scroll = u16::MAX;
+    // The newest hint is last; a quiz's options follow its hints, so there
+    // the panel starts at the top and scrolls only to keep the option in view.
+    state.panel_scroll = if matches!(state.work, Work::Quiz { .. }) {
+        0
+    } else {
+        u16::MAX
+    };
 }
 
 /// The worked solution on its panel, once the session opens it (after an
@@ -782,8 +862,27 @@ fn cycle<T: PartialEq + Copy>(choices: &[T], current: T, forward: bool) -> Optio
 /// The editing keys of the design, break and quiz panels. `None`: not one
 /// of them, so the shared keys (hints, scrolling) apply.
 fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str) -> Option<Nav> {
-    // Over the hints or the solution, ↑↓ scroll the panel instead.
-    let moves_rows = state.panel == Panel::Step;
+    // Over the hints or the solution, ↑↓ scroll the panel instead; but a
+    // quiz shows its options above its hints, so they stay its to choose.
+    let quiz = matches!(state.work, Work::Quiz { .. });
+    let moves_rows = state.panel == Panel::Step || (quiz && state.panel == Panel::Hints);
+    // A design's knobs and a break's schedule are not drawn over the hints
+    // or the solution: an editing key first brings them back, changing
+    // nothing unseen.
+    let edits = matches!(
+        message,
+        Message::Adjust { .. }
+            | Message::NextItem
+            | Message::PrevItem
+            | Message::AddStep
+            | Message::DeleteStep
+            | Message::MoveStep { .. }
+    );
+    if edits && !moves_rows && matches!(state.work, Work::Design(_) | Work::Break(_)) {
+        state.panel = Panel::Step;
+        state.panel_scroll = 0;
+        return Some(Nav::Stay);
+    }
     let edited = match &mut state.work {
         Work::Mark | Work::Predict { .. } => false,
         Work::Design(_) if message == Message::OpenTimeline => {
@@ -806,11 +905,25 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
         } => {
             let count = order.len();
             match message {
+                // Over the worked solution the options are not on screen: an
+                // option key first brings them back, choosing nothing blind.
+                Message::Choose | Message::ChooseAt(_) | Message::NextItem | Message::PrevItem
+                    if !moves_rows => {}
                 Message::Up if moves_rows => *cursor = cursor.saturating_sub(1),
                 Message::Down if moves_rows => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
-                Message::Choose if *cursor < count => {
+                Message::ListStart if moves_rows => *cursor = 0,
+                Message::ListEnd if moves_rows => *cursor = count.saturating_sub(1),
+                Message::NextItem | Message::PrevItem => {
+                    *cursor = wrap(*cursor, count, message == Message::NextItem);
+                }
+                Message::Choose | Message::ChooseAt(_) => {
+                    if let Message::ChooseAt(at) = message {
+                        *cursor = usize::from(at);
+                    }
                     // The choice is the option shown there, by its authored index.
-                    let option = order[*cursor];
+                    let Some(&option) = order.get(*cursor) else {
+                        return Some(Nav::Stay);
+                    };
                     if *multiple {
                         if !chosen.remove(&option) {
                             chosen.insert(option);
@@ -828,8 +941,20 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
     if !edited {
         return None;
     }
-    state.panel = Panel::Step;
+    // A quiz keeps its hints open beside the options it is answering.
+    if !(quiz && state.panel == Panel::Hints) {
+        state.panel = Panel::Step;
+    }
     Some(Nav::Stay)
+}
+
+/// The position after (or before) `at` among `count`, wrapping around.
+fn wrap(at: usize, count: usize, forward: bool) -> usize {
+    match count {
+        0 => 0,
+        _ if forward => (at + 1) % count,
+        _ => (at + count - 1) % count,
+    }
 }
 
 /// A design panel's edit: move between the knobs or turn one. `false`: the
@@ -840,6 +965,11 @@ fn edit_design(work: &mut DesignWork, message: Message, moves_rows: bool) -> boo
         Message::Down if moves_rows => {
             work.cursor = (work.cursor + 1).min(work.rows.len().saturating_sub(1));
         }
+        Message::ListStart if moves_rows => work.cursor = 0,
+        Message::ListEnd if moves_rows => work.cursor = work.rows.len().saturating_sub(1),
+        Message::NextItem | Message::PrevItem => {
+            work.cursor = wrap(work.cursor, work.rows.len(), message == Message::NextItem);
+        }
         Message::Adjust { forward } => adjust_knob(work, forward),
         _ => return false,
     }
@@ -849,13 +979,33 @@ fn edit_design(work: &mut DesignWork, message: Message, moves_rows: bool) -> boo
 /// A break panel's edit of the schedule, after which the preview runs it
 /// again. `false`: the message is not one.
 fn edit_break(app: &mut App, work: &mut BreakWork, message: Message, moves_rows: bool) -> bool {
+    let typing = matches!(message, Message::TickDigit(_) | Message::TickErase);
     match message {
+        Message::TickDigit(_) | Message::TickErase if !moves_rows => return false,
+        Message::TickDigit(digit) => {
+            if let Some(step) = work.steps.get_mut(work.selected) {
+                let kept = if work.tick_fresh { 0 } else { step.at };
+                step.at = kept
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(digit))
+                    .min(sim_core::MAX_TIME as u64);
+                work.keep_in_tick_order();
+            }
+        }
+        Message::TickErase => {
+            if let Some(step) = work.steps.get_mut(work.selected) {
+                step.at /= 10;
+                work.keep_in_tick_order();
+            }
+        }
         Message::Up if moves_rows => work.selected = work.selected.saturating_sub(1),
         Message::Down if moves_rows => {
             work.selected = (work.selected + 1).min(work.steps.len().saturating_sub(1));
         }
-        Message::PrevField | Message::NextField => {
-            let forward = message == Message::NextField;
+        Message::ListStart if moves_rows => work.selected = 0,
+        Message::ListEnd if moves_rows => work.selected = work.steps.len().saturating_sub(1),
+        Message::PrevItem | Message::NextItem => {
+            let forward = message == Message::NextItem;
             work.field = cycle(&StepField::ALL, work.field, forward).unwrap_or(work.field);
         }
         Message::Adjust { forward } => adjust_step(work, forward),
@@ -869,6 +1019,8 @@ fn edit_break(app: &mut App, work: &mut BreakWork, message: Message, moves_rows:
         Message::MoveStep { later } => move_step(work, later),
         _ => return false,
     }
+    // Any other edit leaves the tick: the next digit typed starts anew.
+    work.tick_fresh = !typing;
     work.rerun();
     true
 }

@@ -16,6 +16,7 @@ mod hangup;
 mod inert;
 mod input;
 mod install;
+mod keys_tmux;
 mod run;
 mod shared_progress;
 mod sql;

@@ -655,3 +655,19 @@ fn explorer_offers_delivery_delays() {
         "{screen}"
     );
 }
+
+/// A number typed on a freshly focused seed row replaces the seed (`1`
+/// then `42` gives 42, not 142); further digits append.
+#[test]
+fn a_typed_seed_replaces_the_old_one() {
+    let mut h = Harness::course(80, 24);
+    open_explorer(&mut h, 0, false);
+    h.keys(&[KeyCode::Down, KeyCode::Down]);
+    assert_ne!(h.explorer().seed, 0, "the seed starts at its default");
+    h.keys(&[KeyCode::Char('4'), KeyCode::Char('2')]);
+    assert_eq!(h.explorer().seed, 42);
+    h.key(KeyCode::Char('7'));
+    assert_eq!(h.explorer().seed, 427, "digits after the first append");
+    h.keys(&[KeyCode::Up, KeyCode::Down, KeyCode::Char('5')]);
+    assert_eq!(h.explorer().seed, 5, "focused again, a digit starts anew");
+}

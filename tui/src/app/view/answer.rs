@@ -720,8 +720,8 @@ pub(crate) fn break_step(
     lines.push(Line::default());
     prose(
         &mut lines,
-        lang.pick("↑↓ step · ←→ field · +/- change · a add · x delete · [ ] move · t timeline · Enter submit",
-            "↑↓ 选步骤 · ←→ 选字段 · +/- 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
+        lang.pick("↑↓ step · Tab field · ←→ or Space change · a add · x delete · [ ] move · t timeline · Enter submit",
+            "↑↓ 选步骤 · Tab 选字段 · ←→ 或空格 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
         ),
         width,
         theme.dim(),
@@ -856,13 +856,13 @@ pub(crate) fn quiz_step(
 fn quiz_keys(multiple: bool, lang: Lang) -> &'static str {
     if multiple {
         lang.pick(
-            "↑↓ option · Space choose or unchoose (any number) · Enter submit",
-            "↑↓ 选项 · 空格 选中或取消（可多选） · Enter 提交",
+            "A number or ↑↓ and Space: choose or unchoose (any number) · Enter submit",
+            "数字键或 ↑↓ 加空格：选中或取消（可多选） · Enter 提交",
         )
     } else {
         lang.pick(
-            "↑↓ option · Space choose (one) · Enter submit",
-            "↑↓ 选项 · 空格 选择（单选） · Enter 提交",
+            "A number or ↑↓ and Space: choose (one) · Enter submit",
+            "数字键或 ↑↓ 加空格：选择（单选） · Enter 提交",
         )
     }
 }

@@ -253,6 +253,15 @@ pub(crate) fn panel_lines(
                     .to_owned()
             };
             prose(&mut lines, &more, theme.dim());
+            // A quiz keeps its options under its hints: the option keys
+            // still act, so what they act on stays in sight.
+            if let Work::Quiz { .. } = &state.work {
+                lines.push(Line::default());
+                let options = answer::quiz_step(state, exercise, lang, width, theme);
+                let focus = options.focus.map(|f| f + lines.len());
+                lines.extend(options.lines);
+                return PanelText { lines, focus };
+            }
         }
         Panel::Solution => {
             prose(

@@ -106,6 +106,7 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
             ("n", w("next unfinished", "下一道未完成")),
             ("e", w("explore", "探索")),
             ("l", lang),
+            ("Home/End", w("first/last", "首项/末项")),
         ],
         Screen::Lesson(state) => lesson_keys(app, state),
         Screen::Sandbox(_) => vec![
@@ -136,6 +137,7 @@ fn lesson_keys(app: &App, state: &LessonState) -> Vec<(&'static str, &'static st
             ("←", w("page", "翻页")),
             ("Esc", w("back", "返回")),
             ("l", lang),
+            ("Home/End", w("first/last", "首项/末项")),
         ]
     } else {
         let timeline = lesson
@@ -150,59 +152,163 @@ fn lesson_keys(app: &App, state: &LessonState) -> Vec<(&'static str, &'static st
     }
 }
 
+/// The label of the digit keys that pick a quiz's options, by how many.
+const DIGIT_LABELS: [&str; 9] = ["1", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "1-9"];
+
+/// Keys the app also takes that the footer leaves out for room: the vi
+/// rows and the keys of an earlier version, listed in the help so that it
+/// names every key the screen handles (a test checks they agree).
+pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
+    let w = |en: &'static str, zh: &'static str| app.lang().pick(en, zh);
+    let rows = ("k j", w("as ↑↓", "同 ↑↓"));
+    match app.screen() {
+        Screen::Course(_) => vec![rows, ("→", w("as Enter", "同 Enter"))],
+        Screen::Lesson(state) => {
+            let exercises_page = app
+                .lessons()
+                .get(state.lesson)
+                .is_some_and(|l| state.page >= l.sections.len());
+            let mut keys = vec![
+                rows,
+                ("PgUp/PgDn", w("scroll by a page", "按页滚动")),
+                ("→", w("next page", "下一页")),
+                ("Space", w("as PgDn", "同 PgDn")),
+            ];
+            if !exercises_page {
+                keys.push(("Enter", w("next page", "下一页")));
+            }
+            keys
+        }
+        Screen::Sandbox(_) => vec![rows, ("PgUp/PgDn", w("scroll by a page", "按页滚动"))],
+        Screen::Explorer(state) if state.running() => vec![("l", app.lang().other().own_name())],
+        Screen::Explorer(state) => {
+            let mut keys = vec![
+                rows,
+                ("Space", w("as →", "同 →")),
+                ("r", w("as Enter", "同 Enter")),
+                ("Home/End", w("first/last setting", "首项/末项设置")),
+                ("PgUp/PgDn", w("scroll the result", "滚动结果")),
+            ];
+            if state.setting() == super::explorer::Setting::Seed && !state.exhaustive {
+                keys.extend([
+                    ("0-9", w("type a seed", "输入种子")),
+                    ("Backspace", w("erase a digit", "删除一位")),
+                ]);
+            }
+            keys
+        }
+        Screen::Exercise(state) => {
+            let mut keys = exercise_aliases(&state.work, app.lang());
+            keys.push(("Shift-Tab", w("as Tab, backwards", "同 Tab，反向")));
+            keys
+        }
+    }
+}
+
+/// An exercise's keys beyond its footer (see [`screen_aliases`]).
+fn exercise_aliases(work: &Work, lang: Lang) -> Vec<(&'static str, &'static str)> {
+    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
+    let rows = ("k j", w("as ↑↓", "同 ↑↓"));
+    match work {
+        Work::Mark | Work::Predict { .. } => vec![
+            ("↑↓", w("scroll the panel", "滚动面板")),
+            rows,
+            ("PgUp/PgDn", w("scroll by a page", "按页滚动")),
+        ],
+        Work::Design(_) | Work::Quiz { .. } => vec![rows],
+        Work::Break(work) => {
+            let mut keys = vec![
+                rows,
+                ("+ = -", w("as → → ←", "同 → → ←")),
+                ("Insert/Delete", w("as a x", "同 a x")),
+            ];
+            if work.field == super::model::StepField::Tick {
+                keys.extend([
+                    ("0-9", w("type the tick", "输入时刻")),
+                    ("Backspace", w("erase a digit", "删除一位")),
+                ]);
+            }
+            keys
+        }
+    }
+}
+
 /// An exercise's keys: its kind's own, then those every kind shares.
 fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'static str)> {
     let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
-    let mut keys = match &state.work {
-        Work::Mark => vec![
-            ("←→", w("step", "单步")),
-            ("Tab", w("next ○", "下一个 ○")),
-            ("m", w("mark", "标记")),
-            ("Enter", w("submit", "提交")),
-        ],
-        Work::Predict { .. } => vec![
-            ("Tab", w("next ?", "下一个 ?")),
-            (
-                "o r d n w",
-                w("ok/rejected/dup/noop/wait", "成功/拒绝/重复/无操作/等待"),
-            ),
-            ("Enter", w("submit", "提交")),
-            ("←→", w("step", "单步")),
-        ],
-        Work::Design(_) => vec![
-            ("↑↓", w("knob", "选项")),
-            ("Space ←→", w("change", "更改")),
-            ("Enter", w("submit", "提交")),
-            ("t", w("counterexample", "反例")),
-        ],
-        Work::Break(_) => vec![
-            ("↑↓", w("pick step", "选步骤")),
-            ("←→", w("field", "字段")),
-            ("+-", w("change", "更改")),
-            ("Enter", w("submit", "提交")),
-            ("a", w("add", "添加")),
-            ("x", w("delete", "删除")),
-            ("[ ]", w("move", "移动")),
-            ("t", w("timeline", "时间线")),
-        ],
-        Work::Quiz { multiple, .. } => vec![
-            ("↑↓", w("option", "选项")),
-            (
-                "Space",
-                if *multiple {
-                    w("choose/unchoose", "选中/取消")
-                } else {
-                    w("choose one", "选择")
-                },
-            ),
-            ("Enter", w("submit", "提交")),
-        ],
+    // Each kind's own keys, then those every kind shares, then the keys
+    // that only save presses (the footer drops these first at 80 columns).
+    let home_end = ("Home/End", w("start/end", "开头/结尾"));
+    let first_last = ("Home/End", w("first/last", "首项/末项"));
+    let (mut keys, later) = match &state.work {
+        Work::Mark => (
+            vec![
+                ("Tab", w("next ○", "下一个 ○")),
+                ("m", w("mark", "标记")),
+                ("Enter", w("submit", "提交")),
+                ("←→", w("step", "单步")),
+            ],
+            vec![("Space", w("play", "播放")), home_end],
+        ),
+        Work::Predict { .. } => (
+            vec![
+                ("Tab", w("next ?", "下一个 ?")),
+                (
+                    "o r d n w",
+                    w("ok/rejected/dup/noop/wait", "成功/拒绝/重复/无操作/等待"),
+                ),
+                ("Enter", w("submit", "提交")),
+                ("←→", w("step", "单步")),
+            ],
+            vec![("Space", w("play", "播放")), home_end],
+        ),
+        Work::Design(_) => (
+            vec![
+                ("↑↓", w("knob", "选项")),
+                ("←→/Space", w("change", "更改")),
+                ("Enter", w("submit", "提交")),
+                ("t", w("counterexample", "反例")),
+            ],
+            vec![("Tab", w("next knob", "下一个选项")), first_last],
+        ),
+        Work::Break(_) => (
+            vec![
+                ("↑↓", w("step", "步骤")),
+                ("Tab", w("field", "字段")),
+                ("←→/Space", w("change", "更改")),
+                ("Enter", w("submit", "提交")),
+                ("a", w("add", "添加")),
+                ("x", w("delete", "删除")),
+                ("[ ]", w("move", "移动")),
+                ("t", w("timeline", "时间线")),
+            ],
+            vec![first_last],
+        ),
+        Work::Quiz {
+            multiple, order, ..
+        } => (
+            vec![
+                (
+                    DIGIT_LABELS[order.len().clamp(1, DIGIT_LABELS.len()) - 1],
+                    if *multiple {
+                        w("choose/unchoose", "选中/取消")
+                    } else {
+                        w("choose", "选择")
+                    },
+                ),
+                ("Enter", w("submit", "提交")),
+                ("↑↓", w("option", "选项")),
+                ("Space", w("choose", "选择")),
+            ],
+            vec![("Tab", w("next option", "下一个选项")), first_last],
+        ),
     };
     keys.extend([
         ("h", w("hint", "提示")),
         ("Esc", w("back", "返回")),
         ("s", w("solution", "解答")),
     ]);
+    keys.extend(later);
     // Where ↑↓ choose rows, the panel scrolls by page.
     if matches!(
         state.work,
@@ -283,13 +389,11 @@ fn overlay_block(title: &str, theme: Theme) -> Block<'static> {
         .title(Span::styled(format!(" {title} "), theme.title()))
 }
 
-/// The help overlay's width and its text at that width.
-pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
-    let theme = app.theme;
+/// Every key the help lists for the current screen, as `(key, what it
+/// does)`: the footer's, help and quit, and the aliases. A test checks
+/// these are exactly the keys the screen handles.
+pub(crate) fn help_keys(app: &App) -> Vec<(&'static str, &'static str)> {
     let lang = app.lang();
-    let width = body.width.saturating_sub(4).min(72);
-    let inner_width = usize::from(width.saturating_sub(4)).max(1);
-    let mut lines: Vec<Line<'static>> = Vec::new();
     let mut keys = screen_keys(app);
     keys.extend([
         ("?", lang.pick("this help", "本帮助")),
@@ -301,7 +405,18 @@ pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
             ),
         ),
     ]);
-    for (key, what) in keys {
+    keys.extend(screen_aliases(app));
+    keys
+}
+
+/// The help overlay's width and its text at that width.
+pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
+    let theme = app.theme;
+    let lang = app.lang();
+    let width = body.width.saturating_sub(4).min(72);
+    let inner_width = usize::from(width.saturating_sub(4)).max(1);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for (key, what) in help_keys(app) {
         lines.push(Line::from(vec![
             Span::styled(text::fit(key, 10), theme.key()),
             Span::styled(what.to_owned(), theme.plain()),
@@ -391,8 +506,8 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     if let Screen::Exercise(state) = app.screen() {
         let (en, zh) = match &state.work {
             Work::Predict { .. } => (
-                "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction with the same symbols. o r d n w set ok, rejected, duplicate, noop, waiting and move on. After a try: ✓ right · ✗ wrong.",
-                "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用同样的符号显示你的预测。o r d n w 分别设为 ok、rejected、duplicate、noop、waiting 并跳到下一个。作答之后：✓ 对 · ✗ 错。",
+                "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction with the same symbols. o r d n w set ok, rejected, duplicate, noop, waiting; Tab moves on to the next ? step. After a try: ✓ right · ✗ wrong.",
+                "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用同样的符号显示你的预测。o r d n w 分别设为 ok、rejected、duplicate、noop、waiting；按 Tab 跳到下一个 ? 步骤。作答之后：✓ 对 · ✗ 错。",
             ),
             Work::Break(_) => (
                 "Break: the timeline previews your schedule's outcomes, run again after each change; Enter grades it, and ‼ marks a violation once solved. The steps stay in tick order: a step whose tick passes another's moves past it.",
@@ -421,16 +536,16 @@ fn exercise_help(
     };
     let said = match &state.work {
         Work::Design(_) => Some((
-            "Design: ↑↓ picks a knob; Space or → changes it ([x] a predicate checked or a target sent to reconciliation, ‹ › a choice: a target offers only what its real resource supports, each with its cost), ← back. Enter lets the explorers try every schedule of the world; the answer must be safe and no costlier than needed. When they break it, t opens the counterexample.",
-            "设计：↑↓ 选择选项；空格或 → 修改（[x] 表示检查该谓词或把目标交给对账，‹ › 表示可选值：每个目标只提供它的真实资源支持的保护，各有代价），← 反向。Enter 让探索器尝试这个世界的所有调度；答案必须安全，代价也不能超过所需。被攻破时按 t 打开反例。",
+            "Design: ↑↓ (or Tab) picks a knob; Space or → changes it ([x] a predicate checked or a target sent to reconciliation, ‹ › a choice: a target offers only what its real resource supports, each with its cost), ← back. Enter lets the explorers try every schedule of the world; the answer must be safe and no costlier than needed. When they break it, t opens the counterexample.",
+            "设计：↑↓（或 Tab）选择选项；空格或 → 修改（[x] 表示检查该谓词或把目标交给对账，‹ › 表示可选值：每个目标只提供它的真实资源支持的保护，各有代价），← 反向。Enter 让探索器尝试这个世界的所有调度；答案必须安全，代价也不能超过所需。被攻破时按 t 打开反例。",
         )),
         Work::Break(_) => Some((
-            "Schedule: ↑↓ picks a step, ←→ a field ([ ] marks it), + and - change it (tick, worker, action, target), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
-            "调度：↑↓ 选择步骤，←→ 选择字段（[ ] 标出），+ 和 - 修改它（时刻、Worker、动作、目标），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
+            "Schedule: ↑↓ picks a step, Tab a field ([ ] marks it), Space or → changes it and ← back, as in a design (tick, worker, action, target; a tick can also be typed), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
+            "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（时刻、Worker、动作、目标；时刻也可以直接输入），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
         )),
         Work::Quiz { .. } => Some((
-            "Quiz: ( ) one answer, [ ] any number. After a try each option shows ✓ or ✗ and why.",
-            "测验：( ) 单选，[ ] 多选。作答之后每个选项显示 ✓ 或 ✗ 以及原因。",
+            "Quiz: ( ) one answer, [ ] any number. A digit chooses the option with that number; the options stay on screen with the hints. After a try each option shows ✓ or ✗ and why.",
+            "测验：( ) 单选，[ ] 多选。数字键选择对应编号的选项；打开提示时选项仍然显示。作答之后每个选项显示 ✓ 或 ✗ 以及原因。",
         )),
         _ => None,
     };
