@@ -26,12 +26,23 @@ mod web;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// A home of its own for the binary under test, so that whatever language
+/// or progress the machine's user saved never changes what a test sees.
+pub(crate) fn test_home() -> &'static Path {
+    static HOME: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    HOME.get_or_init(|| tempfile::tempdir().expect("a temporary home"))
+        .path()
+}
+
 /// Runs the built binary with `args`, no terminal, no colour preference.
 pub(crate) fn fencelab(args: &[&str]) -> Output {
     let output = Command::new(env!("CARGO_BIN_EXE_fencelab"))
         .args(args)
         .env_remove("NO_COLOR")
         .env("LANG", "C")
+        .env("HOME", test_home())
+        .env("XDG_DATA_HOME", test_home().join("data"))
+        .env("XDG_CONFIG_HOME", test_home().join("config"))
         .output();
     match output {
         Ok(output) => output,
