@@ -89,14 +89,14 @@ fn a_quiz_with_a_hint_open_keeps_its_options() {
         unreachable!("found as a quiz")
     };
     tmux.send(&["h"]);
-    let screen = tmux.wait_for("the hint", |s| s.contains("Hints · 1 of"));
-    for option in options {
-        let start: String = option.text.en.chars().take(16).collect();
-        assert!(
-            screen.contains(&start),
-            "option {start:?} hidden:\n{screen}"
-        );
-    }
+    // Waits for the whole frame: a capture may land while it is drawn.
+    let starts: Vec<String> = options
+        .iter()
+        .map(|option| option.text.en.chars().take(16).collect())
+        .collect();
+    tmux.wait_for("the hint and every option", |s| {
+        s.contains("Hints · 1 of") && starts.iter().all(|start| s.contains(start))
+    });
     tmux.send(&["3"]);
     let screen = tmux.wait_for("option 3 chosen", |s| s.contains("(•) 3."));
     assert!(
