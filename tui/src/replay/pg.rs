@@ -30,6 +30,10 @@ use super::{Answer, Backend, DbError, DbRow, ROW_QUERY, Reply, Sent, returns_row
 const POLL: Duration = Duration::from_millis(2);
 /// `deadlock_timeout` the replay asks for on its connections.
 const DEADLOCK_TIMEOUT_MS: f64 = 20.0;
+/// How long the replay waits for a server that neither answers nor reports
+/// a lock wait (a hung server or network) before it gives the statement up:
+/// a bound, not a guess at lock waits, which the server reports itself.
+const PATIENCE: Duration = Duration::from_secs(60);
 
 enum Request {
     Run {
@@ -297,7 +301,16 @@ impl Backend for Postgres {
                 message: "the connection's thread ended".to_owned(),
             }));
         }
+        let deadline = std::time::Instant::now() + PATIENCE;
         loop {
+            if std::time::Instant::now() > deadline {
+                // Ends the backend so nothing it holds outlives the replay.
+                self.crash(actor);
+                return Sent::Done(Err(DbError {
+                    deadlock: false,
+                    message: format!("no answer from the server within {} s", PATIENCE.as_secs()),
+                }));
+            }
             let answer = self.conns[actor].responses.recv_timeout(POLL);
             match answer {
                 Ok(Response::Statement(reply)) => return Sent::Done(reply),
@@ -327,6 +340,7 @@ impl Backend for Postgres {
 
     fn settle(&mut self) -> Vec<(usize, Reply)> {
         let mut done = Vec::new();
+        let deadline = std::time::Instant::now() + PATIENCE;
         loop {
             let mut unsettled = false;
             for actor in 0..self.conns.len() {
@@ -347,7 +361,8 @@ impl Backend for Postgres {
                     }
                 }
             }
-            if !unsettled {
+            // Past the deadline, what has not answered stays waiting.
+            if !unsettled || std::time::Instant::now() > deadline {
                 return done;
             }
             std::thread::sleep(POLL);
@@ -378,13 +393,15 @@ impl Backend for Postgres {
         let _ = self
             .monitor
             .execute("SELECT pg_terminate_backend($1)", &[&pid]);
-        while self
-            .monitor
-            .query_one(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
-                &[&pid],
-            )
-            .is_ok_and(|row| row.get::<_, i64>(0) > 0)
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while std::time::Instant::now() < deadline
+            && self
+                .monitor
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+                    &[&pid],
+                )
+                .is_ok_and(|row| row.get::<_, i64>(0) > 0)
         {
             std::thread::sleep(POLL);
         }
