@@ -44,6 +44,9 @@ struct Transaction {
     undo: Vec<Undo>,
     /// Job-table effects made inside the transaction (a rollback takes them back).
     effects: Vec<u32>,
+    /// Requests in flight that a claim inside the transaction listed for
+    /// reconciliation (a rollback unlists them).
+    listed_in_flight: Vec<u32>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -732,7 +735,7 @@ impl<'s> Engine<'s> {
         }
         let token = (token_kind != TokenKind::None).then_some(fence);
         let generation = self.oracle.grant(job, now + ttl);
-        self.list_in_flight(job, generation);
+        self.list_in_flight(job, generation, Some(worker));
         let slot = self.slot(worker, job);
         if let Some(holding) = self.holdings.get_mut(slot) {
             *holding = Some(Holding { token, generation });
@@ -916,7 +919,7 @@ impl<'s> Engine<'s> {
                 self.register_epoch(job);
             }
             self.oracle.cancelled(job);
-            self.list_in_flight(job, u32::MAX);
+            self.list_in_flight(job, u32::MAX, None);
         } else {
             record.reason = Some(Reason::Terminal);
             record.rows = Some(0);
@@ -943,11 +946,23 @@ impl<'s> Engine<'s> {
 
     /// Lists for reconciliation every request of `job` in flight whose
     /// generation is older than `newer` (`u32::MAX`: all of them, on cancel).
-    fn list_in_flight(&mut self, job: JobIdx, newer: u32) {
+    /// A takeover by `claimer` inside a transaction remembers what it listed,
+    /// so that a rollback can unlist it.
+    fn list_in_flight(&mut self, job: JobIdx, newer: u32, claimer: Option<WorkerIdx>) {
+        let mut listed = Vec::new();
         for request in self.in_flight.iter().flatten() {
-            if request.job == job && request.generation < newer {
-                self.oracle.pending(request.send_step);
+            if request.job == job
+                && request.generation < newer
+                && self.oracle.pending(request.send_step)
+            {
+                listed.push(request.send_step);
             }
+        }
+        if let Some(transaction) = claimer
+            .and_then(|worker| self.actors.get_mut(usize::from(worker)))
+            .and_then(|state| state.transaction.as_mut())
+        {
+            transaction.listed_in_flight.extend(listed);
         }
     }
 
@@ -1204,6 +1219,7 @@ impl<'s> Engine<'s> {
                 }
             }
             self.oracle.forget_effects(&transaction.effects);
+            self.oracle.unlist_pending(&transaction.listed_in_flight);
         }
         for job in &transaction.locks {
             if let Some(holder) = self.lock_holder.get_mut(usize::from(*job)) {

@@ -163,10 +163,23 @@ impl Oracle {
     /// A request sent by step `step` was still in flight when its job was
     /// cancelled or taken over: nobody can say yet what it will do, so it is
     /// listed for reconciliation, marked in flight.
-    pub(crate) fn pending(&mut self, step: u32) {
-        if !self.reconcile_in_flight.contains(&step) {
-            self.reconcile.push(step);
-            self.reconcile_in_flight.push(step);
+    /// Returns whether it was newly listed.
+    pub(crate) fn pending(&mut self, step: u32) -> bool {
+        if self.reconcile_in_flight.contains(&step) {
+            return false;
+        }
+        self.reconcile.push(step);
+        self.reconcile_in_flight.push(step);
+        true
+    }
+
+    /// A rolled-back takeover never happened: the requests it listed are
+    /// again the current holder's, and nothing about them needs checking.
+    pub(crate) fn unlist_pending(&mut self, steps: &[u32]) {
+        if !steps.is_empty() {
+            self.reconcile.retain(|step| !steps.contains(step));
+            self.reconcile_in_flight
+                .retain(|step| !steps.contains(step));
         }
     }
 

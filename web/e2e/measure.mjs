@@ -7,7 +7,7 @@
 // Prints: navigation → interactive course map (performance marks), one
 // timeline step (the key handler plus the layout it causes), and the design
 // lab's standard exhaustive check (2 workers, two targets, TTL 3, cancel,
-// time ≤ 12) in the explorer's Web Worker.
+// time ≤ 12) in the explorer's Web Worker, without and with delivery delays.
 
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -77,8 +77,18 @@ try {
 
   await page.goto(base + '#/explore');
   await page.waitForSelector('main h1');
-  for (const design of ['full', 'fenced-registered', 'ttl-lock-only']) {
+  const worlds = [
+    ...['full', 'fenced-registered', 'ttl-lock-only'].map((design) => ({ design, label: design, cancel: true })),
+    // The same world with requests in flight (at most 2, each delayed at
+    // most 3 ticks: the bounds of `Bounds::with_delays`), as in
+    // sim-core/benches/design_lab.rs: the designs that stay safe, searched
+    // whole (fenced-registered is safe only without cancel).
+    { design: 'full', label: 'full +delays', cancel: true, max_in_flight: 2, max_delay: 3 },
+    { design: 'fenced-registered', label: 'fenced-registered +delays', cancel: false, max_in_flight: 2, max_delay: 3 },
+  ];
+  for (const { label, ...world } of worlds) {
     const times = [];
+    let states = 0;
     for (let run = 0; run < RUNS; run += 1) {
       const report = await page.evaluate((opts) => new Promise((ok, fail) => {
         const worker = new Worker(new URL('./explore-worker.js', location.href), { type: 'module' });
@@ -87,10 +97,11 @@ try {
           else if (event.data.kind === 'error') { worker.terminate(); fail(new Error(event.data.message)); }
         };
         worker.postMessage({ options: opts, lang: 'en' });
-      }), { design, exhaustive: true, cancel: true, workers: 2, ttl: 3, max_time: 12 });
+      }), { ...world, exhaustive: true, workers: 2, ttl: 3, max_time: 12 });
       times.push(report.stats.elapsed_ms);
+      states = report.stats.states;
     }
-    console.log(`design lab exhaustive, ${design.padEnd(18)} ${ms(median(times))}  (target < 150 ms)`);
+    console.log(`design lab exhaustive, ${label.padEnd(26)} ${ms(median(times))}  (target < 150 ms; ${states} states)`);
   }
   await context.close();
 } finally {

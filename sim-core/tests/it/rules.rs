@@ -1170,3 +1170,37 @@ cancel_epoch = {epoch}
         ",
     );
 }
+
+#[test]
+fn a_takeover_that_rolls_back_lists_nothing_for_reconciliation() {
+    // B's takeover lists A's travelling request only while B's transaction
+    // is open; the rollback takes the claim back, so A is again the current
+    // holder and its request lands as an ordinary write of the job.
+    check(
+        r#"
+id = "rolled-back-takeover"
+ttl = 5
+workers = ["A", "B"]
+design = "sending-gateway"
+targets = [{ id = "s" }]
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, worker = "A", do = "write", target = "s", request = "a-s" },
+  { at = 6, worker = "B", do = "begin" },
+  { at = 6, worker = "B", do = "claim" },
+  { at = 7, worker = "B", do = "rollback" },
+  { at = 8, do = "deliver", request = "a-s" },
+]
+"#,
+        "
+        0 A claim -> ok token=1 generation=1 rows=1 lease_until=5
+        1 A write @s -> noop (sent) token=1 generation=1
+        6 B begin -> ok
+        6 B claim -> ok token=2 generation=2 rows=1 lease_until=11
+        7 B rollback -> ok
+        8 A deliver @s -> ok token=1 generation=1 expired
+        should_reject []
+        reconcile []
+        ",
+    );
+}

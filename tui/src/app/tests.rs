@@ -2201,3 +2201,28 @@ fn a_typed_tick_replaces_the_old_one() {
     assert_eq!(break_work(&h).steps.len(), count);
     assert!(break_work(&h).steps.windows(2).all(|w| w[0].at <= w[1].at));
 }
+
+/// The help explains the trail of a request in flight where the timeline
+/// has one, and only there.
+#[test]
+fn the_help_explains_a_request_in_flight_where_there_is_one() {
+    let help_text = |file: &str| {
+        let path = repo().join(file);
+        let scenario = sim_core::parse_scenario(&std::fs::read(path).unwrap()).unwrap();
+        let app = App::sandbox(file.to_owned(), scenario, Progress::default(), PLAIN);
+        let h = Harness::with(app, 80, 24);
+        let (_, lines) = super::view::help_lines(&h.app, ratatui::layout::Rect::new(0, 0, 80, 24));
+        lines
+            .iter()
+            .map(|line| line.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let travelling = help_text("examples/17-request-in-flight-sending-gateway.toml");
+    assert!(
+        travelling.contains("╲╌→ a request in flight"),
+        "{travelling}"
+    );
+    let instant = help_text("examples/01-article-stale-finish.toml");
+    assert!(!instant.contains("╲╌→"), "{instant}");
+}

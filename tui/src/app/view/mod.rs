@@ -422,11 +422,13 @@ pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
             Span::styled(what.to_owned(), theme.plain()),
         ]));
     }
-    let timeline = match app.screen() {
-        Screen::Sandbox(_) => true,
-        Screen::Exercise(state) => state.shown_timeline().is_some(),
-        _ => false,
+    let shown = match app.screen() {
+        Screen::Sandbox(state) => Some(&state.timeline),
+        Screen::Exercise(state) => state.shown_timeline(),
+        _ => None,
     };
+    let timeline = shown.is_some();
+    let flights = shown.is_some_and(|t| t.scenario.steps.iter().any(|step| step.request.is_some()));
     let prose = |lines: &mut Vec<Line<'static>>, text: &str, style: Style| {
         push_prose(lines, text, inner_width, style);
     };
@@ -438,6 +440,16 @@ pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
     }
     if timeline {
         timeline_help(app, &mut lines, inner_width);
+    }
+    if flights {
+        prose(
+            &mut lines,
+            lang.pick(
+                "╲╌→ a request in flight: it leaves the worker where the slope starts and takes effect at → on the target's lane (the trail runs to the edge while it has not arrived). Checks at the worker and a sending gateway happen at the send; every other check at the arrival.",
+                "╲╌→ 在途的请求：从斜线起点离开 Worker，在目标那一行的 → 处生效（尚未到达时，轨迹一直延伸到边缘）。Worker 自己的检查和发送端网关在发送时检查；其他检查都在到达时进行。",
+            ),
+            theme.plain(),
+        );
     }
     if let Screen::Exercise(state) = app.screen() {
         exercise_help(app, state, &mut lines, inner_width);
