@@ -23,7 +23,7 @@ mod input;
 pub mod replay;
 mod report;
 mod sql_cmd;
-pub mod sqlbox;
+pub use sqlbox;
 mod style;
 mod web_cmd;
 
