@@ -5,8 +5,14 @@
 //!
 //! Every step is a glyph on its actor's lane (`C` claim, `W` write, …) and
 //! an outcome symbol on the lane of the resource it reached, in the same
-//! column (✓ took effect, ✗ rejected, ↺ duplicate, · nothing, ⌛ waiting,
-//! ‼ a violation, `?` hidden).
+//! column (✓ took effect, ✗ rejected, ↺ duplicate, · nothing, ◷ waiting,
+//! ‼ a violation, `?` hidden). One glyph per meaning, none from an emoji
+//! font: `?` is only ever "hidden", and no action is a letter a lane is
+//! commonly named (`B` was begin, next to worker B).
+//!
+//! The tick axis labels every tick that holds a step; steps of one tick
+//! share one label that spans their columns (`span`), and a long quiet run
+//! is one `⋯` column whose label says which ticks it stands for.
 //!
 //! A request that travels (a `write` with a `request`, arriving at its
 //! `deliver`) is a [`Flight`]: a sloped arrow from the sender's lane at the
@@ -88,8 +94,14 @@ pub struct Column {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TickLabel {
     pub column: usize,
+    /// The columns it stands over: more than one when several steps share
+    /// the tick (the front ends draw the group under one label).
+    pub span: usize,
     pub text: String,
     pub gap: bool,
+    /// What the label stands for, in the diagram's language ("ticks 2–8:
+    /// nothing happens", "tick 7: 2 steps"); empty for a plain tick.
+    pub words: String,
 }
 
 /// How a lease bar ends.
@@ -102,7 +114,8 @@ pub enum LeaseEnd {
     Ended,
     /// A newer claim took the row.
     Replaced,
-    /// Still running when the diagram ends.
+    /// Still running when the diagram ends: the bar is clipped by the
+    /// diagram's right edge, not ended (drawn as running on).
     Beyond,
 }
 
@@ -170,7 +183,7 @@ impl MarkKind {
             MarkKind::Rejected => '✗',
             MarkKind::Duplicate => '↺',
             MarkKind::Noop => '·',
-            MarkKind::Waiting => '⌛',
+            MarkKind::Waiting => '◷',
             MarkKind::Violation => '‼',
             MarkKind::Hidden => '?',
         }
@@ -278,16 +291,16 @@ pub fn action_glyph(action: Action) -> char {
         Action::Fail => 'E',
         Action::Cancel => 'K',
         Action::Register => 'G',
-        Action::Check => '?',
+        Action::Check => '=',
         Action::Crash => 'X',
         Action::Pause => 'Z',
         Action::Resume => '>',
         Action::Deliver => 'D',
-        Action::Begin => 'B',
+        Action::Begin => '[',
         Action::Select => 'S',
         Action::SelectForUpdate => 'L',
         Action::SelectSkipLocked => 'Q',
-        Action::Commit => 'M',
+        Action::Commit => ']',
         Action::Rollback => '<',
     }
 }
@@ -516,25 +529,43 @@ fn columns(scenario: &Scenario, ticks: &[u64]) -> (Vec<Column>, Vec<usize>) {
     (columns, step_column)
 }
 
-/// The axis labels: a tick where it changes, `⋯` over a gap.
-fn tick_labels(columns: &[Column]) -> Vec<TickLabel> {
-    let mut labels = Vec::new();
+/// The axis labels: one per tick, spanning its columns, `⋯` over a gap.
+fn tick_labels(columns: &[Column], lang: Lang) -> Vec<TickLabel> {
+    let mut labels: Vec<TickLabel> = Vec::new();
     let mut previous = None;
     for (index, column) in columns.iter().enumerate() {
         match column.kind {
-            ColumnKind::Gap { .. } => labels.push(TickLabel {
+            ColumnKind::Gap { to } => labels.push(TickLabel {
                 column: index,
+                span: 1,
                 text: "⋯".to_owned(),
                 gap: true,
+                words: match lang {
+                    Lang::En => format!("ticks {}–{to}: nothing happens", column.tick),
+                    Lang::Zh => format!("tick {}–{to}：什么也没发生", column.tick),
+                },
             }),
-            _ if previous != Some(column.tick) => labels.push(TickLabel {
+            _ if previous == Some(column.tick) => {
+                if let Some(label) = labels.last_mut() {
+                    label.span += 1;
+                    label.words = match lang {
+                        Lang::En => format!("tick {}: {} steps", column.tick, label.span),
+                        Lang::Zh => format!("tick {}：{} 步", column.tick, label.span),
+                    };
+                }
+            }
+            _ => labels.push(TickLabel {
                 column: index,
+                span: 1,
                 text: column.tick.to_string(),
                 gap: false,
+                words: String::new(),
             }),
-            _ => {}
         }
-        previous = Some(column.tick);
+        previous = match column.kind {
+            ColumnKind::Gap { .. } => None,
+            _ => Some(column.tick),
+        };
     }
     labels
 }
@@ -758,7 +789,7 @@ fn flight_words(scenario: &Scenario, flight: &Flight, lang: Lang) -> String {
             format!("{who}'s request `{id}` to `{target}` is sent at tick {sent_at} (step {send})")
         }
         Lang::Zh => {
-            format!("{who} 发往 `{target}` 的请求 `{id}` 在时刻 {sent_at}（第 {send} 步）发出")
+            format!("{who} 发往 `{target}` 的请求 `{id}` 在 tick {sent_at}（第 {send} 步）发出")
         }
     };
     words += &match (flight.deliver_step, lang) {
@@ -768,7 +799,7 @@ fn flight_words(scenario: &Scenario, flight: &Flight, lang: Lang) -> String {
         }
         (Some(step), Lang::Zh) => {
             let at = scenario.steps.get(step).map_or(0, |s| s.at);
-            format!("，在时刻 {at}（第 {step} 步）到达。")
+            format!("，在 tick {at}（第 {step} 步）到达。")
         }
         (None, Lang::En) => " and is still in flight at the end.".to_owned(),
         (None, Lang::Zh) => "，到最后仍在途中。".to_owned(),
@@ -862,8 +893,8 @@ impl Diagram {
             })
             .collect();
         Diagram {
-            axis_label: lang.pick("tick", "时刻"),
-            tick_labels: tick_labels(&columns),
+            axis_label: "tick",
+            tick_labels: tick_labels(&columns, lang),
             lanes: lanes.lanes,
             columns,
             leases,
@@ -888,5 +919,155 @@ impl Diagram {
     /// The column of step `index` (0 when there is none).
     pub fn step_column(&self, index: usize) -> usize {
         self.steps.get(index).map_or(0, |s| s.column)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    fn diagram(text: &str, lang: Lang) -> Diagram {
+        let scenario = crate::parse_scenario(text.as_bytes()).unwrap();
+        let trace = crate::run(&scenario);
+        Diagram::new(&scenario, &trace, lang, &Reveal::Everything)
+    }
+
+    /// Two-digit ticks, three steps in one tick, a long quiet run.
+    const CROWDED: &str = r#"
+        id = "t"
+        ttl = 5
+        workers = ["A", "B"]
+        design = "ttl-lock-only"
+        steps = [
+          { at = 0, worker = "A", do = "claim" },
+          { at = 1, worker = "A", do = "pause" },
+          { at = 10, worker = "B", do = "claim" },
+          { at = 12, worker = "A", do = "resume" },
+          { at = 12, worker = "A", do = "write", target = "report" },
+          { at = 12, worker = "A", do = "finish" },
+          { at = 14, worker = "B", do = "write", target = "report" },
+          { at = 14, worker = "B", do = "finish" },
+        ]
+        [[targets]]
+        id = "report"
+        protect = "none"
+    "#;
+
+    #[test]
+    fn every_tick_with_a_step_is_labelled_once_over_all_its_steps() {
+        let diagram = diagram(CROWDED, Lang::En);
+        for step in &diagram.steps {
+            let label = diagram
+                .tick_labels
+                .iter()
+                .find(|l| !l.gap && l.text == step.at.to_string())
+                .unwrap_or_else(|| panic!("tick {} has no label", step.at));
+            assert!(
+                (label.column..label.column + label.span).contains(&step.column),
+                "step at tick {} (column {}) is outside its label {label:?}",
+                step.at,
+                step.column
+            );
+        }
+        let twelve = diagram.tick_labels.iter().find(|l| l.text == "12").unwrap();
+        assert_eq!(twelve.span, 3, "three steps share tick 12");
+        assert_eq!(twelve.words, "tick 12: 3 steps");
+        // Labels never overlap and never repeat a tick.
+        for pair in diagram.tick_labels.windows(2) {
+            assert!(pair[0].column + pair[0].span <= pair[1].column, "{pair:?}");
+            assert!(pair[0].text != pair[1].text || pair[0].gap, "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn a_gap_says_which_ticks_it_stands_for() {
+        let diagram = diagram(CROWDED, Lang::En);
+        let gap = diagram.tick_labels.iter().find(|l| l.gap).unwrap();
+        assert_eq!(gap.text, "⋯");
+        // Tick 5 has a column of its own: A's lease runs out there.
+        assert_eq!(gap.words, "ticks 6–9: nothing happens");
+        let zh = super::tests::diagram(CROWDED, Lang::Zh);
+        assert_eq!(zh.axis_label, "tick", "the lessons say tick in Chinese too");
+        assert!(
+            zh.tick_labels
+                .iter()
+                .any(|l| l.words == "tick 6–9：什么也没发生")
+        );
+    }
+
+    #[test]
+    fn a_lease_past_the_edge_is_clipped_not_ended() {
+        // B's lease (ttl 50) runs far past the last step: clipped by the edge.
+        // A's lease ends with its finish, inside the diagram.
+        let diagram = diagram(
+            r#"
+            id = "t"
+            ttl = 50
+            workers = ["A", "B"]
+            jobs = ["a", "b"]
+            steps = [
+              { at = 0, worker = "A", do = "claim", job = "a" },
+              { at = 1, worker = "B", do = "claim", job = "b" },
+              { at = 2, worker = "A", do = "finish", job = "a" },
+              { at = 3, worker = "B", do = "write", job = "b", target = "report" },
+            ]
+            [[targets]]
+            id = "report"
+            protect = "none"
+        "#,
+            Lang::En,
+        );
+        let a = diagram.leases.iter().find(|l| l.worker == "A").unwrap();
+        let b = diagram.leases.iter().find(|l| l.worker == "B").unwrap();
+        assert_eq!(a.end, LeaseEnd::Ended);
+        assert_eq!(a.end_column, diagram.steps[2].column + 1);
+        assert_eq!(b.end, LeaseEnd::Beyond);
+        assert_eq!(b.end_column, diagram.columns.len(), "it runs to the edge");
+        assert!(b.words.contains("still running at the end"), "{}", b.words);
+    }
+
+    #[test]
+    fn a_lease_that_runs_out_ends_at_its_expiry_tick() {
+        let diagram = diagram(CROWDED, Lang::En);
+        let a = diagram.leases.iter().find(|l| l.generation == 1).unwrap();
+        assert_eq!(a.end, LeaseEnd::Expired);
+        assert_eq!(a.until, 5);
+        // The bar stops at the column boundary where tick 5 would start:
+        // inside the quiet run after the pause.
+        assert_eq!(a.end_column, diagram.column_of_tick(5));
+    }
+
+    #[test]
+    fn no_glyph_means_two_things_or_needs_an_emoji_font() {
+        let hidden = MarkKind::Hidden.symbol();
+        let mut glyphs: Vec<char> = Action::ALL.iter().map(|a| action_glyph(*a)).collect();
+        assert!(!glyphs.contains(&hidden), "`?` is only for hidden results");
+        glyphs.sort_unstable();
+        glyphs.dedup();
+        // claim and claim_next share `C`: one meaning, a claim.
+        assert_eq!(glyphs.len(), Action::ALL.len() - 1);
+        // No action is a capital a worker lane is commonly named.
+        for lane in ['A', 'B'] {
+            assert!(!glyphs.contains(&lane), "{lane}");
+        }
+        let marks = [
+            MarkKind::Ok,
+            MarkKind::Rejected,
+            MarkKind::Duplicate,
+            MarkKind::Noop,
+            MarkKind::Waiting,
+            MarkKind::Violation,
+            MarkKind::Hidden,
+        ];
+        for mark in marks {
+            let symbol = mark.symbol() as u32;
+            // Emoji-presentation blocks (⌛ is U+231B) and the pictographs.
+            assert!(
+                !(0x2300..=0x23FF).contains(&symbol) && symbol < 0x1F000,
+                "{mark:?}"
+            );
+        }
     }
 }

@@ -132,9 +132,9 @@ pub fn describe_pending(scenario: &Scenario, index: usize, lang: Lang) -> String
     let at = step.at;
     match (target, lang) {
         (Some(target), Lang::Zh) => {
-            format!("时刻 {at}：{actor} 的{act}到 `{target}`。结果会是什么？")
+            format!("tick {at}：{actor} 的{act}到 `{target}`。结果会是什么？")
         }
-        (None, Lang::Zh) => format!("时刻 {at}：{actor} 的{act}。结果会是什么？"),
+        (None, Lang::Zh) => format!("tick {at}：{actor} 的{act}。结果会是什么？"),
         (Some(target), Lang::En) => {
             format!("Tick {at}: {actor}'s {act} to `{target}`. What will it do?")
         }
@@ -171,7 +171,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
             } else {
                 format!("到 `{target}`")
             };
-            format!("时刻 {at}：{actor} 的{act}{place}")
+            format!("tick {at}：{actor} 的{act}{place}")
         }
     };
     let outcome = match (record.outcome, lang) {
@@ -215,7 +215,7 @@ fn outcome_details(step: &crate::Step, record: &crate::StepTrace, lang: Lang) ->
                 format!("it waited for a row lock until tick {waited}")
             }
             Lang::Zh => {
-                format!("它等行锁等到时刻 {waited} 才执行")
+                format!("它等行锁等到 tick {waited} 才执行")
             }
         });
     }
@@ -238,7 +238,7 @@ fn outcome_details(step: &crate::Step, record: &crate::StepTrace, lang: Lang) ->
                 format!("generation {generation}, token {token}, lease until {until}")
             }
             Lang::Zh => {
-                format!("第 {generation} 代，令牌 {token}，租约到时刻 {until}")
+                format!("第 {generation} 代，令牌 {token}，租约到 tick {until}")
             }
         });
     }

@@ -55,7 +55,7 @@ impl Outcome {
             Outcome::Rejected => "✗",
             Outcome::Duplicate => "↺",
             Outcome::Noop => "·",
-            Outcome::Waiting => "⌛",
+            Outcome::Waiting => "◷",
         }
     }
 }

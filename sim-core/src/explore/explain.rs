@@ -88,7 +88,7 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
         facts.step, facts.at
     );
     let mut zh = format!(
-        "第 {} 步（时刻 {}）：{who} 的{action_zh}{place_zh}生效了",
+        "第 {} 步（tick {}）：{who} 的{action_zh}{place_zh}生效了",
         facts.step, facts.at
     );
     match facts.kind {

@@ -423,7 +423,7 @@ pub fn counterexample(
                         text.en
                     ),
                     zh: format!(
-                        "这个请求在时刻 {sent} 发出，在时刻 {} 到达。{}",
+                        "这个请求在 tick {sent} 发出，在 tick {} 到达。{}",
                         state.time(),
                         text.zh
                     ),

@@ -89,7 +89,7 @@ fn a_pending_step_names_the_action_but_not_its_result() {
     assert!(asked.starts_with("Tick 8: A's finish"), "{asked}");
     let done = sim_core::describe_outcome(&scenario, &trace, 6, sim_core::Lang::En);
     assert!(done.contains("took effect") && !asked.contains("took effect"));
-    assert!(sim_core::describe_pending(&scenario, 6, sim_core::Lang::Zh).contains("时刻 8"));
+    assert!(sim_core::describe_pending(&scenario, 6, sim_core::Lang::Zh).contains("tick 8"));
     assert_eq!(
         sim_core::describe_pending(&scenario, 99, sim_core::Lang::En),
         ""
