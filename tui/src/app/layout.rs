@@ -14,17 +14,69 @@ use super::explorer::{ExplorerState, Setting};
 use super::model::{App, CourseState, ExerciseState, LessonState, SandboxState, Work};
 use super::{text, view};
 
-/// Terminal columns per diagram column (the widest symbol, ⌛, takes two).
+/// Terminal columns per diagram column, at the least: a symbol and a space.
 pub(crate) const SLOT: usize = 2;
 
-/// The diagram's width in terminal columns.
-pub(crate) fn diagram_width(diagram: &Diagram) -> usize {
-    diagram.columns.len() * SLOT
+/// Where each diagram column starts, in terminal columns. Columns are even
+/// — `SLOT` wide, or three once a tick needs two digits — and a tick whose
+/// label is wider still than its columns widens its last one, so every
+/// tick label fits over its steps with a space after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Cells {
+    /// The start of each column, then the end of the last.
+    starts: Vec<usize>,
 }
 
-/// Rows the full diagram needs: the tick axis and every lane.
+impl Cells {
+    pub(crate) fn of(diagram: &Diagram) -> Cells {
+        let label_width = |text: &str| text.chars().count() + 1;
+        let base = diagram
+            .tick_labels
+            .iter()
+            .filter(|l| !l.gap && l.span == 1)
+            .map(|l| label_width(&l.text))
+            .max()
+            .unwrap_or(SLOT)
+            .clamp(SLOT, 3);
+        let mut widths = vec![base; diagram.columns.len()];
+        for label in diagram.tick_labels.iter().filter(|l| !l.gap) {
+            let have = label.span * base;
+            let last = label.column + label.span.max(1) - 1;
+            if let Some(width) = widths.get_mut(last) {
+                *width += label_width(&label.text).saturating_sub(have);
+            }
+        }
+        let mut starts = Vec::with_capacity(widths.len() + 1);
+        let mut x = 0;
+        starts.push(0);
+        for width in widths {
+            x += width;
+            starts.push(x);
+        }
+        Cells { starts }
+    }
+
+    /// The first terminal column of diagram column `column` (the width
+    /// past the last).
+    pub(crate) fn x(&self, column: usize) -> usize {
+        let last = self.starts.len() - 1;
+        self.starts[column.min(last)]
+    }
+
+    /// The diagram's width in terminal columns.
+    pub(crate) fn width(&self) -> usize {
+        self.x(usize::MAX)
+    }
+
+    /// The diagram column terminal column `x` is in.
+    pub(crate) fn column_at(&self, x: usize) -> Option<usize> {
+        (x < self.width()).then(|| self.starts.partition_point(|&start| start <= x) - 1)
+    }
+}
+
+/// Rows the full diagram needs: the tick axis, every lane and the legend.
 pub(crate) fn diagram_height(diagram: &Diagram) -> usize {
-    1 + diagram.lanes.len()
+    2 + diagram.lanes.len()
 }
 
 /// Where the diagram lands across an area: label columns on the left, then
@@ -55,8 +107,9 @@ pub(crate) fn window(
     let label_width = (longest + 1).clamp(5, 12).min(usize::from(width) / 3);
     let plot_width = usize::from(width) - label_width;
     let cursor = cursor.filter(|c| *c < diagram.steps.len());
-    let cursor_x = cursor.map_or(0, |c| diagram.step_column(c) * SLOT);
-    let full = diagram_width(diagram);
+    let cells = Cells::of(diagram);
+    let cursor_x = cursor.map_or(0, |c| cells.x(diagram.step_column(c)));
+    let full = cells.width();
     let offset = if full <= plot_width {
         0
     } else {
@@ -89,7 +142,8 @@ pub(crate) fn step_at(
     if column >= window.plot_width {
         return None;
     }
-    match diagram.columns.get((column + window.offset) / SLOT)?.kind {
+    let column = Cells::of(diagram).column_at(column + window.offset)?;
+    match diagram.columns.get(column)?.kind {
         sim_core::ColumnKind::Step { step } => Some(step),
         _ => None,
     }
@@ -373,9 +427,11 @@ pub(crate) fn exercise(
         Constraint::Min(0),
     ])
     .areas(body);
-    // The break editor needs room for its list of steps under the preview.
+    // The break editor needs room for its list of steps under the preview
+    // (its last line, the keys, repeats the footer's and may scroll away
+    // before the timeline's legend line does).
     let min_panel = if matches!(state.work, Work::Break(_)) {
-        9
+        8
     } else {
         5
     };

@@ -918,7 +918,12 @@ fn full_pass_through_a_predict_exercise() {
         let granted = asked_leases(&lesson, index);
         assert!(!granted.is_empty());
         for generation in granted {
-            assert!(screen.contains(&format!("g{generation}━")), "{screen}");
+            // The bar is `━` for time left, `─` for time spent.
+            assert!(
+                screen.contains(&format!("g{generation}━"))
+                    || screen.contains(&format!("g{generation}─")),
+                "{screen}"
+            );
         }
         insta::assert_snapshot!(format!("predict_complete_{width}x{height}"), screen);
         h.char('s');

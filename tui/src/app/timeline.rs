@@ -1,8 +1,16 @@
 //! The space-time diagram in terminal cells. The layout — lanes, columns,
 //! tick labels, lease bars, each step's glyph and outcome symbol — is
 //! `sim_core::Diagram`, the one the web page draws too; this module maps
-//! its columns to cells ([`SLOT`] each, the widest symbol, ⌛, takes two)
-//! and draws the part that fits, scrolled to keep the current step in view.
+//! its columns to cells (`layout::Cells`: even columns, wide enough that
+//! every tick label fits over its steps) and draws the part that fits,
+//! scrolled to keep the current step in view.
+//!
+//! The axis labels every tick that holds a step; steps of one tick share
+//! their label, drawn `7──` over the group; `⋯` stands for quiet ticks.
+//! A lease bar is `━` for the time it has left at the current step and
+//! `─` for the time spent, so it visibly runs out as the cursor moves;
+//! `┫` is where it ended, `▸` that it runs on past the diagram's edge.
+//! The last row is a one-line legend of what this diagram shows.
 //!
 //! The current step is drawn reversed with a line from worker to resource.
 //! A request that travels is a trail from its send to its arrival: a `╲`
@@ -20,7 +28,7 @@ use ratatui::widgets::Widget;
 use sim_core::{Action, ColumnKind, Diagram, Lang, LeaseBar, LeaseEnd, MarkKind, Reveal, Trace};
 use unicode_width::UnicodeWidthChar;
 
-use super::layout::{self, SLOT};
+use super::layout::{self, Cells};
 use super::model::Timeline;
 use super::text;
 use super::theme::Theme;
@@ -49,6 +57,97 @@ pub(crate) const GLYPH_LEGEND: &[(Action, &str)] = &[
     (Action::Rollback, "rollback"),
     (Action::Deliver, "deliver"),
 ];
+
+/// An action's short name for the legends: English keeps the names a
+/// scenario file uses; Chinese says what the action does.
+pub(crate) fn action_name(action: Action, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => GLYPH_LEGEND
+            .iter()
+            .find(|(a, _)| *a == action)
+            .map_or("claim", |(_, name)| name),
+        Lang::Zh => sim_core::action_word(action, lang),
+    }
+}
+
+/// A result symbol's short meaning, for the legend line.
+fn mark_name(mark: MarkKind, lang: Lang) -> &'static str {
+    match mark {
+        MarkKind::Ok => lang.pick("took effect", "生效"),
+        MarkKind::Rejected => lang.pick("refused", "被拒绝"),
+        MarkKind::Duplicate => lang.pick("duplicate", "重复"),
+        MarkKind::Noop => lang.pick("nothing", "无事"),
+        MarkKind::Waiting => lang.pick("waiting", "等待"),
+        MarkKind::Violation => lang.pick("violation", "违例"),
+        MarkKind::Hidden => lang.pick("predict it", "待预测"),
+    }
+}
+
+/// The one-line legend under a timeline: the glyphs, symbols and bars
+/// this diagram shows, each with its word, as many as fit in `width`
+/// (an ellipsis says more are in `?`).
+pub(crate) fn legend_line(diagram: &Diagram, lang: Lang, width: usize) -> String {
+    let mut items: Vec<String> = Vec::new();
+    let mut push = |item: String| {
+        if !items.contains(&item) {
+            items.push(item);
+        }
+    };
+    // Results first, the rarest and most telling before the plain ones:
+    // the step line above the pane names the current action in words.
+    let order = [
+        MarkKind::Hidden,
+        MarkKind::Violation,
+        MarkKind::Rejected,
+        MarkKind::Waiting,
+        MarkKind::Duplicate,
+        MarkKind::Ok,
+        MarkKind::Noop,
+    ];
+    for mark in order {
+        if diagram.steps.iter().any(|s| s.mark == mark) {
+            push(format!("{} {}", mark.symbol(), mark_name(mark, lang)));
+        }
+    }
+    for step in &diagram.steps {
+        if let Some(action) = Action::ALL
+            .iter()
+            .find(|a| sim_core::action_glyph(**a) == step.glyph)
+        {
+            push(format!("{} {}", step.glyph, action_name(*action, lang)));
+        }
+    }
+    if !diagram.leases.is_empty() {
+        push(
+            lang.pick("━ lease left ─ spent", "━ 租约剩余 ─ 已用")
+                .to_owned(),
+        );
+    }
+    if diagram.leases.iter().any(|l| l.end == LeaseEnd::Beyond) {
+        push(lang.pick("▸ runs on", "▸ 延续到图外").to_owned());
+    }
+    if diagram.idle.iter().any(|i| !i.crashed) {
+        push(lang.pick("┄ paused", "┄ 暂停").to_owned());
+    }
+    if !diagram.flights.is_empty() {
+        push(lang.pick("╲╌→ in flight", "╲╌→ 在途").to_owned());
+    }
+    if diagram.tick_labels.iter().any(|l| l.gap) {
+        push(lang.pick("⋯ quiet ticks", "⋯ 略去的 tick").to_owned());
+    }
+    let mut line = String::new();
+    for (index, item) in items.iter().enumerate() {
+        let sep = if line.is_empty() { "" } else { "  " };
+        let more = if index + 1 < items.len() { 2 } else { 0 };
+        if text::width(&line) + text::width(sep) + text::width(item) + more > width {
+            line += " …";
+            break;
+        }
+        line += sep;
+        line += item;
+    }
+    line
+}
 
 /// The symbol a step shows on its resource's lane. `reveal` shows the
 /// oracle's verdict (‼); without it a violation shows its plain outcome.
@@ -123,23 +222,28 @@ pub(crate) struct TimelineWidget<'a> {
     pub(crate) cursor: Option<usize>,
     pub(crate) extra: Vec<ExtraRow>,
     pub(crate) theme: Theme,
+    /// The language of the legend line.
+    pub(crate) lang: Lang,
 }
 
 /// The rows of the area: the tick axis, the lanes that fit (scrolled to
-/// the current step's actor), then the extra rows.
+/// the current step's actor), the extra rows, then the legend line.
 struct Rows {
     axis: usize,
     lane_offset: usize,
     lanes: usize,
     extra: usize,
+    legend: usize,
 }
 
 impl Rows {
     fn new(diagram: &Diagram, height: usize, extra: usize, cursor: Option<usize>) -> Rows {
         let axis = usize::from(height >= 2);
-        let extra = extra.min(height.saturating_sub(axis + 1));
+        // The legend is kept before the extra rows: it explains them too.
+        let legend = usize::from(height >= 4);
+        let extra = extra.min(height.saturating_sub(axis + legend + 1));
         let count = diagram.lanes.len();
-        let lanes = (height - axis - extra).min(count);
+        let lanes = (height - axis - extra - legend).min(count);
         let focus = cursor
             .and_then(|c| diagram.steps.get(c))
             .and_then(|step| step.actor)
@@ -154,6 +258,7 @@ impl Rows {
             lane_offset,
             lanes,
             extra,
+            legend,
         }
     }
 
@@ -164,7 +269,7 @@ impl Rows {
     }
 
     fn total(&self) -> usize {
-        self.axis + self.lanes + self.extra
+        self.axis + self.lanes + self.extra + self.legend
     }
 }
 
@@ -174,6 +279,8 @@ struct Canvas {
     height: usize,
     offset: usize,
     cells: Vec<(char, Style)>,
+    /// Where each diagram column starts.
+    columns: Cells,
 }
 
 impl Canvas {
@@ -248,37 +355,48 @@ impl Canvas {
 
 /// A lease bar's first cell and the cell after its last: at least one
 /// cell wide, even for a lease that expired at once.
-fn bar_cells(bar: &LeaseBar) -> (usize, usize) {
-    let start = bar.start_column * SLOT;
-    (start, (bar.end_column * SLOT).max(start + 1))
+fn bar_cells(bar: &LeaseBar, cells: &Cells) -> (usize, usize) {
+    let start = cells.x(bar.start_column);
+    (start, cells.x(bar.end_column).max(start + 1))
 }
 
 impl TimelineWidget<'_> {
-    /// Leases on their lanes, then the expiry ticks where nothing else is.
-    fn draw_leases(&self, canvas: &mut Canvas, rows: &Rows) {
+    /// Leases on their lanes — spent (`─`) up to the current step, left
+    /// (`━`) after it — then the expiry ticks where nothing else is.
+    fn draw_leases(&self, canvas: &mut Canvas, rows: &Rows, cursor: Option<usize>) {
         let lease_style = self.theme.accent().add_modifier(Modifier::BOLD);
+        let spent_style = self.theme.accent();
         let right = canvas.offset + canvas.width;
+        let now = cursor.map_or(0, |c| canvas.columns.x(self.diagram.step_column(c)));
         for bar in &self.diagram.leases {
             let Some(row) = rows.lane(bar.lane) else {
                 continue;
             };
-            let (start_x, end_x) = bar_cells(bar);
+            let (start_x, end_x) = bar_cells(bar, &canvas.columns);
             for x in start_x..end_x.min(right) {
-                canvas.set(x, row, '━', lease_style);
+                if x < now {
+                    canvas.set(x, row, '─', spent_style);
+                } else {
+                    canvas.set(x, row, '━', lease_style);
+                }
             }
             let label = format!("g{}", bar.generation);
             if end_x - start_x > label.chars().count() {
                 canvas.text(start_x, row, &label, lease_style);
             }
-            if bar.end != LeaseEnd::Beyond {
-                canvas.set(end_x - 1, row, '┫', lease_style);
-            }
+            // Clipped by the diagram's edge: it runs on, it did not end.
+            let cap = if bar.end == LeaseEnd::Beyond {
+                '▸'
+            } else {
+                '┫'
+            };
+            canvas.set(end_x - 1, row, cap, lease_style);
         }
         for bar in &self.diagram.leases {
             if bar.end == LeaseEnd::Expired
                 && let Some(row) = rows.lane(bar.lane)
             {
-                let (_, end_x) = bar_cells(bar);
+                let (_, end_x) = bar_cells(bar, &canvas.columns);
                 canvas.text_if_blank(end_x, row, &bar.until.to_string(), self.theme.dim());
             }
         }
@@ -292,8 +410,8 @@ impl TimelineWidget<'_> {
                 continue;
             };
             let fill = if run.crashed { ' ' } else { '┄' };
-            for x in (run.from_column * SLOT).max(canvas.offset)..(run.to_column * SLOT).min(right)
-            {
+            let from = canvas.columns.x(run.from_column).max(canvas.offset);
+            for x in from..canvas.columns.x(run.to_column).min(right) {
                 canvas.set(x, row, fill, self.theme.dim());
             }
         }
@@ -303,10 +421,10 @@ impl TimelineWidget<'_> {
     /// resource's lane; the current one reversed, with a line between.
     fn draw_steps(&self, canvas: &mut Canvas, rows: &Rows, cursor: Option<usize>) {
         let theme = self.theme;
-        let first = canvas.offset / SLOT;
+        let first = canvas.columns.column_at(canvas.offset).unwrap_or(0);
         let right = canvas.offset + canvas.width;
         for (column, kind) in self.diagram.columns.iter().enumerate().skip(first) {
-            let x = column * SLOT;
+            let x = canvas.columns.x(column);
             if x >= right {
                 break;
             }
@@ -340,6 +458,7 @@ impl TimelineWidget<'_> {
                     match canvas.get(x, row) {
                         Some(' ') => canvas.set(x, row, '│', line),
                         Some('━') => canvas.set(x, row, '╂', line),
+                        Some('─') => canvas.set(x, row, '┼', line),
                         _ => {}
                     }
                 }
@@ -366,8 +485,9 @@ impl TimelineWidget<'_> {
             };
             // The arrival's symbol sits at its column's first cell; the
             // arrow ends in the cell before it.
-            let arrow_x = (flight.to_column * SLOT).saturating_sub(1);
-            let mut x = flight.from_column * SLOT + 1;
+            let arrow_x = canvas.columns.x(flight.to_column).saturating_sub(1);
+            let from_x = canvas.columns.x(flight.from_column);
+            let mut x = from_x + 1;
             for lane in from.saturating_add(1)..to {
                 if x >= arrow_x {
                     break;
@@ -387,7 +507,7 @@ impl TimelineWidget<'_> {
                     canvas.set(x, row, '╌', style);
                 }
             }
-            if arrow_x > flight.from_column * SLOT && canvas.is_blank(arrow_x, row) {
+            if arrow_x > from_x && canvas.is_blank(arrow_x, row) {
                 canvas.set(arrow_x, row, '→', style);
             }
         }
@@ -402,34 +522,40 @@ impl TimelineWidget<'_> {
                 } else {
                     *style
                 };
-                canvas.set(self.diagram.step_column(*step) * SLOT, row, *ch, style);
+                let x = canvas.columns.x(self.diagram.step_column(*step));
+                canvas.set(x, row, *ch, style);
             }
         }
     }
 
-    /// The tick axis: labels that fit without touching, `⋯` over gaps, and
-    /// arrows where the diagram goes on out of the window.
+    /// The tick axis: every label (the cells make room for each), a `─`
+    /// run over the other steps of its tick, `⋯` over gaps, and arrows
+    /// where the diagram goes on out of the window.
     fn draw_axis(&self, canvas: &mut Canvas) {
         let dim = self.theme.dim();
         let (offset, right) = (canvas.offset, canvas.offset + canvas.width);
-        let mut free_from = 0;
         for label in &self.diagram.tick_labels {
-            let x = label.column * SLOT;
+            let x = canvas.columns.x(label.column);
             if x >= right {
                 break;
             }
             if label.gap {
                 canvas.set(x, 0, '⋯', dim);
-                free_from = x + 2;
-            } else if x >= free_from && x >= offset {
-                canvas.text(x, 0, &label.text, dim);
-                free_from = x + label.text.chars().count() + 1;
+                continue;
+            }
+            canvas.text(x, 0, &label.text, dim);
+            if label.span > 1 {
+                let from = x + label.text.chars().count();
+                let to = canvas.columns.x(label.column + label.span - 1) + 1;
+                for x in from..to {
+                    canvas.set(x, 0, '─', dim);
+                }
             }
         }
         if offset > 0 {
             canvas.set(offset, 0, '◂', self.theme.plain());
         }
-        if right < layout::diagram_width(self.diagram) {
+        if right < canvas.columns.width() {
             canvas.set(right - 1, 0, '▸', self.theme.plain());
         }
     }
@@ -458,6 +584,12 @@ impl TimelineWidget<'_> {
             let shown = text::truncate(label, label_width.saturating_sub(1));
             buf.set_stringn(area.x, y, shown, label_width, style);
         }
+        if rows.legend == 1 {
+            let y = area.y + (rows.total() - 1) as u16;
+            let width = usize::from(area.width);
+            let line = legend_line(self.diagram, self.lang, width);
+            buf.set_stringn(area.x, y, line, width, theme.dim());
+        }
     }
 }
 
@@ -478,11 +610,12 @@ impl Widget for TimelineWidget<'_> {
         );
         let mut canvas = Canvas {
             width: window.plot_width,
-            height: rows.total(),
+            height: rows.total() - rows.legend,
             offset: window.offset,
-            cells: vec![(' ', Style::new()); window.plot_width * rows.total()],
+            cells: vec![(' ', Style::new()); window.plot_width * (rows.total() - rows.legend)],
+            columns: Cells::of(diagram),
         };
-        self.draw_leases(&mut canvas, &rows);
+        self.draw_leases(&mut canvas, &rows, cursor);
         self.draw_idle(&mut canvas, &rows);
         self.draw_steps(&mut canvas, &rows, cursor);
         self.draw_flights(&mut canvas, &rows, cursor);
@@ -522,6 +655,7 @@ mod tests {
                         cursor: Some(cursor),
                         extra: Vec::new(),
                         theme: Theme { color: false },
+                        lang: Lang::En,
                     },
                     frame.area(),
                 );
@@ -575,6 +709,7 @@ mod tests {
                     cursor: Some(2),
                     extra: Vec::new(),
                     theme: Theme { color: false },
+                    lang: Lang::En,
                 };
                 frame.render_widget(widget, frame.area());
             })
@@ -601,7 +736,7 @@ mod tests {
         "#,
         );
         let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
-        assert!(layout::diagram_width(&diagram) < 40);
+        assert!(Cells::of(&diagram).width() < 40);
         let text = draw(&scenario, &trace, 1, 40, 6);
         assert!(text.contains('⋯'), "{text}");
     }

@@ -230,7 +230,7 @@ fn render_db(scenario: &Scenario, db: &DbJson, style: Style, lang: Lang) -> Stri
         if !step.sent {
             result.push_str(lang.pick("not sent", "未发送"));
         } else if step.waiting {
-            result.push_str(lang.pick("⌛ still waiting for a row lock", "⌛ 仍在等待行锁"));
+            result.push_str(lang.pick("◷ still waiting for a row lock", "◷ 仍在等待行锁"));
         } else if step.deadlock {
             result.push_str(lang.pick("✗ deadlock: rolled back", "✗ 死锁：已回滚"));
         } else if let Some(error) = &step.error {

@@ -28,7 +28,7 @@ pub(crate) fn outcome_symbol(outcome: Outcome) -> char {
         Outcome::Rejected => '✗',
         Outcome::Duplicate => '↺',
         Outcome::Noop => '·',
-        Outcome::Waiting => '⌛',
+        Outcome::Waiting => '◷',
     }
 }
 

@@ -532,6 +532,7 @@ fn render_timeline(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exercis
             cursor: Some(timeline.cursor),
             extra: extra_rows(app, state),
             theme: app.theme,
+            lang: app.lang(),
         },
         inner,
     );

@@ -206,7 +206,7 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, 
                 value,
                 ui(
                     "ticks a request may travel before it arrives",
-                    "请求到达前最多在途的时刻数",
+                    "请求到达前最多在途的 tick 数",
                 ),
             )
         }

@@ -20,7 +20,7 @@ use super::layout;
 use super::model::{App, ExerciseState, LessonState, Screen, Work};
 use super::text;
 use super::theme::Theme;
-use super::timeline::GLYPH_LEGEND;
+use super::timeline::{GLYPH_LEGEND, action_name};
 
 /// Below this the screens give way to a request for a larger window.
 pub(crate) use super::layout::clamp_scroll;
@@ -224,7 +224,7 @@ fn exercise_aliases(work: &Work, lang: Lang) -> Vec<(&'static str, &'static str)
             ];
             if work.field == super::model::StepField::Tick {
                 keys.extend([
-                    ("0-9", w("type the tick", "输入时刻")),
+                    ("0-9", w("type the tick", "输入 tick")),
                     ("Backspace", w("erase a digit", "删除一位")),
                 ]);
             }
@@ -486,13 +486,8 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     );
     let legend: Vec<String> = GLYPH_LEGEND
         .iter()
-        .map(|(action, what)| {
-            // English keeps the action names a scenario file uses; Chinese
-            // says what the action does.
-            let word = match lang {
-                Lang::En => what,
-                Lang::Zh => sim_core::action_word(*action, lang),
-            };
+        .map(|(action, _)| {
+            let word = action_name(*action, lang);
             format!("{} {word}", sim_core::action_glyph(*action))
         })
         .collect();
@@ -503,15 +498,15 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     );
     prose(
         lines,
-        lang.pick("At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ⌛ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect.",
-            "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ⌛ 等待行锁 · · 无事可做 · ‼ 违例：旧代次的或任务结束后的效果。",
+        lang.pick("At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ◷ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect · ? hidden: predict it.",
+            "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ◷ 等待行锁 · · 无事可做 · ‼ 违例：旧代次的或任务结束后的效果 · ? 隐藏：请你预测。",
         ),
         theme.plain(),
     );
     prose(
         lines,
-        lang.pick("━━ a lease: g2 is generation 2, ┫ where it ended, the number after it is lease_until. ┄ a paused worker.",
-            "━━ 租约：g2 表示第 2 代，┫ 是它结束的位置，其后的数字是 lease_until。┄ 表示暂停中的 Worker。",
+        lang.pick("━━ a lease: g2 is generation 2; ━ the time it has left at the current step, ─ the time spent; ┫ where it ended, the number after it is lease_until; ▸ it runs on past the edge. ┄ a paused worker. Axis: every tick with a step is labelled, 7── groups the steps of tick 7, ⋯ stands for quiet ticks. The line under the timeline names what it shows.",
+            "━━ 租约：g2 表示第 2 代；━ 是当前步骤时剩下的时间，─ 是已用掉的时间；┫ 是它结束的位置，其后的数字是 lease_until；▸ 表示它延续到图外。┄ 表示暂停中的 Worker。时间轴：每个有步骤的 tick 都标出，7── 把 tick 7 的几个步骤归为一组，⋯ 代表略去的安静 tick。时间线下面一行说明图中的符号。",
         ),
         theme.plain(),
     );
@@ -523,7 +518,7 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
             ),
             Work::Break(_) => (
                 "Break: the timeline previews your schedule's outcomes, run again after each change; Enter grades it, and ‼ marks a violation once solved. The steps stay in tick order: a step whose tick passes another's moves past it.",
-                "攻破：时间线预览你的调度中每一步的结果，每次修改后重新运行；按 Enter 评分，解出之后 ‼ 表示违例。步骤始终按时刻排序：时刻越过另一步的步骤会移到它后面。",
+                "攻破：时间线预览你的调度中每一步的结果，每次修改后重新运行；按 Enter 评分，解出之后 ‼ 表示违例。步骤始终按 tick 排序：tick 越过另一步的步骤会移到它后面。",
             ),
             _ => (
                 "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
@@ -553,7 +548,7 @@ fn exercise_help(
         )),
         Work::Break(_) => Some((
             "Schedule: ↑↓ picks a step, Tab a field ([ ] marks it), Space or → changes it and ← back, as in a design (tick, worker, action, target; a tick can also be typed), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
-            "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（时刻、Worker、动作、目标；时刻也可以直接输入），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
+            "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（tick、Worker、动作、目标；tick 也可以直接输入），a 在下一 tick 添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的 tick）。按 t 在独立的时间线上打开调度。",
         )),
         Work::Quiz { .. } => Some((
             "Quiz: ( ) one answer, [ ] any number. A digit chooses the option with that number; the options stay on screen with the hints. After a try each option shows ✓ or ✗ and why.",

@@ -22,7 +22,7 @@ pub(crate) fn design_label(scenario: &Scenario, lang: Lang) -> String {
     }
 }
 
-/// "Step 4 · tick 7 · A write → report · ✓ ok", with "‼ stale" when revealed.
+/// "Step 4 · tick 7 · A write (W) → report · ✓ ok", with "‼ stale" when revealed.
 pub(crate) fn step_title(
     scenario: &Scenario,
     trace: &Trace,
@@ -47,7 +47,7 @@ pub(crate) fn step_title(
     title
 }
 
-/// "Step 4 · tick 7 · A write → report": the step without its result.
+/// "Step 4 · tick 7 · A write (W) → report": the step without its result.
 pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String {
     let Some(step) = scenario.steps.get(index) else {
         return lang.pick("no steps", "没有步骤").to_owned();
@@ -62,11 +62,14 @@ pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String
         .map(|t| format!(" → {}", scenario.target_id(t)))
         .unwrap_or_default();
     let head = if lang == Lang::Zh {
-        format!("第 {index} 步 · 时刻 {}", step.at)
+        format!("第 {index} 步 · tick {}", step.at)
     } else {
         format!("Step {index} · tick {}", step.at)
     };
-    format!("{head} · {actor} {}{target}", step.action.name())
+    // The glyph the timeline shows, then the action in words.
+    let glyph = sim_core::action_glyph(step.action);
+    let name = crate::app::timeline::action_name(step.action, lang);
+    format!("{head} · {actor} {name} ({glyph}){target}")
 }
 
 /// What the step did and why. Without `reveal` the oracle's verdict is
@@ -211,6 +214,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
             cursor: Some(timeline.cursor),
             extra: Vec::<ExtraRow>::new(),
             theme,
+            lang,
         },
         inner,
     );
