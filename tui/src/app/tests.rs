@@ -2231,3 +2231,44 @@ fn the_help_explains_a_request_in_flight_where_there_is_one() {
     let instant = help_text("examples/01-article-stale-finish.toml");
     assert!(!instant.contains("╲╌→"), "{instant}");
 }
+
+/// Issue 15: a timeline that explains itself, in both languages — every
+/// tick with a step labelled (tick 10 holds four), the lease bars spent
+/// up to the current step, the legend line under the lanes and the step
+/// line naming the action in words.
+#[test]
+fn timeline_explains_itself() {
+    let name = "examples/05-highest-seen-gap.toml";
+    let scenario = sim_core::parse_scenario(&std::fs::read(repo().join(name)).unwrap()).unwrap();
+    for lang in [sim_core::Lang::En, sim_core::Lang::Zh] {
+        let progress = Progress {
+            lang,
+            ..Progress::default()
+        };
+        let app = App::sandbox(name.to_owned(), scenario.clone(), progress, PLAIN);
+        let mut h = Harness::with(app, 80, 24);
+        h.keys(&[KeyCode::Right; 7]);
+        let screen = h.render();
+        let axis = screen.lines().find(|l| l.contains("tick ")).unwrap();
+        let labels: Vec<u64> = axis
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        for step in &scenario.steps {
+            assert!(labels.contains(&step.at), "tick {}: {screen}", step.at);
+        }
+        assert!(
+            axis.contains("10───"),
+            "tick 10's steps are grouped: {screen}"
+        );
+        assert!(
+            screen.contains(lang.pick("write (W)", "写入 (W)")),
+            "{screen}"
+        );
+        assert!(
+            screen.contains(lang.pick("✗ refused", "✗ 被拒绝")),
+            "{screen}"
+        );
+        insta::assert_snapshot!(format!("timeline_explains_{}_80x24", lang.code()), screen);
+    }
+}

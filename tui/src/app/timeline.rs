@@ -757,6 +757,87 @@ mod tests {
         assert_eq!(unique.len(), explained.len(), "one entry per glyph");
     }
 
+    /// Two-digit ticks, and three steps in tick 12.
+    const CROWDED: &str = r#"
+        id = "t"
+        ttl = 5
+        workers = ["A", "B"]
+        design = "ttl-lock-only"
+        steps = [
+          { at = 0, worker = "A", do = "claim" },
+          { at = 1, worker = "A", do = "pause" },
+          { at = 10, worker = "B", do = "claim" },
+          { at = 12, worker = "A", do = "resume" },
+          { at = 12, worker = "A", do = "write", target = "report" },
+          { at = 12, worker = "A", do = "finish" },
+          { at = 14, worker = "B", do = "finish" },
+        ]
+        [[targets]]
+        id = "report"
+        protect = "none"
+    "#;
+
+    #[test]
+    fn every_tick_with_a_step_is_labelled_over_its_steps() {
+        let (scenario, trace) = scenario(CROWDED);
+        let text = draw(&scenario, &trace, 4, 60, 9);
+        let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+        // `"` opens each line of the backend's dump; the plot starts after
+        // the labels.
+        let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
+        let window = layout::window(&diagram, 60, Some(4), std::iter::empty());
+        let cells = Cells::of(&diagram);
+        let axis = &lines[0];
+        for step in &diagram.steps {
+            let label = diagram
+                .tick_labels
+                .iter()
+                .find(|l| !l.gap && l.text == step.at.to_string())
+                .unwrap();
+            let x = 1 + window.label_width + cells.x(label.column);
+            let shown: String = axis[x..x + label.text.len()].iter().collect();
+            assert_eq!(shown, label.text, "{text}");
+            // Each step of the tick sits under the label or its `─` run.
+            let step_x = 1 + window.label_width + cells.x(step.column);
+            assert!(
+                step_x == x || axis[step_x] == '─',
+                "step at tick {} is under {:?}: {text}",
+                step.at,
+                axis[step_x]
+            );
+        }
+        assert!(text.contains("12──"), "{text}");
+    }
+
+    #[test]
+    fn a_clipped_lease_runs_on_and_an_ended_one_stops() {
+        let (scenario, trace) = scenario(
+            r#"
+            id = "t"
+            ttl = 50
+            workers = ["A", "B"]
+            jobs = ["a", "b"]
+            steps = [
+              { at = 0, worker = "A", do = "claim", job = "a" },
+              { at = 1, worker = "B", do = "claim", job = "b" },
+              { at = 2, worker = "A", do = "finish", job = "a" },
+            ]
+        "#,
+        );
+        let text = draw(&scenario, &trace, 2, 70, 8);
+        let lines: Vec<&str> = text.lines().collect();
+        let a = lines.iter().find(|l| l.contains("g1")).unwrap();
+        let b = lines.iter().rfind(|l| l.contains("g1")).unwrap();
+        assert!(
+            a.contains('┫') && !a.contains('▸'),
+            "A's lease ended: {text}"
+        );
+        assert!(b.contains('▸') && !b.contains('┫'), "B's runs on: {text}");
+        // At the last step, A's lease is all spent; B's is left past it.
+        assert!(b.contains('━'), "{text}");
+        assert!(text.contains("━ lease left ─ spent  ▸ runs on"), "{text}");
+    }
+
     #[test]
     fn tiny_areas_do_not_panic() {
         let (scenario, trace) = scenario(STALE);

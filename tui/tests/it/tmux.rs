@@ -236,3 +236,53 @@ fn a_learner_completes_lesson_one_mark_exercise_in_a_real_terminal() {
     let screen = tmux.screen();
     assert!(!screen.contains(&title), "{screen}");
 }
+
+/// Issue 15: at 80×24 the timeline labels every tick that holds a step
+/// (two-digit ticks and several steps in one tick included) and keeps a
+/// legend line under it.
+#[test]
+fn the_timeline_labels_every_tick_with_a_step_and_keeps_a_legend_line() {
+    let file = "examples/05-highest-seen-gap.toml";
+    let scenario = sim_core::parse_scenario(&std::fs::read(repo().join(file)).unwrap()).unwrap();
+    assert!(
+        scenario.steps.iter().any(|s| s.at >= 10),
+        "the example has two-digit ticks"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "cd {repo} && {bin} open {file} --data-dir {data}; sleep 60",
+        repo = quoted(&repo()),
+        bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
+        data = quoted(&dir.path().join("data")),
+    );
+    let tmux = Tmux::start(&command);
+    // The whole frame: the axis, the legend line and the footer's last key.
+    let screen = tmux.wait_for("the timeline with its legend", |s| {
+        s.lines().any(|l| l.starts_with("tick "))
+            && s.contains("took effect")
+            && s.contains("q quit")
+    });
+    let lines: Vec<&str> = screen.lines().collect();
+    let axis = lines.iter().position(|l| l.starts_with("tick ")).unwrap();
+    let labels: Vec<u64> = lines[axis]
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    for step in &scenario.steps {
+        assert!(
+            labels.contains(&step.at),
+            "tick {} holds a step but has no label:\n{screen}",
+            step.at
+        );
+    }
+    // The legend line sits right under the lanes, before the step's line.
+    let legend = lines
+        .iter()
+        .position(|l| l.contains("took effect") && l.contains("claim"))
+        .unwrap_or_else(|| panic!("no legend line:\n{screen}"));
+    assert!(legend > axis, "{screen}");
+    assert!(
+        lines[legend + 1].contains("Step 0 · tick 0"),
+        "the step line follows the legend:\n{screen}"
+    );
+}
