@@ -12,7 +12,8 @@
 //!
 //! The tick axis labels every tick that holds a step; steps of one tick
 //! share one label that spans their columns (`span`), and a long quiet run
-//! is one `⋯` column whose label says which ticks it stands for.
+//! is one `⋯` column whose label says which ticks it stands for. The axis
+//! is called "tick" in every language, as the lessons call it.
 //!
 //! A request that travels (a `write` with a `request`, arriving at its
 //! `deliver`) is a [`Flight`]: a sloped arrow from the sender's lane at the
@@ -99,8 +100,8 @@ pub struct TickLabel {
     pub span: usize,
     pub text: String,
     pub gap: bool,
-    /// What the label stands for, in the diagram's language ("ticks 2–8:
-    /// nothing happens", "tick 7: 2 steps"); empty for a plain tick.
+    /// What a gap stands for, in the diagram's language ("ticks 2–8:
+    /// nothing happens"); empty for a tick (its span says how many steps).
     pub words: String,
 }
 
@@ -268,8 +269,6 @@ pub struct Flight {
 /// The layout of one run's diagram (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagram {
-    /// The name of the time axis, in the learner's language.
-    pub axis_label: &'static str,
     pub lanes: Vec<Lane>,
     pub columns: Vec<Column>,
     pub tick_labels: Vec<TickLabel>,
@@ -540,18 +539,18 @@ fn tick_labels(columns: &[Column], lang: Lang) -> Vec<TickLabel> {
                 span: 1,
                 text: "⋯".to_owned(),
                 gap: true,
-                words: match lang {
-                    Lang::En => format!("ticks {}–{to}: nothing happens", column.tick),
-                    Lang::Zh => format!("tick {}–{to}：什么也没发生", column.tick),
-                },
+                // One `format!` for both languages: every call site is
+                // code in the page's wasm, which has a size budget.
+                words: format!(
+                    "{} {}–{to}{}",
+                    lang.pick("ticks", "tick"),
+                    column.tick,
+                    lang.pick(": nothing happens", "：什么也没发生")
+                ),
             }),
             _ if previous == Some(column.tick) => {
                 if let Some(label) = labels.last_mut() {
                     label.span += 1;
-                    label.words = match lang {
-                        Lang::En => format!("tick {}: {} steps", column.tick, label.span),
-                        Lang::Zh => format!("tick {}：{} 步", column.tick, label.span),
-                    };
                 }
             }
             _ => labels.push(TickLabel {
@@ -893,7 +892,6 @@ impl Diagram {
             })
             .collect();
         Diagram {
-            axis_label: "tick",
             tick_labels: tick_labels(&columns, lang),
             lanes: lanes.lanes,
             columns,
@@ -973,7 +971,6 @@ mod tests {
         }
         let twelve = diagram.tick_labels.iter().find(|l| l.text == "12").unwrap();
         assert_eq!(twelve.span, 3, "three steps share tick 12");
-        assert_eq!(twelve.words, "tick 12: 3 steps");
         // Labels never overlap and never repeat a tick.
         for pair in diagram.tick_labels.windows(2) {
             assert!(pair[0].column + pair[0].span <= pair[1].column, "{pair:?}");
@@ -989,7 +986,6 @@ mod tests {
         // Tick 5 has a column of its own: A's lease runs out there.
         assert_eq!(gap.words, "ticks 6–9: nothing happens");
         let zh = super::tests::diagram(CROWDED, Lang::Zh);
-        assert_eq!(zh.axis_label, "tick", "the lessons say tick in Chinese too");
         assert!(
             zh.tick_labels
                 .iter()

@@ -1,11 +1,15 @@
 // The timeline as SVG. The layout — lanes, columns, tick labels, lease
 // bars, paused stretches, each step's glyph, word, outcome symbol (✓ took
-// effect, ✗ rejected, ↺ duplicate, · nothing, ⌛ waiting, ‼ a violation,
-// ? hidden), narration and job-table row, and each request in flight from
-// its send to its arrival — is sim-core's `Diagram`, the one
-// the terminal draws too, received from the wasm crate. This file only
-// scales its columns and lanes to pixels. Stepping moves a cursor: it
-// changes a few attributes, never rebuilds the drawing.
+// effect, ✗ rejected, ↺ duplicate, · nothing, ◷ waiting, ‼ a violation,
+// ? hidden: text glyphs with no emoji presentation), narration and
+// job-table row, and each request in flight from its send to its arrival —
+// is sim-core's `Diagram`, the one the terminal draws too, received from
+// the wasm crate. This file only scales its columns and lanes to pixels.
+// Stepping moves a cursor: it changes a few attributes, never rebuilds the
+// drawing. The lane labels are a second SVG, sticky at the left edge of
+// the scroller; the lease bars pale as their time is spent; Play steps on
+// its own, each step's link drawn from actor to resource, a refusal
+// bouncing and a violation flashing (CSS, off under reduced motion).
 
 import { h, s, clear, inline } from './dom.js';
 import { t, tf } from './strings.js';
@@ -15,6 +19,8 @@ const LANE = 48;
 const LEASE_LANE = 22;
 const LABEL = 96;
 const AXIS = 26;
+// The first timeline of the page opens its legend; later ones keep it shut.
+let legendShown = false;
 
 /** Lanes of the diagram plus the extra rows, with their heights and tops. */
 function laneGeometry(data, extraRows) {
@@ -58,18 +64,25 @@ export function renderTimeline(data, options = {}) {
   const cursor = s('rect', { class: 'cursor', x: 0, y: AXIS - 4, width: COL, height: height - AXIS + 2, rx: 4 });
   svg.append(cursor);
 
-  // Lanes and their labels.
+  // Lanes, and their labels in the sticky SVG.
+  const labels = s('svg', { class: 'lane-labels', width: LABEL, height, 'aria-hidden': 'true' });
   for (const lane of lanes) {
-    svg.append(s('rect', { class: `lane lane-${lane.kind}`, x: 0, y: lane.y, width, height: lane.height }));
+    const band = { class: `lane lane-${lane.kind}`, x: 0, y: lane.y, width, height: lane.height };
+    svg.append(s('rect', band));
+    labels.append(s('rect', { ...band, width: LABEL }));
     const labelY = lane.kind === 'lease' ? lane.y + lane.height / 2 + 4 : lane.y + LANE / 2 + 4;
-    if (lane.label) svg.append(s('text', { class: lane.kind === 'lease' ? 'lane-sub' : 'lane-label', x: 6, y: labelY }, lane.label));
-    if (lane.sub) svg.append(s('text', { class: 'lane-sub', x: 6, y: lane.y + LANE - 5 }, lane.sub));
+    if (lane.label) labels.append(s('text', { class: lane.kind === 'lease' ? 'lane-sub' : 'lane-label', x: 6, y: labelY }, lane.label));
+    if (lane.sub) labels.append(s('text', { class: 'lane-sub', x: 6, y: lane.y + LANE - 5 }, lane.sub));
   }
 
-  // The tick axis.
+  // The tick axis: a label over each tick's steps (a bracket when they
+  // are several), its words as the tooltip (what a ⋯ skips).
   for (const label of data.tick_labels) {
     const x = colX(label.column);
-    svg.append(s('text', { class: 'tick', x: x + COL / 2, y: AXIS - 10, 'text-anchor': 'middle' }, label.text));
+    const w = label.span * COL;
+    svg.append(s('g', { class: 'tick' }, s('title', {}, label.words),
+      s('text', { x: x + w / 2, y: AXIS - 10, 'text-anchor': 'middle' }, label.text),
+      label.span > 1 ? s('line', { class: 'tick-line', x1: x + 4, x2: x + w - 4, y1: AXIS - 5, y2: AXIS - 5 }) : null));
     if (!label.gap) svg.append(s('line', { class: 'tick-line', x1: x, x2: x, y1: AXIS - 4, y2: height }));
   }
 
@@ -83,17 +96,21 @@ export function renderTimeline(data, options = {}) {
       s('title', {}, `${lanes[run.lane].label}: ${run.words}`)));
   }
 
-  // Leases: a bar from the claim to where it ended.
-  for (const lease of data.leases) {
+  // Leases: a bar from the claim to where it ended (a cap), or on past
+  // the edge (a chevron: clipped, not ended); the part spent by the
+  // current step pales.
+  const leaseBars = data.leases.map((lease) => {
     const start = colX(lease.start_column) + COL / 2;
     const end = Math.max(colX(lease.end_column), start + 4);
     const y = middle(lease.lane) - 1;
+    const spent = s('rect', { class: 'lease-spent', x: start, y, height: 6, width: 0 });
     svg.append(s('g', { class: `lease lease-${lease.end}` },
       s('title', {}, lease.words),
-      s('rect', { x: start, y, width: Math.max(end - start, 3), height: 6, rx: 2 }),
-      lease.end === 'beyond' ? null : s('line', { class: 'lease-cap', x1: end, x2: end, y1: y - 3, y2: y + 9 }),
+      s('rect', { x: start, y, width: Math.max(end - start, 3), height: 6, rx: 2 }), spent,
+      s('path', { class: 'lease-cap', d: lease.end === 'beyond' ? `M${end - 7},${y - 4}l6,7l-6,7` : `M${end},${y - 3}v12` }),
       s('text', { class: 'lease-label', x: start + 4, y: y - 2 }, `g${lease.generation} ≤${lease.until}`)));
-  }
+    return { start, end, spent };
+  });
 
   // Steps: a letter on the actor's lane, the outcome on the resource's lane.
   const stepNodes = steps.map((step, index) => {
@@ -107,7 +124,8 @@ export function renderTimeline(data, options = {}) {
       g.append(s('text', { class: 'glyph', x, y: ay + 4, 'text-anchor': 'middle' }, step.glyph));
     }
     if (ry !== null) g.append(s('text', { class: 'symbol', x, y: ry + 6, 'text-anchor': 'middle' }, step.symbol));
-    g.append(s('title', {}, step.narration));
+    // The action in words first: the glyph alone does not say it.
+    g.append(s('title', {}, `${step.glyph} ${step.word} — ${step.narration}`));
     svg.append(g);
     return g;
   });
@@ -158,7 +176,7 @@ export function renderTimeline(data, options = {}) {
   });
 
   // Around the drawing: controls, the current step in words, the job table.
-  const scroller = h('div', { class: 'timeline-scroll' }, svg);
+  const scroller = h('div', { class: 'timeline-scroll' }, labels, svg);
   const live = h('p', { class: 'current-step', 'aria-live': 'polite' });
   const note = h('p', { class: 'step-note' });
   const trip = h('p', { class: 'step-flight' });
@@ -167,8 +185,17 @@ export function renderTimeline(data, options = {}) {
   const position = h('span', { class: 'position' });
   const button = (label, go) => h('button', { type: 'button', onclick: go }, label);
   let current = Math.min(options.initial ?? 0, Math.max(steps.length - 1, 0));
-  const controls = h('div', { class: 'timeline-controls' },
-    button(t('first'), () => select(0)),
+  // Play: a step every 1.2 s to the last (from the first when at the end:
+  // it stands in for a First button; Home goes there too).
+  let timer = 0;
+  const play = button(t('play'), () => toggle(!timer));
+  const toggle = (on) => {
+    clearInterval(timer);
+    timer = on && setInterval(() => (current < steps.length - 1 && element.isConnected ? select(current + 1) : toggle()), 1200);
+    play.textContent = t(on ? 'pause' : 'play');
+    if (on && current >= steps.length - 1) select(0);
+  };
+  const controls = h('div', { class: 'timeline-controls' }, play,
     button(t('prev'), () => select(current - 1)),
     position,
     button(t('next'), () => select(current + 1)),
@@ -197,14 +224,16 @@ export function renderTimeline(data, options = {}) {
     },
   }, scroller);
 
-  const legend = h('details', { class: 'legend' }, h('summary', {}, t('legend')),
-    h('ul', {}, t('legendItems').map(([sym, words]) => h('li', {}, h('span', { class: 'sym' }, sym), ' ', words)),
-      h('li', {}, [...new Set(steps.map((step) => `${step.glyph} ${step.word}`))].join(' · '))));
+  const legend = h('details', { class: 'legend', open: legendShown ? null : true }, h('summary', {}, t('legend')),
+    // This timeline's actions (glyph and word), then the symbols.
+    h('ul', {}, [...new Map([...steps.map((step) => [step.glyph, step.word]), ...t('legendItems')])]
+      .map(([sym, words]) => h('li', {}, h('span', { class: 'sym' }, sym), ' ', words))));
+  legendShown = true;
 
   const element = h('section', { class: 'timeline-block', 'aria-label': data.title },
     h('h4', { class: 'timeline-title' }, data.title),
     data.description ? h('p', { class: 'timeline-description' }, inline(data.description)) : null,
-    frame, h('p', { class: 'help' }, t('timelineHelp')), controls, live, trip, note, sqlBox, table, verdictLine, legend,
+    frame, legend, h('p', { class: 'help' }, t('timelineHelp')), controls, live, trip, note, sqlBox, table, verdictLine,
     h('details', { class: 'narration-block', open: options.openNarration ? true : null },
       h('summary', {}, t('narration')), narrationList));
 
@@ -214,10 +243,9 @@ export function renderTimeline(data, options = {}) {
       const row = steps[k].row;
       if (row) rows.set(row.job, row);
     }
-    const head = h('tr', {}, h('th', { scope: 'col' }, 'job'), h('th', { scope: 'col' }, t('owner')),
-      h('th', { scope: 'col' }, t('leaseUntil')), h('th', { scope: 'col' }, t('fence')), h('th', { scope: 'col' }, t('state')));
-    const body = [...rows].map(([job, row]) => h('tr', {}, h('th', { scope: 'row' }, job), h('td', {}, row.owner ?? '—'),
-      h('td', {}, row.lease_until ?? 'NULL'), h('td', {}, row.fence), h('td', {}, row.state)));
+    const head = h('tr', {}, ['job', t('owner'), t('leaseUntil'), t('fence'), t('state')].map((c) => h('th', { scope: 'col' }, c)));
+    const body = [...rows].map(([job, row]) => h('tr', {}, h('th', { scope: 'row' }, job),
+      [row.owner ?? '—', row.lease_until ?? 'NULL', row.fence, row.state].map((c) => h('td', {}, c))));
     return h('table', {}, h('caption', {}, t('jobTable')), h('thead', {}, head), h('tbody', {}, body));
   }
 
@@ -233,13 +261,17 @@ export function renderTimeline(data, options = {}) {
       outcome ? h('p', { class: 'sql-rows' }, outcome) : null].filter(Boolean);
   }
 
-  function select(index) {
+  function select(index, still) {
     if (!steps.length) { position.textContent = '—'; return; }
     current = Math.max(0, Math.min(steps.length - 1, index));
     const step = steps[current];
-    cursor.setAttribute('x', String(stepX(current)));
-    for (const node of stepNodes) node.classList.remove('current');
-    stepNodes[current].classList.add('current');
+    const x = stepX(current);
+    cursor.setAttribute('x', x);
+    for (const node of stepNodes) node.classList.remove('current', 'anim');
+    // A reflow between, so the step's animation starts again (style.css).
+    void svg.getBBox();
+    stepNodes[current].classList.add('current', still ? 'current' : 'anim');
+    for (const bar of leaseBars) bar.spent.setAttribute('width', Math.max(0, Math.min(bar.end, x + COL / 2) - bar.start));
     for (const item of narrationList.children) item.removeAttribute('aria-current');
     narrationList.children[current]?.setAttribute('aria-current', 'step');
     position.textContent = `${t('step')} ${current} / ${steps.length - 1} · ${t('tick')} ${step.at}`;
@@ -257,7 +289,7 @@ export function renderTimeline(data, options = {}) {
     options.onSelect?.(current);
   }
 
-  select(current);
+  select(current, true);
   return {
     element,
     select,

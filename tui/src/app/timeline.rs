@@ -563,7 +563,8 @@ impl TimelineWidget<'_> {
     /// The labels left of the plot: the axis's, the lanes shown, the extra rows.
     fn draw_labels(&self, area: Rect, rows: &Rows, label_width: usize, buf: &mut Buffer) {
         let theme = self.theme;
-        let labels = std::iter::once((self.diagram.axis_label, theme.dim()))
+        // "tick" in both languages: the lessons say 在 tick 6.
+        let labels = std::iter::once(("tick", theme.dim()))
             .take(rows.axis)
             .chain(
                 self.diagram
