@@ -766,3 +766,75 @@ test('keyboard and phone: every control takes focus visibly; nothing is wider th
   assert.match(await page.locator('.current-step[aria-live="polite"]').first().textContent(), /\S/);
   await done(session);
 });
+
+// Issue 15: the timeline explains itself. Screenshots of a timeline
+// mid-play go to web/e2e/screenshots/ (gitignored) for review.
+test('the timeline explains itself: legend open on the first, Play animates, lane labels stay, no emoji', async () => {
+  const shots = join(ROOT, 'web/e2e/screenshots');
+  mkdirSync(shots, { recursive: true });
+  for (const width of [1280, 375]) {
+    const session = await openAt(width, 'no-preference', '#/lesson/01-liveness-vs-safety');
+    const { page } = session;
+    const blocks = page.locator('.timeline-block');
+    const first = blocks.first();
+    await first.waitFor();
+    // The legend is open on the first timeline only, and names this
+    // timeline's actions in words.
+    assert.equal(await first.locator('details.legend').getAttribute('open'), '');
+    if (await blocks.count() > 1) assert.equal(await blocks.nth(1).locator('details.legend').getAttribute('open'), null);
+    assert.match(await first.locator('details.legend').textContent(), /C claim/);
+    // Each step's tooltip starts with its glyph and its action in words.
+    assert.match(await first.locator('g.step title').first().textContent(), /^C claim — /);
+    // Every tick that holds a step has its label, once.
+    const labels = await first.locator('g.tick text').allTextContents();
+    const ticks = new Set();
+    for (const title of await first.locator('.narration li').allTextContents()) {
+      const tick = title.match(/\btick (\d+)/i);
+      if (tick) ticks.add(tick[1]);
+    }
+    assert.ok(ticks.size > 2, [...ticks].join(' '));
+    for (const tick of ticks) assert.ok(labels.includes(tick), `tick ${tick} in ${labels.join(' ')}`);
+    // No glyph that needs an emoji font (⌛ has emoji presentation; ◷ ✓ ‼ do not).
+    const text = await first.evaluate((node) => node.textContent);
+    assert.doesNotMatch(text, /\p{Emoji_Presentation}|\uFE0F/u);
+    // Play steps on its own, each step animated; Pause stops it.
+    await first.scrollIntoViewIfNeeded();
+    const position = first.locator('.position');
+    assert.match(await position.textContent(), /^Step 0 /);
+    await first.getByRole('button', { name: /Play/ }).click();
+    await page.waitForFunction((node) => !/^Step 0 /.test(node.textContent), await position.elementHandle(), { timeout: 5000 });
+    assert.equal(await first.locator('g.step.anim').count(), 1);
+    await page.waitForTimeout(1700);
+    await first.screenshot({ path: join(shots, `timeline-playing-${width}.png`) });
+    await first.getByRole('button', { name: /Pause/ }).click();
+    const paused = await position.textContent();
+    assert.doesNotMatch(paused, /^Step 0 /);
+    await page.waitForTimeout(1500);
+    assert.equal(await position.textContent(), paused, 'paused');
+    if (width === 375) {
+      // Scrolled to its end, the lane labels are still at the left edge,
+      // on top of the lanes.
+      const scroller = first.locator('.timeline-scroll');
+      await scroller.scrollIntoViewIfNeeded();
+      assert.ok(await scroller.evaluate((node) => node.scrollWidth > node.clientWidth), 'it scrolls at 375 px');
+      await scroller.evaluate((node) => { node.scrollLeft = node.scrollWidth; });
+      const frame = await scroller.boundingBox();
+      const lanes = await first.locator('svg.lane-labels').boundingBox();
+      assert.ok(Math.abs(lanes.x - frame.x) < 2, `labels at ${lanes.x}, scroller at ${frame.x}`);
+      const label = await first.locator('svg.lane-labels .lane-label').first().boundingBox();
+      const shown = await page.evaluate(({ x, y }) => Boolean(document.elementFromPoint(x, y)?.closest('svg.lane-labels')),
+        { x: label.x + label.width / 2, y: label.y + label.height / 2 });
+      assert.ok(shown, 'the lane label is visible');
+      await first.screenshot({ path: join(shots, 'timeline-scrolled-375.png') });
+    }
+    await done(session);
+  }
+  // Reduced motion: Play still steps, nothing moves.
+  const still = await openAt(1280, 'reduce', '#/lesson/01-liveness-vs-safety');
+  const first = still.page.locator('.timeline-block').first();
+  await first.getByRole('button', { name: /Play/ }).click();
+  await still.page.waitForFunction((node) => !/^Step 0 /.test(node.textContent), await first.locator('.position').elementHandle(), { timeout: 5000 });
+  assert.equal(await still.page.evaluate(() => document.getAnimations().length), 0);
+  await first.getByRole('button', { name: /Pause/ }).click();
+  await done(still);
+});
