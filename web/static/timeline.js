@@ -65,7 +65,7 @@ export function renderTimeline(data, options = {}) {
   svg.append(cursor);
 
   // Lanes, and their labels in the sticky SVG.
-  const labels = s('svg', { class: 'timeline-svg lane-labels', width: LABEL, height, 'aria-hidden': 'true' });
+  const labels = s('svg', { class: 'lane-labels', width: LABEL, height, 'aria-hidden': 'true' });
   for (const lane of lanes) {
     const band = { class: `lane lane-${lane.kind}`, x: 0, y: lane.y, width, height: lane.height };
     svg.append(s('rect', band));
