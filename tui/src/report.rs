@@ -312,7 +312,7 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
             "#", "at", "worker", "do", "job", "target", "outcome", "token", "gen", "",
         ],
         Lang::Zh => [
-            "#", "时刻", "Worker", "动作", "任务", "目标", "结果", "令牌", "代次", "",
+            "#", "tick", "Worker", "动作", "任务", "目标", "结果", "令牌", "代次", "",
         ],
     };
     let rows: Vec<[String; 10]> = (0..scenario.steps.len().min(trace.steps.len()))

@@ -725,7 +725,7 @@ impl Replay<'_> {
         if model.waited_until != db.waited_until {
             diffs.push(both(
                 "ran after a lock wait at",
-                "等锁后执行的时刻",
+                "等锁后执行的 tick",
                 maybe(model.waited_until.map(|t| t.to_string())),
                 maybe(db.waited_until.map(|t| t.to_string())),
             ));
