@@ -19,6 +19,11 @@ pub struct ExerciseProgress {
     pub hints_used: u32,
     /// The worked solution was shown (only ever after an attempt).
     pub solution_seen: bool,
+    /// The learner's last answer, as an answers file holds it under the
+    /// exercise's kind (`course::last_answer`), restored when the exercise
+    /// is reopened. Records written before it existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_answer: Option<Value>,
     /// Keys this build does not know (written by a newer fencelab of the
     /// same version), kept so that saving does not drop them.
     #[serde(flatten)]
@@ -225,14 +230,16 @@ impl Progress {
     /// into this one without losing anything either learned: an exercise is
     /// completed or its solution seen if it is in either, attempts and hints
     /// are the larger count, sections read and self-checks are the union.
-    /// The language and position are this record's (its latest choice);
-    /// `other`'s position is used only when this one has none. Of two quiz
+    /// The language, position and each exercise's last answer are this
+    /// record's (its latest choice); `other`'s are used only when this one
+    /// has none. Of two quiz
     /// seeds the smaller is kept: one seed, whichever record merges which,
     /// so two instances that merge each other agree on the order of
     /// options. Unknown keys are kept from both, this record's winning a
     /// clash.
     ///
-    /// Everything but language, position and clashing unknown keys is
+    /// Everything but language, position, last answers and clashing
+    /// unknown keys is
     /// commutative, associative and idempotent.
     pub fn merge(&mut self, other: &Progress) {
         for (name, theirs) in &other.lessons {
@@ -247,6 +254,9 @@ impl Progress {
                 exercise.attempts = exercise.attempts.max(their_exercise.attempts);
                 exercise.hints_used = exercise.hints_used.max(their_exercise.hints_used);
                 exercise.solution_seen |= their_exercise.solution_seen;
+                if exercise.last_answer.is_none() {
+                    exercise.last_answer.clone_from(&their_exercise.last_answer);
+                }
                 keep_unknown(&mut exercise.unknown, &their_exercise.unknown);
             }
             keep_unknown(&mut ours.unknown, &theirs.unknown);

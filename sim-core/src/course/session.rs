@@ -17,6 +17,7 @@ use crate::course::grade::{
     Answer, Grade, Schedule, Solution, answer_from_json, asked_steps, grade, schedule_scenario,
     worked_solution,
 };
+use crate::course::last_answer::answer_to_json;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson, parse_lesson};
 use crate::course::order::option_order;
 use crate::course::progress::{ExerciseProgress, Position, Progress, ProgressError};
@@ -451,11 +452,39 @@ impl CourseSession {
             before.completed || before.solution_seen,
             &exercise.takeaway,
         );
+        let kept = answer_to_json(found, &exercise.kind, answer);
         self.progress.record_attempt(lesson, id, graded.correct);
+        self.progress.exercise_mut(lesson, id).last_answer = Some(kept);
         Ok(Graded {
             grade: graded,
             feedback: shown,
         })
+    }
+
+    /// Keeps `answer` as the learner's last answer without grading it (the
+    /// front end leaving an exercise with an answer in the making). An
+    /// empty answer keeps nothing: it would hide the last real one.
+    pub fn keep_answer(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        answer: &Answer,
+    ) -> Result<(), CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        if answer.is_empty() {
+            return Ok(());
+        }
+        let value = answer_to_json(found, &exercise.kind, answer);
+        self.progress.exercise_mut(lesson, id).last_answer = Some(value);
+        Ok(())
+    }
+
+    /// The learner's last answer, read back against the lesson as it is
+    /// now; `None` when there is none or it no longer fits (the lesson
+    /// changed), so nothing stale is restored.
+    pub fn last_answer(&self, lesson: &str, id: &str) -> Option<Answer> {
+        let value = self.progress.exercise(lesson, id)?.last_answer.as_ref()?;
+        self.answer_from_json(lesson, id, value).ok()
     }
 
     /// A teacher's grade of a handed-in answer (`fencelab grade` over an
