@@ -62,6 +62,9 @@ struct MapJson<'a> {
     lessons: Vec<MapLessonJson<'a>>,
     position: Option<&'a Position>,
     self_check: &'a SelfCheck,
+    /// The next unfinished exercise, in the order of the review (lesson,
+    /// level, file), which the lessons' exercises below follow.
+    next: Option<NextJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -83,6 +86,10 @@ struct MapExerciseJson<'a> {
     title: &'a str,
     kind: &'static str,
     progress: ProgressJson,
+    /// Its level (section), from 0, and how far the learner got
+    /// (`solved`, `revealed`, `tried`, `not-started`).
+    level: usize,
+    standing: &'static str,
 }
 
 /// An exercise's progress record, with what the session allows now, so the
@@ -97,9 +104,30 @@ struct ProgressJson {
     revealed: bool,
 }
 
+/// The next unfinished exercise (the front door's Continue, the review's
+/// button).
+fn next_json(session: &CourseSession, lang: Lang) -> Option<NextJson<'_>> {
+    let (lesson, exercise) = session.next_unfinished()?;
+    let lesson = session.lessons().get(lesson)?;
+    let exercise = lesson.exercises.get(exercise)?;
+    Some(NextJson {
+        lesson: &lesson.id,
+        lesson_order: lesson.order,
+        lesson_title: lesson.title.get(lang),
+        exercise: &exercise.id,
+        title: exercise.title(lang),
+    })
+}
+
 fn progress_json(session: &CourseSession, lesson: &str, id: &str) -> ProgressJson {
+    let mut record = session.exercise_progress(lesson, id);
+    // Only a last answer that still fits the lesson is given back (null
+    // otherwise: the page starts afresh).
+    if record.last_answer().is_some() && session.last_answer(lesson, id).is_none() {
+        record.set_last_answer(Value::Null);
+    }
     ProgressJson {
-        record: session.exercise_progress(lesson, id),
+        record,
         solution_available: session.solution_available(lesson, id),
         revealed: session.is_revealed(lesson, id),
     }
@@ -124,6 +152,8 @@ struct SectionJson<'a> {
     concepts: Vec<ConceptJson<'a>>,
     scenario: Option<&'a str>,
     read: bool,
+    /// Its level on the lesson's path: `done`, `current` or `open`.
+    state: &'static str,
 }
 
 #[derive(Serialize)]
@@ -147,6 +177,8 @@ struct ExerciseJson<'a> {
     takeaway: Option<&'a str>,
     progress: ProgressJson,
     scenario: Option<&'a str>,
+    /// Its level: the section it practises, from 0.
+    level: usize,
     #[serde(flatten)]
     details: ExerciseDetails<'a>,
 }
@@ -742,13 +774,20 @@ impl Course {
                     .get(&lesson.id)
                     .map_or(0, |p| p.sections_read.len()),
                 exercises: lesson
-                    .exercises
-                    .iter()
-                    .map(|exercise| MapExerciseJson {
-                        id: &exercise.id,
-                        title: exercise.title(lang),
-                        kind: exercise.kind.name(),
-                        progress: progress_json(session, &lesson.id, &exercise.id),
+                    .levels()
+                    .into_iter()
+                    .enumerate()
+                    .flat_map(|(level, exercises)| exercises.into_iter().map(move |e| (level, e)))
+                    .filter_map(|(level, index)| {
+                        let exercise = lesson.exercises.get(index)?;
+                        Some(MapExerciseJson {
+                            id: &exercise.id,
+                            title: exercise.title(lang),
+                            kind: exercise.kind.name(),
+                            progress: progress_json(session, &lesson.id, &exercise.id),
+                            level,
+                            standing: session.standing(&lesson.id, &exercise.id).name(),
+                        })
                     })
                     .collect(),
                 completed: session.completed(lesson).0,
@@ -759,6 +798,7 @@ impl Course {
             lessons,
             position: progress.position.as_ref(),
             self_check: &progress.self_check,
+            next: next_json(session, lang),
         })
     }
 
@@ -780,17 +820,7 @@ impl Course {
             })
             .collect();
         let session = &self.session;
-        let next = session.next_unfinished().and_then(|(lesson, exercise)| {
-            let lesson = session.lessons().get(lesson)?;
-            let exercise = lesson.exercises.get(exercise)?;
-            Some(NextJson {
-                lesson: &lesson.id,
-                lesson_order: lesson.order,
-                lesson_title: lesson.title.get(lang),
-                exercise: &exercise.id,
-                title: exercise.title(lang),
-            })
-        });
+        let next = next_json(session, lang);
         to_value(&FrontDoorJson {
             problem: problem(lang),
             stories,
@@ -808,6 +838,8 @@ impl Course {
                 .and_then(|i| lesson.scenarios.get(i))
                 .map(|(name, _)| name.as_str())
         };
+        let at = self.session.lessons().iter().position(|l| l.id == id);
+        let levels = at.map(|at| self.session.levels(at)).unwrap_or_default();
         let sections = lesson
             .sections
             .iter()
@@ -818,6 +850,7 @@ impl Course {
                 concepts: concepts(&section.concepts, lang),
                 scenario: scenario_name(section.scenario),
                 read: progress.is_some_and(|p| p.sections_read.contains(&(index as u32))),
+                state: levels.get(index).map_or("open", |l| l.state.name()),
             })
             .collect();
         let exercises = lesson
@@ -873,6 +906,7 @@ impl Course {
                 .scenario()
                 .and_then(|i| lesson.scenarios.get(i))
                 .map(|(name, _)| name.as_str()),
+            level: lesson.section_of(exercise),
             details,
         })
     }
@@ -930,6 +964,7 @@ impl Course {
     ) -> Result<Value, CourseError> {
         let parsed = self.session.answer_from_json(lesson, id, answer)?;
         let graded = self.session.grade(lesson, id, &parsed)?;
+        self.session.keep_answer_json(lesson, id, answer)?;
         let mut shown = feedback_view(&graded.feedback, lang);
         shown.progress = Some(progress_json(&self.session, lesson, id));
         Ok(to_value(&shown))

@@ -121,6 +121,7 @@ fn step_to_json(shell: &Scenario, schedule: &Schedule, step: &Step) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use super::answer_to_json;
     use crate::course::error::CourseError;
     use crate::course::session::CourseSession;
     use crate::course::worked_solution;
@@ -157,6 +158,7 @@ mod tests {
         for (lesson, id, key) in &answers {
             assert_eq!(course.last_answer(lesson, id), None);
             course.grade(lesson, id, key)?;
+            course.keep_answer(lesson, id, key)?;
         }
         // Saved, read back by another front end, and restored.
         let mut reopened = two_lessons()?;
@@ -165,6 +167,14 @@ mod tests {
             .map_err(|e| CourseError::LessonsJson(e.to_string()))?;
         for (lesson, id, key) in &answers {
             assert_eq!(reopened.last_answer(lesson, id).as_ref(), Some(key), "{id}");
+        }
+        // The page keeps the JSON it holds: the same answer comes back.
+        let mut page = two_lessons()?;
+        for (lesson, id, key) in &answers {
+            let (found, exercise) = page.exercise(lesson, id)?;
+            let value = answer_to_json(found, &exercise.kind, key);
+            page.keep_answer_json(lesson, id, &value)?;
+            assert_eq!(page.last_answer(lesson, id).as_ref(), Some(key), "{id}");
         }
         // An old record without last answers still loads, restoring none.
         let mut old = two_lessons()?;

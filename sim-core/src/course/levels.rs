@@ -19,25 +19,26 @@ impl Lesson {
         if let Some(named) = exercise.section {
             return (named as usize).saturating_sub(1).min(last);
         }
-        (0..self.sections.len())
-            .find(|&at| {
-                exercise.concepts.iter().all(|concept| {
-                    self.sections[..=at]
-                        .iter()
-                        .any(|section| section.concepts.contains(concept))
-                })
-            })
-            .unwrap_or(last)
+        // The section that teaches each concept first; the latest of those.
+        let mut at = 0;
+        for concept in &exercise.concepts {
+            match self
+                .sections
+                .iter()
+                .position(|s| s.concepts.contains(concept))
+            {
+                Some(first) => at = at.max(first),
+                None => return last,
+            }
+        }
+        at
     }
 
     /// Its levels, one per section, each with its exercises in file order.
     pub fn levels(&self) -> Vec<Vec<usize>> {
         let mut levels = vec![Vec::new(); self.sections.len().max(1)];
         for (index, exercise) in self.exercises.iter().enumerate() {
-            let at = self.section_of(exercise);
-            if let Some(level) = levels.get_mut(at) {
-                level.push(index);
-            }
+            levels[self.section_of(exercise)].push(index);
         }
         levels
     }
@@ -197,54 +198,65 @@ impl CourseSession {
             .collect()
     }
 
-    /// Every exercise of the course, in course order (lesson, then level,
-    /// then file order), with the learner's tries, hints and standing.
-    pub fn review(&self) -> Vec<ReviewRow> {
-        let mut rows = Vec::new();
+    /// Every exercise as (lesson index, exercise index), in course order:
+    /// lesson, then level, then file order.
+    pub fn course_order(&self) -> Vec<(usize, usize)> {
+        let mut order = Vec::new();
         for (at, lesson) in self.lessons().iter().enumerate() {
-            for (level, exercises) in lesson.levels().into_iter().enumerate() {
-                for index in exercises {
-                    let exercise = &lesson.exercises[index];
-                    let title = Text {
-                        en: exercise.title(crate::Lang::En).to_owned(),
-                        zh: exercise.title(crate::Lang::Zh).to_owned(),
-                    };
-                    let record = self.exercise_progress(&lesson.id, &exercise.id);
-                    rows.push(ReviewRow {
-                        lesson: at,
-                        exercise: index,
-                        level,
-                        lesson_id: lesson.id.clone(),
-                        exercise_id: exercise.id.clone(),
-                        title,
-                        attempts: record.attempts,
-                        hints_used: record.hints_used,
-                        standing: self.standing(&lesson.id, &exercise.id),
-                    });
-                }
+            for level in lesson.levels() {
+                order.extend(level.into_iter().map(|exercise| (at, exercise)));
             }
         }
-        rows
+        order
     }
 
-    /// The next exercise to do after `after` (lesson index, exercise index)
-    /// in the order of [`CourseSession::review`], wrapping round to the
-    /// start; from the start when `after` is `None`. `None` once every
-    /// exercise is solved.
-    pub fn next_unfinished_after(&self, after: Option<(usize, usize)>) -> Option<(usize, usize)> {
-        let rows = self.review();
-        let start = after
-            .and_then(|(lesson, exercise)| {
-                rows.iter()
-                    .position(|r| r.lesson == lesson && r.exercise == exercise)
+    /// Every exercise of the course, in course order, with the learner's
+    /// tries, hints and standing.
+    pub fn review(&self) -> Vec<ReviewRow> {
+        let lessons = self.lessons();
+        self.course_order()
+            .into_iter()
+            .filter_map(|(at, index)| {
+                let lesson = lessons.get(at)?;
+                let exercise = lesson.exercises.get(index)?;
+                let record = self.exercise_progress(&lesson.id, &exercise.id);
+                Some(ReviewRow {
+                    lesson: at,
+                    exercise: index,
+                    level: lesson.section_of(exercise),
+                    lesson_id: lesson.id.clone(),
+                    exercise_id: exercise.id.clone(),
+                    title: Text {
+                        en: exercise.title(crate::Lang::En).to_owned(),
+                        zh: exercise.title(crate::Lang::Zh).to_owned(),
+                    },
+                    attempts: record.attempts,
+                    hints_used: record.hints_used,
+                    standing: self.standing(&lesson.id, &exercise.id),
+                })
             })
-            .map_or(0, |at| at + 1);
-        rows.iter()
-            .cycle()
-            .skip(start)
-            .take(rows.len())
-            .find(|row| row.standing.unfinished())
-            .map(|row| (row.lesson, row.exercise))
+            .collect()
+    }
+
+    /// The next exercise not solved after `after` (lesson index, exercise
+    /// index) in course order ([`CourseSession::course_order`]), wrapping
+    /// round to the start; from the start when `after` is `None`. `None`
+    /// once every exercise is solved.
+    pub fn next_unfinished_after(&self, after: Option<(usize, usize)>) -> Option<(usize, usize)> {
+        let order = self.course_order();
+        let start = after
+            .and_then(|wanted| order.iter().position(|at| *at == wanted))
+            .map_or(0, |at| at + 1)
+            .min(order.len());
+        let (before, from) = order.split_at(start);
+        let lessons = self.lessons();
+        from.iter()
+            .chain(before)
+            .copied()
+            .find(|&(lesson, exercise)| {
+                let l = &lessons[lesson];
+                !self.is_complete(&l.id, &l.exercises[exercise].id)
+            })
     }
 }
 

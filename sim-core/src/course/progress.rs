@@ -19,11 +19,6 @@ pub struct ExerciseProgress {
     pub hints_used: u32,
     /// The worked solution was shown (only ever after an attempt).
     pub solution_seen: bool,
-    /// The learner's last answer, as an answers file holds it under the
-    /// exercise's kind (`course::last_answer`), restored when the exercise
-    /// is reopened. Records written before it existed have none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_answer: Option<Value>,
     /// Keys this build does not know (written by a newer fencelab of the
     /// same version), kept so that saving does not drop them.
     #[serde(flatten)]
@@ -79,6 +74,25 @@ pub struct Progress {
     /// Keys this build does not know, kept through load and save.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
+}
+
+/// The key of an exercise's last answer ([`ExerciseProgress::last_answer`]).
+const LAST_ANSWER: &str = "last_answer";
+
+impl ExerciseProgress {
+    /// The learner's last answer, as an answers file holds it under the
+    /// exercise's kind (`course::last_answer`), restored when the exercise
+    /// is reopened; records written before it existed have none. It lives
+    /// among the record's other keys (`"last_answer": …`), so a merge
+    /// keeps this record's and takes the other's only when this one has
+    /// none, as for every key this build reads as it is.
+    pub fn last_answer(&self) -> Option<&Value> {
+        self.unknown.get(LAST_ANSWER)
+    }
+
+    pub fn set_last_answer(&mut self, answer: Value) {
+        self.unknown.insert(LAST_ANSWER.to_owned(), answer);
+    }
 }
 
 impl Default for Progress {
@@ -254,9 +268,6 @@ impl Progress {
                 exercise.attempts = exercise.attempts.max(their_exercise.attempts);
                 exercise.hints_used = exercise.hints_used.max(their_exercise.hints_used);
                 exercise.solution_seen |= their_exercise.solution_seen;
-                if exercise.last_answer.is_none() {
-                    exercise.last_answer.clone_from(&their_exercise.last_answer);
-                }
                 keep_unknown(&mut exercise.unknown, &their_exercise.unknown);
             }
             keep_unknown(&mut ours.unknown, &theirs.unknown);

@@ -882,6 +882,8 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
         return;
     }
     let answer = state.answer();
+    // Kept as the last answer whatever the grade (an empty one keeps nothing).
+    let _ = app.session.keep_answer(lesson_id, exercise_id, &answer);
     match app.session.grade(lesson_id, exercise_id, &answer) {
         Ok(graded) => {
             let result = graded.feedback;
