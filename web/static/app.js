@@ -306,24 +306,26 @@ function viewReview() {
 
 // ---- the lesson reader ----------------------------------------------------------
 
+// A level's marker on the path, by its state (the course session's).
+const MARKERS = { done: '●', current: '◉', open: '○' };
+
 // One level at a time: a section and the exercises that practise it, under
 // the lesson's path (● done, ◉ where to go on, ○ open). #/lesson/ID/N opens
 // level N; #/lesson/ID/EXERCISE the level holding it; #/lesson/ID the
 // current one.
 function viewLesson(id, arg) {
   const lesson = JSON.parse(course.lesson(id));
-  const { levels } = lesson;
-  let at = /^\d+$/.test(arg ?? '') ? arg - 1 : levels.findIndex((l) => (arg ? l.exercises.includes(arg) : l.state === 'current'));
+  const levels = lesson.sections;
+  let at = /^\d+$/.test(arg ?? '') ? arg - 1 : arg ? lesson.exercises.find((e) => e.id === arg)?.level : levels.findIndex((l) => l.state === 'current');
   if (!levels[at]) at = 0;
-  const level = levels[at];
-  const section = lesson.sections[level.section];
+  const section = levels[at];
   const go = (n) => lessonHref(lesson.id, String(n + 1));
   const root = h('article', { class: 'lesson' },
     h('p', {}, h('a', { href: '#/' }, t('back'))),
     h('h1', {}, `${lesson.order}. ${lesson.title}`),
     h('p', { class: 'summary' }, inline(lesson.summary)),
     h('ol', { class: 'level-path', 'aria-label': t('levels') }, levels.map((l, i) => h('li', { class: l.state },
-      h('a', { href: go(i), 'aria-current': i === at ? 'step' : null, title: lesson.sections[l.section].title }, `${l.marker} ${i + 1}`)))));
+      h('a', { href: go(i), 'aria-current': i === at ? 'step' : null, title: l.title }, `${MARKERS[l.state]} ${i + 1}`)))));
   if (section) {
     const block = h('section', { class: 'section' },
       h('h2', {}, `${tf('levelN', { n: at + 1 })} · ${section.title}`),
@@ -332,12 +334,12 @@ function viewLesson(id, arg) {
       block.append(renderTimeline(JSON.parse(course.scenarioTimeline(lesson.id, section.scenario))).element);
     }
     // Shown is read: the level is done once its exercises are too.
-    course.markRead(lesson.id, level.section);
+    course.markRead(lesson.id, at);
     save();
     root.append(block);
   }
   for (const exercise of lesson.exercises) {
-    if (level.exercises.includes(exercise.id)) root.append(viewExercise(lesson, exercise));
+    if (exercise.level === at) root.append(viewExercise(lesson, exercise));
   }
   root.append(h('p', { class: 'level-nav buttons' },
     at > 0 ? h('a', { class: 'button', href: go(at - 1) }, `← ${t('prevLevel')}`) : null,
