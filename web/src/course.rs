@@ -151,8 +151,8 @@ struct SectionJson<'a> {
     body: &'a str,
     concepts: Vec<ConceptJson<'a>>,
     scenario: Option<&'a str>,
-    read: bool,
-    /// Its level on the lesson's path: `done`, `current` or `open`.
+    /// Its level on the lesson's path: `done`, `current` or `open` (done:
+    /// read, and its exercises solved).
     state: &'static str,
 }
 
@@ -832,7 +832,6 @@ impl Course {
     /// One lesson: its sections, scenarios and exercises, in `lang`.
     pub fn lesson_json(&self, id: &str, lang: Lang) -> Result<Value, CourseError> {
         let lesson = self.session.lesson(id)?;
-        let progress = self.session.progress().lessons.get(id);
         let scenario_name = |index: Option<usize>| {
             index
                 .and_then(|i| lesson.scenarios.get(i))
@@ -849,7 +848,6 @@ impl Course {
                 body: section.body.get(lang),
                 concepts: concepts(&section.concepts, lang),
                 scenario: scenario_name(section.scenario),
-                read: progress.is_some_and(|p| p.sections_read.contains(&(index as u32))),
                 state: levels.get(index).map_or("open", |l| l.state.name()),
             })
             .collect();
