@@ -1476,4 +1476,53 @@ mod tests {
         assert!(course.set_self_check("basic", true).is_ok());
         assert!(course.set_self_check("guru", true).is_err());
     }
+
+    /// The page's path, review and last answer come from the session: a
+    /// section's level state, each exercise's level, the map's exercises in
+    /// course order with their standing and the next unfinished one, and a
+    /// try's answer kept in the record and given back.
+    #[test]
+    fn levels_review_and_the_last_answer_reach_the_page() {
+        let mut course = course();
+        let lesson = "01-liveness-vs-safety";
+        let shown = course.lesson_json(lesson, Lang::En).unwrap();
+        let states: Vec<&str> = shown["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["state"].as_str().unwrap())
+            .collect();
+        assert_eq!(states.first(), Some(&"current"));
+        assert!(states[1..].iter().all(|s| *s == "open"));
+        let found = &course.session.lessons()[0];
+        for exercise in shown["exercises"].as_array().unwrap() {
+            let id = exercise["id"].as_str().unwrap();
+            let index = found.exercises.iter().position(|e| e.id == id).unwrap();
+            assert_eq!(exercise["level"], json!(found.level_of(index)));
+        }
+        let map = course.map(Lang::En);
+        let listed: Vec<&str> = map["lessons"][0]["exercises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap())
+            .collect();
+        let order: Vec<String> = course
+            .session
+            .course_order()
+            .into_iter()
+            .filter(|(at, _)| *at == 0)
+            .map(|(_, e)| found.exercises[e].id.clone())
+            .collect();
+        assert_eq!(listed, order);
+        assert_eq!(map["next"]["exercise"], json!(order[0]));
+        assert_eq!(map["lessons"][0]["exercises"][0]["standing"], "not-started");
+        // A try: kept as the last answer, given back with the record.
+        let answer = first_try(&course, lesson, &order[0]);
+        course.grade(lesson, &order[0], &answer, Lang::En).unwrap();
+        let map = course.map(Lang::En);
+        let first = &map["lessons"][0]["exercises"][0];
+        assert_eq!(first["progress"]["last_answer"], answer);
+        assert_ne!(first["standing"], "not-started");
+    }
 }
