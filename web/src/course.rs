@@ -759,10 +759,13 @@ impl Course {
     pub fn map(&self, lang: Lang) -> Value {
         let session = &self.session;
         let progress = session.progress();
+        // The exercises in course order (lesson, level, file).
+        let order = session.course_order();
         let lessons = session
             .lessons()
             .iter()
-            .map(|lesson| MapLessonJson {
+            .enumerate()
+            .map(|(at, lesson)| MapLessonJson {
                 id: &lesson.id,
                 order: lesson.order,
                 title: lesson.title.get(lang),
@@ -773,21 +776,17 @@ impl Course {
                     .lessons
                     .get(&lesson.id)
                     .map_or(0, |p| p.sections_read.len()),
-                exercises: lesson
-                    .levels()
-                    .into_iter()
-                    .enumerate()
-                    .flat_map(|(level, exercises)| exercises.into_iter().map(move |e| (level, e)))
-                    .filter_map(|(level, index)| {
-                        let exercise = lesson.exercises.get(index)?;
-                        Some(MapExerciseJson {
-                            id: &exercise.id,
-                            title: exercise.title(lang),
-                            kind: exercise.kind.name(),
-                            progress: progress_json(session, &lesson.id, &exercise.id),
-                            level,
-                            standing: session.standing(&lesson.id, &exercise.id).name(),
-                        })
+                exercises: order
+                    .iter()
+                    .filter(|(of, _)| *of == at)
+                    .filter_map(|(_, index)| lesson.exercises.get(*index))
+                    .map(|exercise| MapExerciseJson {
+                        id: &exercise.id,
+                        title: exercise.title(lang),
+                        kind: exercise.kind.name(),
+                        progress: progress_json(session, &lesson.id, &exercise.id),
+                        level: lesson.section_of(exercise),
+                        standing: session.standing(&lesson.id, &exercise.id).name(),
                     })
                     .collect(),
                 completed: session.completed(lesson).0,

@@ -172,30 +172,30 @@ impl CourseSession {
         };
         let read = self.sections_read(&found.id);
         let mut current_given = false;
-        found
-            .levels()
-            .into_iter()
-            .enumerate()
-            .map(|(section, exercises)| {
-                let done = (found.sections.is_empty() || read.contains(&(section as u32)))
-                    && exercises
-                        .iter()
-                        .all(|e| self.is_complete(&found.id, &found.exercises[*e].id));
-                let state = if done {
-                    LevelState::Done
-                } else if !current_given {
-                    current_given = true;
-                    LevelState::Current
-                } else {
-                    LevelState::Open
-                };
-                Level {
-                    section,
-                    exercises,
-                    state,
-                }
-            })
-            .collect()
+        let mut levels = Vec::new();
+        for (section, exercises) in found.levels().into_iter().enumerate() {
+            let mut done = found.sections.is_empty() || read.contains(&(section as u32));
+            for exercise in &exercises {
+                done &= found
+                    .exercises
+                    .get(*exercise)
+                    .is_some_and(|e| self.is_complete(&found.id, &e.id));
+            }
+            let state = if done {
+                LevelState::Done
+            } else if current_given {
+                LevelState::Open
+            } else {
+                current_given = true;
+                LevelState::Current
+            };
+            levels.push(Level {
+                section,
+                exercises,
+                state,
+            });
+        }
+        levels
     }
 
     /// Every exercise as (lesson index, exercise index), in course order:
