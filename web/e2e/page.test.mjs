@@ -19,6 +19,9 @@ import { chromium } from 'playwright-core';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = process.env.FENCELAB_BIN ?? join(ROOT, 'target/debug/fencelab');
 const SHOTS = join(ROOT, 'target/e2e-screenshots');
+// The learner's path (landing, a level, a solved exercise) at 1280 and
+// 375 px, for review (gitignored).
+const PATH_SHOTS = join(ROOT, 'web/e2e/screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let server;
@@ -27,6 +30,7 @@ let base;
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(PATH_SHOTS, { recursive: true });
   server = spawn(BIN, ['web', '--port', '0', '--dir', join(ROOT, 'web/dist')], { stdio: ['ignore', 'ignore', 'pipe'] });
   base = await new Promise((ok, fail) => {
     let said = '';
@@ -105,6 +109,7 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     const start = door.getByRole('link', { name: 'Start lesson 1' });
     assert.equal(await door.getByRole('link').count(), 1, 'one way in');
     await page.screenshot({ path: join(SHOTS, `landing-${width}.png`) });
+    await page.screenshot({ path: join(PATH_SHOTS, `landing-${width}.png`) });
     // The same door in Chinese, then back.
     await page.getByRole('button', { name: '中文' }).click();
     await page.locator('.front-door').getByRole('link', { name: '开始第 1 课' }).waitFor();
@@ -113,7 +118,19 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     await page.getByRole('button', { name: 'English' }).click();
     await start.click();
     await page.locator('main h1', { hasText: '1. A lease is not a kill switch' }).waitFor();
-    // The first exercise, by its title (not its id).
+    // Lesson 1 is a path of short levels, one on screen: the first, a
+    // section to read (its exercises come with the section they practise).
+    const path = page.locator('ol.level-path li');
+    assert.equal(await path.count(), 3);
+    assert.equal(await path.nth(0).locator('a[aria-current=step]').count(), 1);
+    assert.equal(await page.locator('article.lesson section.section').count(), 1);
+    await page.getByRole('link', { name: 'Next level →' }).click();
+    await page.locator('main h2', { hasText: /^Level 2 · / }).waitFor();
+    // Level 1, read, is done; level 2 is on screen.
+    assert.match(await path.nth(0).getAttribute('class'), /done/);
+    assert.equal(await path.nth(1).locator('a[aria-current=step]').count(), 1);
+    await page.screenshot({ path: join(PATH_SHOTS, `level-${width}.png`) });
+    // Its first exercise, by its title (not its id).
     const exercise = page.locator('.exercise').first();
     const title = await exercise.locator('h3').textContent();
     assert.doesNotMatch(title, /mark-after-the-nap/);
@@ -137,12 +154,23 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     // Verdicts show `code` as code, never a literal backtick.
     assert.doesNotMatch(await exercise.locator('.feedback').textContent(), /`/);
     await exercise.screenshot({ path: join(SHOTS, `solved-${width}.png`) });
+    await exercise.screenshot({ path: join(PATH_SHOTS, `solved-${width}.png`) });
+    // The review lists every exercise by title with its tries and standing;
+    // Next unfinished opens the one the course session names.
+    await page.goto(`${base}#/review`);
+    const solvedRow = page.locator('.review-table tr.solved');
+    assert.match(await solvedRow.locator('th').textContent(), /^Which writes after the nap\?$/);
+    assert.equal(await solvedRow.locator('td').nth(1).textContent(), '2');
+    assert.equal(await page.locator('.review-table tr.not-started').count(), await page.locator('.review-table tr').count() - 2);
+    await page.getByRole('link', { name: 'Next unfinished →' }).click();
+    await page.waitForFunction(() => document.activeElement?.closest('.exercise')?.id === 'ex-quiz-expiry');
     // Back at the door: Continue names the next unfinished exercise and
     // lands on it.
     await page.goto(`${base}#/`);
-    const next = page.locator('.front-door').getByRole('link', { name: /^Continue: lesson 1 · A longer lease, a longer pause$/ });
+    // (In the lesson's order: the quiz sits on the mark's level.)
+    const next = page.locator('.front-door').getByRole('link', { name: /^Continue: lesson 1 · What A knows at tick 6$/ });
     await next.click();
-    await page.waitForFunction(() => document.activeElement?.closest('.exercise')?.id === 'ex-predict-long-lease');
+    await page.waitForFunction(() => document.activeElement?.closest('.exercise')?.id === 'ex-quiz-expiry');
     await done(session);
   }
   // Without reduced motion, the stories play.
@@ -179,7 +207,7 @@ test('the course map lists every lesson, and loads fast', async (t) => {
 });
 
 test('lesson 1: the mark exercise by clicks, language switch, progress kept after reload', async () => {
-  const session = await open('#/lesson/01-liveness-vs-safety');
+  const session = await open('#/lesson/01-liveness-vs-safety/mark-after-the-nap');
   const { page } = session;
   const exercise = page.locator('.exercise.kind-mark').first();
   await exercise.scrollIntoViewIfNeeded();
@@ -233,9 +261,10 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   const frame = page.locator('.timeline').first();
   await frame.focus();
   await page.keyboard.press('End');
-  assert.match(await page.locator('.position').first().textContent(), /Step 5 \/ 5/);
+  const [, last, total] = (await page.locator('.position').first().textContent()).match(/Step (\d+) \/ (\d+)/);
+  assert.equal(last, total);
   await page.keyboard.press('ArrowLeft');
-  assert.match(await page.locator('.position').first().textContent(), /Step 4 \/ 5/);
+  assert.match(await page.locator('.position').first().textContent(), new RegExp(`Step ${total - 1} / ${total}`));
 
   await page.getByRole('button', { name: '中文' }).click();
   await page.locator('main h1').waitFor();
@@ -256,15 +285,29 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
 test('lesson text: **strong** words are bold and `code` is code, no asterisks left', async () => {
   const session = await open('#/lesson/12-consolidation');
   const { page } = session;
-  const strong = await page.locator('article.lesson section p strong').allTextContents();
+  // One level at a time: gather the three.
+  const strong = [];
+  const sections = [];
+  const code = [];
+  for (const level of [1, 2, 3]) {
+    await page.goto(`${base}#/lesson/12-consolidation/${level}`);
+    await page.locator('main h2', { hasText: `Level ${level} · ` }).waitFor();
+    strong.push(...await page.locator('article.lesson section p strong').allTextContents());
+    sections.push(...await page.locator('article.lesson section').allInnerTexts());
+    code.push(...await page.locator('article.lesson section p code').allTextContents());
+  }
   assert.ok(strong.includes('Pass 1: what must happen.'), strong.join(' | '));
   assert.ok(strong.includes('The store performs the check.'), strong.join(' | '));
-  const sections = await page.locator('article.lesson section').allInnerTexts();
   assert.ok(sections.every((text) => !text.includes('**')), 'no ** left in the sections');
-  const code = await page.locator('article.lesson section p code').allTextContents();
+  // The map's summaries too: `code` as code, no backticks.
+  await page.goto(`${base}#/`);
+  await page.locator('.lesson-card').first().waitFor();
+  assert.ok(!(await page.locator('.lesson-card > p').allTextContents()).some((text) => text.includes('`')));
+  await page.goto(`${base}#/lesson/12-consolidation/1`);
   assert.ok(code.some((text) => text.startsWith('fence = fence + 1')), code.join(' | '));
   await page.getByRole('button', { name: '中文' }).click();
   await page.locator('main h1', { hasText: '巩固练习' }).waitFor();
+  await page.locator('main h2', { hasText: '第 1 关 · ' }).waitFor();
   const strongZh = await page.locator('article.lesson section p strong').allTextContents();
   assert.ok(strongZh.includes('第一遍：应该发生什么。'), strongZh.join(' | '));
   await done(session);
@@ -369,7 +412,7 @@ test('a progress file the terminal app wrote imports, and exports as the same re
 });
 
 test('a design over real resources offers only what each supports, counts the cost and wants the cheapest safe design', async () => {
-  const session = await open('#/lesson/03-check-at-the-resource');
+  const session = await open('#/lesson/03-check-at-the-resource/design-protect-the-targets');
   const { page } = session;
   const design = page.locator('.exercise.kind-design').first();
   const own = design.locator('#design-protect-the-targets-target-0');
@@ -406,7 +449,7 @@ test('the sandbox runs pasted TOML and reports mistakes as LINE:COL', async () =
 });
 
 test('every exercise kind can be answered and graded', async () => {
-  const session = await open('#/lesson/02-token-in-the-commit');
+  const session = await open('#/lesson/02-token-in-the-commit/design-commit-and-renew');
   const { page } = session;
   const graded = async (exercise) => {
     await exercise.getByRole('button', { name: 'Check my answer' }).click();
@@ -433,12 +476,13 @@ test('every exercise kind can be answered and graded', async () => {
   for (const box of await design.locator('.design-knobs input[type=checkbox]').all()) await box.check();
   assert.match(await graded(design), /Correct/);
   // quiz: one option.
+  await page.goto(base + '#/lesson/02-token-in-the-commit/quiz-renew-failed');
   const quiz = page.locator('.exercise.kind-quiz').first();
   await quiz.locator('input').first().check();
   assert.match(await graded(quiz), /—/);
   await page.screenshot({ path: join(SHOTS, 'exercises.png'), fullPage: true });
 
-  await page.goto(base + '#/lesson/01-liveness-vs-safety');
+  await page.goto(base + '#/lesson/01-liveness-vs-safety/break-the-long-lease');
   await page.waitForSelector('main h1');
   // break: the starting schedule is safe; a bad edit is a message, not a crash.
   const brk = page.locator('.exercise.kind-break').first();
@@ -451,7 +495,7 @@ test('every exercise kind can be answered and graded', async () => {
 });
 
 test('a design check runs in the worker with a busy line; focus moves to the verdict; the knobs survive a reload', async () => {
-  const session = await open('#/lesson/02-token-in-the-commit');
+  const session = await open('#/lesson/02-token-in-the-commit/design-commit-and-renew');
   const { page } = session;
   const design = page.locator('.exercise.kind-design').first();
   const exerciseId = (await design.getAttribute('id')).replace(/^ex-/, '');
@@ -494,24 +538,27 @@ test('a design check runs in the worker with a busy line; focus moves to the ver
   // The worker's try is recorded once in the page's session and saved.
   const saved = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
   assert.equal(saved.lessons['02-token-in-the-commit'].exercises[exerciseId].attempts, 1);
-  // The quiz grades on the page's thread; focus goes to its verdict too.
+  // The quiz (on its own level) grades on the page's thread; focus goes
+  // to its verdict too.
+  await page.goto(base + '#/lesson/02-token-in-the-commit/quiz-renew-failed');
   const quiz = page.locator('.exercise.kind-quiz').first();
   const quizChoice = await quiz.locator('input').nth(1).getAttribute('id');
   await quiz.locator('input').nth(1).check();
   await quiz.getByRole('button', { name: 'Check my answer' }).click();
   await quiz.locator('.feedback > p.verdict').waitFor();
   assert.ok(await page.evaluate(() => document.activeElement?.closest('.kind-quiz') && document.activeElement.classList.contains('verdict')), 'focus on the quiz verdict');
-  // After a reload the knob is as the learner left it.
+  // After a reload the choice and the knob are as the learner left them.
   await page.reload();
   await page.waitForSelector('main h1');
+  assert.ok(await page.locator(`#${quizChoice}`).isChecked(), 'the quiz choice survives the reload');
+  await page.goto(base + `#/lesson/02-token-in-the-commit/${exerciseId}`);
   const again = page.locator('.exercise.kind-design').first().locator('.design-knobs input[type=checkbox]').first();
   assert.equal(await again.isChecked(), !before, 'the knob survives the reload');
-  assert.ok(await page.locator(`#${quizChoice}`).isChecked(), 'the quiz choice survives the reload');
   await done(session);
 });
 
 test('quiz options come in the learner\'s own order, from the seed in the progress record', async () => {
-  const session = await open('#/lesson/01-liveness-vs-safety');
+  const session = await open('#/lesson/01-liveness-vs-safety/quiz-expiry');
   const { page } = session;
   // A first visit draws a seed and keeps it.
   const first = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
@@ -548,7 +595,7 @@ test('quiz options come in the learner\'s own order, from the seed in the progre
 const code = (text) => deflateRawSync(Buffer.from(text, 'utf8')).toString('base64url');
 
 test('the break editor: add, edit, reorder and remove steps with a live preview; the simulator grades it', async () => {
-  const session = await open('#/lesson/01-liveness-vs-safety');
+  const session = await open('#/lesson/01-liveness-vs-safety/break-the-long-lease');
   const { page } = session;
   const brk = page.locator('.exercise.kind-break').first();
   await brk.scrollIntoViewIfNeeded();
@@ -837,4 +884,37 @@ test('the timeline explains itself: legend open on the first, Play animates, lan
   assert.equal(await still.page.evaluate(() => document.getAnimations().length), 0);
   await first.getByRole('button', { name: /Pause/ }).click();
   await done(still);
+
+test('the last answer in the progress record (the terminal\'s too) comes back when the exercise is opened', async () => {
+  const session = await open('#/lesson/01-liveness-vs-safety/mark-after-the-nap');
+  const { page } = session;
+  const candidate = Number((await page.locator('.candidates input').first().getAttribute('id')).split('-').pop());
+  // A record as the terminal writes it: a wrong try at the quiz and marks
+  // left on the mark exercise, each exercise's last answer kept with it.
+  const record = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
+  record.lessons['01-liveness-vs-safety'] = {
+    sections_read: [0],
+    exercises: {
+      'quiz-expiry': { completed: false, attempts: 1, hints_used: 0, solution_seen: false, last_answer: [1] },
+      'mark-after-the-nap': { completed: false, attempts: 0, hints_used: 0, solution_seen: false, last_answer: [candidate] },
+    },
+  };
+  await page.evaluate((text) => localStorage.setItem('fencelab.progress', text), JSON.stringify(record));
+  // Read at start, then the quiz's level.
+  await page.goto(base);
+  await page.reload();
+  await page.waitForSelector('main h1');
+  await page.goto(base + '#/lesson/01-liveness-vs-safety/quiz-expiry');
+  await page.locator('.exercise.kind-quiz').waitFor();
+  assert.ok(await page.locator('#quiz-quiz-expiry-1').isChecked(), 'the quiz choice is back');
+  assert.ok(!(await page.locator('#quiz-quiz-expiry-0').isChecked()));
+  assert.ok(await page.locator(`#mark-mark-after-the-nap-${candidate}`).isChecked(), 'the mark is back');
+  // A new try is kept in its place, for the terminal to show.
+  await page.locator('#quiz-quiz-expiry-0').check();
+  const quiz = page.locator('.exercise.kind-quiz');
+  await quiz.getByRole('button', { name: 'Check my answer' }).click();
+  await quiz.locator('.feedback > p.verdict').waitFor();
+  const saved = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
+  assert.deepEqual(saved.lessons['01-liveness-vs-safety'].exercises['quiz-expiry'].last_answer, [0]);
+  await done(session);
 });

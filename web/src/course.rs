@@ -62,6 +62,9 @@ struct MapJson<'a> {
     lessons: Vec<MapLessonJson<'a>>,
     position: Option<&'a Position>,
     self_check: &'a SelfCheck,
+    /// The next unfinished exercise, in the order of the review (lesson,
+    /// level, file), which the lessons' exercises below follow.
+    next: Option<NextJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -83,6 +86,10 @@ struct MapExerciseJson<'a> {
     title: &'a str,
     kind: &'static str,
     progress: ProgressJson,
+    /// Its level (section), from 0, and how far the learner got
+    /// (`solved`, `revealed`, `tried`, `not-started`).
+    level: usize,
+    standing: &'static str,
 }
 
 /// An exercise's progress record, with what the session allows now, so the
@@ -97,9 +104,30 @@ struct ProgressJson {
     revealed: bool,
 }
 
+/// The next unfinished exercise (the front door's Continue, the review's
+/// button).
+fn next_json(session: &CourseSession, lang: Lang) -> Option<NextJson<'_>> {
+    let (lesson, exercise) = session.next_unfinished()?;
+    let lesson = session.lessons().get(lesson)?;
+    let exercise = lesson.exercises.get(exercise)?;
+    Some(NextJson {
+        lesson: &lesson.id,
+        lesson_order: lesson.order,
+        lesson_title: lesson.title.get(lang),
+        exercise: &exercise.id,
+        title: exercise.title(lang),
+    })
+}
+
 fn progress_json(session: &CourseSession, lesson: &str, id: &str) -> ProgressJson {
+    let mut record = session.exercise_progress(lesson, id);
+    // Only a last answer that still fits the lesson is given back (null
+    // otherwise: the page starts afresh).
+    if record.last_answer().is_some() && session.last_answer(lesson, id).is_none() {
+        record.set_last_answer(Value::Null);
+    }
     ProgressJson {
-        record: session.exercise_progress(lesson, id),
+        record,
         solution_available: session.solution_available(lesson, id),
         revealed: session.is_revealed(lesson, id),
     }
@@ -123,7 +151,9 @@ struct SectionJson<'a> {
     body: &'a str,
     concepts: Vec<ConceptJson<'a>>,
     scenario: Option<&'a str>,
-    read: bool,
+    /// Its level on the lesson's path: `done`, `current` or `open` (done:
+    /// read, and its exercises solved).
+    state: &'static str,
 }
 
 #[derive(Serialize)]
@@ -147,6 +177,8 @@ struct ExerciseJson<'a> {
     takeaway: Option<&'a str>,
     progress: ProgressJson,
     scenario: Option<&'a str>,
+    /// Its level: the section it practises, from 0.
+    level: usize,
     #[serde(flatten)]
     details: ExerciseDetails<'a>,
 }
@@ -727,10 +759,13 @@ impl Course {
     pub fn map(&self, lang: Lang) -> Value {
         let session = &self.session;
         let progress = session.progress();
+        // The exercises in course order (lesson, level, file).
+        let order = session.course_order();
         let lessons = session
             .lessons()
             .iter()
-            .map(|lesson| MapLessonJson {
+            .enumerate()
+            .map(|(at, lesson)| MapLessonJson {
                 id: &lesson.id,
                 order: lesson.order,
                 title: lesson.title.get(lang),
@@ -741,14 +776,17 @@ impl Course {
                     .lessons
                     .get(&lesson.id)
                     .map_or(0, |p| p.sections_read.len()),
-                exercises: lesson
-                    .exercises
+                exercises: order
                     .iter()
+                    .filter(|(of, _)| *of == at)
+                    .filter_map(|(_, index)| lesson.exercises.get(*index))
                     .map(|exercise| MapExerciseJson {
                         id: &exercise.id,
                         title: exercise.title(lang),
                         kind: exercise.kind.name(),
                         progress: progress_json(session, &lesson.id, &exercise.id),
+                        level: lesson.section_of(exercise),
+                        standing: session.standing(&lesson.id, &exercise.id).name(),
                     })
                     .collect(),
                 completed: session.completed(lesson).0,
@@ -759,6 +797,7 @@ impl Course {
             lessons,
             position: progress.position.as_ref(),
             self_check: &progress.self_check,
+            next: next_json(session, lang),
         })
     }
 
@@ -780,17 +819,7 @@ impl Course {
             })
             .collect();
         let session = &self.session;
-        let next = session.next_unfinished().and_then(|(lesson, exercise)| {
-            let lesson = session.lessons().get(lesson)?;
-            let exercise = lesson.exercises.get(exercise)?;
-            Some(NextJson {
-                lesson: &lesson.id,
-                lesson_order: lesson.order,
-                lesson_title: lesson.title.get(lang),
-                exercise: &exercise.id,
-                title: exercise.title(lang),
-            })
-        });
+        let next = next_json(session, lang);
         to_value(&FrontDoorJson {
             problem: problem(lang),
             stories,
@@ -802,12 +831,13 @@ impl Course {
     /// One lesson: its sections, scenarios and exercises, in `lang`.
     pub fn lesson_json(&self, id: &str, lang: Lang) -> Result<Value, CourseError> {
         let lesson = self.session.lesson(id)?;
-        let progress = self.session.progress().lessons.get(id);
         let scenario_name = |index: Option<usize>| {
             index
                 .and_then(|i| lesson.scenarios.get(i))
                 .map(|(name, _)| name.as_str())
         };
+        let at = self.session.lessons().iter().position(|l| l.id == id);
+        let levels = at.map(|at| self.session.levels(at)).unwrap_or_default();
         let sections = lesson
             .sections
             .iter()
@@ -817,7 +847,7 @@ impl Course {
                 body: section.body.get(lang),
                 concepts: concepts(&section.concepts, lang),
                 scenario: scenario_name(section.scenario),
-                read: progress.is_some_and(|p| p.sections_read.contains(&(index as u32))),
+                state: levels.get(index).map_or("open", |l| l.state.name()),
             })
             .collect();
         let exercises = lesson
@@ -873,6 +903,7 @@ impl Course {
                 .scenario()
                 .and_then(|i| lesson.scenarios.get(i))
                 .map(|(name, _)| name.as_str()),
+            level: lesson.section_of(exercise),
             details,
         })
     }
@@ -930,6 +961,7 @@ impl Course {
     ) -> Result<Value, CourseError> {
         let parsed = self.session.answer_from_json(lesson, id, answer)?;
         let graded = self.session.grade(lesson, id, &parsed)?;
+        self.session.keep_answer_json(lesson, id, answer)?;
         let mut shown = feedback_view(&graded.feedback, lang);
         shown.progress = Some(progress_json(&self.session, lesson, id));
         Ok(to_value(&shown))
@@ -1442,5 +1474,54 @@ mod tests {
         assert!(course.grade(&lesson, &id, &json!([999]), Lang::En).is_err());
         assert!(course.set_self_check("basic", true).is_ok());
         assert!(course.set_self_check("guru", true).is_err());
+    }
+
+    /// The page's path, review and last answer come from the session: a
+    /// section's level state, each exercise's level, the map's exercises in
+    /// course order with their standing and the next unfinished one, and a
+    /// try's answer kept in the record and given back.
+    #[test]
+    fn levels_review_and_the_last_answer_reach_the_page() {
+        let mut course = course();
+        let lesson = "01-liveness-vs-safety";
+        let shown = course.lesson_json(lesson, Lang::En).unwrap();
+        let states: Vec<&str> = shown["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["state"].as_str().unwrap())
+            .collect();
+        assert_eq!(states.first(), Some(&"current"));
+        assert!(states[1..].iter().all(|s| *s == "open"));
+        let found = &course.session.lessons()[0];
+        for exercise in shown["exercises"].as_array().unwrap() {
+            let id = exercise["id"].as_str().unwrap();
+            let index = found.exercises.iter().position(|e| e.id == id).unwrap();
+            assert_eq!(exercise["level"], json!(found.level_of(index)));
+        }
+        let map = course.map(Lang::En);
+        let listed: Vec<&str> = map["lessons"][0]["exercises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap())
+            .collect();
+        let order: Vec<String> = course
+            .session
+            .course_order()
+            .into_iter()
+            .filter(|(at, _)| *at == 0)
+            .map(|(_, e)| found.exercises[e].id.clone())
+            .collect();
+        assert_eq!(listed, order);
+        assert_eq!(map["next"]["exercise"], json!(order[0]));
+        assert_eq!(map["lessons"][0]["exercises"][0]["standing"], "not-started");
+        // A try: kept as the last answer, given back with the record.
+        let answer = first_try(&course, lesson, &order[0]);
+        course.grade(lesson, &order[0], &answer, Lang::En).unwrap();
+        let map = course.map(Lang::En);
+        let first = &map["lessons"][0]["exercises"][0];
+        assert_eq!(first["progress"]["last_answer"], answer);
+        assert_ne!(first["standing"], "not-started");
     }
 }

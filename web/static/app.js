@@ -17,9 +17,6 @@ import { frontDoor } from './frontdoor.js';
 
 const STORAGE_KEY = 'fencelab.progress';
 const DAMAGED_KEY = 'fencelab.progress.damaged';
-// A design exercise's knobs as the learner left them, per exercise, so a
-// reload shows them again (the progress record holds tries, not drafts).
-const DRAFT_KEY = 'fencelab.draft';
 
 let course = null;
 // The text of lessons.json, for the grading worker's own session.
@@ -59,11 +56,15 @@ function save() {
   }
 }
 
-function readDraft(lessonId, exerciseId) {
+// An answer in the making, kept in this browser per exercise; else the
+// last answer tried, from the progress record (shared with the terminal).
+const DRAFT_KEY = 'fencelab.draft';
+
+function readDraft(lessonId, exercise) {
   try {
-    return JSON.parse(storage()?.getItem(`${DRAFT_KEY}:${lessonId}:${exerciseId}`) ?? 'null');
+    return JSON.parse(storage()?.getItem(`${DRAFT_KEY}:${lessonId}:${exercise.id}`)) ?? exercise.progress.last_answer;
   } catch {
-    return null;
+    return exercise.progress.last_answer;
   }
 }
 
@@ -71,7 +72,7 @@ function saveDraft(lessonId, exerciseId, answer) {
   try {
     storage()?.setItem(`${DRAFT_KEY}:${lessonId}:${exerciseId}`, JSON.stringify(answer));
   } catch {
-    // A draft is a convenience: without storage the knobs start fresh.
+    // A draft is a convenience: without storage the last answer tried returns.
   }
 }
 
@@ -154,7 +155,7 @@ function applyLang() {
   if (skip) skip.textContent = t('skip');
   const nav = clear(document.getElementById('nav'));
   nav.setAttribute('aria-label', t('mainNav'));
-  for (const [href, key] of [['#/', 'course'], ['#/explore', 'explorer'], ['#/sandbox', 'sandbox']]) {
+  for (const [href, key] of [['#/', 'course'], ['#/review', 'review'], ['#/explore', 'explorer'], ['#/sandbox', 'sandbox']]) {
     nav.append(h('a', { href }, t(key)));
   }
 }
@@ -233,7 +234,7 @@ function viewMap() {
     const total = lesson.exercises.length;
     list.append(h('li', { class: lesson.completed === total ? 'lesson-card done' : 'lesson-card' },
       h('h3', {}, h('a', { href: lessonHref(lesson.id) }, `${lesson.order}. ${lesson.title}`)),
-      h('p', {}, lesson.summary),
+      h('p', {}, inline(lesson.summary)),
       progressBar(lesson.completed, total, t('exercisesDone')),
       progressBar(lesson.sections_read, lesson.sections, t('sectionsRead')),
       exerciseMarks(lesson),
@@ -281,34 +282,68 @@ function progressPanel(map) {
     h('fieldset', { class: 'self-check' }, h('legend', {}, t('selfCheck')), h('p', { class: 'muted' }, t('selfCheckNote')), levels));
 }
 
+// The review: every exercise in course order (lesson, level, file, as the
+// map lists them) with tries, hints and standing, and the next unfinished
+// one — all the course session's (sim-core), as the terminal's review.
+function viewReview() {
+  const map = JSON.parse(course.map());
+  const rows = map.lessons.flatMap((lesson) => lesson.exercises.map((e) => ({ lesson, e })));
+  const { next } = map;
+  return h('article', { class: 'review' },
+    h('h1', {}, t('review')),
+    h('p', {}, tf('solvedOf', { n: rows.filter((r) => r.e.standing === 'solved').length, m: rows.length })),
+    next ? h('a', { class: 'button primary next-unfinished', href: lessonHref(next.lesson, next.exercise) }, `${t('nextUnfinished')} →`)
+      : h('p', { class: 'verdict good' }, t('allSolved')),
+    h('table', { class: 'review-table' },
+      h('tr', {}, ['where', 'exercise', 'triesCol', 'hintsCol', 'stateCol'].map((key) => h('th', { scope: 'col' }, t(key)))),
+      rows.map(({ lesson, e }) => h('tr', { class: e.standing },
+        h('td', {}, `${lesson.order}.${e.level + 1}`),
+        h('th', { scope: 'row' }, h('a', { href: lessonHref(lesson.id, e.id) }, e.title)),
+        h('td', {}, e.progress.attempts),
+        h('td', {}, e.progress.hints_used),
+        h('td', {}, t(e.standing === 'not-started' ? 'notStarted' : e.standing))))));
+}
+
 // ---- the lesson reader ----------------------------------------------------------
 
-function viewLesson(id) {
+// A level's marker on the path, by its state (the course session's).
+const MARKERS = { done: '●', current: '◉', open: '○' };
+
+// One level at a time: a section and the exercises that practise it, under
+// the lesson's path (● done, ◉ where to go on, ○ open). #/lesson/ID/N opens
+// level N; #/lesson/ID/EXERCISE the level holding it; #/lesson/ID the
+// current one.
+function viewLesson(id, arg) {
   const lesson = JSON.parse(course.lesson(id));
+  const levels = lesson.sections;
+  let at = /^\d+$/.test(arg ?? '') ? arg - 1 : arg ? lesson.exercises.find((e) => e.id === arg)?.level : levels.findIndex((l) => l.state === 'current');
+  if (!levels[at]) at = 0;
+  const section = levels[at];
+  const go = (n) => lessonHref(lesson.id, String(n + 1));
   const root = h('article', { class: 'lesson' },
     h('p', {}, h('a', { href: '#/' }, t('back'))),
     h('h1', {}, `${lesson.order}. ${lesson.title}`),
-    h('p', { class: 'summary' }, inline(lesson.summary)));
-  lesson.sections.forEach((section, index) => {
-    const readButton = h('button', { type: 'button', class: 'read-button', 'aria-pressed': String(section.read) },
-      section.read ? t('read') : t('markRead'));
-    readButton.addEventListener('click', () => {
-      course.markRead(lesson.id, index);
-      save();
-      readButton.textContent = t('read');
-      readButton.setAttribute('aria-pressed', 'true');
-    });
+    h('p', { class: 'summary' }, inline(lesson.summary)),
+    h('ol', { class: 'level-path', 'aria-label': t('levels') }, levels.map((l, i) => h('li', { class: l.state },
+      h('a', { href: go(i), 'aria-current': i === at ? 'step' : null, title: l.title }, `${MARKERS[l.state]} ${i + 1}`)))));
+  if (section) {
     const block = h('section', { class: 'section' },
-      h('h2', {}, section.title),
+      h('h2', {}, `${tf('levelN', { n: at + 1 })} · ${section.title}`),
       paragraphs(section.body));
     if (section.scenario) {
       block.append(renderTimeline(JSON.parse(course.scenarioTimeline(lesson.id, section.scenario))).element);
     }
-    block.append(readButton);
+    // Shown is read: the level is done once its exercises are too.
+    course.markRead(lesson.id, at);
+    save();
     root.append(block);
-  });
-  root.append(h('h2', { class: 'exercises-title' }, t('exercises')));
-  for (const exercise of lesson.exercises) root.append(viewExercise(lesson, exercise));
+  }
+  for (const exercise of lesson.exercises) {
+    if (exercise.level === at) root.append(viewExercise(lesson, exercise));
+  }
+  root.append(h('p', { class: 'level-nav buttons' },
+    at > 0 ? h('a', { class: 'button', href: go(at - 1) }, `← ${t('prevLevel')}`) : null,
+    at + 1 < levels.length ? h('a', { class: 'button', href: go(at + 1) }, `${t('nextLevel')} →`) : h('a', { class: 'button', href: '#/review' }, `${t('review')} →`)));
   return root;
 }
 
@@ -465,7 +500,7 @@ function viewExercise(lesson, exercise) {
 
 function markExercise(lesson, exercise, body, submit) {
   const candidates = new Set(exercise.candidate_steps);
-  const marked = new Set();
+  const marked = new Set(readDraft(lesson.id, exercise));
   let grades = new Map();
   let timeline = null;
   const boxes = new Map();
@@ -477,6 +512,7 @@ function markExercise(lesson, exercise, body, submit) {
   const toggle = (index) => {
     if (!candidates.has(index)) return;
     if (marked.has(index)) marked.delete(index); else marked.add(index);
+    saveDraft(lesson.id, exercise.id, [...marked]);
     const box = boxes.get(index);
     if (box) box.checked = marked.has(index);
     timeline.setExtra(extraRows());
@@ -512,7 +548,7 @@ function markExercise(lesson, exercise, body, submit) {
 function predictExercise(lesson, exercise, body, submit) {
   const selects = new Map();
   // The predictions as the learner left them (a draft kept per exercise).
-  const draft = readDraft(lesson.id, exercise.id) ?? {};
+  const draft = readDraft(lesson.id, exercise) ?? {};
   const keep = () => {
     const answer = {};
     for (const [index, select] of selects) if (select.value) answer[String(index)] = select.value;
@@ -546,7 +582,7 @@ function predictExercise(lesson, exercise, body, submit) {
 function quizExercise(lesson, exercise, body, submit) {
   const type = exercise.multiple ? 'checkbox' : 'radio';
   // The choice as the learner left it (a draft kept per exercise).
-  const kept = readDraft(lesson.id, exercise.id) ?? [];
+  const kept = readDraft(lesson.id, exercise) ?? [];
   const chosen = () => inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value));
   const keep = () => saveDraft(lesson.id, exercise.id, chosen());
   const inputs = exercise.options.map((option, position) => {
@@ -600,7 +636,7 @@ function designExercise(lesson, exercise, body, submit) {
   const fields = [];
   // The knobs as the learner left them (a draft kept per exercise), else
   // the exercise's start.
-  const draft = readDraft(lesson.id, exercise.id) ?? {};
+  const draft = readDraft(lesson.id, exercise) ?? {};
   const startOf = (knob) => draft[knob] ?? exercise.start[knob];
   const answer = () => Object.fromEntries(fields.map((f) => f()));
   const controls = h('div', { class: 'design-knobs', onchange: () => saveDraft(lesson.id, exercise.id, answer()) });
@@ -681,7 +717,7 @@ function designExercise(lesson, exercise, body, submit) {
 function breakExercise(lesson, exercise, body, submit) {
   const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
   const id = `break-${exercise.id}`;
-  let steps = structuredClone(exercise.steps);
+  let steps = structuredClone(readDraft(lesson.id, exercise) ?? exercise.steps);
   const area = h('textarea', { id, rows: 6, spellcheck: 'false', class: 'code' });
   const rows = h('tbody');
   const preview = h('div', { class: 'break-preview' });
@@ -697,7 +733,7 @@ function breakExercise(lesson, exercise, body, submit) {
       }
     }, 120);
   };
-  const changed = () => { area.value = JSON.stringify(steps, null, 1); showPreview(); };
+  const changed = () => { area.value = JSON.stringify(steps, null, 1); showPreview(); saveDraft(lesson.id, exercise.id, steps); };
   const choice = (label, value, options, set, blank = true) => {
     const select = h('select', { 'aria-label': label },
       blank ? h('option', { value: '' }, t('none')) : null,
@@ -983,7 +1019,8 @@ function route() {
     const arg = parts[1] === undefined ? undefined : decodeURIComponent(parts[1]);
     if (page === 'share') view = viewShare(parts.slice(1).join('/'));
     else if (page === '' || page === undefined) view = viewMap();
-    else if (page === 'lesson' && arg) view = viewLesson(arg);
+    else if (page === 'lesson' && arg) view = viewLesson(arg, parts[2] && decodeURIComponent(parts[2]));
+    else if (page === 'review') view = viewReview();
     else if (page === 'explore') view = viewExplore();
     else if (page === 'sandbox') view = viewSandbox();
     else throw new Error(t('notFound'));

@@ -43,6 +43,10 @@ pub struct Exercise {
     /// for the parser so a draft lesson still loads; `fencelab lint`
     /// requires it.
     pub title: Option<Text>,
+    /// The section it practises, counted from 1 as the file says it
+    /// (`section = 2`); `None` places it by its concepts
+    /// ([`Lesson::section_of`]).
+    pub section: Option<u32>,
     pub prompt: Text,
     pub hints: Vec<Text>,
     pub takeaway: Text,
@@ -204,9 +208,9 @@ const KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
 const DESIGN_TARGETS: usize = 2;
 
 /// An exercise's keys. The first six belong to every kind; from
-/// `scenario` to `options`, each belongs to some kinds only; `title`
-/// (last, so the indices before it stay) belongs to every kind.
-const EXERCISE_KEYS: [&str; 16] = [
+/// `scenario` to `options`, each belongs to some kinds only; `title` and
+/// `section` (last, so the indices before them stay) belong to every kind.
+const EXERCISE_KEYS: [&str; 17] = [
     "id",
     "kind",
     "concepts",
@@ -223,6 +227,7 @@ const EXERCISE_KEYS: [&str; 16] = [
     "multiple",
     "options",
     "title",
+    "section",
 ];
 
 /// Where the keys of some kinds only end in [`EXERCISE_KEYS`].
@@ -566,6 +571,18 @@ impl Reader<'_> {
         let title = fields
             .get(KIND_KEYS_END)
             .and_then(|v| self.bilingual(v, &words("the exercise's `title`", "练习的 `title`")));
+        // Whether the lesson has that many sections is lint's to say.
+        let section = fields
+            .get(KIND_KEYS_END + 1)
+            .and_then(|v| {
+                self.integer(
+                    v,
+                    &words("the exercise's `section`", "练习的 `section`"),
+                    1,
+                    1_000,
+                )
+            })
+            .and_then(|n| u32::try_from(n).ok());
         let kind_name = kind_name?;
         self.reject_other_kinds_keys(&fields, kind_name);
         let kind = match kind_name {
@@ -581,6 +598,7 @@ impl Reader<'_> {
             kind,
             concepts,
             title,
+            section,
             prompt: prompt?,
             hints,
             takeaway: takeaway?,

@@ -31,6 +31,11 @@ pub enum LintKind {
     MissingScenario,
     /// No `title`: the front ends would fall back to the kind's name.
     MissingTitle,
+    /// `section = N` names a section the lesson does not have.
+    NoSuchSection {
+        section: u32,
+        sections: usize,
+    },
     /// Design: no choice of the open knobs is safe.
     NoSafeDesign,
     /// Design: the computed minimal design does not pass its own grader.
@@ -76,6 +81,10 @@ impl LintKind {
             LintKind::MissingTitle => (
                 "it has no `title = { en, zh }`: learners would see only its kind".to_owned(),
                 "它没有 `title = { en, zh }`：学习者只能看到它的类型".to_owned(),
+            ),
+            LintKind::NoSuchSection { section, sections } => (
+                format!("`section = {section}` names no section: the lesson has {sections}, counted from 1"),
+                format!("`section = {section}` 指向的小节不存在：这一课有 {sections} 个小节，从 1 数起"),
             ),
             LintKind::NoSafeDesign => (
                 "no choice of the open knobs is safe in this world: the exercise cannot be solved"
@@ -163,6 +172,14 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
         };
         if exercise.title.is_none() {
             found(LintKind::MissingTitle);
+        }
+        if let Some(section) = exercise.section
+            && section as usize > lesson.sections.len()
+        {
+            found(LintKind::NoSuchSection {
+                section,
+                sections: lesson.sections.len(),
+            });
         }
         match &exercise.kind {
             ExerciseKind::Mark {
@@ -474,6 +491,34 @@ mod tests {
                 .all(|p| p.problem != LintKind::MissingTitle)
         );
         assert_eq!(titled.exercises[0].title(Lang::Zh), "是或否");
+    }
+
+    #[test]
+    fn a_section_the_lesson_lacks_is_reported() {
+        let options = [("yes", true), ("no", false)];
+        let placed = |n: u32| {
+            quiz("q", &options).replace(
+                "kind = \"quiz\"",
+                &format!("kind = \"quiz\"\nsection = {n}"),
+            )
+        };
+        let sections = lesson(&[placed(1)]).sections.len();
+        let fits = lesson(&[placed(u32::try_from(sections).unwrap_or(1))]);
+        assert_eq!(fits.exercises[0].section, Some(sections as u32));
+        assert!(
+            lint_lesson(&fits)
+                .iter()
+                .all(|p| !matches!(p.problem, LintKind::NoSuchSection { .. }))
+        );
+        let beyond = lint_lesson(&lesson(&[placed(sections as u32 + 1)]));
+        assert!(
+            beyond.iter().any(|p| p.problem
+                == LintKind::NoSuchSection {
+                    section: sections as u32 + 1,
+                    sections
+                }),
+            "{beyond:?}"
+        );
     }
 
     #[test]

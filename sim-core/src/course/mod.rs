@@ -9,7 +9,9 @@ mod error;
 mod feedback;
 pub mod front_door;
 mod grade;
+mod last_answer;
 mod lesson;
+mod levels;
 mod lint;
 mod order;
 mod progress;
@@ -23,9 +25,11 @@ pub use grade::{
     answer_from_json, asked_steps, grade, mark_candidates, mark_key, mark_keys, minimal_design,
     schedule_scenario, solution, worked_solution,
 };
+pub use last_answer::answer_to_json;
 pub use lesson::{
     Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
 };
+pub use levels::{Level, LevelState, ReviewRow, Standing};
 pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
 pub use order::option_order;
 pub use progress::{

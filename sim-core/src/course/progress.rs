@@ -76,6 +76,25 @@ pub struct Progress {
     pub unknown: BTreeMap<String, Value>,
 }
 
+/// The key of an exercise's last answer ([`ExerciseProgress::last_answer`]).
+const LAST_ANSWER: &str = "last_answer";
+
+impl ExerciseProgress {
+    /// The learner's last answer, as an answers file holds it under the
+    /// exercise's kind (`course::last_answer`), restored when the exercise
+    /// is reopened; records written before it existed have none. It lives
+    /// among the record's other keys (`"last_answer": …`), so a merge
+    /// keeps this record's and takes the other's only when this one has
+    /// none, as for every key this build reads as it is.
+    pub fn last_answer(&self) -> Option<&Value> {
+        self.unknown.get(LAST_ANSWER)
+    }
+
+    pub fn set_last_answer(&mut self, answer: Value) {
+        self.unknown.insert(LAST_ANSWER.to_owned(), answer);
+    }
+}
+
 impl Default for Progress {
     fn default() -> Self {
         Progress {
@@ -225,14 +244,16 @@ impl Progress {
     /// into this one without losing anything either learned: an exercise is
     /// completed or its solution seen if it is in either, attempts and hints
     /// are the larger count, sections read and self-checks are the union.
-    /// The language and position are this record's (its latest choice);
-    /// `other`'s position is used only when this one has none. Of two quiz
+    /// The language, position and each exercise's last answer are this
+    /// record's (its latest choice); `other`'s are used only when this one
+    /// has none. Of two quiz
     /// seeds the smaller is kept: one seed, whichever record merges which,
     /// so two instances that merge each other agree on the order of
     /// options. Unknown keys are kept from both, this record's winning a
     /// clash.
     ///
-    /// Everything but language, position and clashing unknown keys is
+    /// Everything but language, position, last answers and clashing
+    /// unknown keys is
     /// commutative, associative and idempotent.
     pub fn merge(&mut self, other: &Progress) {
         for (name, theirs) in &other.lessons {

@@ -17,6 +17,7 @@ use crate::course::grade::{
     Answer, Grade, Schedule, Solution, answer_from_json, asked_steps, grade, schedule_scenario,
     worked_solution,
 };
+use crate::course::last_answer::answer_to_json;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson, parse_lesson};
 use crate::course::order::option_order;
 use crate::course::progress::{ExerciseProgress, Position, Progress, ProgressError};
@@ -368,15 +369,11 @@ impl CourseSession {
         })
     }
 
-    /// The first exercise not completed: (lesson index, exercise index).
+    /// The first exercise not completed, in course order (lesson, level,
+    /// file: [`CourseSession::next_unfinished_after`]): (lesson index,
+    /// exercise index).
     pub fn next_unfinished(&self) -> Option<(usize, usize)> {
-        self.lessons.iter().enumerate().find_map(|(at, lesson)| {
-            lesson
-                .exercises
-                .iter()
-                .position(|e| !self.is_complete(&lesson.id, &e.id))
-                .map(|exercise| (at, exercise))
-        })
+        self.next_unfinished_after(None)
     }
 
     // ---- an exercise ------------------------------------------------------
@@ -456,6 +453,51 @@ impl CourseSession {
             grade: graded,
             feedback: shown,
         })
+    }
+
+    /// Keeps `answer` as the learner's last answer (the front end calls it
+    /// on a try and on leaving an exercise with an answer in the making;
+    /// grading records only the try). An empty answer keeps nothing: it
+    /// would hide the last real one.
+    pub fn keep_answer(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        answer: &Answer,
+    ) -> Result<(), CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        if answer.is_empty() {
+            return Ok(());
+        }
+        let value = answer_to_json(found, &exercise.kind, answer);
+        self.progress
+            .exercise_mut(lesson, id)
+            .set_last_answer(value);
+        Ok(())
+    }
+
+    /// [`CourseSession::keep_answer`] for an answer as JSON (what the page
+    /// holds): kept as it is once it reads as an answer to this exercise.
+    pub fn keep_answer_json(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        value: &serde_json::Value,
+    ) -> Result<(), CourseError> {
+        if !self.answer_from_json(lesson, id, value)?.is_empty() {
+            self.progress
+                .exercise_mut(lesson, id)
+                .set_last_answer(value.clone());
+        }
+        Ok(())
+    }
+
+    /// The learner's last answer, read back against the lesson as it is
+    /// now; `None` when there is none or it no longer fits (the lesson
+    /// changed), so nothing stale is restored.
+    pub fn last_answer(&self, lesson: &str, id: &str) -> Option<Answer> {
+        let value = self.progress.exercise(lesson, id)?.last_answer()?;
+        self.answer_from_json(lesson, id, value).ok()
     }
 
     /// A teacher's grade of a handed-in answer (`fencelab grade` over an

@@ -293,6 +293,23 @@ pub(crate) fn course_row_at(app: &App, state: &CourseState, x: u16, y: u16) -> O
     )
 }
 
+/// The review screen: the header, the list, the "next unfinished" line.
+pub(crate) fn review(body: Rect) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(body)
+}
+
+/// The review row drawn at `(x, y)`, for a mouse click.
+pub(crate) fn review_row_at(app: &App, selected: usize, x: u16, y: u16) -> Option<usize> {
+    let [_, list, _] = review(body_area(app));
+    let count = app.session.review().len();
+    list_row_at(section_inner(list), selected, count, x, y)
+}
+
 /// Widest text column of the lesson reader: long lines are hard to read.
 const TEXT_WIDTH: u16 = 96;
 
@@ -313,6 +330,26 @@ pub(crate) fn lesson_text(area: Rect) -> Rect {
         width: inner.width.min(TEXT_WIDTH),
         ..inner
     }
+}
+
+/// A section page: the section's text, and below it the exercises of its
+/// level (`exercises` of them; no room when there are none).
+pub(crate) fn lesson_section(area: Rect, exercises: usize) -> [Rect; 2] {
+    let rows = if exercises == 0 {
+        0
+    } else {
+        (exercises as u16).saturating_add(1)
+    };
+    Layout::vertical([
+        Constraint::Min(1),
+        Constraint::Length(rows.min(area.height.saturating_sub(4))),
+    ])
+    .areas(area)
+}
+
+/// The exercises of section `page`'s level in `lesson`, by index.
+pub(crate) fn level_exercises(lesson: &Lesson, page: usize) -> Vec<usize> {
+    lesson.levels().get(page).cloned().unwrap_or_default()
 }
 
 /// The exercises page: the list and the selected exercise's task.
@@ -338,7 +375,14 @@ pub(crate) fn lesson_click_at(
     let [_, body, link] = lesson(body_area(app));
     if state.page < found.sections.len() {
         let linked = found.sections.get(state.page)?.scenario.is_some();
-        return (linked && y == link.y && (link.x..link.right()).contains(&x)).then_some(Err(()));
+        if linked && y == link.y && (link.x..link.right()).contains(&x) {
+            return Some(Err(()));
+        }
+        let level = level_exercises(found, state.page);
+        let [_, boxed] = lesson_section(body, level.len());
+        let selected = level.iter().position(|e| *e == state.exercise).unwrap_or(0);
+        let row = list_row_at(section_inner(boxed), selected, level.len(), x, y)?;
+        return level.get(row).copied().map(Ok);
     }
     let [list, _] = lesson_exercises(body, found);
     let count = found.exercises.len();
@@ -347,20 +391,31 @@ pub(crate) fn lesson_click_at(
 
 /// How far the current section can scroll at the current size.
 pub(crate) fn lesson_max_scroll(app: &App, state: &LessonState) -> u16 {
-    let [_, body, _] = lesson(body_area(app));
-    let inner = lesson_text(body);
     let Some(found) = app.lessons().get(state.lesson) else {
         return 0;
     };
+    let inner = lesson_text(lesson_text_area(app, found, state.page));
     let width = usize::from(inner.width).max(1);
     let lines = view::lesson::section_lines(app, found, state.page, width).len();
     clamp_scroll(u16::MAX, lines, inner.height)
 }
 
 /// Rows one page-down moves in the lesson reader.
-pub(crate) fn lesson_page_rows(app: &App) -> u16 {
+pub(crate) fn lesson_page_rows(app: &App, state: &LessonState) -> u16 {
+    let Some(found) = app.lessons().get(state.lesson) else {
+        return 1;
+    };
+    lesson_text(lesson_text_area(app, found, state.page))
+        .height
+        .saturating_sub(1)
+        .max(1)
+}
+
+/// Where section `page`'s text block goes at the current size.
+fn lesson_text_area(app: &App, found: &Lesson, page: usize) -> Rect {
     let [_, body, _] = lesson(body_area(app));
-    lesson_text(body).height.saturating_sub(1).max(1)
+    let [text, _] = lesson_section(body, level_exercises(found, page).len());
+    text
 }
 
 /// The explorer: the header, the settings, the result.

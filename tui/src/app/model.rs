@@ -6,7 +6,7 @@ use sim_core::Lang;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use sim_core::course::{
-    CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson,
+    Answer, CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson,
     MinimalDesign, Progress, Schedule,
 };
 use sim_core::{Action, Check, Design, Outcome, Protect, ResourceKind, Scenario, Step, Trace};
@@ -77,6 +77,13 @@ pub(crate) struct LessonState {
     pub(crate) scroll: u16,
     /// The selected exercise on the exercises page.
     pub(crate) exercise: usize,
+}
+
+/// The review screen: every exercise of the course, one row each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct ReviewState {
+    /// A row of [`sim_core::course::CourseSession::review`].
+    pub(crate) selected: usize,
 }
 
 /// A scenario opened on its own: a lesson section's or a file's.
@@ -375,6 +382,58 @@ impl BreakWork {
 }
 
 impl ExerciseState {
+    /// The answer as it stands now.
+    pub(crate) fn answer(&self) -> Answer {
+        match &self.work {
+            Work::Mark => Answer::Mark(self.marks.iter().copied().collect()),
+            Work::Predict { predictions, .. } => {
+                Answer::Predict(predictions.iter().map(|(s, o)| (*s, *o)).collect())
+            }
+            Work::Design(work) => Answer::Design(work.answer()),
+            Work::Break(work) => Answer::Break(work.schedule()),
+            Work::Quiz { chosen, .. } => Answer::Quiz(chosen.iter().copied().collect()),
+        }
+    }
+
+    /// Puts a kept answer (the progress record's last answer) back into
+    /// fresh work of the same kind; another kind's answer changes nothing.
+    pub(crate) fn restore(&mut self, answer: Answer) {
+        match (&mut self.work, answer) {
+            (Work::Mark, Answer::Mark(marked)) => self.marks = marked.into_iter().collect(),
+            (Work::Predict { predictions }, Answer::Predict(predicted)) => {
+                *predictions = predicted.into_iter().collect();
+            }
+            (Work::Quiz { chosen, .. }, Answer::Quiz(picked)) => {
+                *chosen = picked.into_iter().collect();
+            }
+            (Work::Design(work), Answer::Design(design)) => {
+                let turned = &mut work.design;
+                turned.commit_checks = design.commit_checks.unwrap_or(turned.commit_checks);
+                turned.renew_checks = design.renew_checks.unwrap_or(turned.renew_checks);
+                turned.token = design.token.unwrap_or(turned.token);
+                turned.lease_clock = design.lease_clock.unwrap_or(turned.lease_clock);
+                if let Some(protects) = design.target_protect
+                    && protects.len() == work.targets.len()
+                {
+                    work.targets = protects;
+                }
+                for target in design.reconcile {
+                    if let Some(sent) = work.reconcile.get_mut(usize::from(target)) {
+                        *sent = true;
+                    }
+                }
+            }
+            (Work::Break(work), Answer::Break(schedule)) => {
+                work.shell.ops = schedule.ops;
+                work.shell.values = schedule.values;
+                work.steps = schedule.steps;
+                work.selected = 0;
+                work.rerun();
+            }
+            _ => {}
+        }
+    }
+
     /// The timeline on screen: the exercise's own, or a break schedule's preview.
     pub(crate) fn shown_timeline(&self) -> Option<&Timeline> {
         match &self.work {
@@ -388,6 +447,7 @@ impl ExerciseState {
 pub(crate) enum Screen {
     Course(CourseState),
     Lesson(LessonState),
+    Review(ReviewState),
     Sandbox(Box<SandboxState>),
     Exercise(Box<ExerciseState>),
     Explorer(Box<ExplorerState>),
@@ -613,11 +673,17 @@ impl App {
             ),
         };
         // Reopened in this run: the learner's own answer as they left it.
-        let (work, marks) = match self.drafts.get(&(lesson, exercise)) {
-            Some(draft) => (draft.work.clone(), draft.marks.clone()),
-            None => (work, BTreeSet::new()),
+        let (work, marks, kept) = match self.drafts.get(&(lesson, exercise)) {
+            Some(draft) => (draft.work.clone(), draft.marks.clone(), None),
+            // Else the last answer the progress record kept (an earlier
+            // run, or the page).
+            None => (
+                work,
+                BTreeSet::new(),
+                self.session.last_answer(&found.id, &ex.id),
+            ),
         };
-        Some(ExerciseState {
+        let mut state = ExerciseState {
             lesson,
             exercise,
             timeline,
@@ -628,7 +694,11 @@ impl App {
             panel: Panel::Step,
             panel_scroll: 0,
             work,
-        })
+        };
+        if let Some(answer) = kept {
+            state.restore(answer);
+        }
+        Some(state)
     }
 
     /// Whether any timeline on screen is playing (the runtime then sends ticks).

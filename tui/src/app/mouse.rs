@@ -58,6 +58,9 @@ fn click(app: &App, x: u16, y: u16) -> Option<Message> {
             layout::exercise_step_at(app, state, x, y).map(Message::SelectStep)
         }
         Screen::Explorer(_) => layout::explorer_row_at(app, x, y).map(Message::ClickRow),
+        Screen::Review(state) => {
+            layout::review_row_at(app, state.selected, x, y).map(Message::ClickRow)
+        }
         Screen::Lesson(state) => match layout::lesson_click_at(app, state, x, y)? {
             Ok(row) => Some(Message::ClickRow(row)),
             Err(()) => Some(Message::OpenTimeline),

@@ -2272,3 +2272,190 @@ fn timeline_explains_itself() {
         insta::assert_snapshot!(format!("timeline_explains_{}_80x24", lang.code()), screen);
     }
 }
+
+// ---------------------------------------------------------------------------
+// Levels, the review screen and the last answer kept in the progress record.
+
+/// The whole course, with lesson 1's `mark-after-the-nap` solved by its
+/// worked solution (computed now), `quiz-expiry` tried wrong after a hint,
+/// and the learner on lesson 1's second level.
+fn course_under_way(lang: sim_core::Lang) -> Harness {
+    let lessons = all_lessons();
+    let mut app = App::course(lessons.clone(), Progress::default(), PLAIN);
+    app.session.set_lang(lang);
+    let one = &lessons[0];
+    let mark = one.exercise("mark-after-the-nap").unwrap();
+    let key = sim_core::course::worked_solution(one, mark).unwrap().key;
+    app.session.grade(&one.id, &mark.id, &key).unwrap();
+    let quiz = one
+        .exercises
+        .iter()
+        .position(|e| e.id == "quiz-expiry")
+        .unwrap();
+    let right = quiz_key(one, quiz);
+    let wrong: Vec<usize> = (0..4).filter(|o| !right.contains(o)).take(1).collect();
+    app.session.next_hint(&one.id, "quiz-expiry").unwrap();
+    app.session
+        .grade(
+            &one.id,
+            "quiz-expiry",
+            &sim_core::course::Answer::Quiz(wrong),
+        )
+        .unwrap();
+    Harness::with(app, 80, 24)
+}
+
+#[test]
+fn the_review_lists_every_exercise_by_title_and_opens_the_next_unfinished() {
+    for (lang, name) in [
+        (sim_core::Lang::En, "review"),
+        (sim_core::Lang::Zh, "review_zh"),
+    ] {
+        let mut h = course_under_way(lang);
+        h.char('p');
+        assert!(matches!(h.app.screen(), Screen::Review(_)));
+        insta::assert_snapshot!(format!("{name}_80x24"), h.render());
+    }
+    let mut h = course_under_way(sim_core::Lang::En);
+    h.char('p');
+    let screen = h.render();
+    let one = &all_lessons()[0];
+    // Titles, never ids; each row's standing.
+    assert!(screen.contains("Which writes after the nap?"), "{screen}");
+    assert!(!screen.contains("mark-after-the-nap"), "{screen}");
+    assert!(
+        screen.contains("solved") && screen.contains("tried"),
+        "{screen}"
+    );
+    assert!(screen.contains("1 hint"), "{screen}");
+    // In course order (lesson, level) the solved mark comes first, then
+    // the tried quiz: tried is not solved, so it is next.
+    h.char('n');
+    let opened = &one.exercises[h.exercise().exercise];
+    assert_eq!(
+        opened.id, "quiz-expiry",
+        "a tried exercise is still unfinished"
+    );
+    // Esc goes back to the quiz's own level in the lesson.
+    h.key(KeyCode::Esc);
+    let Screen::Lesson(state) = h.app.screen() else {
+        panic!("not the lesson")
+    };
+    assert_eq!(state.page, one.level_of(h.app.session.review()[1].exercise));
+    // Solved, the quiz gives way to level 3's first exercise.
+    let quiz = one
+        .exercises
+        .iter()
+        .position(|e| e.id == "quiz-expiry")
+        .unwrap();
+    let right = quiz_key(one, quiz);
+    h.app
+        .session
+        .grade(
+            &one.id,
+            "quiz-expiry",
+            &sim_core::course::Answer::Quiz(right),
+        )
+        .unwrap();
+    h.key(KeyCode::Esc).char('p').char('n');
+    let opened = h.exercise().exercise;
+    assert_eq!(one.level_of(opened), 2, "level 3");
+    assert_eq!(one.levels()[2][0], opened, "its first exercise");
+    assert!(
+        h.render()
+            .contains(one.exercises[opened].title(sim_core::Lang::En))
+    );
+}
+
+#[test]
+fn the_level_path_marks_done_current_and_open_levels() {
+    for (lang, name) in [
+        (sim_core::Lang::En, "level_path"),
+        (sim_core::Lang::Zh, "level_path_zh"),
+    ] {
+        let mut h = course_under_way(lang);
+        // Lesson 1, first level (read), then the second.
+        h.key(KeyCode::Enter).key(KeyCode::Right);
+        let screen = h.render();
+        // Level 1 read and without exercises: done; level 2 on screen and
+        // current (its quiz is unsolved); level 3 open.
+        assert!(screen.contains("●─[◉]─○ ≡"), "{screen}");
+        insta::assert_snapshot!(format!("{name}_80x24"), screen);
+    }
+}
+
+#[test]
+fn a_level_opens_its_own_exercises_with_tab_and_enter() {
+    let one = lesson_one();
+    let mut h = Harness::course(80, 24);
+    h.key(KeyCode::Enter)
+        .key(KeyCode::Right)
+        .key(KeyCode::Right);
+    let level = one.levels()[2].clone();
+    assert!(level.len() > 1, "lesson 1's third level has two exercises");
+    h.key(KeyCode::Tab).key(KeyCode::Enter);
+    assert_eq!(h.exercise().exercise, level[1]);
+    let screen = h.render();
+    let title = one.exercises[level[1]].title(sim_core::Lang::En);
+    assert!(
+        screen.contains(title),
+        "the header names the title: {screen}"
+    );
+    assert!(!screen.contains(&one.exercises[level[1]].id), "{screen}");
+}
+
+#[test]
+fn the_last_answer_comes_back_in_a_new_run() {
+    let (mut h, lesson, index) = open_kind("quiz", 80, 24);
+    h.char('2');
+    let chosen = quiz_chosen(&h);
+    h.key(KeyCode::Enter);
+    let saved = h.app.session.export_progress();
+    // A new run over the same progress file: the quiz shows the choice.
+    let mut again = Harness::with(
+        App::course(
+            vec![lesson.clone()],
+            Progress::from_json(&saved).unwrap(),
+            PLAIN,
+        ),
+        80,
+        24,
+    );
+    let state = again.app.exercise_state(0, index).unwrap();
+    again.app.screens.push(Screen::Exercise(Box::new(state)));
+    assert_eq!(quiz_chosen(&again), chosen);
+    // Left without submitting, a changed design is kept too.
+    let (mut h, lesson, index) = open_kind("design", 80, 24);
+    h.key(KeyCode::Right);
+    let turned = design_work(&h).design;
+    h.key(KeyCode::Esc);
+    let saved = h.app.session.export_progress();
+    let app = App::course(vec![lesson], Progress::from_json(&saved).unwrap(), PLAIN);
+    let mut again = Harness::with(app, 80, 24);
+    let state = again.app.exercise_state(0, index).unwrap();
+    again.app.screens.push(Screen::Exercise(Box::new(state)));
+    assert_eq!(design_work(&again).design, turned);
+    assert_eq!(
+        again
+            .app
+            .session
+            .exercise_progress(
+                &again.app.lessons()[0].id,
+                &again.app.lessons()[0].exercises[index].id
+            )
+            .attempts,
+        0,
+        "leaving is no try"
+    );
+    again.key(KeyCode::Esc);
+}
+
+#[test]
+fn the_help_lists_the_keys_of_the_review_and_of_a_level_with_exercises() {
+    let mut h = Harness::course(80, 24);
+    h.char('p');
+    assert_help_lists_the_handled_keys(&h, "the review");
+    h.key(KeyCode::Esc).key(KeyCode::Enter).key(KeyCode::Right);
+    assert!(!lesson_one().levels()[1].is_empty());
+    assert_help_lists_the_handled_keys(&h, "a level with exercises");
+}

@@ -4,14 +4,14 @@
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::Lang;
-use sim_core::course::{Answer, CourseError, Feedback, Grade};
+use sim_core::course::{CourseError, Feedback, Grade};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
 use super::layout;
 use super::model::{
     App, BreakWork, CourseState, DesignWork, Draft, ExerciseState, KnobRow, LessonState, Panel,
-    SandboxState, Screen, StepField, Timeline, Work,
+    ReviewState, SandboxState, Screen, StepField, Timeline, Work,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +62,8 @@ pub(crate) enum Message {
     Explore,
     /// The course map's front door: the next unfinished exercise.
     Continue,
+    /// The review of every exercise: tries, hints, how far each got.
+    Review,
     /// The explorer: the focused setting's previous or next value.
     PrevValue,
     NextValue,
@@ -158,7 +160,13 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
             KeyCode::Enter | KeyCode::Right => Some(M::Open),
             KeyCode::Char('e') => Some(M::Explore),
             KeyCode::Char('n') => Some(M::Continue),
+            KeyCode::Char('p') => Some(M::Review),
             _ => None,
+        },
+        Screen::Review(_) => match code {
+            KeyCode::Enter | KeyCode::Right => Some(M::Open),
+            KeyCode::Char('n') => Some(M::Continue),
+            _ => list_key(code),
         },
         Screen::Lesson(state) => lesson_key(app, state, code),
         Screen::Sandbox(_) if code == KeyCode::Char('e') => Some(M::Explore),
@@ -230,7 +238,13 @@ fn lesson_key(app: &App, state: &LessonState, code: KeyCode) -> Option<Message> 
     let timeline = lesson
         .and_then(|l| l.sections.get(state.page))
         .is_some_and(|s| s.scenario.is_some());
+    let practice = !exercises_page
+        && lesson.is_some_and(|l| !layout::level_exercises(l, state.page).is_empty());
     match code {
+        KeyCode::Char('p') => Some(M::Review),
+        KeyCode::Tab if practice => Some(M::NextItem),
+        KeyCode::BackTab if practice => Some(M::PrevItem),
+        KeyCode::Enter if practice => Some(M::Open),
         KeyCode::Left => Some(M::PrevPage),
         KeyCode::Right => Some(M::NextPage),
         KeyCode::Up
@@ -377,6 +391,13 @@ pub(crate) fn update(app: &mut App, message: Message) {
             } else if app.screens.len() > 1 {
                 // Leaving an exercise keeps its answer for when it is reopened.
                 if let Some(Screen::Exercise(state)) = app.screens.pop() {
+                    // And in the progress record, for the next run and the page.
+                    if let Some((lesson, exercise)) =
+                        app.lesson_exercise(state.lesson, state.exercise)
+                    {
+                        let (lesson, exercise) = (lesson.id.clone(), exercise.id.clone());
+                        let _ = app.session.keep_answer(&lesson, &exercise, &state.answer());
+                    }
                     let draft = Draft {
                         work: state.work,
                         marks: state.marks,
@@ -401,6 +422,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
     let nav = match &mut screen {
         Screen::Course(state) => course(app, state, message),
         Screen::Lesson(state) => lesson(app, state, message),
+        Screen::Review(state) => review(app, state, message),
         Screen::Sandbox(state) => sandbox(app, state, message),
         Screen::Exercise(state) => exercise(app, state, message),
         Screen::Explorer(state) => match super::explorer::update(app, state, message) {
@@ -427,28 +449,14 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
             return Nav::Push(Screen::Explorer(Box::new(ExplorerState::new(None))));
         }
         Message::Continue => {
-            let Some((lesson, exercise)) = app.session.next_unfinished() else {
+            let Some((lesson, exercise)) = app.session.next_unfinished_after(None) else {
                 app.say("Every exercise is complete.", "所有练习都已完成。");
                 return Nav::Stay;
             };
-            let Some(next) = app.exercise_state(lesson, exercise) else {
-                return Nav::Stay;
-            };
-            // Under the exercise, its lesson's exercise list, so Esc goes
-            // where it would had the learner walked there.
-            let page = app.lessons().get(lesson).map_or(0, |l| l.sections.len());
             state.selected = lesson;
-            app.set_position(lesson, page);
-            return Nav::PushAll(vec![
-                Screen::Lesson(LessonState {
-                    lesson,
-                    page,
-                    scroll: 0,
-                    exercise,
-                }),
-                Screen::Exercise(Box::new(next)),
-            ]);
+            return open_in_lesson(app, lesson, exercise);
         }
+        Message::Review => return Nav::Push(Screen::Review(ReviewState::default())),
         Message::ClickRow(row) if row < count && row != state.selected => state.selected = row,
         Message::ClickRow(row) if row < count => return course(app, state, Message::Open),
         Message::Open => {
@@ -486,17 +494,35 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
         Lang::Zh => format!("第 {} 课", lesson.order),
     };
     let max_scroll = layout::lesson_max_scroll(app, state);
-    let page_rows = layout::lesson_page_rows(app);
+    let page_rows = layout::lesson_page_rows(app, state);
+    let level = layout::level_exercises(lesson, state.page);
+    let on_section = state.page < lesson.sections.len();
+    if on_section && !level.is_empty() && !level.contains(&state.exercise) {
+        // A section page's choice is among its own level's exercises.
+        state.exercise = level[0];
+    }
     match message {
+        Message::Review => return Nav::Push(Screen::Review(ReviewState::default())),
+        Message::NextItem | Message::PrevItem if on_section && !level.is_empty() => {
+            let at = level.iter().position(|e| *e == state.exercise).unwrap_or(0);
+            let next = if message == Message::NextItem {
+                (at + 1) % level.len()
+            } else {
+                (at + level.len() - 1) % level.len()
+            };
+            state.exercise = level[next];
+        }
         Message::PrevPage if state.page > 0 => {
             state.page -= 1;
             state.scroll = 0;
             app.set_position(state.lesson, state.page);
+            state.exercise = first_of_level(app, state);
         }
         Message::NextPage if state.page + 1 < pages => {
             state.page += 1;
             state.scroll = 0;
             app.set_position(state.lesson, state.page);
+            state.exercise = first_of_level(app, state);
         }
         Message::NextPage => {
             app.say(
@@ -530,6 +556,71 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
             }
             None => app.say("This page has no timeline.", "这一页没有时间线。"),
         },
+        _ => {}
+    }
+    Nav::Stay
+}
+
+/// The first exercise of the level on screen (the first of all on the
+/// exercises page, which lists them all).
+fn first_of_level(app: &App, state: &LessonState) -> usize {
+    app.lessons()
+        .get(state.lesson)
+        .filter(|l| state.page < l.sections.len())
+        .and_then(|l| layout::level_exercises(l, state.page).first().copied())
+        .unwrap_or(0)
+}
+
+/// Opens exercise `exercise` of lesson `lesson` with its level's page
+/// under it, so Esc goes where it would had the learner walked there.
+fn open_in_lesson(app: &mut App, lesson: usize, exercise: usize) -> Nav {
+    let Some(next) = app.exercise_state(lesson, exercise) else {
+        return Nav::Stay;
+    };
+    let page = app
+        .lessons()
+        .get(lesson)
+        .map_or(0, |l| l.level_of(exercise));
+    app.set_position(lesson, page);
+    Nav::PushAll(vec![
+        Screen::Lesson(LessonState {
+            lesson,
+            page,
+            scroll: 0,
+            exercise,
+        }),
+        Screen::Exercise(Box::new(next)),
+    ])
+}
+
+/// The review screen: every exercise, and the way to the next unfinished.
+fn review(app: &mut App, state: &mut ReviewState, message: Message) -> Nav {
+    let rows = app.session.review();
+    let count = rows.len();
+    match message {
+        Message::Up => state.selected = state.selected.saturating_sub(1),
+        Message::Down => state.selected = (state.selected + 1).min(count.saturating_sub(1)),
+        Message::ListStart => state.selected = 0,
+        Message::ListEnd => state.selected = count.saturating_sub(1),
+        Message::ClickRow(row) if row < count && row != state.selected => state.selected = row,
+        Message::Open | Message::ClickRow(_) => {
+            if let Some(row) = rows.get(state.selected) {
+                return open_in_lesson(app, row.lesson, row.exercise);
+            }
+        }
+        Message::Continue => {
+            let Some((lesson, exercise)) = app.session.next_unfinished_after(None) else {
+                app.say("Every exercise is solved.", "所有练习都已解决。");
+                return Nav::Stay;
+            };
+            if let Some(at) = rows
+                .iter()
+                .position(|r| r.lesson == lesson && r.exercise == exercise)
+            {
+                state.selected = at;
+            }
+            return open_in_lesson(app, lesson, exercise);
+        }
         _ => {}
     }
     Nav::Stay
@@ -790,15 +881,9 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
         );
         return;
     }
-    let answer = match &state.work {
-        Work::Mark => Answer::Mark(state.marks.iter().copied().collect()),
-        Work::Predict { predictions, .. } => {
-            Answer::Predict(predictions.iter().map(|(s, o)| (*s, *o)).collect())
-        }
-        Work::Design(work) => Answer::Design(work.answer()),
-        Work::Break(work) => Answer::Break(work.schedule()),
-        Work::Quiz { chosen, .. } => Answer::Quiz(chosen.iter().copied().collect()),
-    };
+    let answer = state.answer();
+    // Kept as the last answer whatever the grade (an empty one keeps nothing).
+    let _ = app.session.keep_answer(lesson_id, exercise_id, &answer);
     match app.session.grade(lesson_id, exercise_id, &answer) {
         Ok(graded) => {
             let result = graded.feedback;

@@ -37,7 +37,8 @@ fn open_lesson_one_exercise(kind: &str) -> (Tmux, tempfile::TempDir, Lesson, usi
         tmux.send(&["Down"]);
     }
     tmux.send(&["Enter"]);
-    let heading = format!("exercise {} of", index + 1);
+    // The header names the exercise by its title, after its level.
+    let heading = format!("· {}", lesson.exercises[index].title(sim_core::Lang::En));
     tmux.wait_for("the exercise", |s| s.contains(&heading));
     (tmux, dir, lesson, index)
 }
@@ -103,4 +104,64 @@ fn a_quiz_with_a_hint_open_keeps_its_options() {
         screen.contains("Hints · 1 of"),
         "the hint stays open:\n{screen}"
     );
+}
+
+/// Lesson 1 as levels, the review screen and "next unfinished", in a real
+/// terminal: exercise titles (never ids) on the level, the review listing
+/// every exercise, and `n` opening the first one not solved.
+#[test]
+fn the_review_and_next_unfinished_in_a_real_terminal() {
+    let lesson = lesson_one();
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "cd {repo} && {bin} --lessons lessons --data-dir {data}; sleep 60",
+        repo = quoted(&repo()),
+        data = quoted(&dir.path().join("data")),
+        bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
+    );
+    let tmux = Tmux::start(&command);
+    tmux.wait_for("the course map", |s| s.contains(&lesson.title.en));
+    // Lesson 1, its second level: the section and the exercises that
+    // practise it, by title, under a path of level markers.
+    let levels = lesson.levels();
+    let second: Vec<&str> = levels[1]
+        .iter()
+        .map(|e| lesson.exercises[*e].title(sim_core::Lang::En))
+        .collect();
+    assert!(!second.is_empty(), "lesson 1's second level has exercises");
+    tmux.send(&["Enter", "Right"]);
+    let screen = tmux.wait_for("the second level, whole", |s| {
+        s.contains("level 2 of") && second.iter().all(|t| s.contains(t)) && s.contains("? help")
+    });
+    assert!(screen.contains("[◉]"), "{screen}");
+    for e in &levels[1] {
+        assert!(!screen.contains(&lesson.exercises[*e].id), "{screen}");
+    }
+    // The review: every exercise of lesson 1 by title, none started.
+    tmux.send(&["p"]);
+    let first_title = lesson.exercises[levels[1][0]].title(sim_core::Lang::En);
+    let screen = tmux.wait_for("the review, whole", |s| {
+        s.contains("Your progress") && s.contains("next unfinished:") && s.contains("? help")
+    });
+    assert!(screen.contains("not started"), "{screen}");
+    assert!(
+        screen.contains(&format!("next unfinished: {first_title}")),
+        "{screen}"
+    );
+    for exercise in &lesson.exercises {
+        assert!(
+            screen.contains(exercise.title(sim_core::Lang::En)),
+            "{screen}"
+        );
+    }
+    // n opens it, its header naming it.
+    tmux.send(&["n"]);
+    let screen = tmux.wait_for("the next unfinished exercise", |s| {
+        s.contains(&format!(
+            "level 2 of {} · {first_title}",
+            lesson.sections.len()
+        )) && s.contains("? help")
+    });
+    assert!(!screen.contains("Your progress"), "{screen}");
+    tmux.send(&["q"]);
 }

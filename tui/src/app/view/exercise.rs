@@ -453,19 +453,19 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
         areas.header,
         &if lang == Lang::Zh {
             format!(
-                "第 {} 课 · 练习 {}/{} · {}",
+                "第 {} 课 · 第 {}/{} 关 · {}",
                 lesson.order,
-                state.exercise + 1,
-                lesson.exercises.len(),
-                exercise.kind.label(lang)
+                lesson.level_of(state.exercise) + 1,
+                lesson.sections.len().max(1),
+                exercise.title(lang)
             )
         } else {
             format!(
-                "Lesson {} · exercise {} of {} · {}",
+                "Lesson {} · level {} of {} · {}",
                 lesson.order,
-                state.exercise + 1,
-                lesson.exercises.len(),
-                exercise.kind.name()
+                lesson.level_of(state.exercise) + 1,
+                lesson.sections.len().max(1),
+                exercise.title(lang)
             )
         },
         &right,

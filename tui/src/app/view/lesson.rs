@@ -57,15 +57,6 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     };
     let [header, body, link] = layout::lesson(area);
     let sections = lesson.sections.len();
-    let page_label = if state.page < sections {
-        if lang == Lang::Zh {
-            format!("第 {}/{sections} 节", state.page + 1)
-        } else {
-            format!("section {} of {sections}", state.page + 1)
-        }
-    } else {
-        lang.pick("exercises", "练习").to_owned()
-    };
     render_header(
         frame,
         header,
@@ -74,14 +65,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
         } else {
             format!("Lesson {} · {}", lesson.order, lesson.title.get(lang))
         },
-        &format!(
-            "{page_label} · {}",
-            if lang == Lang::Zh {
-                "中文"
-            } else {
-                "English"
-            }
-        ),
+        &level_path(app, state),
         theme,
     );
     if state.page >= sections {
@@ -91,6 +75,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     let Some(found) = lesson.sections.get(state.page) else {
         return;
     };
+    let level = layout::level_exercises(lesson, state.page);
+    let [body, practice] = layout::lesson_section(body, level.len());
+    render_level_exercises(frame, practice, app, lesson, &level, state.exercise);
     let text_area = layout::lesson_text(body);
     let lines = section_lines(app, lesson, state.page, usize::from(text_area.width).max(1));
     let count = lines.len();
@@ -126,9 +113,9 @@ fn render_link(frame: &mut Frame<'_>, link: Rect, app: &App, state: &LessonState
     let more = if below {
         lang.pick("↓ more", "↓ 更多")
     } else if state.page + 1 < sections {
-        lang.pick("→ next section", "→ 下一节")
+        lang.pick("→ next level", "→ 下一关")
     } else {
-        lang.pick("→ exercises", "→ 练习")
+        lang.pick("→ all exercises", "→ 全部练习")
     };
     let mut spans = vec![Span::raw(" ")];
     if let Some((name, scenario)) = found.scenario.and_then(|i| lesson.scenarios.get(i)) {
@@ -149,6 +136,97 @@ fn render_link(frame: &mut Frame<'_>, link: Rect, app: &App, state: &LessonState
         spans.push(Span::styled(more, theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), link);
+}
+
+/// The lesson's path, as the header's right side: "level 2 of 3 ●─[◉]─○ ≡"
+/// — one marker per level (● done, ◉ where to go on, ○ open), the one on
+/// screen in brackets, and ≡ for the page listing every exercise.
+pub(crate) fn level_path(app: &App, state: &LessonState) -> String {
+    let lang = app.lang();
+    let levels = app.session.levels(state.lesson);
+    let markers: Vec<String> = levels
+        .iter()
+        .map(|level| {
+            let marker = level.state.marker();
+            if level.section == state.page {
+                format!("[{marker}]")
+            } else {
+                marker.to_owned()
+            }
+        })
+        .collect();
+    let all = if state.page >= levels.len() {
+        "[≡]"
+    } else {
+        "≡"
+    };
+    let label = if state.page >= levels.len() {
+        lang.pick("all exercises", "全部练习").to_owned()
+    } else if lang == Lang::Zh {
+        format!("第 {}/{} 关", state.page + 1, levels.len())
+    } else {
+        format!("level {} of {}", state.page + 1, levels.len())
+    };
+    format!("{label} {} {all}", markers.join("─"))
+}
+
+/// A level's exercises under its section: the one Enter opens marked.
+fn render_level_exercises(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    lesson: &Lesson,
+    level: &[usize],
+    selected: usize,
+) {
+    if level.is_empty() || area.height == 0 {
+        return;
+    }
+    let theme = app.theme;
+    let lang = app.lang();
+    let width = usize::from(area.width);
+    let items: Vec<ListItem<'_>> = level
+        .iter()
+        .filter_map(|index| lesson.exercises.get(*index))
+        .map(|exercise| {
+            let record = app.session.exercise_progress(&lesson.id, &exercise.id);
+            let (mark, status) = match record.attempts {
+                _ if record.completed => ("✓", lang.pick("solved", "已解决").to_owned()),
+                0 => ("○", lang.pick("new", "未开始").to_owned()),
+                attempts => ("·", tries(lang, attempts)),
+            };
+            let head = format!(" {mark} ");
+            let title_width = width.saturating_sub(text::width(&head) + text::width(&status) + 3);
+            ListItem::new(Line::from(vec![
+                Span::styled(
+                    head,
+                    if mark == "✓" {
+                        theme.good()
+                    } else {
+                        theme.dim()
+                    },
+                ),
+                Span::styled(
+                    text::fit(exercise.title(lang), title_width.max(4)),
+                    theme.plain(),
+                ),
+                Span::styled(format!("  {status}"), theme.dim()),
+            ]))
+        })
+        .collect();
+    let title = Line::from(Span::styled(
+        lang.pick(" Practise it · Enter ", " 练一练 · Enter "),
+        theme.title(),
+    ));
+    let at = level.iter().position(|e| *e == selected).unwrap_or(0);
+    let mut list_state = ListState::default().with_selected(Some(at));
+    frame.render_stateful_widget(
+        List::new(items)
+            .block(section(title, theme))
+            .highlight_style(theme.selected()),
+        area,
+        &mut list_state,
+    );
 }
 
 /// "2 tries", "已尝试 2 次".

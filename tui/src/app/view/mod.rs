@@ -7,6 +7,7 @@ pub(crate) mod course;
 pub(crate) mod exercise;
 pub(crate) mod explorer;
 pub(crate) mod lesson;
+pub(crate) mod review;
 pub(crate) mod sandbox;
 
 use ratatui::Frame;
@@ -54,6 +55,7 @@ fn draw(frame: &mut Frame<'_>, app: &App) {
     match app.screen() {
         Screen::Course(state) => course::render(frame, body, app, state),
         Screen::Lesson(state) => lesson::render(frame, body, app, state),
+        Screen::Review(state) => review::render(frame, body, app, state),
         Screen::Sandbox(state) => sandbox::render(frame, body, app, state),
         Screen::Exercise(state) => exercise::render(frame, body, app, state),
         Screen::Explorer(state) => explorer::render(frame, body, app, state),
@@ -106,9 +108,18 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
             ("n", w("next unfinished", "下一道未完成")),
             ("e", w("explore", "探索")),
             ("l", lang),
+            ("p", w("progress", "进度")),
             ("Home/End", w("first/last", "首项/末项")),
         ],
         Screen::Lesson(state) => lesson_keys(app, state),
+        Screen::Review(_) => vec![
+            ("↑↓", w("choose", "选择")),
+            ("Enter", w("open", "打开")),
+            ("n", w("next unfinished", "下一道未完成")),
+            ("Esc", w("back", "返回")),
+            ("l", lang),
+            ("Home/End", w("first/last", "首项/末项")),
+        ],
         Screen::Sandbox(_) => vec![
             ("←→", w("step", "单步")),
             ("Home/End", w("start/end", "开头/结尾")),
@@ -137,17 +148,30 @@ fn lesson_keys(app: &App, state: &LessonState) -> Vec<(&'static str, &'static st
             ("←", w("page", "翻页")),
             ("Esc", w("back", "返回")),
             ("l", lang),
+            ("p", w("progress", "进度")),
             ("Home/End", w("first/last", "首项/末项")),
         ]
     } else {
         let timeline = lesson
             .and_then(|l| l.sections.get(state.page))
             .is_some_and(|s| s.scenario.is_some());
-        let mut keys = vec![("←→", w("page", "翻页")), ("↑↓", w("scroll", "滚动"))];
+        let practice = lesson.is_some_and(|l| !layout::level_exercises(l, state.page).is_empty());
+        let mut keys = vec![("←→", w("level", "关卡"))];
+        if practice {
+            keys.push(("Enter", w("exercise", "练习")));
+        }
+        keys.push(("↑↓", w("scroll", "滚动")));
         if timeline {
             keys.push(("t", w("timeline", "时间线")));
         }
-        keys.extend([("Esc", w("back", "返回")), ("l", lang)]);
+        keys.extend([
+            ("Esc", w("back", "返回")),
+            ("l", lang),
+            ("p", w("progress", "进度")),
+        ]);
+        if practice {
+            keys.push(("Tab", w("next exercise", "下一道练习")));
+        }
         keys
     }
 }
@@ -162,7 +186,7 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
     let w = |en: &'static str, zh: &'static str| app.lang().pick(en, zh);
     let rows = ("k j", w("as ↑↓", "同 ↑↓"));
     match app.screen() {
-        Screen::Course(_) => vec![rows, ("→", w("as Enter", "同 Enter"))],
+        Screen::Course(_) | Screen::Review(_) => vec![rows, ("→", w("as Enter", "同 Enter"))],
         Screen::Lesson(state) => {
             let exercises_page = app
                 .lessons()
@@ -174,8 +198,14 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
                 ("→", w("next page", "下一页")),
                 ("Space", w("as PgDn", "同 PgDn")),
             ];
-            if !exercises_page {
+            let practice = app.lessons().get(state.lesson).is_some_and(|l| {
+                !exercises_page && !layout::level_exercises(l, state.page).is_empty()
+            });
+            if !exercises_page && !practice {
                 keys.push(("Enter", w("next page", "下一页")));
+            }
+            if practice {
+                keys.push(("Shift-Tab", w("as Tab, backwards", "同 Tab，反向")));
             }
             keys
         }
