@@ -702,6 +702,12 @@ mod tests {
     }
 
     #[test]
+    fn slots_are_named_in_the_order_lessons_list_them() {
+        let names: Vec<&str> = Slot::VARIANTS.iter().map(|s| s.name()).collect();
+        assert_eq!(names, ["claim", "renew", "finish", "cancel"]);
+    }
+
+    #[test]
     fn transactions_and_random_tokens_have_no_place_in_a_plan() {
         let mut scenario = Case::Takeover.scenario().unwrap();
         scenario

@@ -191,11 +191,8 @@ enum ExerciseDetails<'a> {
         /// In the order this learner sees them (the session's shuffle).
         options: Vec<QuizOptionJson<'a>>,
     },
-    /// The statements the learner writes, and the parameters they may name.
-    Sql {
-        slots: Vec<&'static str>,
-        params: [&'static str; 5],
-    },
+    /// Nothing yet: the page says a `sql` exercise runs in the terminal.
+    Sql {},
 }
 
 /// A quiz option as shown: its authored index (what an answer names) and text.
@@ -345,7 +342,7 @@ enum KeyJson {
     Design(DesignKeyJson),
     Steps(Vec<BreakStepJson>),
     /// By slot name: `{ "claim": "UPDATE …", … }`.
-    Statements(sim_core::sqllab::Statements),
+    Statements(Value),
 }
 
 /// The open knobs of a design answer.
@@ -443,7 +440,7 @@ fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
             unreachable_patterns,
             reason = "no other answer without sim-core's sql-lab"
         )]
-        _ => KeyJson::Statements(key.sql_statements().cloned().unwrap_or_default()),
+        _ => KeyJson::Statements(serde_json::to_value(key.sql_statements()).unwrap_or_default()),
     }
 }
 
@@ -653,10 +650,7 @@ fn exercise_details<'a>(
                 })
                 .collect(),
         },
-        ExerciseKind::Sql { slots, .. } => ExerciseDetails::Sql {
-            slots: slots.iter().map(|slot| slot.name()).collect(),
-            params: sim_core::sqllab::Slot::PARAMS,
-        },
+        ExerciseKind::Sql { .. } => ExerciseDetails::Sql {},
     })
 }
 

@@ -450,7 +450,7 @@ function viewExercise(lesson, exercise) {
 
   // sql: graded in the terminal until the page loads its SQL engine.
   const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise,
-    sql: () => void body.append(h('p', { class: 'muted' }, t('sqlInTerminal'))) };
+    sql: () => body.append(t('sqlInTerminal')) };
   kind = builders[exercise.kind]?.(lesson, exercise, body, submit) ?? null;
 
   box.append(

@@ -15,7 +15,9 @@ use crate::explore::{
 use crate::narrate::{describe_step, safety_reason};
 use crate::resource::{MinimalDesign, RECONCILE_COST, ResourceKind};
 use crate::scenario::{Action, MAX_TIME, Scenario, Step, Text};
-use crate::sqllab::{self, Plan, PlanRun, Slot, Statements};
+#[cfg(feature = "sql-lab")]
+use crate::sqllab::{self, Plan};
+use crate::sqllab::{PlanRun, Slot, Statements};
 use crate::trace::{Outcome, ViolationKind};
 
 /// A learner's answer to one exercise.
@@ -263,10 +265,11 @@ fn sql_answer_from_json(slots: &[Slot], value: &Value) -> Result<Answer, CourseE
 /// Without the SQL lab (the page's build) a `sql` answer cannot be run.
 #[cfg(not(feature = "sql-lab"))]
 fn sql_answer_from_json(_: &[Slot], _: &Value) -> Result<Answer, CourseError> {
-    Err(CourseError::SqlNotRun)
+    Err(CourseError::WrongKind { kind: "sql" })
 }
 
 /// A `sql` exercise's plan: its scenario, then the lab's battery.
+#[cfg(feature = "sql-lab")]
 pub fn sql_plan(lesson: &Lesson, exercise: &Exercise) -> Result<Plan, CourseError> {
     let ExerciseKind::Sql { scenario, slots } = &exercise.kind else {
         return Err(CourseError::WrongKind {
@@ -277,11 +280,6 @@ pub fn sql_plan(lesson: &Lesson, exercise: &Exercise) -> Result<Plan, CourseErro
         .scenario(*scenario)
         .ok_or(CourseError::MissingScenario)?;
     sqllab::plan(scenario, slots).map_err(CourseError::SqlPlan)
-}
-
-#[cfg(not(feature = "sql-lab"))]
-fn sql_solution(_: &Lesson, _: &Exercise, _: &[Slot]) -> Result<Solution, CourseError> {
-    Err(CourseError::SqlNotRun)
 }
 
 /// A `sql` answer: one item per case, right when every statement of the
@@ -1458,13 +1456,14 @@ fn solution_key(
                 .collect(),
         ),
         // Its worked solution is `sql_solution`'s, computed without a key run.
-        ExerciseKind::Sql { .. } => return Err(CourseError::SqlNotRun),
+        ExerciseKind::Sql { .. } => return Err(CourseError::WrongKind { kind: "sql" }),
     };
     Ok((key, None))
 }
 
 /// The worked solution with its key: the key graded like any answer.
 pub fn worked_solution(lesson: &Lesson, exercise: &Exercise) -> Result<Solution, CourseError> {
+    #[cfg(feature = "sql-lab")]
     if let ExerciseKind::Sql { slots, .. } = &exercise.kind {
         return sql_solution(lesson, exercise, slots);
     }

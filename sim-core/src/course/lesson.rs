@@ -179,7 +179,7 @@ impl ExerciseKind {
             ExerciseKind::Design { .. } => lang.pick("design", "设计"),
             ExerciseKind::Break { .. } => lang.pick("break", "攻破"),
             ExerciseKind::Quiz { .. } => lang.pick("quiz", "选择题"),
-            ExerciseKind::Sql { .. } => lang.pick("SQL", "SQL"),
+            ExerciseKind::Sql { .. } => "SQL",
         }
     }
 
@@ -234,6 +234,9 @@ const EXERCISE_KEYS: [&str; 17] = [
     "title",
     "statements",
 ];
+
+/// A `sql` exercise's slot names, in [`Slot::VARIANTS`] order.
+const SLOT_NAMES: [&str; 4] = ["claim", "renew", "finish", "cancel"];
 
 /// Where `statements` (a `sql` exercise's slots) is in [`EXERCISE_KEYS`].
 const STATEMENTS_KEY: usize = 16;
@@ -582,11 +585,10 @@ impl Reader<'_> {
         let kind_name = kind_name?;
         self.reject_other_kinds_keys(&fields, kind_name);
         let kind = match kind_name {
-            "mark" | "predict" | "break" => {
+            "mark" | "predict" | "break" | "sql" => {
                 self.scenario_exercise(&fields, kind_name, scenarios)?
             }
             "design" => self.design_exercise(&fields)?,
-            "sql" => self.sql_exercise(&fields, scenarios)?,
             _ => self.quiz(&fields)?,
         };
         let (line, col) = line_col(self.text, entry.span().start);
@@ -628,22 +630,12 @@ impl Reader<'_> {
             "predict" => &[6, 8],
             "design" => &[9, 10, 11],
             "break" => &[6, 12],
-            "sql" => &[6],
+            "sql" => &[6, STATEMENTS_KEY],
             _ => &[13, 14],
         };
-        if kind_name != "sql"
-            && let Some(value) = fields.get(STATEMENTS_KEY)
-        {
-            self.error(
-                value.span(),
-                words(
-                    format!("a `{kind_name}` exercise takes no `statements`"),
-                    format!("`{kind_name}` 练习不接受 `statements`"),
-                ),
-            );
-        }
-        for (index, key) in EXERCISE_KEYS.iter().enumerate().take(KIND_KEYS_END).skip(6) {
+        for (index, key) in EXERCISE_KEYS.iter().enumerate().skip(6) {
             if let Some(value) = fields.get(index)
+                && index != KIND_KEYS_END
                 && !allowed.contains(&index)
             {
                 self.error(
@@ -657,7 +649,7 @@ impl Reader<'_> {
         }
     }
 
-    /// A `mark`, `predict` or `break` exercise: each is about one of the
+    /// A `mark`, `predict`, `break` or `sql` exercise: each is about one of the
     /// lesson's scenarios.
     fn scenario_exercise(
         &mut self,
@@ -695,6 +687,10 @@ impl Reader<'_> {
                 };
                 ExerciseKind::Predict { scenario, steps }
             }
+            "sql" => ExerciseKind::Sql {
+                scenario,
+                slots: self.slots(fields.get(STATEMENTS_KEY))?,
+            },
             _ => {
                 let violation = fields.get(12).and_then(|v| {
                     self.choice(
@@ -952,57 +948,24 @@ impl Reader<'_> {
         Some((targets, gateway))
     }
 
-    /// A `sql` exercise: its scenario and the statements the learner writes
-    /// (`statements`, default claim, renew and finish).
-    fn sql_exercise(
-        &mut self,
-        fields: &crate::parse::Fields<'_, '_>,
-        scenarios: &[(String, Scenario)],
-    ) -> Option<ExerciseKind> {
-        let names: Vec<String> = scenarios.iter().map(|(name, _)| name.clone()).collect();
-        let value = self.required(
-            fields,
-            6,
-            "scenario",
-            &words("this `sql` exercise", "这道 `sql` 练习"),
-        )?;
-        let scenario = self.scenario_ref(value, &names)?;
-        let slots = match fields.get(STATEMENTS_KEY) {
-            None => vec![Slot::Claim, Slot::Renew, Slot::Finish],
-            Some(value) => {
-                let entries = self.array(value, &name("`statements`"))?;
-                let mut slots = Vec::new();
-                for entry in entries {
-                    let slot = self.choice(
-                        entry,
-                        &words("statement", "语句"),
-                        Slot::VARIANTS,
-                        |slot| slot.name(),
-                    )?;
-                    if slots.contains(&slot) {
-                        self.error(
-                            entry.span(),
-                            words(
-                                format!("`{}` is listed twice", slot.name()),
-                                format!("`{}` 列了两次", slot.name()),
-                            ),
-                        );
-                    }
-                    slots.push(slot);
-                }
-                if slots.is_empty() {
-                    self.error(
-                        value.span(),
-                        words(
-                            "`statements` needs at least one of claim, renew, finish, cancel",
-                            "`statements` 至少需要 claim、renew、finish、cancel 之一",
-                        ),
-                    );
-                }
-                slots
-            }
+    /// A `sql` exercise's `statements`: distinct slot names, at least one
+    /// (default claim, renew and finish).
+    fn slots(&mut self, value: Option<&Value<'_>>) -> Option<Vec<Slot>> {
+        let Some(value) = value else {
+            return Some(vec![Slot::Claim, Slot::Renew, Slot::Finish]);
         };
-        Some(ExerciseKind::Sql { scenario, slots })
+        let entries = self.array(value, &name("`statements`"))?;
+        let mut slots = Vec::new();
+        for entry in entries {
+            let named = self.choice(entry, &name("statement"), &SLOT_NAMES, |k| k)?;
+            for slot in Slot::VARIANTS {
+                if slot.name() == named && !slots.contains(slot) {
+                    slots.push(*slot);
+                }
+            }
+        }
+        // A name listed twice counts once; an empty list is lint's to report.
+        Some(slots)
     }
 
     fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {

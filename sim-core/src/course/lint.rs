@@ -6,11 +6,14 @@
 use crate::Lang;
 use crate::course::error::CourseError;
 use crate::course::grade::{
-    DesignExercise, MarkKey, breaking_schedule, mark_keys, minimal_design, sql_plan,
-    worked_solution,
+    DesignExercise, MarkKey, breaking_schedule, mark_keys, minimal_design, worked_solution,
 };
 use crate::course::lesson::{ExerciseKind, Lesson, QuizOption};
-use crate::sqllab::{Plan, PlanRun, judge};
+#[cfg(feature = "sql-lab")]
+use crate::{
+    course::grade::sql_plan,
+    sqllab::{Plan, PlanRun, judge},
+};
 
 /// One problem with an exercise, at the exercise's line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -235,10 +238,21 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
                     Err(why) => found(LintKind::World(why)),
                 }
             }
-            ExerciseKind::Sql { .. } => {
-                // Solvable is proven by the test suite, which runs a
-                // reference statement set on SQLite ([`sql_unsolved`]);
-                // here: the plan can be built at all.
+            // Solvable is proven by the test suite, which runs a reference
+            // statement set on SQLite ([`sql_unsolved`]); here: the plan can
+            // be built at all (where the SQL lab is built in).
+            #[cfg(not(feature = "sql-lab"))]
+            ExerciseKind::Sql { .. } => {}
+            #[cfg(feature = "sql-lab")]
+            ExerciseKind::Sql { slots, .. } => {
+                // The parser takes an empty `statements` list: nothing to write.
+                if slots.is_empty() {
+                    found(LintKind::SqlPlan(
+                        "`statements` names none of claim, renew, finish, cancel".to_owned(),
+                        "`statements` 没有列出 claim、renew、finish、cancel 中的任何一个"
+                            .to_owned(),
+                    ));
+                }
                 match sql_plan(lesson, exercise) {
                     Ok(_) => {}
                     Err(CourseError::MissingScenario) => found(LintKind::MissingScenario),
@@ -269,6 +283,7 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
     problems
 }
 
+#[cfg(feature = "sql-lab")]
 /// Lint of `sql` exercises, which sim-core cannot run alone: `run` runs a
 /// plan with a reference statement set on a real SQLite (the test suite
 /// keeps that set, not the lesson file), and every case must pass.

@@ -429,6 +429,7 @@ impl CourseSession {
 
     /// A `sql` exercise's plan, for the front end to run with the learner's
     /// statements (`sqlbox::battery::run`) before [`CourseSession::grade`].
+    #[cfg(feature = "sql-lab")]
     pub fn sql_plan(&self, lesson: &str, id: &str) -> Result<crate::sqllab::Plan, CourseError> {
         let (found, exercise) = self.exercise(lesson, id)?;
         super::grade::sql_plan(found, exercise)
