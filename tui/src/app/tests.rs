@@ -2358,3 +2358,35 @@ fn the_help_lists_exactly_the_keys_of_the_sql_editor() {
     h.char('e');
     assert_help_lists_the_handled_keys(&h, "sql while typing");
 }
+
+/// The second wrong try names the failing case, with the rows its
+/// statement changed against the rows required; long lines wrap.
+#[test]
+fn sql_exercise_second_wrong_try_names_the_case() {
+    for (name, zh) in [("sql_second_try", false), ("sql_second_try_zh", true)] {
+        let (mut h, lesson, index) = open_kind("sql", 80, 24);
+        if zh {
+            h.char('l');
+        }
+        let mut wrong = sql_key(&lesson, index);
+        let finish = wrong[&sim_core::sqllab::Slot::Finish].replace(" AND state = 'running'", "");
+        wrong.insert(sim_core::sqllab::Slot::Finish, finish);
+        type_sql(&mut h, &wrong);
+        h.key(KeyCode::Enter);
+        let first = h.exercise().grade.clone().unwrap();
+        assert!(first.items.is_empty(), "{first:?}");
+        h.key(KeyCode::Enter);
+        let second = h.exercise().grade.clone().unwrap();
+        assert!(!second.correct);
+        assert!(
+            second
+                .items
+                .iter()
+                .any(|i| i.text.en.contains("a cancelled job")),
+            "{second:?}"
+        );
+        // The statement on screen is the last one typed, wrapped.
+        h.key(KeyCode::Tab);
+        insta::assert_snapshot!(format!("{name}_80x24"), h.render());
+    }
+}

@@ -1043,23 +1043,42 @@ pub(crate) fn sql_step(
     let mut focus = None;
     let mut offset = 0;
     let cursor_style = theme.selected().add_modifier(Modifier::REVERSED);
+    // Long lines wrap at the panel's width (a statement is read whole);
+    // each piece after the first is marked as the same line going on.
+    let room = width.saturating_sub(5).max(1);
     for (number, line) in text.split('\n').enumerate() {
-        let count = line.chars().count();
-        let mut spans = vec![Span::styled(format!("{:>3}│", number + 1), theme.dim())];
-        if work.editing && (offset..=offset + count).contains(&cursor) {
-            focus = Some(lines.len());
-            let at = cursor - offset;
-            let before: String = line.chars().take(at).collect();
-            let under: String = line.chars().nth(at).map_or(" ".to_owned(), String::from);
-            let after: String = line.chars().skip(at + 1).collect();
-            spans.push(Span::styled(before, theme.plain()));
-            spans.push(Span::styled(under, cursor_style));
-            spans.push(Span::styled(after, theme.plain()));
-        } else {
-            spans.push(Span::styled(line.to_owned(), theme.plain()));
+        let chars: Vec<char> = line.chars().collect();
+        let here = (work.editing && (offset..=offset + chars.len()).contains(&cursor))
+            .then(|| cursor - offset);
+        let pieces = chars.len().div_ceil(room).max(1)
+            + usize::from(here.is_some_and(|at| at == chars.len() && at > 0 && at % room == 0));
+        for piece in 0..pieces {
+            let start = piece * room;
+            let end = (start + room).min(chars.len());
+            let gutter = if piece == 0 {
+                format!("{:>3}│", number + 1)
+            } else {
+                "   ↪".to_owned()
+            };
+            let mut spans = vec![Span::styled(gutter, theme.dim())];
+            let text_of = |from: usize, to: usize| -> String {
+                chars
+                    .get(from..to)
+                    .map_or_else(String::new, |c| c.iter().collect())
+            };
+            match here.filter(|at| (start..start + room).contains(at)) {
+                Some(at) => {
+                    focus = Some(lines.len());
+                    let under = chars.get(at).map_or(" ".to_owned(), char::to_string);
+                    spans.push(Span::styled(text_of(start, at), theme.plain()));
+                    spans.push(Span::styled(under, cursor_style));
+                    spans.push(Span::styled(text_of((at + 1).min(end), end), theme.plain()));
+                }
+                None => spans.push(Span::styled(text_of(start, end), theme.plain())),
+            }
+            lines.push(Line::from(spans));
         }
-        lines.push(Line::from(spans));
-        offset += count + 1;
+        offset += chars.len() + 1;
     }
     if text.is_empty() {
         prose(
