@@ -814,6 +814,40 @@ test('keyboard and phone: every control takes focus visibly; nothing is wider th
   await done(session);
 });
 
+test('the last answer in the progress record (the terminal\'s too) comes back when the exercise is opened', async () => {
+  const session = await open('#/lesson/01-liveness-vs-safety/mark-after-the-nap');
+  const { page } = session;
+  const candidate = Number((await page.locator('.candidates input').first().getAttribute('id')).split('-').pop());
+  // A record as the terminal writes it: a wrong try at the quiz and marks
+  // left on the mark exercise, each exercise's last answer kept with it.
+  const record = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
+  record.lessons['01-liveness-vs-safety'] = {
+    sections_read: [0],
+    exercises: {
+      'quiz-expiry': { completed: false, attempts: 1, hints_used: 0, solution_seen: false, last_answer: [1] },
+      'mark-after-the-nap': { completed: false, attempts: 0, hints_used: 0, solution_seen: false, last_answer: [candidate] },
+    },
+  };
+  await page.evaluate((text) => localStorage.setItem('fencelab.progress', text), JSON.stringify(record));
+  // Read at start, then the quiz's level.
+  await page.goto(base);
+  await page.reload();
+  await page.waitForSelector('main h1');
+  await page.goto(base + '#/lesson/01-liveness-vs-safety/quiz-expiry');
+  await page.locator('.exercise.kind-quiz').waitFor();
+  assert.ok(await page.locator('#quiz-quiz-expiry-1').isChecked(), 'the quiz choice is back');
+  assert.ok(!(await page.locator('#quiz-quiz-expiry-0').isChecked()));
+  assert.ok(await page.locator(`#mark-mark-after-the-nap-${candidate}`).isChecked(), 'the mark is back');
+  // A new try is kept in its place, for the terminal to show.
+  await page.locator('#quiz-quiz-expiry-0').check();
+  const quiz = page.locator('.exercise.kind-quiz');
+  await quiz.getByRole('button', { name: 'Check my answer' }).click();
+  await quiz.locator('.feedback > p.verdict').waitFor();
+  const saved = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
+  assert.deepEqual(saved.lessons['01-liveness-vs-safety'].exercises['quiz-expiry'].last_answer, [0]);
+  await done(session);
+});
+
 // Issue 15: the timeline explains itself. Screenshots of a timeline
 // mid-play go to web/e2e/screenshots/ (gitignored) for review.
 test('the timeline explains itself: legend open on the first, Play animates, lane labels stay, no emoji', async () => {
@@ -884,37 +918,4 @@ test('the timeline explains itself: legend open on the first, Play animates, lan
   assert.equal(await still.page.evaluate(() => document.getAnimations().length), 0);
   await first.getByRole('button', { name: /Pause/ }).click();
   await done(still);
-
-test('the last answer in the progress record (the terminal\'s too) comes back when the exercise is opened', async () => {
-  const session = await open('#/lesson/01-liveness-vs-safety/mark-after-the-nap');
-  const { page } = session;
-  const candidate = Number((await page.locator('.candidates input').first().getAttribute('id')).split('-').pop());
-  // A record as the terminal writes it: a wrong try at the quiz and marks
-  // left on the mark exercise, each exercise's last answer kept with it.
-  const record = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
-  record.lessons['01-liveness-vs-safety'] = {
-    sections_read: [0],
-    exercises: {
-      'quiz-expiry': { completed: false, attempts: 1, hints_used: 0, solution_seen: false, last_answer: [1] },
-      'mark-after-the-nap': { completed: false, attempts: 0, hints_used: 0, solution_seen: false, last_answer: [candidate] },
-    },
-  };
-  await page.evaluate((text) => localStorage.setItem('fencelab.progress', text), JSON.stringify(record));
-  // Read at start, then the quiz's level.
-  await page.goto(base);
-  await page.reload();
-  await page.waitForSelector('main h1');
-  await page.goto(base + '#/lesson/01-liveness-vs-safety/quiz-expiry');
-  await page.locator('.exercise.kind-quiz').waitFor();
-  assert.ok(await page.locator('#quiz-quiz-expiry-1').isChecked(), 'the quiz choice is back');
-  assert.ok(!(await page.locator('#quiz-quiz-expiry-0').isChecked()));
-  assert.ok(await page.locator(`#mark-mark-after-the-nap-${candidate}`).isChecked(), 'the mark is back');
-  // A new try is kept in its place, for the terminal to show.
-  await page.locator('#quiz-quiz-expiry-0').check();
-  const quiz = page.locator('.exercise.kind-quiz');
-  await quiz.getByRole('button', { name: 'Check my answer' }).click();
-  await quiz.locator('.feedback > p.verdict').waitFor();
-  const saved = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
-  assert.deepEqual(saved.lessons['01-liveness-vs-safety'].exercises['quiz-expiry'].last_answer, [0]);
-  await done(session);
 });

@@ -223,6 +223,8 @@ enum ExerciseDetails<'a> {
         /// In the order this learner sees them (the session's shuffle).
         options: Vec<QuizOptionJson<'a>>,
     },
+    /// Nothing yet: the page says a `sql` exercise runs in the terminal.
+    Sql {},
 }
 
 /// A quiz option as shown: its authored index (what an answer names) and text.
@@ -371,6 +373,8 @@ enum KeyJson {
     Outcomes(BTreeMap<String, &'static str>),
     Design(DesignKeyJson),
     Steps(Vec<BreakStepJson>),
+    /// By slot name: `{ "claim": "UPDATE …", … }`.
+    Statements(Value),
 }
 
 /// The open knobs of a design answer.
@@ -462,6 +466,13 @@ fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
                 .map(answer_steps)
                 .unwrap_or_default(),
         ),
+        // A SQL key exists only where sim-core has its SQL lab (not in the
+        // page's initial wasm, where this arm matches nothing).
+        #[allow(
+            unreachable_patterns,
+            reason = "no other answer without sim-core's sql-lab"
+        )]
+        _ => KeyJson::Statements(serde_json::to_value(key.sql_statements()).unwrap_or_default()),
     }
 }
 
@@ -671,6 +682,7 @@ fn exercise_details<'a>(
                 })
                 .collect(),
         },
+        ExerciseKind::Sql { .. } => ExerciseDetails::Sql {},
     })
 }
 

@@ -483,7 +483,9 @@ function viewExercise(lesson, exercise) {
     }
   });
 
-  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise };
+  // sql: graded in the terminal until the page loads its SQL engine.
+  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise,
+    sql: () => body.append(t('sqlInTerminal')) };
   kind = builders[exercise.kind]?.(lesson, exercise, body, submit) ?? null;
 
   box.append(

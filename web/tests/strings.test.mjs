@@ -40,7 +40,7 @@ test("every key the page asks for is defined in both languages", () => {
     const text = readFileSync(new URL(file, dir), "utf8");
     for (const match of text.matchAll(/\bt[f]?\(\s*'([A-Za-z0-9_]+)'/g)) asked.add(match[1]);
   }
-  for (const kind of ["mark", "predict", "design", "break", "quiz"]) asked.add(kindKey(kind));
+  for (const kind of ["mark", "predict", "design", "break", "quiz", "sql"]) asked.add(kindKey(kind));
   for (const outcome of ["ok", "rejected", "duplicate", "noop", "waiting"]) asked.add(outcomeKey(outcome));
   assert.ok(asked.size > 50, `the scripts ask for words (${asked.size})`);
   for (const key of asked) {

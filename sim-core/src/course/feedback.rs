@@ -85,6 +85,11 @@ pub(crate) fn feedback(
         ExerciseKind::Mark { .. } => Noun::Step,
         ExerciseKind::Predict { .. } => Noun::Prediction,
         ExerciseKind::Quiz { .. } => Noun::Option,
+        #[cfg(feature = "sql-lab")]
+        ExerciseKind::Sql { .. } => Noun::Case,
+        // Without the SQL lab nothing grades a `sql` exercise.
+        #[cfg(not(feature = "sql-lab"))]
+        ExerciseKind::Sql { .. } => return hidden(grade.summary.clone(), Vec::new()),
     };
     let wrong: Vec<&GradeItem> = grade.items.iter().filter(|item| !item.right).collect();
     let total = grade.items.len();
@@ -116,7 +121,7 @@ pub(crate) fn feedback(
         .map(|item| GradeItem {
             index: item.index,
             right: false,
-            text: noun.not_yet(),
+            text: noun.wrong_item(item),
         })
         .collect();
     hidden(summary, items)
@@ -128,6 +133,9 @@ enum Noun {
     Step,
     Prediction,
     Option,
+    /// A case of the SQL lab's battery.
+    #[cfg(feature = "sql-lab")]
+    Case,
 }
 
 impl Noun {
@@ -140,6 +148,10 @@ impl Noun {
             (Noun::Step, Lang::Zh) => format!("{total} 步中有 {wrong} 步"),
             (Noun::Prediction, Lang::Zh) => format!("{total} 个预测中有 {wrong} 个"),
             (Noun::Option, Lang::Zh) => format!("{total} 个选项中有 {wrong} 个"),
+            #[cfg(feature = "sql-lab")]
+            (Noun::Case, Lang::En) => format!("{wrong} of {total} cases"),
+            #[cfg(feature = "sql-lab")]
+            (Noun::Case, Lang::Zh) => format!("{total} 个用例中有 {wrong} 个"),
         }
     }
 
@@ -156,10 +168,27 @@ impl Noun {
         match (self, lang) {
             (Noun::Option, Lang::En) => "marked ✗".to_owned(),
             (Noun::Option, Lang::Zh) => "已标 ✗".to_owned(),
+            #[cfg(feature = "sql-lab")]
+            (Noun::Case, Lang::En) => "see below".to_owned(),
+            #[cfg(feature = "sql-lab")]
+            (Noun::Case, Lang::Zh) => "见下文".to_owned(),
             (_, Lang::En) if indices.len() == 1 => format!("step {}", numbers("")),
             (_, Lang::En) => format!("steps {}", numbers(", ")),
             (_, Lang::Zh) => format!("第 {} 步", numbers("、")),
         }
+    }
+
+    /// What a wrong item says from the second wrong try on: a failing SQL
+    /// case keeps its text (the case, the step and the row count produced
+    /// against the one required, no statement); others only that they are
+    /// wrong.
+    fn wrong_item(self, item: &GradeItem) -> Text {
+        #[cfg(feature = "sql-lab")]
+        if self == Noun::Case {
+            return item.text.clone();
+        }
+        let _ = item;
+        self.not_yet()
     }
 
     /// A wrong item's text: that it is wrong, not what is right.
@@ -176,6 +205,11 @@ impl Noun {
             Noun::Option => Text {
                 en: "Your choice here is not right yet.".to_owned(),
                 zh: "你在这一项上的选择还不对。".to_owned(),
+            },
+            #[cfg(feature = "sql-lab")]
+            Noun::Case => Text {
+                en: "This case does not pass yet.".to_owned(),
+                zh: "这个用例还没有通过。".to_owned(),
             },
         }
     }

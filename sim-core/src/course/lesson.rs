@@ -10,7 +10,9 @@ use crate::explore::{Bounds, WorldOptions};
 use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col, name, words};
 use crate::resource::{MinimalDesign, ResourceKind};
 use crate::scenario::{Action, DesignSource, Scenario, Text};
+use crate::sqllab::Slot;
 use crate::trace::ViolationKind;
+use strum::VariantArray as _;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lesson {
@@ -152,6 +154,10 @@ pub enum ExerciseKind {
         multiple: bool,
         options: Vec<QuizOption>,
     },
+    /// Write the statements of `slots` (claim, renew, finish, cancel); they
+    /// run on a real SQLite against the scenario and the lab's battery of
+    /// edge cases (`crate::sqllab`).
+    Sql { scenario: usize, slots: Vec<Slot> },
 }
 
 impl Exercise {
@@ -177,6 +183,7 @@ impl ExerciseKind {
             ExerciseKind::Design { .. } => lang.pick("design", "设计"),
             ExerciseKind::Break { .. } => lang.pick("break", "攻破"),
             ExerciseKind::Quiz { .. } => lang.pick("quiz", "选择题"),
+            ExerciseKind::Sql { .. } => "SQL",
         }
     }
 
@@ -186,6 +193,7 @@ impl ExerciseKind {
             ExerciseKind::Mark { scenario, .. }
             | ExerciseKind::Predict { scenario, .. }
             | ExerciseKind::Break { scenario, .. } => Some(*scenario),
+            // A SQL exercise runs its scenario on SQLite; it shows no timeline.
             _ => None,
         }
     }
@@ -201,7 +209,7 @@ impl Lesson {
     }
 }
 
-const KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
+const KINDS: [&str; 6] = ["mark", "predict", "design", "break", "quiz", "sql"];
 
 /// How many targets a design exercise's world has unless its `[world]`
 /// says otherwise.
@@ -209,8 +217,9 @@ const DESIGN_TARGETS: usize = 2;
 
 /// An exercise's keys. The first six belong to every kind; from
 /// `scenario` to `options`, each belongs to some kinds only; `title` and
-/// `section` (last, so the indices before them stay) belong to every kind.
-const EXERCISE_KEYS: [&str; 17] = [
+/// `section` (after them, so the indices before stay) belong to every kind;
+/// `statements`, last, to `sql` only.
+const EXERCISE_KEYS: [&str; 18] = [
     "id",
     "kind",
     "concepts",
@@ -228,7 +237,14 @@ const EXERCISE_KEYS: [&str; 17] = [
     "options",
     "title",
     "section",
+    "statements",
 ];
+
+/// A `sql` exercise's slot names, in [`Slot::VARIANTS`] order.
+const SLOT_NAMES: [&str; 4] = ["claim", "renew", "finish", "cancel"];
+
+/// Where `statements` (a `sql` exercise's slots) is in [`EXERCISE_KEYS`].
+const STATEMENTS_KEY: usize = 17;
 
 /// Where the keys of some kinds only end in [`EXERCISE_KEYS`].
 const KIND_KEYS_END: usize = 15;
@@ -586,7 +602,7 @@ impl Reader<'_> {
         let kind_name = kind_name?;
         self.reject_other_kinds_keys(&fields, kind_name);
         let kind = match kind_name {
-            "mark" | "predict" | "break" => {
+            "mark" | "predict" | "break" | "sql" => {
                 self.scenario_exercise(&fields, kind_name, scenarios)?
             }
             "design" => self.design_exercise(&fields)?,
@@ -632,10 +648,13 @@ impl Reader<'_> {
             "predict" => &[6, 8],
             "design" => &[9, 10, 11],
             "break" => &[6, 12],
+            "sql" => &[6, STATEMENTS_KEY],
             _ => &[13, 14],
         };
-        for (index, key) in EXERCISE_KEYS.iter().enumerate().take(KIND_KEYS_END).skip(6) {
+        for (index, key) in EXERCISE_KEYS.iter().enumerate().skip(6) {
             if let Some(value) = fields.get(index)
+                && index != KIND_KEYS_END
+                && index != KIND_KEYS_END + 1
                 && !allowed.contains(&index)
             {
                 self.error(
@@ -649,7 +668,7 @@ impl Reader<'_> {
         }
     }
 
-    /// A `mark`, `predict` or `break` exercise: each is about one of the
+    /// A `mark`, `predict`, `break` or `sql` exercise: each is about one of the
     /// lesson's scenarios.
     fn scenario_exercise(
         &mut self,
@@ -687,6 +706,10 @@ impl Reader<'_> {
                 };
                 ExerciseKind::Predict { scenario, steps }
             }
+            "sql" => ExerciseKind::Sql {
+                scenario,
+                slots: self.slots(fields.get(STATEMENTS_KEY))?,
+            },
             _ => {
                 let violation = fields.get(12).and_then(|v| {
                     self.choice(
@@ -942,6 +965,26 @@ impl Reader<'_> {
             }
         }
         Some((targets, gateway))
+    }
+
+    /// A `sql` exercise's `statements`: distinct slot names, at least one
+    /// (default claim, renew and finish).
+    fn slots(&mut self, value: Option<&Value<'_>>) -> Option<Vec<Slot>> {
+        let Some(value) = value else {
+            return Some(vec![Slot::Claim, Slot::Renew, Slot::Finish]);
+        };
+        let entries = self.array(value, &name("`statements`"))?;
+        let mut slots = Vec::new();
+        for entry in entries {
+            let named = self.choice(entry, &name("statement"), &SLOT_NAMES, |k| k)?;
+            for slot in Slot::VARIANTS {
+                if slot.name() == named && !slots.contains(slot) {
+                    slots.push(*slot);
+                }
+            }
+        }
+        // A name listed twice counts once; an empty list is lint's to report.
+        Some(slots)
     }
 
     fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {

@@ -20,8 +20,10 @@ mod session;
 pub use crate::resource::MinimalDesign;
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use feedback::Feedback;
+#[cfg(feature = "sql-lab")]
+pub use grade::sql_plan;
 pub use grade::{
-    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MarkKey, Schedule, Solution,
+    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MarkKey, Schedule, Solution, SqlAnswer,
     answer_from_json, asked_steps, grade, mark_candidates, mark_key, mark_keys, minimal_design,
     schedule_scenario, solution, worked_solution,
 };
@@ -30,6 +32,8 @@ pub use lesson::{
     Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
 };
 pub use levels::{Level, LevelState, ReviewRow, Standing};
+#[cfg(feature = "sql-lab")]
+pub use lint::sql_unsolved;
 pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
 pub use order::option_order;
 pub use progress::{

@@ -424,6 +424,14 @@ impl CourseSession {
         answer_from_json(found, exercise, value)
     }
 
+    /// A `sql` exercise's plan, for the front end to run with the learner's
+    /// statements (`sqlbox::battery::run`) before [`CourseSession::grade`].
+    #[cfg(feature = "sql-lab")]
+    pub fn sql_plan(&self, lesson: &str, id: &str) -> Result<crate::sqllab::Plan, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        super::grade::sql_plan(found, exercise)
+    }
+
     /// Grades `answer`, computing the key now, and records the attempt;
     /// with it, what the learner may be shown ([`Feedback`]: a puzzle until
     /// solved). An empty answer is refused ([`AnswerError::Empty`]) and
@@ -477,19 +485,16 @@ impl CourseSession {
     }
 
     /// [`CourseSession::keep_answer`] for an answer as JSON (what the page
-    /// holds): kept as it is once it reads as an answer to this exercise.
+    /// holds): read as an answer to this exercise, then kept in the one
+    /// spelling both front ends write, so their records are the same.
     pub fn keep_answer_json(
         &mut self,
         lesson: &str,
         id: &str,
         value: &serde_json::Value,
     ) -> Result<(), CourseError> {
-        if !self.answer_from_json(lesson, id, value)?.is_empty() {
-            self.progress
-                .exercise_mut(lesson, id)
-                .set_last_answer(value.clone());
-        }
-        Ok(())
+        let answer = self.answer_from_json(lesson, id, value)?;
+        self.keep_answer(lesson, id, &answer)
     }
 
     /// The learner's last answer, read back against the lesson as it is
