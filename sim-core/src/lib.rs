@@ -24,6 +24,7 @@ mod resource;
 mod reveal;
 mod scenario;
 pub mod sql;
+pub mod sqllab;
 mod trace;
 mod write;
 

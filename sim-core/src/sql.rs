@@ -74,8 +74,9 @@ impl Dialect {
     }
 }
 
-/// A value bound to a parameter.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A value bound to a parameter (in JSON: `null`, a number or a string).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
 pub enum SqlValue {
     Null,
     Int(i64),

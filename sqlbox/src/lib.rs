@@ -15,6 +15,8 @@
 //! ends, a huge join), counted, not timed, so the same statement is stopped
 //! at the same point everywhere.
 
+pub mod battery;
+
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
