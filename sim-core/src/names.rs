@@ -123,8 +123,12 @@ mod tests {
                 multiple: false,
                 options: Vec::new(),
             },
+            ExerciseKind::Sql {
+                scenario: 0,
+                slots: Vec::new(),
+            },
         ];
         let names: Vec<&str> = kinds.iter().map(ExerciseKind::name).collect();
-        assert_eq!(names, ["mark", "predict", "design", "break", "quiz"]);
+        assert_eq!(names, ["mark", "predict", "design", "break", "quiz", "sql"]);
     }
 }

@@ -69,6 +69,13 @@ pub enum CourseError {
     },
     UnknownSelfCheck(String),
     Progress(ProgressError),
+    /// A `sql` exercise's scenario cannot become a plan.
+    SqlPlan(crate::sqllab::PlanError),
+    /// A `sql` answer arrived without the front end's run of its plan.
+    SqlNotRun,
+    /// The box refused some of the learner's statements (syntax, two
+    /// statements, `ATTACH`, …): not graded and not counted as an attempt.
+    SqlRefused(Vec<crate::sqllab::SlotRefusal>),
 }
 
 /// What is wrong with an answer read from JSON.
@@ -121,6 +128,10 @@ pub enum AnswerError {
         key: String,
         name: String,
     },
+    /// A `sql` answer is not an object of statements by slot.
+    SqlShape,
+    /// A `sql` answer names a slot the exercise does not ask for.
+    UnknownSlot(String),
     /// Nothing answered (no mark, no prediction, no option, no step): not
     /// graded and not counted as an attempt. The exercise kind's name.
     Empty(&'static str),
@@ -256,6 +267,20 @@ impl CourseError {
                 format!("未知的自我检查层级 `{level}`：basic、intermediate 或 senior"),
             ),
             CourseError::Progress(error) => error.message(lang),
+            CourseError::SqlPlan(why) => why.message(lang),
+            CourseError::SqlNotRun => pick(
+                "the statements were not run: the front end runs the plan before grading"
+                    .to_owned(),
+                "语句没有运行：前端要先运行计划，再评分".to_owned(),
+            ),
+            CourseError::SqlRefused(refused) => refused
+                .iter()
+                .map(|r| {
+                    let said = if zh { &r.zh } else { &r.en };
+                    format!("{}: {said}", r.slot.name())
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
         }
     }
 }
@@ -388,7 +413,19 @@ impl AnswerError {
                 format!("`{key}` lists `{name}` twice; list each once"),
                 format!("`{key}` 把 `{name}` 列了两次；每个只列一次"),
             ),
+            AnswerError::SqlShape => pick(
+                "a `sql` answer is an object of statements by slot: { \"claim\": \"UPDATE …\", … }".to_owned(),
+                "`sql` 答案是按位置给出语句的对象：{ \"claim\": \"UPDATE …\", … }".to_owned(),
+            ),
+            AnswerError::UnknownSlot(slot) => pick(
+                format!("this exercise asks for no `{slot}` statement"),
+                format!("这道练习不要求写 `{slot}` 语句"),
+            ),
             AnswerError::Empty(kind) => match *kind {
+                "sql" => pick(
+                    "no statement is written yet: write them before grading (an empty answer is not graded and not counted)".to_owned(),
+                    "还没有写任何语句：请先写好再评分（空答案不评分，也不计入作答次数）".to_owned(),
+                ),
                 "mark" => pick(
                     "nothing is marked: mark at least one step before submitting (an empty answer is not graded and not counted)".to_owned(),
                     "还没有标记任何一步：请至少标出一步再提交（空答案不评分，也不计入作答次数）".to_owned(),
@@ -558,6 +595,9 @@ mod tests {
             AnswerError::Empty("quiz"),
             AnswerError::Empty("break"),
             AnswerError::Empty("design"),
+            AnswerError::Empty("sql"),
+            AnswerError::SqlShape,
+            AnswerError::UnknownSlot(word()),
         ];
         answers.extend(
             steps
@@ -593,6 +633,8 @@ mod tests {
             CourseError::World(crate::explore::WorldError::Ttl),
             CourseError::Schedule(crate::ScenarioError::Ttl),
             CourseError::WrongKind { kind: "mark" },
+            CourseError::SqlNotRun,
+            CourseError::SqlPlan(crate::sqllab::PlanError::RandomTokens),
             CourseError::UnknownSelfCheck(word()),
             CourseError::Progress(ProgressError::Newer(9)),
             CourseError::Progress(ProgressError::Corrupt(word())),

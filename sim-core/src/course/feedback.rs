@@ -85,6 +85,7 @@ pub(crate) fn feedback(
         ExerciseKind::Mark { .. } => Noun::Step,
         ExerciseKind::Predict { .. } => Noun::Prediction,
         ExerciseKind::Quiz { .. } => Noun::Option,
+        ExerciseKind::Sql { .. } => Noun::Case,
     };
     let wrong: Vec<&GradeItem> = grade.items.iter().filter(|item| !item.right).collect();
     let total = grade.items.len();
@@ -111,12 +112,19 @@ pub(crate) fn feedback(
             Lang::Zh => format!("{count}不对——{named}。"),
         }
     });
+    // A failing SQL case keeps its text: the case, the step and the row
+    // count produced against the one required — the lab's feedback, which
+    // names no statement.
     let items = wrong
         .iter()
         .map(|item| GradeItem {
             index: item.index,
             right: false,
-            text: noun.not_yet(),
+            text: if noun == Noun::Case {
+                item.text.clone()
+            } else {
+                noun.not_yet()
+            },
         })
         .collect();
     hidden(summary, items)
@@ -128,6 +136,8 @@ enum Noun {
     Step,
     Prediction,
     Option,
+    /// A case of the SQL lab's battery.
+    Case,
 }
 
 impl Noun {
@@ -140,6 +150,8 @@ impl Noun {
             (Noun::Step, Lang::Zh) => format!("{total} 步中有 {wrong} 步"),
             (Noun::Prediction, Lang::Zh) => format!("{total} 个预测中有 {wrong} 个"),
             (Noun::Option, Lang::Zh) => format!("{total} 个选项中有 {wrong} 个"),
+            (Noun::Case, Lang::En) => format!("{wrong} of {total} cases"),
+            (Noun::Case, Lang::Zh) => format!("{total} 个用例中有 {wrong} 个"),
         }
     }
 
@@ -156,6 +168,8 @@ impl Noun {
         match (self, lang) {
             (Noun::Option, Lang::En) => "marked ✗".to_owned(),
             (Noun::Option, Lang::Zh) => "已标 ✗".to_owned(),
+            (Noun::Case, Lang::En) => "see below".to_owned(),
+            (Noun::Case, Lang::Zh) => "见下文".to_owned(),
             (_, Lang::En) if indices.len() == 1 => format!("step {}", numbers("")),
             (_, Lang::En) => format!("steps {}", numbers(", ")),
             (_, Lang::Zh) => format!("第 {} 步", numbers("、")),
@@ -176,6 +190,10 @@ impl Noun {
             Noun::Option => Text {
                 en: "Your choice here is not right yet.".to_owned(),
                 zh: "你在这一项上的选择还不对。".to_owned(),
+            },
+            Noun::Case => Text {
+                en: "This case does not pass yet.".to_owned(),
+                zh: "这个用例还没有通过。".to_owned(),
             },
         }
     }

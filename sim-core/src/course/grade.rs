@@ -15,6 +15,7 @@ use crate::explore::{
 use crate::narrate::{describe_step, safety_reason};
 use crate::resource::{MinimalDesign, RECONCILE_COST, ResourceKind};
 use crate::scenario::{Action, MAX_TIME, Scenario, Step, Text};
+use crate::sqllab::{self, Plan, PlanRun, Slot, Statements};
 use crate::trace::{Outcome, ViolationKind};
 
 /// A learner's answer to one exercise.
@@ -29,6 +30,18 @@ pub enum Answer {
     Break(Schedule),
     /// The chosen options' indices.
     Quiz(Vec<usize>),
+    Sql(SqlAnswer),
+}
+
+/// A `sql` exercise's answer: the learner's statements by slot, and the
+/// front end's run of the exercise's plan with them
+/// ([`CourseSession::sql_plan`](super::CourseSession::sql_plan), then
+/// `sqlbox::battery::run`). sim-core cannot run SQLite; it judges the run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SqlAnswer {
+    pub statements: Statements,
+    /// `None` until the front end has run the plan.
+    pub run: Option<PlanRun>,
 }
 
 /// A break exercise's answer: the steps of a schedule in the exercise's
@@ -53,6 +66,7 @@ impl Answer {
             Answer::Quiz(chosen) => chosen.is_empty(),
             Answer::Break(schedule) => schedule.steps.is_empty(),
             Answer::Design(_) => false,
+            Answer::Sql(answer) => answer.statements.values().all(|s| s.trim().is_empty()),
         }
     }
 
@@ -64,6 +78,7 @@ impl Answer {
             Answer::Design(_) => "design",
             Answer::Break(_) => "break",
             Answer::Quiz(_) => "quiz",
+            Answer::Sql(_) => "sql",
         }
     }
 }
@@ -207,7 +222,113 @@ pub fn answer_from_json(
                 chosen.into_iter().map(|i| i as usize).collect(),
             ))
         }
+        ExerciseKind::Sql { slots, .. } => {
+            let object = value.as_object().ok_or(AnswerError::SqlShape)?;
+            let mut statements = Statements::new();
+            for (key, text) in object {
+                let slot = slots
+                    .iter()
+                    .copied()
+                    .find(|slot| slot.name() == key)
+                    .ok_or_else(|| AnswerError::UnknownSlot(key.clone()))?;
+                let text = text.as_str().ok_or(AnswerError::SqlShape)?;
+                statements.insert(slot, text.to_owned());
+            }
+            Ok(Answer::Sql(SqlAnswer {
+                statements,
+                run: None,
+            }))
+        }
     }
+}
+
+/// A `sql` exercise's plan: its scenario, then the lab's battery.
+pub fn sql_plan(lesson: &Lesson, exercise: &Exercise) -> Result<Plan, CourseError> {
+    let ExerciseKind::Sql { scenario, slots } = &exercise.kind else {
+        return Err(CourseError::WrongKind {
+            kind: exercise.kind.name(),
+        });
+    };
+    let scenario = lesson
+        .scenario(*scenario)
+        .ok_or(CourseError::MissingScenario)?;
+    sqllab::plan(scenario, slots).map_err(CourseError::SqlPlan)
+}
+
+/// A `sql` answer: one item per case, right when every statement of the
+/// case changed the rows and left the job row the model says. Refused
+/// statements are no grade ([`CourseError::SqlRefused`]).
+fn grade_sql(
+    lesson: &Lesson,
+    exercise: &Exercise,
+    answer: &SqlAnswer,
+) -> Result<Grade, CourseError> {
+    let plan = sql_plan(lesson, exercise)?;
+    let run = answer.run.as_ref().ok_or(CourseError::SqlNotRun)?;
+    if !run.refused.is_empty() {
+        return Err(CourseError::SqlRefused(run.refused.clone()));
+    }
+    let items = sqllab::judge(&plan, run)
+        .iter()
+        .enumerate()
+        .map(|(index, verdict)| GradeItem {
+            index: u32::try_from(index).ok(),
+            right: verdict.passed(),
+            text: told(|lang| verdict.words(lang)),
+        })
+        .collect();
+    Ok(finish(items, true, None, None))
+}
+
+/// A `sql` exercise's worked solution: the statements the model sends, and
+/// per case what they must do (the model's row counts; no run needed).
+fn sql_solution(
+    lesson: &Lesson,
+    exercise: &Exercise,
+    slots: &[Slot],
+) -> Result<Solution, CourseError> {
+    let plan = sql_plan(lesson, exercise)?;
+    let statements = sqllab::model_statements(slots);
+    let items = plan
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(index, case)| {
+            let rows: Vec<String> = case.steps.iter().map(|s| s.rows.to_string()).collect();
+            GradeItem {
+                index: u32::try_from(index).ok(),
+                right: true,
+                text: told(|lang| {
+                    let rows = rows.join(" / ");
+                    match lang {
+                        Lang::En => format!("{}: rows {rows}", case.case.title(lang)),
+                        Lang::Zh => format!("{}：行数 {rows}", case.case.title(lang)),
+                    }
+                }),
+            }
+        })
+        .collect();
+    let mut grade = finish(items, true, None, None);
+    grade.summary = told(|lang| {
+        let mut out = lang
+            .pick(
+                "The statements the model sends (SQLite), and what each case needs:",
+                "模型发出的语句（SQLite），以及每个用例要求的结果：",
+            )
+            .to_owned();
+        for (slot, text) in &statements {
+            out.push_str(&format!("\n{}: {text}", slot.name()));
+        }
+        out
+    });
+    Ok(Solution {
+        grade,
+        key: Answer::Sql(SqlAnswer {
+            statements,
+            run: None,
+        }),
+        design: None,
+    })
 }
 
 /// A design answer's knobs (`{ "token": "monotonic", ... }`): only the
@@ -765,6 +886,7 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
         (ExerciseKind::Quiz { options, .. }, Answer::Quiz(chosen)) => {
             Ok(grade_quiz(options, chosen))
         }
+        (ExerciseKind::Sql { .. }, Answer::Sql(answer)) => grade_sql(lesson, exercise, answer),
         _ => Err(CourseError::WrongKind {
             kind: exercise.kind.name(),
         }),
@@ -1303,12 +1425,19 @@ fn solution_key(
                 .map(|(i, _)| i)
                 .collect(),
         ),
+        ExerciseKind::Sql { slots, .. } => Answer::Sql(SqlAnswer {
+            statements: sqllab::model_statements(slots),
+            run: None,
+        }),
     };
     Ok((key, None))
 }
 
 /// The worked solution with its key: the key graded like any answer.
 pub fn worked_solution(lesson: &Lesson, exercise: &Exercise) -> Result<Solution, CourseError> {
+    if let ExerciseKind::Sql { slots, .. } = &exercise.kind {
+        return sql_solution(lesson, exercise, slots);
+    }
     let (key, design) = solution_key(lesson, exercise)?;
     let grade = grade(lesson, exercise, &key)?;
     Ok(Solution { grade, key, design })

@@ -10,7 +10,9 @@ use crate::explore::{Bounds, WorldOptions};
 use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col, name, words};
 use crate::resource::{MinimalDesign, ResourceKind};
 use crate::scenario::{Action, DesignSource, Scenario, Text};
+use crate::sqllab::Slot;
 use crate::trace::ViolationKind;
+use strum::VariantArray as _;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lesson {
@@ -148,6 +150,10 @@ pub enum ExerciseKind {
         multiple: bool,
         options: Vec<QuizOption>,
     },
+    /// Write the statements of `slots` (claim, renew, finish, cancel); they
+    /// run on a real SQLite against the scenario and the lab's battery of
+    /// edge cases (`crate::sqllab`).
+    Sql { scenario: usize, slots: Vec<Slot> },
 }
 
 impl Exercise {
@@ -173,6 +179,7 @@ impl ExerciseKind {
             ExerciseKind::Design { .. } => lang.pick("design", "设计"),
             ExerciseKind::Break { .. } => lang.pick("break", "攻破"),
             ExerciseKind::Quiz { .. } => lang.pick("quiz", "选择题"),
+            ExerciseKind::Sql { .. } => lang.pick("SQL", "SQL"),
         }
     }
 
@@ -181,7 +188,8 @@ impl ExerciseKind {
         match self {
             ExerciseKind::Mark { scenario, .. }
             | ExerciseKind::Predict { scenario, .. }
-            | ExerciseKind::Break { scenario, .. } => Some(*scenario),
+            | ExerciseKind::Break { scenario, .. }
+            | ExerciseKind::Sql { scenario, .. } => Some(*scenario),
             _ => None,
         }
     }
@@ -197,7 +205,7 @@ impl Lesson {
     }
 }
 
-const KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
+const KINDS: [&str; 6] = ["mark", "predict", "design", "break", "quiz", "sql"];
 
 /// How many targets a design exercise's world has unless its `[world]`
 /// says otherwise.
@@ -205,8 +213,9 @@ const DESIGN_TARGETS: usize = 2;
 
 /// An exercise's keys. The first six belong to every kind; from
 /// `scenario` to `options`, each belongs to some kinds only; `title`
-/// (last, so the indices before it stay) belongs to every kind.
-const EXERCISE_KEYS: [&str; 16] = [
+/// (so the indices before it stay) belongs to every kind; `statements`,
+/// after it, to `sql` only.
+const EXERCISE_KEYS: [&str; 17] = [
     "id",
     "kind",
     "concepts",
@@ -223,7 +232,11 @@ const EXERCISE_KEYS: [&str; 16] = [
     "multiple",
     "options",
     "title",
+    "statements",
 ];
+
+/// Where `statements` (a `sql` exercise's slots) is in [`EXERCISE_KEYS`].
+const STATEMENTS_KEY: usize = 16;
 
 /// Where the keys of some kinds only end in [`EXERCISE_KEYS`].
 const KIND_KEYS_END: usize = 15;
@@ -573,6 +586,7 @@ impl Reader<'_> {
                 self.scenario_exercise(&fields, kind_name, scenarios)?
             }
             "design" => self.design_exercise(&fields)?,
+            "sql" => self.sql_exercise(&fields, scenarios)?,
             _ => self.quiz(&fields)?,
         };
         let (line, col) = line_col(self.text, entry.span().start);
@@ -614,8 +628,20 @@ impl Reader<'_> {
             "predict" => &[6, 8],
             "design" => &[9, 10, 11],
             "break" => &[6, 12],
+            "sql" => &[6],
             _ => &[13, 14],
         };
+        if kind_name != "sql"
+            && let Some(value) = fields.get(STATEMENTS_KEY)
+        {
+            self.error(
+                value.span(),
+                words(
+                    format!("a `{kind_name}` exercise takes no `statements`"),
+                    format!("`{kind_name}` 练习不接受 `statements`"),
+                ),
+            );
+        }
         for (index, key) in EXERCISE_KEYS.iter().enumerate().take(KIND_KEYS_END).skip(6) {
             if let Some(value) = fields.get(index)
                 && !allowed.contains(&index)
@@ -924,6 +950,59 @@ impl Reader<'_> {
             }
         }
         Some((targets, gateway))
+    }
+
+    /// A `sql` exercise: its scenario and the statements the learner writes
+    /// (`statements`, default claim, renew and finish).
+    fn sql_exercise(
+        &mut self,
+        fields: &crate::parse::Fields<'_, '_>,
+        scenarios: &[(String, Scenario)],
+    ) -> Option<ExerciseKind> {
+        let names: Vec<String> = scenarios.iter().map(|(name, _)| name.clone()).collect();
+        let value = self.required(
+            fields,
+            6,
+            "scenario",
+            &words("this `sql` exercise", "这道 `sql` 练习"),
+        )?;
+        let scenario = self.scenario_ref(value, &names)?;
+        let slots = match fields.get(STATEMENTS_KEY) {
+            None => vec![Slot::Claim, Slot::Renew, Slot::Finish],
+            Some(value) => {
+                let entries = self.array(value, &name("`statements`"))?;
+                let mut slots = Vec::new();
+                for entry in entries {
+                    let slot = self.choice(
+                        entry,
+                        &words("statement", "语句"),
+                        Slot::VARIANTS,
+                        |slot| slot.name(),
+                    )?;
+                    if slots.contains(&slot) {
+                        self.error(
+                            entry.span(),
+                            words(
+                                format!("`{}` is listed twice", slot.name()),
+                                format!("`{}` 列了两次", slot.name()),
+                            ),
+                        );
+                    }
+                    slots.push(slot);
+                }
+                if slots.is_empty() {
+                    self.error(
+                        value.span(),
+                        words(
+                            "`statements` needs at least one of claim, renew, finish, cancel",
+                            "`statements` 至少需要 claim、renew、finish、cancel 之一",
+                        ),
+                    );
+                }
+                slots
+            }
+        };
+        Some(ExerciseKind::Sql { scenario, slots })
     }
 
     fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {

@@ -6,9 +6,11 @@
 use crate::Lang;
 use crate::course::error::CourseError;
 use crate::course::grade::{
-    DesignExercise, MarkKey, breaking_schedule, mark_keys, minimal_design, worked_solution,
+    DesignExercise, MarkKey, breaking_schedule, mark_keys, minimal_design, sql_plan,
+    worked_solution,
 };
 use crate::course::lesson::{ExerciseKind, Lesson, QuizOption};
+use crate::sqllab::{Plan, PlanRun, judge};
 
 /// One problem with an exercise, at the exercise's line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +41,10 @@ pub enum LintKind {
     Unbreakable,
     /// Break: the world does not fit the explorer (its reason).
     World(CourseError),
+    /// Sql: the scenario cannot become a plan (its reason, en and zh).
+    SqlPlan(String, String),
+    /// Sql: the reference statements the caller ran fail these cases.
+    SqlUnsolved(Vec<crate::sqllab::Case>),
     /// Quiz: hint `hint` (from 0) names how many options are correct
     /// ("two of these", "exactly one", "其中有两句"), in `lang`.
     HintCountsAnswers {
@@ -96,6 +102,17 @@ impl LintKind {
                     why.message(Lang::En)
                 ),
                 format!("它的世界不适合探索器：{}", why.message(Lang::Zh)),
+            ),
+            LintKind::SqlPlan(en, zh) => (en.clone(), zh.clone()),
+            LintKind::SqlUnsolved(cases) => (
+                format!(
+                    "the reference statements fail these cases, so the exercise cannot be solved: {}",
+                    cases.iter().map(|c| c.title(Lang::En)).collect::<Vec<_>>().join("; ")
+                ),
+                format!(
+                    "参考语句没有通过这些用例，这道练习无法完成：{}",
+                    cases.iter().map(|c| c.title(Lang::Zh)).collect::<Vec<_>>().join("；")
+                ),
             ),
             LintKind::HintCountsAnswers { hint, lang } => (
                 format!(
@@ -218,6 +235,19 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
                     Err(why) => found(LintKind::World(why)),
                 }
             }
+            ExerciseKind::Sql { .. } => {
+                // Solvable is proven by the test suite, which runs a
+                // reference statement set on SQLite ([`sql_unsolved`]);
+                // here: the plan can be built at all.
+                match sql_plan(lesson, exercise) {
+                    Ok(_) => {}
+                    Err(CourseError::MissingScenario) => found(LintKind::MissingScenario),
+                    Err(why) => found(LintKind::SqlPlan(
+                        why.message(Lang::En),
+                        why.message(Lang::Zh),
+                    )),
+                }
+            }
             ExerciseKind::Quiz { .. } => {
                 for (hint, text) in exercise.hints.iter().enumerate() {
                     if counts_answers_en(&text.en) {
@@ -234,6 +264,42 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
                     }
                 }
             }
+        }
+    }
+    problems
+}
+
+/// Lint of `sql` exercises, which sim-core cannot run alone: `run` runs a
+/// plan with a reference statement set on a real SQLite (the test suite
+/// keeps that set, not the lesson file), and every case must pass.
+pub fn sql_unsolved(lesson: &Lesson, run: impl Fn(&Plan) -> PlanRun) -> Vec<LintProblem> {
+    let mut problems = Vec::new();
+    for exercise in &lesson.exercises {
+        if !matches!(exercise.kind, ExerciseKind::Sql { .. }) {
+            continue;
+        }
+        let problem = match sql_plan(lesson, exercise) {
+            Ok(plan) => {
+                let failing: Vec<_> = judge(&plan, &run(&plan))
+                    .into_iter()
+                    .filter(|verdict| !verdict.passed())
+                    .map(|verdict| verdict.case)
+                    .collect();
+                (!failing.is_empty()).then_some(LintKind::SqlUnsolved(failing))
+            }
+            Err(why) => Some(LintKind::SqlPlan(
+                why.message(Lang::En),
+                why.message(Lang::Zh),
+            )),
+        };
+        if let Some(problem) = problem {
+            problems.push(LintProblem {
+                line: exercise.line,
+                col: exercise.col,
+                exercise: exercise.id.clone(),
+                kind: exercise.kind.name(),
+                problem,
+            });
         }
     }
     problems

@@ -19,14 +19,14 @@ pub use crate::resource::MinimalDesign;
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use feedback::Feedback;
 pub use grade::{
-    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MarkKey, Schedule, Solution,
+    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MarkKey, Schedule, Solution, SqlAnswer,
     answer_from_json, asked_steps, grade, mark_candidates, mark_key, mark_keys, minimal_design,
-    schedule_scenario, solution, worked_solution,
+    schedule_scenario, solution, sql_plan, worked_solution,
 };
 pub use lesson::{
     Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
 };
-pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
+pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson, sql_unsolved};
 pub use order::option_order;
 pub use progress::{
     ExerciseProgress, LessonProgress, PROGRESS_VERSION, Position, Progress, ProgressError,

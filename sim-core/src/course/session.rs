@@ -427,6 +427,13 @@ impl CourseSession {
         answer_from_json(found, exercise, value)
     }
 
+    /// A `sql` exercise's plan, for the front end to run with the learner's
+    /// statements (`sqlbox::battery::run`) before [`CourseSession::grade`].
+    pub fn sql_plan(&self, lesson: &str, id: &str) -> Result<crate::sqllab::Plan, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        super::grade::sql_plan(found, exercise)
+    }
+
     /// Grades `answer`, computing the key now, and records the attempt;
     /// with it, what the learner may be shown ([`Feedback`]: a puzzle until
     /// solved). An empty answer is refused ([`AnswerError::Empty`]) and
