@@ -191,6 +191,11 @@ enum ExerciseDetails<'a> {
         /// In the order this learner sees them (the session's shuffle).
         options: Vec<QuizOptionJson<'a>>,
     },
+    /// The statements the learner writes, and the parameters they may name.
+    Sql {
+        slots: Vec<&'static str>,
+        params: [&'static str; 5],
+    },
 }
 
 /// A quiz option as shown: its authored index (what an answer names) and text.
@@ -339,6 +344,7 @@ enum KeyJson {
     Outcomes(BTreeMap<String, &'static str>),
     Design(DesignKeyJson),
     Steps(Vec<BreakStepJson>),
+    Statements(BTreeMap<&'static str, String>),
 }
 
 /// The open knobs of a design answer.
@@ -400,6 +406,13 @@ fn answer_steps(scenario: &Scenario) -> Vec<BreakStepJson> {
 /// A key in the shape of an answer (a break key is the graded schedule).
 fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
     match key {
+        Answer::Sql(answer) => KeyJson::Statements(
+            answer
+                .statements
+                .iter()
+                .map(|(slot, text)| (slot.name(), text.clone()))
+                .collect(),
+        ),
         Answer::Mark(steps) => KeyJson::Indices(steps.clone()),
         Answer::Quiz(options) => KeyJson::Options(options.clone()),
         Answer::Predict(outcomes) => KeyJson::Outcomes(
@@ -638,6 +651,10 @@ fn exercise_details<'a>(
                     })
                 })
                 .collect(),
+        },
+        ExerciseKind::Sql { slots, .. } => ExerciseDetails::Sql {
+            slots: slots.iter().map(|slot| slot.name()).collect(),
+            params: sim_core::sqllab::Slot::PARAMS,
         },
     })
 }
@@ -929,6 +946,33 @@ impl Course {
         lang: Lang,
     ) -> Result<Value, CourseError> {
         let parsed = self.session.answer_from_json(lesson, id, answer)?;
+        let graded = self.session.grade(lesson, id, &parsed)?;
+        let mut shown = feedback_view(&graded.feedback, lang);
+        shown.progress = Some(progress_json(&self.session, lesson, id));
+        Ok(to_value(&shown))
+    }
+
+    /// A `sql` exercise's plan, for the page's SQL engine (`web-sql`, in
+    /// `sql-worker.js`) to run with the learner's statements.
+    pub fn sql_plan(&self, lesson: &str, id: &str) -> Result<Value, CourseError> {
+        Ok(to_value(&self.session.sql_plan(lesson, id)?))
+    }
+
+    /// Grades a `sql` answer (its statements by slot) with the SQL engine's
+    /// `run` of the plan, as [`Course::grade`] grades others, and records
+    /// the attempt.
+    pub fn grade_sql(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        answer: &Value,
+        run: sim_core::sqllab::PlanRun,
+        lang: Lang,
+    ) -> Result<Value, CourseError> {
+        let mut parsed = self.session.answer_from_json(lesson, id, answer)?;
+        if let Answer::Sql(sql) = &mut parsed {
+            sql.run = Some(run);
+        }
         let graded = self.session.grade(lesson, id, &parsed)?;
         let mut shown = feedback_view(&graded.feedback, lang);
         shown.progress = Some(progress_json(&self.session, lesson, id));

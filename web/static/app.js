@@ -406,7 +406,8 @@ function viewExercise(lesson, exercise) {
       return;
     }
     try {
-      show(JSON.parse(course.grade(lesson.id, exercise.id, JSON.stringify(answer))), false);
+      // A SQL exercise hands a function that grades its engine's run.
+      show(JSON.parse(typeof answer === 'function' ? answer() : course.grade(lesson.id, exercise.id, JSON.stringify(answer))), false);
       save();
       focusVerdict();
     } catch (error) {
@@ -448,7 +449,7 @@ function viewExercise(lesson, exercise) {
     }
   });
 
-  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise };
+  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise, sql: sqlExercise };
   kind = builders[exercise.kind]?.(lesson, exercise, body, submit) ?? null;
 
   box.append(
@@ -461,6 +462,13 @@ function viewExercise(lesson, exercise) {
     h('div', { class: 'buttons' }, hintButton, solutionButton, solutionNote),
     hints, feedback);
   return box;
+}
+
+// A SQL exercise's screen and its SQLite load only when one opens (sql.js).
+function sqlExercise(...args) {
+  const kind = {};
+  import('./sql.js').then((sql) => sql.sqlExercise(kind, course, ...args), (error) => banner(errorText(error)));
+  return kind;
 }
 
 function markExercise(lesson, exercise, body, submit) {

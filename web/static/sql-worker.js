@@ -5,10 +5,12 @@
 
 import init, { runPlan, sqliteVersion } from './fencelab_web_sql.js';
 
-const started = performance.now();
-const ready = init().then(() => {
-  self.postMessage({ kind: 'ready', version: sqliteVersion(), ms: Math.round(performance.now() - started) });
-});
+const ready = init().then(
+  () => self.postMessage({ kind: 'ready', version: sqliteVersion() }),
+  (error) => {
+    self.postMessage({ kind: 'failed', message: String(error && error.message ? error.message : error) });
+    throw error;
+  });
 
 self.onmessage = async (event) => {
   const { id, plan, statements } = event.data;
