@@ -11,4 +11,5 @@ mod differential;
 mod examples;
 mod front_ends;
 mod postgres;
+mod sql_lab;
 mod stateright_peer;

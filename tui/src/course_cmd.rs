@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
-    CourseSession, Grade, Lesson, Progress, concept_name, coverage, lint_course, lint_lesson,
-    parse_lesson,
+    Answer, CourseSession, Grade, Lesson, Progress, concept_name, coverage, lint_course,
+    lint_lesson, parse_lesson,
 };
 
 use crate::report::{EXIT_BAD_INPUT, print_stdout};
@@ -361,7 +361,7 @@ fn answers_error_zh(error: &serde_json::Error) -> String {
 }
 
 /// The answer keys of an answer, one per exercise kind.
-const ANSWER_KINDS: [&str; 5] = ["mark", "predict", "design", "break", "quiz"];
+const ANSWER_KINDS: [&str; 6] = ["mark", "predict", "design", "break", "quiz", "sql"];
 
 /// Any JSON value, refused (with the position serde_json gives) when one of
 /// its objects repeats a key: serde_json would silently keep the last one,
@@ -611,6 +611,8 @@ fn grade_answers(
         };
         let graded = session
             .answer_from_json(lesson_id, exercise_id, answer_value)
+            // SQL statements run here, on SQLite in the box, before grading.
+            .and_then(|answer| run_sql(session, lesson_id, exercise_id, answer))
             // A teacher's report: the whole grade, every item with its
             // reason; an empty answer is graded (as wrong), not refused.
             .and_then(|answer| session.grade_handed_in(lesson_id, exercise_id, &answer));
@@ -632,6 +634,22 @@ fn grade_answers(
     } else {
         Err(problems)
     }
+}
+
+/// A `sql` answer with its statements run against the exercise's plan;
+/// any other answer as it is.
+fn run_sql(
+    session: &CourseSession,
+    lesson_id: &str,
+    exercise_id: &str,
+    answer: Answer,
+) -> Result<Answer, sim_core::course::CourseError> {
+    let Answer::Sql(mut sql) = answer else {
+        return Ok(answer);
+    };
+    let plan = session.sql_plan(lesson_id, exercise_id)?;
+    sql.run = Some(sqlbox::battery::run(&plan, &sql.statements));
+    Ok(Answer::Sql(sql))
 }
 
 fn grade_report_json(learner: Option<&str>, results: &[Graded], lang: Lang) -> String {

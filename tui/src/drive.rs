@@ -193,6 +193,7 @@ impl Learner {
                 }
             }
             Answer::Design(design) => self.enter_design(design),
+            Answer::Sql(answer) => self.enter_sql(&answer.statements),
             Answer::Break(schedule) => {
                 if let Some(Screen::Exercise(state)) = self.app.screens.last_mut()
                     && let Work::Break(work) = &mut state.work
@@ -232,6 +233,42 @@ impl Learner {
             self.keys(KeyCode::Down, position);
             self.key(KeyCode::Char(' '));
         }
+    }
+
+    /// Types each statement into its slot as a learner would: e to edit,
+    /// Tab to the slot, the old text erased, the new one typed, Esc.
+    fn enter_sql(&mut self, statements: &sim_core::sqllab::Statements) {
+        let Some(Work::Sql(work)) = self.exercise().map(|s| &s.work) else {
+            return;
+        };
+        if !work.editing {
+            self.key(KeyCode::Char('e'));
+        }
+        for (slot, text) in statements {
+            for _ in 0..8 {
+                match self.exercise().map(|s| &s.work) {
+                    Some(Work::Sql(work)) if work.slots.get(work.slot) != Some(slot) => {
+                        self.key(KeyCode::Tab);
+                    }
+                    _ => break,
+                }
+            }
+            let old = match self.exercise().map(|s| &s.work) {
+                Some(Work::Sql(work)) => work.current().0.chars().count(),
+                _ => 0,
+            };
+            let lines = old + 1;
+            self.keys(KeyCode::Down, lines);
+            self.key(KeyCode::End);
+            self.keys(KeyCode::Backspace, old);
+            for c in text.chars() {
+                self.key(match c {
+                    '\n' => KeyCode::Enter,
+                    c => KeyCode::Char(c),
+                });
+            }
+        }
+        self.key(KeyCode::Esc);
     }
 
     /// Walks the design rows from the top, changing each until it holds

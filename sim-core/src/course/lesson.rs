@@ -188,8 +188,8 @@ impl ExerciseKind {
         match self {
             ExerciseKind::Mark { scenario, .. }
             | ExerciseKind::Predict { scenario, .. }
-            | ExerciseKind::Break { scenario, .. }
-            | ExerciseKind::Sql { scenario, .. } => Some(*scenario),
+            | ExerciseKind::Break { scenario, .. } => Some(*scenario),
+            // A SQL exercise runs its scenario on SQLite; it shows no timeline.
             _ => None,
         }
     }

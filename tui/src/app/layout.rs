@@ -467,7 +467,7 @@ fn keys_width(keys: &[(&str, &str)]) -> usize {
 /// ending in help and quit; or the answer to the last key, right of which
 /// help and quit still fit (or nothing, when they do not).
 pub(crate) fn footer(app: &App, width: u16) -> Footer {
-    let tail = view::footer_tail(app.lang());
+    let tail = view::footer_tail(app);
     let room = usize::from(width).saturating_sub(1);
     let (status, pad, keys) = if let Some(status) = &app.status {
         let tail_width = keys_width(&tail) + 2;
@@ -487,12 +487,12 @@ pub(crate) fn footer(app: &App, width: u16) -> Footer {
         for key in view::screen_keys(app) {
             let mut trial = keys.clone();
             trial.push(key);
-            trial.extend(tail);
+            trial.extend(tail.iter().copied());
             if keys_width(&trial) <= room {
                 keys.push(key);
             }
         }
-        keys.extend(tail);
+        keys.extend(tail.iter().copied());
         (None, 0, keys)
     };
     let mut x = 1 + status.as_deref().map_or(0, text::width) + pad;

@@ -9,6 +9,7 @@ use sim_core::course::{
     CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson,
     MinimalDesign, Progress, Schedule,
 };
+use sim_core::sqllab::{Slot, SlotRefusal};
 use sim_core::{Action, Check, Design, Outcome, Protect, ResourceKind, Scenario, Step, Trace};
 
 use super::explorer::{Command, ExplorerState};
@@ -138,6 +139,129 @@ pub(crate) enum Work {
         /// Authored indices, as the answer and the key name them.
         chosen: BTreeSet<usize>,
     },
+    Sql(Box<SqlWork>),
+}
+
+/// A `sql` exercise's statements in the making: one text per slot, each
+/// with its cursor, edited in place.
+#[derive(Debug, Clone)]
+pub(crate) struct SqlWork {
+    pub(crate) slots: Vec<Slot>,
+    /// Parallel to `slots`.
+    pub(crate) texts: Vec<String>,
+    /// Parallel to `slots`: the cursor, as a char index into the text.
+    pub(crate) cursors: Vec<usize>,
+    /// The slot on screen.
+    pub(crate) slot: usize,
+    /// Keys type into the statement (Esc stops, e starts again).
+    pub(crate) editing: bool,
+    /// What the box refused at the last try, by slot (syntax errors with
+    /// their line and column).
+    pub(crate) refused: Vec<SlotRefusal>,
+}
+
+impl SqlWork {
+    pub(crate) fn new(slots: &[Slot]) -> SqlWork {
+        SqlWork {
+            slots: slots.to_vec(),
+            texts: vec![String::new(); slots.len()],
+            cursors: vec![0; slots.len()],
+            slot: 0,
+            // Opened as every exercise is: h, s and Enter work; e types.
+            editing: false,
+            refused: Vec::new(),
+        }
+    }
+
+    /// The learner's statements, by slot.
+    pub(crate) fn statements(&self) -> sim_core::sqllab::Statements {
+        self.slots
+            .iter()
+            .zip(&self.texts)
+            .map(|(slot, text)| (*slot, text.clone()))
+            .collect()
+    }
+
+    /// The text on screen and its cursor.
+    pub(crate) fn current(&self) -> (&str, usize) {
+        (
+            self.texts.get(self.slot).map_or("", String::as_str),
+            self.cursors.get(self.slot).copied().unwrap_or(0),
+        )
+    }
+
+    /// Applies one editing key to the text on screen.
+    pub(crate) fn edit(&mut self, key: SqlKey) {
+        let (Some(text), Some(cursor)) = (
+            self.texts.get_mut(self.slot),
+            self.cursors.get_mut(self.slot),
+        ) else {
+            return;
+        };
+        let chars: Vec<char> = text.chars().collect();
+        let at = (*cursor).min(chars.len());
+        // Start and end (char indices) of the line holding `at`.
+        let line_start = |at: usize| {
+            chars[..at]
+                .iter()
+                .rposition(|c| *c == '\n')
+                .map_or(0, |p| p + 1)
+        };
+        let line_end = |at: usize| {
+            chars[at..]
+                .iter()
+                .position(|c| *c == '\n')
+                .map_or(chars.len(), |p| at + p)
+        };
+        let byte = |at: usize| chars[..at].iter().map(|c| c.len_utf8()).sum::<usize>();
+        match key {
+            SqlKey::Type(c) => {
+                if text.len() + c.len_utf8() <= sqlbox::MAX_SQL_BYTES {
+                    text.insert(byte(at), c);
+                    *cursor = at + 1;
+                }
+            }
+            SqlKey::Backspace if at > 0 => {
+                text.remove(byte(at - 1));
+                *cursor = at - 1;
+            }
+            SqlKey::Delete if at < chars.len() => {
+                text.remove(byte(at));
+            }
+            SqlKey::Backspace | SqlKey::Delete => {}
+            SqlKey::Left => *cursor = at.saturating_sub(1),
+            SqlKey::Right => *cursor = (at + 1).min(chars.len()),
+            SqlKey::Home => *cursor = line_start(at),
+            SqlKey::End => *cursor = line_end(at),
+            SqlKey::Up | SqlKey::Down => {
+                let start = line_start(at);
+                let column = at - start;
+                let target = if key == SqlKey::Up {
+                    (start > 0).then(|| line_start(start - 1))
+                } else {
+                    let end = line_end(at);
+                    (end < chars.len()).then_some(end + 1)
+                };
+                if let Some(target) = target {
+                    *cursor = (target + column).min(line_end(target));
+                }
+            }
+        }
+    }
+}
+
+/// A key of the SQL editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SqlKey {
+    Type(char),
+    Backspace,
+    Delete,
+    Left,
+    Right,
+    Up,
+    Down,
+    Home,
+    End,
 }
 
 /// One editable row of a design exercise.
@@ -600,6 +724,9 @@ impl App {
                 let shell = found.scenario(*scenario)?.clone();
                 let work = BreakWork::new(shell);
                 (None, Vec::new(), Work::Break(Box::new(work)))
+            }
+            ExerciseKind::Sql { slots, .. } => {
+                (None, Vec::new(), Work::Sql(Box::new(SqlWork::new(slots))))
             }
             ExerciseKind::Quiz { multiple, .. } => (
                 None,

@@ -11,7 +11,7 @@ use super::explorer::ExplorerState;
 use super::layout;
 use super::model::{
     App, BreakWork, CourseState, DesignWork, Draft, ExerciseState, KnobRow, LessonState, Panel,
-    SandboxState, Screen, StepField, Timeline, Work,
+    SandboxState, Screen, SqlKey, SqlWork, StepField, Timeline, Work,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,6 +95,12 @@ pub(crate) enum Message {
     /// Quiz: choose (or unchoose) the option shown at this position (from
     /// 0; the learner types its number, from 1).
     ChooseAt(u8),
+    /// SQL: a key typed into the statement on screen.
+    Sql(SqlKey),
+    /// SQL: start or stop typing into the statement (keys then act as
+    /// commands: grade, hint, solution, help).
+    EditSql,
+    StopEditSql,
 }
 
 /// A terminal event as a message. Only key presses count: terminals that
@@ -135,6 +141,14 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
             KeyCode::Esc | KeyCode::Enter | KeyCode::Char('?') => Some(M::ToggleHelp),
             _ => scroll_key(code),
         };
+    }
+    // While a statement is edited every printable key is text: only Esc
+    // (stop editing) and the editing keys act.
+    if let Screen::Exercise(state) = app.screen()
+        && let Work::Sql(work) = &state.work
+        && work.editing
+    {
+        return sql_edit_key(code);
     }
     if let Screen::Explorer(state) = app.screen()
         && state.running()
@@ -197,6 +211,27 @@ fn item_key(code: KeyCode) -> Option<Message> {
         KeyCode::BackTab => Some(Message::PrevItem),
         _ => None,
     }
+}
+
+/// The SQL editor's keys while typing.
+fn sql_edit_key(code: KeyCode) -> Option<Message> {
+    let key = match code {
+        KeyCode::Esc => return Some(Message::StopEditSql),
+        KeyCode::Tab => return Some(Message::NextItem),
+        KeyCode::BackTab => return Some(Message::PrevItem),
+        KeyCode::Char(c) => SqlKey::Type(c),
+        KeyCode::Enter => SqlKey::Type('\n'),
+        KeyCode::Backspace => SqlKey::Backspace,
+        KeyCode::Delete => SqlKey::Delete,
+        KeyCode::Left => SqlKey::Left,
+        KeyCode::Right => SqlKey::Right,
+        KeyCode::Up => SqlKey::Up,
+        KeyCode::Down => SqlKey::Down,
+        KeyCode::Home => SqlKey::Home,
+        KeyCode::End => SqlKey::End,
+        _ => return None,
+    };
+    Some(Message::Sql(key))
 }
 
 /// The keys that move along a timeline.
@@ -311,6 +346,14 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
             _ => list_key(code)
                 .or_else(|| value_key(code))
                 .or_else(|| item_key(code))
+                .or_else(|| scroll_pages(code)),
+        },
+        // Not typing: the statements are graded, the slots switched, the
+        // panel scrolled; e types again.
+        Work::Sql(_) => match code {
+            KeyCode::Char('e') => Some(M::EditSql),
+            _ => item_key(code)
+                .or_else(|| scroll_key(code))
                 .or_else(|| scroll_pages(code)),
         },
         Work::Quiz { order, .. } => match code {
@@ -798,7 +841,14 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
         Work::Design(work) => Answer::Design(work.answer()),
         Work::Break(work) => Answer::Break(work.schedule()),
         Work::Quiz { chosen, .. } => Answer::Quiz(chosen.iter().copied().collect()),
+        Work::Sql(work) => match sql_answer(app, work, lesson_id, exercise_id) {
+            Some(answer) => answer,
+            None => return,
+        },
     };
+    if let Work::Sql(work) = &mut state.work {
+        work.refused.clear();
+    }
     match app.session.grade(lesson_id, exercise_id, &answer) {
         Ok(graded) => {
             let result = graded.feedback;
@@ -823,6 +873,10 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
                     "✗ Not yet: think again, or h for a hint.",
                     "✗ 还不对：再想想，或按 h 看提示。",
                 ),
+                (Work::Sql(_), false) => app.say(
+                    "✗ Not every case passes yet: the panel says how many.",
+                    "✗ 还有用例没有通过：面板上写着有几个。",
+                ),
             }
             state.grade = Some(result);
             state.panel = Panel::Step;
@@ -837,11 +891,48 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
             );
             state.panel = Panel::Step;
         }
+        // Refused by the box: shown by the editor, not graded, not counted.
+        Err(CourseError::SqlRefused(refused)) => {
+            app.say(
+                "✗ SQLite refused a statement: see the panel (not counted as a try).",
+                "✗ SQLite 拒绝了一条语句：见面板（不计入作答次数）。",
+            );
+            if let Work::Sql(work) = &mut state.work {
+                if let Some(first) = refused.first()
+                    && let Some(at) = work.slots.iter().position(|s| *s == first.slot)
+                {
+                    work.slot = at;
+                }
+                work.refused = refused;
+            }
+            state.panel = Panel::Step;
+        }
         Err(why) => app.say(
             format!("Could not grade: {why}"),
             format!("无法评分：{}", why.message(sim_core::Lang::Zh)),
         ),
     }
+}
+
+/// A `sql` answer: the statements, run on SQLite through the box against
+/// the exercise's plan (the session judges the run). `None` when there is
+/// no plan, said on the footer.
+fn sql_answer(app: &mut App, work: &SqlWork, lesson_id: &str, exercise_id: &str) -> Option<Answer> {
+    let statements = work.statements();
+    let plan = match app.session.sql_plan(lesson_id, exercise_id) {
+        Ok(plan) => plan,
+        Err(why) => {
+            app.say(
+                format!("Could not grade: {why}"),
+                format!("无法评分：{}", why.message(sim_core::Lang::Zh)),
+            );
+            return None;
+        }
+    };
+    // Nothing written is said as such by the session, without running.
+    let run = (!statements.values().all(|s| s.trim().is_empty()))
+        .then(|| sqlbox::battery::run(&plan, &statements));
+    Some(Answer::Sql(sim_core::course::SqlAnswer { statements, run }))
 }
 
 /// The next (or previous) of `choices` after `current`, wrapping; the first
@@ -885,6 +976,25 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
     }
     let edited = match &mut state.work {
         Work::Mark | Work::Predict { .. } => false,
+        Work::Sql(work) => match message {
+            Message::Sql(key) => {
+                work.edit(key);
+                true
+            }
+            Message::EditSql => {
+                work.editing = true;
+                true
+            }
+            Message::StopEditSql => {
+                work.editing = false;
+                true
+            }
+            Message::NextItem | Message::PrevItem => {
+                work.slot = wrap(work.slot, work.slots.len(), message == Message::NextItem);
+                true
+            }
+            _ => return None,
+        },
         Work::Design(_) if message == Message::OpenTimeline => {
             return Some(open_counterexample(app, state.grade.as_ref(), source));
         }

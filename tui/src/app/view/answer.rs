@@ -10,7 +10,9 @@ use sim_core::course::{Exercise, ExerciseKind, Feedback, Grade, GradeItem};
 use sim_core::{Design, Outcome, Protect, Scenario};
 
 use super::sandbox::{step_head, step_lines, step_title};
-use crate::app::model::{BreakWork, DesignWork, ExerciseState, KnobRow, StepField, Timeline, Work};
+use crate::app::model::{
+    BreakWork, DesignWork, ExerciseState, KnobRow, SqlWork, StepField, Timeline, Work,
+};
 use crate::app::text;
 use crate::app::theme::Theme;
 use crate::app::timeline::outcome_glyph;
@@ -1000,6 +1002,131 @@ pub(crate) fn predict_solution(
             theme.title(),
             theme,
         );
+        prose(&mut lines, item.text.get(lang), width, theme.plain(), theme);
+    }
+    lines
+}
+
+/// The SQL editor's title: the statements, the one on screen bracketed.
+pub(crate) fn sql_title(work: &SqlWork, lang: Lang) -> String {
+    let names: Vec<String> = work
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(index, slot)| {
+            if index == work.slot {
+                format!("[{}]", slot.name())
+            } else {
+                slot.name().to_owned()
+            }
+        })
+        .collect();
+    let mode = if work.editing {
+        lang.pick("typing · Esc stops", "输入中 · Esc 结束")
+    } else {
+        lang.pick("e edits · Enter runs", "e 编辑 · Enter 运行")
+    };
+    format!("SQL · {} · {mode}", names.join(" "))
+}
+
+/// The SQL editor: the statement on screen with line numbers and its
+/// cursor, the parameters, what SQLite refused, and the last try.
+pub(crate) fn sql_step(
+    state: &ExerciseState,
+    work: &SqlWork,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) -> PanelText {
+    let mut lines = Vec::new();
+    let (text, cursor) = work.current();
+    let mut focus = None;
+    let mut offset = 0;
+    let cursor_style = theme.selected().add_modifier(Modifier::REVERSED);
+    for (number, line) in text.split('\n').enumerate() {
+        let count = line.chars().count();
+        let mut spans = vec![Span::styled(format!("{:>3}│", number + 1), theme.dim())];
+        if work.editing && (offset..=offset + count).contains(&cursor) {
+            focus = Some(lines.len());
+            let at = cursor - offset;
+            let before: String = line.chars().take(at).collect();
+            let under: String = line.chars().nth(at).map_or(" ".to_owned(), String::from);
+            let after: String = line.chars().skip(at + 1).collect();
+            spans.push(Span::styled(before, theme.plain()));
+            spans.push(Span::styled(under, cursor_style));
+            spans.push(Span::styled(after, theme.plain()));
+        } else {
+            spans.push(Span::styled(line.to_owned(), theme.plain()));
+        }
+        lines.push(Line::from(spans));
+        offset += count + 1;
+    }
+    if text.is_empty() {
+        prose(
+            &mut lines,
+            lang.pick(
+                "(empty: e starts typing one UPDATE statement)",
+                "（空：按 e 开始输入一条 UPDATE 语句）",
+            ),
+            width,
+            theme.dim(),
+            theme,
+        );
+    }
+    lines.push(Line::default());
+    prose(
+        &mut lines,
+        &format!(
+            "{}{}",
+            lang.pick("Parameters: ", "参数："),
+            sim_core::sqllab::Slot::PARAMS.join(" ")
+        ),
+        width,
+        theme.dim(),
+        theme,
+    );
+    for refusal in &work.refused {
+        let said = match lang {
+            Lang::En => &refusal.en,
+            Lang::Zh => &refusal.zh,
+        };
+        verdict(
+            &mut lines,
+            false,
+            &format!("{}: {said}", refusal.slot.name()),
+            width,
+            theme,
+        );
+    }
+    if let Some(grade) = &state.grade {
+        lines.push(Line::default());
+        last_try(&mut lines, grade, lang, width, theme);
+        for item in &grade.items {
+            verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+        }
+    }
+    PanelText { lines, focus }
+}
+
+/// A SQL exercise's worked solution: the model's statements and what each
+/// case needs of them.
+pub(crate) fn sql_solution(
+    solution: &Grade,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (index, paragraph) in solution.summary.get(lang).split('\n').enumerate() {
+        let style = if index == 0 {
+            theme.title()
+        } else {
+            theme.plain()
+        };
+        prose(&mut lines, paragraph, width, style, theme);
+    }
+    lines.push(Line::default());
+    for item in &solution.items {
         prose(&mut lines, item.text.get(lang), width, theme.plain(), theme);
     }
     lines

@@ -28,6 +28,7 @@ fn heading(exercise: &Exercise, lang: Lang) -> &'static str {
         ExerciseKind::Design { .. } => ("Choose the protection", "选择保护措施"),
         ExerciseKind::Break { .. } => ("Break the design", "攻破这个设计"),
         ExerciseKind::Quiz { .. } => ("Quiz", "测验"),
+        ExerciseKind::Sql { .. } => ("Write the statements", "写出这些语句"),
     };
     lang.pick(en, zh)
 }
@@ -199,6 +200,7 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
                     .pick("Choose every right answer", "选出所有正确答案")
                     .to_owned(),
                 (Work::Quiz { .. }, _) => lang.pick("Choose one answer", "选择一个答案").to_owned(),
+                (Work::Sql(work), _) => answer::sql_title(work, lang),
                 _ => String::new(),
             }
         }
@@ -320,6 +322,10 @@ pub(crate) fn panel_lines(
                     lines.push(Line::default());
                     lines.extend(answer::quiz_solution(exercise, order, lang, width, theme));
                 }
+                (Work::Sql(_), _) => {
+                    lines.push(Line::default());
+                    lines.extend(answer::sql_solution(solution, lang, width, theme));
+                }
                 _ => {
                     lines.push(Line::default());
                     prose(&mut lines, solution.summary.get(lang), theme.plain());
@@ -401,6 +407,7 @@ pub(crate) fn panel_lines(
             (Work::Quiz { .. }, _) => {
                 return answer::quiz_step(state, exercise, lang, width, theme);
             }
+            (Work::Sql(work), _) => return answer::sql_step(state, work, lang, width, theme),
             _ => {}
         },
     }

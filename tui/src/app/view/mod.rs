@@ -216,6 +216,8 @@ fn exercise_aliases(work: &Work, lang: Lang) -> Vec<(&'static str, &'static str)
             ("PgUp/PgDn", w("scroll by a page", "按页滚动")),
         ],
         Work::Design(_) | Work::Quiz { .. } => vec![rows],
+        Work::Sql(work) if work.editing => vec![("Space", w("type a space", "输入空格"))],
+        Work::Sql(_) => vec![rows, ("PgUp/PgDn", w("scroll by a page", "按页滚动"))],
         Work::Break(work) => {
             let mut keys = vec![
                 rows,
@@ -241,6 +243,29 @@ fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'stat
     let home_end = ("Home/End", w("start/end", "开头/结尾"));
     let first_last = ("Home/End", w("first/last", "首项/末项"));
     let (mut keys, later) = match &state.work {
+        // Typing: every printable key is text; Esc alone leaves it.
+        Work::Sql(work) if work.editing => {
+            return vec![
+                ("Esc", w("done typing", "结束输入")),
+                ("Tab", w("next statement", "下一条语句")),
+                ("Enter", w("new line", "换行")),
+                ("←→", w("move", "移动")),
+                ("↑↓", w("line", "换行移动")),
+                ("Home/End", w("line start/end", "行首/行尾")),
+                ("Backspace", w("erase left", "删除左边")),
+                ("Delete", w("erase right", "删除右边")),
+                ("!-~", w("type", "输入")),
+            ];
+        }
+        Work::Sql(_) => (
+            vec![
+                ("Enter", w("run the cases", "运行用例")),
+                ("e", w("edit", "编辑")),
+                ("Tab", w("next statement", "下一条语句")),
+                ("↑↓", w("scroll", "滚动")),
+            ],
+            vec![],
+        ),
         Work::Mark => (
             vec![
                 ("Tab", w("next ○", "下一个 ○")),
@@ -347,7 +372,21 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 /// The footer's last two keys, help and quit.
-pub(crate) fn footer_tail(lang: Lang) -> [(&'static str, &'static str); 2] {
+pub(crate) fn footer_tail(app: &App) -> Vec<(&'static str, &'static str)> {
+    // While a statement is typed, ? and q are text (Ctrl-C still quits).
+    if sql_typing(app) {
+        return Vec::new();
+    }
+    footer_tail_keys(app.lang()).to_vec()
+}
+
+/// Whether keys type into a SQL statement now.
+pub(crate) fn sql_typing(app: &App) -> bool {
+    matches!(app.screen(), Screen::Exercise(state) if matches!(&state.work, Work::Sql(work) if work.editing))
+}
+
+/// Help and quit, as the footer ends.
+fn footer_tail_keys(lang: Lang) -> [(&'static str, &'static str); 2] {
     [
         ("?", lang.pick("help", "帮助")),
         ("q", lang.pick("quit", "退出")),
@@ -395,6 +434,10 @@ fn overlay_block(title: &str, theme: Theme) -> Block<'static> {
 pub(crate) fn help_keys(app: &App) -> Vec<(&'static str, &'static str)> {
     let lang = app.lang();
     let mut keys = screen_keys(app);
+    if sql_typing(app) {
+        keys.extend(screen_aliases(app));
+        return keys;
+    }
     keys.extend([
         ("?", lang.pick("this help", "本帮助")),
         (
@@ -554,6 +597,10 @@ fn exercise_help(
         Work::Break(_) => Some((
             "Schedule: ↑↓ picks a step, Tab a field ([ ] marks it), Space or → changes it and ← back, as in a design (tick, worker, action, target; a tick can also be typed), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
             "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（时刻、Worker、动作、目标；时刻也可以直接输入），a 在下一时刻添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的时刻）。按 t 在独立的时间线上打开调度。",
+        )),
+        Work::Sql(_) => Some((
+            "SQL: write each statement as one UPDATE with named parameters (:job, :owner, :token, :now, :ttl). While you type, every key is text; Esc stops typing, e starts again, Tab switches the statement. Enter runs them on a real SQLite against the lesson's scenario and every edge case; a statement SQLite refuses is shown with its line:column and is not counted as a try.",
+            "SQL：每条语句写成一条带命名参数（:job、:owner、:token、:now、:ttl）的 UPDATE。输入时每个键都是文字；Esc 结束输入，e 重新开始，Tab 切换语句。Enter 在真实的 SQLite 上，对本课的场景和每个边界用例运行这些语句；SQLite 拒绝的语句会标出行:列，不计入作答次数。",
         )),
         Work::Quiz { .. } => Some((
             "Quiz: ( ) one answer, [ ] any number. A digit chooses the option with that number; the options stay on screen with the hints. After a try each option shows ✓ or ✗ and why.",
