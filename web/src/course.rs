@@ -952,15 +952,11 @@ impl Course {
         Ok(to_value(&shown))
     }
 
-    /// A `sql` exercise's plan, for the page's SQL engine (`web-sql`, in
-    /// `sql-worker.js`) to run with the learner's statements.
-    pub fn sql_plan(&self, lesson: &str, id: &str) -> Result<Value, CourseError> {
-        Ok(to_value(&self.session.sql_plan(lesson, id)?))
-    }
-
     /// Grades a `sql` answer (its statements by slot) with the SQL engine's
-    /// `run` of the plan, as [`Course::grade`] grades others, and records
-    /// the attempt.
+    /// `run` of the plan (`CourseSession::sql_plan`, run by
+    /// `sqlbox::battery`), as [`Course::grade`] grades others, and records
+    /// the attempt. Only in the SQL engine's wasm (`web-sql`).
+    #[cfg(feature = "sql-lab")]
     pub fn grade_sql(
         &mut self,
         lesson: &str,

@@ -298,7 +298,9 @@ pub fn engine_version() -> String {
     json!(env!("CARGO_PKG_VERSION")).to_string()
 }
 
-#[cfg(target_arch = "wasm32")]
+// Not in the SQL engine's wasm (`web-sql`, which turns on `sql-lab` and
+// uses the `Course` above): the page's bindings belong to the page's wasm.
+#[cfg(all(target_arch = "wasm32", not(feature = "sql-lab")))]
 pub mod bindings {
     //! The JavaScript face of the crate: one `Course` handle that owns the
     //! lessons and the progress, and a few free functions. Data crosses as
@@ -475,32 +477,6 @@ pub mod bindings {
             let lang = self.inner.lang();
             let answer = answer(answer_json, self.inner.lang())?;
             course_js(self.inner.grade(lesson, exercise, &answer, lang), lang)
-        }
-
-        /// A `sql` exercise's plan (JSON) for the SQL engine's worker.
-        #[wasm_bindgen(js_name = sqlPlan)]
-        pub fn sql_plan(&self, lesson: &str, exercise: &str) -> Result<String, JsError> {
-            let lang = self.inner.lang();
-            course_js(self.inner.sql_plan(lesson, exercise), lang)
-        }
-
-        /// Grades a `sql` answer (statements by slot, JSON) with the SQL
-        /// engine's run of the exercise's plan (JSON).
-        #[wasm_bindgen(js_name = gradeSql)]
-        pub fn grade_sql(
-            &mut self,
-            lesson: &str,
-            exercise: &str,
-            answer_json: &str,
-            run_json: &str,
-        ) -> Result<String, JsError> {
-            let lang = self.inner.lang();
-            let answer = answer(answer_json, lang)?;
-            let run = serde_json::from_str(run_json).map_err(|e| fail(format!("run: {e}")))?;
-            course_js(
-                self.inner.grade_sql(lesson, exercise, &answer, run, lang),
-                lang,
-            )
         }
 
         /// A break exercise's edited schedule on the timeline (the editor's

@@ -439,9 +439,9 @@ function viewExercise(lesson, exercise) {
       for (const button of buttons) button.disabled = false;
     }
   };
-  solutionButton.addEventListener('click', () => {
+  solutionButton.addEventListener('click', async () => {
     try {
-      show(JSON.parse(course.solution(lesson.id, exercise.id)), true);
+      show(JSON.parse(kind?.solution ? await kind.solution() : course.solution(lesson.id, exercise.id)), true);
       save();
       focusVerdict();
     } catch (error) {
@@ -467,7 +467,7 @@ function viewExercise(lesson, exercise) {
 // A SQL exercise's screen and its SQLite load only when one opens (sql.js).
 function sqlExercise(...args) {
   const kind = {};
-  import('./sql.js').then((sql) => sql.sqlExercise(kind, course, ...args), (error) => banner(errorText(error)));
+  import('./sql.js').then((sql) => sql.sqlExercise(kind, { course, lessons: lessonsText }, ...args), (error) => banner(errorText(error)));
   return kind;
 }
 

@@ -1,9 +1,12 @@
 // The SQL engine (web-sql: fencelab's untrusted-SQL box, rusqlite on SQLite
 // compiled to WebAssembly) runs here, off the page's thread. sql.js starts
 // this worker when a SQL exercise first opens: the page's first download
-// carries none of it.
+// carries none of it. Like the design grader's worker, it holds its own
+// course session (the page's lessons, the page's progress as sent), runs
+// the exercise's plan on SQLite, grades there and sends back the grade and
+// the progress record, which the page merges.
 
-import init, { runPlan, sqliteVersion } from './fencelab_web_sql.js';
+import init, { gradeSql, sqlSolution, sqliteVersion } from './fencelab_web_sql.js';
 
 const ready = init().then(
   () => self.postMessage({ kind: 'ready', version: sqliteVersion() }),
@@ -13,10 +16,13 @@ const ready = init().then(
   });
 
 self.onmessage = async (event) => {
-  const { id, plan, statements } = event.data;
+  const { id, op, lessons, progress, lang, lesson, exercise, statements } = event.data;
   try {
     await ready;
-    self.postMessage({ id, kind: 'done', run: runPlan(plan, statements) });
+    const answer = op === 'solution'
+      ? sqlSolution(lessons, progress, lang, lesson, exercise)
+      : gradeSql(lessons, progress, lang, lesson, exercise, statements);
+    self.postMessage({ id, kind: 'done', answer });
   } catch (error) {
     self.postMessage({ id, kind: 'error', message: String(error && error.message ? error.message : error) });
   }

@@ -1,9 +1,10 @@
 // A SQL exercise (the `sql` kind): a text box per statement the learner
 // writes. The statements run on a real SQLite in sql-worker.js (the SQL
 // engine's own wasm: fencelab-sqlbox, the terminal's box, compiled to
-// WebAssembly), and the course session in the page's wasm judges that run
-// as the terminal's does. This module, the worker and the engine load only
-// when a SQL exercise opens (app.js imports it then).
+// WebAssembly), which grades the run in its own course session as the
+// terminal does; the page merges the progress record it sends back. This
+// module, the worker and the engine load only when a SQL exercise opens
+// (app.js imports it then).
 
 import { h, clear } from './dom.js';
 import { lang } from './strings.js';
@@ -45,7 +46,7 @@ export function startEngine() {
       const asked = waiting.get(message.id);
       if (!asked) return;
       waiting.delete(message.id);
-      if (message.kind === 'done') asked.ok(message.run);
+      if (message.kind === 'done') asked.ok(message.answer);
       else asked.fail(new Error(message.message));
     };
     worker.onerror = (event) => fail(new Error(event.message || 'sql-worker.js'));
@@ -53,15 +54,21 @@ export function startEngine() {
   return engine;
 }
 
-/** Runs a plan (JSON text) with `statements` (slot → text) in the worker:
- * the run, as JSON text. */
-async function runPlan(plan, statements) {
+/** Asks the worker's session (`op`: grade or solution) with the page's
+ * lessons and progress; merges the progress it sends back into `course`,
+ * and resolves to the answer's `value`. */
+async function ask(page, op, lesson, exercise, statements) {
   await startEngine();
   const id = ++requests;
-  return new Promise((ok, fail) => {
+  const { progress, value } = JSON.parse(await new Promise((ok, fail) => {
     waiting.set(id, { ok, fail });
-    worker.postMessage({ id, plan, statements: JSON.stringify(statements) });
-  });
+    worker.postMessage({
+      id, op, lessons: page.lessons, progress: page.course.progressJson(), lang: lang(),
+      lesson: lesson.id, exercise: exercise.id, statements: JSON.stringify(statements ?? {}),
+    });
+  }));
+  page.course.mergeProgress(progress);
+  return value;
 }
 
 // ---- the exercise -------------------------------------------------------------
@@ -80,10 +87,11 @@ function readDraft(lesson, exercise) {
 
 /**
  * Builds a SQL exercise into `body`. `kind` is the exercise's hook object
- * in app.js (its `keyText` shows a solution's statements); `submit` takes a
- * function that grades in the course session.
+ * in app.js (`keyText` shows a solution's statements, `solution` fetches
+ * one); `page` holds the page's `course` and its `lessons` text; `submit`
+ * takes a function that gives the grade's JSON text.
  */
-export function sqlExercise(kind, course, lesson, exercise, body, submit) {
+export function sqlExercise(kind, page, lesson, exercise, body, submit) {
   const draft = readDraft(lesson, exercise);
   const boxes = exercise.slots.map((slot) => {
     const id = `sql-${exercise.id}-${slot}`;
@@ -123,17 +131,14 @@ export function sqlExercise(kind, course, lesson, exercise, body, submit) {
     const previous = status.textContent;
     status.textContent = word('running');
     try {
-      const asked = statements();
-      const plan = course.sqlPlan(lesson.id, exercise.id);
-      const run = await runPlan(plan, asked);
-      const { refused } = JSON.parse(run);
+      const { refused, result } = await ask(page, 'grade', lesson, exercise, statements());
       status.textContent = previous;
-      if (refused.length) {
+      if (refused) {
         submit(() => { throw new Error(word('refused')); });
         showRefusals(boxes, refused);
         return;
       }
-      submit(() => course.gradeSql(lesson.id, exercise.id, JSON.stringify(asked), run));
+      submit(() => JSON.stringify(result));
     } catch (error) {
       status.textContent = previous;
       submit(() => { throw error; });
@@ -142,6 +147,7 @@ export function sqlExercise(kind, course, lesson, exercise, body, submit) {
     }
   });
 
+  kind.solution = async () => JSON.stringify(await ask(page, 'solution', lesson, exercise));
   kind.keyText = (key) => h('pre', { class: 'code' }, Object.entries(key).map(([slot, text]) => `${slot}:\n${text}\n`).join('\n'));
 }
 

@@ -582,7 +582,8 @@ fn report_sizes(dist: &Path) -> Result<(), String> {
             .unwrap_or_default();
         // A worker's script is fetched when its search or check starts,
         // not with the page; the SQL engine when a SQL exercise opens.
-        let sql_engine = stem.starts_with("fencelab_web_sql") || stem == "sql-worker";
+        let sql_engine =
+            stem.starts_with("fencelab_web_sql") || stem == "sql-worker" || stem == "sql";
         if sql_engine {
             raw_sql += bytes.len();
             gz_sql += gz;
@@ -610,7 +611,7 @@ fn report_sizes(dist: &Path) -> Result<(), String> {
         kb(gz_budgeted)
     ));
     say(&format!(
-        "  SQL engine, loaded when a SQL exercise opens (fencelab_web_sql*, sql-worker.js): {:.1} KB raw, {:.1} KB gzipped",
+        "  SQL exercises and engine, loaded when one opens (sql.js, sql-worker.js, fencelab_web_sql*): {:.1} KB raw, {:.1} KB gzipped",
         kb(raw_sql),
         kb(gz_sql)
     ));

@@ -15,7 +15,7 @@ use crate::explore::{
 use crate::narrate::{describe_step, safety_reason};
 use crate::resource::{MinimalDesign, RECONCILE_COST, ResourceKind};
 use crate::scenario::{Action, MAX_TIME, Scenario, Step, Text};
-use crate::sqllab::{self, Plan, PlanRun, Slot, Statements};
+use crate::sqllab::{self, Plan, PlanRun, Statements};
 use crate::trace::{Outcome, ViolationKind};
 
 /// A learner's answer to one exercise.
@@ -222,6 +222,9 @@ pub fn answer_from_json(
                 chosen.into_iter().map(|i| i as usize).collect(),
             ))
         }
+        #[cfg(not(any(test, feature = "sql-lab")))]
+        ExerciseKind::Sql { .. } => Err(CourseError::SqlNotRun),
+        #[cfg(any(test, feature = "sql-lab"))]
         ExerciseKind::Sql { slots, .. } => {
             let object = value.as_object().ok_or(AnswerError::SqlShape)?;
             let mut statements = Statements::new();
@@ -257,7 +260,10 @@ pub fn sql_plan(lesson: &Lesson, exercise: &Exercise) -> Result<Plan, CourseErro
 
 /// A `sql` answer: one item per case, right when every statement of the
 /// case changed the rows and left the job row the model says. Refused
-/// statements are no grade ([`CourseError::SqlRefused`]).
+/// statements are no grade ([`CourseError::SqlRefused`]). Only with the
+/// `sql-lab` feature: the page's own wasm leaves the lab's judging to the
+/// SQL engine's wasm, which loads when a SQL exercise opens.
+#[cfg(any(test, feature = "sql-lab"))]
 fn grade_sql(
     lesson: &Lesson,
     exercise: &Exercise,
@@ -282,10 +288,11 @@ fn grade_sql(
 
 /// A `sql` exercise's worked solution: the statements the model sends, and
 /// per case what they must do (the model's row counts; no run needed).
+#[cfg(any(test, feature = "sql-lab"))]
 fn sql_solution(
     lesson: &Lesson,
     exercise: &Exercise,
-    slots: &[Slot],
+    slots: &[sqllab::Slot],
 ) -> Result<Solution, CourseError> {
     let plan = sql_plan(lesson, exercise)?;
     let statements = sqllab::model_statements(slots);
@@ -886,7 +893,10 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
         (ExerciseKind::Quiz { options, .. }, Answer::Quiz(chosen)) => {
             Ok(grade_quiz(options, chosen))
         }
+        #[cfg(any(test, feature = "sql-lab"))]
         (ExerciseKind::Sql { .. }, Answer::Sql(answer)) => grade_sql(lesson, exercise, answer),
+        #[cfg(not(any(test, feature = "sql-lab")))]
+        (ExerciseKind::Sql { .. }, Answer::Sql(_)) => Err(CourseError::SqlNotRun),
         _ => Err(CourseError::WrongKind {
             kind: exercise.kind.name(),
         }),
@@ -1425,16 +1435,20 @@ fn solution_key(
                 .map(|(i, _)| i)
                 .collect(),
         ),
+        #[cfg(any(test, feature = "sql-lab"))]
         ExerciseKind::Sql { slots, .. } => Answer::Sql(SqlAnswer {
             statements: sqllab::model_statements(slots),
             run: None,
         }),
+        #[cfg(not(any(test, feature = "sql-lab")))]
+        ExerciseKind::Sql { .. } => return Err(CourseError::SqlNotRun),
     };
     Ok((key, None))
 }
 
 /// The worked solution with its key: the key graded like any answer.
 pub fn worked_solution(lesson: &Lesson, exercise: &Exercise) -> Result<Solution, CourseError> {
+    #[cfg(any(test, feature = "sql-lab"))]
     if let ExerciseKind::Sql { slots, .. } = &exercise.kind {
         return sql_solution(lesson, exercise, slots);
     }
