@@ -64,3 +64,56 @@ test("the right answers run every case; a loose one changes a row count", () => 
   const loose = run(answers["finish without the state check"]);
   assert.notDeepEqual(loose.cases, good.cases);
 });
+
+// The same answers graded end to end: the page's SQL worker (its own course
+// session over the lessons, plan run on the wasm SQLite, judged there)
+// against the terminal's `fencelab grade` (native SQLite), on the course's
+// own SQL exercises.
+const fencelab = process.env.FENCELAB_BIN;
+const mainWasm = process.env.FENCELAB_WASM_NODE;
+const lessonsDir = new URL("../../lessons/", import.meta.url);
+const { readdirSync, readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");
+const { join } = await import("node:path");
+const { tmpdir } = await import("node:os");
+const lessonsText = JSON.stringify(readdirSync(lessonsDir).filter((name) => name.endsWith(".toml")).sort()
+  .map((name) => [name.replace(/\.toml$/, ""), readFileSync(new URL(name, lessonsDir), "utf8")]));
+const sqlExercises = JSON.parse(lessonsText).flatMap(([lesson, text]) =>
+  [...text.matchAll(/\[\[exercises\]\]\s*\nid = "([^"]+)"[^[]*?kind = "sql"/g)].map((m) => ({ lesson, exercise: m[1] })));
+
+test("the course has a SQL exercise to grade both ways", () => {
+  assert.ok(sqlExercises.length > 0, "no sql exercise found in lessons/");
+});
+
+for (const [name, statements] of Object.entries(answers)) {
+  test(`page and terminal grade alike: ${name}`, { skip: !fencelab || !mainWasm }, () => {
+    const course = new (require(mainWasm).Course)(lessonsText);
+    const progress = course.progressJson();
+    const dir = mkdtempSync(join(tmpdir(), "fencelab-sql-"));
+    for (const { lesson, exercise } of sqlExercises) {
+      const asked = JSON.parse(course.lesson(lesson)).exercises.find((e) => e.id === exercise).slots;
+      const given = Object.fromEntries(asked.map((slot) => [slot, statements[slot] ?? ""]));
+      const page = JSON.parse(wasm.gradeSql(lessonsText, progress, "en", lesson, exercise, JSON.stringify(given))).value;
+      const file = join(dir, "answers.json");
+      writeFileSync(file, JSON.stringify({ answers: [{ lesson, exercise, sql: given }] }));
+      let terminal;
+      try {
+        terminal = JSON.parse(execFileSync(fencelab, ["grade", file, "--json", "--lang", "en", "--lessons", lessonsDir.pathname], { encoding: "utf8" })).results[0];
+      } catch (error) {
+        // A refused statement is no grade: the terminal says why and fails.
+        terminal = error.stdout.trim() ? JSON.parse(error.stdout).results[0] : { correct: false, refusal: error.stderr };
+      }
+      if (page.refused) {
+        assert.equal(terminal.correct, false, `${exercise}: refused in the page, not passed in the terminal`);
+        const said = terminal.refusal ?? JSON.stringify(terminal.items);
+        assert.ok(said.includes(page.refused[0].en), `${exercise}: the terminal gives the page's reason: ${said}`);
+        continue;
+      }
+      assert.equal(page.result.correct, terminal.correct, `${exercise}: the same verdict`);
+      // The same number of failing cases: the terminal's report lists every
+      // case; the learner's first try in the page counts them.
+      const wrongInTerminal = terminal.items.filter((item) => !item.right).length;
+      const wrongInPage = page.result.correct ? 0 : Number(page.result.summary.match(/(\d+) of \d+ cases? wrong/)?.[1]);
+      assert.equal(wrongInPage, wrongInTerminal, `${exercise}: ${page.result.summary} / ${terminal.summary}`);
+    }
+  });
+}
