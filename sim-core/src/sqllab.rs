@@ -700,4 +700,39 @@ mod tests {
         let back: Plan = serde_json::from_str(&json).unwrap();
         assert_eq!(back, plan);
     }
+
+    #[test]
+    fn transactions_and_random_tokens_have_no_place_in_a_plan() {
+        let mut scenario = Case::Takeover.scenario().unwrap();
+        scenario
+            .steps
+            .insert(1, Step::new(1, Some(1), Action::Begin));
+        assert!(matches!(
+            plan(&scenario, &[Slot::Claim]),
+            Err(PlanError::Unsupported { step: 1, .. })
+        ));
+        let mut random = Case::Takeover.scenario().unwrap();
+        random.design.token = TokenKind::Random;
+        assert_eq!(plan(&random, &[Slot::Claim]), Err(PlanError::RandomTokens));
+        for error in [
+            PlanError::RandomTokens,
+            PlanError::Unsupported {
+                step: 1,
+                action: "begin",
+            },
+        ] {
+            assert_ne!(error.message(Lang::En), error.message(Lang::Zh));
+        }
+    }
+
+    #[test]
+    fn a_run_that_stops_early_fails_its_case_and_says_where() {
+        let lesson = Case::Takeover.scenario().unwrap();
+        let plan = plan(&lesson, &[Slot::Claim, Slot::Finish]).unwrap();
+        let verdicts = judge(&plan, &PlanRun::default());
+        assert!(verdicts.iter().all(|v| !v.passed()));
+        let said = verdicts[0].words(Lang::En);
+        assert!(said.contains("step 0"), "{said}");
+        assert!(said.contains("stopped before"), "{said}");
+    }
 }

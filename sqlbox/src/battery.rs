@@ -199,4 +199,24 @@ mod tests {
         assert_eq!(result.refused[0].slot, Slot::Renew);
         assert_eq!(result.refused[0].line, Some(2));
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 64,
+            failure_persistence: None,
+            rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Whatever the learner types, the battery answers (a run or a
+        /// refusal) and the judge gives a verdict per case: no panic.
+        #[test]
+        fn any_statement_is_run_or_refused_without_panic(cut in 0usize..FINISH.len(), text in "\\PC{0,60}") {
+            let plan = lab();
+            let mut typed = answers();
+            typed.insert(Slot::Finish, format!("{}{text}", &FINISH[..cut]));
+            let run = run(&plan, &typed);
+            proptest::prop_assert_eq!(judge(&plan, &run).len(), plan.cases.len());
+        }
+    }
 }

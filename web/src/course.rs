@@ -344,7 +344,8 @@ enum KeyJson {
     Outcomes(BTreeMap<String, &'static str>),
     Design(DesignKeyJson),
     Steps(Vec<BreakStepJson>),
-    Statements(BTreeMap<&'static str, String>),
+    /// By slot name: `{ "claim": "UPDATE …", … }`.
+    Statements(sim_core::sqllab::Statements),
 }
 
 /// The open knobs of a design answer.
@@ -406,13 +407,6 @@ fn answer_steps(scenario: &Scenario) -> Vec<BreakStepJson> {
 /// A key in the shape of an answer (a break key is the graded schedule).
 fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
     match key {
-        Answer::Sql(answer) => KeyJson::Statements(
-            answer
-                .statements
-                .iter()
-                .map(|(slot, text)| (slot.name(), text.clone()))
-                .collect(),
-        ),
         Answer::Mark(steps) => KeyJson::Indices(steps.clone()),
         Answer::Quiz(options) => KeyJson::Options(options.clone()),
         Answer::Predict(outcomes) => KeyJson::Outcomes(
@@ -443,6 +437,13 @@ fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
                 .map(answer_steps)
                 .unwrap_or_default(),
         ),
+        // A SQL key exists only where sim-core has its SQL lab (not in the
+        // page's initial wasm, where this arm matches nothing).
+        #[allow(
+            unreachable_patterns,
+            reason = "no other answer without sim-core's sql-lab"
+        )]
+        _ => KeyJson::Statements(key.sql_statements().cloned().unwrap_or_default()),
     }
 }
 

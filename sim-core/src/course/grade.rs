@@ -15,7 +15,7 @@ use crate::explore::{
 use crate::narrate::{describe_step, safety_reason};
 use crate::resource::{MinimalDesign, RECONCILE_COST, ResourceKind};
 use crate::scenario::{Action, MAX_TIME, Scenario, Step, Text};
-use crate::sqllab::{self, Plan, PlanRun, Statements};
+use crate::sqllab::{self, Plan, PlanRun, Slot, Statements};
 use crate::trace::{Outcome, ViolationKind};
 
 /// A learner's answer to one exercise.
@@ -30,6 +30,9 @@ pub enum Answer {
     Break(Schedule),
     /// The chosen options' indices.
     Quiz(Vec<usize>),
+    /// Only where the SQL lab is built in (feature `sql-lab`): the page's
+    /// initial wasm carries no SQL answers.
+    #[cfg(feature = "sql-lab")]
     Sql(SqlAnswer),
 }
 
@@ -66,7 +69,17 @@ impl Answer {
             Answer::Quiz(chosen) => chosen.is_empty(),
             Answer::Break(schedule) => schedule.steps.is_empty(),
             Answer::Design(_) => false,
+            #[cfg(feature = "sql-lab")]
             Answer::Sql(answer) => answer.statements.values().all(|s| s.trim().is_empty()),
+        }
+    }
+
+    /// A `sql` answer's statements (always `None` without the SQL lab).
+    pub fn sql_statements(&self) -> Option<&Statements> {
+        match self {
+            #[cfg(feature = "sql-lab")]
+            Answer::Sql(answer) => Some(&answer.statements),
+            _ => None,
         }
     }
 
@@ -78,6 +91,7 @@ impl Answer {
             Answer::Design(_) => "design",
             Answer::Break(_) => "break",
             Answer::Quiz(_) => "quiz",
+            #[cfg(feature = "sql-lab")]
             Answer::Sql(_) => "sql",
         }
     }
@@ -222,27 +236,34 @@ pub fn answer_from_json(
                 chosen.into_iter().map(|i| i as usize).collect(),
             ))
         }
-        #[cfg(not(any(test, feature = "sql-lab")))]
-        ExerciseKind::Sql { .. } => Err(CourseError::SqlNotRun),
-        #[cfg(any(test, feature = "sql-lab"))]
-        ExerciseKind::Sql { slots, .. } => {
-            let object = value.as_object().ok_or(AnswerError::SqlShape)?;
-            let mut statements = Statements::new();
-            for (key, text) in object {
-                let slot = slots
-                    .iter()
-                    .copied()
-                    .find(|slot| slot.name() == key)
-                    .ok_or_else(|| AnswerError::UnknownSlot(key.clone()))?;
-                let text = text.as_str().ok_or(AnswerError::SqlShape)?;
-                statements.insert(slot, text.to_owned());
-            }
-            Ok(Answer::Sql(SqlAnswer {
-                statements,
-                run: None,
-            }))
-        }
+        ExerciseKind::Sql { slots, .. } => sql_answer_from_json(slots, value),
     }
+}
+
+/// A `sql` answer's statements by slot (`{ "claim": "UPDATE …", … }`).
+#[cfg(feature = "sql-lab")]
+fn sql_answer_from_json(slots: &[Slot], value: &Value) -> Result<Answer, CourseError> {
+    let object = value.as_object().ok_or(AnswerError::SqlShape)?;
+    let mut statements = Statements::new();
+    for (key, text) in object {
+        let slot = slots
+            .iter()
+            .copied()
+            .find(|slot| slot.name() == key)
+            .ok_or_else(|| AnswerError::UnknownSlot(key.clone()))?;
+        let text = text.as_str().ok_or(AnswerError::SqlShape)?;
+        statements.insert(slot, text.to_owned());
+    }
+    Ok(Answer::Sql(SqlAnswer {
+        statements,
+        run: None,
+    }))
+}
+
+/// Without the SQL lab (the page's build) a `sql` answer cannot be run.
+#[cfg(not(feature = "sql-lab"))]
+fn sql_answer_from_json(_: &[Slot], _: &Value) -> Result<Answer, CourseError> {
+    Err(CourseError::SqlNotRun)
 }
 
 /// A `sql` exercise's plan: its scenario, then the lab's battery.
@@ -258,12 +279,15 @@ pub fn sql_plan(lesson: &Lesson, exercise: &Exercise) -> Result<Plan, CourseErro
     sqllab::plan(scenario, slots).map_err(CourseError::SqlPlan)
 }
 
+#[cfg(not(feature = "sql-lab"))]
+fn sql_solution(_: &Lesson, _: &Exercise, _: &[Slot]) -> Result<Solution, CourseError> {
+    Err(CourseError::SqlNotRun)
+}
+
 /// A `sql` answer: one item per case, right when every statement of the
 /// case changed the rows and left the job row the model says. Refused
-/// statements are no grade ([`CourseError::SqlRefused`]). Only with the
-/// `sql-lab` feature: the page's own wasm leaves the lab's judging to the
-/// SQL engine's wasm, which loads when a SQL exercise opens.
-#[cfg(any(test, feature = "sql-lab"))]
+/// statements are no grade ([`CourseError::SqlRefused`]).
+#[cfg(feature = "sql-lab")]
 fn grade_sql(
     lesson: &Lesson,
     exercise: &Exercise,
@@ -288,11 +312,11 @@ fn grade_sql(
 
 /// A `sql` exercise's worked solution: the statements the model sends, and
 /// per case what they must do (the model's row counts; no run needed).
-#[cfg(any(test, feature = "sql-lab"))]
+#[cfg(feature = "sql-lab")]
 fn sql_solution(
     lesson: &Lesson,
     exercise: &Exercise,
-    slots: &[sqllab::Slot],
+    slots: &[Slot],
 ) -> Result<Solution, CourseError> {
     let plan = sql_plan(lesson, exercise)?;
     let statements = sqllab::model_statements(slots);
@@ -893,10 +917,8 @@ pub fn grade(lesson: &Lesson, exercise: &Exercise, answer: &Answer) -> Result<Gr
         (ExerciseKind::Quiz { options, .. }, Answer::Quiz(chosen)) => {
             Ok(grade_quiz(options, chosen))
         }
-        #[cfg(any(test, feature = "sql-lab"))]
+        #[cfg(feature = "sql-lab")]
         (ExerciseKind::Sql { .. }, Answer::Sql(answer)) => grade_sql(lesson, exercise, answer),
-        #[cfg(not(any(test, feature = "sql-lab")))]
-        (ExerciseKind::Sql { .. }, Answer::Sql(_)) => Err(CourseError::SqlNotRun),
         _ => Err(CourseError::WrongKind {
             kind: exercise.kind.name(),
         }),
@@ -1435,12 +1457,7 @@ fn solution_key(
                 .map(|(i, _)| i)
                 .collect(),
         ),
-        #[cfg(any(test, feature = "sql-lab"))]
-        ExerciseKind::Sql { slots, .. } => Answer::Sql(SqlAnswer {
-            statements: sqllab::model_statements(slots),
-            run: None,
-        }),
-        #[cfg(not(any(test, feature = "sql-lab")))]
+        // Its worked solution is `sql_solution`'s, computed without a key run.
         ExerciseKind::Sql { .. } => return Err(CourseError::SqlNotRun),
     };
     Ok((key, None))
@@ -1448,7 +1465,6 @@ fn solution_key(
 
 /// The worked solution with its key: the key graded like any answer.
 pub fn worked_solution(lesson: &Lesson, exercise: &Exercise) -> Result<Solution, CourseError> {
-    #[cfg(any(test, feature = "sql-lab"))]
     if let ExerciseKind::Sql { slots, .. } = &exercise.kind {
         return sql_solution(lesson, exercise, slots);
     }

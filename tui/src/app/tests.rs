@@ -1718,6 +1718,7 @@ fn every_exercise_of_the_course_can_be_completed_by_keys() {
                 "design" => set_design(&mut h, &design_key(&lesson, index)),
                 "break" => type_schedule(&mut h, &break_key(&lesson, index)),
                 "quiz" => choose(&mut h, &quiz_key(&lesson, index)),
+                "sql" => type_sql(&mut h, &sql_key(&lesson, index)),
                 other => panic!("unknown kind {other}"),
             }
             h.key(KeyCode::Enter);
@@ -2225,4 +2226,135 @@ fn the_help_explains_a_request_in_flight_where_there_is_one() {
     );
     let instant = help_text("examples/01-article-stale-finish.toml");
     assert!(!instant.contains("╲╌→"), "{instant}");
+}
+
+/// A `sql` exercise's key: the statements the model sends, computed now.
+fn sql_key(lesson: &Lesson, index: usize) -> sim_core::sqllab::Statements {
+    match sim_core::course::worked_solution(lesson, &lesson.exercises[index])
+        .unwrap()
+        .key
+    {
+        sim_core::course::Answer::Sql(answer) => answer.statements,
+        other => panic!("not a sql key: {other:?}"),
+    }
+}
+
+/// Types `statements` into the SQL editor with the keys a learner presses:
+/// e to type, Tab to each statement, Esc to stop.
+fn type_sql(h: &mut Harness, statements: &sim_core::sqllab::Statements) {
+    h.char('e');
+    for (slot, text) in statements {
+        for _ in 0..4 {
+            match &h.exercise().work {
+                super::model::Work::Sql(work) if work.slots[work.slot] != *slot => {
+                    h.key(KeyCode::Tab);
+                }
+                _ => break,
+            }
+        }
+        for c in text.chars() {
+            if c == '\n' {
+                h.key(KeyCode::Enter);
+            } else {
+                h.char(c);
+            }
+        }
+    }
+    h.key(KeyCode::Esc);
+}
+
+/// Opens the course's `sql` exercise and types a statement with a syntax
+/// error on its second line, and part of a second statement.
+fn sql_typed(h: &mut Harness) {
+    h.char('e');
+    for c in "UPDATE jobs SET state = 'done'".chars() {
+        h.char(c);
+    }
+    h.key(KeyCode::Enter);
+    for c in "WHER id = :job".chars() {
+        h.char(c);
+    }
+    h.key(KeyCode::Tab);
+    for c in "UPDATE jobs".chars() {
+        h.char(c);
+    }
+}
+
+#[test]
+fn sql_exercise_start() {
+    for (name, lang) in [("sql_start", None), ("sql_start_zh", Some('l'))] {
+        let (mut h, _, _) = open_kind("sql", 80, 24);
+        if let Some(key) = lang {
+            h.char(key);
+        }
+        insta::assert_snapshot!(format!("{name}_80x24"), h.render());
+    }
+}
+
+#[test]
+fn sql_exercise_typing_and_a_refused_statement() {
+    for (name, zh) in [("sql_refused", false), ("sql_refused_zh", true)] {
+        let (mut h, _, _) = open_kind("sql", 80, 24);
+        if zh {
+            h.char('l');
+        }
+        sql_typed(&mut h);
+        insta::assert_snapshot!(format!("{name}_typing_80x24"), h.render());
+        // Stop typing, back to the first statement, run: SQLite refuses it
+        // with its line and column, and the try is not counted.
+        h.key(KeyCode::Esc)
+            .key(KeyCode::BackTab)
+            .key(KeyCode::Enter);
+        let super::model::Work::Sql(work) = &h.exercise().work else {
+            panic!("not a sql exercise")
+        };
+        assert!(!work.refused.is_empty());
+        assert_eq!(work.refused[0].line, Some(2));
+        insta::assert_snapshot!(format!("{name}_80x24"), h.render());
+        let (lesson, exercise) = h.app.lesson_exercise(0, h.exercise().exercise).unwrap();
+        let (lesson, exercise) = (lesson.id.clone(), exercise.id.clone());
+        assert_eq!(
+            h.app.session.exercise_progress(&lesson, &exercise).attempts,
+            0
+        );
+    }
+}
+
+#[test]
+fn the_sql_editor_edits_text_and_moves_by_line() {
+    let (mut h, _, _) = open_kind("sql", 80, 24);
+    h.char('e');
+    for c in "ab".chars() {
+        h.char(c);
+    }
+    h.key(KeyCode::Enter);
+    for c in "cde".chars() {
+        h.char(c);
+    }
+    // Up keeps the column where the line allows; Home/End; Backspace and
+    // Delete erase on either side; q, ? and l are text while typing.
+    h.key(KeyCode::Up).char('X');
+    h.key(KeyCode::Down)
+        .key(KeyCode::Home)
+        .key(KeyCode::Delete)
+        .char('q');
+    h.key(KeyCode::End)
+        .key(KeyCode::Backspace)
+        .char('?')
+        .char('l');
+    let super::model::Work::Sql(work) = &h.exercise().work else {
+        panic!("not a sql exercise")
+    };
+    assert_eq!(work.current().0, "abX\nqd?l");
+    assert!(!h.app.quit && !h.app.help);
+}
+
+#[test]
+fn the_help_lists_exactly_the_keys_of_the_sql_editor() {
+    let (mut h, _, _) = open_kind("sql", 80, 24);
+    assert_help_lists_the_handled_keys(&h, "sql");
+    h.char('h');
+    assert_help_lists_the_handled_keys(&h, "sql with a hint open");
+    h.char('e');
+    assert_help_lists_the_handled_keys(&h, "sql while typing");
 }

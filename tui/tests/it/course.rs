@@ -271,7 +271,7 @@ fn answer_files_are_strict_and_say_what_is_wrong() {
         ),
         (
             "{\"answers\": [\n  {\"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": [1], \"note\": 1}\n]}",
-            "F:2:3: unknown key `note` in an answer; expected `lesson`, `exercise` and one of `mark`, `predict`, `design`, `break`, `quiz`\n",
+            "F:2:3: unknown key `note` in an answer; expected `lesson`, `exercise` and one of `mark`, `predict`, `design`, `break`, `quiz`, `sql`\n",
         ),
         (
             "{\"answers\": [\n  {\"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": [2, 2, 2]}\n]}",
@@ -283,7 +283,7 @@ fn answer_files_are_strict_and_say_what_is_wrong() {
         ),
         (
             "{\"answers\": [5]}",
-            "F:1:14: an answer must be an object with `lesson`, `exercise` and one of `mark`, `predict`, `design`, `break`, `quiz`; this is a number\n",
+            "F:1:14: an answer must be an object with `lesson`, `exercise` and one of `mark`, `predict`, `design`, `break`, `quiz`, `sql`; this is a number\n",
         ),
     ];
     for (text, expected) in cases {
@@ -299,4 +299,35 @@ fn a_byte_order_mark_is_accepted() {
         "\u{feff}{\"answers\": [{\"lesson\": \"fixture\", \"exercise\": \"mark\", \"mark\": []}]}",
     );
     assert_eq!(code, Some(0), "{message}");
+}
+
+/// `fencelab grade` runs a `sql` answer's statements on SQLite in the box
+/// and grades them per case: the model's own statements pass, the same
+/// without the finish's state check fails the cancelled job.
+#[test]
+fn grade_runs_sql_answers_on_sqlite() {
+    use sim_core::sqllab::{Slot, model_statements};
+    let right = model_statements(&[Slot::Claim, Slot::Renew, Slot::Finish]);
+    let mut wrong = right.clone();
+    let finish = wrong[&Slot::Finish].replace(" AND state = 'running'", "");
+    wrong.insert(Slot::Finish, finish);
+    let dir = tempfile::tempdir().unwrap();
+    for (statements, passes) in [(right, true), (wrong, false)] {
+        let answers = dir.path().join("answers.json");
+        let answer = serde_json::json!({ "answers": [{
+            "lesson": "02-token-in-the-commit",
+            "exercise": "sql-claim-renew-finish",
+            "sql": statements,
+        }]});
+        std::fs::write(&answers, answer.to_string()).unwrap();
+        let output = fencelab(&["grade", &answers.display().to_string(), "--json"]);
+        let report: serde_json::Value = serde_json::from_str(&stdout(&output))
+            .unwrap_or_else(|e| panic!("{e}: {}", stderr(&output)));
+        let text = report.to_string();
+        assert_eq!(report["answers"], 1, "{text}");
+        assert_eq!(text.contains("\"correct\":true"), passes, "{text}");
+        if !passes {
+            assert!(text.contains("a cancelled job"), "{text}");
+        }
+    }
 }
