@@ -322,7 +322,7 @@ function gradeList(result, kind) {
   if (kind === 'quiz') return null;
   return h('ul', { class: 'grade-items' }, result.items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
     h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ',
-    kind !== 'quiz' && item.index !== null && item.index !== undefined ? `${tf('stepNumber', { n: item.index })}: ` : '', inline(item.text))));
+    kind !== 'quiz' && kind !== 'sql' && item.index !== null && item.index !== undefined ? `${tf('stepNumber', { n: item.index })}: ` : '', inline(item.text))));
 }
 
 function viewExercise(lesson, exercise) {
