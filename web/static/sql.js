@@ -9,7 +9,7 @@
 import { h, clear } from './dom.js';
 import { lang } from './strings.js';
 
-const WORDS = {
+export const WORDS = {
   en: {
     params: 'Parameters a statement may name:', run: 'Check on SQLite', loading: 'Loading SQLite…',
     ready: 'SQLite {version}, compiled to WebAssembly, runs in this page (ready in {ms} ms).',
