@@ -43,6 +43,12 @@ const answers = {
     finish: "UPDATE jobs SET state = 'done' WHERE id = (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n)",
   },
   "empty": { ...right, claim: "" },
+  // The same SQLite both sides (version and the build options that decide
+  // which functions and tables a statement may name: .cargo/config.toml).
+  "the SQLite version": { ...right, finish: "UPDATE jobs SET owner = sqlite_version() WHERE id = :job" },
+  "a math function": { ...right, finish: "UPDATE jobs SET lease_until = ceil(sqrt(:now)) WHERE id = :job" },
+  "soundex()": { ...right, finish: "UPDATE jobs SET owner = soundex(owner) WHERE id = :job" },
+  "an internal table": { ...right, finish: "UPDATE jobs SET owner = (SELECT count(*) FROM dbstat) WHERE id = :job" },
 };
 
 for (const [name, statements] of Object.entries(answers)) {
