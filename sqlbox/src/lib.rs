@@ -291,9 +291,14 @@ pub fn run_untrusted(
     }
     let refused: Seen = Arc::new(Mutex::new(None));
     let seen = Arc::clone(&refused);
+    // Setting a hook fails only on a closed connection; nothing runs then.
+    let failed = |error: rusqlite::Error| Refusal::Failed {
+        message: error.to_string(),
+    };
     conn.authorizer(Some(move |context: AuthContext<'_>| {
         authorize(&context, &seen)
-    }));
+    }))
+    .map_err(failed)?;
     let steps = Arc::new(AtomicU64::new(0));
     let counter = Arc::clone(&steps);
     conn.progress_handler(
@@ -302,11 +307,13 @@ pub fn run_untrusted(
             let done = counter.fetch_add(STEPS_PER_CHECK as u64, Ordering::Relaxed);
             done >= MAX_VM_STEPS
         }),
-    );
+    )
+    .map_err(failed)?;
     let result = run_boxed(conn, sql, params, &refused);
-    conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
-    conn.progress_handler(STEPS_PER_CHECK, None::<fn() -> bool>);
-    result
+    let removed = conn
+        .authorizer(None::<fn(AuthContext<'_>) -> Authorization>)
+        .and(conn.progress_handler(STEPS_PER_CHECK, None::<fn() -> bool>));
+    result.and_then(|ran| removed.map(|()| ran).map_err(failed))
 }
 
 fn run_boxed(

@@ -7,7 +7,8 @@
 // Prints: navigation → interactive course map (performance marks), one
 // timeline step (the key handler plus the layout it causes), and the design
 // lab's standard exhaustive check (2 workers, two targets, TTL 3, cancel,
-// time ≤ 12) in the explorer's Web Worker, without and with delivery delays.
+// time ≤ 12) in the explorer's Web Worker, without and with delivery delays,
+// and the SQL engine's load (worker start → SQLite ready).
 
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -55,6 +56,28 @@ try {
   console.log(`navigation → wasm ready        ${ms(median(marks.wasm))}`);
   console.log(`navigation → course parsed     ${ms(median(marks.course))}`);
   console.log(`navigation → interactive map   ${ms(median(marks.interactive))}  (target < 500 ms)`);
+
+  // The SQL engine (sql-worker.js and fencelab_web_sql*, loaded when a SQL
+  // exercise opens): from the worker's start to SQLite ready, each run in a
+  // fresh context, so nothing comes from the cache.
+  const sqlReady = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.waitForSelector('.lesson-card');
+    sqlReady.push(await page.evaluate(() => new Promise((ok, fail) => {
+      const started = performance.now();
+      const worker = new Worker(new URL('./sql-worker.js', location.href), { type: 'module' });
+      worker.onmessage = (event) => {
+        worker.terminate();
+        if (event.data.kind === 'ready') ok(performance.now() - started);
+        else fail(new Error(event.data.message));
+      };
+    })));
+    await context.close();
+  }
+  console.log(`SQL engine: worker start → SQLite ready  ${ms(median(sqlReady))}  (first SQL exercise, cold cache)`);
 
   const context = await browser.newContext();
   const page = await context.newPage();

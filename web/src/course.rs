@@ -979,6 +979,29 @@ impl Course {
         Ok(to_value(&shown))
     }
 
+    /// Grades a `sql` answer (its statements by slot) with the SQL engine's
+    /// `run` of the plan (`CourseSession::sql_plan`, run by
+    /// `sqlbox::battery`), as [`Course::grade`] grades others, and records
+    /// the attempt. Only in the SQL engine's wasm (`web-sql`).
+    #[cfg(feature = "sql-lab")]
+    pub fn grade_sql(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        answer: &Value,
+        run: sim_core::sqllab::PlanRun,
+        lang: Lang,
+    ) -> Result<Value, CourseError> {
+        let mut parsed = self.session.answer_from_json(lesson, id, answer)?;
+        if let Answer::Sql(sql) = &mut parsed {
+            sql.run = Some(run);
+        }
+        let graded = self.session.grade(lesson, id, &parsed)?;
+        let mut shown = feedback_view(&graded.feedback, lang);
+        shown.progress = Some(progress_json(&self.session, lesson, id));
+        Ok(to_value(&shown))
+    }
+
     /// Hint `index` (from 0), as the session's hint order allows.
     pub fn hint(
         &mut self,

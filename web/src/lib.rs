@@ -298,7 +298,9 @@ pub fn engine_version() -> String {
     json!(env!("CARGO_PKG_VERSION")).to_string()
 }
 
-#[cfg(target_arch = "wasm32")]
+// Not in the SQL engine's wasm (`web-sql`, which turns on `sql-lab` and
+// uses the `Course` above): the page's bindings belong to the page's wasm.
+#[cfg(all(target_arch = "wasm32", not(feature = "sql-lab")))]
 pub mod bindings {
     //! The JavaScript face of the crate: one `Course` handle that owns the
     //! lessons and the progress, and a few free functions. Data crosses as

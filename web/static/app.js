@@ -357,7 +357,7 @@ function gradeList(result, kind) {
   if (kind === 'quiz') return null;
   return h('ul', { class: 'grade-items' }, result.items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
     h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ',
-    kind !== 'quiz' && item.index !== null && item.index !== undefined ? `${tf('stepNumber', { n: item.index })}: ` : '', inline(item.text))));
+    kind !== 'quiz' && kind !== 'sql' && item.index !== null && item.index !== undefined ? `${tf('stepNumber', { n: item.index })}: ` : '', inline(item.text))));
 }
 
 function viewExercise(lesson, exercise) {
@@ -441,7 +441,8 @@ function viewExercise(lesson, exercise) {
       return;
     }
     try {
-      show(JSON.parse(course.grade(lesson.id, exercise.id, JSON.stringify(answer))), false);
+      // A SQL exercise hands a function that grades its engine's run.
+      show(JSON.parse(typeof answer === 'function' ? answer() : course.grade(lesson.id, exercise.id, JSON.stringify(answer))), false);
       save();
       focusVerdict();
     } catch (error) {
@@ -473,9 +474,9 @@ function viewExercise(lesson, exercise) {
       for (const button of buttons) button.disabled = false;
     }
   };
-  solutionButton.addEventListener('click', () => {
+  solutionButton.addEventListener('click', async () => {
     try {
-      show(JSON.parse(course.solution(lesson.id, exercise.id)), true);
+      show(JSON.parse(kind?.solution ? await kind.solution() : course.solution(lesson.id, exercise.id)), true);
       save();
       focusVerdict();
     } catch (error) {
@@ -483,9 +484,7 @@ function viewExercise(lesson, exercise) {
     }
   });
 
-  // sql: graded in the terminal until the page loads its SQL engine.
-  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise,
-    sql: () => body.append(t('sqlInTerminal')) };
+  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise, sql: sqlExercise };
   kind = builders[exercise.kind]?.(lesson, exercise, body, submit) ?? null;
 
   box.append(
@@ -498,6 +497,13 @@ function viewExercise(lesson, exercise) {
     h('div', { class: 'buttons' }, hintButton, solutionButton, solutionNote),
     hints, feedback);
   return box;
+}
+
+// A SQL exercise's screen and its SQLite load only when one opens (sql.js).
+function sqlExercise(...args) {
+  const kind = {};
+  import('./sql.js').then((sql) => sql.sqlExercise(kind, { course, lessons: lessonsText }, ...args), (error) => banner(errorText(error)));
+  return kind;
 }
 
 function markExercise(lesson, exercise, body, submit) {

@@ -5,8 +5,7 @@ export const STRINGS = {
   en: {
     pageTitle: 'fencelab — leases, fencing tokens and stale writes',
     skip: 'Skip to content', mainNav: 'Main',
-    kindMark: 'mark', kindPredict: 'predict', kindDesign: 'design', kindBreak: 'break', kindQuiz: 'quiz',
-    sqlInTerminal: 'Runs in the terminal for now (fencelab).',
+    kindMark: 'mark', kindPredict: 'predict', kindDesign: 'design', kindBreak: 'break', kindQuiz: 'quiz', kindSql: 'SQL',
     outcomeOk: 'ok', outcomeRejected: 'rejected', outcomeDuplicate: 'duplicate', outcomeNoop: 'noop', outcomeWaiting: 'waiting',
     worldWorkers: '{n} workers', worldTargets: '{n} targets', worldTtl: 'TTL {n}', worldJobs: '{n} job(s)',
     worldCancel: 'cancel', worldHeartbeat: 'heartbeat', worldRestarted: 'restarted', listSep: ', ',
@@ -81,8 +80,7 @@ export const STRINGS = {
   zh: {
     pageTitle: 'fencelab —— 租约、fencing 令牌与旧代次的写入',
     skip: '跳到正文', mainNav: '主导航',
-    kindMark: '标记', kindPredict: '预测', kindDesign: '设计', kindBreak: '攻破', kindQuiz: '选择题',
-    sqlInTerminal: '暂时只能在终端（fencelab）里做。',
+    kindMark: '标记', kindPredict: '预测', kindDesign: '设计', kindBreak: '攻破', kindQuiz: '选择题', kindSql: 'SQL',
     outcomeOk: '生效', outcomeRejected: '被拒绝', outcomeDuplicate: '重复', outcomeNoop: '无效果', outcomeWaiting: '等待中',
     worldWorkers: '{n} 个 Worker', worldTargets: '{n} 个目标', worldTtl: 'TTL {n}', worldJobs: '{n} 个任务',
     worldCancel: '允许取消', worldHeartbeat: '心跳续约', worldRestarted: '含重启后的进程', listSep: '，',

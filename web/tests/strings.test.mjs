@@ -47,3 +47,13 @@ test("every key the page asks for is defined in both languages", () => {
     for (const lang of LANGS) assert.ok(filled(STRINGS[lang][key]), `t('${key}') has no ${lang} text`);
   }
 });
+
+test("the SQL exercise's own words (sql.js, loaded with it) exist in both languages", async () => {
+  const { WORDS } = await import("../static/sql.js");
+  assert.deepEqual(Object.keys(WORDS.zh).sort(), Object.keys(WORDS.en).sort());
+  for (const lang of LANGS) for (const [key, text] of Object.entries(WORDS[lang])) assert.ok(filled(text), `${key} (${lang})`);
+  const source = readFileSync(new URL("../static/sql.js", import.meta.url), "utf8");
+  const asked = [...source.matchAll(/\bword\(\s*'([A-Za-z]+)'/g)].map((match) => match[1]);
+  assert.ok(asked.length > 3, "sql.js asks for its words");
+  for (const key of asked) assert.ok(key in WORDS.en, `word('${key}') is defined`);
+});

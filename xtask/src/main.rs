@@ -234,9 +234,23 @@ fn wasm_test() -> Result<(), String> {
             .arg(&out_dir)
             .arg(&wasm),
     )?;
+    // The SQL engine both ways: the page's (wasm, for Node) and the native
+    // box, for web/tests/sql.test.mjs.
+    let sql_out_dir = root().join("target/wasm-node-sql");
+    sql_engine("nodejs", &sql_out_dir)?;
     run(
-        "the native fencelab binary",
-        cargo().args(["build", "-p", "fencelab"]),
+        "the native fencelab binary and SQL lab runner",
+        cargo().args([
+            "build",
+            "-p",
+            "fencelab",
+            "-p",
+            "fencelab-web-sql",
+            "--bin",
+            "fencelab",
+            "--bin",
+            "fencelab-sql-run",
+        ]),
     )?;
     let bin = root().join("target/debug/fencelab");
     run(
@@ -245,7 +259,15 @@ fn wasm_test() -> Result<(), String> {
             .args(["--test", "web/tests/"])
             .current_dir(root())
             .env("FENCELAB_BIN", &bin)
-            .env("FENCELAB_WASM_NODE", out_dir.join("fencelab_web.js")),
+            .env("FENCELAB_WASM_NODE", out_dir.join("fencelab_web.js"))
+            .env(
+                "FENCELAB_SQL_RUN_BIN",
+                root().join("target/debug/fencelab-sql-run"),
+            )
+            .env(
+                "FENCELAB_SQL_WASM_NODE",
+                sql_out_dir.join("fencelab_web_sql.js"),
+            ),
     )
 }
 
@@ -282,6 +304,7 @@ fn web() -> Result<(), String> {
             .arg(&dist)
             .arg(&wasm),
     )?;
+    sql_engine("web", &dist)?;
     let static_dir = root().join("web/static");
     let entries = std::fs::read_dir(&static_dir)
         .map_err(|error| format!("cannot read {}: {error}", static_dir.display()))?;
@@ -318,6 +341,37 @@ fn web() -> Result<(), String> {
         dist.display()
     ));
     Ok(())
+}
+
+/// The page's SQL engine (`web-sql/`: fencelab-sqlbox on SQLite compiled to
+/// wasm32 from C source by sqlite-wasm-rs, with Debian's clang), a wasm file
+/// of its own that `sql-worker.js` loads when a SQL exercise opens; bound by
+/// `wasm-bindgen --target TARGET` into `out_dir`.
+fn sql_engine(target: &str, out_dir: &Path) -> Result<(), String> {
+    let clang = Command::new("clang").arg("--version").output().is_ok();
+    if !clang {
+        apt_install(&["clang", "lld"])?;
+    }
+    run(
+        "the SQL engine's wasm (web-sql, profile wasm-release)",
+        cargo().args([
+            "build",
+            "-p",
+            "fencelab-web-sql",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "wasm-release",
+        ]),
+    )?;
+    let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/fencelab_web_sql.wasm");
+    run(
+        &format!("wasm-bindgen --target {target} (the SQL engine)"),
+        Command::new("wasm-bindgen")
+            .args(["--target", target, "--no-typescript", "--out-dir"])
+            .arg(out_dir)
+            .arg(&wasm),
+    )
 }
 
 /// The course for the page: every `lessons/*.toml` as a `[file stem, text]`
@@ -511,6 +565,7 @@ fn report_sizes(dist: &Path) -> Result<(), String> {
     files.sort();
     say("\n==> sizes (what a browser downloads)");
     let (mut raw_total, mut gz_total, mut gz_budgeted) = (0, 0, 0);
+    let (mut raw_sql, mut gz_sql) = (0, 0);
     for path in &files {
         let bytes = std::fs::read(path)
             .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
@@ -521,13 +576,18 @@ fn report_sizes(dist: &Path) -> Result<(), String> {
             .extension()
             .and_then(|e| e.to_str())
             .unwrap_or_default();
-        // A worker's script is fetched when its search or check starts,
-        // not with the page.
-        let worker = path
+        let stem = path
             .file_stem()
             .and_then(|s| s.to_str())
-            .is_some_and(|stem| stem.ends_with("-worker"));
-        if matches!(ext, "wasm" | "js" | "css") && !worker {
+            .unwrap_or_default();
+        // A worker's script is fetched when its search or check starts,
+        // not with the page; the SQL engine when a SQL exercise opens.
+        let sql_engine =
+            stem.starts_with("fencelab_web_sql") || stem == "sql-worker" || stem == "sql";
+        if sql_engine {
+            raw_sql += bytes.len();
+            gz_sql += gz;
+        } else if matches!(ext, "wasm" | "js" | "css") && !stem.ends_with("-worker") {
             gz_budgeted += gz;
         }
         let name = path
@@ -549,6 +609,11 @@ fn report_sizes(dist: &Path) -> Result<(), String> {
     say(&format!(
         "  initial download, wasm + JavaScript + CSS (workers load later): {:.1} KB gzipped (budget {WEB_BUDGET_KB} KB)",
         kb(gz_budgeted)
+    ));
+    say(&format!(
+        "  SQL exercises and engine, loaded when one opens (sql.js, sql-worker.js, fencelab_web_sql*): {:.1} KB raw, {:.1} KB gzipped",
+        kb(raw_sql),
+        kb(gz_sql)
     ));
     if gz_budgeted > WEB_BUDGET_KB as usize * 1024 {
         return Err(format!(

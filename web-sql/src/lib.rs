@@ -1,0 +1,170 @@
+//! The page's SQL engine: the same box as the terminal's (`fencelab-sqlbox`,
+//! rusqlite over SQLite's C source compiled to wasm32 by sqlite-wasm-rs), in
+//! a wasm file of its own that `sql-worker.js` loads when a SQL exercise
+//! opens. It also grades `sql` exercises: like the design grader's worker,
+//! it holds its own course session (the page's lessons, the page's progress
+//! as sent), builds the exercise's plan, runs it on SQLite, judges the run
+//! there (recording the try by the session's rules) and hands back the grade
+//! and the progress record, which the page merges. The lab's judge lives
+//! here, not in the page's wasm, whose first download has a budget.
+
+use std::cell::RefCell;
+
+use fencelab_web::Course;
+use serde_json::{Value, json};
+use sim_core::Lang;
+use sim_core::sqllab::{Plan, PlanRun, Statements};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// The version of the SQLite inside, e.g. `3.50.4`: the worker reports it
+/// once the engine is ready.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen(js_name = sqliteVersion))]
+pub fn sqlite_version() -> String {
+    rusqlite::version().to_owned()
+}
+
+/// Runs `plan` (a `Plan` as JSON) with `statements` (slot → text, as JSON)
+/// through `sqlbox::battery::run`; the `PlanRun` as JSON, or why the input
+/// could not be read.
+pub fn run_plan(plan: &str, statements: &str) -> Result<String, String> {
+    let plan: Plan = serde_json::from_str(plan).map_err(|error| format!("plan: {error}"))?;
+    let statements: Statements =
+        serde_json::from_str(statements).map_err(|error| format!("statements: {error}"))?;
+    serde_json::to_string(&sqlbox::battery::run(&plan, &statements))
+        .map_err(|error| format!("run: {error}"))
+}
+
+thread_local! {
+    /// The worker's course session and the lessons text it was built from.
+    static SESSION: RefCell<Option<(String, Course)>> = const { RefCell::new(None) };
+}
+
+/// The page's state for one request: its lessons (the text of
+/// `lessons.json`), its progress record and its language.
+#[derive(Debug, Clone, Copy)]
+pub struct PageState<'a> {
+    pub lessons: &'a str,
+    pub progress: &'a str,
+    pub lang: &'a str,
+}
+
+/// Runs `f` on the session for `page`: built again only when the lessons
+/// change, with the page's progress and language loaded every time.
+fn with_session(
+    page: PageState<'_>,
+    f: impl FnOnce(&mut Course, Lang) -> Result<Value, String>,
+) -> Result<String, String> {
+    let lang: Lang = page.lang.parse().unwrap_or(Lang::En);
+    SESSION.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().is_none_or(|(text, _)| text != page.lessons) {
+            let course = Course::from_json(page.lessons).map_err(|e| e.message(lang))?;
+            *slot = Some((page.lessons.to_owned(), course));
+        }
+        let Some((_, course)) = slot.as_mut() else {
+            return Err("no course".to_owned());
+        };
+        course.set_lang(lang);
+        course
+            .load_progress(page.progress)
+            .map_err(|e| e.message(lang))?;
+        let value = f(course, lang)?;
+        Ok(json!({ "progress": course.progress_json(), "value": value }).to_string())
+    })
+}
+
+/// Runs a `sql` exercise's plan with the learner's `statements` (slot →
+/// text, JSON) and grades the run. `{"progress", "value"}` as JSON, where
+/// `value` is `{"refused": [...]}` when the box refused a statement (not a
+/// try), else `{"run": PlanRun, "result": grade}` (the grade as the page's
+/// `Course.grade` gives it, the try recorded in `progress`).
+pub fn grade_sql(
+    page: PageState<'_>,
+    lesson: &str,
+    exercise: &str,
+    statements: &str,
+) -> Result<String, String> {
+    let answer: Value =
+        serde_json::from_str(statements).map_err(|error| format!("statements: {error}"))?;
+    let texts: Statements =
+        serde_json::from_value(answer.clone()).map_err(|error| format!("statements: {error}"))?;
+    with_session(page, |course, lang| {
+        let plan = course
+            .session()
+            .sql_plan(lesson, exercise)
+            .map_err(|e| e.message(lang))?;
+        let run: PlanRun = sqlbox::battery::run(&plan, &texts);
+        if !run.refused.is_empty() {
+            return Ok(json!({ "refused": run.refused }));
+        }
+        let result = course
+            .grade_sql(lesson, exercise, &answer, run.clone(), lang)
+            .map_err(|e| e.message(lang))?;
+        Ok(json!({ "run": run, "result": result }))
+    })
+}
+
+/// A `sql` exercise's worked solution (the session refuses it before a
+/// try), as the page's `Course.solution` gives others'.
+pub fn sql_solution(page: PageState<'_>, lesson: &str, exercise: &str) -> Result<String, String> {
+    with_session(page, |course, lang| {
+        course
+            .solution(lesson, exercise, lang)
+            .map_err(|e| e.message(lang))
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+pub mod bindings {
+    //! The worker's calls; every error becomes a thrown `Error`.
+
+    use wasm_bindgen::JsError;
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    use super::PageState;
+
+    #[wasm_bindgen(start)]
+    pub fn start() {
+        console_error_panic_hook::set_once();
+    }
+
+    #[wasm_bindgen(js_name = runPlan)]
+    pub fn run_plan(plan: &str, statements: &str) -> Result<String, JsError> {
+        super::run_plan(plan, statements).map_err(|message| JsError::new(&message))
+    }
+
+    #[wasm_bindgen(js_name = gradeSql)]
+    pub fn grade_sql(
+        lessons: &str,
+        progress: &str,
+        lang: &str,
+        lesson: &str,
+        exercise: &str,
+        statements: &str,
+    ) -> Result<String, JsError> {
+        let page = PageState {
+            lessons,
+            progress,
+            lang,
+        };
+        super::grade_sql(page, lesson, exercise, statements)
+            .map_err(|message| JsError::new(&message))
+    }
+
+    #[wasm_bindgen(js_name = sqlSolution)]
+    pub fn sql_solution(
+        lessons: &str,
+        progress: &str,
+        lang: &str,
+        lesson: &str,
+        exercise: &str,
+    ) -> Result<String, JsError> {
+        let page = PageState {
+            lessons,
+            progress,
+            lang,
+        };
+        super::sql_solution(page, lesson, exercise).map_err(|message| JsError::new(&message))
+    }
+}

@@ -1,0 +1,174 @@
+// A SQL exercise (the `sql` kind): a text box per statement the learner
+// writes. The statements run on a real SQLite in sql-worker.js (the SQL
+// engine's own wasm: fencelab-sqlbox, the terminal's box, compiled to
+// WebAssembly), which grades the run in its own course session as the
+// terminal does; the page merges the progress record it sends back. This
+// module, the worker and the engine load only when a SQL exercise opens
+// (app.js imports it then).
+
+import { h, clear } from './dom.js';
+import { lang } from './strings.js';
+
+export const WORDS = {
+  en: {
+    params: 'Parameters a statement may name:', run: 'Check on SQLite', loading: 'Loading SQLite…',
+    ready: 'SQLite {version}, compiled to WebAssembly, runs in this page (ready in {ms} ms).',
+    failed: 'SQLite could not start in this browser: ', running: 'Running your statements on SQLite…',
+    refused: 'SQLite did not run your statements: see the message under each one marked ✗.',
+  },
+  zh: {
+    params: '语句可用的参数：', run: '在 SQLite 上检查', loading: '正在加载 SQLite…',
+    ready: 'SQLite {version}（编译为 WebAssembly）在本页中运行（{ms} 毫秒就绪）。',
+    failed: 'SQLite 无法在此浏览器中启动：', running: '正在 SQLite 上运行你的语句…',
+    refused: 'SQLite 没有运行你的语句：请看标 ✗ 的语句下方的说明。',
+  },
+};
+const word = (key, values = {}) => (WORDS[lang()] ?? WORDS.en)[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+
+// ---- the engine, one worker for the page ------------------------------------
+
+let worker = null;
+let engine = null;
+let requests = 0;
+const waiting = new Map();
+
+/** Starts the SQL engine's worker once; resolves to its SQLite version and
+ * the time from the worker's start to the engine's ready, in ms. */
+export function startEngine() {
+  if (engine) return engine;
+  const started = performance.now();
+  worker = new Worker(new URL('./sql-worker.js', import.meta.url), { type: 'module' });
+  engine = new Promise((ok, fail) => {
+    worker.onmessage = (event) => {
+      const message = event.data;
+      if (message.kind === 'ready') ok({ version: message.version, ms: Math.round(performance.now() - started) });
+      else if (message.kind === 'failed') fail(new Error(message.message));
+      const asked = waiting.get(message.id);
+      if (!asked) return;
+      waiting.delete(message.id);
+      if (message.kind === 'done') asked.ok(message.answer);
+      else asked.fail(new Error(message.message));
+    };
+    worker.onerror = (event) => fail(new Error(event.message || 'sql-worker.js'));
+  });
+  return engine;
+}
+
+/** Asks the worker's session (`op`: grade or solution) with the page's
+ * lessons and progress; merges the progress it sends back into `course`,
+ * and resolves to the answer's `value`. */
+async function ask(page, op, lesson, exercise, statements) {
+  await startEngine();
+  const id = ++requests;
+  const { progress, value } = JSON.parse(await new Promise((ok, fail) => {
+    waiting.set(id, { ok, fail });
+    worker.postMessage({
+      id, op, lessons: page.lessons, progress: page.course.progressJson(), lang: lang(),
+      lesson: lesson.id, exercise: exercise.id, statements: JSON.stringify(statements ?? {}),
+    });
+  }));
+  page.course.mergeProgress(progress);
+  return value;
+}
+
+// ---- the exercise -------------------------------------------------------------
+
+function draftKey(lesson, exercise) {
+  return `fencelab.draft:${lesson.id}:${exercise.id}`;
+}
+
+function readDraft(lesson, exercise) {
+  try {
+    return JSON.parse(window.localStorage.getItem(draftKey(lesson, exercise)) ?? '{}') ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Builds a SQL exercise into `body`. `kind` is the exercise's hook object
+ * in app.js (`keyText` shows a solution's statements, `solution` fetches
+ * one); `page` holds the page's `course` and its `lessons` text; `submit`
+ * takes a function that gives the grade's JSON text.
+ */
+export function sqlExercise(kind, page, lesson, exercise, body, submit) {
+  const draft = readDraft(lesson, exercise);
+  const boxes = exercise.slots.map((slot) => {
+    const id = `sql-${exercise.id}-${slot}`;
+    const input = h('textarea', { class: 'code', id, rows: 5, spellcheck: 'false', 'data-slot': slot, autocapitalize: 'off' });
+    input.value = draft[slot] ?? '';
+    const error = h('p', { class: 'sql-error verdict bad', hidden: true });
+    return { slot, input, error, field: h('div', { class: 'sql-slot' }, h('label', { for: id }, h('code', {}, slot)), input, error) };
+  });
+  const statements = () => Object.fromEntries(boxes.map((box) => [box.slot, box.input.value]));
+  const keep = () => {
+    try {
+      window.localStorage.setItem(draftKey(lesson, exercise), JSON.stringify(statements()));
+    } catch {
+      // A draft is a convenience: without storage the page still works.
+    }
+  };
+  const status = h('p', { class: 'muted sql-engine', role: 'status' }, word('loading'));
+  const button = h('button', { type: 'button', class: 'primary' }, word('run'));
+  body.append(
+    h('p', { class: 'muted' }, word('params'), ' ', exercise.params.map((p) => [h('code', {}, p), ' '])),
+    h('div', { class: 'sql-slots', oninput: keep }, boxes.map((box) => box.field)),
+    h('div', { class: 'buttons' }, button), status);
+  startEngine().then(({ version, ms }) => {
+    status.textContent = word('ready', { version, ms });
+    status.dataset.ms = String(ms);
+  }, (error) => {
+    status.textContent = word('failed') + String(error.message ?? error);
+  });
+
+  button.addEventListener('click', async () => {
+    if (button.disabled) return;
+    button.disabled = true;
+    for (const box of boxes) {
+      box.error.hidden = true;
+      box.input.removeAttribute('aria-invalid');
+    }
+    const previous = status.textContent;
+    status.textContent = word('running');
+    try {
+      const { refused, result } = await ask(page, 'grade', lesson, exercise, statements());
+      status.textContent = previous;
+      if (refused) {
+        submit(() => { throw new Error(word('refused')); });
+        showRefusals(boxes, refused);
+        return;
+      }
+      submit(() => JSON.stringify(result));
+    } catch (error) {
+      status.textContent = previous;
+      submit(() => { throw error; });
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  kind.solution = async () => JSON.stringify(await ask(page, 'solution', lesson, exercise));
+  kind.keyText = (key) => h('pre', { class: 'code' }, Object.entries(key).map(([slot, text]) => `${slot}:\n${text}\n`).join('\n'));
+}
+
+/** Each refused statement's message under its box (SQLite's own message,
+ * with line:col for a syntax error), the caret put at that position. */
+function showRefusals(boxes, refused) {
+  let first = null;
+  for (const refusal of refused) {
+    const box = boxes.find((b) => b.slot === refusal.slot);
+    if (!box) continue;
+    clear(box.error).append('✗ ', lang() === 'zh' ? refusal.zh : refusal.en);
+    box.error.hidden = false;
+    box.input.setAttribute('aria-invalid', 'true');
+    if (first) continue;
+    first = box;
+    if (refusal.line) {
+      const lines = box.input.value.split('\n');
+      const before = lines.slice(0, refusal.line - 1).reduce((sum, line) => sum + [...line].length + 1, 0);
+      const at = [...box.input.value].slice(0, before + (refusal.col ?? 1) - 1).join('').length;
+      box.input.setSelectionRange(at, at);
+    }
+  }
+  first?.input.focus();
+}
