@@ -949,7 +949,7 @@ test('the SQL engine is not fetched before a SQL exercise opens; the initial pag
   const session = await openRecording();
   const { page, requested } = session;
   await page.waitForSelector('.lesson-card');
-  await page.goto(base + '#/lesson/01-liveness-vs-safety');
+  await page.goto(base + '#/lesson/01-liveness-vs-safety/mark-after-the-nap');
   await page.waitForSelector('.exercise');
   assert.deepEqual(requested.filter(isSqlEngine), [], 'no SQL engine file before a SQL exercise');
   // What the page fetched up to here is what `cargo xtask web` (run

@@ -223,8 +223,11 @@ enum ExerciseDetails<'a> {
         /// In the order this learner sees them (the session's shuffle).
         options: Vec<QuizOptionJson<'a>>,
     },
-    /// Nothing yet: the page says a `sql` exercise runs in the terminal.
-    Sql {},
+    /// The statements the learner writes, and the parameters they may name.
+    Sql {
+        slots: Vec<&'static str>,
+        params: [&'static str; 5],
+    },
 }
 
 /// A quiz option as shown: its authored index (what an answer names) and text.
@@ -374,7 +377,7 @@ enum KeyJson {
     Design(DesignKeyJson),
     Steps(Vec<BreakStepJson>),
     /// By slot name: `{ "claim": "UPDATE …", … }`.
-    Statements(Value),
+    Statements(sim_core::sqllab::Statements),
 }
 
 /// The open knobs of a design answer.
@@ -472,7 +475,7 @@ fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
             unreachable_patterns,
             reason = "no other answer without sim-core's sql-lab"
         )]
-        _ => KeyJson::Statements(serde_json::to_value(key.sql_statements()).unwrap_or_default()),
+        _ => KeyJson::Statements(key.sql_statements().cloned().unwrap_or_default()),
     }
 }
 
@@ -682,7 +685,10 @@ fn exercise_details<'a>(
                 })
                 .collect(),
         },
-        ExerciseKind::Sql { .. } => ExerciseDetails::Sql {},
+        ExerciseKind::Sql { slots, .. } => ExerciseDetails::Sql {
+            slots: slots.iter().map(|slot| slot.name()).collect(),
+            params: sim_core::sqllab::Slot::PARAMS,
+        },
     })
 }
 

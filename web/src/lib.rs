@@ -524,6 +524,7 @@ pub mod bindings {
     /// `(phase, cases, states, depth, shrinkSteps) => boolean`; `false`
     /// stops the search. It also stops it, incomplete, once the options'
     /// time limit has passed (sim-core reads no clock; the page's does).
+    #[cfg(feature = "explorer")]
     struct Reporter<'f> {
         callback: &'f js_sys::Function,
         started_ms: f64,
@@ -531,6 +532,7 @@ pub mod bindings {
         out_of_time: bool,
     }
 
+    #[cfg(feature = "explorer")]
     impl sim_core::explore::Control for Reporter<'_> {
         fn out_of_time(&self) -> bool {
             self.out_of_time
@@ -564,6 +566,7 @@ pub mod bindings {
     /// Runs an explorer (options as JSON text, the knobs of `fencelab
     /// explore`), calling `on_progress` as it goes; the report (JSON text)
     /// with the counterexample's `timeline`.
+    #[cfg(feature = "explorer")]
     #[wasm_bindgen]
     pub fn explore(
         options_json: &str,

@@ -1,7 +1,8 @@
 // The explorer runs here, off the page's thread, so the page never freezes.
 // Cancelling terminates this worker; it never has to answer.
 
-import init, { explore } from './fencelab_web.js';
+// The explorer's own build of the page's wasm (the page's carries no search).
+import init, { explore } from './fencelab_web_explorer.js';
 
 const ready = init();
 const PROGRESS_EVERY_MS = 50;
