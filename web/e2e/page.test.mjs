@@ -797,7 +797,7 @@ test('keyboard and phone: every control takes focus visibly; nothing is wider th
     });
     assert.notEqual(outline, 'none', `tab stop ${i} shows focus`);
   }
-  for (const path of ['', '#/lesson/01-liveness-vs-safety', '#/explore', '#/sandbox']) {
+  for (const path of ['', '#/lesson/01-liveness-vs-safety', '#/review', '#/explore', '#/sandbox']) {
     await page.goto(base + path);
     await page.waitForSelector('main h1');
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
