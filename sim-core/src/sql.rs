@@ -39,8 +39,8 @@ use crate::trace::{Outcome, Reason, Trace};
 #[strum(serialize_all = "snake_case")]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Dialect {
-    /// SQLite 3.35 or later (`RETURNING`). It has no row locks: `FOR UPDATE`
-    /// and `SKIP LOCKED` are left out.
+    /// SQLite 3.35 or later (`RETURNING`). It has no row locks: `FOR UPDATE`,
+    /// `SKIP LOCKED` and `NOWAIT` are left out.
     #[default]
     Sqlite,
     /// PostgreSQL 9.5 or later (`SKIP LOCKED`).
@@ -64,6 +64,7 @@ impl Dialect {
                     | Action::Rollback
                     | Action::SelectForUpdate
                     | Action::SelectSkipLocked
+                    | Action::SelectNowait
             )
         });
         if locks {
@@ -250,13 +251,13 @@ pub fn statement(
             );
             StatementKind::Select
         }
-        Action::Select | Action::SelectForUpdate => {
+        Action::Select | Action::SelectForUpdate | Action::SelectNowait => {
             let claimable = b.claimable();
             let job = b.param("job", SqlValue::Text(job_id));
-            let lock = if step.action == Action::SelectForUpdate && dialect == Dialect::Postgres {
-                " FOR UPDATE"
-            } else {
-                ""
+            let lock = match (step.action, dialect) {
+                (_, Dialect::Sqlite) | (Action::Select, _) => "",
+                (Action::SelectNowait, Dialect::Postgres) => " FOR UPDATE NOWAIT",
+                (_, Dialect::Postgres) => " FOR UPDATE",
             };
             b.text = format!(
                 "SELECT id, owner, lease_until, fence, state, \

@@ -315,6 +315,7 @@ fn the_database_replay_speaks_chinese() {
                     | Action::Rollback
                     | Action::SelectForUpdate
                     | Action::SelectSkipLocked
+                    | Action::SelectNowait
             )
         }) {
             continue; // SQLite refuses them; PostgreSQL is not here.
