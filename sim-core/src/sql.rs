@@ -719,4 +719,37 @@ mod tests {
             None
         );
     }
+
+    #[test]
+    fn nowait_is_for_update_nowait_in_postgres_and_a_plain_read_in_sqlite() {
+        let text = "id = \"n\"\nttl = 5\nworkers = [\"A\", \"B\"]\n\
+                    steps = [\n{ at = 0, worker = \"A\", do = \"begin\" },\n\
+                    { at = 0, worker = \"A\", do = \"select_nowait\" },\n\
+                    { at = 1, worker = \"B\", do = \"select_nowait\" },\n]\n";
+        let Ok(scenario) = crate::parse_scenario(text.as_bytes()) else {
+            panic!("the scenario parses");
+        };
+        assert_eq!(Dialect::for_scenario(&scenario), Dialect::Postgres);
+        let trace = crate::run(&scenario);
+        let read = |index, dialect| match step_sql(&scenario, &trace, index, dialect) {
+            Some(sql) => sql,
+            None => panic!("a NOWAIT read has SQL"),
+        };
+        let pg = read(1, Dialect::Postgres);
+        assert!(
+            pg.statement
+                .text
+                .ends_with("WHERE id = :job FOR UPDATE NOWAIT"),
+            "{}",
+            pg.statement.text
+        );
+        // B's refused NOWAIT was still sent: the database refused it.
+        assert!(read(2, Dialect::Postgres).sent);
+        let sqlite = read(1, Dialect::Sqlite);
+        assert!(
+            sqlite.statement.text.ends_with("WHERE id = :job"),
+            "{}",
+            sqlite.statement.text
+        );
+    }
 }

@@ -885,6 +885,70 @@ mod tests {
         fn close(&mut self) {}
     }
 
+    /// A database where every `NOWAIT` finds its row locked (SQLSTATE
+    /// 55P03) and nothing else changes anything.
+    struct AlwaysLocked;
+
+    impl Backend for AlwaysLocked {
+        fn set_clock(&mut self, _db_now: i64) -> Result<(), String> {
+            Ok(())
+        }
+        fn send(&mut self, _actor: usize, statement: &Statement) -> Sent {
+            if statement.text.ends_with("NOWAIT") {
+                Sent::Done(Err(DbError {
+                    deadlock: false,
+                    lock_not_available: true,
+                    message: "55P03: could not obtain lock on row".to_owned(),
+                }))
+            } else {
+                Sent::Done(Ok(Answer::default()))
+            }
+        }
+        fn settle(&mut self) -> Vec<(usize, Reply)> {
+            Vec::new()
+        }
+        fn read_row(&mut self, _actor: usize, _job: &str) -> Option<DbRow> {
+            None
+        }
+        fn crash(&mut self, _actor: usize) {}
+        fn close(&mut self) {}
+    }
+
+    #[test]
+    fn a_nowait_refused_by_the_database_is_compared_with_the_model() {
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/18-nowait.toml"
+        ))
+        .unwrap_or_default();
+        let Ok(scenario) = sim_core::parse_scenario(&text) else {
+            panic!("the example parses");
+        };
+        let trace = sim_core::run(&scenario);
+        let steps = replay(
+            &scenario,
+            &trace,
+            &mut AlwaysLocked,
+            Dialect::Postgres,
+            Lang::En,
+        );
+        // A's NOWAIT found r1 free in the model: a finding.
+        assert_eq!(
+            steps[1].differences,
+            ["NOWAIT found the row locked: model no, database yes"]
+        );
+        // B's found it locked in both, and nothing else is said of it.
+        assert!(steps[3].lock_not_available && steps[3].error.is_none());
+        assert!(steps[3].agrees, "{:?}", steps[3]);
+        let db = DbJson {
+            engine: "postgres",
+            agrees: false,
+            steps,
+        };
+        let shown = render_db(&scenario, &db, Style::plain(), Lang::Zh);
+        assert!(shown.contains("✗ 行已被锁，NOWAIT 失败：已回滚"), "{shown}");
+    }
+
     #[test]
     fn a_database_that_disagrees_is_reported_as_findings_in_both_languages() {
         let text = std::fs::read(concat!(
