@@ -299,6 +299,7 @@ pub fn action_glyph(action: Action) -> char {
         Action::Select => 'S',
         Action::SelectForUpdate => 'L',
         Action::SelectSkipLocked => 'Q',
+        Action::SelectNowait => 'N',
         Action::Commit => ']',
         Action::Rollback => '<',
     }

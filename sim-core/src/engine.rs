@@ -296,18 +296,35 @@ impl<'s> Engine<'s> {
         }
         let job = self.resolve_job(step);
         self.record(index).job = Some(job);
-        if step.action.waits_for_row_lock()
+        if step.action.needs_row_lock()
             && let Some(holder) = self.lock_holder.get(usize::from(job)).copied().flatten()
             && Some(holder) != step.worker
         {
-            if self.matches_committed_row(step, job) {
+            if !self.matches_committed_row(step, job) {
+                self.run_on_committed_row(index, step, job);
+            } else if step.action.waits_for_row_lock() {
                 self.wait_for_lock(index, actor, job, usize::from(holder), step.at);
             } else {
-                self.run_on_committed_row(index, step, job);
+                self.lock_not_available(index, actor, step.at);
             }
             return;
         }
         self.execute(index, step, job, step.at);
+    }
+
+    /// `NOWAIT` on a row another transaction has locked: the statement
+    /// fails at once instead of waiting, and — like every failed statement
+    /// inside a transaction, the deadlock victim's included — its
+    /// transaction is rolled back (PostgreSQL aborts it; the application
+    /// ends it with `ROLLBACK`).
+    fn lock_not_available(&mut self, index: u32, actor: usize, at: u64) {
+        let record = self.record(index);
+        record.outcome = Outcome::Rejected;
+        record.reason = Some(Reason::LockNotAvailable);
+        record.rows = Some(0);
+        if let Ok(worker) = WorkerIdx::try_from(actor) {
+            self.end_transaction(worker, false, at);
+        }
     }
 
     /// Whether the statement's `WHERE` holds on the row's last committed
@@ -333,6 +350,9 @@ impl<'s> Engine<'s> {
             Action::UpdateClaim => step.worker.is_some_and(|worker| {
                 self.observed.get(self.slot(worker, job)).copied().flatten() == Some(true)
             }),
+            // Their `WHERE` names only the row: it always matches, so a
+            // `select_nowait` on a row another transaction locked fails.
+            Action::SelectForUpdate | Action::SelectNowait => true,
             _ => true,
         }
     }
@@ -464,7 +484,9 @@ impl<'s> Engine<'s> {
                 self.close_transaction(index, worker, step.action == Action::Commit, at);
             }
             Action::Select => self.select(index, worker, job, at),
-            Action::SelectForUpdate => self.select_for_update(index, worker, job, at),
+            Action::SelectForUpdate | Action::SelectNowait => {
+                self.select_for_update(index, worker, job, at);
+            }
             Action::SelectSkipLocked => self.select_skip_locked(index, step, worker, at),
             Action::UpdateClaim => self.update_claim(index, worker, job, at),
         }
@@ -523,8 +545,9 @@ impl<'s> Engine<'s> {
         record.row = Some(row);
     }
 
-    /// `SELECT ... FOR UPDATE`: the read of [`Self::select`], holding the
-    /// row's lock until the transaction ends.
+    /// `SELECT ... FOR UPDATE` (and `NOWAIT` on a row it may lock): the
+    /// read of [`Self::select`], holding the row's lock until the
+    /// transaction ends.
     fn select_for_update(&mut self, index: u32, worker: WorkerIdx, job: JobIdx, at: u64) {
         let claimable = self.observe(worker, job, at);
         self.take_lock(worker, job);

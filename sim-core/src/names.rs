@@ -78,12 +78,12 @@ mod tests {
             Preset => "ttl-lock-only client-check idempotency-only fenced-highest-seen \
                        fenced-registered db-conditional full sending-gateway",
             Action => "claim renew write finish fail cancel register check crash pause resume \
-                       begin select select_for_update select_skip_locked update_claim \
-                       claim_next commit rollback deliver",
+                       begin select select_for_update select_skip_locked select_nowait \
+                       update_claim claim_next commit rollback deliver",
             Outcome => "ok rejected duplicate noop waiting",
             Reason => "lease_held terminal none_available claimable not_claimable blocked \
-                       crashed deadlock already_in_transaction no_transaction stale_token \
-                       not_registered not_higher draft sent not_sent",
+                       crashed deadlock lock_not_available already_in_transaction no_transaction \
+                       stale_token not_registered not_higher draft sent not_sent",
             JobState => "ready running done cancelled failed",
             ViolationKind => "stale after_terminal",
             Verdict => "safe unsafe cancelled incomplete",

@@ -35,6 +35,7 @@ pub fn action_word(action: Action, lang: Lang) -> &'static str {
             Action::Select => "unlocked SELECT",
             Action::SelectForUpdate => "SELECT … FOR UPDATE",
             Action::SelectSkipLocked => "SELECT … FOR UPDATE SKIP LOCKED",
+            Action::SelectNowait => "SELECT … FOR UPDATE NOWAIT",
             Action::UpdateClaim => "separate claiming UPDATE",
             Action::Commit => "COMMIT",
             Action::Rollback => "ROLLBACK",
@@ -56,6 +57,7 @@ pub fn action_word(action: Action, lang: Lang) -> &'static str {
             Action::Select => "无锁读取",
             Action::SelectForUpdate => "加锁读取（FOR UPDATE）",
             Action::SelectSkipLocked => "跳过已锁行读取（SKIP LOCKED）",
+            Action::SelectNowait => "不等锁的加锁读取（NOWAIT）",
             Action::UpdateClaim => "单独的 UPDATE 领取",
             Action::Commit => "提交事务",
             Action::Rollback => "回滚事务",
@@ -289,6 +291,9 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::Deadlock => {
                 "waiting would have closed a lock cycle: the database aborted the statement and rolled the transaction back"
             }
+            Reason::LockNotAvailable => {
+                "another transaction held the row's lock and NOWAIT does not wait: the database failed the statement at once, and an open transaction was rolled back"
+            }
             Reason::AlreadyInTransaction => "a transaction was already open",
             Reason::NoTransaction => "no transaction was open",
             Reason::StaleToken => "the target had seen a higher token",
@@ -307,6 +312,9 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::Blocked => "这个 Worker 还在等行锁，这一步没有执行",
             Reason::Crashed => "这个 Worker 已经崩溃",
             Reason::Deadlock => "等待会形成死锁，数据库中止了语句并回滚事务",
+            Reason::LockNotAvailable => {
+                "另一个事务持有这一行的锁，NOWAIT 不等待：数据库立即让语句失败，打开的事务也被回滚"
+            }
             Reason::AlreadyInTransaction => "已经在事务中",
             Reason::NoTransaction => "没有打开的事务",
             Reason::StaleToken => "目标见过更高的令牌",
@@ -540,6 +548,7 @@ pub fn reason_label(reason: Reason, lang: Lang) -> String {
             Reason::Blocked => "仍在等行锁",
             Reason::Crashed => "已崩溃",
             Reason::Deadlock => "死锁",
+            Reason::LockNotAvailable => "行已被锁",
             Reason::AlreadyInTransaction => "已在事务中",
             Reason::NoTransaction => "没有事务",
             Reason::StaleToken => "令牌比已见的低",

@@ -97,6 +97,9 @@ pub enum Action {
     Select,
     SelectForUpdate,
     SelectSkipLocked,
+    /// `SELECT … FOR UPDATE NOWAIT`: the read of `select_for_update`, but a
+    /// row another transaction has locked fails it at once (`lock_not_available`).
+    SelectNowait,
     UpdateClaim,
     ClaimNext,
     Commit,
@@ -116,6 +119,12 @@ impl Action {
     /// Whether the step needs a `target`.
     pub fn needs_target(self) -> bool {
         matches!(self, Action::Write | Action::Register)
+    }
+
+    /// Statements on the job row that need its lock while another
+    /// transaction holds it: all wait for it but `select_nowait`, which fails.
+    pub fn needs_row_lock(self) -> bool {
+        self.waits_for_row_lock() || self == Action::SelectNowait
     }
 
     /// Statements on the job row that wait while another transaction holds

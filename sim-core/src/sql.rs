@@ -39,8 +39,8 @@ use crate::trace::{Outcome, Reason, Trace};
 #[strum(serialize_all = "snake_case")]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Dialect {
-    /// SQLite 3.35 or later (`RETURNING`). It has no row locks: `FOR UPDATE`
-    /// and `SKIP LOCKED` are left out.
+    /// SQLite 3.35 or later (`RETURNING`). It has no row locks: `FOR UPDATE`,
+    /// `SKIP LOCKED` and `NOWAIT` are left out.
     #[default]
     Sqlite,
     /// PostgreSQL 9.5 or later (`SKIP LOCKED`).
@@ -64,6 +64,7 @@ impl Dialect {
                     | Action::Rollback
                     | Action::SelectForUpdate
                     | Action::SelectSkipLocked
+                    | Action::SelectNowait
             )
         });
         if locks {
@@ -250,13 +251,13 @@ pub fn statement(
             );
             StatementKind::Select
         }
-        Action::Select | Action::SelectForUpdate => {
+        Action::Select | Action::SelectForUpdate | Action::SelectNowait => {
             let claimable = b.claimable();
             let job = b.param("job", SqlValue::Text(job_id));
-            let lock = if step.action == Action::SelectForUpdate && dialect == Dialect::Postgres {
-                " FOR UPDATE"
-            } else {
-                ""
+            let lock = match (step.action, dialect) {
+                (_, Dialect::Sqlite) | (Action::Select, _) => "",
+                (Action::SelectNowait, Dialect::Postgres) => " FOR UPDATE NOWAIT",
+                (_, Dialect::Postgres) => " FOR UPDATE",
             };
             b.text = format!(
                 "SELECT id, owner, lease_until, fence, state, \
@@ -716,6 +717,39 @@ mod tests {
         assert_eq!(
             statement(&scenario, &pause, 0, &binding, Dialect::Sqlite),
             None
+        );
+    }
+
+    #[test]
+    fn nowait_is_for_update_nowait_in_postgres_and_a_plain_read_in_sqlite() {
+        let text = "id = \"n\"\nttl = 5\nworkers = [\"A\", \"B\"]\n\
+                    steps = [\n{ at = 0, worker = \"A\", do = \"begin\" },\n\
+                    { at = 0, worker = \"A\", do = \"select_nowait\" },\n\
+                    { at = 1, worker = \"B\", do = \"select_nowait\" },\n]\n";
+        let Ok(scenario) = crate::parse_scenario(text.as_bytes()) else {
+            panic!("the scenario parses");
+        };
+        assert_eq!(Dialect::for_scenario(&scenario), Dialect::Postgres);
+        let trace = crate::run(&scenario);
+        let read = |index, dialect| match step_sql(&scenario, &trace, index, dialect) {
+            Some(sql) => sql,
+            None => panic!("a NOWAIT read has SQL"),
+        };
+        let pg = read(1, Dialect::Postgres);
+        assert!(
+            pg.statement
+                .text
+                .ends_with("WHERE id = :job FOR UPDATE NOWAIT"),
+            "{}",
+            pg.statement.text
+        );
+        // B's refused NOWAIT was still sent: the database refused it.
+        assert!(read(2, Dialect::Postgres).sent);
+        let sqlite = read(1, Dialect::Sqlite);
+        assert!(
+            sqlite.statement.text.ends_with("WHERE id = :job"),
+            "{}",
+            sqlite.statement.text
         );
     }
 }

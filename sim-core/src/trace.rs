@@ -92,6 +92,10 @@ pub enum Reason {
     /// Waiting here would have closed a cycle of lock waits; the database
     /// aborted the statement and rolled the transaction back.
     Deadlock,
+    /// `select_nowait` found the row locked by another transaction: the
+    /// database failed the statement at once (PostgreSQL's SQLSTATE 55P03)
+    /// and the worker's transaction was rolled back.
+    LockNotAvailable,
     AlreadyInTransaction,
     NoTransaction,
     /// A `highest_token` target had seen a higher token.

@@ -15,7 +15,7 @@ use serde_json::Value;
 const EXAMPLES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
 
 /// Every story the course refers to; a missing file is a broken link.
-const STORIES: [&str; 23] = [
+const STORIES: [&str; 24] = [
     "01-article-stale-finish",
     "02-ttl-lock-double-execution",
     "03-check-then-write-race",
@@ -39,6 +39,7 @@ const STORIES: [&str; 23] = [
     "17-request-in-flight-sending-gateway",
     "17b-request-in-flight-registered",
     "17c-request-in-flight-cancel",
+    "18-nowait",
 ];
 
 const OUTCOMES: [&str; 5] = ["ok", "rejected", "duplicate", "noop", "waiting"];
@@ -793,6 +794,37 @@ fn story_16_lock_cycle_is_broken() {
     assert_no_violations(&t);
 }
 
+#[test]
+fn story_18_nowait_fails_at_once_and_ends_the_transaction() {
+    let t = run("18-nowait");
+    let a_read = a(&t, "A", "select_nowait", 0);
+    assert_step(a_read, "ok");
+    assert_eq!(a_read["job"], "r1");
+    let b_refused = a(&t, "B", "select_nowait", 0);
+    assert_step(b_refused, "rejected");
+    assert_eq!(reason(b_refused), Some("lock_not_available"));
+    assert!(b_refused["waited_until"].is_null(), "NOWAIT never waits");
+    // The failure ended B's transaction: its first COMMIT has none.
+    let b_commits: Vec<&Value> = steps(&t)
+        .iter()
+        .filter(|s| s["worker"] == "B" && s["do"] == "commit")
+        .collect();
+    assert_eq!(reason(b_commits[0]), Some("no_transaction"));
+    assert_step(b_commits[1], "ok");
+    let b_second = a(&t, "B", "select_nowait", 1);
+    assert_step(b_second, "ok");
+    assert_eq!(b_second["job"], "r2");
+    for s in steps(&t).iter().filter(|s| s["do"] == "update_claim") {
+        assert_step(s, "ok");
+        assert_eq!(s["generation"], 1);
+    }
+    assert!(
+        steps(&t).iter().all(|s| s["waited_until"].is_null()),
+        "no step waited"
+    );
+    assert_no_violations(&t);
+}
+
 /// The default job of a step is the worker's most recently claimed *or
 /// selected* job (the scenario-format spec). Multi-job stories name `job`
 /// explicitly, so they do not depend on this; this test pins the rule itself.
@@ -845,6 +877,7 @@ fn bug_stories_violate_and_safe_stories_do_not() {
         "13-versioned-report",
         "15-crash-releases-lock",
         "16-deadlock",
+        "18-nowait",
     ];
     for name in buggy {
         assert!(

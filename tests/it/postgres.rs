@@ -1,7 +1,7 @@
 //! The model against a real PostgreSQL: every example, every lesson scenario
 //! with job-table steps, and random scenarios with transactions, `FOR
-//! UPDATE`, `SKIP LOCKED`, lock waits, rollbacks, crashes and deadlocks are
-//! replayed through `fencelab run --db postgres://…` (one connection per
+//! UPDATE`, `SKIP LOCKED`, `NOWAIT`, lock waits, rollbacks, crashes and
+//! deadlocks are replayed through `fencelab run --db postgres://…` (one connection per
 //! worker; waits and deadlock victims are the server's) and must agree with
 //! the model at every step (docs/scenario-format.md §15).
 //!
@@ -198,6 +198,8 @@ fn random_scenario(seed: u64, locks: bool) -> String {
         "select_for_update",
         "select_for_update",
         "select_skip_locked",
+        "select_nowait",
+        "select_nowait",
         "update_claim",
         "commit",
         "commit",
@@ -214,14 +216,15 @@ fn random_scenario(seed: u64, locks: bool) -> String {
     let mut at = 0;
     if locks && jobs >= 2 && rng.below(3) == 0 {
         // Two transactions each holding a row: the later steps may ask for
-        // the other's row (a wait) from both sides (a deadlock).
+        // the other's row (a wait) from both sides (a deadlock), or B asks
+        // for A's row without waiting (NOWAIT fails).
         out.push_str(
             "  { at = 0, worker = \"A\", do = \"begin\" },\n  { at = 0, worker = \"B\", do = \"begin\" },\n  \
              { at = 0, worker = \"A\", do = \"select_for_update\", job = \"r1\" },\n  \
              { at = 0, worker = \"B\", do = \"select_for_update\", job = \"r2\" },\n",
         );
         if rng.below(2) == 0 {
-            let second = rng.pick(&["select_for_update", "claim", "renew"]);
+            let second = rng.pick(&["select_for_update", "claim", "renew", "select_nowait"]);
             let _ = writeln!(
                 out,
                 "  {{ at = 1, worker = \"A\", do = \"select_for_update\", job = \"r2\" }},\n  \
@@ -292,6 +295,8 @@ fn tally(scenario: &Scenario, seen: &mut std::collections::BTreeSet<&'static str
         let name = match (step.action, record.outcome, record.reason) {
             (_, sim_core::Outcome::Waiting, _) => "waiting at the end",
             (_, _, Some(sim_core::Reason::Deadlock)) => "deadlock",
+            (_, _, Some(sim_core::Reason::LockNotAvailable)) => "nowait refused",
+            (sim_core::Action::SelectNowait, sim_core::Outcome::Ok, _) => "nowait",
             (_, _, Some(sim_core::Reason::NoneAvailable)) => "none available",
             (_, _, Some(sim_core::Reason::Blocked)) => "blocked",
             (sim_core::Action::Crash, _, _) => "crash",
@@ -339,6 +344,8 @@ fn random_agreement(db: &str, cases: u64, locks: bool) {
         &[
             "waiting at the end",
             "deadlock",
+            "nowait refused",
+            "nowait",
             "none available",
             "blocked",
             "crash",

@@ -471,6 +471,7 @@ const ALL_ACTIONS: Weights = &[
     (Action::Select, 2),
     (Action::SelectForUpdate, 2),
     (Action::SelectSkipLocked, 2),
+    (Action::SelectNowait, 2),
     (Action::UpdateClaim, 3),
     (Action::ClaimNext, 2),
     (Action::Commit, 2),
@@ -823,16 +824,27 @@ fn run_and_check(scenario: &Scenario, text: &str) -> Result<Trace, TestCaseError
         // A cancel under `cancel_epoch` advanced the fence once: a claim
         // that still takes the row (an `update_claim` on a stale read)
         // counts on from there.
-        let epoch = scenario.design.cancel_epoch
-            && scenario.steps[..i]
-                .iter()
-                .zip(&trace.steps)
-                .any(|(step, earlier)| {
-                    step.action == Action::Cancel
-                        && earlier.outcome == Outcome::Ok
-                        && earlier.job == Some(job as u16)
-                });
+        // A cancel that waited for a row lock ran when the lock was freed,
+        // maybe after this claim: its epoch may or may not come first.
+        let cancels = |waited: bool| {
+            scenario.design.cancel_epoch
+                && scenario.steps[..i]
+                    .iter()
+                    .zip(&trace.steps)
+                    .any(|(step, earlier)| {
+                        step.action == Action::Cancel
+                            && earlier.outcome == Outcome::Ok
+                            && earlier.job == Some(job as u16)
+                            && earlier.waited_until.is_some() == waited
+                    })
+        };
+        let epoch = cancels(false);
         let expected_fence = u64::from(generation) + u64::from(epoch);
+        let expected_fence = if cancels(true) && fence == Some(expected_fence + 1) {
+            expected_fence + 1
+        } else {
+            expected_fence
+        };
         ensure!(
             text,
             generation >= 1 && generation <= grants[job],
@@ -960,6 +972,13 @@ fn run_and_check(scenario: &Scenario, text: &str) -> Result<Trace, TestCaseError
                     Some(Reason::LeaseHeld | Reason::Terminal | Reason::Deadlock)
                 ),
                 "refused claim at step {i} with reason {:?}",
+                record.reason
+            ),
+            // NOWAIT never waits, so it is never a deadlock victim either.
+            Action::SelectNowait => ensure!(
+                text,
+                record.reason == Some(Reason::LockNotAvailable),
+                "refused select_nowait at step {i} with reason {:?}",
                 record.reason
             ),
             Action::Renew | Action::Finish | Action::Fail | Action::Write | Action::Register
@@ -1181,8 +1200,8 @@ const STRINGS: &[&str] = &[
     "A", "B", "A2", "C", "工人", "r", "r1", "任务2", "r3", "mail", "report", "账本", "db", "", " ",
     "\u{1}", "tab\there", "a\"b", "🦀", "\u{200b}", "claim", "renew", "write", "finish", "fail",
     "cancel", "register", "check", "crash", "pause", "resume", "begin", "select",
-    "select_for_update", "select_skip_locked", "update_claim", "claim_next", "commit",
-    "rollback", "Claim", "clam", "ttl-lock-only", "client-check", "idempotency-only",
+    "select_for_update", "select_skip_locked", "select_nowait", "update_claim", "claim_next",
+    "commit", "rollback", "Claim", "clam", "ttl-lock-only", "client-check", "idempotency-only",
     "fenced-highest-seen", "fenced-registered", "db-conditional", "full", "fenced", "none",
     "idempotency_key", "highest_token", "registered_token", "gateway", "versioned", "owner",
     "fence", "lease", "state", "monotonic", "random", "worker",
@@ -1396,8 +1415,11 @@ fn structured_scenarios_are_deterministic_and_consistent() {
     let granted = Cell::new(0u32);
     let violated = Cell::new(0u32);
     let waited = Cell::new(0u32);
+    let refused_nowait = Cell::new(0u32);
+    // 1000 cases: a NOWAIT that fails rolls its transaction back, which
+    // leaves fewer lock waits to end than 600 cases reach.
     check_all(
-        600,
+        1000,
         3,
         spec(ALL_ACTIONS, any_design(), any_protect(), 24),
         |spec| {
@@ -1412,6 +1434,13 @@ fn structured_scenarios_are_deterministic_and_consistent() {
             }
             if trace.steps.iter().any(|s| s.waited_until.is_some()) {
                 waited.set(waited.get() + 1);
+            }
+            if trace
+                .steps
+                .iter()
+                .any(|s| s.reason == Some(Reason::LockNotAvailable))
+            {
+                refused_nowait.set(refused_nowait.get() + 1);
             }
             Ok(())
         },
@@ -1430,6 +1459,11 @@ fn structured_scenarios_are_deterministic_and_consistent() {
         waited.get() >= 10,
         "{} runs where a lock wait ended",
         waited.get()
+    );
+    assert!(
+        refused_nowait.get() >= 10,
+        "{} runs where a NOWAIT found the row locked",
+        refused_nowait.get()
     );
 }
 

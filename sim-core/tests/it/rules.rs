@@ -1204,3 +1204,111 @@ steps = [
         ",
     );
 }
+
+#[test]
+fn nowait_on_a_row_another_transaction_locked_fails_at_once_and_rolls_back() {
+    // B's NOWAIT meets A's lock on r1: it fails at once instead of waiting,
+    // and B's transaction is rolled back (as after a deadlock), taking back
+    // its claim of r2 and the lock on it: C then claims r2 afresh.
+    check(
+        r#"
+        id = "nowait-refused"
+        ttl = 5
+        workers = ["A", "B", "C"]
+        jobs = ["r1", "r2"]
+        steps = [
+          { at = 0, worker = "A", do = "begin" },
+          { at = 0, worker = "A", do = "select_for_update", job = "r1" },
+          { at = 0, worker = "B", do = "begin" },
+          { at = 0, worker = "B", do = "claim", job = "r2" },
+          { at = 1, worker = "B", do = "select_nowait", job = "r1" },
+          { at = 1, worker = "B", do = "update_claim", job = "r1" },
+          { at = 2, worker = "B", do = "commit" },
+          { at = 2, worker = "C", do = "claim", job = "r2" },
+          { at = 3, worker = "A", do = "update_claim", job = "r1" },
+          { at = 3, worker = "A", do = "commit" },
+        ]
+        "#,
+        "
+        0 A begin -> ok
+        0 A select_for_update r1 -> ok (claimable)
+        0 B begin -> ok
+        0 B claim r2 -> ok token=1 generation=1 rows=1 lease_until=5
+        1 B select_nowait r1 -> rejected (lock_not_available) rows=0
+        1 B update_claim r1 -> noop (not_claimable) rows=0
+        2 B commit -> noop (no_transaction)
+        2 C claim r2 -> ok token=1 generation=1 rows=1 lease_until=7
+        3 A update_claim r1 -> ok token=1 generation=1 rows=1 lease_until=8
+        3 A commit -> ok
+        should_reject []
+        reconcile []
+        ",
+    );
+}
+
+#[test]
+fn nowait_outside_a_transaction_fails_on_a_locked_row_and_holds_nothing() {
+    // Autocommit: the failed NOWAIT has no transaction to roll back, and B
+    // is not left waiting — its next statement, a claim, does wait.
+    check(
+        r#"
+        id = "nowait-autocommit"
+        ttl = 5
+        workers = ["A", "B"]
+        steps = [
+          { at = 0, worker = "A", do = "begin" },
+          { at = 0, worker = "A", do = "claim" },
+          { at = 1, worker = "B", do = "select_nowait" },
+          { at = 1, worker = "B", do = "claim" },
+          { at = 2, worker = "A", do = "rollback" },
+        ]
+        "#,
+        "
+        0 A begin -> ok
+        0 A claim -> ok token=1 generation=1 rows=1 lease_until=5
+        1 B select_nowait -> rejected (lock_not_available) rows=0
+        1 B claim -> ok token=1 generation=1 rows=1 lease_until=6 waited_until=2
+        2 A rollback -> ok
+        should_reject []
+        reconcile []
+        ",
+    );
+}
+
+#[test]
+fn nowait_on_a_free_or_own_row_locks_it_like_for_update() {
+    // Free: A's NOWAIT reads and locks the row, and again on its own lock.
+    // B's plain FOR UPDATE then waits for A's commit; a NOWAIT after the
+    // commit finds the row free and sees A's claim.
+    check(
+        r#"
+        id = "nowait-free"
+        ttl = 5
+        workers = ["A", "B"]
+        steps = [
+          { at = 0, worker = "A", do = "begin" },
+          { at = 0, worker = "A", do = "select_nowait" },
+          { at = 0, worker = "A", do = "select_nowait" },
+          { at = 0, worker = "B", do = "begin" },
+          { at = 0, worker = "B", do = "select_for_update" },
+          { at = 1, worker = "A", do = "update_claim" },
+          { at = 1, worker = "A", do = "commit" },
+          { at = 2, worker = "B", do = "commit" },
+          { at = 2, worker = "B", do = "select_nowait" },
+        ]
+        "#,
+        "
+        0 A begin -> ok
+        0 A select_nowait -> ok (claimable)
+        0 A select_nowait -> ok (claimable)
+        0 B begin -> ok
+        0 B select_for_update -> ok (not_claimable) waited_until=1
+        1 A update_claim -> ok token=1 generation=1 rows=1 lease_until=6
+        1 A commit -> ok
+        2 B commit -> ok
+        2 B select_nowait -> ok (not_claimable)
+        should_reject []
+        reconcile []
+        ",
+    );
+}

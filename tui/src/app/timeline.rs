@@ -53,6 +53,7 @@ pub(crate) const GLYPH_LEGEND: &[(Action, &str)] = &[
     (Action::Select, "select"),
     (Action::SelectForUpdate, "select for update"),
     (Action::SelectSkipLocked, "skip locked"),
+    (Action::SelectNowait, "nowait"),
     (Action::Commit, "commit"),
     (Action::Rollback, "rollback"),
     (Action::Deliver, "deliver"),

@@ -48,6 +48,8 @@ pub(crate) struct Answer {
 pub(crate) struct DbError {
     /// The server chose this statement as a deadlock victim (SQLSTATE 40P01).
     pub(crate) deadlock: bool,
+    /// `NOWAIT` found the row locked (SQLSTATE 55P03).
+    pub(crate) lock_not_available: bool,
     pub(crate) message: String,
 }
 
@@ -100,6 +102,8 @@ pub(crate) struct DbStep {
     pub(crate) waiting: bool,
     pub(crate) waited_until: Option<u64>,
     pub(crate) deadlock: bool,
+    /// `select_nowait` failed at once on a row another transaction locked.
+    pub(crate) lock_not_available: bool,
     pub(crate) error: Option<String>,
     pub(crate) row: Option<DbRow>,
     pub(crate) agrees: bool,
@@ -124,6 +128,7 @@ fn needs_row_locks(action: Action) -> bool {
             | Action::Rollback
             | Action::SelectForUpdate
             | Action::SelectSkipLocked
+            | Action::SelectNowait
     )
 }
 
@@ -233,6 +238,11 @@ fn render_db(scenario: &Scenario, db: &DbJson, style: Style, lang: Lang) -> Stri
             result.push_str(lang.pick("◷ still waiting for a row lock", "◷ 仍在等待行锁"));
         } else if step.deadlock {
             result.push_str(lang.pick("✗ deadlock: rolled back", "✗ 死锁：已回滚"));
+        } else if step.lock_not_available {
+            result.push_str(lang.pick(
+                "✗ row locked, NOWAIT failed: rolled back",
+                "✗ 行已被锁，NOWAIT 失败：已回滚",
+            ));
         } else if let Some(error) = &step.error {
             let _ = write!(result, "{} {error}", lang.pick("error:", "错误："));
         } else {
@@ -456,6 +466,7 @@ impl Replay<'_> {
             waiting: false,
             waited_until: None,
             deadlock: false,
+            lock_not_available: false,
             error: None,
             row: None,
             agrees: true,
@@ -580,7 +591,8 @@ impl Replay<'_> {
                 }
                 let record = &mut self.steps[index];
                 record.deadlock = error.deadlock;
-                if !error.deadlock {
+                record.lock_not_available = error.lock_not_available;
+                if !error.deadlock && !error.lock_not_available {
                     record.error = Some(error.message);
                 }
                 return;
@@ -620,24 +632,25 @@ impl Replay<'_> {
             Action::Renew | Action::Finish | Action::Fail | Action::Cancel => {
                 record.rows = Some(answer.affected);
             }
-            Action::Select | Action::SelectForUpdate | Action::SelectSkipLocked => {
-                match answer.rows.first() {
-                    Some(first) => {
-                        let seen = as_text(first.first())
-                            .and_then(|id| job_index(scenario, &id))
-                            .unwrap_or(job);
-                        let claimable = as_int(first.get(5)) == Some(1);
-                        record.claimable = Some(claimable);
-                        if action == Action::SelectSkipLocked {
-                            record.job = scenario.jobs.get(seen).cloned();
-                        }
-                        state.observed.insert(seen, claimable);
-                        state.current_job = Some(seen);
-                        row_job = Some(seen);
+            Action::Select
+            | Action::SelectForUpdate
+            | Action::SelectSkipLocked
+            | Action::SelectNowait => match answer.rows.first() {
+                Some(first) => {
+                    let seen = as_text(first.first())
+                        .and_then(|id| job_index(scenario, &id))
+                        .unwrap_or(job);
+                    let claimable = as_int(first.get(5)) == Some(1);
+                    record.claimable = Some(claimable);
+                    if action == Action::SelectSkipLocked {
+                        record.job = scenario.jobs.get(seen).cloned();
                     }
-                    None => row_job = None,
+                    state.observed.insert(seen, claimable);
+                    state.current_job = Some(seen);
+                    row_job = Some(seen);
                 }
-            }
+                None => row_job = None,
+            },
             Action::Check => {
                 record.lease_valid = answer.rows.first().map(|r| as_int(r.first()) == Some(1));
             }
@@ -719,7 +732,17 @@ impl Replay<'_> {
             ));
             return diffs;
         }
-        if db.waiting || db.deadlock {
+        let model_refused = model.reason == Some(Reason::LockNotAvailable);
+        if model_refused != db.lock_not_available {
+            diffs.push(both(
+                "NOWAIT found the row locked",
+                "NOWAIT 遇到行已被锁",
+                yes_no(model_refused),
+                yes_no(db.lock_not_available),
+            ));
+            return diffs;
+        }
+        if db.waiting || db.deadlock || db.lock_not_available {
             return diffs;
         }
         if model.waited_until != db.waited_until {
@@ -777,7 +800,10 @@ impl Replay<'_> {
                 ));
             }
         }
-        if matches!(step.action, Action::Select | Action::SelectForUpdate) {
+        if matches!(
+            step.action,
+            Action::Select | Action::SelectForUpdate | Action::SelectNowait
+        ) {
             let model_claimable = model.reason == Some(Reason::Claimable);
             if db.claimable != Some(model_claimable) {
                 diffs.push(both(
@@ -857,6 +883,70 @@ mod tests {
         }
         fn crash(&mut self, _actor: usize) {}
         fn close(&mut self) {}
+    }
+
+    /// A database where every `NOWAIT` finds its row locked (SQLSTATE
+    /// 55P03) and nothing else changes anything.
+    struct AlwaysLocked;
+
+    impl Backend for AlwaysLocked {
+        fn set_clock(&mut self, _db_now: i64) -> Result<(), String> {
+            Ok(())
+        }
+        fn send(&mut self, _actor: usize, statement: &Statement) -> Sent {
+            if statement.text.ends_with("NOWAIT") {
+                Sent::Done(Err(DbError {
+                    deadlock: false,
+                    lock_not_available: true,
+                    message: "55P03: could not obtain lock on row".to_owned(),
+                }))
+            } else {
+                Sent::Done(Ok(Answer::default()))
+            }
+        }
+        fn settle(&mut self) -> Vec<(usize, Reply)> {
+            Vec::new()
+        }
+        fn read_row(&mut self, _actor: usize, _job: &str) -> Option<DbRow> {
+            None
+        }
+        fn crash(&mut self, _actor: usize) {}
+        fn close(&mut self) {}
+    }
+
+    #[test]
+    fn a_nowait_refused_by_the_database_is_compared_with_the_model() {
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/18-nowait.toml"
+        ))
+        .unwrap_or_default();
+        let Ok(scenario) = sim_core::parse_scenario(&text) else {
+            panic!("the example parses");
+        };
+        let trace = sim_core::run(&scenario);
+        let steps = replay(
+            &scenario,
+            &trace,
+            &mut AlwaysLocked,
+            Dialect::Postgres,
+            Lang::En,
+        );
+        // A's NOWAIT found r1 free in the model: a finding.
+        assert_eq!(
+            steps[1].differences,
+            ["NOWAIT found the row locked: model no, database yes"]
+        );
+        // B's found it locked in both, and nothing else is said of it.
+        assert!(steps[3].lock_not_available && steps[3].error.is_none());
+        assert!(steps[3].agrees, "{:?}", steps[3]);
+        let db = DbJson {
+            engine: "postgres",
+            agrees: false,
+            steps,
+        };
+        let shown = render_db(&scenario, &db, Style::plain(), Lang::Zh);
+        assert!(shown.contains("✗ 行已被锁，NOWAIT 失败：已回滚"), "{shown}");
     }
 
     #[test]

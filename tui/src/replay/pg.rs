@@ -215,11 +215,13 @@ fn run(
     };
     result.map_err(|error| {
         let deadlock = error.code() == Some(&SqlState::T_R_DEADLOCK_DETECTED);
+        let lock_not_available = error.code() == Some(&SqlState::LOCK_NOT_AVAILABLE);
         // The application ends an aborted transaction (outside one this is
         // a harmless warning).
         let _ = client.batch_execute("ROLLBACK");
         DbError {
             deadlock,
+            lock_not_available,
             message: pg_error(&error),
         }
     })
@@ -287,6 +289,7 @@ impl Backend for Postgres {
         let Some(conn) = self.conn(actor) else {
             return Sent::Done(Err(DbError {
                 deadlock: false,
+                lock_not_available: false,
                 message: "no connection".to_owned(),
             }));
         };
@@ -298,6 +301,7 @@ impl Backend for Postgres {
         {
             return Sent::Done(Err(DbError {
                 deadlock: false,
+                lock_not_available: false,
                 message: "the connection's thread ended".to_owned(),
             }));
         }
@@ -308,6 +312,7 @@ impl Backend for Postgres {
                 self.crash(actor);
                 return Sent::Done(Err(DbError {
                     deadlock: false,
+                    lock_not_available: false,
                     message: format!("no answer from the server within {} s", PATIENCE.as_secs()),
                 }));
             }
@@ -318,6 +323,7 @@ impl Backend for Postgres {
                 Err(RecvTimeoutError::Disconnected) => {
                     return Sent::Done(Err(DbError {
                         deadlock: false,
+                        lock_not_available: false,
                         message: "the connection closed".to_owned(),
                     }));
                 }

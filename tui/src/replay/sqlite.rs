@@ -72,6 +72,7 @@ impl Backend for Sqlite {
     fn send(&mut self, _actor: usize, statement: &Statement) -> Sent {
         Sent::Done(self.run(statement).map_err(|e| DbError {
             deadlock: false,
+            lock_not_available: false,
             message: e.to_string(),
         }))
     }

@@ -20,7 +20,7 @@ const TERMS: &[&str] = &[
     // The course's Chinese keeps these terms (lessons/, TEACHING.md's words).
     "Worker", "tick", "fencing", "ID", "TTL", "GC",
     // SQL, as the statements are written.
-    "UPDATE", "SELECT", "FOR", "SKIP", "LOCKED", "BEGIN", "COMMIT", "ROLLBACK", "SQL",
+    "UPDATE", "SELECT", "FOR", "SKIP", "LOCKED", "NOWAIT", "BEGIN", "COMMIT", "ROLLBACK", "SQL",
     // Scenario-file keys and job-table columns a sentence names.
     "protect", "ttl", "at", "op", "value", "owner", "state", "lease", "lease_until",
     // The program, its commands, units, and the file format.
@@ -315,6 +315,7 @@ fn the_database_replay_speaks_chinese() {
                     | Action::Rollback
                     | Action::SelectForUpdate
                     | Action::SelectSkipLocked
+                    | Action::SelectNowait
             )
         }) {
             continue; // SQLite refuses them; PostgreSQL is not here.
