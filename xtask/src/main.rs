@@ -277,58 +277,20 @@ fn wasm_test() -> Result<(), String> {
 fn web() -> Result<(), String> {
     ensure_wasm_target()?;
     ensure_wasm_bindgen_cli()?;
-    run(
-        "the page's wasm (profile wasm-release)",
-        cargo().args([
-            "build",
-            "-p",
-            "fencelab-web",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--profile",
-            "wasm-release",
-            // The page fetches the lessons (dist/lessons.json) instead.
-            "--no-default-features",
-        ]),
-    )?;
     let dist = root().join("web/dist");
     if dist.exists() {
         std::fs::remove_dir_all(&dist)
             .map_err(|error| format!("cannot clear {}: {error}", dist.display()))?;
     }
-    let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/fencelab_web.wasm");
-    run(
-        "wasm-bindgen --target web",
-        Command::new("wasm-bindgen")
-            .args(["--target", "web", "--no-typescript", "--out-dir"])
-            .arg(&dist)
-            .arg(&wasm),
-    )?;
+    // The page fetches the lessons (dist/lessons.json) instead of carrying them.
+    page_wasm("the page's", &[], "fencelab_web", &dist)?;
     // The same crate with the `explore` export, for the explorer's worker
     // only: the page's initial wasm carries no search.
-    run(
-        "the explorer worker's wasm (profile wasm-release, feature explorer)",
-        cargo().args([
-            "build",
-            "-p",
-            "fencelab-web",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--profile",
-            "wasm-release",
-            "--no-default-features",
-            "--features",
-            "explorer",
-        ]),
-    )?;
-    run(
-        "wasm-bindgen --target web (the explorer worker's)",
-        Command::new("wasm-bindgen")
-            .args(["--target", "web", "--no-typescript", "--out-name"])
-            .arg("fencelab_web_explorer")
-            .arg("--out-dir")
-            .arg(&dist)
-            .arg(&wasm),
+    page_wasm(
+        "the explorer worker's",
+        &["--features", "explorer"],
+        "fencelab_web_explorer",
+        &dist,
     )?;
     sql_engine("web", &dist)?;
     let static_dir = root().join("web/static");
@@ -367,6 +329,37 @@ fn web() -> Result<(), String> {
         dist.display()
     ));
     Ok(())
+}
+
+/// fencelab-web in the size-oriented `wasm-release` profile, without its
+/// default features plus `features`, bound by `wasm-bindgen --target web`
+/// into `dist` as `out_name`.
+fn page_wasm(whose: &str, features: &[&str], out_name: &str, dist: &Path) -> Result<(), String> {
+    run(
+        &format!("{whose} wasm (profile wasm-release)"),
+        cargo()
+            .args([
+                "build",
+                "-p",
+                "fencelab-web",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--profile",
+                "wasm-release",
+                "--no-default-features",
+            ])
+            .args(features),
+    )?;
+    let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/fencelab_web.wasm");
+    run(
+        &format!("wasm-bindgen --target web ({whose})"),
+        Command::new("wasm-bindgen")
+            .args(["--target", "web", "--no-typescript", "--out-name"])
+            .arg(out_name)
+            .arg("--out-dir")
+            .arg(dist)
+            .arg(&wasm),
+    )
 }
 
 /// The page's SQL engine (`web-sql/`: fencelab-sqlbox on SQLite compiled to

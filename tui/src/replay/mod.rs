@@ -712,35 +712,32 @@ impl Replay<'_> {
         if !db.sent {
             return diffs;
         }
-        let model_waiting = model.outcome == Outcome::Waiting;
-        if model_waiting != db.waiting {
-            diffs.push(both(
+        // What stops a statement short, in the order the server reports it:
+        // the first disagreement is the finding.
+        for (en, zh, model_says, db_says) in [
+            (
                 "still waiting at the end",
                 "结束时仍在等待",
-                yes_no(model_waiting),
-                yes_no(db.waiting),
-            ));
-            return diffs;
-        }
-        let model_deadlock = model.reason == Some(Reason::Deadlock);
-        if model_deadlock != db.deadlock {
-            diffs.push(both(
+                model.outcome == Outcome::Waiting,
+                db.waiting,
+            ),
+            (
                 "deadlock victim",
                 "死锁牺牲者",
-                yes_no(model_deadlock),
-                yes_no(db.deadlock),
-            ));
-            return diffs;
-        }
-        let model_refused = model.reason == Some(Reason::LockNotAvailable);
-        if model_refused != db.lock_not_available {
-            diffs.push(both(
+                model.reason == Some(Reason::Deadlock),
+                db.deadlock,
+            ),
+            (
                 "NOWAIT found the row locked",
                 "NOWAIT 遇到行已被锁",
-                yes_no(model_refused),
-                yes_no(db.lock_not_available),
-            ));
-            return diffs;
+                model.reason == Some(Reason::LockNotAvailable),
+                db.lock_not_available,
+            ),
+        ] {
+            if model_says != db_says {
+                diffs.push(both(en, zh, yes_no(model_says), yes_no(db_says)));
+                return diffs;
+            }
         }
         if db.waiting || db.deadlock || db.lock_not_available {
             return diffs;

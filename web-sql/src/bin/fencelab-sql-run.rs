@@ -11,6 +11,10 @@ use std::process::ExitCode;
 use sim_core::sqllab::{Case, Slot, plan};
 use strum::VariantArray as _;
 
+/// The most this tool reads from stdin: a plan and its statements are a
+/// few kilobytes; more is a mistake, not input.
+const MAX_INPUT_BYTES: u64 = 1 << 20;
+
 fn main() -> ExitCode {
     match go() {
         Ok(out) => {
@@ -20,9 +24,10 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        // Bad input or usage, as every fencelab command says it.
         Err(message) => {
             let _ = writeln!(std::io::stderr(), "fencelab-sql-run: {message}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }
@@ -39,8 +44,12 @@ fn go() -> Result<String, String> {
         Some("run") => {
             let mut input = String::new();
             std::io::stdin()
+                .take(MAX_INPUT_BYTES + 1)
                 .read_to_string(&mut input)
                 .map_err(|e| e.to_string())?;
+            if input.len() as u64 > MAX_INPUT_BYTES {
+                return Err(format!("stdin: more than {MAX_INPUT_BYTES} bytes"));
+            }
             let value: serde_json::Value =
                 serde_json::from_str(&input).map_err(|e| e.to_string())?;
             fencelab_web_sql::run_plan(&value["plan"].to_string(), &value["statements"].to_string())
