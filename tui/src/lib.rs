@@ -176,8 +176,8 @@ struct ExploreArgs {
     /// Lease length in ticks (1 to 15).
     #[arg(long, default_value_t = offered(OFFER.ttl), value_parser = clap::value_parser!(u8).range(span(OFFER.ttl)))]
     ttl: u8,
-    /// Seed of the random explorer (and of `token = "random"`).
-    #[arg(long, default_value_t = OFFER.seed.default)]
+    /// Seed of the random explorer (and of `token = "random"`), 0 to 4294967295.
+    #[arg(long, default_value_t = OFFER.seed.default, value_parser = clap::value_parser!(u64).range(OFFER.seed.min..=OFFER.seed.max))]
     seed: u64,
     /// Random schedules to try before answering SAFE.
     #[arg(long, default_value_t = offered(OFFER.cases), value_parser = clap::value_parser!(u32).range(span(OFFER.cases)))]

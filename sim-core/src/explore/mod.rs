@@ -13,6 +13,7 @@ mod explain;
 mod machine;
 mod offer;
 mod random;
+mod settings;
 
 pub use random::play as play_choices;
 mod world;
@@ -24,6 +25,7 @@ use serde_json::Value;
 pub use bfs::Sites;
 pub use machine::{Machine, Move, MoveResult, State};
 pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
+pub use settings::{DESIGN_WHEN_UNSET, DesignChoice, Exploration, ExplorerSettings, SettingsError};
 pub use world::{
     Bounds, Case, MAX_CLAIMS_BOUND, MAX_DELAY_BOUND, MAX_IN_FLIGHT, MAX_JOBS, MAX_SCHEDULE,
     MAX_TARGETS, MAX_TIME_BOUND, MAX_TTL, MAX_WORKERS, Op, WorkerSpec, World, WorldError,
