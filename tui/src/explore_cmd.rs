@@ -139,19 +139,17 @@ fn design_of(value: &str) -> Result<DesignChoice, ExploreError> {
 }
 
 /// The options as sim-core's explorer settings: `--targets` split at its
-/// commas, `--no-targets` as no target.
+/// commas (sim-core refuses an empty item, so `,,,` is not "no targets"),
+/// `--no-targets` as no target.
 fn settings_of(options: &ExploreOptions) -> Result<ExplorerSettings, ExploreError> {
     let design = options.design.as_deref().map(design_of).transpose()?;
     let targets = if options.no_targets {
         Some(Vec::new())
     } else {
-        options.targets.as_ref().map(|list| {
-            list.split(',')
-                .map(str::trim)
-                .filter(|item| !item.is_empty())
-                .map(str::to_owned)
-                .collect()
-        })
+        options
+            .targets
+            .as_ref()
+            .map(|list| list.split(',').map(str::to_owned).collect())
     };
     Ok(ExplorerSettings {
         design,

@@ -94,6 +94,9 @@ pub enum SettingsError {
         key: &'static str,
     },
     TargetsNotList,
+    /// An empty name among the targets (`--targets ,,`): a target whose
+    /// protection nobody named.
+    EmptyTarget,
     UnknownProtection {
         name: String,
         suggestion: Option<&'static str>,
@@ -129,6 +132,17 @@ impl SettingsError {
                 "`targets` must be a list of protection names".to_owned()
             }
             (E::TargetsNotList, Lang::Zh) => "`targets` 必须是保护方式名称的列表".to_owned(),
+            (E::EmptyTarget, _) => {
+                let names = quoted(&protection_names());
+                match lang {
+                    Lang::En => format!(
+                        "a target without a protection (an empty name in the list); name one for each target: {names}"
+                    ),
+                    Lang::Zh => format!(
+                        "有目标没有写保护方式（列表里有空名字）；请为每个目标写一个：{names}"
+                    ),
+                }
+            }
             (E::UnknownProtection { name, suggestion }, _) => {
                 let hint = hint(*suggestion, &protection_names(), lang);
                 match lang {
@@ -155,9 +169,15 @@ fn hint(suggestion: Option<&str>, names: &[&str], lang: Lang) -> String {
     match (suggestion, lang) {
         (Some(name), Lang::En) => format!("did you mean `{name}`?"),
         (Some(name), Lang::Zh) => format!("你是想写 `{name}` 吗？"),
-        (None, Lang::En) => format!("choose one of: {}", names.join(", ")),
-        (None, Lang::Zh) => format!("可选：{}", names.join(", ")),
+        (None, Lang::En) => format!("choose one of: {}", quoted(names)),
+        (None, Lang::Zh) => format!("可选：{}", quoted(names)),
     }
+}
+
+/// Names as a reader types them: `` `a`, `b` ``.
+fn quoted(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    quoted.join(", ")
 }
 
 /// What a target list may name: every protection, and `design`.
@@ -357,6 +377,9 @@ impl ExplorerSettings {
 
 /// A target's protection by name; `design` is the design's own.
 fn protection(name: &str, design_protect: Protect) -> Result<Protect, SettingsError> {
+    if name.is_empty() {
+        return Err(SettingsError::EmptyTarget);
+    }
     if name == "design" {
         return Ok(design_protect);
     }
@@ -494,6 +517,11 @@ mod tests {
             error.message(Lang::En),
             "unknown target protection `gatewy`; did you mean `gateway`?"
         );
+        assert_eq!(
+            listed(&["none", ""]).world(),
+            Err(SettingsError::EmptyTarget)
+        );
+        assert_eq!(listed(&[" "]).world(), Err(SettingsError::EmptyTarget));
     }
 
     #[test]

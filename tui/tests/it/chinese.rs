@@ -176,6 +176,7 @@ fn the_classification_table_speaks_chinese() {
 fn errors_speak_chinese() {
     assert_chinese(&["explore", "--design", "fenced", "--lang", "zh"], &[]);
     assert_chinese(&["explore", "--targets", "gatewy", "--lang", "zh"], &[]);
+    assert_chinese(&["explore", "--targets", ",,,", "--lang", "zh"], &[]);
     assert_chinese(&["run", "no-such-file.toml", "--lang", "zh"], &[]);
 }
 

@@ -343,3 +343,24 @@ fn a_long_search_shows_progress_on_a_terminal_at_once() {
     let screen = tmux.wait_for("the verdict", |screen| screen.contains("Incomplete:"));
     assert!(screen.contains("no violation found"), "{screen}");
 }
+
+/// `--targets` that names no protection (`,,,`, an empty string, an empty
+/// item) is refused, not read as "no targets" (issue 20): `--no-targets`
+/// says that.
+#[test]
+fn an_empty_target_list_is_refused() {
+    for list in [",,,", "", "none,,gateway", " "] {
+        for lang in ["en", "zh"] {
+            let output = fencelab(&["explore", "--targets", list, "--lang", lang]);
+            assert_eq!(output.status.code(), Some(2), "{list:?} {lang}");
+            assert!(output.stdout.is_empty(), "{list:?}: {}", stdout(&output));
+            let message = stderr(&output);
+            let expected = if lang == "en" {
+                "a target without a protection"
+            } else {
+                "有目标没有写保护方式"
+            };
+            assert!(message.contains(expected), "{list:?}: {message}");
+        }
+    }
+}
