@@ -227,8 +227,13 @@ struct ExploreArgs {
     #[arg(long)]
     json: bool,
     /// Explore every preset (and the telling custom designs) exhaustively and
-    /// print the classification table.
-    #[arg(long)]
+    /// print the classification table. Each row has its own world, so the
+    /// world's options are refused beside it; the limits and --json apply.
+    #[arg(long, conflicts_with_all = [
+        "design", "workers", "targets", "no_targets", "ttl", "seed", "cases", "exhaustive",
+        "max_time", "max_claims", "max_steps", "max_in_flight", "max_delay", "jobs", "cancel",
+        "heartbeat", "restarted", "out",
+    ])]
     all_presets: bool,
     /// Language of explanations: `en` or `zh` (default: from LANG).
     #[arg(long, value_enum)]

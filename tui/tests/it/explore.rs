@@ -364,3 +364,31 @@ fn an_empty_target_list_is_refused() {
         }
     }
 }
+
+/// `--all-presets` explores each row's own world: a world option beside it
+/// would be ignored, so it is refused (issue 20), while the limits and
+/// `--json` still apply.
+#[test]
+fn all_presets_refuses_the_options_it_would_ignore() {
+    for extra in [
+        &["--design", "full"][..],
+        &["--workers", "3"],
+        &["--targets", "none"],
+        &["--no-targets"],
+        &["--exhaustive"],
+        &["--cancel"],
+        &["--seed", "7"],
+        &["--out", "cex.toml"],
+    ] {
+        let mut args = vec!["explore", "--all-presets"];
+        args.extend_from_slice(extra);
+        let output = fencelab(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(
+            stderr(&output).contains("cannot be used with"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
