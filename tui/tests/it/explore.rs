@@ -392,3 +392,37 @@ fn all_presets_refuses_the_options_it_would_ignore() {
         );
     }
 }
+
+/// A scenario file as `--design` (issue 20): without a `design` key it is
+/// the scenario's default, `full`; with one, that design; in both
+/// languages, and the counterexample of a weak one still replays.
+#[test]
+fn a_scenario_file_names_the_design() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = std::fs::read_to_string(crate::example("01-article-stale-finish.toml")).unwrap();
+    let without: String = example
+        .lines()
+        .filter(|line| !line.starts_with("design"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_ne!(without, example, "the example names its design");
+    let path = dir.path().join("scenario.toml");
+    std::fs::write(&path, &without).unwrap();
+    let file = path.display().to_string();
+    let report = json_of(&["explore", "--design", &file, "--json"]);
+    assert_eq!(report["design"], "full", "{report}");
+    for lang in ["en", "zh"] {
+        let output = fencelab(&["explore", "--design", &file, "--lang", lang]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert!(
+            stdout(&output).starts_with("full · "),
+            "{}",
+            stdout(&output)
+        );
+    }
+    let weak = without.replacen("ttl =", "design = \"ttl-lock-only\"\nttl =", 1);
+    std::fs::write(&path, weak).unwrap();
+    let report = json_of(&["explore", "--design", &file, "--exhaustive", "--json"]);
+    assert_eq!(report["design"], "ttl-lock-only");
+    assert_eq!(report["verdict"], "unsafe");
+}
