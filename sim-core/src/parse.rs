@@ -253,6 +253,10 @@ pub(crate) fn did_you_mean<'k>(
         ),
         None => {
             let list: Vec<String> = known.into_iter().map(|k| format!("`{k}`")).collect();
+            if list.is_empty() {
+                // Nothing to choose from: no dangling "expected one of".
+                return words("", "");
+            }
             words(
                 format!("; expected one of {}", list.join(", ")),
                 format!("；应为以下之一：{}", list.join("、")),
@@ -1053,7 +1057,12 @@ impl<'t> Reader<'t> {
             fields.get(1),
             words("worker", "Worker"),
             scenario.workers.iter().map(|w| w.id.as_str()),
-            None,
+            // Every id in `workers` was refused (`db`, a repeat, not an
+            // identifier), each with its own error above.
+            Some(words(
+                "; `workers` gives no usable worker",
+                "；`workers` 里没有可用的 Worker",
+            )),
         )?;
         let job = self.step_reference(
             fields.get(3),

@@ -247,3 +247,17 @@ fn a_scenario_file_is_a_design_file() {
         "4:1: unknown key `tokn` in `design`; did you mean `token`?"
     );
 }
+
+/// `db` is the database clock's name, so it cannot be a worker; a step
+/// naming it then finds no worker at all, and says so instead of "expected
+/// one of " and an empty list (issue 20).
+#[test]
+fn a_step_naming_a_worker_when_none_is_usable() {
+    check_error(
+        "id = \"x\"\nttl = 5\nworkers = [\"db\"]\nsteps = [{ at = 0, worker = \"db\", do = \"claim\" }]\n",
+        "
+        3:12: `db` names the database's clock; give the worker another id
+        4:29: unknown worker `db`; `workers` gives no usable worker
+        ",
+    );
+}
