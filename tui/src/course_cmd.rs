@@ -360,6 +360,28 @@ fn answers_error_zh(error: &serde_json::Error) -> String {
     }
 }
 
+/// `FILE:LINE:COL: …` when `text` is valid JSON but not an object: what an
+/// answers file must look like (serde would name its own struct instead).
+fn not_an_object(text: &str, shown: &str, lang: Lang) -> Option<String> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    if value.is_object() {
+        return None;
+    }
+    let start = text.len() - text.trim_start().len();
+    let (line, col) = sim_core::line_col(text, start);
+    let shape = r#"`{"learner": "…", "answers": [{"lesson": …, "exercise": …, "mark": …}, …]}`"#;
+    Some(match lang {
+        Lang::En => format!(
+            "{shown}:{line}:{col}: an answers file must be one JSON object, {shape} (lessons/README.md); this is {}",
+            json_kind(&value)
+        ),
+        Lang::Zh => format!(
+            "{shown}:{line}:{col}: 答案文件必须是一个 JSON 对象，{shape}（格式见 lessons/README.md）；这里是{}",
+            json_kind_zh(&value)
+        ),
+    })
+}
+
 /// The answer keys of an answer, one per exercise kind.
 const ANSWER_KINDS: [&str; 6] = ["mark", "predict", "design", "break", "quiz", "sql"];
 
@@ -764,6 +786,12 @@ pub(crate) fn grade_command(
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let parsed = serde_json::from_str::<DistinctKeys>(text)
         .and_then(|DistinctKeys| serde_json::from_str::<AnswersFile<'_>>(text));
+    if parsed.is_err() {
+        if let Some(line) = not_an_object(text, &shown, lang) {
+            complain(&[line]);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    }
     let file: AnswersFile<'_> = match parsed {
         Ok(file) => file,
         Err(error) => {

@@ -282,6 +282,14 @@ fn answer_files_are_strict_and_say_what_is_wrong() {
             "F:2:3: `fixture/design`: `commit_checks` lists `owner` twice; list each once\n",
         ),
         (
+            "[]",
+            "F:1:1: an answers file must be one JSON object, `{\"learner\": \"…\", \"answers\": [{\"lesson\": …, \"exercise\": …, \"mark\": …}, …]}` (lessons/README.md); this is a list\n",
+        ),
+        (
+            "\n  \"answers\"",
+            "F:2:3: an answers file must be one JSON object, `{\"learner\": \"…\", \"answers\": [{\"lesson\": …, \"exercise\": …, \"mark\": …}, …]}` (lessons/README.md); this is a string\n",
+        ),
+        (
             "{\"answers\": [5]}",
             "F:1:14: an answer must be an object with `lesson`, `exercise` and one of `mark`, `predict`, `design`, `break`, `quiz`, `sql`; this is a number\n",
         ),
@@ -330,4 +338,24 @@ fn grade_runs_sql_answers_on_sqlite() {
             assert!(text.contains("a cancelled job"), "{text}");
         }
     }
+}
+
+/// An answers file that is not an object says what one looks like, in
+/// Chinese too (issue 20: `[]` said "invalid length 1, expected struct
+/// AnswersFile with 2 elements").
+#[test]
+fn an_answers_file_that_is_not_an_object_says_what_it_must_be() {
+    let (dir, _) = fixture_dir();
+    let answers = dir.path().join("answers.json");
+    std::fs::write(&answers, "[]").unwrap();
+    let path = answers.display().to_string();
+    let output = fencelab(&["grade", &path, "--lang", "zh"]);
+    assert_eq!(output.status.code(), Some(2));
+    let shown = stderr(&output).replace(&path, "F");
+    assert!(
+        shown.starts_with("F:1:1: 答案文件必须是一个 JSON 对象"),
+        "{shown}"
+    );
+    assert!(shown.contains("这里是列表"), "{shown}");
+    assert!(!shown.contains("AnswersFile"), "{shown}");
 }
