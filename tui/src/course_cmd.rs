@@ -742,15 +742,18 @@ fn grade_report_table(learner: Option<&str>, results: &[Graded], lang: Lang) -> 
         );
         let _ = writeln!(out, "{mark} {}", inert(&line));
         for item in result.grade.items.iter().filter(|item| !item.right) {
-            // Options counted from 1 as a reader counts them; steps by the
-            // number the timeline gives them.
+            // Options and a SQL battery's cases counted from 1 as a reader
+            // counts them (a case's text starts with its title); steps by
+            // the number the timeline gives them.
             let label = item
                 .index
-                .map(|i| match (result.kind == "quiz", lang) {
-                    (true, Lang::En) => format!("option {}: ", i + 1),
-                    (true, Lang::Zh) => format!("选项 {}：", i + 1),
-                    (false, Lang::En) => format!("step {i}: "),
-                    (false, Lang::Zh) => format!("第 {i} 步："),
+                .map(|i| match (result.kind, lang) {
+                    ("quiz", Lang::En) => format!("option {}: ", i + 1),
+                    ("quiz", Lang::Zh) => format!("选项 {}：", i + 1),
+                    ("sql", Lang::En) => format!("case {}: ", i + 1),
+                    ("sql", Lang::Zh) => format!("用例 {}：", i + 1),
+                    (_, Lang::En) => format!("step {i}: "),
+                    (_, Lang::Zh) => format!("第 {i} 步："),
                 })
                 .unwrap_or_default();
             let _ = writeln!(out, "    ✗ {label}{}", inert(item.text.get(lang)));

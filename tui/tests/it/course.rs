@@ -359,3 +359,35 @@ fn an_answers_file_that_is_not_an_object_says_what_it_must_be() {
     assert!(shown.contains("这里是列表"), "{shown}");
     assert!(!shown.contains("AnswersFile"), "{shown}");
 }
+
+/// The grade report names a `sql` answer's failures by the battery's cases
+/// (numbered from 1, with their titles), not as steps (issue 20: "step 7").
+#[test]
+fn the_grade_report_names_sql_cases() {
+    use sim_core::sqllab::{Slot, model_statements};
+    let mut statements = model_statements(&[Slot::Claim, Slot::Renew, Slot::Finish]);
+    let finish = statements[&Slot::Finish].replace(" AND state = 'running'", "");
+    statements.insert(Slot::Finish, finish);
+    let dir = tempfile::tempdir().unwrap();
+    let answers = dir.path().join("answers.json");
+    let answer = serde_json::json!({ "answers": [{
+        "lesson": "02-token-in-the-commit",
+        "exercise": "sql-claim-renew-finish",
+        "sql": statements,
+    }]});
+    std::fs::write(&answers, answer.to_string()).unwrap();
+    let path = answers.display().to_string();
+    for (lang, case, step) in [
+        ("en", "    ✗ case 6: a cancelled job: step ", "✗ step "),
+        ("zh", "    ✗ 用例 6：已取消的任务：第 ", "✗ 第 5 步：已取消"),
+    ] {
+        let output = fencelab(&["grade", &path, "--lang", lang]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(
+            text.lines().any(|line| line.starts_with(case)),
+            "{lang}: {text}"
+        );
+        assert!(!text.contains(step), "{lang}: {text}");
+    }
+}
