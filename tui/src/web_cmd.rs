@@ -18,7 +18,6 @@
 //! [`HEAD_DEADLINE`] — a deadline over the whole head, not per read, so a
 //! client trickling one header line a second is still dropped.
 
-use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -63,20 +62,30 @@ pub(crate) enum Site {
 impl Site {
     /// The bytes a request target names, and the name that sets their
     /// Content-Type; `None` for anything outside the page.
-    fn file(&self, target: &str) -> Option<(PathBuf, Cow<'static, [u8]>)> {
+    fn file(&self, target: &str) -> Option<(PathBuf, Body)> {
         let relative = request_path(target)?;
         match self {
             Site::Folder(root) => {
                 let file = resolve(root, &relative)?;
-                let bytes = std::fs::read(&file).ok()?;
-                Some((file, Cow::Owned(bytes)))
+                let opened = std::fs::File::open(&file).ok()?;
+                let length = opened.metadata().ok()?.len();
+                Some((file, Body::File(opened, length)))
             }
             Site::Embedded(files) => files
                 .iter()
                 .find(|(name, _)| *name == relative)
-                .map(|(name, bytes)| (PathBuf::from(name), Cow::Borrowed(*bytes))),
+                .map(|(name, bytes)| (PathBuf::from(name), Body::Bytes(bytes))),
         }
     }
+}
+
+/// What an answer carries.
+pub(crate) enum Body {
+    Bytes(&'static [u8]),
+    /// A file of the folder, streamed (never read whole into memory, so a
+    /// large file costs a copy buffer per connection, not its size), and
+    /// its length.
+    File(std::fs::File, u64),
 }
 
 /// The page to serve: the folder `dir` names, else the embedded page.
@@ -344,7 +353,7 @@ fn handle(mut stream: TcpStream, site: &Site, port: u16) -> std::io::Result<()> 
             &mut stream,
             "403 Forbidden",
             "text/plain; charset=utf-8",
-            format!("this server answers only http://127.0.0.1:{port}/\n").as_bytes(),
+            Body::Bytes(b"this server answers only its own address: 127.0.0.1, localhost or [::1] with its port\n"),
             method == "HEAD",
         );
     }
@@ -353,17 +362,17 @@ fn handle(mut stream: TcpStream, site: &Site, port: u16) -> std::io::Result<()> 
             &mut stream,
             "405 Method Not Allowed",
             "text/plain",
-            b"GET or HEAD only\n",
+            Body::Bytes(b"GET or HEAD only\n"),
             method == "HEAD",
         );
     }
     match site.file(target) {
-        Some((file, body)) => respond(&mut stream, "200 OK", mime(&file), &body, method == "HEAD"),
+        Some((file, body)) => respond(&mut stream, "200 OK", mime(&file), body, method == "HEAD"),
         None => respond(
             &mut stream,
             "404 Not Found",
             "text/plain; charset=utf-8",
-            b"not found\n",
+            Body::Bytes(b"not found\n"),
             method == "HEAD",
         ),
     }
@@ -373,16 +382,25 @@ fn respond(
     stream: &mut TcpStream,
     status: &str,
     content_type: &str,
-    body: &[u8],
+    body: Body,
     head_only: bool,
 ) -> std::io::Result<()> {
+    let length = match &body {
+        Body::Bytes(bytes) => bytes.len() as u64,
+        Body::File(_, length) => *length,
+    };
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
-        body.len()
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\nCache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
     );
     stream.write_all(head.as_bytes())?;
     if !head_only {
-        stream.write_all(body)?;
+        match body {
+            Body::Bytes(bytes) => stream.write_all(bytes)?,
+            // At most the length announced, should the file grow meanwhile.
+            Body::File(file, length) => {
+                std::io::copy(&mut file.take(length), stream)?;
+            }
+        }
     }
     stream.flush()
 }
@@ -415,6 +433,8 @@ mod tests {
         ] {
             std::fs::write(dist.join(name), text).unwrap();
         }
+        // Larger than any copy buffer: streamed whole, its length announced.
+        std::fs::write(dist.join("big.txt"), "a".repeat(3 << 20)).unwrap();
         std::fs::write(dir.path().join("secret.txt"), "no").unwrap();
         let root = std::fs::canonicalize(&dist).unwrap();
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
@@ -425,6 +445,13 @@ mod tests {
         assert!(index.starts_with("HTTP/1.1 200 OK"), "{index}");
         assert!(index.contains("Content-Type: text/html"), "{index}");
         assert!(index.ends_with("<!doctype html>"), "{index}");
+        let big = get(port, "GET /big.txt HTTP/1.1\r\n\r\n");
+        assert!(
+            big.contains("Content-Length: 3145728\r\n"),
+            "{}",
+            &big[..200]
+        );
+        assert!(big.ends_with(&"a".repeat(3 << 20)));
         let wasm = get(port, "GET /x.wasm?v=1 HTTP/1.1\r\n\r\n");
         assert!(wasm.contains("Content-Type: application/wasm"), "{wasm}");
         assert!(get(port, "GET /app.js HTTP/1.1\r\n\r\n").contains("text/javascript"));
