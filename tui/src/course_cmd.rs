@@ -90,6 +90,11 @@ fn embedded_lessons() -> Vec<LessonText> {
         .collect()
 }
 
+/// Most lesson files a lessons folder may hold: the course has 12, and each
+/// file may be 1 MiB, so this bounds what `lint`, `grade` and the app hold
+/// (the budgets in docs/scenario-format.md).
+pub(crate) const MAX_LESSON_FILES: usize = 64;
+
 /// Every `*.toml` file in `dir`, in file-name order, and a line for each
 /// that could not be read.
 fn read_lessons_folder(
@@ -120,6 +125,20 @@ fn read_lessons_folder(
         .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
         .collect();
     paths.sort();
+    if paths.len() > MAX_LESSON_FILES {
+        return Err(vec![match lang {
+            Lang::En => format!(
+                "{}: more than {MAX_LESSON_FILES} lesson files (*.toml): {} here; a course holds at most {MAX_LESSON_FILES}",
+                dir.display(),
+                paths.len()
+            ),
+            Lang::Zh => format!(
+                "{}：课程文件超过 {MAX_LESSON_FILES} 个（这里有 {} 个 *.toml）；一门课最多 {MAX_LESSON_FILES} 个",
+                dir.display(),
+                paths.len()
+            ),
+        }]);
+    }
     if paths.is_empty() {
         return Err(vec![match lang {
             Lang::En => format!("{}: no lesson files (*.toml) here", dir.display()),

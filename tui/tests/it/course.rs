@@ -391,3 +391,71 @@ fn the_grade_report_names_sql_cases() {
         assert!(!text.contains(step), "{lang}: {text}");
     }
 }
+
+/// A lessons folder holds at most 64 lesson files (issue 20: every command
+/// has a memory budget, so every input has a bound; the course has 12):
+/// one more is refused before any is read, in both languages.
+#[test]
+fn a_lessons_folder_of_too_many_files_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fixture.toml");
+    let text = std::fs::read_to_string(source).unwrap();
+    let write_lessons = |count: usize| {
+        for n in 1..=count {
+            let lesson = text
+                .replacen("id = \"fixture\"", &format!("id = \"l{n:03}\""), 1)
+                .replacen("order = 1", &format!("order = {n}"), 1);
+            std::fs::write(dir.path().join(format!("l{n:03}.toml")), lesson).unwrap();
+        }
+    };
+    let answers = dir.path().join("answers.json");
+    std::fs::write(&answers, r#"{"answers": []}"#).unwrap();
+    let grade = |lang: &str| {
+        fencelab(&[
+            "grade",
+            &answers.display().to_string(),
+            "--lessons",
+            &dir.path().display().to_string(),
+            "--lang",
+            lang,
+        ])
+    };
+    write_lessons(64);
+    let output = grade("en");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    write_lessons(65);
+    for (lang, words) in [
+        ("en", "more than 64 lesson files"),
+        ("zh", "课程文件超过 64 个"),
+    ] {
+        let output = grade(lang);
+        assert_eq!(output.status.code(), Some(2), "{lang}");
+        assert!(stderr(&output).contains(words), "{}", stderr(&output));
+    }
+}
+
+/// A lesson file is at most 256 KiB (seven times the largest lesson): it
+/// is held parsed all session, 64 to a folder, within the memory budget.
+#[test]
+fn a_lesson_over_256_kib_is_refused() {
+    let (dir, lesson) = fixture_dir();
+    let text = std::fs::read_to_string(&lesson).unwrap();
+    let padded = |size: usize| {
+        let head = "\n[scenarios.big]\nid = \"big\"\nttl = 5\nworkers = [\"A\"]\nsteps = [\n";
+        let step = "{at=0,worker=\"A\",do=\"claim\"},";
+        let room = size - text.len() - head.len() - 3;
+        format!("{text}{head}{}]\n", step.repeat(room / step.len()))
+    };
+    let folder = dir.path().display().to_string();
+    std::fs::write(&lesson, padded(256 * 1024)).unwrap();
+    let output = fencelab(&["lint", &folder]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    std::fs::write(&lesson, padded(257 * 1024)).unwrap();
+    let output = fencelab(&["lint", &folder]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("it is larger than the limit of 256 KiB"),
+        "{}",
+        stderr(&output)
+    );
+}
