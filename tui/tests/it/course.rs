@@ -309,6 +309,29 @@ fn a_byte_order_mark_is_accepted() {
     assert_eq!(code, Some(0), "{message}");
 }
 
+/// The model's statements for lesson 2's SQL exercise, but a finish that
+/// does not check `state`: it fails the cancelled-job case.
+fn finish_without_state_check() -> sim_core::sqllab::Statements {
+    use sim_core::sqllab::{Slot, model_statements};
+    let mut statements = model_statements(&[Slot::Claim, Slot::Renew, Slot::Finish]);
+    let finish = statements[&Slot::Finish].replace(" AND state = 'running'", "");
+    statements.insert(Slot::Finish, finish);
+    statements
+}
+
+/// An answers file in `dir` with `statements` as the answer to lesson 2's
+/// SQL exercise.
+fn sql_answers_file(dir: &Path, statements: &sim_core::sqllab::Statements) -> PathBuf {
+    let answers = dir.join("answers.json");
+    let answer = serde_json::json!({ "answers": [{
+        "lesson": "02-token-in-the-commit",
+        "exercise": "sql-claim-renew-finish",
+        "sql": statements,
+    }]});
+    std::fs::write(&answers, answer.to_string()).unwrap();
+    answers
+}
+
 /// `fencelab grade` runs a `sql` answer's statements on SQLite in the box
 /// and grades them per case: the model's own statements pass, the same
 /// without the finish's state check fails the cancelled job.
@@ -316,18 +339,9 @@ fn a_byte_order_mark_is_accepted() {
 fn grade_runs_sql_answers_on_sqlite() {
     use sim_core::sqllab::{Slot, model_statements};
     let right = model_statements(&[Slot::Claim, Slot::Renew, Slot::Finish]);
-    let mut wrong = right.clone();
-    let finish = wrong[&Slot::Finish].replace(" AND state = 'running'", "");
-    wrong.insert(Slot::Finish, finish);
     let dir = tempfile::tempdir().unwrap();
-    for (statements, passes) in [(right, true), (wrong, false)] {
-        let answers = dir.path().join("answers.json");
-        let answer = serde_json::json!({ "answers": [{
-            "lesson": "02-token-in-the-commit",
-            "exercise": "sql-claim-renew-finish",
-            "sql": statements,
-        }]});
-        std::fs::write(&answers, answer.to_string()).unwrap();
+    for (statements, passes) in [(right, true), (finish_without_state_check(), false)] {
+        let answers = sql_answers_file(dir.path(), &statements);
         let output = fencelab(&["grade", &answers.display().to_string(), "--json"]);
         let report: serde_json::Value = serde_json::from_str(&stdout(&output))
             .unwrap_or_else(|e| panic!("{e}: {}", stderr(&output)));
@@ -364,18 +378,8 @@ fn an_answers_file_that_is_not_an_object_says_what_it_must_be() {
 /// (numbered from 1, with their titles), not as steps (issue 20: "step 7").
 #[test]
 fn the_grade_report_names_sql_cases() {
-    use sim_core::sqllab::{Slot, model_statements};
-    let mut statements = model_statements(&[Slot::Claim, Slot::Renew, Slot::Finish]);
-    let finish = statements[&Slot::Finish].replace(" AND state = 'running'", "");
-    statements.insert(Slot::Finish, finish);
     let dir = tempfile::tempdir().unwrap();
-    let answers = dir.path().join("answers.json");
-    let answer = serde_json::json!({ "answers": [{
-        "lesson": "02-token-in-the-commit",
-        "exercise": "sql-claim-renew-finish",
-        "sql": statements,
-    }]});
-    std::fs::write(&answers, answer.to_string()).unwrap();
+    let answers = sql_answers_file(dir.path(), &finish_without_state_check());
     let path = answers.display().to_string();
     for (lang, case, step) in [
         ("en", "    ✗ case 6: a cancelled job: step ", "✗ step "),
