@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use sim_core::Lang;
+use sim_core::course::Progress;
 
+use crate::hangup::{COURSE, Started, assert_gone_within_2s, start};
 use crate::shared_progress::{app_on, saved, wait_until};
 use crate::tmux::{Tmux, lesson_one};
 
@@ -57,11 +59,16 @@ fn with_the_lock_held_elsewhere_l_then_q_ends_within_2s_and_the_language_is_kept
     let title = lesson_one().title;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
+    // A record with a quiz seed, so the start has nothing to save.
+    std::fs::create_dir_all(&data).unwrap();
+    let record = Progress {
+        seed: Some(1),
+        ..Progress::default()
+    };
+    std::fs::write(data.join("progress.json"), record.to_json()).unwrap();
     let first_status = dir.path().join("first-status");
     let first = app_on(&data, &first_status);
     first.wait_for("the course map", |s| s.contains(&title.en));
-    // The start's own save (a fresh quiz seed) is done.
-    wait_until("the first save", &first, || saved(&data).is_some());
 
     let lock = hold_lock(&data);
     first.send(&["l"]);
@@ -106,4 +113,68 @@ fn with_the_lock_held_at_launch_the_app_draws_says_it_waits_and_q_ends_it_within
     let pending = files_named(&data, "progress.json.pending-");
     assert_eq!(pending.len(), 1, "{pending:?}");
     assert!(files_named(&data, ".tmp").is_empty());
+}
+
+/// How the app is ended while it waits for the lock.
+enum End {
+    /// tmux's server killed: the terminal closes (SIGHUP, input gone).
+    CloseTerminal,
+    Sigterm,
+}
+
+/// Chinese saved; then, with the lock held elsewhere, back to English and
+/// the app ended by `end`: it is gone within 2 s, progress.json is as it
+/// was, and the next start has English and writes it into the file.
+fn ended_while_waiting_loses_nothing(end: End) {
+    let title = lesson_one().title;
+    let app = start(COURSE);
+    app.tmux.wait_for("the app", |s| s.contains(&title.en));
+    app.tmux.send(&["l"]);
+    wait_until("Chinese saved", &app.tmux, || {
+        saved(&app.data).is_some_and(|p| p.lang == Lang::Zh)
+    });
+    let lock = hold_lock(&app.data);
+    app.tmux.send(&["l"]);
+    app.tmux.wait_for("English, waiting for the lock", |s| {
+        s.contains(&title.en) && s.contains(WAITING_EN)
+    });
+    let Started {
+        tmux, pid, data, ..
+    } = app;
+    let _tmux = match end {
+        End::CloseTerminal => {
+            drop(tmux);
+            None
+        }
+        End::Sigterm => {
+            let killed = std::process::Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status()
+                .unwrap();
+            assert!(killed.success());
+            Some(tmux)
+        }
+    };
+    assert_gone_within_2s(pid);
+    assert_eq!(saved(&data).unwrap().lang, Lang::Zh, "nothing half-way");
+    assert_eq!(files_named(&data, "progress.json.pending-").len(), 1);
+    assert!(files_named(&data, ".tmp").is_empty());
+    drop(lock);
+    let status = data.with_file_name("next-status");
+    let next = app_on(&data, &status);
+    next.wait_for("the next start, in English", |s| s.contains(&title.en));
+    wait_until("English in progress.json", &next, || {
+        saved(&data).is_some_and(|p| p.lang == Lang::En) && files_named(&data, "pending").is_empty()
+    });
+    quit_within_2s(&next, &status);
+}
+
+#[test]
+fn a_closed_terminal_while_waiting_for_the_lock_ends_the_app_and_loses_nothing() {
+    ended_while_waiting_loses_nothing(End::CloseTerminal);
+}
+
+#[test]
+fn sigterm_while_waiting_for_the_lock_ends_the_app_and_loses_nothing() {
+    ended_while_waiting_loses_nothing(End::Sigterm);
 }
