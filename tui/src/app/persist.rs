@@ -570,13 +570,19 @@ impl Store {
         self.save_locked(&lock, progress)
     }
 
+    /// A new temporary file in the folder, named as [`is_our_temp_file`]
+    /// knows.
+    fn temp_file(&self) -> io::Result<tempfile::NamedTempFile> {
+        tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .suffix(TEMP_SUFFIX)
+            .tempfile_in(&self.dir)
+    }
+
     /// Writes `progress` over the file: temp file, fsync, rename, fsync of
     /// the folder.
     fn write(&self, progress: &Progress) -> io::Result<()> {
-        let mut file = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
-            .suffix(TEMP_SUFFIX)
-            .tempfile_in(&self.dir)?;
+        let mut file = self.temp_file()?;
         file.write_all(progress.to_json().as_bytes())?;
         file.write_all(b"\n")?;
         file.as_file().sync_all()?;
@@ -606,10 +612,7 @@ impl Store {
         let pid = std::process::id();
         let mut last_error = io::Error::other("no name was free");
         for attempt in 0..8 {
-            let mut file = tempfile::Builder::new()
-                .prefix(TEMP_PREFIX)
-                .suffix(TEMP_SUFFIX)
-                .tempfile_in(&self.dir)?;
+            let mut file = self.temp_file()?;
             // Held until the rename, so that a start's tidying (which
             // removes only unheld temporary files) leaves it; if tidying
             // got to it first, try a new one.
@@ -847,11 +850,7 @@ mod tests {
     fn tidying_leaves_a_temporary_file_that_is_being_written() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path().to_path_buf());
-        let writing = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
-            .suffix(TEMP_SUFFIX)
-            .tempfile_in(dir.path())
-            .unwrap();
+        let writing = store.temp_file().unwrap();
         fs4::FileExt::try_lock(writing.as_file()).unwrap();
         store.tidy(&store.try_lock().unwrap().unwrap());
         assert!(writing.path().exists());
@@ -928,11 +927,7 @@ mod tests {
         // What a save killed between creating its temporary file and
         // renaming it leaves: a file named as save names them.
         let store = Store::new(dir.path().to_path_buf());
-        let killed = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
-            .suffix(TEMP_SUFFIX)
-            .tempfile_in(dir.path())
-            .unwrap();
+        let killed = store.temp_file().unwrap();
         let (_, stale) = killed.keep().unwrap();
         fs::write(&stale, "{\"version\": 2, \"la").unwrap();
         // What an earlier fencelab's killed save left (its default names):

@@ -340,14 +340,21 @@ mod tests {
         Progress::from_json(&text).ok()
     }
 
-    /// Turns until `done` holds (the thread works meanwhile).
-    fn turn_until(saving: &mut Saving, app: &mut App, done: impl Fn(&App) -> bool) {
+    /// Waits until `done` holds (the thread works meanwhile).
+    fn until(mut done: impl FnMut() -> bool) {
         let deadline = Instant::now() + Duration::from_secs(20);
-        while !done(app) {
+        while !done() {
             assert!(Instant::now() < deadline, "waited 20 s");
-            saving.turn(app);
             std::thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// Turns until `done` holds.
+    fn turn_until(saving: &mut Saving, app: &mut App, done: impl Fn(&App) -> bool) {
+        until(|| {
+            saving.turn(app);
+            done(app)
+        });
     }
 
     #[test]
@@ -396,15 +403,50 @@ mod tests {
         // This one switches language; its save brings the tick.
         app.session.set_lang(Lang::Zh);
         saving.turn(&mut app);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while on_disk(dir.path()).is_none_or(|p| p.lang != Lang::Zh) {
-            assert!(Instant::now() < deadline, "never saved");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        until(|| on_disk(dir.path()).is_some_and(|p| p.lang == Lang::Zh));
         assert!(!app.session.progress().self_check.basic, "not taken in yet");
         assert_eq!(saving.finish(&app), Ending::Saved);
         let saved = on_disk(dir.path()).unwrap();
         assert!(saved.self_check.basic, "the other's tick");
         assert_eq!(saved.lang, Lang::Zh);
+    }
+
+    /// Once a save's report is taken in, the progress is what the file
+    /// holds: an idle app starts no more saves, whatever another instance
+    /// wrote (choices, unknown keys, last answers, facts).
+    #[test]
+    fn an_idle_app_saves_nothing_more_after_taking_in_another_s_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut app, mut saving) = app_on(dir.path());
+        let mut other = Store::new(dir.path().to_path_buf());
+        let mut theirs = other.load().progress;
+        theirs.lang = Lang::Zh;
+        theirs.self_check.senior = true;
+        theirs.seed = Some(3);
+        theirs.position = Some(sim_core::course::Position {
+            lesson: "02".to_owned(),
+            ..Default::default()
+        });
+        theirs
+            .unknown
+            .insert("future".to_owned(), serde_json::json!([1]));
+        theirs
+            .exercise_mut("02", "quiz")
+            .set_last_answer(serde_json::json!([0]));
+        theirs
+            .lessons
+            .entry("02".to_owned())
+            .or_default()
+            .sections_read = vec![3, 1];
+        other.save(&theirs).unwrap();
+        app.session.seed_if_missing(9);
+        app.session
+            .set_self_check(sim_core::course::SelfCheckLevel::Basic, true);
+        turn_until(&mut saving, &mut app, |app| app.lang() == Lang::Zh);
+        for _ in 0..5 {
+            saving.turn(&mut app);
+            assert!(!saving.in_flight, "no further save");
+        }
+        assert_eq!(*app.session.progress(), on_disk(dir.path()).unwrap());
     }
 }
