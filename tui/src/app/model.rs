@@ -607,6 +607,9 @@ pub(crate) struct App {
     pub(crate) notice: Option<Notice>,
     /// A one-line answer to the last key, cleared by the next one.
     pub(crate) status: Option<String>,
+    /// Another fencelab holds the data folder's lock: the footer says the
+    /// app waits for it (see `saver`).
+    pub(crate) progress_wait: bool,
     /// The terminal size, as last reported.
     pub(crate) width: u16,
     pub(crate) height: u16,
@@ -639,6 +642,7 @@ impl App {
             help_scroll: 0,
             notice: None,
             status: None,
+            progress_wait: false,
             width: 80,
             height: 24,
             theme,
@@ -693,6 +697,7 @@ impl App {
             help_scroll: 0,
             notice: None,
             status: None,
+            progress_wait: false,
             width: 80,
             height: 24,
             theme,

@@ -17,6 +17,7 @@ mod inert;
 mod input;
 mod install;
 mod keys_tmux;
+mod lock_wait;
 mod run;
 mod shared_progress;
 mod sql;
