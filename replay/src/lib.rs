@@ -10,14 +10,18 @@
 //! single-connection subset of actions) and [`pg`] (a connection per worker;
 //! waits, `SKIP LOCKED` and deadlocks are the server's own).
 
+mod failure;
 mod pg;
 mod sqlite;
+mod url;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use sim_core::sql::{Binding, Dialect, SqlValue, Statement, StatementKind};
 use sim_core::{Action, Lang, Outcome, Reason, Scenario, TokenKind, Trace};
+
+use crate::failure::DbFailure;
 
 /// A row of the job table as a database shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -74,6 +78,10 @@ pub(crate) trait Backend {
     fn crash(&mut self, actor: usize);
     /// Ends the run: closes every connection, drops what it created.
     fn close(&mut self);
+    /// The database stopped answering (the replay cannot go on).
+    fn gone(&self) -> Option<DbFailure> {
+        None
+    }
 }
 
 /// One step as the database ran it.
@@ -126,43 +134,74 @@ fn needs_row_locks(action: Action) -> bool {
     )
 }
 
+/// Why `replay_db` gave no replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The scenario cannot be replayed on this database: a sentence in the
+    /// language asked for; the file is to blame.
+    Scenario(String),
+    /// The `--db` value is to blame: not a database fencelab knows, or one
+    /// it could not reach, that refused it, or that stopped answering.
+    Db {
+        /// The value as given, with anything that may be a password
+        /// replaced by `***`.
+        shown: String,
+        /// What went wrong, in the language asked for (no password either).
+        cause: String,
+    },
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Scenario(message) => f.write_str(message),
+            ReplayError::Db { shown, cause } => write!(f, "--db {shown}: {cause}"),
+        }
+    }
+}
+
 /// Replays `scenario` (whose model run is `trace`) on `db`: `sqlite` or a
-/// `postgres://…` URL. An error is a sentence in `lang`.
+/// `postgres://…` URL. Errors are in `lang`.
 pub fn replay_db(
     scenario: &Scenario,
     trace: &Trace,
     db: &str,
     lang: Lang,
-) -> Result<DbJson, String> {
-    let steps = if db == "sqlite" {
+) -> Result<DbJson, ReplayError> {
+    let redacted = url::Redacted::new(db);
+    let blame_db = |failure: DbFailure| ReplayError::Db {
+        shown: redacted.shown.clone(),
+        cause: redacted.scrub(&failure.words(lang)),
+    };
+    let (engine, steps) = if db == "sqlite" {
         if let Some(index) = scenario
             .steps
             .iter()
             .position(|s| needs_row_locks(s.action))
         {
             let action = scenario.steps[index].action.name();
-            return Err(match lang {
+            return Err(ReplayError::Scenario(match lang {
                 Lang::En => format!(
                     "step {index} ({action}) needs row locks and a connection per worker, which SQLite does not have; replay it with --db postgres://…"
                 ),
                 Lang::Zh => format!(
                     "第 {index} 步（{action}）需要行锁和每个 Worker 各自的连接，SQLite 没有；请用 --db postgres://… 重放"
                 ),
-            });
+            }));
         }
-        let mut backend = sqlite::Sqlite::open(scenario)?;
-        replay(scenario, trace, &mut backend, Dialect::Sqlite, lang)
+        let mut backend = sqlite::Sqlite::open(scenario)
+            .map_err(|detail| blame_db(DbFailure::Other { detail }))?;
+        let steps = replay(scenario, trace, &mut backend, Dialect::Sqlite, lang);
+        ("sqlite", steps.map_err(blame_db)?)
     } else if db.starts_with("postgres://") || db.starts_with("postgresql://") {
-        let mut backend = pg::Postgres::open(db, scenario)?;
-        replay(scenario, trace, &mut backend, Dialect::Postgres, lang)
+        let mut backend = pg::Postgres::open(db, scenario).map_err(blame_db)?;
+        let steps = replay(scenario, trace, &mut backend, Dialect::Postgres, lang);
+        ("postgres", steps.map_err(blame_db)?)
     } else {
-        return Err(match lang {
-            Lang::En => format!("--db {db}: expected `sqlite` or a postgres://… URL"),
-            Lang::Zh => format!("--db {db}：应为 `sqlite` 或 postgres://… 地址"),
-        });
+        return Err(blame_db(DbFailure::NotADatabase));
     };
     Ok(DbJson {
-        engine: if db == "sqlite" { "sqlite" } else { "postgres" },
+        engine,
         agrees: steps.iter().all(|s| s.agrees),
         steps,
     })
@@ -172,7 +211,7 @@ pub fn replay_db(
 /// tests (the PostgreSQL differential), not an interface.
 pub fn replay_json(scenario: &Scenario, db: &str) -> Result<serde_json::Value, String> {
     let trace = sim_core::run(scenario);
-    let db = replay_db(scenario, &trace, db, Lang::En)?;
+    let db = replay_db(scenario, &trace, db, Lang::En).map_err(|e| e.to_string())?;
     serde_json::to_value(&db).map_err(|e| e.to_string())
 }
 
@@ -241,14 +280,15 @@ fn as_text(value: Option<&SqlValue>) -> Option<String> {
     }
 }
 
-/// Replays every step on `backend` and compares each with the model.
+/// Replays every step on `backend` and compares each with the model; stops
+/// when the database stops answering.
 fn replay(
     scenario: &Scenario,
     trace: &Trace,
     backend: &mut dyn Backend,
     dialect: Dialect,
     lang: Lang,
-) -> Vec<DbStep> {
+) -> Result<Vec<DbStep>, DbFailure> {
     let mut replay = Replay {
         scenario,
         trace,
@@ -258,6 +298,10 @@ fn replay(
     };
     for index in 0..scenario.steps.len() {
         replay.step(backend, index);
+        if let Some(failure) = backend.gone() {
+            backend.close();
+            return Err(failure);
+        }
     }
     backend.close();
     for index in 0..replay.steps.len() {
@@ -266,7 +310,7 @@ fn replay(
         step.agrees = differences.is_empty();
         step.differences = differences;
     }
-    replay.steps
+    Ok(replay.steps)
 }
 
 impl Replay<'_> {
@@ -732,24 +776,29 @@ mod tests {
         fn close(&mut self) {}
     }
 
-    #[test]
-    fn a_nowait_refused_by_the_database_is_compared_with_the_model() {
-        let text = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../examples/18-nowait.toml"
-        ))
-        .unwrap_or_default();
+    /// An example scenario and its model run.
+    fn example(name: &str) -> (Scenario, Trace) {
+        let path = format!("{}/../examples/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read(path).unwrap_or_default();
         let Ok(scenario) = sim_core::parse_scenario(&text) else {
-            panic!("the example parses");
+            panic!("{name} parses");
         };
         let trace = sim_core::run(&scenario);
-        let steps = replay(
+        (scenario, trace)
+    }
+
+    #[test]
+    fn a_nowait_refused_by_the_database_is_compared_with_the_model() {
+        let (scenario, trace) = example("18-nowait.toml");
+        let Ok(steps) = replay(
             &scenario,
             &trace,
             &mut AlwaysLocked,
             Dialect::Postgres,
             Lang::En,
-        );
+        ) else {
+            panic!("the mock database never goes away");
+        };
         // A's NOWAIT found r1 free in the model: a finding.
         assert_eq!(
             steps[1].differences,
@@ -762,17 +811,11 @@ mod tests {
 
     #[test]
     fn a_database_that_disagrees_gives_findings_in_both_languages() {
-        let text = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../examples/01-article-stale-finish.toml"
-        ))
-        .unwrap_or_default();
-        let Ok(scenario) = sim_core::parse_scenario(&text) else {
-            panic!("the example parses");
-        };
-        let trace = sim_core::run(&scenario);
+        let (scenario, trace) = example("01-article-stale-finish.toml");
         for lang in [Lang::En, Lang::Zh] {
-            let steps = replay(&scenario, &trace, &mut Unmoved, Dialect::Sqlite, lang);
+            let Ok(steps) = replay(&scenario, &trace, &mut Unmoved, Dialect::Sqlite, lang) else {
+                panic!("the mock database never goes away");
+            };
             assert!(!steps[0].agrees, "{:?}", steps[0]);
             assert!(steps[2].agrees, "A's finish changes 0 rows in both");
             assert!(!steps[3].agrees);

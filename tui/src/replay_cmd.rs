@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use fencelab_replay::{DbJson, DbStep};
+use fencelab_replay::{DbJson, DbStep, ReplayError};
 use sim_core::{Lang, Outcome, Scenario};
 
 use crate::report::{EXIT_BAD_INPUT, load_scenario_in, print_stdout};
@@ -20,10 +20,17 @@ pub(crate) fn run_on_db(path: &Path, db: &str, json: bool, lang: Lang) -> ExitCo
     let trace = sim_core::run(&scenario);
     let db_json = match fencelab_replay::replay_db(&scenario, &trace, db, lang) {
         Ok(db_json) => db_json,
-        Err(message) => {
+        Err(error) => {
+            // The scenario or the `--db` value, whichever is to blame.
+            let line = match &error {
+                ReplayError::Scenario(message) => {
+                    format!("{}: {}", path.display(), inert(message))
+                }
+                ReplayError::Db { .. } => inert(&error.to_string()).into_owned(),
+            };
             #[allow(clippy::print_stderr)]
             {
-                eprintln!("{}: {}", path.display(), inert(&message));
+                eprintln!("{line}");
             }
             return ExitCode::from(EXIT_BAD_INPUT);
         }
