@@ -21,6 +21,7 @@ mod explore_cmd;
 mod input;
 mod replay_cmd;
 mod report;
+mod run_json;
 mod sql_cmd;
 pub use sqlbox;
 mod style;

@@ -36,15 +36,7 @@ pub(crate) fn run_on_db(path: &Path, db: &str, json: bool, lang: Lang) -> ExitCo
         }
     };
     if json {
-        let mut object = trace.to_json(&scenario);
-        if let Some(map) = object.as_object_mut() {
-            map.insert(
-                "db".to_owned(),
-                serde_json::to_value(&db_json).unwrap_or_default(),
-            );
-        }
-        let text = serde_json::to_string_pretty(&object).unwrap_or_default();
-        print_stdout(&(text + "\n"))
+        crate::run_json::print_run_json(trace.run_json(&scenario), Some(db_json))
     } else {
         let mut out = crate::report::render_table(&scenario, &trace, Style::for_stdout(), lang);
         out.push_str(&render_db(&scenario, &db_json, Style::for_stdout(), lang));
