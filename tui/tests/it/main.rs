@@ -10,6 +10,7 @@
 mod app;
 mod chinese;
 mod course;
+mod db_url;
 mod design_cost;
 mod explore;
 mod hangup;
