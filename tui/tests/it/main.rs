@@ -20,6 +20,7 @@ mod keys_tmux;
 mod run;
 mod shared_progress;
 mod sql;
+mod sql_tmux;
 mod tmux;
 mod web;
 

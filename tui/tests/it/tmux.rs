@@ -71,6 +71,12 @@ impl Tmux {
         }
     }
 
+    /// Types `text` as it is (`send-keys -l`: no key names).
+    pub(crate) fn type_text(&self, text: &str) {
+        let output = self.run(&["send-keys", "-t", "main", "-l", text]);
+        assert!(output.status.success(), "send-keys -l {text}");
+    }
+
     pub(crate) fn screen(&self) -> String {
         let output = self.run(&["capture-pane", "-p", "-t", "main"]);
         String::from_utf8_lossy(&output.stdout).into_owned()
