@@ -63,6 +63,30 @@ pub(crate) fn run(request: &SqlRequest, stop: &Stop) -> SqlDone {
     }
 }
 
+/// Runs the runs asked for in `app` here and now, in order, and hands each
+/// back (one cancelled before it ran stops at once): what the runtime's
+/// threads do, for the tests and the front-end driver, which have none.
+pub(crate) fn settle(app: &mut App) {
+    let commands = std::mem::take(&mut app.sql_runs.commands);
+    let cancelled: Vec<u64> = commands
+        .iter()
+        .filter_map(|command| match command {
+            SqlCommand::Cancel(id) => Some(*id),
+            SqlCommand::Start(_) => None,
+        })
+        .collect();
+    for command in commands {
+        if let SqlCommand::Start(request) = command {
+            let stop = Stop::new();
+            if cancelled.contains(&request.id) {
+                stop.stop();
+            }
+            let done = run(&request, &stop);
+            receive(app, done);
+        }
+    }
+}
+
 /// Whether the exercise on screen waits for its statements to run.
 pub(crate) fn running(app: &App) -> bool {
     matches!(app.screen(), Screen::Exercise(state)

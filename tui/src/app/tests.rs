@@ -117,29 +117,10 @@ impl Harness {
         }
     }
 
-    /// Runs the SQL runs asked for (through the runtime's own
-    /// [`sql_run::run`](super::sql_run::run)) and hands each back, with a
-    /// stop already set when the app asked to cancel it.
+    /// Runs the SQL runs asked for, as the runtime's threads would
+    /// ([`sql_run::settle`](super::sql_run::settle)).
     fn settle_sql(&mut self) {
-        use super::sql_run::{SqlCommand, receive, run};
-        let commands = std::mem::take(&mut self.app.sql_runs.commands);
-        let cancelled: Vec<u64> = commands
-            .iter()
-            .filter_map(|c| match c {
-                SqlCommand::Cancel(id) => Some(*id),
-                SqlCommand::Start(_) => None,
-            })
-            .collect();
-        for command in commands {
-            if let SqlCommand::Start(request) = command {
-                let stop = sqlbox::Stop::new();
-                if cancelled.contains(&request.id) {
-                    stop.stop();
-                }
-                let done = run(&request, &stop);
-                receive(&mut self.app, done);
-            }
-        }
+        super::sql_run::settle(&mut self.app);
     }
 
     fn key(&mut self, code: KeyCode) -> &mut Harness {
