@@ -35,12 +35,9 @@ fn value(value: &SqlValue) -> Value {
 
 /// A database with the plan's job table, as every case starts.
 fn fresh(plan: &Plan) -> Result<Connection, Refusal> {
-    let failed = |error: rusqlite::Error| Refusal::Failed {
-        message: error.to_string(),
-    };
-    let conn = Connection::open_in_memory().map_err(failed)?;
+    let conn = Connection::open_in_memory().map_err(Refusal::failed)?;
     for statement in &plan.schema {
-        conn.execute_batch(statement).map_err(failed)?;
+        conn.execute_batch(statement).map_err(Refusal::failed)?;
     }
     Ok(conn)
 }
@@ -265,6 +262,14 @@ mod tests {
                         (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c \
                         LIMIT 10000000) SELECT x FROM c))";
 
+    /// [`SLOW`] for every slot of `plan`.
+    fn all_slow(plan: &Plan) -> Statements {
+        plan.slots
+            .iter()
+            .map(|slot| (*slot, SLOW.to_owned()))
+            .collect()
+    }
+
     /// Issue 20: the CPU statement of the issue, as the claim. It asked
     /// SQLite for a megabyte per step (over 120 s); now the value is
     /// refused at its first step, named for the claim, within the budget.
@@ -297,11 +302,7 @@ mod tests {
     #[test]
     fn the_runs_deadline_stops_the_battery() {
         let plan = lab();
-        let typed: Statements = plan
-            .slots
-            .iter()
-            .map(|slot| (*slot, SLOW.to_owned()))
-            .collect();
+        let typed = all_slow(&plan);
         let outer = Outer::starting_now(100, &Stop::new());
         let result = run_within(&plan, &typed, &outer);
         let refused: Vec<(Slot, &str)> = result
@@ -319,11 +320,7 @@ mod tests {
     #[test]
     fn a_stop_from_another_thread_cancels_the_battery() {
         let plan = lab();
-        let typed: Statements = plan
-            .slots
-            .iter()
-            .map(|slot| (*slot, SLOW.to_owned()))
-            .collect();
+        let typed = all_slow(&plan);
         let stop = Stop::new();
         let stopper = stop.clone();
         let thread = std::thread::spawn(move || {

@@ -293,6 +293,13 @@ impl Refusal {
 }
 
 impl Refusal {
+    /// Any error of SQLite's not named otherwise, in its own words.
+    pub fn failed(error: rusqlite::Error) -> Refusal {
+        Refusal::Failed {
+            message: error.to_string(),
+        }
+    }
+
     /// A bound of the box stopped the statement while it ran (steps, time,
     /// memory, a value's size, the caller's stop): it says nothing about
     /// whether the statement is right, only that it was not let finish.
@@ -446,13 +453,10 @@ pub fn run_bounded(
     }
     // Setting a hook or a limit fails only on a closed connection; nothing
     // runs then.
-    let failed = |error: rusqlite::Error| Refusal::Failed {
-        message: error.to_string(),
-    };
-    let limits = Limits::set(conn).map_err(failed)?;
+    let limits = Limits::set(conn).map_err(Refusal::failed)?;
     let result = check_and_run(conn, sql, asked, params, outer);
     let restored = limits.restore(conn);
-    result.and_then(|ran| restored.map(|()| ran).map_err(failed))
+    result.and_then(|ran| restored.map(|()| ran).map_err(Refusal::failed))
 }
 
 /// The memory bounds, set on a connection, with what they replaced.
@@ -521,13 +525,10 @@ fn check_and_run(
     }
     let refused: Seen = Arc::new(Mutex::new(None));
     let seen = Arc::clone(&refused);
-    let failed = |error: rusqlite::Error| Refusal::Failed {
-        message: error.to_string(),
-    };
     conn.authorizer(Some(move |context: AuthContext<'_>| {
         authorize(&context, &seen)
     }))
-    .map_err(failed)?;
+    .map_err(Refusal::failed)?;
     let interrupted: Arc<OnceLock<Interrupt>> = Arc::new(OnceLock::new());
     let cause = Arc::clone(&interrupted);
     let deadline = Instant::now() + Duration::from_millis(STATEMENT_BUDGET_MS);
@@ -556,12 +557,12 @@ fn check_and_run(
             true
         }),
     )
-    .map_err(failed)?;
+    .map_err(Refusal::failed)?;
     let result = run_boxed(conn, sql, params, &refused, &interrupted);
     let removed = conn
         .authorizer(None::<fn(AuthContext<'_>) -> Authorization>)
         .and(conn.progress_handler(STEPS_PER_CHECK, None::<fn() -> bool>));
-    result.and_then(|ran| removed.map(|()| ran).map_err(failed))
+    result.and_then(|ran| removed.map(|()| ran).map_err(Refusal::failed))
 }
 
 fn run_boxed(

@@ -2608,6 +2608,20 @@ fn the_help_lists_exactly_the_keys_of_the_sql_editor() {
     assert_help_lists_the_handled_keys(&h, "sql while typing");
 }
 
+/// The course's `sql` exercise (in Chinese when `zh`) with its key typed
+/// and submitted: the statements asked of the runtime, not yet run.
+fn sql_running(zh: bool) -> (Harness, Lesson, usize) {
+    let (mut h, lesson, index) = open_kind("sql", 80, 24);
+    if zh {
+        h.char('l');
+    }
+    h.hold_sql = true;
+    type_sql(&mut h, &sql_key(&lesson, index));
+    h.key(KeyCode::Enter);
+    assert!(super::sql_run::running(&h.app), "{:?}", h.app.status);
+    (h, lesson, index)
+}
+
 /// Issue 20: the statements run off the UI thread. While they run the
 /// exercise says so and waits: only Esc (cancel), l, ? and q act, a click
 /// changes nothing; the statements are already the last answer (so a quit
@@ -2615,15 +2629,8 @@ fn the_help_lists_exactly_the_keys_of_the_sql_editor() {
 #[test]
 fn sql_exercise_running_says_so_and_esc_cancels_it() {
     for (name, zh) in [("sql_running", false), ("sql_running_zh", true)] {
-        let (mut h, lesson, index) = open_kind("sql", 80, 24);
-        if zh {
-            h.char('l');
-        }
-        h.hold_sql = true;
+        let (mut h, lesson, index) = sql_running(zh);
         let typed = sql_key(&lesson, index);
-        type_sql(&mut h, &typed);
-        h.key(KeyCode::Enter);
-        assert!(super::sql_run::running(&h.app), "{:?}", h.app.status);
         assert!(
             matches!(
                 h.app.sql_runs.commands.as_slice(),
@@ -2690,11 +2697,7 @@ fn sql_exercise_running_says_so_and_esc_cancels_it() {
 /// saves what the session holds, the typed statements included).
 #[test]
 fn q_quits_while_the_statements_run() {
-    let (mut h, lesson, index) = open_kind("sql", 80, 24);
-    h.hold_sql = true;
-    type_sql(&mut h, &sql_key(&lesson, index));
-    h.key(KeyCode::Enter);
-    assert!(super::sql_run::running(&h.app));
+    let (mut h, _, _) = sql_running(false);
     h.char('q');
     assert!(h.app.quit);
 }

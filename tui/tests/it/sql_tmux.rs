@@ -6,12 +6,10 @@
 //! signal or a closed terminal end the app within 2 s with the statements
 //! in the progress file as the exercise's last answer.
 
-use std::path::PathBuf;
-
-use sim_core::course::{ExerciseKind, Lesson, Progress, parse_lesson};
+use sim_core::course::{ExerciseKind, Lesson, Progress};
 
 use crate::hangup::{Started, assert_gone_within_2s, start};
-use crate::tmux::repo;
+use crate::tmux::lessons;
 
 /// The issue's statement, as lesson 2's claim: each step of it asked
 /// SQLite for a megabyte of random bytes (the box now refuses a value that
@@ -22,23 +20,6 @@ const CPU_CLAIM: &str = "UPDATE jobs SET owner = (SELECT sum(length(randomblob(1
 /// box tries each statement alone: it changes every row, so the
 /// subquery runs whatever the parameters.
 const SLOW: &str = "UPDATE jobs SET owner = (SELECT sum(length(randomblob(16000))) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 10000000) SELECT x FROM c))";
-
-fn lessons() -> Vec<Lesson> {
-    let dir = repo().join("lessons");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    paths.sort();
-    let mut lessons: Vec<Lesson> = paths
-        .iter()
-        .map(|p| parse_lesson(&std::fs::read(p).unwrap()).unwrap())
-        .collect();
-    lessons.sort_by_key(|l| l.order);
-    lessons
-}
 
 /// Opens lesson 2's SQL exercise from the course map, types the CPU
 /// statement as the claim and the slow one as every other statement, runs
@@ -103,52 +84,18 @@ fn submit_the_cpu_statement(app: &Started) -> (Lesson, String, Vec<(String, Stri
     (lesson.clone(), exercise.id.clone(), typed)
 }
 
-/// The statements typed are the exercise's last answer in the file.
-fn assert_saved(
-    app_data: &std::path::Path,
-    lesson: &Lesson,
-    exercise: &str,
-    typed: &[(String, String)],
-) {
-    let saved = std::fs::read_to_string(app_data.join("progress.json"))
-        .unwrap_or_else(|e| panic!("the progress file: {e}"));
-    let progress = Progress::from_json(&saved).unwrap();
-    let record = progress
-        .exercise(&lesson.id, exercise)
-        .unwrap_or_else(|| panic!("no record of {exercise} in {saved}"));
-    let last = record
-        .last_answer()
-        .unwrap_or_else(|| panic!("no last answer in {saved}"));
-    for (slot, text) in typed {
-        assert_eq!(last[slot.as_str()], text.as_str(), "{saved}");
-    }
-    assert_eq!(record.attempts, 0, "nothing was graded: {saved}");
+/// How a test ends the app while the statements run.
+enum End {
+    Quit,
+    Sigterm,
+    /// The pty hangs up (SIGHUP) and the input ends, as when a window closes.
+    CloseTerminal,
 }
 
-#[test]
-fn q_ends_the_app_within_2s_while_the_cpu_statement_runs_and_saves_it() {
-    let app = start("--lessons lessons");
-    let (lesson, exercise, typed) = submit_the_cpu_statement(&app);
-    app.tmux.send(&["q"]);
-    assert_gone_within_2s(app.pid);
-    assert_saved(&app.data, &lesson, &exercise, &typed);
-}
-
-#[test]
-fn sigterm_ends_the_app_within_2s_while_the_statements_run() {
-    let app = start("--lessons lessons");
-    let (lesson, exercise, typed) = submit_the_cpu_statement(&app);
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &app.pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert_gone_within_2s(app.pid);
-    assert_saved(&app.data, &lesson, &exercise, &typed);
-}
-
-#[test]
-fn a_closed_terminal_ends_the_app_within_2s_while_the_statements_run() {
+/// Submits the CPU statement, ends the app by `end`, and wants it gone
+/// within 2 s with the statements typed as the exercise's last answer in
+/// the file, and no try counted.
+fn ends_within_2s_with_the_statements_saved(end: End) {
     let app = start("--lessons lessons");
     let (lesson, exercise, typed) = submit_the_cpu_statement(&app);
     let Started {
@@ -158,8 +105,44 @@ fn a_closed_terminal_ends_the_app_within_2s_while_the_statements_run() {
         _dir,
         ..
     } = app;
-    // The pty hangs up (SIGHUP) and the input ends, as when a window closes.
-    drop(tmux);
+    match end {
+        End::Quit => tmux.send(&["q"]),
+        End::Sigterm => {
+            let killed = std::process::Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status()
+                .unwrap();
+            assert!(killed.success());
+        }
+        End::CloseTerminal => drop(tmux),
+    }
     assert_gone_within_2s(pid);
-    assert_saved(&data, &lesson, &exercise, &typed);
+    let saved = std::fs::read_to_string(data.join("progress.json"))
+        .unwrap_or_else(|e| panic!("the progress file: {e}"));
+    let progress = Progress::from_json(&saved).unwrap();
+    let record = progress
+        .exercise(&lesson.id, &exercise)
+        .unwrap_or_else(|| panic!("no record of {exercise} in {saved}"));
+    let last = record
+        .last_answer()
+        .unwrap_or_else(|| panic!("no last answer in {saved}"));
+    for (slot, text) in &typed {
+        assert_eq!(last[slot.as_str()], text.as_str(), "{saved}");
+    }
+    assert_eq!(record.attempts, 0, "nothing was graded: {saved}");
+}
+
+#[test]
+fn q_ends_the_app_within_2s_while_the_cpu_statement_runs_and_saves_it() {
+    ends_within_2s_with_the_statements_saved(End::Quit);
+}
+
+#[test]
+fn sigterm_ends_the_app_within_2s_while_the_statements_run() {
+    ends_within_2s_with_the_statements_saved(End::Sigterm);
+}
+
+#[test]
+fn a_closed_terminal_ends_the_app_within_2s_while_the_statements_run() {
+    ends_within_2s_with_the_statements_saved(End::CloseTerminal);
 }
