@@ -11,7 +11,8 @@
 //! closes: see [`input`]), saves the progress after every change (off the
 //! UI thread: [`saver`]), and runs the searches
 //! the explorer screen asks for on background threads, handing their
-//! progress and reports to [`explorer::receive`].
+//! progress and reports to [`explorer::receive`], and a SQL exercise's
+//! statements the same way ([`sql_run`]).
 
 pub(crate) mod explorer;
 pub(crate) mod input;
@@ -20,6 +21,7 @@ pub(crate) mod model;
 pub(crate) mod mouse;
 pub(crate) mod persist;
 pub(crate) mod saver;
+pub(crate) mod sql_run;
 pub(crate) mod text;
 pub(crate) mod theme;
 pub(crate) mod timeline;
@@ -262,7 +264,7 @@ fn step(
         if app.quit {
             return Ok(Some(0));
         }
-        let poll = if searches.running.is_empty() {
+        let poll = if searches.running.is_empty() && !searches.sql.is_running() {
             IDLE_POLL
         } else {
             SEARCH_POLL
@@ -304,6 +306,12 @@ fn step(
             }
             explorer::receive(app, event);
         }
+        for command in std::mem::take(&mut app.sql_runs.commands) {
+            searches.sql.command(command);
+        }
+        while let Some(done) = searches.sql.finished() {
+            sql_run::receive(app, done);
+        }
         Ok(None)
     }
 }
@@ -311,10 +319,12 @@ fn step(
 /// The searches running on background threads. Each one's progress
 /// callback reads its cancel flag and sends its progress, at most every
 /// [`SEARCH_POLL`], with the time since it started: sim-core reads no clock.
+/// Beside them, the SQL exercises' runs ([`sql_run::Runner`]).
 struct Searches {
     sender: Sender<SearchEvent>,
     events: Receiver<SearchEvent>,
     running: Vec<(u64, Arc<AtomicBool>)>,
+    sql: sql_run::Runner,
 }
 
 impl Searches {
@@ -324,6 +334,7 @@ impl Searches {
             sender,
             events,
             running: Vec::new(),
+            sql: sql_run::Runner::new(),
         }
     }
 
@@ -345,11 +356,12 @@ impl Searches {
         }
     }
 
-    /// Asks every search to stop (the app is quitting).
+    /// Asks every search and SQL run to stop (the app is quitting).
     fn cancel_all(&self) {
         for (_, flag) in &self.running {
             flag.store(true, Ordering::Relaxed);
         }
+        self.sql.stop_all();
     }
 }
 

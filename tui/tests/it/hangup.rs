@@ -18,7 +18,7 @@ pub(crate) struct Started {
     pub(crate) pid: u32,
     pub(crate) data: PathBuf,
     pub(crate) status: PathBuf,
-    _dir: tempfile::TempDir,
+    pub(crate) _dir: tempfile::TempDir,
 }
 
 pub(crate) fn start(args: &str) -> Started {

@@ -22,6 +22,7 @@ mod lock_wait;
 mod run;
 mod shared_progress;
 mod sql;
+mod sql_tmux;
 mod tmux;
 mod web;
 
