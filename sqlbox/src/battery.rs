@@ -1,21 +1,29 @@
 //! Runs a [`Plan`] of the SQL lab (`sim_core::sqllab`): the learner's
-//! statements, each through the box ([`run_untrusted`]: one `UPDATE`, the
-//! authorizer, the step bound), on a fresh in-memory SQLite per case. It
-//! only reports what SQLite did; sim-core judges it against the model. No
-//! native-only code: the page runs the same function compiled to wasm.
+//! statements, each through the box ([`run_bounded`]: one `UPDATE`, the
+//! authorizer, the bounds of steps, time and memory), on a fresh in-memory
+//! SQLite per case, the whole run within [`BATTERY_BUDGET_MS`] and
+//! stopped by the caller's [`Stop`]. It only reports what SQLite did;
+//! sim-core judges it against the model. No native-only code: the page
+//! runs the same function compiled to wasm.
 
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension};
 use sim_core::Lang;
 use sim_core::sql::SqlValue;
 use sim_core::sqllab::{
-    CaseRun, JobRow, Plan, PlanParam, PlanRun, PlanSql, SlotRefusal, Statements, StepRun,
+    CaseRun, JobRow, Plan, PlanParam, PlanRun, PlanSql, Slot, SlotRefusal, Statements, StepRun,
 };
 
-use crate::{Kind, Refusal, run_untrusted};
+use crate::{Kind, Outer, Refusal, Stop, run_bounded};
 
 /// The statement kinds a lab answer may be: every slot is one `UPDATE`.
 const ASKED: [Kind; 1] = [Kind::Update];
+
+/// The wall-clock budget of a whole run: every slot's check and every
+/// statement of every case (about fifty for the largest plan, all of them
+/// together a few milliseconds). Five statements' budgets: a run of
+/// statements that each stay just under their own budget still ends soon.
+pub const BATTERY_BUDGET_MS: u64 = 5 * crate::STATEMENT_BUDGET_MS;
 
 fn value(value: &SqlValue) -> Value {
     match value {
@@ -27,12 +35,9 @@ fn value(value: &SqlValue) -> Value {
 
 /// A database with the plan's job table, as every case starts.
 fn fresh(plan: &Plan) -> Result<Connection, Refusal> {
-    let failed = |error: rusqlite::Error| Refusal::Failed {
-        message: error.to_string(),
-    };
-    let conn = Connection::open_in_memory().map_err(failed)?;
+    let conn = Connection::open_in_memory().map_err(Refusal::failed)?;
     for statement in &plan.schema {
-        conn.execute_batch(statement).map_err(failed)?;
+        conn.execute_batch(statement).map_err(Refusal::failed)?;
     }
     Ok(conn)
 }
@@ -67,29 +72,57 @@ fn null_params() -> Vec<(&'static str, Value)> {
         .collect()
 }
 
+fn slot_refusal(slot: Slot, refusal: &Refusal) -> SlotRefusal {
+    let (line, col) = match refusal {
+        Refusal::Syntax { line, col, .. } => (u32::try_from(*line).ok(), u32::try_from(*col).ok()),
+        _ => (None, None),
+    };
+    SlotRefusal {
+        slot,
+        en: refusal.message(Lang::En),
+        zh: refusal.message(Lang::Zh),
+        line,
+        col,
+    }
+}
+
 /// Runs `plan` with the learner's `statements`: first each asked slot's
 /// statement alone on a scratch table (a refusal there — syntax, two
-/// statements, `ATTACH`, … — stops everything), then every case.
+/// statements, `ATTACH`, … — stops everything), then every case. The
+/// whole run has [`BATTERY_BUDGET_MS`].
 pub fn run(plan: &Plan, statements: &Statements) -> PlanRun {
+    run_stoppable(plan, statements, &Stop::new())
+}
+
+/// [`run`], stopped as soon as `stop` is set (from another thread): the
+/// run then ends with [`Refusal::Cancelled`] for the slot that was running.
+///
+/// A bound of the box ([`Refusal::is_bound`]: steps, time, memory, a
+/// value's size, the stop) met during a case ends the whole run the same
+/// way as a refusal up front: named for its slot, no case judged, so the
+/// session counts no try; it says the statement was not let finish, not
+/// that it is wrong.
+pub fn run_stoppable(plan: &Plan, statements: &Statements, stop: &Stop) -> PlanRun {
+    run_within(
+        plan,
+        statements,
+        &Outer::starting_now(BATTERY_BUDGET_MS, stop),
+    )
+}
+
+/// [`run_stoppable`] within `outer`'s deadline.
+fn run_within(plan: &Plan, statements: &Statements, outer: &Outer) -> PlanRun {
     let mut refused = Vec::new();
     for slot in &plan.slots {
         let text = statements.get(slot).map_or("", String::as_str);
         let outcome = fresh(plan)
-            .and_then(|conn| run_untrusted(&conn, text, &ASKED, &null_params()).map(|_| ()));
+            .and_then(|conn| run_bounded(&conn, text, &ASKED, &null_params(), outer).map(|_| ()));
         if let Err(refusal) = outcome {
-            let (line, col) = match &refusal {
-                Refusal::Syntax { line, col, .. } => {
-                    (u32::try_from(*line).ok(), u32::try_from(*col).ok())
-                }
-                _ => (None, None),
-            };
-            refused.push(SlotRefusal {
-                slot: *slot,
-                en: refusal.message(Lang::En),
-                zh: refusal.message(Lang::Zh),
-                line,
-                col,
-            });
+            refused.push(slot_refusal(*slot, &refusal));
+            // Past the run's deadline or stopped, the next slot would be too.
+            if matches!(refusal, Refusal::RunTimedOut { .. } | Refusal::Cancelled) {
+                break;
+            }
         }
     }
     if !refused.is_empty() {
@@ -98,50 +131,72 @@ pub fn run(plan: &Plan, statements: &Statements) -> PlanRun {
             cases: Vec::new(),
         };
     }
-    let cases = plan
-        .cases
-        .iter()
-        .map(|case| {
-            let mut run = CaseRun::default();
-            let conn = match fresh(plan) {
-                Ok(conn) => conn,
-                Err(refusal) => {
-                    run.steps.push(StepRun::Refused {
-                        en: refusal.message(Lang::En),
-                        zh: refusal.message(Lang::Zh),
-                    });
-                    return run;
-                }
-            };
-            for step in &case.steps {
-                let text = match &step.sql {
-                    PlanSql::Slot(slot) => statements.get(slot).map_or("", String::as_str),
-                    PlanSql::Fixed(text) => text.as_str(),
+    let mut cases = Vec::with_capacity(plan.cases.len());
+    for case in &plan.cases {
+        match run_case(plan, case, statements, outer) {
+            Ok(run) => cases.push(run),
+            Err(refusal) => {
+                return PlanRun {
+                    refused: vec![refusal],
+                    cases: Vec::new(),
                 };
-                match run_untrusted(&conn, text, &ASKED, &bound(&step.params)) {
-                    Ok(ran) => run.steps.push(StepRun::Ran {
-                        rows: u64::try_from(ran.rows).unwrap_or(u64::MAX),
-                        row: read_row(&conn, plan, &step.job),
-                    }),
-                    Err(refusal) => {
-                        run.steps.push(StepRun::Refused {
-                            en: refusal.message(Lang::En),
-                            zh: refusal.message(Lang::Zh),
-                        });
-                        break;
-                    }
-                }
             }
-            run
-        })
-        .collect();
+        }
+    }
     PlanRun { refused, cases }
+}
+
+/// One case on a fresh table; `Err` when a bound of the box stopped one of
+/// its statements (named for the learner's slot that ran last: a model's
+/// own statement is never the one to blame).
+fn run_case(
+    plan: &Plan,
+    case: &sim_core::sqllab::PlanCase,
+    statements: &Statements,
+    outer: &Outer,
+) -> Result<CaseRun, SlotRefusal> {
+    let mut run = CaseRun::default();
+    let conn = match fresh(plan) {
+        Ok(conn) => conn,
+        Err(refusal) => {
+            run.steps.push(StepRun::Refused {
+                en: refusal.message(Lang::En),
+                zh: refusal.message(Lang::Zh),
+            });
+            return Ok(run);
+        }
+    };
+    let mut blamed = plan.slots.first().copied().unwrap_or(Slot::Claim);
+    for step in &case.steps {
+        let text = match &step.sql {
+            PlanSql::Slot(slot) => {
+                blamed = *slot;
+                statements.get(slot).map_or("", String::as_str)
+            }
+            PlanSql::Fixed(text) => text.as_str(),
+        };
+        match run_bounded(&conn, text, &ASKED, &bound(&step.params), outer) {
+            Ok(ran) => run.steps.push(StepRun::Ran {
+                rows: u64::try_from(ran.rows).unwrap_or(u64::MAX),
+                row: read_row(&conn, plan, &step.job),
+            }),
+            Err(refusal) if refusal.is_bound() => return Err(slot_refusal(blamed, &refusal)),
+            Err(refusal) => {
+                run.steps.push(StepRun::Refused {
+                    en: refusal.message(Lang::En),
+                    zh: refusal.message(Lang::Zh),
+                });
+                break;
+            }
+        }
+    }
+    Ok(run)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sim_core::sqllab::{Case, Slot, judge, plan};
+    use sim_core::sqllab::{Case, judge, plan};
 
     const CLAIM: &str = "UPDATE jobs SET owner = :owner, lease_until = :now + :ttl,\n  \
                          fence = fence + 1, state = 'running'\nWHERE id = :job\n  \
@@ -198,6 +253,88 @@ mod tests {
         assert_eq!(result.refused.len(), 1);
         assert_eq!(result.refused[0].slot, Slot::Renew);
         assert_eq!(result.refused[0].line, Some(2));
+    }
+
+    /// Runs ten million steps that each build a 16 KB value: short enough
+    /// for the box, long enough to take seconds; on the scratch table too
+    /// (it changes every row, whatever the parameters).
+    const SLOW: &str = "UPDATE jobs SET owner = (SELECT sum(length(randomblob(16000))) FROM \
+                        (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c \
+                        LIMIT 10000000) SELECT x FROM c))";
+
+    /// [`SLOW`] for every slot of `plan`.
+    fn all_slow(plan: &Plan) -> Statements {
+        plan.slots
+            .iter()
+            .map(|slot| (*slot, SLOW.to_owned()))
+            .collect()
+    }
+
+    /// Issue 20: the CPU statement of the issue, as the claim. It asked
+    /// SQLite for a megabyte per step (over 120 s); now the value is
+    /// refused at its first step, named for the claim, within the budget.
+    #[test]
+    fn the_issues_cpu_statement_as_the_claim_is_stopped_within_the_budget() {
+        let plan = lab();
+        let mut typed = answers();
+        typed.insert(
+            Slot::Claim,
+            "UPDATE jobs SET owner = (SELECT sum(length(randomblob(1000000))) FROM \
+             (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 10000) \
+             SELECT x FROM c)) WHERE id = :job"
+                .to_owned(),
+        );
+        let started = web_time::Instant::now();
+        let result = run(&plan, &typed);
+        assert!(
+            started.elapsed().as_millis() < u128::from(BATTERY_BUDGET_MS),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(result.cases.is_empty(), "no case is judged: {result:?}");
+        assert_eq!(result.refused.len(), 1, "{result:?}");
+        assert_eq!(result.refused[0].slot, Slot::Claim);
+        assert_eq!(result.refused[0].en, Refusal::TooBig.message(Lang::En));
+    }
+
+    /// The battery's own deadline stops a statement still within its own
+    /// budget, and nothing after it runs.
+    #[test]
+    fn the_runs_deadline_stops_the_battery() {
+        let plan = lab();
+        let typed = all_slow(&plan);
+        let outer = Outer::starting_now(100, &Stop::new());
+        let result = run_within(&plan, &typed, &outer);
+        let refused: Vec<(Slot, &str)> = result
+            .refused
+            .iter()
+            .map(|r| (r.slot, r.en.as_str()))
+            .collect();
+        let said = Refusal::RunTimedOut { budget_ms: 100 }.message(Lang::En);
+        assert_eq!(refused, [(plan.slots[0], said.as_str())]);
+        assert!(result.cases.is_empty());
+    }
+
+    /// A stop set from another thread ends the run at the statement's next
+    /// progress check: cancelled, not graded.
+    #[test]
+    fn a_stop_from_another_thread_cancels_the_battery() {
+        let plan = lab();
+        let typed = all_slow(&plan);
+        let stop = Stop::new();
+        let stopper = stop.clone();
+        let thread = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stopper.stop();
+        });
+        let result = run_stoppable(&plan, &typed, &stop);
+        thread.join().unwrap();
+        assert_eq!(result.refused.len(), 1, "{result:?}");
+        assert_eq!(result.refused[0].en, Refusal::Cancelled.message(Lang::En));
+        // Stopped before it starts: nothing runs at all.
+        let result = run_stoppable(&plan, &answers(), &stop);
+        assert_eq!(result.refused[0].en, Refusal::Cancelled.message(Lang::En));
+        assert!(result.cases.is_empty());
     }
 
     proptest::proptest! {

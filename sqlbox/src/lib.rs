@@ -1,8 +1,8 @@
 //! Untrusted SQL in a box: a learner's statement runs on a real SQLite only
 //! if it is one statement of a kind the exercise asks for, within a size
-//! limit, touching nothing but the job table, and within a bounded number of
-//! virtual-machine steps. Ready for the `sql` exercise kind (issue 14, point
-//! 4); it knows nothing of the simulator.
+//! limit, touching nothing but the job table, and within bounds of steps,
+//! time and memory. Ready for the `sql` exercise kind (issue 14, point 4);
+//! it knows nothing of the simulator.
 //!
 //! The checks, in order: the text's size and a NUL byte; SQLite's own parser
 //! (a syntax error comes back with SQLite's message and its position as
@@ -10,28 +10,68 @@
 //! then SQLite's authorizer refuses everything but reading, updating,
 //! inserting into or deleting from tables and calling plain functions:
 //! `ATTACH`, `DETACH`, `PRAGMA`, DDL, transactions, `load_extension()` and
-//! the like. A progress handler stops a statement after [`MAX_VM_STEPS`]
-//! virtual-machine steps, whatever its form (a recursive query that never
-//! ends, a huge join), counted, not timed, so the same statement is stopped
-//! at the same point everywhere.
+//! the like.
+//!
+//! While it runs, SQLite's progress handler (every [`STEPS_PER_CHECK`]
+//! virtual-machine steps) stops it after [`MAX_VM_STEPS`] steps (counted,
+//! so the same statement is stopped at the same point everywhere), after
+//! [`STATEMENT_BUDGET_MS`] of wall-clock time, past the deadline of the
+//! run it belongs to ([`Outer`]: a battery's [`battery::BATTERY_BUDGET_MS`])
+//! and as soon as the caller's [`Stop`] is set from another thread. Memory
+//! is bounded twice: no string or blob (nor row) may be longer than
+//! [`MAX_VALUE_BYTES`] (SQLite's `SQLITE_LIMIT_LENGTH`, checked before it
+//! allocates, so `zeroblob(400000000)` costs nothing), and SQLite's hard
+//! heap limit caps all it allocates at [`HEAP_LIMIT_BYTES`], temporary
+//! tables and sorts included (the box keeps them in memory, where the
+//! limit counts them). The heap limit is SQLite's, so it is **process-wide**:
+//! once a statement ran in the box, every SQLite connection of the process
+//! shares those bytes. fencelab's processes that run the box run no other
+//! SQLite work (the terminal app, `fencelab grade`, the page's worker);
+//! `run --db sqlite` never enters the box. The clock is `web-time`'s:
+//! `std::time` natively, `performance.now()` in the page's Web Worker.
 
 pub mod battery;
 
-use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+use rusqlite::limits::Limit;
 use rusqlite::types::Value;
 use rusqlite::{Connection, ErrorCode};
 use sim_core::Lang;
+use web_time::Instant;
 
 /// The longest statement accepted, in bytes.
 pub const MAX_SQL_BYTES: usize = 4096;
-/// The progress handler runs every this many virtual-machine steps.
-const STEPS_PER_CHECK: i32 = 1000;
+/// The progress handler runs every this many virtual-machine steps: often
+/// enough that even steps doing the most work one step can (a function
+/// over a value of [`MAX_VALUE_BYTES`]) reach a deadline or a stop within
+/// a few milliseconds, rare enough to cost nothing measurable.
+pub const STEPS_PER_CHECK: i32 = 100;
 /// At most this many virtual-machine steps per statement.
 pub const MAX_VM_STEPS: u64 = 2_000_000;
+/// The wall-clock budget of one statement. A lesson's statement runs in
+/// well under a millisecond (the whole battery of the largest exercise in
+/// a few); a thousand times that still answers at once for a learner.
+pub const STATEMENT_BUDGET_MS: u64 = 1000;
+/// The longest string, blob or row a statement may build, in bytes
+/// (`SQLITE_LIMIT_LENGTH`). The job table's values are a few bytes and a
+/// statement at most [`MAX_SQL_BYTES`], so no literal can be longer; four
+/// times that leaves room for any honest expression.
+pub const MAX_VALUE_BYTES: i32 = 16 * 1024;
+/// The longest `LIKE` or `GLOB` pattern (`SQLITE_LIMIT_LIKE_PATTERN_LENGTH`):
+/// a pattern's cost grows with its length times the text's, inside one
+/// step; the lessons need none.
+pub const MAX_LIKE_PATTERN_BYTES: i32 = 100;
+/// SQLite's hard heap limit (`PRAGMA hard_heap_limit`), process-wide.
+/// A battery needs about 200 KiB at its peak (measured: the reference
+/// answers pass every lesson's plan under a 208 KiB limit and fail under
+/// 156 KiB); 32 MiB is over a hundred times that, room for any honest
+/// statement, and still stops one that sorts or collects big values
+/// (16 KB each, by the thousand) long before it weighs on the machine.
+pub const HEAP_LIMIT_BYTES: i64 = 32 << 20;
 
 /// The kinds of statement an exercise may ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +91,55 @@ impl Kind {
             Kind::Delete => "DELETE",
         }
     }
+}
+
+/// A cancel handle: the caller keeps a clone and sets it, from any thread,
+/// to stop the statement (and the battery) running with the other one at
+/// its next progress check.
+#[derive(Debug, Clone, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    pub fn new() -> Stop {
+        Stop::default()
+    }
+
+    /// Asks whatever runs with this handle to stop.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// What bounds a statement from outside, besides its own budget: the run
+/// it is part of (a battery), with its deadline, and the caller's [`Stop`].
+#[derive(Debug, Clone, Default)]
+pub struct Outer {
+    /// When the whole run must be over, and its budget (for the message).
+    pub deadline: Option<(Instant, u64)>,
+    pub stop: Stop,
+}
+
+impl Outer {
+    /// A run of `budget_ms` from now, stopped also by `stop`.
+    pub fn starting_now(budget_ms: u64, stop: &Stop) -> Outer {
+        Outer {
+            deadline: Some((Instant::now() + Duration::from_millis(budget_ms), budget_ms)),
+            stop: stop.clone(),
+        }
+    }
+}
+
+/// Why the progress handler stopped a statement (the first reason seen).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Interrupt {
+    Steps,
+    StatementTime,
+    RunTime { budget_ms: u64 },
+    Cancelled,
 }
 
 /// Why a statement was not run.
@@ -85,6 +174,18 @@ pub enum Refusal {
     },
     /// It ran for more than [`MAX_VM_STEPS`] steps and was stopped.
     TooLongRunning,
+    /// It ran for more than [`STATEMENT_BUDGET_MS`] and was stopped.
+    TimedOut,
+    /// The run it belongs to (a battery) went past its budget while it ran.
+    RunTimedOut {
+        budget_ms: u64,
+    },
+    /// It built a string, blob or row longer than [`MAX_VALUE_BYTES`].
+    TooBig,
+    /// It needed more memory than SQLite may have ([`HEAP_LIMIT_BYTES`]).
+    OutOfMemory,
+    /// The caller stopped it ([`Stop`]).
+    Cancelled,
     /// Any other error SQLite reported while running it.
     Failed {
         message: String,
@@ -156,9 +257,62 @@ impl Refusal {
             (Refusal::TooLongRunning, Lang::Zh) => {
                 format!("语句运行超过 {MAX_VM_STEPS} 步，已被中止")
             }
+            (Refusal::TimedOut, Lang::En) => {
+                format!("the statement ran for more than {STATEMENT_BUDGET_MS} ms and was stopped")
+            }
+            (Refusal::TimedOut, Lang::Zh) => {
+                format!("语句运行超过 {STATEMENT_BUDGET_MS} 毫秒，已被中止")
+            }
+            (Refusal::RunTimedOut { budget_ms }, Lang::En) => {
+                format!("the statements ran for more than {budget_ms} ms in all and were stopped")
+            }
+            (Refusal::RunTimedOut { budget_ms }, Lang::Zh) => {
+                format!("这些语句合计运行超过 {budget_ms} 毫秒，已被中止")
+            }
+            (Refusal::TooBig, Lang::En) => format!(
+                "the statement builds a value longer than {MAX_VALUE_BYTES} bytes and was stopped \
+                 (SQLite: string or blob too big); the job table needs only short values"
+            ),
+            (Refusal::TooBig, Lang::Zh) => format!(
+                "语句生成的值超过 {MAX_VALUE_BYTES} 字节，已被中止（SQLite：字符串或 BLOB 过大）；\
+                 任务表只需要很短的值"
+            ),
+            (Refusal::OutOfMemory, Lang::En) => format!(
+                "the statement needed more than {} MiB of memory and was stopped",
+                HEAP_LIMIT_BYTES >> 20
+            ),
+            (Refusal::OutOfMemory, Lang::Zh) => {
+                format!("语句需要超过 {} MiB 内存，已被中止", HEAP_LIMIT_BYTES >> 20)
+            }
+            (Refusal::Cancelled, Lang::En) => "the run was cancelled".to_owned(),
+            (Refusal::Cancelled, Lang::Zh) => "运行已取消".to_owned(),
             (Refusal::Failed { message }, Lang::En) => format!("SQLite: {message}"),
             (Refusal::Failed { message }, Lang::Zh) => format!("SQLite：{message}"),
         }
+    }
+}
+
+impl Refusal {
+    /// Any error of SQLite's not named otherwise, in its own words.
+    pub fn failed(error: rusqlite::Error) -> Refusal {
+        Refusal::Failed {
+            message: error.to_string(),
+        }
+    }
+
+    /// A bound of the box stopped the statement while it ran (steps, time,
+    /// memory, a value's size, the caller's stop): it says nothing about
+    /// whether the statement is right, only that it was not let finish.
+    pub fn is_bound(&self) -> bool {
+        matches!(
+            self,
+            Refusal::TooLongRunning
+                | Refusal::TimedOut
+                | Refusal::RunTimedOut { .. }
+                | Refusal::TooBig
+                | Refusal::OutOfMemory
+                | Refusal::Cancelled
+        )
     }
 }
 
@@ -190,6 +344,11 @@ fn first_keyword(sql: &str) -> String {
 }
 
 fn syntax(sql: &str, error: &rusqlite::Error) -> Refusal {
+    match error.sqlite_error_code() {
+        Some(ErrorCode::TooBig) => return Refusal::TooBig,
+        Some(ErrorCode::OutOfMemory) => return Refusal::OutOfMemory,
+        _ => {}
+    }
     match error {
         rusqlite::Error::SqlInputError { msg, offset, .. } => {
             let (line, col) = line_col(sql, usize::try_from(*offset).unwrap_or(0));
@@ -259,13 +418,26 @@ pub struct Ran {
 }
 
 /// Checks `sql` and, if it stays in the box, runs it on `conn` with the
-/// named `params` (`":owner"`, …). The connection's authorizer and progress
-/// handler are set for the call and removed after it.
+/// named `params` (`":owner"`, …), bounded by its own budgets only. The
+/// connection's authorizer, progress handler and limits are set for the
+/// call and removed after it.
 pub fn run_untrusted(
     conn: &Connection,
     sql: &str,
     asked: &[Kind],
     params: &[(&str, Value)],
+) -> Result<Ran, Refusal> {
+    run_bounded(conn, sql, asked, params, &Outer::default())
+}
+
+/// [`run_untrusted`], also stopped by `outer`: the deadline of the run the
+/// statement belongs to and the caller's [`Stop`].
+pub fn run_bounded(
+    conn: &Connection,
+    sql: &str,
+    asked: &[Kind],
+    params: &[(&str, Value)],
+    outer: &Outer,
 ) -> Result<Ran, Refusal> {
     if sql.len() > MAX_SQL_BYTES {
         return Err(Refusal::TooLong { bytes: sql.len() });
@@ -276,6 +448,68 @@ pub fn run_untrusted(
     if sql.trim().is_empty() {
         return Err(Refusal::Empty);
     }
+    if outer.stop.is_stopped() {
+        return Err(Refusal::Cancelled);
+    }
+    // Setting a hook or a limit fails only on a closed connection; nothing
+    // runs then.
+    let limits = Limits::set(conn).map_err(Refusal::failed)?;
+    let result = check_and_run(conn, sql, asked, params, outer);
+    let restored = limits.restore(conn);
+    result.and_then(|ran| restored.map(|()| ran).map_err(Refusal::failed))
+}
+
+/// The memory bounds, set on a connection, with what they replaced.
+struct Limits {
+    before: Vec<(Limit, i32)>,
+}
+
+impl Limits {
+    const SET: [(Limit, i32); 2] = [
+        (Limit::SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES),
+        (
+            Limit::SQLITE_LIMIT_LIKE_PATTERN_LENGTH,
+            MAX_LIKE_PATTERN_BYTES,
+        ),
+    ];
+
+    /// Sets the bounds on `conn`, before anything of the learner's runs
+    /// (and before the authorizer, which would refuse the pragmas):
+    /// temporary tables and sorts in memory, where the process-wide heap
+    /// limit counts them instead of spilling into files.
+    fn set(conn: &Connection) -> rusqlite::Result<Limits> {
+        conn.execute_batch("PRAGMA temp_store = MEMORY")?;
+        // Lowers the limit only (SQLite never raises it from a pragma); it
+        // answers with the limit in force.
+        conn.query_row(
+            &format!("PRAGMA hard_heap_limit = {HEAP_LIMIT_BYTES}"),
+            [],
+            |row| row.get::<_, i64>(0),
+        )?;
+        let mut before = Vec::with_capacity(Limits::SET.len());
+        for (limit, value) in Limits::SET {
+            before.push((limit, conn.set_limit(limit, value)?));
+        }
+        Ok(Limits { before })
+    }
+
+    /// Gives `conn` its limits back: the connection is ordinary again
+    /// (the heap limit, process-wide, stays).
+    fn restore(self, conn: &Connection) -> rusqlite::Result<()> {
+        for (limit, value) in self.before {
+            conn.set_limit(limit, value)?;
+        }
+        Ok(())
+    }
+}
+
+fn check_and_run(
+    conn: &Connection,
+    sql: &str,
+    asked: &[Kind],
+    params: &[(&str, Value)],
+    outer: &Outer,
+) -> Result<Ran, Refusal> {
     // SQLite's parser first, with nothing refused yet: a syntax error or a
     // second statement is named as such. (Preparing runs nothing.)
     drop(conn.prepare(sql).map_err(|e| syntax(sql, &e))?);
@@ -291,29 +525,44 @@ pub fn run_untrusted(
     }
     let refused: Seen = Arc::new(Mutex::new(None));
     let seen = Arc::clone(&refused);
-    // Setting a hook fails only on a closed connection; nothing runs then.
-    let failed = |error: rusqlite::Error| Refusal::Failed {
-        message: error.to_string(),
-    };
     conn.authorizer(Some(move |context: AuthContext<'_>| {
         authorize(&context, &seen)
     }))
-    .map_err(failed)?;
-    let steps = Arc::new(AtomicU64::new(0));
-    let counter = Arc::clone(&steps);
+    .map_err(Refusal::failed)?;
+    let interrupted: Arc<OnceLock<Interrupt>> = Arc::new(OnceLock::new());
+    let cause = Arc::clone(&interrupted);
+    let deadline = Instant::now() + Duration::from_millis(STATEMENT_BUDGET_MS);
+    let (run_deadline, stop) = (outer.deadline, outer.stop.clone());
+    let mut steps: u64 = 0;
     conn.progress_handler(
         STEPS_PER_CHECK,
         Some(move || {
-            let done = counter.fetch_add(STEPS_PER_CHECK as u64, Ordering::Relaxed);
-            done >= MAX_VM_STEPS
+            steps += STEPS_PER_CHECK as u64;
+            let now = Instant::now();
+            let why = if stop.is_stopped() {
+                Interrupt::Cancelled
+            } else if steps > MAX_VM_STEPS {
+                Interrupt::Steps
+            } else if now >= deadline {
+                Interrupt::StatementTime
+            } else if let Some((at, budget_ms)) = run_deadline
+                && now >= at
+            {
+                Interrupt::RunTime { budget_ms }
+            } else {
+                return false;
+            };
+            // The first reason is the one; SQLite stops at this `true`.
+            let _ = cause.set(why);
+            true
         }),
     )
-    .map_err(failed)?;
-    let result = run_boxed(conn, sql, params, &refused);
+    .map_err(Refusal::failed)?;
+    let result = run_boxed(conn, sql, params, &refused, &interrupted);
     let removed = conn
         .authorizer(None::<fn(AuthContext<'_>) -> Authorization>)
         .and(conn.progress_handler(STEPS_PER_CHECK, None::<fn() -> bool>));
-    result.and_then(|ran| removed.map(|()| ran).map_err(failed))
+    result.and_then(|ran| removed.map(|()| ran).map_err(Refusal::failed))
 }
 
 fn run_boxed(
@@ -321,13 +570,21 @@ fn run_boxed(
     sql: &str,
     params: &[(&str, Value)],
     refused: &Seen,
+    interrupted: &OnceLock<Interrupt>,
 ) -> Result<Ran, Refusal> {
     let forbidden = |error: rusqlite::Error| -> Refusal {
         if let Some(what) = refused.lock().ok().and_then(|mut first| first.take()) {
             return Refusal::Forbidden { what };
         }
         match error.sqlite_error_code() {
-            Some(ErrorCode::OperationInterrupted) => Refusal::TooLongRunning,
+            Some(ErrorCode::OperationInterrupted) => match interrupted.get() {
+                Some(Interrupt::StatementTime) => Refusal::TimedOut,
+                Some(Interrupt::RunTime { budget_ms }) => Refusal::RunTimedOut {
+                    budget_ms: *budget_ms,
+                },
+                Some(Interrupt::Cancelled) => Refusal::Cancelled,
+                Some(Interrupt::Steps) | None => Refusal::TooLongRunning,
+            },
             _ => syntax(sql, &error),
         }
     };
@@ -486,6 +743,104 @@ mod tests {
         );
     }
 
+    fn job() -> Vec<(&'static str, Value)> {
+        vec![(":job", Value::Text("r".to_owned()))]
+    }
+
+    /// Issue 20: values of hundreds of megabytes (the process once reached
+    /// 3.9 GB and aborted) are refused by the length limit before SQLite
+    /// allocates them: the refusal is "too big", never "out of memory",
+    /// and the table is unchanged.
+    #[test]
+    fn the_issues_huge_values_are_refused_before_they_are_allocated() {
+        let conn = table();
+        for value in [
+            "hex(zeroblob(400000000))",
+            "randomblob(500000000)",
+            "hex(zeroblob(1e8))",
+            "(SELECT sum(length(randomblob(1000000))) FROM (WITH RECURSIVE c(x) AS \
+             (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 10000) SELECT x FROM c))",
+        ] {
+            let sql = format!("UPDATE jobs SET owner = {value} WHERE id = :job");
+            assert_eq!(
+                run_untrusted(&conn, &sql, &[Kind::Update], &job()),
+                Err(Refusal::TooBig),
+                "{sql}"
+            );
+        }
+        let owner: Option<String> = conn
+            .query_row("SELECT owner FROM jobs", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(owner, None);
+        // A value (and so the row) well within the limit is fine.
+        let fits = format!(
+            "UPDATE jobs SET owner = hex(zeroblob({})) WHERE id = :job",
+            MAX_VALUE_BYTES / 4
+        );
+        assert!(run_untrusted(&conn, &fits, &[Kind::Update], &job()).is_ok());
+    }
+
+    /// Rows of four 16 KB values each (within every other bound): stopped
+    /// by the clock at its budget, long before its millions of steps.
+    #[test]
+    fn a_statement_is_stopped_at_its_time_budget() {
+        let conn = table();
+        let slow = "UPDATE jobs SET owner = (SELECT sum(length(randomblob(16000)) \
+                    + length(randomblob(16000)) + length(randomblob(16000)) \
+                    + length(randomblob(16000))) FROM (WITH RECURSIVE c(x) AS \
+                    (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 10000000) SELECT x FROM c)) \
+                    WHERE id = :job";
+        let started = Instant::now();
+        assert_eq!(
+            run_untrusted(&conn, slow, &[Kind::Update], &job()),
+            Err(Refusal::TimedOut)
+        );
+        // Generous: the budget, and the time to the next check on a slow,
+        // busy machine.
+        let limit = Duration::from_millis(STATEMENT_BUDGET_MS) + Duration::from_secs(2);
+        assert!(started.elapsed() < limit, "{:?}", started.elapsed());
+        // The outer run's deadline, when it comes first, is the one named.
+        let outer = Outer::starting_now(50, &Stop::new());
+        assert_eq!(
+            run_bounded(&conn, slow, &[Kind::Update], &job(), &outer),
+            Err(Refusal::RunTimedOut { budget_ms: 50 })
+        );
+    }
+
+    #[test]
+    fn a_stop_set_from_another_thread_ends_the_statement() {
+        let conn = table();
+        let endless = "UPDATE jobs SET owner = (SELECT sum(length(randomblob(16000))) FROM \
+                       (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) \
+                       SELECT x FROM c)) WHERE id = :job";
+        let outer = Outer::default();
+        let stop = outer.stop.clone();
+        let thread = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            stop.stop();
+        });
+        assert_eq!(
+            run_bounded(&conn, endless, &[Kind::Update], &job(), &outer),
+            Err(Refusal::Cancelled)
+        );
+        thread.join().unwrap();
+    }
+
+    /// The box's limits hold only during the call: the connection has its
+    /// own back afterwards.
+    #[test]
+    fn the_limits_are_given_back_after_the_call() {
+        let conn = table();
+        let before = conn.limit(Limit::SQLITE_LIMIT_LENGTH).unwrap();
+        assert!(before > MAX_VALUE_BYTES);
+        let _ = run_untrusted(&conn, CLAIM, &[Kind::Update], &params());
+        assert_eq!(conn.limit(Limit::SQLITE_LIMIT_LENGTH).unwrap(), before);
+        let big: i64 = conn
+            .query_row("SELECT length(zeroblob(1000000))", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(big, 1_000_000);
+    }
+
     #[test]
     fn limits_and_unknown_parameters_are_named() {
         let conn = table();
@@ -518,6 +873,11 @@ mod tests {
             Refusal::Empty,
             Refusal::MultipleStatements,
             Refusal::TooLongRunning,
+            Refusal::TimedOut,
+            Refusal::RunTimedOut { budget_ms: 5 },
+            Refusal::TooBig,
+            Refusal::OutOfMemory,
+            Refusal::Cancelled,
         ] {
             assert_ne!(refusal.message(Lang::En), refusal.message(Lang::Zh));
         }

@@ -43,7 +43,7 @@ fn pg_url(test: &str) -> Option<String> {
 
 /// The findings of one replay, or an empty list when every step agrees.
 fn findings(scenario: &Scenario, db: &str) -> Vec<String> {
-    let value = match fencelab::replay::replay_json(scenario, db) {
+    let value = match fencelab_replay::replay_json(scenario, db) {
         Ok(value) => value,
         Err(error) => return vec![format!("the replay failed: {error}")],
     };

@@ -255,3 +255,66 @@ fn every_sql_exercise_of_the_course_is_solvable_with_the_reference_statements() 
     }
     assert!(exercises > 0, "the course has no sql exercise");
 }
+
+/// Issue 20: the statements that once ran for minutes or took gigabytes,
+/// as the claim of lesson 02's exercise and the cancel of lesson 05's,
+/// graded through the session: refused with their cause named, for their
+/// slot, within the battery's budget, and not counted as a try.
+#[test]
+fn the_issues_runaway_statements_are_refused_with_a_named_cause_and_not_counted() {
+    let lessons = lessons();
+    let sql_exercise = |prefix: &str| {
+        let lesson = lessons.iter().find(|l| l.id.starts_with(prefix)).unwrap();
+        let exercise = lesson
+            .exercises
+            .iter()
+            .find(|e| e.kind.name() == "sql")
+            .unwrap();
+        let sim_core::course::ExerciseKind::Sql { slots, .. } = &exercise.kind else {
+            unreachable!()
+        };
+        (lesson.id.clone(), exercise.id.clone(), slots.clone())
+    };
+    let mut session = CourseSession::new(lessons.clone(), sim_core::course::Progress::default());
+    let too_big = "builds a value longer than 16384 bytes";
+    for (prefix, slot, statement) in [
+        (
+            "02-",
+            Slot::Claim,
+            "UPDATE jobs SET owner = (SELECT sum(length(randomblob(1000000))) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 10000) SELECT x FROM c)) WHERE id = :job",
+        ),
+        (
+            "02-",
+            Slot::Claim,
+            "UPDATE jobs SET owner = hex(zeroblob(400000000)) WHERE id = :job",
+        ),
+        (
+            "02-",
+            Slot::Claim,
+            "UPDATE jobs SET owner = randomblob(500000000) WHERE id = :job",
+        ),
+        (
+            "05-",
+            Slot::Cancel,
+            "UPDATE jobs SET owner = hex(zeroblob(1e8)) WHERE id = :job",
+        ),
+    ] {
+        let (lesson, id, slots) = sql_exercise(prefix);
+        let mut statements = reference(&slots);
+        statements.insert(slot, statement.to_owned());
+        let started = std::time::Instant::now();
+        let answer = answer(&session, &lesson, &id, statements);
+        assert!(
+            started.elapsed().as_millis() < u128::from(battery::BATTERY_BUDGET_MS),
+            "{statement}: {:?}",
+            started.elapsed()
+        );
+        let Err(CourseError::SqlRefused(refused)) = session.grade(&lesson, &id, &answer) else {
+            panic!("not refused: {statement}");
+        };
+        assert_eq!(refused[0].slot, slot, "{statement}");
+        let message = CourseError::SqlRefused(refused).message(Lang::En);
+        assert!(message.contains(too_big), "{statement}: {message}");
+        assert_eq!(session.exercise_progress(&lesson, &id).attempts, 0);
+    }
+}

@@ -50,6 +50,9 @@ impl Learner {
         if let Some(message) = message_for_key(&self.app, event) {
             update(&mut self.app, message);
         }
+        // A SQL exercise's statements run at once, where the app would run
+        // them on a thread and grade them when they finish.
+        crate::app::sql_run::settle(&mut self.app);
     }
 
     fn keys(&mut self, code: KeyCode, times: usize) {

@@ -27,6 +27,9 @@ pub(crate) enum InputKind {
     Answers,
     /// The saved progress (`progress.json`).
     Progress,
+    /// A save that waited for another instance, kept beside the progress
+    /// (`progress.json.pending-…`): two progress records in one file.
+    PendingProgress,
 }
 
 const KIB: u64 = 1024;
@@ -50,6 +53,7 @@ impl InputKind {
             InputKind::Design => 64 * KIB,
             InputKind::Lesson => 256 * KIB,
             InputKind::Answers | InputKind::Progress => MIB,
+            InputKind::PendingProgress => 2 * MIB + 64 * KIB,
         }
     }
 }

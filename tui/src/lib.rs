@@ -19,9 +19,9 @@ pub mod drive;
 mod embedded;
 mod explore_cmd;
 mod input;
-#[doc(hidden)]
-pub mod replay;
+mod replay_cmd;
 mod report;
+mod run_json;
 mod sql_cmd;
 pub use sqlbox;
 mod style;
@@ -267,7 +267,7 @@ pub fn main() -> ExitCode {
             db,
         }) => match db {
             None => report::run_command(&file, json, lang.unwrap_or_else(default_lang)),
-            Some(db) => replay::run_on_db(&file, &db, json, lang.unwrap_or_else(default_lang)),
+            Some(db) => replay_cmd::run_on_db(&file, &db, json, lang.unwrap_or_else(default_lang)),
         },
         Some(Command::Sql {
             file,

@@ -123,9 +123,7 @@ pub(crate) fn run_command(path: &Path, json: bool, lang: Lang) -> ExitCode {
     };
     let trace = sim_core::run(&scenario);
     if json {
-        let object = trace.to_json(&scenario);
-        let text = serde_json::to_string_pretty(&object).unwrap_or_default();
-        print_stdout(&(text + "\n"))
+        crate::run_json::print_run_json(trace.run_json(&scenario), None)
     } else {
         print_stdout(&render_table(&scenario, &trace, Style::for_stdout(), lang))
     }

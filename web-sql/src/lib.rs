@@ -6,7 +6,10 @@
 //! as sent), builds the exercise's plan, runs it on SQLite, judges the run
 //! there (recording the try by the session's rules) and hands back the grade
 //! and the progress record, which the page merges. The lab's judge lives
-//! here, not in the page's wasm, whose first download has a budget.
+//! here, not in the page's wasm, whose first download has a budget. The
+//! box's bounds (time, through `performance.now()` in the worker; memory)
+//! are compiled in; the worker reports the run's budget ([`sql_budget_ms`])
+//! and `sql.js` restarts a worker that overruns it.
 
 use std::cell::RefCell;
 
@@ -22,6 +25,15 @@ use wasm_bindgen::prelude::wasm_bindgen;
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen(js_name = sqliteVersion))]
 pub fn sqlite_version() -> String {
     rusqlite::version().to_owned()
+}
+
+/// The wall-clock budget of one run of a plan, in milliseconds
+/// (`sqlbox::battery::BATTERY_BUDGET_MS`): the box stops a run past it, so
+/// the worker answers within it; `sql.js` ends a worker that has not
+/// answered within it and a margin.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen(js_name = sqlBudgetMs))]
+pub fn sql_budget_ms() -> u32 {
+    u32::try_from(sqlbox::battery::BATTERY_BUDGET_MS).unwrap_or(u32::MAX)
 }
 
 /// Runs `plan` (a `Plan` as JSON) with `statements` (slot → text, as JSON)

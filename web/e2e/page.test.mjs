@@ -1016,3 +1016,67 @@ test('a SQL exercise is graded in Chromium on SQLite: refusals with line:col, a 
   assert.match(await feedback.locator('.key pre').textContent(), /claim:\nUPDATE jobs/);
   await done(session);
 });
+
+// ---- the SQL box's bounds in the page (issue 20) ---------------------------
+
+const SQL_SLOW = 'UPDATE jobs SET owner = (SELECT sum(length(randomblob(16000)) + length(randomblob(16000)) + length(randomblob(16000)) + length(randomblob(16000))) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 10000000) SELECT x FROM c))';
+
+test('in Chromium the SQL worker stops a statement at its time budget and refuses a huge value at once, each named under its statement, not a try', async () => {
+  const session = await openRecording(`#/lesson/${SQL_LESSON}/${SQL_ID}`);
+  const { page } = session;
+  const exercise = page.locator(`#ex-${SQL_ID}`);
+  await exercise.locator('.sql-engine', { hasText: /ready in \d+ ms/ }).waitFor({ timeout: 60000 });
+  const run = async (statements) => {
+    for (const [slot, text] of Object.entries(statements)) await exercise.locator(`textarea[data-slot="${slot}"]`).fill(text);
+    await exercise.locator('.feedback').evaluate((node) => node.replaceChildren());
+    await exercise.getByRole('button', { name: 'Check on SQLite' }).click();
+    await exercise.locator('.feedback .verdict').waitFor({ timeout: 30000 });
+  };
+  // The box's clock in a Web Worker (performance.now()): the statement
+  // ends at its budget, well before the watchdog's.
+  await run({ ...SQL_RIGHT, renew: SQL_SLOW });
+  await exercise.locator('textarea[data-slot="renew"] ~ .sql-error', { hasText: 'ran for more than 1000 ms and was stopped' }).waitFor();
+  // A value of 800 MB is refused before SQLite allocates it.
+  await run({ ...SQL_RIGHT, claim: 'UPDATE jobs SET owner = hex(zeroblob(400000000)) WHERE id = :job' });
+  await exercise.locator('textarea[data-slot="claim"] ~ .sql-error', { hasText: 'longer than 16384 bytes' }).waitFor();
+  assert.equal(await exercise.locator('.exercise-status').textContent(), '', 'a refused statement is not a try');
+  assert.match(await exercise.locator('.sql-engine').textContent(), /ready in \d+ ms/, 'the worker answered: no restart');
+  await done(session);
+});
+
+test('a SQL worker that does not answer within its budget is ended and a fresh one grades the next check', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'en-US' });
+  // The first worker says it is ready with a budget of 100 ms, then never
+  // answers (as a run the box could not stop would); the next is the real one.
+  let workers = 0;
+  await context.route(/\/sql-worker\.js$/, (route) => {
+    workers += 1;
+    if (workers > 1) return route.continue();
+    return route.fulfill({
+      contentType: 'text/javascript',
+      body: "self.postMessage({ kind: 'ready', version: 'stuck', budgetMs: 100 }); self.onmessage = () => {};",
+    });
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(base + `#/lesson/${SQL_LESSON}/${SQL_ID}`);
+  const exercise = page.locator(`#ex-${SQL_ID}`);
+  await exercise.locator('.sql-engine', { hasText: /SQLite stuck/ }).waitFor({ timeout: 60000 });
+  for (const [slot, text] of Object.entries(SQL_RIGHT)) await exercise.locator(`textarea[data-slot="${slot}"]`).fill(text);
+  await exercise.getByRole('button', { name: 'Check on SQLite' }).click();
+  // 100 ms and the watchdog's margin later: ended, said, not a try.
+  const verdict = exercise.locator('.feedback .verdict.bad', { hasText: 'did not answer within 5 s' });
+  await verdict.waitFor({ timeout: 20000 });
+  assert.match(await verdict.textContent(), /not graded/);
+  assert.equal(await exercise.locator('.exercise-status').textContent(), '');
+  // The fresh worker is the real engine; it grades the same statements.
+  await exercise.locator('.sql-engine', { hasText: /SQLite 3\.\d+\.\d+.*ready in \d+ ms/ }).waitFor({ timeout: 60000 });
+  assert.equal(workers, 2);
+  await exercise.locator('.feedback').evaluate((node) => node.replaceChildren());
+  await exercise.getByRole('button', { name: 'Check on SQLite' }).click();
+  await exercise.locator('.feedback .verdict.good').waitFor({ timeout: 30000 });
+  await context.close();
+  assert.deepEqual(errors, [], 'no console errors');
+});

@@ -4,12 +4,14 @@
 // carries none of it. Like the design grader's worker, it holds its own
 // course session (the page's lessons, the page's progress as sent), runs
 // the exercise's plan on SQLite, grades there and sends back the grade and
-// the progress record, which the page merges.
+// the progress record, which the page merges. The box bounds every run in
+// time and memory; the ready message says its time budget, after which
+// sql.js ends this worker if it has not answered.
 
-import init, { gradeSql, sqlSolution, sqliteVersion } from './fencelab_web_sql.js';
+import init, { gradeSql, sqlBudgetMs, sqlSolution, sqliteVersion } from './fencelab_web_sql.js';
 
 const ready = init().then(
-  () => self.postMessage({ kind: 'ready', version: sqliteVersion() }),
+  () => self.postMessage({ kind: 'ready', version: sqliteVersion(), budgetMs: sqlBudgetMs() }),
   (error) => {
     self.postMessage({ kind: 'failed', message: String(error && error.message ? error.message : error) });
     throw error;

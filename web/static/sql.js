@@ -4,7 +4,9 @@
 // WebAssembly), which grades the run in its own course session as the
 // terminal does; the page merges the progress record it sends back. This
 // module, the worker and the engine load only when a SQL exercise opens
-// (app.js imports it then).
+// (app.js imports it then). The box inside bounds every run in time and
+// memory; should the worker still not answer in time, it is ended and a
+// fresh one started (`createEngine`'s watchdog).
 
 import { h, clear } from './dom.js';
 import { lang } from './strings.js';
@@ -15,57 +17,119 @@ export const WORDS = {
     ready: 'SQLite {version}, compiled to WebAssembly, runs in this page (ready in {ms} ms).',
     failed: 'SQLite could not start in this browser: ', running: 'Running your statements on SQLite…',
     refused: 'SQLite did not run your statements: see the message under each one marked ✗.',
+    restarted: 'SQLite did not answer within {s} s, so it was stopped and a fresh one started. Your statements were not graded and the try does not count.',
   },
   zh: {
     params: '语句可用的参数：', run: '在 SQLite 上检查', loading: '正在加载 SQLite…',
     ready: 'SQLite {version}（编译为 WebAssembly）在本页中运行（{ms} 毫秒就绪）。',
     failed: 'SQLite 无法在此浏览器中启动：', running: '正在 SQLite 上运行你的语句…',
     refused: 'SQLite 没有运行你的语句：请看标 ✗ 的语句下方的说明。',
+    restarted: 'SQLite 在 {s} 秒内没有回答，已被停止并重新启动。你的语句没有评分，也不计入作答次数。',
   },
 };
 const word = (key, values = {}) => (WORDS[lang()] ?? WORDS.en)[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
 
 // ---- the engine, one worker for the page ------------------------------------
 
-let worker = null;
-let engine = null;
-let requests = 0;
-const waiting = new Map();
+/** How long past the box's own budget (within which the worker's run of a
+ * plan stops, whatever the statements) the page waits for an answer before
+ * it ends the worker: room to build the worker's course session and judge
+ * the run on a slow machine. */
+export const WATCHDOG_MARGIN_MS = 5000;
+/** The box's budget until a worker says its own (in its ready message). */
+const DEFAULT_BUDGET_MS = 5000;
+
+/** A request the worker did not answer in time: it was ended and a fresh
+ * one started; nothing was graded or counted. */
+export class EngineRestarted extends Error {
+  constructor(waitedMs) {
+    super(word('restarted', { s: Math.round(waitedMs / 1000) }));
+    this.name = 'EngineRestarted';
+  }
+}
+
+/**
+ * The SQL engine: one worker at a time, asked by request id. A request the
+ * worker has not answered within the box's budget plus `marginMs` ends
+ * that worker (whatever holds it up), fails every request waiting on it
+ * with an `EngineRestarted` and starts a fresh worker. `makeWorker` builds
+ * a worker (a fake one in the tests). `start()` resolves to the SQLite
+ * version and the ms from the worker's start to the engine's ready;
+ * `request(message)` to the worker's answer.
+ */
+export function createEngine(makeWorker, { marginMs = WATCHDOG_MARGIN_MS } = {}) {
+  let worker = null;
+  let engine = null;
+  let budgetMs = DEFAULT_BUDGET_MS;
+  let requests = 0;
+  const waiting = new Map();
+
+  const start = () => {
+    if (engine) return engine;
+    const started = performance.now();
+    const current = makeWorker();
+    worker = current;
+    engine = new Promise((ok, fail) => {
+      current.onmessage = (event) => {
+        const message = event.data;
+        if (message.kind === 'ready') {
+          if (Number.isFinite(message.budgetMs)) budgetMs = message.budgetMs;
+          ok({ version: message.version, ms: Math.round(performance.now() - started) });
+        } else if (message.kind === 'failed') fail(new Error(message.message));
+        const asked = waiting.get(message.id);
+        if (!asked) return;
+        waiting.delete(message.id);
+        clearTimeout(asked.timer);
+        if (message.kind === 'done') asked.ok(message.answer);
+        else asked.fail(new Error(message.message));
+      };
+      current.onerror = (event) => fail(new Error(event.message || 'sql-worker.js'));
+    });
+    return engine;
+  };
+
+  const restart = () => {
+    const waitedMs = budgetMs + marginMs;
+    worker?.terminate();
+    worker = null;
+    engine = null;
+    for (const asked of waiting.values()) {
+      clearTimeout(asked.timer);
+      asked.fail(new EngineRestarted(waitedMs));
+    }
+    waiting.clear();
+    // The next learner's click finds it ready.
+    start().catch(() => {});
+  };
+
+  const request = async (message) => {
+    await start();
+    const id = ++requests;
+    return new Promise((ok, fail) => {
+      const timer = setTimeout(restart, budgetMs + marginMs);
+      waiting.set(id, { ok, fail, timer });
+      worker.postMessage({ ...message, id });
+    });
+  };
+
+  return { start, request };
+}
+
+const engine = createEngine(() => new Worker(new URL('./sql-worker.js', import.meta.url), { type: 'module' }));
 
 /** Starts the SQL engine's worker once; resolves to its SQLite version and
  * the time from the worker's start to the engine's ready, in ms. */
 export function startEngine() {
-  if (engine) return engine;
-  const started = performance.now();
-  worker = new Worker(new URL('./sql-worker.js', import.meta.url), { type: 'module' });
-  engine = new Promise((ok, fail) => {
-    worker.onmessage = (event) => {
-      const message = event.data;
-      if (message.kind === 'ready') ok({ version: message.version, ms: Math.round(performance.now() - started) });
-      else if (message.kind === 'failed') fail(new Error(message.message));
-      const asked = waiting.get(message.id);
-      if (!asked) return;
-      waiting.delete(message.id);
-      if (message.kind === 'done') asked.ok(message.answer);
-      else asked.fail(new Error(message.message));
-    };
-    worker.onerror = (event) => fail(new Error(event.message || 'sql-worker.js'));
-  });
-  return engine;
+  return engine.start();
 }
 
 /** Asks the worker's session (`op`: grade or solution) with the page's
  * lessons and progress; merges the progress it sends back into `course`,
  * and resolves to the answer's `value`. */
 async function ask(page, op, lesson, exercise, statements) {
-  await startEngine();
-  const id = ++requests;
-  const { progress, value } = JSON.parse(await new Promise((ok, fail) => {
-    waiting.set(id, { ok, fail });
-    worker.postMessage({
-      id, op, lessons: page.lessons, progress: page.course.progressJson(), lang: lang(),
-      lesson: lesson.id, exercise: exercise.id, statements: JSON.stringify(statements ?? {}),
-    });
+  const { progress, value } = JSON.parse(await engine.request({
+    op, lessons: page.lessons, progress: page.course.progressJson(), lang: lang(),
+    lesson: lesson.id, exercise: exercise.id, statements: JSON.stringify(statements ?? {}),
   }));
   page.course.mergeProgress(progress);
   return value;
@@ -141,6 +205,15 @@ export function sqlExercise(kind, page, lesson, exercise, body, submit) {
       submit(() => JSON.stringify(result));
     } catch (error) {
       status.textContent = previous;
+      if (error instanceof EngineRestarted) {
+        // Said in the verdict; the status line follows the fresh engine.
+        status.textContent = word('loading');
+        startEngine().then(({ version, ms }) => {
+          status.textContent = word('ready', { version, ms });
+        }, (failed) => {
+          status.textContent = word('failed') + String(failed.message ?? failed);
+        });
+      }
       submit(() => { throw error; });
     } finally {
       button.disabled = false;
@@ -158,7 +231,7 @@ function showRefusals(boxes, refused) {
   for (const refusal of refused) {
     const box = boxes.find((b) => b.slot === refusal.slot);
     if (!box) continue;
-    clear(box.error).append('✗ ', lang() === 'zh' ? refusal.zh : refusal.en);
+    clear(box.error).append('✗ ', refusal[lang()] ?? refusal.en);
     box.error.hidden = false;
     box.input.setAttribute('aria-invalid', 'true');
     if (first) continue;

@@ -76,6 +76,9 @@ pub struct Progress {
     pub unknown: BTreeMap<String, Value>,
 }
 
+/// No unknown keys: the base of a lesson or exercise the base record lacks.
+static EMPTY: BTreeMap<String, Value> = BTreeMap::new();
+
 /// The key of an exercise's last answer ([`ExerciseProgress::last_answer`]).
 const LAST_ANSWER: &str = "last_answer";
 
@@ -144,10 +147,37 @@ impl std::fmt::Display for ProgressError {
 
 impl std::error::Error for ProgressError {}
 
-/// Adds `theirs`' unknown keys that `ours` lacks.
-fn keep_unknown(ours: &mut BTreeMap<String, Value>, theirs: &BTreeMap<String, Value>) {
+/// Folds `theirs`' unknown keys into `ours`: a key only one side has is
+/// kept; on a clash `ours` wins, unless `base` says ours is only the value
+/// this record started from (three-way: it did not change it), then
+/// `theirs` wins. `ours_always` names keys whose clash `ours` wins even so
+/// (an exercise's last answer). A key is never dropped.
+fn merge_unknown(
+    ours: &mut BTreeMap<String, Value>,
+    theirs: &BTreeMap<String, Value>,
+    base: Option<&BTreeMap<String, Value>>,
+    ours_always: &[&str],
+) {
     for (key, value) in theirs {
-        ours.entry(key.clone()).or_insert_with(|| value.clone());
+        match ours.get_mut(key) {
+            None => {
+                ours.insert(key.clone(), value.clone());
+            }
+            Some(mine) => {
+                let unchanged = base.is_some_and(|base| base.get(key) == Some(&*mine));
+                if unchanged && !ours_always.contains(&key.as_str()) {
+                    mine.clone_from(value);
+                }
+            }
+        }
+    }
+}
+
+/// A last-writer-wins field in a three-way merge: this record's value
+/// when it changed since `base`, else `theirs`.
+fn changed_or_theirs<T: PartialEq + Clone>(ours: &mut T, base: &T, theirs: &T) {
+    if ours == base {
+        ours.clone_from(theirs);
     }
 }
 
@@ -255,38 +285,109 @@ impl Progress {
     /// Everything but language, position, last answers and clashing
     /// unknown keys is
     /// commutative, associative and idempotent.
+    ///
+    /// Two records that descend from a known common one merge better with
+    /// [`Progress::merge_since`].
     pub fn merge(&mut self, other: &Progress) {
+        self.merge_facts(other, None);
+        self.self_check.basic |= other.self_check.basic;
+        self.self_check.intermediate |= other.self_check.intermediate;
+        self.self_check.senior |= other.self_check.senior;
+        if let (Some(ours), Some(theirs)) = (&mut self.position, &other.position) {
+            merge_unknown(&mut ours.unknown, &theirs.unknown, None, &[]);
+        }
+        if self.position.is_none() {
+            self.position.clone_from(&other.position);
+        }
+    }
+
+    /// A three-way merge: folds `other` into this record, where `base` is
+    /// the record this one grew from (what this instance last loaded or
+    /// saved) and `other` is, say, the file as another instance left it.
+    ///
+    /// What is learned merges as in [`Progress::merge`] (a completed
+    /// exercise, attempts, hints, a seen solution, sections read, the
+    /// seed, each exercise's last answer: nothing is lost). What is
+    /// *chosen* — the language, each self-check level, the position and
+    /// unknown keys — is this record's only where it differs from `base`,
+    /// else `other`'s: a choice this instance did not make never overwrites
+    /// one another instance made, and unticking a self-check level survives.
+    ///
+    /// With `base == self` (nothing chosen here) every choice is `other`'s.
+    pub fn merge_since(&mut self, base: &Progress, other: &Progress) {
+        self.merge_facts(other, Some(base));
+        changed_or_theirs(&mut self.lang, &base.lang, &other.lang);
+        let checks = &mut self.self_check;
+        changed_or_theirs(
+            &mut checks.basic,
+            &base.self_check.basic,
+            &other.self_check.basic,
+        );
+        changed_or_theirs(
+            &mut checks.intermediate,
+            &base.self_check.intermediate,
+            &other.self_check.intermediate,
+        );
+        changed_or_theirs(
+            &mut checks.senior,
+            &base.self_check.senior,
+            &other.self_check.senior,
+        );
+        if self.position == base.position {
+            self.position.clone_from(&other.position);
+        } else if let (Some(ours), Some(theirs)) = (&mut self.position, &other.position) {
+            merge_unknown(&mut ours.unknown, &theirs.unknown, None, &[]);
+        }
+    }
+
+    /// What both merges share: the facts (completions, counts, sections,
+    /// the seed) and the unknown keys (three-way when `base` is given).
+    fn merge_facts(&mut self, other: &Progress, base: Option<&Progress>) {
         for (name, theirs) in &other.lessons {
+            let base_lesson = base.and_then(|b| b.lessons.get(name));
             let ours = self.lessons.entry(name.clone()).or_default();
             ours.sections_read
                 .extend(theirs.sections_read.iter().copied());
             ours.sections_read.sort_unstable();
             ours.sections_read.dedup();
             for (id, their_exercise) in &theirs.exercises {
+                let base_exercise = base_lesson.and_then(|b| b.exercises.get(id));
                 let exercise = ours.exercises.entry(id.clone()).or_default();
                 exercise.completed |= their_exercise.completed;
                 exercise.attempts = exercise.attempts.max(their_exercise.attempts);
                 exercise.hints_used = exercise.hints_used.max(their_exercise.hints_used);
                 exercise.solution_seen |= their_exercise.solution_seen;
-                keep_unknown(&mut exercise.unknown, &their_exercise.unknown);
+                // The last answer keeps its rule: this record's, if any.
+                merge_unknown(
+                    &mut exercise.unknown,
+                    &their_exercise.unknown,
+                    base.map(|_| base_exercise.map(|b| &b.unknown).unwrap_or(&EMPTY)),
+                    &[LAST_ANSWER],
+                );
             }
-            keep_unknown(&mut ours.unknown, &theirs.unknown);
+            merge_unknown(
+                &mut ours.unknown,
+                &theirs.unknown,
+                base.map(|_| base_lesson.map(|b| &b.unknown).unwrap_or(&EMPTY)),
+                &[],
+            );
         }
-        self.self_check.basic |= other.self_check.basic;
-        self.self_check.intermediate |= other.self_check.intermediate;
-        self.self_check.senior |= other.self_check.senior;
-        keep_unknown(&mut self.self_check.unknown, &other.self_check.unknown);
-        if let (Some(ours), Some(theirs)) = (&mut self.position, &other.position) {
-            keep_unknown(&mut ours.unknown, &theirs.unknown);
-        }
-        if self.position.is_none() {
-            self.position.clone_from(&other.position);
-        }
+        merge_unknown(
+            &mut self.self_check.unknown,
+            &other.self_check.unknown,
+            base.map(|b| &b.self_check.unknown),
+            &[],
+        );
         self.seed = match (self.seed, other.seed) {
             (Some(ours), Some(theirs)) => Some(ours.min(theirs)),
             (ours, theirs) => ours.or(theirs),
         };
-        keep_unknown(&mut self.unknown, &other.unknown);
+        merge_unknown(
+            &mut self.unknown,
+            &other.unknown,
+            base.map(|b| &b.unknown),
+            &[],
+        );
     }
 
     /// Records an attempt and whether it was right.
@@ -386,6 +487,91 @@ mod tests {
         let mut fresh = Progress::default();
         fresh.merge(&first);
         assert_eq!(fresh.position, first.position);
+    }
+
+    /// Issue 20: one instance (`local`) switched nothing; another saved
+    /// Chinese and unticked a self-check level meanwhile (`disk`). Merging
+    /// `local` into the file must keep the other's choices.
+    #[test]
+    fn a_choice_this_record_did_not_make_never_overwrites_another() {
+        let mut base = Progress::default();
+        base.self_check.basic = true;
+        base.self_check.senior = true;
+        base.exercise_mut("01", "quiz")
+            .set_last_answer(serde_json::json!([1]));
+        base.unknown
+            .insert("future_top".to_owned(), serde_json::json!(1));
+        // This instance completed an exercise and nothing else.
+        let mut local = base.clone();
+        local.record_attempt("01", "mark", true);
+        // Another switched to Chinese, unticked `basic`, ticked
+        // `intermediate`, moved on, and a newer build changed a key.
+        let mut disk = base.clone();
+        disk.lang = Lang::Zh;
+        disk.self_check.basic = false;
+        disk.self_check.intermediate = true;
+        disk.position = Some(Position {
+            lesson: "02".to_owned(),
+            ..Position::default()
+        });
+        disk.unknown
+            .insert("future_top".to_owned(), serde_json::json!(2));
+        disk.exercise_mut("01", "quiz")
+            .set_last_answer(serde_json::json!([2]));
+
+        let mut merged = local.clone();
+        merged.merge_since(&base, &disk);
+        assert_eq!(merged.lang, Lang::Zh, "the other's language");
+        assert!(!merged.self_check.basic, "the untick survives");
+        assert!(merged.self_check.intermediate && merged.self_check.senior);
+        assert_eq!(merged.position, disk.position);
+        assert_eq!(merged.unknown["future_top"], 2);
+        assert!(merged.exercise("01", "mark").unwrap().completed);
+        // A last answer keeps its rule: this record's.
+        assert_eq!(
+            merged.exercise("01", "quiz").unwrap().last_answer(),
+            Some(&serde_json::json!([1]))
+        );
+
+        // The two-way merge (what saves did before) loses both choices.
+        let mut two_way = local.clone();
+        two_way.merge(&disk);
+        assert_eq!(two_way.lang, Lang::En);
+        assert!(two_way.self_check.basic);
+    }
+
+    /// What this record chose since `base` wins over the file's, the
+    /// untick included; facts merge as ever (nothing completed is lost).
+    #[test]
+    fn a_choice_this_record_made_wins_and_nothing_learned_is_lost() {
+        let (first, second) = two_records();
+        let base = first.clone();
+        let mut local = first.clone();
+        local.lang = Lang::Zh;
+        local.self_check.basic = false;
+        local.position = None;
+        let mut disk = first.clone();
+        disk.self_check.senior = true;
+        disk.merge(&second);
+        disk.lang = Lang::En;
+
+        let mut merged = local.clone();
+        merged.merge_since(&base, &disk);
+        assert_eq!(merged.lang, Lang::Zh);
+        assert!(!merged.self_check.basic, "unticked here");
+        assert!(merged.self_check.senior, "ticked there");
+        assert_eq!(merged.position, None, "moved here");
+        let mark = merged.exercise("01", "mark").unwrap();
+        assert!(mark.completed);
+        assert_eq!((mark.attempts, mark.hints_used), (2, 1));
+        assert!(merged.exercise("02", "quiz").unwrap().solution_seen);
+        assert_eq!(merged.lessons["01"].sections_read, [0, 1, 2]);
+        assert_eq!(merged.seed, Some(7));
+
+        // Nothing chosen here: the result is the file, plus what was learned.
+        let mut unchanged = base.clone();
+        unchanged.merge_since(&base, &disk);
+        assert_eq!(unchanged, disk);
     }
 
     #[test]

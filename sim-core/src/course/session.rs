@@ -208,6 +208,15 @@ impl CourseSession {
         self.progress.merge(other);
     }
 
+    /// Takes in `other` (what another instance saved, merged with this
+    /// session's progress as it was when `base` was saved), keeping what
+    /// this session changed since `base` ([`Progress::merge_since`]): the
+    /// language, self-checks and position another instance chose are taken
+    /// unless this session chose its own since.
+    pub fn merge_progress_since(&mut self, base: &Progress, other: &Progress) {
+        self.progress.merge_since(base, other);
+    }
+
     /// Fresh progress, in the same language and with the same quiz seed
     /// (the options keep their places).
     pub fn reset_progress(&mut self) {

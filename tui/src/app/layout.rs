@@ -580,7 +580,10 @@ fn keys_width(keys: &[(&str, &str)]) -> usize {
 pub(crate) fn footer(app: &App, width: u16) -> Footer {
     let tail = view::footer_tail(app);
     let room = usize::from(width).saturating_sub(1);
-    let (status, pad, keys) = if let Some(status) = &app.status {
+    let waiting = app
+        .progress_wait
+        .then(|| super::saver::waiting_words(app.lang()).to_owned());
+    let (status, pad, keys) = if let Some(status) = app.status.as_ref().or(waiting.as_ref()) {
         let tail_width = keys_width(&tail) + 2;
         let shown = text::truncate(status, room.saturating_sub(tail_width).max(room / 2));
         let used = 1 + text::width(&shown);

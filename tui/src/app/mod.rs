@@ -8,9 +8,11 @@
 //! stderr and exit status 2), owns the terminal (raw mode, the alternate
 //! screen and mouse capture, all given back on quit, on a panic, on
 //! SIGTERM, SIGHUP and SIGINT, and when its input ends or the terminal
-//! closes: see [`input`]), saves the progress after every change, and runs the searches
+//! closes: see [`input`]), saves the progress after every change (off the
+//! UI thread: [`saver`]), and runs the searches
 //! the explorer screen asks for on background threads, handing their
-//! progress and reports to [`explorer::receive`].
+//! progress and reports to [`explorer::receive`], and a SQL exercise's
+//! statements the same way ([`sql_run`]).
 
 pub(crate) mod explorer;
 pub(crate) mod input;
@@ -18,6 +20,8 @@ pub(crate) mod layout;
 pub(crate) mod model;
 pub(crate) mod mouse;
 pub(crate) mod persist;
+pub(crate) mod saver;
+pub(crate) mod sql_run;
 pub(crate) mod text;
 pub(crate) mod theme;
 pub(crate) mod timeline;
@@ -27,7 +31,7 @@ pub(crate) mod view;
 #[cfg(test)]
 mod tests;
 
-use std::io::{self, IsTerminal as _, Stdout};
+use std::io::{self, IsTerminal as _, Stdout, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -48,6 +52,7 @@ use self::explorer::{Command, SearchEvent, SearchRequest};
 use self::input::{Input, Watch};
 use self::model::App;
 use self::persist::{Loaded, Notice, Store};
+use self::saver::{Ending, Saving};
 use self::theme::Theme;
 use self::update::{Message, message_for_event, update};
 use crate::report::EXIT_BAD_INPUT;
@@ -169,6 +174,7 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
         return ExitCode::from(EXIT_BAD_INPUT);
     }
     let mut app = start(opened, store.as_mut(), theme);
+    let mut saving = store.map(Saving::start);
 
     let signal = termination_signal();
     install_panic_hook();
@@ -183,10 +189,17 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
         }
     };
     let result = match Watch::new() {
-        Ok(input) => event_loop(&mut terminal, &mut app, store.as_ref(), &signal, &input),
+        Ok(input) => event_loop(&mut terminal, &mut app, saving.as_mut(), &signal, &input),
         Err(error) => Err(error),
     };
     leave();
+    // The last save, also when drawing failed because the terminal is
+    // gone: bounded, and never half-way (see `saver`).
+    let ending = saving.map_or(Ending::Nothing, |saving| saving.finish(&app));
+    if let Some(words) = ending.farewell(app.lang()) {
+        // Nobody may be left to read it (a closed terminal).
+        let _ = writeln!(io::stderr(), "{}", crate::style::inert_lines(&words));
+    }
     match result {
         Ok(0) => ExitCode::SUCCESS,
         Ok(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
@@ -199,12 +212,12 @@ pub(crate) fn run(launch: Launch, data_dir: Option<PathBuf>) -> ExitCode {
 
 /// Runs until `q` (returns 0), a termination signal (returns its number)
 /// or the end of the terminal's input (returns [`INPUT_GONE`]). The
-/// progress is saved after every change and once more on the way out,
-/// also when drawing failed because the terminal is gone.
+/// progress is saved after every change; the caller saves it once more
+/// on the way out.
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
-    store: Option<&Store>,
+    mut saving: Option<&mut Saving>,
     signal: &AtomicUsize,
     input: &Watch,
 ) -> io::Result<usize> {
@@ -216,7 +229,6 @@ fn event_loop(
             height: size.height,
         },
     );
-    let mut saved = app.session.progress().clone();
     let mut next_tick = Instant::now() + PLAY_INTERVAL;
     let mut searches = Searches::new();
     let result = loop {
@@ -225,30 +237,11 @@ fn event_loop(
             Ok(None) => {}
             Err(error) => break Err(error),
         }
-        if *app.session.progress() != saved {
-            match store.map(|s| s.save(app.session.progress())) {
-                Some(Err(error)) => {
-                    app.say(
-                        format!("Progress not saved: {error}"),
-                        format!("进度没有保存：{error}"),
-                    );
-                }
-                // What another instance on the same folder saved shows here too.
-                Some(Ok(merged)) => {
-                    app.session.merge_progress(&merged);
-                    saved = app.session.progress().clone();
-                }
-                None => saved = app.session.progress().clone(),
-            }
+        if let Some(saving) = saving.as_mut() {
+            saving.turn(app);
         }
     };
     searches.cancel_all();
-    if *app.session.progress() != saved {
-        if let Some(store) = store {
-            // Nobody may be left to read a message; the file is what counts.
-            let _ = store.save(app.session.progress());
-        }
-    }
     result
 }
 
@@ -271,7 +264,7 @@ fn step(
         if app.quit {
             return Ok(Some(0));
         }
-        let poll = if searches.running.is_empty() {
+        let poll = if searches.running.is_empty() && !searches.sql.is_running() {
             IDLE_POLL
         } else {
             SEARCH_POLL
@@ -313,6 +306,12 @@ fn step(
             }
             explorer::receive(app, event);
         }
+        for command in std::mem::take(&mut app.sql_runs.commands) {
+            searches.sql.command(command);
+        }
+        while let Some(done) = searches.sql.finished() {
+            sql_run::receive(app, done);
+        }
         Ok(None)
     }
 }
@@ -320,10 +319,12 @@ fn step(
 /// The searches running on background threads. Each one's progress
 /// callback reads its cancel flag and sends its progress, at most every
 /// [`SEARCH_POLL`], with the time since it started: sim-core reads no clock.
+/// Beside them, the SQL exercises' runs ([`sql_run::Runner`]).
 struct Searches {
     sender: Sender<SearchEvent>,
     events: Receiver<SearchEvent>,
     running: Vec<(u64, Arc<AtomicBool>)>,
+    sql: sql_run::Runner,
 }
 
 impl Searches {
@@ -333,6 +334,7 @@ impl Searches {
             sender,
             events,
             running: Vec::new(),
+            sql: sql_run::Runner::new(),
         }
     }
 
@@ -354,11 +356,12 @@ impl Searches {
         }
     }
 
-    /// Asks every search to stop (the app is quitting).
+    /// Asks every search and SQL run to stop (the app is quitting).
     fn cancel_all(&self) {
         for (_, flag) in &self.running {
             flag.store(true, Ordering::Relaxed);
         }
+        self.sql.stop_all();
     }
 }
 

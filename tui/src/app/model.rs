@@ -14,6 +14,7 @@ use sim_core::{Action, Check, Design, Outcome, Protect, ResourceKind, Scenario, 
 
 use super::explorer::{Command, ExplorerState};
 use super::persist::Notice;
+use super::sql_run::SqlRuns;
 use super::theme::Theme;
 use super::timeline::Diagrams;
 
@@ -165,6 +166,17 @@ pub(crate) struct SqlWork {
     /// What the box refused at the last try, by slot (syntax errors with
     /// their line and column).
     pub(crate) refused: Vec<SlotRefusal>,
+    /// The statements running on SQLite off the UI thread (`sql_run`);
+    /// the exercise waits for them, Esc cancels.
+    pub(crate) running: Option<SqlRunning>,
+}
+
+/// A run of the statements on SQLite that the runtime has been asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SqlRunning {
+    pub(crate) id: u64,
+    /// Esc was pressed: the box stops at its next progress check.
+    pub(crate) cancelling: bool,
 }
 
 impl SqlWork {
@@ -177,6 +189,7 @@ impl SqlWork {
             // Opened as every exercise is: h, s and Enter work; e types.
             editing: false,
             refused: Vec::new(),
+            running: None,
         }
     }
 
@@ -607,6 +620,9 @@ pub(crate) struct App {
     pub(crate) notice: Option<Notice>,
     /// A one-line answer to the last key, cleared by the next one.
     pub(crate) status: Option<String>,
+    /// Another fencelab holds the data folder's lock: the footer says the
+    /// app waits for it (see `saver`).
+    pub(crate) progress_wait: bool,
     /// The terminal size, as last reported.
     pub(crate) width: u16,
     pub(crate) height: u16,
@@ -617,6 +633,8 @@ pub(crate) struct App {
     pub(crate) outbox: Vec<Command>,
     /// Searches started so far: the next one's id.
     pub(crate) searches: u64,
+    /// SQL runs asked of the runtime (start, cancel) and their count.
+    pub(crate) sql_runs: SqlRuns,
     /// The learner's answer as it stood when they left an exercise, by
     /// (lesson, exercise) index, so reopening it in this run shows it again.
     pub(crate) drafts: HashMap<(usize, usize), Draft>,
@@ -639,12 +657,14 @@ impl App {
             help_scroll: 0,
             notice: None,
             status: None,
+            progress_wait: false,
             width: 80,
             height: 24,
             theme,
             quit: false,
             outbox: Vec::new(),
             searches: 0,
+            sql_runs: SqlRuns::default(),
             drafts: HashMap::new(),
         };
         let next = app.next_lesson().unwrap_or(0);
@@ -693,12 +713,14 @@ impl App {
             help_scroll: 0,
             notice: None,
             status: None,
+            progress_wait: false,
             width: 80,
             height: 24,
             theme,
             quit: false,
             outbox: Vec::new(),
             searches: 0,
+            sql_runs: SqlRuns::default(),
             drafts: HashMap::new(),
         }
     }

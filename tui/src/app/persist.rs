@@ -5,16 +5,28 @@
 //! Writes are atomic: a temporary file in the same directory, fsync, rename
 //! over the old file, fsync of the directory. A crash mid-write leaves the
 //! old file or the new one, never half of one. The temporary files are named
-//! `.progress.json.XXXXXX.tmp`; one left by a killed save is removed when
-//! the app next starts (only names of that form, only in the data folder;
-//! earlier builds' `.tmpXXXXXX` only when empty or begun as a progress record).
+//! `.progress.json.XXXXXX.tmp`; one left by a killed save is removed under
+//! the lock once it is had ([`Store::tidy`]; only names of that form, only
+//! in the data folder, only when nobody holds the file's own lock; earlier
+//! builds' `.tmpXXXXXX` only when empty or begun as a progress record).
 //!
 //! Several instances may share one data folder. Every save holds an
 //! advisory lock (`progress.json.lock`, [`fs4`]) while it re-reads the file,
-//! merges it with this instance's record ([`Progress::merge`]: nothing
-//! either instance learned is lost) and writes the result. A file that
-//! turned unreadable meanwhile (damaged, or written by a newer fencelab) is
-//! not overwritten: the save fails and says so.
+//! merges this instance's record into it and writes the result. The merge
+//! is three-way ([`Progress::merge_since`]) from what this instance last
+//! loaded or saved: nothing either instance learned is lost, and a choice
+//! (language, self-checks, position) this instance did not make never
+//! overwrites one another made. A file that turned unreadable meanwhile
+//! (damaged, or written by a newer fencelab) is not overwritten: the save
+//! fails and says so.
+//!
+//! The lock is only ever tried ([`Store::try_lock`], [`Store::lock_within`]),
+//! never waited for inside the call, and the app does it off the UI thread
+//! (`saver`). When it stays held on the way out, the record is kept whole in
+//! a file of its own, `progress.json.pending-<ms>-<pid>-<n>`, with the base
+//! it is to be merged from ([`Store::write_pending`]; a unique name needs no
+//! lock). Loading shows pending files merged in; the next save or start under
+//! the lock merges them into `progress.json` and removes them.
 //!
 //! A file that cannot be read as progress (truncated, garbage, written by a
 //! newer fencelab) is never overwritten and never silently reset: it is moved
@@ -24,6 +36,7 @@
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use sim_core::Lang;
 use sim_core::course::{PROGRESS_VERSION, Progress, ProgressError};
@@ -152,6 +165,10 @@ pub(crate) struct Store {
     /// False when the existing file could not be read or moved aside: then
     /// nothing is written, so it is not overwritten.
     writable: bool,
+    /// What this instance last loaded or saved: the base of the three-way
+    /// merge ([`Progress::merge_since`]), so that only what the learner
+    /// chose here since then overrides the file.
+    base: Progress,
 }
 
 pub(crate) const FILE_NAME: &str = "progress.json";
@@ -161,10 +178,19 @@ pub(crate) const LOCK_NAME: &str = "progress.json.lock";
 /// How a save's temporary file is named: `PREFIX` + random + `SUFFIX`.
 const TEMP_PREFIX: &str = ".progress.json.";
 const TEMP_SUFFIX: &str = ".tmp";
+/// How a save kept aside because the lock was held is named:
+/// `PREFIX` + milliseconds since 1970 (13 digits, so names sort by time)
+/// + `-` pid + `-` attempt.
+pub(crate) const PENDING_PREFIX: &str = "progress.json.pending-";
+/// The first key of a pending file, with its format's version.
+const PENDING_KEY: &str = "fencelab_pending";
+const PENDING_VERSION: u64 = 1;
+/// How often a lock held elsewhere is tried again by [`Store::lock_within`].
+const LOCK_RETRY: Duration = Duration::from_millis(10);
 
 /// The advisory lock on a data folder's progress, released when dropped
 /// (closing the file releases it too, also when the process is killed).
-struct ProgressLock(fs::File);
+pub(crate) struct ProgressLock(fs::File);
 
 impl Drop for ProgressLock {
     fn drop(&mut self) {
@@ -202,11 +228,48 @@ fn is_earlier_temp_file(name: &str, path: &Path) -> bool {
     start.is_empty() || start.starts_with(begins) || begins.starts_with(&start)
 }
 
+/// Whether nobody holds `path`'s own lock: a pending save's temporary file
+/// is written without the folder's lock, holding its own instead, so a
+/// start's tidying leaves a file that is still being written.
+fn unheld(path: &Path) -> bool {
+    fs::File::open(path).is_ok_and(|file| fs4::FileExt::try_lock(&file).is_ok())
+}
+
+/// Why a pending file is not folded in.
+enum PendingError {
+    /// Written by a newer fencelab: left for it.
+    Newer,
+    /// Unreadable: kept aside.
+    Damaged,
+}
+
+/// The base and the record of a pending file.
+fn read_pending(path: &Path) -> Result<(Progress, Progress), PendingError> {
+    let bytes = crate::input::read_file(path, crate::input::InputKind::PendingProgress)
+        .map_err(|_| PendingError::Damaged)?;
+    let value: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|_| PendingError::Damaged)?;
+    match value.get(PENDING_KEY).and_then(serde_json::Value::as_u64) {
+        Some(PENDING_VERSION) => {}
+        Some(newer) if newer > PENDING_VERSION => return Err(PendingError::Newer),
+        _ => return Err(PendingError::Damaged),
+    }
+    let record = |key: &str| match value.get(key) {
+        Some(record) => Progress::from_json(&record.to_string()).map_err(|why| match why {
+            ProgressError::Newer(_) => PendingError::Newer,
+            ProgressError::Corrupt(_) => PendingError::Damaged,
+        }),
+        None => Err(PendingError::Damaged),
+    };
+    Ok((record("base")?, record("progress")?))
+}
+
 impl Store {
     pub(crate) fn new(dir: PathBuf) -> Store {
         Store {
             dir,
             writable: true,
+            base: Progress::default(),
         }
     }
 
@@ -220,42 +283,73 @@ impl Store {
         self.dir.join(FILE_NAME)
     }
 
-    #[cfg(test)]
     pub(crate) fn is_writable(&self) -> bool {
         self.writable
     }
 
-    /// The language of the saved progress; English when there is none or
-    /// it cannot be read. Reads only: [`Store::load`] deals with a damaged file.
+    /// What this instance last loaded or saved.
+    pub(crate) fn base(&self) -> &Progress {
+        &self.base
+    }
+
+    /// The language of the saved progress (pending saves included);
+    /// English when there is none or it cannot be read. Reads only:
+    /// [`Store::load`] deals with a damaged file.
     pub(crate) fn saved_lang(&self) -> sim_core::Lang {
-        crate::input::read_file(&self.path(), crate::input::InputKind::Progress)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .and_then(|text| Progress::from_json(&text).ok())
-            .map_or(sim_core::Lang::En, |progress| progress.lang)
+        let saved = match self.read_current() {
+            Ok(Some(Ok(progress))) => progress,
+            Ok(None) => Progress::default(),
+            _ => return sim_core::Lang::En,
+        };
+        self.fold_pending(saved, false).0.lang
     }
 
-    /// Takes the folder's advisory lock, waiting for another instance's
-    /// save to finish.
-    fn lock(&self) -> io::Result<ProgressLock> {
+    /// Takes the folder's advisory lock if nobody holds it; `None` when
+    /// another instance does. Never waits: the app tries again later.
+    pub(crate) fn try_lock(&self) -> io::Result<Option<ProgressLock>> {
         fs::create_dir_all(&self.dir)?;
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(self.dir.join(LOCK_NAME))?;
-        fs4::FileExt::lock(&file)?;
-        Ok(ProgressLock(file))
+        let mut options = fs::OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        // A lock file swapped for a FIFO would block the open; this fails
+        // instead.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            &mut options,
+            i32::try_from(rustix::fs::OFlags::NONBLOCK.bits()).unwrap_or(0),
+        );
+        let file = options.open(self.dir.join(LOCK_NAME))?;
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => Ok(Some(ProgressLock(file))),
+            Err(fs4::TryLockError::WouldBlock) => Ok(None),
+            Err(fs4::TryLockError::Error(error)) => Err(error),
+        }
     }
 
-    /// Removes temporary files that a killed save left. Under the lock, so
-    /// that no other instance is between writing one and renaming it.
-    /// Best effort: what cannot be removed stays, harmlessly.
-    fn remove_stale_temp_files(&self) {
-        if !self.dir.is_dir() {
+    /// Takes the lock, trying again until `wait` has passed; `None` when
+    /// another instance held it all that time.
+    pub(crate) fn lock_within(&self, wait: Duration) -> io::Result<Option<ProgressLock>> {
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Some(lock) = self.try_lock()? {
+                return Ok(Some(lock));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(None);
+            }
+            std::thread::sleep(LOCK_RETRY.min(left));
+        }
+    }
+
+    /// What needs the lock once at start, done when it is first had:
+    /// removes temporary files that a killed save left (only those nobody
+    /// is writing), and folds the saves other instances kept aside while
+    /// the lock was held into the progress file. Best effort: what cannot
+    /// be removed or read stays, harmlessly.
+    pub(crate) fn tidy(&self, _lock: &ProgressLock) {
+        if !self.writable || !self.dir.is_dir() {
             return;
         }
-        let Ok(_lock) = self.lock() else { return };
         let Ok(entries) = fs::read_dir(&self.dir) else {
             return;
         };
@@ -267,10 +361,66 @@ impl Store {
             let ours = entry.file_name().to_str().is_some_and(|name| {
                 is_our_temp_file(name) || is_earlier_temp_file(name, &entry.path())
             });
-            if ours {
+            if ours && unheld(&entry.path()) {
                 let _ = fs::remove_file(entry.path());
             }
         }
+        if self.pending_files().is_empty() {
+            return;
+        }
+        let on_disk = match self.read_current() {
+            Ok(None) => Progress::default(),
+            Ok(Some(Ok(progress))) => progress,
+            // Not overwritten; the pending files wait.
+            _ => return,
+        };
+        let (folded, used) = self.fold_pending(on_disk, true);
+        if !used.is_empty() && self.write(&folded).is_ok() {
+            remove_all(&self.dir, &used);
+        }
+    }
+
+    /// The pending files in the folder, oldest first.
+    fn pending_files(&self) -> Vec<PathBuf> {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut found: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+            .filter(|entry| {
+                entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|name| name.starts_with(PENDING_PREFIX))
+            })
+            .map(|entry| entry.path())
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// `onto` with every pending file's record merged in, oldest first,
+    /// each three-way from the base it was kept with; and the files that
+    /// were. A damaged one is kept aside when `set_aside` (under the lock).
+    fn fold_pending(&self, mut onto: Progress, set_aside: bool) -> (Progress, Vec<PathBuf>) {
+        let mut used = Vec::new();
+        for path in self.pending_files() {
+            match read_pending(&path) {
+                Ok((base, mut record)) => {
+                    record.merge_since(&base, &onto);
+                    onto = record;
+                    used.push(path);
+                }
+                Err(PendingError::Newer) => {}
+                Err(PendingError::Damaged) => {
+                    if set_aside {
+                        let _ = self.set_aside(&path);
+                    }
+                }
+            }
+        }
+        (onto, used)
     }
 
     /// The progress file as it is now: `None` when there is none.
@@ -288,9 +438,21 @@ impl Store {
         }
     }
 
-    /// Reads the progress, keeping an unreadable file aside.
+    /// Reads the progress, keeping an unreadable file aside, with the saves
+    /// other instances kept aside merged in. Takes no lock (each file is
+    /// only ever replaced whole), so it never waits: the tidying that needs
+    /// the lock is [`Store::tidy`], done later off the UI thread.
     pub(crate) fn load(&mut self) -> Loaded {
-        self.remove_stale_temp_files();
+        let loaded = self.load_file();
+        let (progress, _) = self.fold_pending(loaded.progress, false);
+        self.base = progress.clone();
+        Loaded {
+            progress,
+            notice: loaded.notice,
+        }
+    }
+
+    fn load_file(&mut self) -> Loaded {
         let path = self.path();
         let bytes = match crate::input::read_file(&path, crate::input::InputKind::Progress) {
             Ok(bytes) => bytes,
@@ -323,7 +485,7 @@ impl Store {
             }
             Err(why) => why,
         };
-        let notice = match self.set_aside() {
+        let notice = match self.set_aside(&path) {
             Ok(kept) => {
                 let name = kept
                     .file_name()
@@ -346,14 +508,14 @@ impl Store {
         }
     }
 
-    /// Moves the progress file to `progress.json.bad-<n>`, the first free `n`.
-    fn set_aside(&self) -> io::Result<PathBuf> {
+    /// Moves `from` to `progress.json.bad-<n>`, the first free `n`.
+    fn set_aside(&self, from: &Path) -> io::Result<PathBuf> {
         for n in 1..=10_000u32 {
             let kept = self.dir.join(format!("{FILE_NAME}.bad-{n}"));
             match fs::symlink_metadata(&kept) {
                 Ok(_) => continue,
                 Err(error) if error.kind() == io::ErrorKind::NotFound => {
-                    fs::rename(self.path(), &kept)?;
+                    fs::rename(from, &kept)?;
                     sync_dir(&self.dir);
                     return Ok(kept);
                 }
@@ -366,35 +528,120 @@ impl Store {
     }
 
     /// Merges `progress` into the file under the folder's lock and writes
-    /// the result atomically (temp file, fsync, rename). Returns what was
-    /// written, so the caller can take in another instance's progress.
-    pub(crate) fn save(&self, progress: &Progress) -> io::Result<Progress> {
+    /// the result atomically (temp file, fsync, rename): three-way from
+    /// what this instance last loaded or saved, with the saves other
+    /// instances kept aside folded in first. Returns what was written, so
+    /// the caller can take in another instance's progress.
+    pub(crate) fn save_locked(
+        &mut self,
+        _lock: &ProgressLock,
+        progress: &Progress,
+    ) -> io::Result<Progress> {
         if !self.writable {
             return Ok(progress.clone());
         }
-        let _lock = self.lock()?;
-        let mut merged = progress.clone();
-        match self.read_current()? {
-            None => {}
-            Some(Ok(on_disk)) => merged.merge(&on_disk),
+        let on_disk = match self.read_current()? {
+            // Nobody else wrote (or the file was removed): as last known.
+            None => self.base.clone(),
+            Some(Ok(on_disk)) => on_disk,
             Some(Err(why)) => {
                 return Err(io::Error::other(format!(
                     "{} changed and cannot be read now ({why}); it is not overwritten",
                     self.path().display()
                 )));
             }
-        }
-        let mut file = tempfile::Builder::new()
+        };
+        let (on_disk, used) = self.fold_pending(on_disk, true);
+        let mut merged = progress.clone();
+        merged.merge_since(&self.base, &on_disk);
+        self.write(&merged)?;
+        remove_all(&self.dir, &used);
+        self.base = merged.clone();
+        Ok(merged)
+    }
+
+    /// Waits for the lock (a test's two instances), then
+    /// [`Store::save_locked`].
+    #[cfg(test)]
+    pub(crate) fn save(&mut self, progress: &Progress) -> io::Result<Progress> {
+        let lock = self
+            .lock_within(Duration::from_secs(60))?
+            .ok_or_else(|| io::Error::other("the lock stayed held"))?;
+        self.save_locked(&lock, progress)
+    }
+
+    /// A new temporary file in the folder, named as [`is_our_temp_file`]
+    /// knows.
+    fn temp_file(&self) -> io::Result<tempfile::NamedTempFile> {
+        tempfile::Builder::new()
             .prefix(TEMP_PREFIX)
             .suffix(TEMP_SUFFIX)
-            .tempfile_in(&self.dir)?;
-        file.write_all(merged.to_json().as_bytes())?;
+            .tempfile_in(&self.dir)
+    }
+
+    /// Writes `progress` over the file: temp file, fsync, rename, fsync of
+    /// the folder.
+    fn write(&self, progress: &Progress) -> io::Result<()> {
+        let mut file = self.temp_file()?;
+        file.write_all(progress.to_json().as_bytes())?;
         file.write_all(b"\n")?;
         file.as_file().sync_all()?;
         file.persist(self.path()).map_err(|error| error.error)?;
         sync_dir(&self.dir);
-        Ok(merged)
+        Ok(())
     }
+
+    /// Keeps `progress` beside the progress file without the lock (another
+    /// instance holds it), in a file of its own that nobody else names:
+    /// `progress.json.pending-…`, with the base it is merged from. Written
+    /// whole or not at all (temp file, fsync, rename); the next save or
+    /// start under the lock merges it in and removes it.
+    pub(crate) fn write_pending(&self, progress: &Progress) -> io::Result<PathBuf> {
+        if !self.writable {
+            return Err(io::Error::other("the progress file is not written"));
+        }
+        fs::create_dir_all(&self.dir)?;
+        let text = format!(
+            "{{\"{PENDING_KEY}\": {PENDING_VERSION},\n\"base\": {},\n\"progress\": {}}}\n",
+            self.base.to_json(),
+            progress.to_json()
+        );
+        let millis = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis());
+        let pid = std::process::id();
+        let mut last_error = io::Error::other("no name was free");
+        for attempt in 0..8 {
+            let mut file = self.temp_file()?;
+            // Held until the rename, so that a start's tidying (which
+            // removes only unheld temporary files) leaves it; if tidying
+            // got to it first, try a new one.
+            if fs4::FileExt::try_lock(file.as_file()).is_err() {
+                continue;
+            }
+            file.write_all(text.as_bytes())?;
+            file.as_file().sync_all()?;
+            let kept = self
+                .dir
+                .join(format!("{PENDING_PREFIX}{millis:013}-{pid}-{attempt}"));
+            match file.persist_noclobber(&kept) {
+                Ok(_) => {
+                    sync_dir(&self.dir);
+                    return Ok(kept);
+                }
+                Err(error) => last_error = error.error,
+            }
+        }
+        Err(last_error)
+    }
+}
+
+/// Removes `paths` (pending files now in the progress file).
+fn remove_all(dir: &Path, paths: &[PathBuf]) {
+    for path in paths {
+        let _ = fs::remove_file(path);
+    }
+    sync_dir(dir);
 }
 
 /// Makes a rename in `dir` durable (POSIX needs the directory synced too).
@@ -416,7 +663,7 @@ mod tests {
     #[test]
     fn save_then_load_round_trips() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::new(dir.path().join("nested"));
+        let mut store = Store::new(dir.path().join("nested"));
         let mut progress = Progress {
             lang: sim_core::Lang::Zh,
             ..Progress::default()
@@ -501,6 +748,117 @@ mod tests {
         assert_eq!(saved.lang, Lang::Zh, "the last saver's language");
     }
 
+    /// Issue 20: a language chosen and a self-check unticked in one
+    /// instance survive another instance's unrelated save (before, the
+    /// last saver's whole record won, and self-checks were ORed).
+    #[test]
+    fn a_choice_made_in_one_store_survives_another_store_s_unrelated_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut ticked = Progress::default();
+        ticked.self_check.basic = true;
+        Store::new(dir.path().to_path_buf()).save(&ticked).unwrap();
+        let mut first = Store::new(dir.path().to_path_buf());
+        let mut second = Store::new(dir.path().to_path_buf());
+        let mut first_progress = first.load().progress;
+        let mut second_progress = second.load().progress;
+        first_progress.lang = Lang::Zh;
+        first_progress.self_check.basic = false;
+        first.save(&first_progress).unwrap();
+        second_progress.record_attempt("01", "mark", true);
+        let merged = second.save(&second_progress).unwrap();
+        let saved = Store::new(dir.path().to_path_buf()).load().progress;
+        assert_eq!(saved, merged);
+        assert_eq!(saved.lang, Lang::Zh, "the first's language");
+        assert!(!saved.self_check.basic, "the first's untick");
+        assert!(saved.exercise("01", "mark").unwrap().completed);
+        // The second changes its mind after that: its choice now wins.
+        second_progress = merged;
+        second_progress.lang = Lang::En;
+        second.save(&second_progress).unwrap();
+        assert_eq!(
+            Store::new(dir.path().to_path_buf()).load().progress.lang,
+            Lang::En
+        );
+    }
+
+    /// The lock held elsewhere: the save is kept whole in a pending file of
+    /// its own, without the lock; the next load shows it, the next save or
+    /// start under the lock writes it into the file and removes it.
+    #[test]
+    fn a_save_kept_pending_while_the_lock_is_held_reaches_the_file_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut holder = Store::new(dir.path().to_path_buf());
+        let mut waiter = Store::new(dir.path().to_path_buf());
+        let mut holder_progress = holder.load().progress;
+        holder.save(&holder_progress).unwrap();
+        let mut waiting = waiter.load().progress;
+        let lock = holder.try_lock().unwrap().unwrap();
+        assert!(waiter.try_lock().unwrap().is_none(), "never waits");
+        assert!(
+            waiter
+                .lock_within(Duration::from_millis(50))
+                .unwrap()
+                .is_none()
+        );
+        waiting.lang = Lang::Zh;
+        waiting.record_attempt("01", "mark", true);
+        let pending = waiter.write_pending(&waiting).unwrap();
+        assert!(
+            pending
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(PENDING_PREFIX)
+        );
+        // The next load shows it; the file is as it was.
+        let shown = Store::new(dir.path().to_path_buf()).load().progress;
+        assert_eq!(shown.lang, Lang::Zh);
+        assert!(shown.exercise("01", "mark").unwrap().completed);
+        assert!(pending.exists(), "loading removes nothing");
+        assert_eq!(read(&dir).lang, Lang::En);
+        // The holder's next save (a change of its own) takes it in.
+        holder_progress.self_check.senior = true;
+        let merged = holder.save_locked(&lock, &holder_progress).unwrap();
+        assert!(!pending.exists());
+        assert_eq!(read(&dir), merged);
+        assert_eq!(merged.lang, Lang::Zh, "the waiter's choice");
+        assert!(merged.self_check.senior, "the holder's");
+        assert!(merged.exercise("01", "mark").unwrap().completed);
+
+        // Kept pending again; this time the next start's tidying takes it in.
+        waiting = merged;
+        waiting.self_check.basic = true;
+        let mut waiter = Store::new(dir.path().to_path_buf());
+        waiter.load();
+        let pending = waiter.write_pending(&waiting).unwrap();
+        drop(lock);
+        let mut next = Store::new(dir.path().to_path_buf());
+        let shown = next.load().progress;
+        assert!(shown.self_check.basic);
+        next.tidy(&next.try_lock().unwrap().unwrap());
+        assert!(!pending.exists());
+        assert_eq!(read(&dir), shown);
+    }
+
+    fn read(dir: &tempfile::TempDir) -> Progress {
+        Progress::from_json(&fs::read_to_string(dir.path().join(FILE_NAME)).unwrap()).unwrap()
+    }
+
+    /// A pending file's temporary file is written without the folder's
+    /// lock, so tidying must leave it while its writer holds it.
+    #[test]
+    fn tidying_leaves_a_temporary_file_that_is_being_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().to_path_buf());
+        let writing = store.temp_file().unwrap();
+        fs4::FileExt::try_lock(writing.as_file()).unwrap();
+        store.tidy(&store.try_lock().unwrap().unwrap());
+        assert!(writing.path().exists());
+        fs4::FileExt::unlock(writing.as_file()).unwrap();
+        store.tidy(&store.try_lock().unwrap().unwrap());
+        assert!(!writing.path().exists());
+    }
+
     #[test]
     fn concurrent_saves_lose_no_exercise() {
         // Without the lock, one save's read-merge-write interleaves with
@@ -511,7 +869,7 @@ mod tests {
             .map(|who| {
                 let dir = dir.path().to_path_buf();
                 std::thread::spawn(move || {
-                    let store = Store::new(dir);
+                    let mut store = Store::new(dir);
                     let mut progress = Progress::default();
                     for n in 0..50 {
                         progress.record_attempt("01", &format!("{who}{n}"), true);
@@ -569,11 +927,7 @@ mod tests {
         // What a save killed between creating its temporary file and
         // renaming it leaves: a file named as save names them.
         let store = Store::new(dir.path().to_path_buf());
-        let killed = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
-            .suffix(TEMP_SUFFIX)
-            .tempfile_in(dir.path())
-            .unwrap();
+        let killed = store.temp_file().unwrap();
         let (_, stale) = killed.keep().unwrap();
         fs::write(&stale, "{\"version\": 2, \"la").unwrap();
         // What an earlier fencelab's killed save left (its default names):
@@ -605,6 +959,10 @@ mod tests {
         let mut store = store;
         let loaded = store.load();
         assert!(loaded.notice.is_none());
+        // Loading takes no lock and removes nothing; the tidying under the
+        // lock does.
+        assert!(stale.exists());
+        store.tidy(&store.try_lock().unwrap().unwrap());
         assert!(!stale.exists(), "{} is left", stale.display());
         for name in earlier {
             assert!(!dir.path().join(name).exists(), "{name} is left");

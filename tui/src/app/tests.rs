@@ -84,6 +84,10 @@ fn article_scenario() -> Scenario {
 
 struct Harness {
     app: App,
+    /// SQL runs the app asks for wait until [`Harness::settle_sql`]; by
+    /// default each runs at once, synchronously, as the runtime's thread
+    /// would run it.
+    hold_sql: bool,
 }
 
 impl Harness {
@@ -96,7 +100,10 @@ impl Harness {
     }
 
     fn with(app: App, width: u16, height: u16) -> Harness {
-        let mut harness = Harness { app };
+        let mut harness = Harness {
+            app,
+            hold_sql: false,
+        };
         harness.event(Event::Resize(width, height));
         harness
     }
@@ -105,6 +112,15 @@ impl Harness {
         if let Some(message) = message_for_event(&self.app, &event) {
             update(&mut self.app, message);
         }
+        if !self.hold_sql {
+            self.settle_sql();
+        }
+    }
+
+    /// Runs the SQL runs asked for, as the runtime's threads would
+    /// ([`sql_run::settle`](super::sql_run::settle)).
+    fn settle_sql(&mut self) {
+        super::sql_run::settle(&mut self.app);
     }
 
     fn key(&mut self, code: KeyCode) -> &mut Harness {
@@ -2590,6 +2606,100 @@ fn the_help_lists_exactly_the_keys_of_the_sql_editor() {
     assert_help_lists_the_handled_keys(&h, "sql with a hint open");
     h.char('e');
     assert_help_lists_the_handled_keys(&h, "sql while typing");
+}
+
+/// The course's `sql` exercise (in Chinese when `zh`) with its key typed
+/// and submitted: the statements asked of the runtime, not yet run.
+fn sql_running(zh: bool) -> (Harness, Lesson, usize) {
+    let (mut h, lesson, index) = open_kind("sql", 80, 24);
+    if zh {
+        h.char('l');
+    }
+    h.hold_sql = true;
+    type_sql(&mut h, &sql_key(&lesson, index));
+    h.key(KeyCode::Enter);
+    assert!(super::sql_run::running(&h.app), "{:?}", h.app.status);
+    (h, lesson, index)
+}
+
+/// Issue 20: the statements run off the UI thread. While they run the
+/// exercise says so and waits: only Esc (cancel), l, ? and q act, a click
+/// changes nothing; the statements are already the last answer (so a quit
+/// now saves them). Esc stops the run: nothing graded, no try counted.
+#[test]
+fn sql_exercise_running_says_so_and_esc_cancels_it() {
+    for (name, zh) in [("sql_running", false), ("sql_running_zh", true)] {
+        let (mut h, lesson, index) = sql_running(zh);
+        let typed = sql_key(&lesson, index);
+        assert!(
+            matches!(
+                h.app.sql_runs.commands.as_slice(),
+                [super::sql_run::SqlCommand::Start(_)]
+            ),
+            "the run is asked of the runtime"
+        );
+        let exercise_id = &lesson.exercises[index].id;
+        let kept = h.app.session.last_answer(&lesson.id, exercise_id);
+        assert_eq!(
+            kept.as_ref().and_then(|a| a.sql_statements()),
+            Some(&typed),
+            "kept before the run ends"
+        );
+        insta::assert_snapshot!(format!("{name}_80x24"), h.render());
+        assert_help_lists_the_handled_keys(&h, "sql while its statements run");
+        // Editing, the next statement, leaving: not while it runs.
+        let slot = match &h.exercise().work {
+            super::model::Work::Sql(work) => work.slot,
+            _ => panic!("not a sql exercise"),
+        };
+        h.char('e').key(KeyCode::Tab).char('x');
+        h.event(Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: 2,
+            row: 20,
+            modifiers: KeyModifiers::NONE,
+        }));
+        assert!(super::sql_run::running(&h.app));
+        let Screen::Exercise(state) = h.app.screen() else {
+            panic!("the exercise is left while it runs")
+        };
+        let super::model::Work::Sql(work) = &state.work else {
+            panic!("not a sql exercise")
+        };
+        assert_eq!(work.statements(), typed);
+        assert_eq!(work.slot, slot);
+        h.key(KeyCode::Esc);
+        assert!(
+            h.app
+                .sql_runs
+                .commands
+                .iter()
+                .any(|c| matches!(c, super::sql_run::SqlCommand::Cancel(_))),
+            "Esc asks the runtime to stop the run"
+        );
+        insta::assert_snapshot!(format!("{name}_cancelling_80x24"), h.render());
+        h.settle_sql();
+        assert!(!super::sql_run::running(&h.app));
+        assert!(
+            h.exercise().grade.is_none(),
+            "a cancelled run is not graded"
+        );
+        assert_eq!(attempts(&h, &lesson, index), 0);
+        insta::assert_snapshot!(format!("{name}_cancelled_80x24"), h.render());
+        // Run again to the end: graded as every submit is.
+        h.hold_sql = false;
+        h.key(KeyCode::Enter);
+        assert!(completed(&h, &lesson, index), "{:?}", h.app.status);
+    }
+}
+
+/// `q` quits while the statements run (the runtime then stops the run and
+/// saves what the session holds, the typed statements included).
+#[test]
+fn q_quits_while_the_statements_run() {
+    let (mut h, _, _) = sql_running(false);
+    h.char('q');
+    assert!(h.app.quit);
 }
 
 /// The second wrong try names the failing case, with the rows its

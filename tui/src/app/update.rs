@@ -11,8 +11,9 @@ use super::explorer::ExplorerState;
 use super::layout;
 use super::model::{
     App, BreakWork, CourseState, DesignWork, Draft, ExerciseState, KnobRow, LessonState, Panel,
-    ReviewState, SandboxState, Screen, SqlKey, SqlWork, StepField, Timeline, Work,
+    ReviewState, SandboxState, Screen, SqlKey, SqlRunning, SqlWork, StepField, Timeline, Work,
 };
+use super::sql_run::{SqlCommand, SqlRequest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Message {
@@ -103,6 +104,8 @@ pub(crate) enum Message {
     /// commands: grade, hint, solution, help).
     EditSql,
     StopEditSql,
+    /// SQL: stop the statements running on SQLite.
+    CancelSql,
 }
 
 /// A terminal event as a message. Only key presses count: terminals that
@@ -142,6 +145,17 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
             KeyCode::Char('q') => Some(M::Quit),
             KeyCode::Esc | KeyCode::Enter | KeyCode::Char('?') => Some(M::ToggleHelp),
             _ => scroll_key(code),
+        };
+    }
+    // While the statements run on SQLite the exercise waits: Esc cancels
+    // the run; language, help and quit still work.
+    if super::sql_run::running(app) {
+        return match code {
+            KeyCode::Esc => Some(M::CancelSql),
+            KeyCode::Char('q') => Some(M::Quit),
+            KeyCode::Char('?') => Some(M::ToggleHelp),
+            KeyCode::Char('l') => Some(M::ToggleLang),
+            _ => None,
         };
     }
     // While a statement is edited every printable key is text: only Esc
@@ -399,6 +413,24 @@ pub(crate) fn update(app: &mut App, message: Message) {
     use Message as M;
     if !matches!(message, M::Tick | M::Resize { .. }) {
         app.status = None;
+    }
+    // A click cannot leave or change an exercise whose statements run.
+    let waits = matches!(
+        message,
+        M::Quit
+            | M::Resize { .. }
+            | M::Tick
+            | M::CancelSql
+            | M::ToggleLang
+            | M::ToggleHelp
+            | M::Dismiss
+    ) || app.help;
+    if super::sql_run::running(app) && !waits {
+        app.say(
+            "SQLite is running your statements: Esc cancels.",
+            "SQLite 正在运行你的语句：按 Esc 取消。",
+        );
+        return;
     }
     match message {
         M::Quit => {
@@ -757,6 +789,7 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         | Message::ToggleMark
         | Message::Predict(_) => on_timeline(app, state, message),
         Message::Submit => submit(app, state, &lesson_id, &exercise_id),
+        Message::CancelSql => cancel_sql(app, state),
         Message::Hint => hint(app, state, &lesson_id, &exercise_id),
         // Shown: on to the panel's scrolling below; refused: stay as we are.
         Message::Solution if !show_solution(app, state, &lesson_id, &exercise_id) => {
@@ -924,19 +957,51 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
         );
         return;
     }
-    let answer = match &state.work {
-        Work::Sql(work) => match sql_answer(app, work, lesson_id, exercise_id) {
+    let answer = match &mut state.work {
+        Work::Sql(work) => match start_sql(app, work, lesson_id, exercise_id) {
             Some(answer) => answer,
             None => return,
         },
         _ => state.answer(),
     };
+    grade_answer(app, state, lesson_id, exercise_id, &answer);
+}
+
+/// A `sql` exercise's statements back from SQLite (`sql_run`): graded as
+/// any answer is.
+pub(crate) fn grade_sql_run(
+    app: &mut App,
+    state: &mut ExerciseState,
+    run: sim_core::sqllab::PlanRun,
+) {
+    let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
+        return;
+    };
+    let (lesson_id, exercise_id) = (lesson.id.clone(), exercise.id.clone());
+    let Work::Sql(work) = &state.work else {
+        return;
+    };
+    let answer = sim_core::course::Answer::Sql(sim_core::course::SqlAnswer {
+        statements: work.statements(),
+        run: Some(run),
+    });
+    grade_answer(app, state, &lesson_id, &exercise_id, &answer);
+}
+
+/// Grades `answer`; the session records the attempt.
+fn grade_answer(
+    app: &mut App,
+    state: &mut ExerciseState,
+    lesson_id: &str,
+    exercise_id: &str,
+    answer: &sim_core::course::Answer,
+) {
     if let Work::Sql(work) = &mut state.work {
         work.refused.clear();
     }
     // Kept as the last answer whatever the grade (an empty one keeps nothing).
-    let _ = app.session.keep_answer(lesson_id, exercise_id, &answer);
-    match app.session.grade(lesson_id, exercise_id, &answer) {
+    let _ = app.session.keep_answer(lesson_id, exercise_id, answer);
+    match app.session.grade(lesson_id, exercise_id, answer) {
         Ok(graded) => {
             let result = graded.feedback;
             match (&state.work, result.correct) {
@@ -1001,16 +1066,25 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
     }
 }
 
-/// A `sql` answer: the statements, run on SQLite through the box against
-/// the exercise's plan (the session judges the run). `None` when there is
-/// no plan, said on the footer.
-fn sql_answer(
+/// A `sql` answer: nothing written is an answer for the session to call
+/// empty, without running. Else the statements are kept as the last answer
+/// (saved even if the app quits before they finish) and the runtime is asked
+/// to run them against the exercise's plan off the UI thread (`sql_run`):
+/// `None`, the grade comes when they finish.
+fn start_sql(
     app: &mut App,
-    work: &SqlWork,
+    work: &mut SqlWork,
     lesson_id: &str,
     exercise_id: &str,
 ) -> Option<sim_core::course::Answer> {
     let statements = work.statements();
+    let mut answer = sim_core::course::SqlAnswer {
+        statements,
+        run: None,
+    };
+    if answer.statements.values().all(|s| s.trim().is_empty()) {
+        return Some(sim_core::course::Answer::Sql(answer));
+    }
     let plan = match app.session.sql_plan(lesson_id, exercise_id) {
         Ok(plan) => plan,
         Err(why) => {
@@ -1021,13 +1095,41 @@ fn sql_answer(
             return None;
         }
     };
-    // Nothing written is said as such by the session, without running.
-    let run = (!statements.values().all(|s| s.trim().is_empty()))
-        .then(|| sqlbox::battery::run(&plan, &statements));
-    Some(sim_core::course::Answer::Sql(sim_core::course::SqlAnswer {
-        statements,
-        run,
-    }))
+    let _ = app.session.keep_answer(
+        lesson_id,
+        exercise_id,
+        &sim_core::course::Answer::Sql(answer.clone()),
+    );
+    app.sql_runs.started += 1;
+    let id = app.sql_runs.started;
+    work.refused.clear();
+    work.running = Some(SqlRunning {
+        id,
+        cancelling: false,
+    });
+    app.sql_runs.commands.push(SqlCommand::Start(SqlRequest {
+        id,
+        plan,
+        statements: std::mem::take(&mut answer.statements),
+    }));
+    app.say(
+        "Running your statements on SQLite… Esc cancels.",
+        "正在 SQLite 上运行你的语句…… 按 Esc 取消。",
+    );
+    None
+}
+
+/// Esc while the statements run: the runtime stops the box.
+fn cancel_sql(app: &mut App, state: &mut ExerciseState) {
+    if let Work::Sql(work) = &mut state.work
+        && let Some(running) = &mut work.running
+    {
+        if !running.cancelling {
+            running.cancelling = true;
+            app.sql_runs.commands.push(SqlCommand::Cancel(running.id));
+        }
+        app.say("Cancelling the run…", "正在取消运行……");
+    }
 }
 
 /// The next (or previous) of `choices` after `current`, wrapping; the first

@@ -13,15 +13,15 @@ use crate::tmux::{Tmux, lesson_one, quoted, repo};
 
 /// The app in tmux, started through a shell that writes its pid first and
 /// then becomes it (`exec`), so the pid is the app's own.
-struct Started {
-    tmux: Tmux,
-    pid: u32,
-    data: PathBuf,
-    status: PathBuf,
-    _dir: tempfile::TempDir,
+pub(crate) struct Started {
+    pub(crate) tmux: Tmux,
+    pub(crate) pid: u32,
+    pub(crate) data: PathBuf,
+    pub(crate) status: PathBuf,
+    pub(crate) _dir: tempfile::TempDir,
 }
 
-fn start(args: &str) -> Started {
+pub(crate) fn start(args: &str) -> Started {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let pidfile = dir.path().join("pid");
@@ -66,7 +66,7 @@ fn running(pid: u32) -> bool {
     }
 }
 
-fn assert_gone_within_2s(pid: u32) {
+pub(crate) fn assert_gone_within_2s(pid: u32) {
     let deadline = Instant::now() + Duration::from_secs(2);
     while running(pid) {
         if Instant::now() >= deadline {
@@ -95,7 +95,7 @@ fn switch_to_chinese_seeing(app: &Started, title: &sim_core::Text) {
         .wait_for("the app in Chinese", |s| s.contains(&title.zh));
 }
 
-const COURSE: &str = "--lessons lessons";
+pub(crate) const COURSE: &str = "--lessons lessons";
 
 fn saved_lang(data: &Path) -> Lang {
     let saved = std::fs::read_to_string(data.join("progress.json"))

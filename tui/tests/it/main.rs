@@ -10,6 +10,7 @@
 mod app;
 mod chinese;
 mod course;
+mod db_url;
 mod design_cost;
 mod explore;
 mod hangup;
@@ -17,9 +18,11 @@ mod inert;
 mod input;
 mod install;
 mod keys_tmux;
+mod lock_wait;
 mod run;
 mod shared_progress;
 mod sql;
+mod sql_tmux;
 mod tmux;
 mod web;
 

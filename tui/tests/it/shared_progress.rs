@@ -15,7 +15,7 @@ use sim_core::course::Progress;
 use crate::tmux::{Tmux, lesson_one, lesson_one_mark, quoted, repo};
 
 /// The app on `data`, in its own tmux; `status` appears when it has quit.
-fn app_on(data: &Path, status: &Path) -> Tmux {
+pub(crate) fn app_on(data: &Path, status: &Path) -> Tmux {
     let command = format!(
         "cd {repo} && {bin} --lessons lessons --data-dir {data}; \
          echo $? > {status}.tmp; mv {status}.tmp {status}; sleep 60",
@@ -27,7 +27,7 @@ fn app_on(data: &Path, status: &Path) -> Tmux {
     Tmux::start(&command)
 }
 
-fn wait_until(what: &str, tmux: &Tmux, done: impl Fn() -> bool) {
+pub(crate) fn wait_until(what: &str, tmux: &Tmux, done: impl Fn() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while !done() {
         assert!(
@@ -47,7 +47,7 @@ fn exercises_done(screen: &str) -> Option<u32> {
     count.split('/').next()?.parse().ok()
 }
 
-fn saved(data: &Path) -> Option<Progress> {
+pub(crate) fn saved(data: &Path) -> Option<Progress> {
     let text = std::fs::read_to_string(data.join("progress.json")).ok()?;
     Progress::from_json(&text).ok()
 }

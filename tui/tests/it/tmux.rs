@@ -71,6 +71,12 @@ impl Tmux {
         }
     }
 
+    /// Types `text` as it is (`send-keys -l`: no key names).
+    pub(crate) fn type_text(&self, text: &str) {
+        let output = self.run(&["send-keys", "-t", "main", "-l", text]);
+        assert!(output.status.success(), "send-keys -l {text}");
+    }
+
     pub(crate) fn screen(&self) -> String {
         let output = self.run(&["capture-pane", "-p", "-t", "main"]);
         String::from_utf8_lossy(&output.stdout).into_owned()
@@ -103,7 +109,8 @@ pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-pub(crate) fn lesson_one() -> Lesson {
+/// Every lesson of `lessons/`, in course order.
+pub(crate) fn lessons() -> Vec<Lesson> {
     let dir = repo().join("lessons");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -112,17 +119,22 @@ pub(crate) fn lesson_one() -> Lesson {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     files.sort();
-    let lessons: Vec<Lesson> = files
+    let mut lessons: Vec<Lesson> = files
         .iter()
         .map(|p| {
             let bytes = std::fs::read(p).unwrap();
             parse_lesson(&bytes).unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
         })
         .collect();
+    lessons.sort_by_key(|l| l.order);
     lessons
+}
+
+pub(crate) fn lesson_one() -> Lesson {
+    lessons()
         .into_iter()
-        .min_by_key(|l| l.order)
-        .unwrap_or_else(|| panic!("no lessons in {}", dir.display()))
+        .next()
+        .unwrap_or_else(|| panic!("no lessons in {}", repo().join("lessons").display()))
 }
 
 /// Lesson 1's mark exercise: its place in the lesson, the exercise, its

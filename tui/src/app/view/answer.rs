@@ -1021,7 +1021,9 @@ pub(crate) fn sql_title(work: &SqlWork, lang: Lang) -> String {
             }
         })
         .collect();
-    let mode = if work.editing {
+    let mode = if work.running.is_some() {
+        lang.pick("running · Esc cancels", "运行中 · Esc 取消")
+    } else if work.editing {
         lang.pick("typing · Esc stops", "输入中 · Esc 结束")
     } else {
         lang.pick("e edits · Enter runs", "e 编辑 · Enter 运行")
@@ -1104,6 +1106,23 @@ pub(crate) fn sql_step(
         theme.dim(),
         theme,
     );
+    if let Some(running) = work.running {
+        lines.push(Line::default());
+        let said = if running.cancelling {
+            lang.pick(
+                "Cancelling: SQLite stops at its next check…",
+                "正在取消：SQLite 会在下一次检查时停止……",
+            )
+        } else {
+            lang.pick(
+                "Running your statements on SQLite against every case… Esc cancels.",
+                "正在 SQLite 上对每个用例运行你的语句…… 按 Esc 取消。",
+            )
+        };
+        prose(&mut lines, said, width, theme.warn(), theme);
+        // The answer below is the last try's, not this one's.
+        return PanelText { lines, focus };
+    }
     for refusal in &work.refused {
         let said = match lang {
             Lang::En => &refusal.en,

@@ -227,6 +227,7 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
             }
             keys
         }
+        Screen::Exercise(_) if super::sql_run::running(app) => Vec::new(),
         Screen::Exercise(state) => {
             let mut keys = exercise_aliases(&state.work, app.lang());
             keys.push(("Shift-Tab", w("as Tab, backwards", "同 Tab，反向")));
@@ -274,6 +275,13 @@ fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'stat
     let first_last = ("Home/End", w("first/last", "首项/末项"));
     let (mut keys, later) = match &state.work {
         // Typing: every printable key is text; Esc alone leaves it.
+        // Running: the exercise waits; Esc cancels.
+        Work::Sql(work) if work.running.is_some() => {
+            return vec![
+                ("Esc", w("cancel the run", "取消运行")),
+                ("l", lang.other().own_name()),
+            ];
+        }
         Work::Sql(work) if work.editing => {
             return vec![
                 ("Esc", w("done typing", "结束输入")),
