@@ -128,9 +128,25 @@ pub(crate) fn document(text: &str) -> Result<Spanned<DeTable<'_>>, Vec<Diagnosti
     })
 }
 
+/// The keys of a scenario file's top level.
+const SCENARIO_KEYS: [&str; 11] = [
+    "id",
+    "title",
+    "description",
+    "ttl",
+    "workers",
+    "jobs",
+    "design",
+    "steps",
+    "targets",
+    "clocks",
+    "seed",
+];
+
 /// Parses a design file for the explorers: either a design table at the top
 /// level (`token = …`, `commit_checks = […]`, …) or a file with a `design`
-/// key — a scenario file works too, and its other keys are not read.
+/// key. A scenario file works too: its other keys are not read, and one
+/// without `design` has a scenario's default design, `full`.
 pub fn parse_design(bytes: &[u8]) -> Result<(Design, DesignSource), Vec<Diagnostic>> {
     let text = decode(
         bytes,
@@ -151,8 +167,18 @@ pub fn parse_design(bytes: &[u8]) -> Result<(Design, DesignSource), Vec<Diagnost
     let resolved = match nested {
         Some((_, value)) => reader.design(value),
         None => {
-            let whole = Spanned::new(document.span(), DeValue::Table(root.clone()));
-            reader.design(&whole)
+            let table: DeTable<'_> = root
+                .iter()
+                .filter(|(key, _)| !SCENARIO_KEYS.contains(&key.get_ref().as_ref()))
+                .map(|(key, value)| (key.clone(), value.clone()))
+                .collect();
+            if table.is_empty() {
+                // Only a scenario's keys (the file is not empty): its design
+                // is the one `fencelab run` gives a scenario without one.
+                Some((Design::default(), DesignSource::Default))
+            } else {
+                reader.design(&Spanned::new(document.span(), DeValue::Table(table)))
+            }
         }
     };
     match (resolved, reader.errors.is_empty()) {
@@ -227,6 +253,10 @@ pub(crate) fn did_you_mean<'k>(
         ),
         None => {
             let list: Vec<String> = known.into_iter().map(|k| format!("`{k}`")).collect();
+            if list.is_empty() {
+                // Nothing to choose from: no dangling "expected one of".
+                return words("", "");
+            }
             words(
                 format!("; expected one of {}", list.join(", ")),
                 format!("；应为以下之一：{}", list.join("、")),
@@ -578,22 +608,9 @@ impl<'t> Reader<'t> {
         document: &DeTable<'_>,
         span: Range<usize>,
     ) -> Option<Scenario> {
-        const KEYS: [&str; 11] = [
-            "id",
-            "title",
-            "description",
-            "ttl",
-            "workers",
-            "jobs",
-            "design",
-            "steps",
-            "targets",
-            "clocks",
-            "seed",
-        ];
         let start = span.start;
         let the_scenario = words("the scenario", "场景");
-        let fields = self.fields(document, span, &KEYS, &the_scenario);
+        let fields = self.fields(document, span, &SCENARIO_KEYS, &the_scenario);
         let id = self
             .required(&fields, 0, "id", &the_scenario)
             .and_then(|v| self.ident(v, &name("`id`")));
@@ -1040,7 +1057,12 @@ impl<'t> Reader<'t> {
             fields.get(1),
             words("worker", "Worker"),
             scenario.workers.iter().map(|w| w.id.as_str()),
-            None,
+            // Every id in `workers` was refused (`db`, a repeat, not an
+            // identifier), each with its own error above.
+            Some(words(
+                "; `workers` gives no usable worker",
+                "；`workers` 里没有可用的 Worker",
+            )),
         )?;
         let job = self.step_reference(
             fields.get(3),

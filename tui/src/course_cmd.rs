@@ -90,6 +90,11 @@ fn embedded_lessons() -> Vec<LessonText> {
         .collect()
 }
 
+/// Most lesson files a lessons folder may hold: the course has 12, and each
+/// file may be 1 MiB, so this bounds what `lint`, `grade` and the app hold
+/// (the budgets in docs/scenario-format.md).
+pub(crate) const MAX_LESSON_FILES: usize = 64;
+
 /// Every `*.toml` file in `dir`, in file-name order, and a line for each
 /// that could not be read.
 fn read_lessons_folder(
@@ -120,6 +125,20 @@ fn read_lessons_folder(
         .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
         .collect();
     paths.sort();
+    if paths.len() > MAX_LESSON_FILES {
+        return Err(vec![match lang {
+            Lang::En => format!(
+                "{}: more than {MAX_LESSON_FILES} lesson files (*.toml): {} here; a course holds at most {MAX_LESSON_FILES}",
+                dir.display(),
+                paths.len()
+            ),
+            Lang::Zh => format!(
+                "{}：课程文件超过 {MAX_LESSON_FILES} 个（这里有 {} 个 *.toml）；一门课最多 {MAX_LESSON_FILES} 个",
+                dir.display(),
+                paths.len()
+            ),
+        }]);
+    }
     if paths.is_empty() {
         return Err(vec![match lang {
             Lang::En => format!("{}: no lesson files (*.toml) here", dir.display()),
@@ -358,6 +377,28 @@ fn answers_error_zh(error: &serde_json::Error) -> String {
     } else {
         "这里不是有效的答案文件：顶层应是一个含 `answers` 列表的对象".to_owned()
     }
+}
+
+/// `FILE:LINE:COL: …` when `text` is valid JSON but not an object: what an
+/// answers file must look like (serde would name its own struct instead).
+fn not_an_object(text: &str, shown: &str, lang: Lang) -> Option<String> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    if value.is_object() {
+        return None;
+    }
+    let start = text.len() - text.trim_start().len();
+    let (line, col) = sim_core::line_col(text, start);
+    let shape = r#"`{"learner": "…", "answers": [{"lesson": …, "exercise": …, "mark": …}, …]}`"#;
+    Some(match lang {
+        Lang::En => format!(
+            "{shown}:{line}:{col}: an answers file must be one JSON object, {shape} (lessons/README.md); this is {}",
+            json_kind(&value)
+        ),
+        Lang::Zh => format!(
+            "{shown}:{line}:{col}: 答案文件必须是一个 JSON 对象，{shape}（格式见 lessons/README.md）；这里是{}",
+            json_kind_zh(&value)
+        ),
+    })
 }
 
 /// The answer keys of an answer, one per exercise kind.
@@ -720,15 +761,18 @@ fn grade_report_table(learner: Option<&str>, results: &[Graded], lang: Lang) -> 
         );
         let _ = writeln!(out, "{mark} {}", inert(&line));
         for item in result.grade.items.iter().filter(|item| !item.right) {
-            // Options counted from 1 as a reader counts them; steps by the
-            // number the timeline gives them.
+            // Options and a SQL battery's cases counted from 1 as a reader
+            // counts them (a case's text starts with its title); steps by
+            // the number the timeline gives them.
             let label = item
                 .index
-                .map(|i| match (result.kind == "quiz", lang) {
-                    (true, Lang::En) => format!("option {}: ", i + 1),
-                    (true, Lang::Zh) => format!("选项 {}：", i + 1),
-                    (false, Lang::En) => format!("step {i}: "),
-                    (false, Lang::Zh) => format!("第 {i} 步："),
+                .map(|i| match (result.kind, lang) {
+                    ("quiz", Lang::En) => format!("option {}: ", i + 1),
+                    ("quiz", Lang::Zh) => format!("选项 {}：", i + 1),
+                    ("sql", Lang::En) => format!("case {}: ", i + 1),
+                    ("sql", Lang::Zh) => format!("用例 {}：", i + 1),
+                    (_, Lang::En) => format!("step {i}: "),
+                    (_, Lang::Zh) => format!("第 {i} 步："),
                 })
                 .unwrap_or_default();
             let _ = writeln!(out, "    ✗ {label}{}", inert(item.text.get(lang)));
@@ -764,6 +808,12 @@ pub(crate) fn grade_command(
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let parsed = serde_json::from_str::<DistinctKeys>(text)
         .and_then(|DistinctKeys| serde_json::from_str::<AnswersFile<'_>>(text));
+    if parsed.is_err() {
+        if let Some(line) = not_an_object(text, &shown, lang) {
+            complain(&[line]);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    }
     let file: AnswersFile<'_> = match parsed {
         Ok(file) => file,
         Err(error) => {

@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sim_core::Preset;
 use sim_core::explore::{
-    Bounds, Control, Limits, Method, Phase, Progress, Report, Verdict, World, WorldError,
-    WorldOptions, classification, explore_limited, safe_sentence, schedule_labels,
+    Control, DesignChoice, Exploration, ExplorerSettings, Limits, Method, Phase, Progress, Report,
+    SettingsError, Verdict, World, classification, explore_limited, safe_sentence, schedule_labels,
 };
-use sim_core::{DesignSource, Preset, Protect};
 use unicode_width::UnicodeWidthStr;
 
 use crate::report::{EXIT_BAD_INPUT, io_error_zh, list_or_none, print_stdout, render_table};
@@ -51,11 +51,6 @@ pub(crate) struct ExploreOptions {
 /// Why `fencelab explore` could not run.
 #[derive(Debug)]
 pub(crate) enum ExploreError {
-    /// `--design` names neither a preset nor a file.
-    UnknownDesign {
-        value: String,
-        suggestion: Option<&'static str>,
-    },
     ReadDesign {
         path: String,
         error: crate::input::ReadError,
@@ -65,11 +60,9 @@ pub(crate) enum ExploreError {
         path: String,
         diagnostics: Vec<sim_core::Diagnostic>,
     },
-    UnknownProtection {
-        item: String,
-        suggestion: Option<&'static str>,
-    },
-    World(WorldError),
+    /// The settings sim-core refused (the same words the terminal's
+    /// explorer screen and the page say).
+    Settings(SettingsError),
     WriteCounterexample {
         path: String,
         error: std::io::Error,
@@ -78,13 +71,8 @@ pub(crate) enum ExploreError {
 
 impl ExploreError {
     /// One line per problem, in `lang` (a design file's mistakes as
-    /// `FILE:LINE:COL: message`, in the parser's English).
+    /// `FILE:LINE:COL: message`).
     pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
-        let hint = |suggestion: &Option<&str>, names: &[&str]| match (suggestion, lang) {
-            (Some(name), Lang::En) => format!("did you mean `{name}`?"),
-            (Some(name), Lang::Zh) => format!("你是想写 `{name}` 吗？"),
-            (None, _) => names.join(", "),
-        };
         let line = match (self, lang) {
             (ExploreError::InvalidDesign { path, diagnostics }, _) => {
                 return diagnostics
@@ -92,36 +80,8 @@ impl ExploreError {
                     .map(|d| format!("{path}:{}:{}: {}", d.line, d.col, d.message_in(lang)))
                     .collect();
             }
-            (ExploreError::UnknownDesign { value, suggestion }, _) => {
-                let names = Preset::ALL.map(Preset::name);
-                let hint = hint(suggestion, &names);
-                match (lang, suggestion) {
-                    (Lang::En, Some(_)) => {
-                        format!("`{value}` is neither a design preset nor a file; {hint}")
-                    }
-                    (Lang::En, None) => {
-                        format!("`{value}` is neither a design preset nor a file; presets: {hint}")
-                    }
-                    (Lang::Zh, Some(_)) => format!("`{value}` 既不是预设设计，也不是文件；{hint}"),
-                    (Lang::Zh, None) => {
-                        format!("`{value}` 既不是预设设计，也不是文件；预设有：{hint}")
-                    }
-                }
-            }
             (ExploreError::ReadDesign { path, error }, _) => error.line(path, lang),
-            (ExploreError::UnknownProtection { item, suggestion }, _) => {
-                let names = Protect::ALL.map(Protect::name);
-                let hint = hint(suggestion, &names);
-                match (lang, suggestion) {
-                    (Lang::En, Some(_)) => format!("unknown target protection `{item}`; {hint}"),
-                    (Lang::En, None) => {
-                        format!("unknown target protection `{item}`; modes: {hint}")
-                    }
-                    (Lang::Zh, Some(_)) => format!("未知的目标保护方式 `{item}`；{hint}"),
-                    (Lang::Zh, None) => format!("未知的目标保护方式 `{item}`；可选：{hint}"),
-                }
-            }
-            (ExploreError::World(error), _) => error.message(lang),
+            (ExploreError::Settings(error), _) => error.message(lang),
             (ExploreError::WriteCounterexample { path, error }, Lang::En) => {
                 format!("{path}: cannot write: {error}")
             }
@@ -152,17 +112,15 @@ impl std::fmt::Display for ExploreError {
 
 impl std::error::Error for ExploreError {}
 
-/// Resolves `--design`: a preset name, or a design file.
-fn design_of(value: &str) -> Result<(sim_core::Design, DesignSource), ExploreError> {
-    if let Some(preset) = Preset::from_name(value) {
-        return Ok((preset.design(), DesignSource::Preset(preset)));
-    }
+/// Resolves `--design`: a preset name (sim-core checks it), or a design
+/// file, read here. A value that names no preset is a file when it exists
+/// or looks like a path, so a missing file is said to be missing.
+fn design_of(value: &str) -> Result<DesignChoice, ExploreError> {
     let path = Path::new(value);
-    if !path.exists() {
-        return Err(ExploreError::UnknownDesign {
-            value: value.to_owned(),
-            suggestion: sim_core::closest(value, Preset::ALL.map(Preset::name)),
-        });
+    let is_file = Preset::from_name(value).is_none()
+        && (path.exists() || path.components().count() > 1 || path.extension().is_some());
+    if !is_file {
+        return Ok(DesignChoice::Named(value.to_owned()));
     }
     let shown = path.display().to_string();
     let bytes =
@@ -172,66 +130,54 @@ fn design_of(value: &str) -> Result<(sim_core::Design, DesignSource), ExploreErr
                 error,
             }
         })?;
-    sim_core::parse_design(&bytes).map_err(|diagnostics| ExploreError::InvalidDesign {
-        path: shown,
-        diagnostics,
+    sim_core::parse_design(&bytes)
+        .map(|(design, source)| DesignChoice::Given { design, source })
+        .map_err(|diagnostics| ExploreError::InvalidDesign {
+            path: shown,
+            diagnostics,
+        })
+}
+
+/// The options as sim-core's explorer settings: `--targets` split at its
+/// commas (sim-core refuses an empty item, so `,,,` is not "no targets"),
+/// `--no-targets` as no target.
+fn settings_of(options: &ExploreOptions) -> Result<ExplorerSettings, ExploreError> {
+    let design = options.design.as_deref().map(design_of).transpose()?;
+    let targets = if options.no_targets {
+        Some(Vec::new())
+    } else {
+        options
+            .targets
+            .as_ref()
+            .map(|list| list.split(',').map(str::to_owned).collect())
+    };
+    Ok(ExplorerSettings {
+        design,
+        workers: Some(u64::from(options.workers)),
+        targets,
+        ttl: Some(u64::from(options.ttl)),
+        jobs: Some(u64::from(options.jobs)),
+        seed: Some(options.seed),
+        cases: Some(u64::from(options.cases)),
+        exhaustive: options.exhaustive,
+        max_time: Some(u64::from(options.max_time)),
+        max_claims: Some(u64::from(options.max_claims)),
+        max_steps: Some(u64::from(options.max_steps)),
+        max_in_flight: Some(u64::from(options.max_in_flight)),
+        max_delay: Some(u64::from(options.max_delay)),
+        max_states: Some(options.max_states),
+        time_limit_s: Some(options.time_limit_s),
+        cancel: options.cancel,
+        heartbeat: options.heartbeat,
+        restarted: options.restarted,
     })
 }
 
-fn parse_targets(list: &str, default: Protect) -> Result<Vec<Protect>, ExploreError> {
-    list.split(',')
-        .map(str::trim)
-        .filter(|item| !item.is_empty())
-        .map(|item| {
-            if item == "design" {
-                return Ok(default);
-            }
-            Protect::from_name(item).ok_or_else(|| ExploreError::UnknownProtection {
-                item: item.to_owned(),
-                suggestion: sim_core::closest(item, Protect::ALL.map(Protect::name)),
-            })
-        })
-        .collect()
-}
-
-/// The world the options describe.
-fn world_of(options: &ExploreOptions) -> Result<World, ExploreError> {
-    let (design, source) = match &options.design {
-        Some(value) => design_of(value)?,
-        None => (Preset::Full.design(), DesignSource::Preset(Preset::Full)),
-    };
-    let mut world_options = WorldOptions::new(design, source);
-    world_options.workers = options.workers;
-    world_options.ttl = options.ttl;
-    world_options.jobs = options.jobs;
-    world_options.allow_cancel = options.cancel;
-    world_options.heartbeat = options.heartbeat;
-    world_options.restarted = options.restarted;
-    world_options.seed = options.seed;
-    world_options.bounds = Bounds {
-        max_time: options.max_time,
-        max_claims: options.max_claims,
-        max_steps: options.max_steps,
-        max_in_flight: options.max_in_flight,
-        max_delay: options.max_delay,
-    };
-    if options.no_targets {
-        world_options.targets = Some(Vec::new());
-    } else if let Some(list) = &options.targets {
-        world_options.targets = Some(parse_targets(list, design.target_protect)?);
-    }
-    world_options.world().map_err(ExploreError::World)
-}
-
-fn method_of(options: &ExploreOptions) -> Method {
-    if options.exhaustive {
-        Method::Exhaustive
-    } else {
-        Method::Random {
-            seed: options.seed,
-            cases: options.cases,
-        }
-    }
+/// The search the options describe.
+fn exploration_of(options: &ExploreOptions) -> Result<Exploration, ExploreError> {
+    settings_of(options)?
+        .build()
+        .map_err(ExploreError::Settings)
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
@@ -275,12 +221,15 @@ impl<F: FnMut(&Progress) -> bool> Control for TimeLimited<F> {
     }
 }
 
-/// The caps `options` set.
-fn limits_of(options: &ExploreOptions) -> Limits {
-    Limits {
-        max_states: options.max_states,
-        time_limit_ms: Some(options.time_limit_s.saturating_mul(1000)),
+/// The caps `options` set (all that `--all-presets` takes).
+fn limits_of(options: &ExploreOptions) -> Result<Limits, ExploreError> {
+    ExplorerSettings {
+        max_states: Some(options.max_states),
+        time_limit_s: Some(options.time_limit_s),
+        ..ExplorerSettings::default()
     }
+    .limits()
+    .map_err(ExploreError::Settings)
 }
 
 fn run_search(
@@ -326,8 +275,8 @@ fn run_search(
         limit: Duration::from_millis(limits.time_limit_ms.unwrap_or(u64::MAX)),
         out_of_time: false,
     };
-    let report =
-        explore_limited(world, method, None, limits, &mut control).map_err(ExploreError::World);
+    let report = explore_limited(world, method, None, limits, &mut control)
+        .map_err(|error| ExploreError::Settings(SettingsError::World(error)));
     bar.finish_and_clear();
     let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok((report?, elapsed_ms))
@@ -337,12 +286,15 @@ pub(crate) fn explore_command(options: &ExploreOptions) -> ExitCode {
     if options.all_presets {
         return classification_command(options);
     }
-    let world = match world_of(options) {
-        Ok(world) => world,
+    let Exploration {
+        world,
+        method,
+        limits,
+    } = match exploration_of(options) {
+        Ok(exploration) => exploration,
         Err(error) => return error.exit(options.lang),
     };
-    let method = method_of(options);
-    let (report, elapsed_ms) = match run_search(&world, method, limits_of(options), options.lang) {
+    let (report, elapsed_ms) = match run_search(&world, method, limits, options.lang) {
         Ok(found) => found,
         Err(error) => return error.exit(options.lang),
     };
@@ -562,13 +514,16 @@ const CLASSIFICATION_WIDTH: usize = 100;
 fn classification_command(options: &ExploreOptions) -> ExitCode {
     let lang = options.lang;
     let style = Style::for_stdout();
+    let limits = match limits_of(options) {
+        Ok(limits) => limits,
+        Err(error) => return error.exit(lang),
+    };
     let mut rows = Vec::new();
     for case in classification() {
-        let (report, elapsed_ms) =
-            match run_search(&case.world, Method::Exhaustive, limits_of(options), lang) {
-                Ok(found) => found,
-                Err(error) => return error.exit(lang),
-            };
+        let (report, elapsed_ms) = match run_search(&case.world, Method::Exhaustive, limits, lang) {
+            Ok(found) => found,
+            Err(error) => return error.exit(lang),
+        };
         rows.push((case, report, elapsed_ms));
     }
     if options.json {

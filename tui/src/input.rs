@@ -39,16 +39,20 @@ impl InputKind {
     /// The largest file of this kind fencelab reads, in bytes.
     ///
     /// Chosen with a wide margin over what exists: the largest example
-    /// scenario is under 3 KiB, the largest lesson under 23 KiB, a design
+    /// scenario is under 3 KiB, the largest lesson under 36 KiB, a design
     /// file a few hundred bytes. A scenario's limit also bounds its steps
-    /// (a step takes at least about 30 bytes, so about 35 000 fit), which
+    /// (a step takes at least about 30 bytes, so about 36 000 fit), which
     /// keeps `run --json` on the largest legal file within the memory budget
-    /// stated in docs/scenario-format.md.
+    /// stated in docs/scenario-format.md. A lesson is held parsed for the
+    /// whole session (about 7 bytes per byte of scenario steps in it), and a
+    /// folder holds up to 64 of them, so its limit is lower: 64 lessons of
+    /// 256 KiB stay within the same budget.
     pub(crate) const fn limit(self) -> u64 {
         match self {
             InputKind::Scenario => MIB,
             InputKind::Design => 64 * KIB,
-            InputKind::Lesson | InputKind::Answers | InputKind::Progress => MIB,
+            InputKind::Lesson => 256 * KIB,
+            InputKind::Answers | InputKind::Progress => MIB,
             InputKind::PendingProgress => 2 * MIB + 64 * KIB,
         }
     }

@@ -176,8 +176,8 @@ struct ExploreArgs {
     /// Lease length in ticks (1 to 15).
     #[arg(long, default_value_t = offered(OFFER.ttl), value_parser = clap::value_parser!(u8).range(span(OFFER.ttl)))]
     ttl: u8,
-    /// Seed of the random explorer (and of `token = "random"`).
-    #[arg(long, default_value_t = OFFER.seed.default)]
+    /// Seed of the random explorer (and of `token = "random"`), 0 to 4294967295.
+    #[arg(long, default_value_t = OFFER.seed.default, value_parser = clap::value_parser!(u64).range(OFFER.seed.min..=OFFER.seed.max))]
     seed: u64,
     /// Random schedules to try before answering SAFE.
     #[arg(long, default_value_t = offered(OFFER.cases), value_parser = clap::value_parser!(u32).range(span(OFFER.cases)))]
@@ -227,8 +227,13 @@ struct ExploreArgs {
     #[arg(long)]
     json: bool,
     /// Explore every preset (and the telling custom designs) exhaustively and
-    /// print the classification table.
-    #[arg(long)]
+    /// print the classification table. Each row has its own world, so the
+    /// world's options are refused beside it; the limits and --json apply.
+    #[arg(long, conflicts_with_all = [
+        "design", "workers", "targets", "no_targets", "ttl", "seed", "cases", "exhaustive",
+        "max_time", "max_claims", "max_steps", "max_in_flight", "max_delay", "jobs", "cancel",
+        "heartbeat", "restarted", "out",
+    ])]
     all_presets: bool,
     /// Language of explanations: `en` or `zh` (default: from LANG).
     #[arg(long, value_enum)]

@@ -55,6 +55,8 @@ pub(crate) fn io_error_zh(error: &std::io::Error) -> String {
         ErrorKind::PermissionDenied => "没有权限".to_owned(),
         ErrorKind::IsADirectory => "这是一个文件夹".to_owned(),
         ErrorKind::InvalidData => "内容无效".to_owned(),
+        ErrorKind::AddrInUse => "端口已被占用".to_owned(),
+        ErrorKind::AddrNotAvailable => "地址不可用".to_owned(),
         _ => error.to_string(),
     }
 }

@@ -6,13 +6,18 @@
 //! (`application/wasm` for streaming compilation, `text/javascript` for
 //! modules), nothing outside the page.
 //!
+//! A page elsewhere cannot read it through DNS rebinding (its name made to
+//! resolve to 127.0.0.1): a request is answered only when its `Host` is
+//! this server's own (`127.0.0.1`, `localhost` or `[::1]` with the served
+//! port), else 403; and no path segment starting with `.` is ever served
+//! (dotfiles such as `.ssh/` or `.git/` in a `--dir` folder), 404.
+//!
 //! Slow or idle clients cannot starve it: at most [`MAX_CONNECTIONS`] are
 //! served at once (more wait in the kernel's backlog, holding none of our
 //! file descriptors), and a request head must arrive whole within
 //! [`HEAD_DEADLINE`] — a deadline over the whole head, not per read, so a
 //! client trickling one header line a second is still dropped.
 
-use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -57,20 +62,30 @@ pub(crate) enum Site {
 impl Site {
     /// The bytes a request target names, and the name that sets their
     /// Content-Type; `None` for anything outside the page.
-    fn file(&self, target: &str) -> Option<(PathBuf, Cow<'static, [u8]>)> {
+    fn file(&self, target: &str) -> Option<(PathBuf, Body)> {
         let relative = request_path(target)?;
         match self {
             Site::Folder(root) => {
                 let file = resolve(root, &relative)?;
-                let bytes = std::fs::read(&file).ok()?;
-                Some((file, Cow::Owned(bytes)))
+                let opened = std::fs::File::open(&file).ok()?;
+                let length = opened.metadata().ok()?.len();
+                Some((file, Body::File(opened, length)))
             }
             Site::Embedded(files) => files
                 .iter()
                 .find(|(name, _)| *name == relative)
-                .map(|(name, bytes)| (PathBuf::from(name), Cow::Borrowed(*bytes))),
+                .map(|(name, bytes)| (PathBuf::from(name), Body::Bytes(bytes))),
         }
     }
+}
+
+/// What an answer carries.
+pub(crate) enum Body {
+    Bytes(&'static [u8]),
+    /// A file of the folder, streamed (never read whole into memory, so a
+    /// large file costs a copy buffer per connection, not its size), and
+    /// its length.
+    File(std::fs::File, u64),
 }
 
 /// The page to serve: the folder `dir` names, else the embedded page.
@@ -116,12 +131,17 @@ pub(crate) fn web_command(port: u16, open: bool, dir: Option<PathBuf>, lang: Lan
     let listener = match TcpListener::bind((Ipv4Addr::LOCALHOST, port)) {
         Ok(listener) => listener,
         Err(error) => {
+            // A port in use (or not ours to take) is a bad argument.
+            let why = match lang {
+                Lang::En => error.to_string(),
+                Lang::Zh => crate::report::io_error_zh(&error),
+            };
             say(&format!(
-                "fencelab web: {} 127.0.0.1:{port}: {error} ({} --port N)",
+                "fencelab web: {} 127.0.0.1:{port}: {why} ({} --port N)",
                 lang.pick("cannot listen on", "无法监听"),
                 lang.pick("try", "试试"),
             ));
-            return ExitCode::FAILURE;
+            return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
     let port = listener.local_addr().map_or(port, |a| a.port());
@@ -194,6 +214,7 @@ impl Slots {
 
 /// Answers connections until the listener fails.
 pub(crate) fn serve(listener: &TcpListener, site: Site) {
+    let port = listener.local_addr().map_or(0, |address| address.port());
     let site = Arc::new(site);
     let slots = Arc::new(Slots::default());
     loop {
@@ -214,7 +235,7 @@ pub(crate) fn serve(listener: &TcpListener, site: Site) {
         let spawned = std::thread::Builder::new().spawn({
             let slots = Arc::clone(&slots);
             move || {
-                let _ = handle(stream, &site);
+                let _ = handle(stream, &site, port);
                 slots.give_back();
             }
         });
@@ -246,12 +267,13 @@ pub(crate) fn mime(path: &Path) -> &'static str {
 
 /// The path below the page's root that a request target names
 /// (`index.html` for a folder), or `None` for anything that could step
-/// outside it: `.`, `..`, a backslash, or a percent-encoding.
+/// outside it or is hidden: a segment starting with `.` (`..`, `.ssh`,
+/// `.git`), a backslash, or a percent-encoding.
 pub(crate) fn request_path(target: &str) -> Option<String> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
     let mut parts = Vec::new();
     for part in path.split('/').filter(|p| !p.is_empty()) {
-        if part == "." || part == ".." || part.contains('\\') || part.contains('%') {
+        if part.starts_with('.') || part.contains('\\') || part.contains('%') {
             return None;
         }
         parts.push(part);
@@ -297,7 +319,27 @@ fn read_head(stream: &mut TcpStream) -> Option<Vec<u8>> {
     }
 }
 
-fn handle(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
+/// Whether the request head names this server as its one `Host`: an
+/// address of this machine with the served port (a browser leaves the port
+/// out only for port 80).
+pub(crate) fn own_host(head: &[u8], port: u16) -> bool {
+    let text = String::from_utf8_lossy(head);
+    let mut hosts = text.lines().skip(1).filter_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.trim()
+            .eq_ignore_ascii_case("host")
+            .then_some(value.trim())
+    });
+    let (Some(host), None) = (hosts.next(), hosts.next()) else {
+        return false;
+    };
+    ["127.0.0.1", "localhost", "[::1]"].iter().any(|name| {
+        host.eq_ignore_ascii_case(&format!("{name}:{port}"))
+            || (port == 80 && host.eq_ignore_ascii_case(name))
+    })
+}
+
+fn handle(mut stream: TcpStream, site: &Site, port: u16) -> std::io::Result<()> {
     let Some(head) = read_head(&mut stream) else {
         return Ok(());
     };
@@ -306,22 +348,31 @@ fn handle(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
     BufReader::new(head.as_slice()).read_line(&mut request_line)?;
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    if !own_host(&head, port) {
+        return respond(
+            &mut stream,
+            "403 Forbidden",
+            "text/plain; charset=utf-8",
+            Body::Bytes(b"this server answers only its own address: 127.0.0.1, localhost or [::1] with its port\n"),
+            method == "HEAD",
+        );
+    }
     if method != "GET" && method != "HEAD" {
         return respond(
             &mut stream,
             "405 Method Not Allowed",
             "text/plain",
-            b"GET or HEAD only\n",
+            Body::Bytes(b"GET or HEAD only\n"),
             method == "HEAD",
         );
     }
     match site.file(target) {
-        Some((file, body)) => respond(&mut stream, "200 OK", mime(&file), &body, method == "HEAD"),
+        Some((file, body)) => respond(&mut stream, "200 OK", mime(&file), body, method == "HEAD"),
         None => respond(
             &mut stream,
             "404 Not Found",
             "text/plain; charset=utf-8",
-            b"not found\n",
+            Body::Bytes(b"not found\n"),
             method == "HEAD",
         ),
     }
@@ -331,16 +382,25 @@ fn respond(
     stream: &mut TcpStream,
     status: &str,
     content_type: &str,
-    body: &[u8],
+    body: Body,
     head_only: bool,
 ) -> std::io::Result<()> {
+    let length = match &body {
+        Body::Bytes(bytes) => bytes.len() as u64,
+        Body::File(_, length) => *length,
+    };
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
-        body.len()
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\nCache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
     );
     stream.write_all(head.as_bytes())?;
     if !head_only {
-        stream.write_all(body)?;
+        match body {
+            Body::Bytes(bytes) => stream.write_all(bytes)?,
+            // At most the length announced, should the file grow meanwhile.
+            Body::File(file, length) => {
+                std::io::copy(&mut file.take(length), stream)?;
+            }
+        }
     }
     stream.flush()
 }
@@ -349,7 +409,10 @@ fn respond(
 mod tests {
     use super::*;
 
+    /// Sends `request` with this server's own Host (as a browser on the
+    /// page sends it) after its first line; the whole answer.
     fn get(port: u16, request: &str) -> String {
+        let request = request.replacen("\r\n", &format!("\r\nHost: 127.0.0.1:{port}\r\n"), 1);
         let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
         stream.write_all(request.as_bytes()).unwrap();
         let mut out = String::new();
@@ -370,16 +433,25 @@ mod tests {
         ] {
             std::fs::write(dist.join(name), text).unwrap();
         }
+        // Larger than any copy buffer: streamed whole, its length announced.
+        std::fs::write(dist.join("big.txt"), "a".repeat(3 << 20)).unwrap();
         std::fs::write(dir.path().join("secret.txt"), "no").unwrap();
         let root = std::fs::canonicalize(&dist).unwrap();
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
         std::thread::spawn(move || serve(&listener, Site::Folder(root)));
 
-        let index = get(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        let index = get(port, "GET / HTTP/1.1\r\n\r\n");
         assert!(index.starts_with("HTTP/1.1 200 OK"), "{index}");
         assert!(index.contains("Content-Type: text/html"), "{index}");
         assert!(index.ends_with("<!doctype html>"), "{index}");
+        let big = get(port, "GET /big.txt HTTP/1.1\r\n\r\n");
+        assert!(
+            big.contains("Content-Length: 3145728\r\n"),
+            "{}",
+            &big[..200]
+        );
+        assert!(big.ends_with(&"a".repeat(3 << 20)));
         let wasm = get(port, "GET /x.wasm?v=1 HTTP/1.1\r\n\r\n");
         assert!(wasm.contains("Content-Type: application/wasm"), "{wasm}");
         assert!(get(port, "GET /app.js HTTP/1.1\r\n\r\n").contains("text/javascript"));
@@ -398,6 +470,7 @@ mod tests {
 
     /// A page in memory, as `build.rs` embeds one.
     const PAGE: &[(&str, &[u8])] = &[
+        (".hidden", b"never served"),
         ("app.js", b"export {}"),
         ("index.html", b"<!doctype html>"),
         ("snippets/x/inline0.js", b"export const a = 1;"),
@@ -430,6 +503,7 @@ mod tests {
             "/snippets/./x/inline0.js",
             "/nope.js",
             "/snippets/",
+            "/.hidden",
         ] {
             let answer = get(port, &format!("GET {wrong} HTTP/1.1\r\n\r\n"));
             assert!(answer.starts_with("HTTP/1.1 404"), "{wrong}: {answer}");
@@ -460,6 +534,31 @@ mod tests {
             answer.as_ref().is_err_and(|m| m.contains("no index.html")),
             "{answer:?}"
         );
+    }
+
+    /// DNS rebinding: only this server's own Host is answered, once.
+    #[test]
+    fn only_the_servers_own_host_is_answered() {
+        let head = |host: &str| format!("GET / HTTP/1.1\r\nAccept: */*\r\n{host}\r\n");
+        for own in [
+            "Host: 127.0.0.1:8000",
+            "host:localhost:8000",
+            "HOST:  LOCALHOST:8000 ",
+            "Host: [::1]:8000",
+        ] {
+            assert!(own_host(head(own).as_bytes(), 8000), "{own}");
+        }
+        for foreign in [
+            "Host: attacker.example:8000",
+            "Host: 127.0.0.1",
+            "Host: 127.0.0.1:8001",
+            "Host: localhost.attacker.example:8000",
+            "X-Host: 127.0.0.1:8000",
+            "Host: 127.0.0.1:8000\r\nHost: attacker.example",
+        ] {
+            assert!(!own_host(head(foreign).as_bytes(), 8000), "{foreign}");
+        }
+        assert!(own_host(head("Host: localhost").as_bytes(), 80));
     }
 
     #[test]

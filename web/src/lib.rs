@@ -21,10 +21,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use sim_core::explore::{
-    Bounds, Control, EXPLORER_OFFER, ExplorerOffer, Limits, Method, NumberSetting, RunToEnd,
-    WorldError, WorldOptions, explore_limited,
+    Control, EXPLORER_OFFER, Exploration, ExplorerOffer, ExplorerSettings, NumberSetting, Report,
+    RunToEnd, SettingsError, explore_limited,
 };
-use sim_core::{DesignSource, Preset, Protect};
 
 use crate::timeline::timeline;
 use sim_core::Reveal;
@@ -35,49 +34,22 @@ pub enum WebError {
     /// The scenario's mistakes, each with its line and column and its
     /// message in both languages.
     Scenario(Vec<sim_core::Diagnostic>),
-    /// The options are not JSON; the parser's detail.
-    OptionsNotJson(String),
-    UnknownPreset(String),
-    /// An option that must be a whole number from 0 to `max`.
-    NotSmall {
-        key: String,
-        min: u64,
-        max: u64,
-    },
-    TargetsNotList,
-    UnknownProtection(String),
-    World(WorldError),
+    /// The explorer's options, as sim-core's settings builder refused them
+    /// (the words `fencelab explore` and the terminal say).
+    Settings(SettingsError),
 }
 
 impl WebError {
     /// The problem in words, in `lang`; a scenario's mistakes one
     /// `LINE:COL: message` a line.
     pub fn message(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (WebError::Scenario(diagnostics), _) => diagnostics
+        match self {
+            WebError::Scenario(diagnostics) => diagnostics
                 .iter()
                 .map(|d| d.display_in(lang))
                 .collect::<Vec<_>>()
                 .join("\n"),
-            (WebError::OptionsNotJson(why), Lang::En) => format!("options are not JSON: {why}"),
-            (WebError::OptionsNotJson(why), Lang::Zh) => format!("选项不是 JSON：{why}"),
-            (WebError::UnknownPreset(name), Lang::En) => format!("unknown design preset `{name}`"),
-            (WebError::UnknownPreset(name), Lang::Zh) => format!("未知的预设设计 `{name}`"),
-            (WebError::NotSmall { key, min, max }, Lang::En) => {
-                format!("`{key}` must be an integer between {min} and {max}")
-            }
-            (WebError::NotSmall { key, min, max }, Lang::Zh) => {
-                format!("`{key}` 必须是 {min} 到 {max} 之间的整数")
-            }
-            (WebError::TargetsNotList, Lang::En) => "`targets` must be a list".to_owned(),
-            (WebError::TargetsNotList, Lang::Zh) => "`targets` 必须是一个列表".to_owned(),
-            (WebError::UnknownProtection(name), Lang::En) => {
-                format!("unknown target protection `{name}`")
-            }
-            (WebError::UnknownProtection(name), Lang::Zh) => {
-                format!("未知的目标保护方式 `{name}`")
-            }
-            (WebError::World(error), _) => error.message(lang),
+            WebError::Settings(error) => error.message(lang),
         }
     }
 }
@@ -105,108 +77,18 @@ pub fn run_json(toml: &str) -> Result<String, WebError> {
     Ok(serde_json::to_string(&trace.run_json(&scenario)).unwrap_or_default())
 }
 
-fn field<'v>(options: &'v Value, key: &str) -> Option<&'v Value> {
-    options.get(key).filter(|value| !value.is_null())
-}
-
-/// Option `key`: absent is the offered default, present must be in the
-/// offered range (`EXPLORER_OFFER`, the same for every front end).
-fn small(options: &Value, key: &str, setting: NumberSetting) -> Result<u64, WebError> {
-    match field(options, key) {
-        None => Ok(setting.default),
-        Some(value) => value
-            .as_u64()
-            .and_then(|number| setting.check(number))
-            .ok_or_else(|| WebError::NotSmall {
-                key: key.to_owned(),
-                min: setting.min,
-                max: setting.max,
-            }),
-    }
-}
-
-/// The world and method described by explorer options (the same knobs as
-/// `fencelab explore`): `design` (a preset name), `workers`, `targets` (a
-/// list of protection names, `design` for the design's own; `[]` for the
-/// job table alone), `ttl`, `jobs`,
-/// `cancel`, `heartbeat`, `restarted`, `seed`, `cases`, `exhaustive`,
-/// `max_time`, `max_claims`, `max_steps`, and the delivery delays
-/// `max_in_flight` (0: none) and `max_delay`.
-pub fn explore_options(options: &Value) -> Result<(sim_core::explore::World, Method), WebError> {
-    let name = field(options, "design")
-        .and_then(Value::as_str)
-        .unwrap_or("full");
-    let preset = Preset::from_name(name).ok_or_else(|| WebError::UnknownPreset(name.to_owned()))?;
-    let mut world = WorldOptions::new(preset.design(), DesignSource::Preset(preset));
-    world.workers = small(options, "workers", OFFER.workers)? as u8;
-    world.ttl = small(options, "ttl", OFFER.ttl)? as u8;
-    world.jobs = small(options, "jobs", OFFER.jobs)? as u8;
-    world.seed = small(options, "seed", OFFER.seed)?;
-    let flag = |key: &str| {
-        field(options, key)
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-    };
-    world.allow_cancel = flag("cancel");
-    world.heartbeat = flag("heartbeat");
-    world.restarted = flag("restarted");
-    world.bounds = Bounds {
-        max_time: small(options, "max_time", OFFER.max_time)? as u8,
-        max_claims: small(options, "max_claims", OFFER.max_claims)? as u8,
-        max_steps: small(options, "max_steps", OFFER.max_steps)? as u16,
-        max_in_flight: small(options, "max_in_flight", OFFER.max_in_flight)? as u8,
-        max_delay: small(options, "max_delay", OFFER.max_delay)? as u8,
-    };
-    if let Some(list) = field(options, "targets") {
-        let names = list.as_array().ok_or(WebError::TargetsNotList)?;
-        let targets: Result<Vec<Protect>, WebError> = names
-            .iter()
-            .map(|name| {
-                let text = name.as_str().unwrap_or_default();
-                if text == "design" {
-                    return Ok(preset.design().target_protect);
-                }
-                Protect::from_name(text).ok_or_else(|| WebError::UnknownProtection(text.to_owned()))
-            })
-            .collect();
-        world.targets = Some(targets?);
-    }
-    let method = if flag("exhaustive") {
-        Method::Exhaustive
-    } else {
-        Method::Random {
-            seed: world.seed,
-            cases: small(options, "cases", OFFER.cases)? as u32,
-        }
-    };
-    Ok((world.world().map_err(WebError::World)?, method))
-}
-
-/// The caps of a search from the same options: `max_states` and
-/// `time_limit_s`, with `fencelab explore`'s defaults. The time limit is
-/// only reported here; the caller's progress callback enforces it.
-pub fn explore_limits(options: &Value) -> Result<Limits, WebError> {
-    Ok(Limits {
-        max_states: small(options, "max_states", OFFER.max_states)?,
-        time_limit_ms: Some(
-            small(options, "time_limit_s", OFFER.time_limit_s)?.saturating_mul(1000),
-        ),
-    })
-}
-
-/// The options' JSON text, parsed.
-fn options_of(options_json: &str) -> Result<Value, WebError> {
-    serde_json::from_str(options_json).map_err(|e| WebError::OptionsNotJson(e.to_string()))
+/// The search the explorer's options describe (JSON text; the same knobs
+/// as `fencelab explore`, read by sim-core's [`ExplorerSettings`]).
+pub fn exploration(options_json: &str) -> Result<Exploration, WebError> {
+    ExplorerSettings::from_json(options_json)
+        .and_then(|settings| settings.build())
+        .map_err(WebError::Settings)
 }
 
 /// Runs an explorer to the end and returns the `fencelab explore --json`
 /// object (with `elapsed_ms` 0: the page measures time itself).
 pub fn explore_json(options_json: &str, lang: Lang) -> Result<String, WebError> {
-    let options = options_of(options_json)?;
-    let (world, method) = explore_options(&options)?;
-    let limits = explore_limits(&options)?;
-    let report =
-        explore_limited(&world, method, None, limits, &mut RunToEnd).map_err(WebError::World)?;
+    let report = explore_with(options_json, &mut RunToEnd)?;
     Ok(serde_json::to_string(&report.report_json(0, lang)).unwrap_or_default())
 }
 
@@ -218,10 +100,7 @@ pub fn explore_report(
     lang: Lang,
     control: &mut dyn Control,
 ) -> Result<Value, WebError> {
-    let options = options_of(options_json)?;
-    let (world, method) = explore_options(&options)?;
-    let limits = explore_limits(&options)?;
-    let report = explore_limited(&world, method, None, limits, control).map_err(WebError::World)?;
+    let report = explore_with(options_json, control)?;
     let mut value = report.to_json(0, lang);
     if let (Some(found), Value::Object(map)) = (&report.counterexample, &mut value) {
         map.insert(
@@ -230,6 +109,17 @@ pub fn explore_report(
         );
     }
     Ok(value)
+}
+
+/// Runs the search the options describe, telling `control` how it goes.
+fn explore_with(options_json: &str, control: &mut dyn Control) -> Result<Report, WebError> {
+    let Exploration {
+        world,
+        method,
+        limits,
+    } = exploration(options_json)?;
+    explore_limited(&world, method, None, limits, control)
+        .map_err(|error| WebError::Settings(SettingsError::World(error)))
 }
 
 const OFFER: ExplorerOffer = EXPLORER_OFFER;
@@ -574,10 +464,9 @@ pub mod bindings {
         on_progress: &js_sys::Function,
     ) -> Result<String, JsError> {
         let lang = language(lang)?;
-        let limit_ms = super::options_of(options_json)
-            .and_then(|options| super::explore_limits(&options))
+        let limit_ms = super::exploration(options_json)
             .ok()
-            .and_then(|limits| limits.time_limit_ms)
+            .and_then(|exploration| exploration.limits.time_limit_ms)
             .map_or(f64::INFINITY, |ms| ms as f64);
         let mut reporter = Reporter {
             callback: on_progress,
@@ -634,7 +523,7 @@ mod tests {
             explanation.starts_with("未完成：已探索 5000 个状态"),
             "{explanation}"
         );
-        let default = explore_limits(&Value::Null).unwrap();
+        let default = exploration("{}").unwrap().limits;
         assert_eq!(default.max_states, EXPLORER_OFFER.max_states.default);
     }
 
@@ -703,19 +592,17 @@ mod tests {
         assert_eq!(choices["default_design"], "ttl-lock-only");
         assert_eq!(choices["numbers"]["workers"]["max"], 4);
         assert_eq!(choices["numbers"]["max_in_flight"]["default"], 0);
-        let (delayed, _) = explore_options(
-            &serde_json::json!({ "design": "sending-gateway", "max_in_flight": 2, "max_delay": 3 }),
-        )
-        .unwrap();
+        let delayed =
+            exploration(r#"{ "design": "sending-gateway", "max_in_flight": 2, "max_delay": 3 }"#)
+                .unwrap()
+                .world;
         assert_eq!(
             (delayed.bounds.max_in_flight, delayed.bounds.max_delay),
             (2, 3)
         );
-        assert!(explore_options(&serde_json::json!({ "max_in_flight": 9 })).is_err());
+        assert!(exploration(r#"{ "max_in_flight": 9 }"#).is_err());
         // Out of the offered range is refused, with the range in the message.
-        let error = explore_options(&serde_json::json!({ "workers": 9 }))
-            .err()
-            .unwrap();
+        let error = exploration(r#"{ "workers": 9 }"#).err().unwrap();
         assert_eq!(
             error.message(Lang::En),
             "`workers` must be an integer between 2 and 4"

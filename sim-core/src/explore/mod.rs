@@ -13,6 +13,7 @@ mod explain;
 mod machine;
 mod offer;
 mod random;
+mod settings;
 
 pub use random::play as play_choices;
 mod world;
@@ -24,6 +25,7 @@ use serde_json::Value;
 pub use bfs::Sites;
 pub use machine::{Machine, Move, MoveResult, State};
 pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
+pub use settings::{DESIGN_WHEN_UNSET, DesignChoice, Exploration, ExplorerSettings, SettingsError};
 pub use world::{
     Bounds, Case, MAX_CLAIMS_BOUND, MAX_DELAY_BOUND, MAX_IN_FLIGHT, MAX_JOBS, MAX_SCHEDULE,
     MAX_TARGETS, MAX_TIME_BOUND, MAX_TTL, MAX_WORKERS, Op, WorkerSpec, World, WorldError,
@@ -132,6 +134,9 @@ pub struct Stats {
     pub depth: u32,
     /// Bytes the exhaustive search's tables held at the end.
     pub peak_bytes: usize,
+    /// The exhaustive search stopped, incomplete, because its tables could
+    /// not grow: memory ran out (the allocator refused).
+    pub out_of_memory: bool,
 }
 
 #[derive(Debug, Default)]
@@ -236,7 +241,11 @@ pub fn explore_for(
 /// under the default state limit): what a design leaves to reconciliation.
 pub fn violation_sites(world: &World) -> Result<Sites, WorldError> {
     let machine = Machine::new(world.clone())?;
-    Ok(bfs::violation_sites(&machine, Limits::default().max_states))
+    Ok(bfs::violation_sites(
+        &machine,
+        Limits::default().max_states,
+        bfs::Budget::UNLIMITED,
+    ))
 }
 
 /// [`explore_for`] under `limits` rather than the default ones.
@@ -247,10 +256,23 @@ pub fn explore_limited(
     limits: Limits,
     control: &mut dyn Control,
 ) -> Result<Report, WorldError> {
+    explore_within(world, method, want, limits, control, bfs::Budget::UNLIMITED)
+}
+
+/// [`explore_limited`] with the exhaustive search's tables held to
+/// `budget` (the tests' way to run out of memory).
+fn explore_within(
+    world: &World,
+    method: Method,
+    want: Option<ViolationKind>,
+    limits: Limits,
+    control: &mut dyn Control,
+    budget: bfs::Budget,
+) -> Result<Report, WorldError> {
     let machine = Machine::new(world.clone())?;
     let mut search = match method {
         Method::Random { seed, cases } => random::explore(&machine, seed, cases, control),
-        Method::Exhaustive => bfs::explore(&machine, want, limits.max_states, control),
+        Method::Exhaustive => bfs::explore(&machine, want, limits.max_states, control, budget),
     };
     if search.cancelled && control.out_of_time() {
         search.cancelled = false;
@@ -657,6 +679,18 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
             report.stats.cases,
             report.limits.time_limit_ms.unwrap_or_default() / 1000,
         ),
+        (Verdict::Incomplete, Method::Exhaustive, Lang::En) if report.stats.out_of_memory => {
+            format!(
+                "Incomplete: {states} states explored, no violation found — memory ran out: the search's tables (about {} MiB) could not grow. A smaller state cap or smaller bounds need less.",
+                report.stats.peak_bytes >> 20,
+            )
+        }
+        (Verdict::Incomplete, Method::Exhaustive, Lang::Zh) if report.stats.out_of_memory => {
+            format!(
+                "未完成：已探索 {states} 个状态，没有发现违例——内存不够：搜索的表（约 {} 兆字节）无法再增长。调低状态上限或缩小界限可以少用内存。",
+                report.stats.peak_bytes >> 20,
+            )
+        }
         (Verdict::Incomplete, Method::Exhaustive, Lang::En) => format!(
             "Incomplete: {states} states explored, no violation found — a limit stopped the search (at most {} states{}).",
             report.limits.max_states,
@@ -701,5 +735,41 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
             "{} 个随机调度（种子 {seed}）都没有违例；这不是证明，穷举搜索才是。",
             report.stats.cases
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Out of memory, the report is `incomplete` and says why, in both
+    /// languages (issue 20), instead of the process aborting.
+    #[test]
+    fn out_of_memory_is_an_incomplete_verdict_with_its_reason() {
+        let world = ExplorerSettings::from_json(
+            r#"{"workers":4,"jobs":3,"max_time":48,"max_claims":8,"cancel":true,"heartbeat":true}"#,
+        )
+        .and_then(|settings| settings.world())
+        .unwrap();
+        let budget = bfs::Budget { cap_bytes: 2 << 20 };
+        let report = explore_within(
+            &world,
+            Method::Exhaustive,
+            None,
+            Limits::default(),
+            &mut RunToEnd,
+            budget,
+        )
+        .unwrap();
+        assert_eq!(report.verdict, Verdict::Incomplete);
+        assert!(report.stats.out_of_memory);
+        let en = safe_sentence(&report, Lang::En);
+        assert!(
+            en.starts_with("Incomplete: ") && en.contains("memory ran out"),
+            "{en}"
+        );
+        let zh = safe_sentence(&report, Lang::Zh);
+        assert!(zh.contains("内存不够"), "{zh}");
+        assert_eq!(report.to_json(0, Lang::En)["verdict"], "incomplete");
     }
 }

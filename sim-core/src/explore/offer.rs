@@ -4,6 +4,7 @@
 //! the two ask the same questions of the same worlds.
 
 use crate::design::{Preset, Protect};
+use crate::explore::Limits;
 use crate::explore::world::{
     Bounds, MAX_CLAIMS_BOUND, MAX_DELAY_BOUND, MAX_IN_FLIGHT, MAX_JOBS, MAX_SCHEDULE,
     MAX_TIME_BOUND, MAX_TTL, MAX_WORKERS,
@@ -130,6 +131,14 @@ impl ExplorerOffer {
             max_steps: u16::try_from(self.max_steps.default).unwrap_or(u16::MAX),
             max_in_flight: u8::try_from(self.max_in_flight.default).unwrap_or(0),
             max_delay: u8::try_from(self.max_delay.default).unwrap_or(0),
+        }
+    }
+
+    /// The default caps on a search's work.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_states: self.max_states.default,
+            time_limit_ms: Some(self.time_limit_s.default.saturating_mul(1000)),
         }
     }
 

@@ -203,3 +203,61 @@ fn missing_top_level_keys_and_wrong_types() {
         ",
     );
 }
+
+/// `explore --design FILE` takes a scenario file (docs/explorers.md): one
+/// with `design` gives that design, one without it the scenario's default
+/// (`full`, as `fencelab run` gives it), and the scenario's own keys are
+/// not read as design keys (issue 20: "1:1: unknown key `id` in `design`").
+#[test]
+fn a_scenario_file_is_a_design_file() {
+    use sim_core::{Design, DesignSource, Preset, parse_design};
+    let steps = "steps = [{ at = 0, worker = \"A\", do = \"claim\" }]\n";
+    let without = format!("{HEAD}{steps}");
+    assert_eq!(
+        parse_design(without.as_bytes()),
+        Ok((Design::default(), DesignSource::Default))
+    );
+    assert_eq!(Design::default(), Preset::Full.design());
+    let scenario = parse_scenario(without.as_bytes()).unwrap();
+    assert_eq!(
+        (scenario.design, scenario.design_source),
+        (Design::default(), DesignSource::Default),
+        "the design `fencelab run` gives the same file"
+    );
+    let with = format!("{HEAD}design = \"client-check\"\n{steps}");
+    assert_eq!(
+        parse_design(with.as_bytes()),
+        Ok((
+            Preset::ClientCheck.design(),
+            DesignSource::Preset(Preset::ClientCheck)
+        ))
+    );
+    // Design keys at the top level beside a scenario's keys: the design
+    // keys are read, the scenario's are not.
+    let mixed = format!("{HEAD}token = \"random\"\n");
+    let (design, source) = parse_design(mixed.as_bytes()).unwrap();
+    assert_eq!(design.token, sim_core::TokenKind::Random);
+    assert_eq!(source, DesignSource::Table);
+    // A key that is neither is still an unknown design key, located.
+    let typo = format!("{HEAD}tokn = \"random\"\n");
+    let diagnostics = parse_design(typo.as_bytes()).unwrap_err();
+    assert_chinese(&diagnostics);
+    assert_eq!(
+        diagnostics[0].to_string(),
+        "4:1: unknown key `tokn` in `design`; did you mean `token`?"
+    );
+}
+
+/// `db` is the database clock's name, so it cannot be a worker; a step
+/// naming it then finds no worker at all, and says so instead of "expected
+/// one of " and an empty list (issue 20).
+#[test]
+fn a_step_naming_a_worker_when_none_is_usable() {
+    check_error(
+        "id = \"x\"\nttl = 5\nworkers = [\"db\"]\nsteps = [{ at = 0, worker = \"db\", do = \"claim\" }]\n",
+        "
+        3:12: `db` names the database's clock; give the worker another id
+        4:29: unknown worker `db`; `workers` gives no usable worker
+        ",
+    );
+}

@@ -10,9 +10,11 @@
 //! measured by the runtime and arrives inside the events.
 
 use ratatui::crossterm::event::KeyCode;
-use sim_core::explore::WorldError;
-use sim_core::explore::{Control, EXPLORER_OFFER, Method, Progress, Report, World, WorldOptions};
-use sim_core::{DesignSource, Preset};
+use sim_core::Preset;
+use sim_core::explore::{
+    Control, DesignChoice, EXPLORER_OFFER, ExplorerSettings, Method, Progress, Report,
+    SettingsError, World,
+};
 
 use super::layout;
 use super::model::{App, SandboxState, Screen, Timeline};
@@ -72,7 +74,7 @@ pub(crate) enum Run {
         elapsed_ms: u64,
     },
     /// The world could not be built or the search refused it.
-    Failed(WorldError),
+    Failed(SettingsError),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,21 +146,26 @@ impl ExplorerState {
         }
     }
 
-    /// The world the settings describe, validated by sim-core.
-    pub(crate) fn world(&self) -> Result<World, WorldError> {
-        let preset = self.preset();
-        let mut options = WorldOptions::new(preset.design(), DesignSource::Preset(preset));
-        options.allow_cancel = self.cancel;
-        options.heartbeat = self.heartbeat;
-        options.restarted = self.restarted;
-        options.seed = self.seed;
-        options.bounds = EXPLORER_OFFER.bounds();
-        options.bounds.max_in_flight = self.max_in_flight;
-        options.bounds.max_delay = self.max_delay;
-        if !self.targets {
-            options.targets = Some(Vec::new());
+    /// The screen's settings in sim-core's terms; the rest are the offer's
+    /// defaults.
+    fn settings(&self) -> ExplorerSettings {
+        ExplorerSettings {
+            design: Some(DesignChoice::Preset(self.preset())),
+            targets: (!self.targets).then(Vec::new),
+            seed: Some(self.seed),
+            exhaustive: self.exhaustive,
+            max_in_flight: Some(u64::from(self.max_in_flight)),
+            max_delay: Some(u64::from(self.max_delay)),
+            cancel: self.cancel,
+            heartbeat: self.heartbeat,
+            restarted: self.restarted,
+            ..ExplorerSettings::default()
         }
-        options.world()
+    }
+
+    /// The world the settings describe, validated by sim-core.
+    pub(crate) fn world(&self) -> Result<World, SettingsError> {
+        self.settings().world()
     }
 
     pub(crate) fn running(&self) -> bool {
@@ -245,18 +252,14 @@ pub(crate) enum SearchEvent {
     },
     Finished {
         id: u64,
-        result: Result<Box<Report>, WorldError>,
+        result: Result<Box<Report>, SettingsError>,
         elapsed_ms: u64,
     },
 }
 
 /// The caps of a search from this screen: `fencelab explore`'s defaults.
 pub(crate) fn search_limits() -> sim_core::explore::Limits {
-    let offer = sim_core::explore::EXPLORER_OFFER;
-    sim_core::explore::Limits {
-        max_states: offer.max_states.default,
-        time_limit_ms: Some(offer.time_limit_s.default.saturating_mul(1000)),
-    }
+    EXPLORER_OFFER.limits()
 }
 
 /// Runs `request` to the end, or until `control` says stop (the runtime's
@@ -265,7 +268,7 @@ pub(crate) fn search_limits() -> sim_core::explore::Limits {
 pub(crate) fn run_search(
     request: &SearchRequest,
     control: &mut dyn Control,
-) -> Result<Box<Report>, WorldError> {
+) -> Result<Box<Report>, SettingsError> {
     sim_core::explore::explore_limited(
         &request.world,
         request.method,
@@ -274,6 +277,7 @@ pub(crate) fn run_search(
         control,
     )
     .map(Box::new)
+    .map_err(SettingsError::World)
 }
 
 /// The explorer screen's keys.
@@ -347,9 +351,11 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
             // next ones append; Backspace drops the last one.
             let kept = if state.seed_fresh { 0 } else { state.seed };
             state.seed_fresh = false;
+            // A digit that would leave the offered range is not taken.
             state.seed = kept
                 .checked_mul(10)
                 .and_then(|s| s.checked_add(u64::from(digit)))
+                .and_then(|seed| EXPLORER_OFFER.seed.check(seed))
                 .unwrap_or(state.seed);
             state.run = Run::Idle;
         }
@@ -415,11 +421,10 @@ fn text_ui<'a>(app: &App, en: &'a str, zh: &'a str) -> &'a str {
 
 fn start(app: &mut App, state: &mut ExplorerState) {
     state.scroll = 0;
-    match state.world() {
-        Ok(world) => {
+    match state.settings().build() {
+        Ok(sim_core::explore::Exploration { world, method, .. }) => {
             app.searches += 1;
             let id = app.searches;
-            let method = state.method();
             state.run = Run::Running {
                 id,
                 method,

@@ -282,6 +282,14 @@ fn answer_files_are_strict_and_say_what_is_wrong() {
             "F:2:3: `fixture/design`: `commit_checks` lists `owner` twice; list each once\n",
         ),
         (
+            "[]",
+            "F:1:1: an answers file must be one JSON object, `{\"learner\": \"…\", \"answers\": [{\"lesson\": …, \"exercise\": …, \"mark\": …}, …]}` (lessons/README.md); this is a list\n",
+        ),
+        (
+            "\n  \"answers\"",
+            "F:2:3: an answers file must be one JSON object, `{\"learner\": \"…\", \"answers\": [{\"lesson\": …, \"exercise\": …, \"mark\": …}, …]}` (lessons/README.md); this is a string\n",
+        ),
+        (
             "{\"answers\": [5]}",
             "F:1:14: an answer must be an object with `lesson`, `exercise` and one of `mark`, `predict`, `design`, `break`, `quiz`, `sql`; this is a number\n",
         ),
@@ -301,6 +309,29 @@ fn a_byte_order_mark_is_accepted() {
     assert_eq!(code, Some(0), "{message}");
 }
 
+/// The model's statements for lesson 2's SQL exercise, but a finish that
+/// does not check `state`: it fails the cancelled-job case.
+fn finish_without_state_check() -> sim_core::sqllab::Statements {
+    use sim_core::sqllab::{Slot, model_statements};
+    let mut statements = model_statements(&[Slot::Claim, Slot::Renew, Slot::Finish]);
+    let finish = statements[&Slot::Finish].replace(" AND state = 'running'", "");
+    statements.insert(Slot::Finish, finish);
+    statements
+}
+
+/// An answers file in `dir` with `statements` as the answer to lesson 2's
+/// SQL exercise.
+fn sql_answers_file(dir: &Path, statements: &sim_core::sqllab::Statements) -> PathBuf {
+    let answers = dir.join("answers.json");
+    let answer = serde_json::json!({ "answers": [{
+        "lesson": "02-token-in-the-commit",
+        "exercise": "sql-claim-renew-finish",
+        "sql": statements,
+    }]});
+    std::fs::write(&answers, answer.to_string()).unwrap();
+    answers
+}
+
 /// `fencelab grade` runs a `sql` answer's statements on SQLite in the box
 /// and grades them per case: the model's own statements pass, the same
 /// without the finish's state check fails the cancelled job.
@@ -308,18 +339,9 @@ fn a_byte_order_mark_is_accepted() {
 fn grade_runs_sql_answers_on_sqlite() {
     use sim_core::sqllab::{Slot, model_statements};
     let right = model_statements(&[Slot::Claim, Slot::Renew, Slot::Finish]);
-    let mut wrong = right.clone();
-    let finish = wrong[&Slot::Finish].replace(" AND state = 'running'", "");
-    wrong.insert(Slot::Finish, finish);
     let dir = tempfile::tempdir().unwrap();
-    for (statements, passes) in [(right, true), (wrong, false)] {
-        let answers = dir.path().join("answers.json");
-        let answer = serde_json::json!({ "answers": [{
-            "lesson": "02-token-in-the-commit",
-            "exercise": "sql-claim-renew-finish",
-            "sql": statements,
-        }]});
-        std::fs::write(&answers, answer.to_string()).unwrap();
+    for (statements, passes) in [(right, true), (finish_without_state_check(), false)] {
+        let answers = sql_answers_file(dir.path(), &statements);
         let output = fencelab(&["grade", &answers.display().to_string(), "--json"]);
         let report: serde_json::Value = serde_json::from_str(&stdout(&output))
             .unwrap_or_else(|e| panic!("{e}: {}", stderr(&output)));
@@ -330,4 +352,114 @@ fn grade_runs_sql_answers_on_sqlite() {
             assert!(text.contains("a cancelled job"), "{text}");
         }
     }
+}
+
+/// An answers file that is not an object says what one looks like, in
+/// Chinese too (issue 20: `[]` said "invalid length 1, expected struct
+/// AnswersFile with 2 elements").
+#[test]
+fn an_answers_file_that_is_not_an_object_says_what_it_must_be() {
+    let (dir, _) = fixture_dir();
+    let answers = dir.path().join("answers.json");
+    std::fs::write(&answers, "[]").unwrap();
+    let path = answers.display().to_string();
+    let output = fencelab(&["grade", &path, "--lang", "zh"]);
+    assert_eq!(output.status.code(), Some(2));
+    let shown = stderr(&output).replace(&path, "F");
+    assert!(
+        shown.starts_with("F:1:1: 答案文件必须是一个 JSON 对象"),
+        "{shown}"
+    );
+    assert!(shown.contains("这里是列表"), "{shown}");
+    assert!(!shown.contains("AnswersFile"), "{shown}");
+}
+
+/// The grade report names a `sql` answer's failures by the battery's cases
+/// (numbered from 1, with their titles), not as steps (issue 20: "step 7").
+#[test]
+fn the_grade_report_names_sql_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let answers = sql_answers_file(dir.path(), &finish_without_state_check());
+    let path = answers.display().to_string();
+    for (lang, case, step) in [
+        ("en", "    ✗ case 6: a cancelled job: step ", "✗ step "),
+        ("zh", "    ✗ 用例 6：已取消的任务：第 ", "✗ 第 5 步：已取消"),
+    ] {
+        let output = fencelab(&["grade", &path, "--lang", lang]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(
+            text.lines().any(|line| line.starts_with(case)),
+            "{lang}: {text}"
+        );
+        assert!(!text.contains(step), "{lang}: {text}");
+    }
+}
+
+/// A lessons folder holds at most 64 lesson files (issue 20: every command
+/// has a memory budget, so every input has a bound; the course has 12):
+/// one more is refused before any is read, in both languages.
+#[test]
+fn a_lessons_folder_of_too_many_files_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fixture.toml");
+    let text = std::fs::read_to_string(source).unwrap();
+    let write_lessons = |count: usize| {
+        for n in 1..=count {
+            let lesson = text
+                .replacen("id = \"fixture\"", &format!("id = \"l{n:03}\""), 1)
+                .replacen("order = 1", &format!("order = {n}"), 1);
+            std::fs::write(dir.path().join(format!("l{n:03}.toml")), lesson).unwrap();
+        }
+    };
+    let answers = dir.path().join("answers.json");
+    std::fs::write(&answers, r#"{"answers": []}"#).unwrap();
+    let grade = |lang: &str| {
+        fencelab(&[
+            "grade",
+            &answers.display().to_string(),
+            "--lessons",
+            &dir.path().display().to_string(),
+            "--lang",
+            lang,
+        ])
+    };
+    write_lessons(64);
+    let output = grade("en");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    write_lessons(65);
+    for (lang, words) in [
+        ("en", "more than 64 lesson files"),
+        ("zh", "课程文件超过 64 个"),
+    ] {
+        let output = grade(lang);
+        assert_eq!(output.status.code(), Some(2), "{lang}");
+        assert!(stderr(&output).contains(words), "{}", stderr(&output));
+    }
+}
+
+/// A lesson file is at most 256 KiB (seven times the largest lesson): it
+/// is held parsed all session, 64 to a folder, within the memory budget.
+#[test]
+fn a_lesson_over_256_kib_is_refused() {
+    let (dir, lesson) = fixture_dir();
+    let text = std::fs::read_to_string(&lesson).unwrap();
+    let padded = |size: usize| {
+        let head = "\n[scenarios.big]\nid = \"big\"\nttl = 5\nworkers = [\"A\"]\nsteps = [\n";
+        let step = "{at=0,worker=\"A\",do=\"claim\"},";
+        let room = size - text.len() - head.len() - 3;
+        format!("{text}{head}{}]\n", step.repeat(room / step.len()))
+    };
+    let folder = dir.path().display().to_string();
+    std::fs::write(&lesson, padded(256 * 1024)).unwrap();
+    let output = fencelab(&["lint", &folder]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    std::fs::write(&lesson, padded(257 * 1024)).unwrap();
+    let output = fencelab(&["lint", &folder]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("it is larger than the limit of 256 KiB"),
+        "{}",
+        stderr(&output)
+    );
 }

@@ -343,3 +343,86 @@ fn a_long_search_shows_progress_on_a_terminal_at_once() {
     let screen = tmux.wait_for("the verdict", |screen| screen.contains("Incomplete:"));
     assert!(screen.contains("no violation found"), "{screen}");
 }
+
+/// `--targets` that names no protection (`,,,`, an empty string, an empty
+/// item) is refused, not read as "no targets" (issue 20): `--no-targets`
+/// says that.
+#[test]
+fn an_empty_target_list_is_refused() {
+    for list in [",,,", "", "none,,gateway", " "] {
+        for lang in ["en", "zh"] {
+            let output = fencelab(&["explore", "--targets", list, "--lang", lang]);
+            assert_eq!(output.status.code(), Some(2), "{list:?} {lang}");
+            assert!(output.stdout.is_empty(), "{list:?}: {}", stdout(&output));
+            let message = stderr(&output);
+            let expected = if lang == "en" {
+                "a target without a protection"
+            } else {
+                "有目标没有写保护方式"
+            };
+            assert!(message.contains(expected), "{list:?}: {message}");
+        }
+    }
+}
+
+/// `--all-presets` explores each row's own world: a world option beside it
+/// would be ignored, so it is refused (issue 20), while the limits and
+/// `--json` still apply.
+#[test]
+fn all_presets_refuses_the_options_it_would_ignore() {
+    for extra in [
+        &["--design", "full"][..],
+        &["--workers", "3"],
+        &["--targets", "none"],
+        &["--no-targets"],
+        &["--exhaustive"],
+        &["--cancel"],
+        &["--seed", "7"],
+        &["--out", "cex.toml"],
+    ] {
+        let mut args = vec!["explore", "--all-presets"];
+        args.extend_from_slice(extra);
+        let output = fencelab(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(
+            stderr(&output).contains("cannot be used with"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+/// A scenario file as `--design` (issue 20): without a `design` key it is
+/// the scenario's default, `full`; with one, that design; in both
+/// languages, and the counterexample of a weak one still replays.
+#[test]
+fn a_scenario_file_names_the_design() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = std::fs::read_to_string(crate::example("01-article-stale-finish.toml")).unwrap();
+    let without: String = example
+        .lines()
+        .filter(|line| !line.starts_with("design"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_ne!(without, example, "the example names its design");
+    let path = dir.path().join("scenario.toml");
+    std::fs::write(&path, &without).unwrap();
+    let file = path.display().to_string();
+    let report = json_of(&["explore", "--design", &file, "--json"]);
+    assert_eq!(report["design"], "full", "{report}");
+    for lang in ["en", "zh"] {
+        let output = fencelab(&["explore", "--design", &file, "--lang", lang]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert!(
+            stdout(&output).starts_with("full · "),
+            "{}",
+            stdout(&output)
+        );
+    }
+    let weak = without.replacen("ttl =", "design = \"ttl-lock-only\"\nttl =", 1);
+    std::fs::write(&path, weak).unwrap();
+    let report = json_of(&["explore", "--design", &file, "--exhaustive", "--json"]);
+    assert_eq!(report["design"], "ttl-lock-only");
+    assert_eq!(report["verdict"], "unsafe");
+}

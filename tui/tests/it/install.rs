@@ -90,11 +90,12 @@ impl Drop for Server {
     }
 }
 
-/// `GET path` on 127.0.0.1:`port`: the response head and body.
+/// `GET path` on 127.0.0.1:`port`, naming the server as a browser does
+/// (it answers only its own Host): the response head and body.
 fn get(port: u16, path: &str) -> (String, Vec<u8>) {
     let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
     stream
-        .write_all(format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
+        .write_all(format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n").as_bytes())
         .unwrap();
     let mut response = Vec::new();
     stream.read_to_end(&mut response).unwrap();

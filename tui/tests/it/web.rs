@@ -1,6 +1,8 @@
 //! `fencelab web` under slow clients (issue 11): clients that trickle a
 //! request head cannot keep the server from answering others, and are
-//! dropped once their head is overdue.
+//! dropped once their head is overdue. Against a page that rebinds a name
+//! to 127.0.0.1 (issue 20): only this server's own Host is answered, and no
+//! dotfile is served.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpStream};
@@ -45,7 +47,9 @@ fn start(dir: &std::path::Path) -> (Server, u16) {
 /// A client that has sent the start of a request and then nothing.
 fn slow_client(port: u16) -> TcpStream {
     let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
-    stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+    stream
+        .write_all(format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n").as_bytes())
+        .unwrap();
     stream
 }
 
@@ -64,7 +68,7 @@ fn slow_clients_neither_starve_others_nor_stay_forever() {
         .set_read_timeout(Some(Duration::from_secs(2)))
         .unwrap();
     client
-        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .write_all(format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n").as_bytes())
         .unwrap();
     let mut answer = String::new();
     let _ = client.read_to_string(&mut answer);
@@ -111,4 +115,82 @@ fn slow_clients_neither_starve_others_nor_stay_forever() {
         "dropped after {waited:?}"
     );
     drop(slow);
+}
+
+/// Sends `request` and returns the status line of the answer.
+fn status_of(port: u16, request: &str) -> String {
+    let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.lines().next().unwrap_or_default().to_owned()
+}
+
+/// DNS rebinding (issue 20): a page on `attacker.example` that makes its
+/// name resolve to 127.0.0.1 sends its own Host, and is refused; so is
+/// every dotfile (`.ssh/id_rsa`, `.git/config`), whatever the Host.
+#[test]
+fn a_foreign_host_and_dotfiles_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
+    std::fs::create_dir_all(dir.path().join(".ssh")).unwrap();
+    std::fs::write(dir.path().join(".ssh/id_rsa"), "secret").unwrap();
+    std::fs::write(dir.path().join(".env"), "secret").unwrap();
+    let (_server, port) = start(dir.path());
+    let get = |path: &str, host: &str| {
+        status_of(
+            port,
+            &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        )
+    };
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(get("/", &host), "HTTP/1.1 200 OK", "{host}");
+        for dotfile in ["/.ssh/id_rsa", "/.env", "/.ssh/", "/a/.git/config"] {
+            assert_eq!(get(dotfile, &host), "HTTP/1.1 404 Not Found", "{dotfile}");
+        }
+    }
+    for host in [
+        "attacker.example".to_owned(),
+        format!("attacker.example:{port}"),
+        "127.0.0.1".to_owned(),
+        format!("127.0.0.1:{}", port.wrapping_add(1)),
+        format!("127.0.0.1.attacker.example:{port}"),
+    ] {
+        assert_eq!(get("/", &host), "HTTP/1.1 403 Forbidden", "{host}");
+        assert_eq!(
+            get("/.ssh/id_rsa", &host),
+            "HTTP/1.1 403 Forbidden",
+            "{host}"
+        );
+    }
+    let no_host = status_of(port, "GET / HTTP/1.1\r\n\r\n");
+    assert_eq!(no_host, "HTTP/1.1 403 Forbidden");
+}
+
+/// A port already in use is bad input, exit status 2 (issue 20), with the
+/// reason, in both languages.
+#[test]
+fn a_port_in_use_exits_two() {
+    let taken = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
+    let folder = dir.path().display().to_string();
+    for (lang, words) in [
+        ("en", "cannot listen on 127.0.0.1:"),
+        ("zh", "无法监听 127.0.0.1:"),
+    ] {
+        let output = crate::fencelab(&["web", "--port", &port, "--dir", &folder, "--lang", lang]);
+        assert_eq!(output.status.code(), Some(2), "{lang}");
+        let message = crate::stderr(&output);
+        assert!(message.contains(words), "{lang}: {message}");
+    }
 }

@@ -671,3 +671,24 @@ fn a_typed_seed_replaces_the_old_one() {
     h.keys(&[KeyCode::Up, KeyCode::Down, KeyCode::Char('5')]);
     assert_eq!(h.explorer().seed, 5, "focused again, a digit starts anew");
 }
+
+/// The seed row takes only seeds sim-core's offer allows (the command
+/// line's `--seed` range): a digit that would pass its maximum is not
+/// taken, so every seed typed is a world the builder accepts.
+#[test]
+fn the_seed_stays_within_the_offered_range() {
+    let mut h = Harness::course(80, 24);
+    open_explorer(&mut h, 0, false);
+    h.keys(&[KeyCode::Down, KeyCode::Down]);
+    let max = sim_core::explore::EXPLORER_OFFER.seed.max;
+    let digits: Vec<KeyCode> = max.to_string().chars().map(KeyCode::Char).collect();
+    h.keys(&digits);
+    assert_eq!(h.explorer().seed, max);
+    h.key(KeyCode::Char('7'));
+    assert_eq!(
+        h.explorer().seed,
+        max,
+        "one digit more would leave the range"
+    );
+    assert!(h.explorer().world().is_ok());
+}
