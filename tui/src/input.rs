@@ -139,7 +139,7 @@ impl std::fmt::Display for ReadError {
 impl std::error::Error for ReadError {}
 
 /// `1 MiB`, `64 KiB`: limits are whole binary units.
-fn size_label(bytes: u64) -> String {
+pub(crate) fn size_label(bytes: u64) -> String {
     if bytes >= MIB && bytes % MIB == 0 {
         format!("{} MiB", bytes / MIB)
     } else if bytes >= KIB && bytes % KIB == 0 {

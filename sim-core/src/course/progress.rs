@@ -257,6 +257,15 @@ impl Progress {
         serde_json::to_string_pretty(&current).unwrap_or_default()
     }
 
+    /// The record as JSON on one line, at the current version: what a
+    /// front end writes when the pretty text would be longer than it may
+    /// read back.
+    pub fn to_json_compact(&self) -> String {
+        let mut current = self.clone();
+        current.version = PROGRESS_VERSION;
+        serde_json::to_string(&current).unwrap_or_default()
+    }
+
     pub fn exercise_mut(&mut self, lesson: &str, exercise: &str) -> &mut ExerciseProgress {
         self.lessons
             .entry(lesson.to_owned())

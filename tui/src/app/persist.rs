@@ -582,8 +582,9 @@ impl Store {
     /// Writes `progress` over the file: temp file, fsync, rename, fsync of
     /// the folder.
     fn write(&self, progress: &Progress) -> io::Result<()> {
+        let text = readable_text(progress)?;
         let mut file = self.temp_file()?;
-        file.write_all(progress.to_json().as_bytes())?;
+        file.write_all(text.as_bytes())?;
         file.write_all(b"\n")?;
         file.as_file().sync_all()?;
         file.persist(self.path()).map_err(|error| error.error)?;
@@ -603,8 +604,8 @@ impl Store {
         fs::create_dir_all(&self.dir)?;
         let text = format!(
             "{{\"{PENDING_KEY}\": {PENDING_VERSION},\n\"base\": {},\n\"progress\": {}}}\n",
-            self.base.to_json(),
-            progress.to_json()
+            readable_text(&self.base)?,
+            readable_text(progress)?
         );
         let millis = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -634,6 +635,28 @@ impl Store {
         }
         Err(last_error)
     }
+}
+
+/// The record's text as the file holds it: pretty, unless that would be
+/// longer than a progress file may be read back (a record that was read at
+/// the limit grows by its indentation); then on one line; and when even
+/// that is too long, not written at all — an error, the file kept as it
+/// was, rather than a file the next start would refuse.
+fn readable_text(progress: &Progress) -> io::Result<String> {
+    let limit = crate::input::InputKind::Progress.limit();
+    let pretty = progress.to_json();
+    if pretty.len() as u64 + 1 <= limit {
+        return Ok(pretty);
+    }
+    let compact = progress.to_json_compact();
+    if compact.len() as u64 + 1 <= limit {
+        return Ok(compact);
+    }
+    Err(io::Error::other(format!(
+        "the progress record is {} bytes, more than the {} a progress file may hold; it is not saved",
+        compact.len(),
+        crate::input::size_label(limit)
+    )))
 }
 
 /// Removes `paths` (pending files now in the progress file).
@@ -681,6 +704,45 @@ mod tests {
             .filter(|name| name != LOCK_NAME)
             .collect();
         assert_eq!(leftovers, [FILE_NAME], "no temporary file is left behind");
+    }
+
+    /// A record many exercises long, as big as `bytes` on one line.
+    fn big_record(bytes: usize) -> Progress {
+        let mut progress = Progress::default();
+        let mut at = 0;
+        // Grown in batches sized from what is left, measured once a batch.
+        loop {
+            let now = progress.to_json_compact().len();
+            if now >= bytes {
+                return progress;
+            }
+            for _ in 0..((bytes - now) / 128).max(1) {
+                let entry = progress.exercise_mut("01", &format!("exercise-{at:06}"));
+                entry.set_last_answer(serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8]));
+                at += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn a_record_read_at_the_limit_is_saved_so_that_it_reads_back() {
+        // Its pretty text is far longer than a progress file may be; the
+        // save writes it on one line, and the next start reads it.
+        let limit = crate::input::InputKind::Progress.limit() as usize;
+        let progress = big_record(limit - 4096);
+        assert!(progress.to_json().len() > limit);
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::new(dir.path().to_path_buf());
+        store.save(&progress).unwrap();
+        let loaded = Store::new(dir.path().to_path_buf()).load();
+        assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+        assert_eq!(loaded.progress, progress);
+        // One too big even on one line is not written: the file stays.
+        let bigger = big_record(limit + 4096);
+        let before = fs::read(dir.path().join(FILE_NAME)).unwrap();
+        let error = store.save(&bigger).unwrap_err().to_string();
+        assert!(error.contains("not saved"), "{error}");
+        assert_eq!(fs::read(dir.path().join(FILE_NAME)).unwrap(), before);
     }
 
     #[test]
