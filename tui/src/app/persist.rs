@@ -645,11 +645,11 @@ impl Store {
 fn readable_text(progress: &Progress) -> io::Result<String> {
     let limit = crate::input::InputKind::Progress.limit();
     let pretty = progress.to_json();
-    if pretty.len() as u64 + 1 <= limit {
+    if (pretty.len() as u64) < limit {
         return Ok(pretty);
     }
     let compact = progress.to_json_compact();
-    if compact.len() as u64 + 1 <= limit {
+    if (compact.len() as u64) < limit {
         return Ok(compact);
     }
     Err(io::Error::other(format!(
