@@ -8,7 +8,7 @@
 
 use rusqlite::Connection;
 use rusqlite::types::Value;
-use sqlbox::{HEAP_LIMIT_BYTES, Kind, Refusal, run_untrusted};
+use sqlbox::{HEAP_LIMIT_BYTES, Kind, Outer, Refusal, run_bounded, run_untrusted};
 
 fn table() -> Connection {
     let conn = Connection::open_in_memory().unwrap();
@@ -35,8 +35,14 @@ fn a_statement_that_collects_more_than_the_heap_limit_is_stopped() {
     ] {
         let conn = table();
         let sql = format!("UPDATE jobs SET owner = {collects} WHERE id = :job");
+        // No time budget to race: on a loaded machine the clock could
+        // stop the statement before the heap does.
+        let untimed = Outer {
+            statement_budget_ms: Some(600_000),
+            ..Outer::default()
+        };
         assert_eq!(
-            run_untrusted(&conn, &sql, &[Kind::Update], &job),
+            run_bounded(&conn, &sql, &[Kind::Update], &job, &untimed),
             Err(Refusal::OutOfMemory),
             "{sql}"
         );
