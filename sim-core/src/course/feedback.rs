@@ -12,7 +12,7 @@
 
 use crate::Lang;
 use crate::course::grade::{Grade, GradeItem};
-use crate::course::lesson::ExerciseKind;
+use crate::course::lesson::{ExerciseKind, QuizOption};
 use crate::explore::Counterexample;
 use crate::scenario::{Scenario, Text};
 
@@ -36,12 +36,15 @@ pub struct Feedback {
 
 /// What the learner's grade shows after `attempts` tries (this one
 /// included); `revealed`: the exercise was completed or its solution seen.
+/// `order` is the order a quiz's options are shown in (authored indices),
+/// by which the first wrong one is found and numbered.
 pub(crate) fn feedback(
     kind: &ExerciseKind,
     grade: &Grade,
     attempts: u32,
     revealed: bool,
     takeaway: &Text,
+    order: &[usize],
 ) -> Feedback {
     if grade.correct || revealed {
         return Feedback {
@@ -54,15 +57,6 @@ pub(crate) fn feedback(
             scenario: grade.scenario.clone(),
         };
     }
-    let hidden = |summary: Text, items: Vec<GradeItem>| Feedback {
-        correct: false,
-        revealed: false,
-        summary,
-        items,
-        takeaway: None,
-        counterexample: None,
-        scenario: None,
-    };
     let noun = match kind {
         ExerciseKind::Design { .. } => {
             return Feedback {
@@ -82,9 +76,11 @@ pub(crate) fn feedback(
                 grade.items.clone(),
             );
         }
+        ExerciseKind::Quiz { options, multiple } => {
+            return quiz_feedback(grade, options, *multiple, attempts, order);
+        }
         ExerciseKind::Mark { .. } => Noun::Step,
         ExerciseKind::Predict { .. } => Noun::Prediction,
-        ExerciseKind::Quiz { .. } => Noun::Option,
         #[cfg(feature = "sql-lab")]
         ExerciseKind::Sql { .. } => Noun::Case,
         // Without the SQL lab nothing grades a `sql` exercise.
@@ -98,31 +94,140 @@ pub(crate) fn feedback(
             let count = noun.count(wrong.len(), total, lang);
             match lang {
                 Lang::En => format!(
-                    "{count} wrong. Think again; from your next try on, the wrong ones are pointed out."
+                    "{count} wrong. Think again; from your next try on, the first wrong one is pointed out."
                 ),
                 Lang::Zh => {
-                    format!("{count}不对。再想想；从下一次作答起，会指出是哪几项。")
+                    format!("{count}不对。再想想；从下一次作答起，会指出第一处错误。")
                 }
             }
         });
         return hidden(summary, Vec::new());
     }
-    let which: Vec<u32> = wrong.iter().filter_map(|item| item.index).collect();
+    // From the second wrong try on: the count, and the first wrong item
+    // by position (steps and cases are in order), never more.
+    let first = wrong.first().copied();
     let summary = both(|lang| {
         let count = noun.count(wrong.len(), total, lang);
-        let named = noun.which(&which, lang);
+        let named = noun.which(first.and_then(|item| item.index), lang);
         match lang {
-            Lang::En => format!("{count} wrong — {named}."),
-            Lang::Zh => format!("{count}不对——{named}。"),
+            Lang::En => format!("{count} wrong — the first: {named}."),
+            Lang::Zh => format!("{count}不对——第一处：{named}。"),
         }
     });
-    let items = wrong
-        .iter()
+    let items = first
+        .into_iter()
         .map(|item| GradeItem {
             index: item.index,
             right: false,
             text: noun.wrong_item(item),
         })
+        .collect();
+    hidden(summary, items)
+}
+
+/// A wrong try as the learner may see it: no reasons, no takeaway.
+fn hidden(summary: Text, items: Vec<GradeItem>) -> Feedback {
+    Feedback {
+        correct: false,
+        revealed: false,
+        summary,
+        items,
+        takeaway: None,
+        counterexample: None,
+        scenario: None,
+    }
+}
+
+/// A wrong quiz try counts only what the learner did: the chosen options
+/// that are wrong and, for a multiple choice, how many right options are
+/// missing — never which. From the second wrong try on it names the first
+/// wrong chosen option by its number on screen; it never says anything
+/// about an option the learner did not choose.
+fn quiz_feedback(
+    grade: &Grade,
+    options: &[QuizOption],
+    multiple: bool,
+    attempts: u32,
+    order: &[usize],
+) -> Feedback {
+    let chosen_wrong: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&index| {
+            grade.items.iter().any(|item| {
+                item.index == Some(index as u32)
+                    && !item.right
+                    && options.get(index).is_some_and(|o| !o.correct)
+            })
+        })
+        .collect();
+    let chosen: usize = grade
+        .items
+        .iter()
+        .filter(|item| {
+            item.index
+                .and_then(|i| options.get(i as usize))
+                .is_some_and(|option| option.correct == item.right)
+        })
+        .count();
+    let missing = options
+        .iter()
+        .enumerate()
+        .filter(|(index, option)| {
+            option.correct
+                && grade
+                    .items
+                    .iter()
+                    .any(|item| item.index == Some(*index as u32) && !item.right)
+        })
+        .count();
+    let first = (attempts > 1)
+        .then(|| chosen_wrong.first().copied())
+        .flatten();
+    let number = first.and_then(|index| order.iter().position(|&at| at == index).map(|p| p + 1));
+    let summary = both(|lang| {
+        let mut said = match (multiple, lang) {
+            (false, Lang::En) => "The option you chose is not right.".to_owned(),
+            (false, Lang::Zh) => "你选的选项不对。".to_owned(),
+            (true, Lang::En) => match chosen_wrong.len() {
+                0 => "None of the options you chose is wrong".to_owned(),
+                1 => format!("1 of the {chosen} options you chose is wrong"),
+                n => format!("{n} of the {chosen} options you chose are wrong"),
+            },
+            (true, Lang::Zh) => match chosen_wrong.len() {
+                0 => "你选的选项没有错的".to_owned(),
+                n => format!("你选的 {chosen} 个选项中有 {n} 个不对"),
+            },
+        };
+        if multiple {
+            said.push_str(&match (missing, lang) {
+                (0, Lang::En) => ".".to_owned(),
+                (1, Lang::En) => "; 1 right option is missing.".to_owned(),
+                (n, Lang::En) => format!("; {n} right options are missing."),
+                (0, Lang::Zh) => "。".to_owned(),
+                (n, Lang::Zh) => format!("；还少选了 {n} 个正确的选项。"),
+            });
+        }
+        if let Some(number) = number {
+            said.push_str(&match lang {
+                Lang::En => format!(" The first wrong one you chose: option {number}."),
+                Lang::Zh => format!("你选错的第一个：选项 {number}。"),
+            });
+        } else if attempts <= 1 {
+            said.push_str(lang.pick(
+                " Think again; from your next try on, the first wrong choice is pointed out.",
+                "再想想；从下一次作答起，会指出你选错的第一个。",
+            ));
+        }
+        said
+    });
+    let items = first
+        .map(|index| GradeItem {
+            index: Some(index as u32),
+            right: false,
+            text: Noun::Option.not_yet(),
+        })
+        .into_iter()
         .collect();
     hidden(summary, items)
 }
@@ -155,26 +260,17 @@ impl Noun {
         }
     }
 
-    /// Which items are wrong: steps by number; options by the ✗ the front
-    /// end puts on them (their order on screen is the front end's).
-    fn which(self, indices: &[u32], lang: Lang) -> String {
-        let numbers = |sep: &str| {
-            indices
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(sep)
-        };
-        match (self, lang) {
-            (Noun::Option, Lang::En) => "marked ✗".to_owned(),
-            (Noun::Option, Lang::Zh) => "已标 ✗".to_owned(),
+    /// The first wrong item: a step by number, a failing case below.
+    fn which(self, index: Option<u32>, lang: Lang) -> String {
+        match (self, lang, index) {
             #[cfg(feature = "sql-lab")]
-            (Noun::Case, Lang::En) => "see below".to_owned(),
+            (Noun::Case, Lang::En, _) => "see below".to_owned(),
             #[cfg(feature = "sql-lab")]
-            (Noun::Case, Lang::Zh) => "见下文".to_owned(),
-            (_, Lang::En) if indices.len() == 1 => format!("step {}", numbers("")),
-            (_, Lang::En) => format!("steps {}", numbers(", ")),
-            (_, Lang::Zh) => format!("第 {} 步", numbers("、")),
+            (Noun::Case, Lang::Zh, _) => "见下文".to_owned(),
+            (_, Lang::En, Some(index)) => format!("step {index}"),
+            (_, Lang::Zh, Some(index)) => format!("第 {index} 步"),
+            (_, Lang::En, None) => "see below".to_owned(),
+            (_, Lang::Zh, None) => "见下文".to_owned(),
         }
     }
 

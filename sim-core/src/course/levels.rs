@@ -92,7 +92,8 @@ pub struct Level {
 }
 
 /// How far a learner got with one exercise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Standing {
     NotStarted,
     /// Tried (or a hint opened), not solved.
@@ -100,6 +101,9 @@ pub enum Standing {
     /// Its worked solution shown, not solved since.
     Revealed,
     Solved,
+    /// Solved only after its worked solution was shown: done for moving
+    /// on, offered again after the unsolved exercises.
+    SolvedWithSolution,
 }
 
 impl Standing {
@@ -109,6 +113,18 @@ impl Standing {
             Standing::Tried => "tried",
             Standing::Revealed => "revealed",
             Standing::Solved => "solved",
+            Standing::SolvedWithSolution => "solved-with-solution",
+        }
+    }
+
+    /// Its sign on the map, the review and the exercise's header.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Standing::NotStarted => "○",
+            Standing::Tried => "✗",
+            Standing::Revealed => "◐",
+            Standing::Solved => "✓",
+            Standing::SolvedWithSolution => "(✓)",
         }
     }
 
@@ -119,6 +135,7 @@ impl Standing {
             Standing::Tried => ("tried", "尝试过"),
             Standing::Revealed => ("solution shown", "看过解答"),
             Standing::Solved => ("solved", "已解决"),
+            Standing::SolvedWithSolution => ("solved with the solution", "看过解答后解出"),
         };
         Text {
             en: en.to_owned(),
@@ -126,9 +143,14 @@ impl Standing {
         }
     }
 
-    /// Still to do: everything but solved.
+    /// Still to do: not solved, with or without the solution.
     pub fn unfinished(self) -> bool {
-        self != Standing::Solved
+        !self.done()
+    }
+
+    /// Done for moving on: solved, with or without the solution.
+    pub fn done(self) -> bool {
+        matches!(self, Standing::Solved | Standing::SolvedWithSolution)
     }
 }
 
@@ -152,7 +174,9 @@ impl CourseSession {
     /// How far the learner got with one exercise.
     pub fn standing(&self, lesson: &str, id: &str) -> Standing {
         let record = self.exercise_progress(lesson, id);
-        if record.completed {
+        if record.completed && record.with_solution {
+            Standing::SolvedWithSolution
+        } else if record.completed {
             Standing::Solved
         } else if record.solution_seen {
             Standing::Revealed
@@ -238,10 +262,11 @@ impl CourseSession {
             .collect()
     }
 
-    /// The next exercise not solved after `after` (lesson index, exercise
+    /// The next exercise to offer after `after` (lesson index, exercise
     /// index) in course order ([`CourseSession::course_order`]), wrapping
-    /// round to the start; from the start when `after` is `None`. `None`
-    /// once every exercise is solved.
+    /// round to the start; from the start when `after` is `None`: an
+    /// exercise not solved, else one solved only with its solution (to be
+    /// solved alone). `None` once every exercise is solved alone.
     pub fn next_unfinished_after(&self, after: Option<(usize, usize)>) -> Option<(usize, usize)> {
         let order = self.course_order();
         let start = after
@@ -250,13 +275,14 @@ impl CourseSession {
             .min(order.len());
         let (before, from) = order.split_at(start);
         let lessons = self.lessons();
-        from.iter()
-            .chain(before)
-            .copied()
-            .find(|&(lesson, exercise)| {
-                let l = &lessons[lesson];
-                !self.is_complete(&l.id, &l.exercises[exercise].id)
-            })
+        let standing = |&(lesson, exercise): &(usize, usize)| {
+            let l = &lessons[lesson];
+            self.standing(&l.id, &l.exercises[exercise].id)
+        };
+        let ring = || from.iter().chain(before).copied();
+        ring()
+            .find(|at| standing(at).unfinished())
+            .or_else(|| ring().find(|at| standing(at) == Standing::SolvedWithSolution))
     }
 }
 
@@ -383,8 +409,17 @@ options = [
 
         course.grade("one", "late", &Answer::Quiz(vec![0]))?;
         course.grade("one", "named", &Answer::Quiz(vec![0]))?;
-        assert_eq!(course.next_unfinished_after(None), None);
-        assert_eq!(standings(&course), [Standing::Solved; 3]);
+        // The one solved after its solution was shown is offered again,
+        // now that nothing is unsolved.
+        assert_eq!(course.next_unfinished_after(None), Some((0, 0)));
+        assert_eq!(
+            standings(&course),
+            [
+                Standing::Solved,
+                Standing::SolvedWithSolution,
+                Standing::Solved
+            ]
+        );
         Ok(())
     }
 }

@@ -15,6 +15,7 @@ mod levels;
 mod lint;
 mod order;
 mod progress;
+mod screen;
 mod session;
 
 pub use crate::resource::MinimalDesign;
@@ -39,6 +40,9 @@ pub use order::option_order;
 pub use progress::{
     ExerciseProgress, LessonProgress, PROGRESS_VERSION, Position, Progress, ProgressError,
     SelfCheck,
+};
+pub use screen::{
+    Act, ExerciseScreen, FeedbackItem, FeedbackView, Item, RevealView, Tone, Verdict, kind_label,
 };
 pub use session::{CourseSession, Graded, Hint, SelfCheckLevel};
 

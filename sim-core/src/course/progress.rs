@@ -19,6 +19,12 @@ pub struct ExerciseProgress {
     pub hints_used: u32,
     /// The worked solution was shown (only ever after an attempt).
     pub solution_seen: bool,
+    /// Solved only after the worked solution was shown: done for moving
+    /// on, but shown apart from a solve of the learner's own (the map, the
+    /// review) and offered again after the unsolved exercises. Absent
+    /// (false) in records written before it existed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub with_solution: bool,
     /// Keys this build does not know (written by a newer fencelab of the
     /// same version), kept so that saving does not drop them.
     #[serde(flatten)]
@@ -362,6 +368,13 @@ impl Progress {
             for (id, their_exercise) in &theirs.exercises {
                 let base_exercise = base_lesson.and_then(|b| b.exercises.get(id));
                 let exercise = ours.exercises.entry(id.clone()).or_default();
+                exercise.with_solution = match (exercise.completed, their_exercise.completed) {
+                    // A solve of the learner's own, in either record, wins.
+                    (true, true) => exercise.with_solution && their_exercise.with_solution,
+                    (true, false) => exercise.with_solution,
+                    (false, true) => their_exercise.with_solution,
+                    (false, false) => false,
+                };
                 exercise.completed |= their_exercise.completed;
                 exercise.attempts = exercise.attempts.max(their_exercise.attempts);
                 exercise.hints_used = exercise.hints_used.max(their_exercise.hints_used);
@@ -399,11 +412,15 @@ impl Progress {
         );
     }
 
-    /// Records an attempt and whether it was right.
+    /// Records an attempt and whether it was right. A first right answer
+    /// after the worked solution was shown is "solved with the solution".
     pub fn record_attempt(&mut self, lesson: &str, exercise: &str, correct: bool) {
         let entry = self.exercise_mut(lesson, exercise);
         entry.attempts = entry.attempts.saturating_add(1);
-        entry.completed |= correct;
+        if correct && !entry.completed {
+            entry.completed = true;
+            entry.with_solution = entry.solution_seen;
+        }
     }
 }
 

@@ -9,6 +9,8 @@
 //! solved or its solution shown: whether the schedule breaks the design is
 //! the grade's to say, as in every other exercise kind.
 
+use std::collections::BTreeMap;
+
 use crate::Lang;
 use crate::Reveal;
 use crate::course::error::{AnswerError, CourseError};
@@ -21,6 +23,7 @@ use crate::course::last_answer::answer_to_json;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson, parse_lesson};
 use crate::course::order::option_order;
 use crate::course::progress::{ExerciseProgress, Position, Progress, ProgressError};
+use crate::course::screen::Shown;
 use crate::scenario::{Scenario, Text};
 
 /// The lessons (in course order) and the learner's progress.
@@ -28,6 +31,10 @@ use crate::scenario::{Scenario, Text};
 pub struct CourseSession {
     lessons: Vec<Lesson>,
     progress: Progress,
+    /// Per (lesson, exercise): the feedback its screen shows now (the last
+    /// try or the worked solution). Not saved: a screen reopened later
+    /// starts from the learner's last answer.
+    pub(crate) shown: BTreeMap<(String, String), Shown>,
 }
 
 /// A hint, as shown.
@@ -117,7 +124,11 @@ impl CourseSession {
     /// Lessons already read, put in course order, with `progress`.
     pub fn new(mut lessons: Vec<Lesson>, progress: Progress) -> CourseSession {
         lessons.sort_by_key(|lesson| lesson.order);
-        CourseSession { lessons, progress }
+        CourseSession {
+            lessons,
+            progress,
+            shown: BTreeMap::new(),
+        }
     }
 
     // ---- the lessons ------------------------------------------------------
@@ -225,6 +236,7 @@ impl CourseSession {
             seed: self.progress.seed,
             ..Progress::default()
         };
+        self.shown.clear();
     }
 
     /// Gives the record the quiz seed `fresh` unless it has one; `true`
@@ -464,6 +476,7 @@ impl CourseSession {
             before.attempts.saturating_add(1),
             before.completed || before.solution_seen,
             &exercise.takeaway,
+            &self.quiz_order(lesson, id)?,
         );
         self.progress.record_attempt(lesson, id, graded.correct);
         Ok(Graded {
@@ -615,6 +628,7 @@ impl CourseSession {
 mod tests {
     use super::*;
     use crate::course::grade::{MarkKey, mark_keys};
+    use crate::course::levels::Standing;
 
     const LESSON: &str = r#"
 id = "one"
@@ -808,7 +822,9 @@ takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。"
             .iter()
             .filter(|i| !i.right)
             .map(|i| i.index)
+            .take(1)
             .collect();
+        // The first wrong step only, besides the count.
         assert_eq!(pointed, expected);
         for item in &second.feedback.items {
             assert!(!item.right);
@@ -860,8 +876,10 @@ takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。"
         assert!(!course.is_complete("one", "quiz"));
         assert_eq!(course.next_unfinished(), Some((0, 0)));
         course.grade("one", "quiz", &solved.key)?;
+        // Done for moving on, but solved with the solution: offered again.
         assert_eq!(course.completed(&course.lessons()[0]), (1, 1));
-        assert_eq!(course.next_unfinished(), None);
+        assert_eq!(course.standing("one", "quiz"), Standing::SolvedWithSolution);
+        assert_eq!(course.next_unfinished(), Some((0, 0)));
         Ok(())
     }
 

@@ -15,19 +15,9 @@ use crate::app::model::{App, ReviewState};
 use crate::app::text;
 use crate::app::theme::Theme;
 
-/// A row's mark: what the course map and the lesson's list show too.
-fn mark(standing: Standing) -> &'static str {
-    match standing {
-        Standing::Solved => "✓",
-        Standing::Revealed => "◐",
-        Standing::Tried => "·",
-        Standing::NotStarted => " ",
-    }
-}
-
 fn style(standing: Standing, theme: Theme) -> ratatui::style::Style {
     match standing {
-        Standing::Solved => theme.good(),
+        Standing::Solved | Standing::SolvedWithSolution => theme.good(),
         Standing::Revealed => theme.warn(),
         _ => theme.dim(),
     }
@@ -54,7 +44,8 @@ fn row_line(app: &App, row: &ReviewRow, width: usize) -> Line<'static> {
     );
     let state = row.standing.label().get(lang).to_owned();
     let tail = format!("  {} {}", text::fit(&counts, 20), text::fit(&state, 14));
-    let head = format!(" {} {place:>5} ", mark(row.standing));
+    // The sign is the course's (sim-core), padded to the widest, `(✓)`.
+    let head = format!(" {:<3} {place:>5} ", row.standing.symbol());
     let title_width = width
         .saturating_sub(text::width(&head) + text::width(&tail))
         .max(4);

@@ -1,0 +1,996 @@
+//! The exercise screen as data. The learner's actions come in as one type
+//! ([`Act`]); the session answers with one serializable view
+//! ([`ExerciseScreen`]) in the learner's language, holding everything the
+//! course decides: standing, status line, the items with the learner's
+//! choices and — only as far as the puzzle rules allow — their verdicts and
+//! reasons, the hints shown and whether another exists, whether the worked
+//! solution may open, the answer's cost, the feedback of the last try or the
+//! solution, the takeaway, what the timeline may show. The terminal draws
+//! it into cells and the page into DOM nodes; neither decides any of it.
+//!
+//! **The feedback rules** (lessons/README.md):
+//! - Opening the solution shows the worked solution as the solution, beside
+//!   the learner's own last answer as it was graded; it never calls the
+//!   learner's answer correct.
+//! - A right answer handed in after the solution was opened is "solved with
+//!   the solution" ([`Standing::SolvedWithSolution`]).
+//! - A quiz try counts only what the learner chose; no mark is drawn beside
+//!   an option the learner did not choose before the quiz is solved or its
+//!   solution opened; after that each option says whether it is true.
+//! - From the second wrong try on, a try names at most one wrong item, the
+//!   first by position.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::Lang;
+use crate::Reveal;
+use crate::course::error::CourseError;
+use crate::course::grade::{Answer, Grade, GradeItem, Solution};
+use crate::course::last_answer::answer_to_json;
+use crate::course::lesson::{Exercise, ExerciseKind, Lesson};
+use crate::course::levels::Standing;
+use crate::course::session::{CourseSession, Graded};
+use crate::explore::Counterexample;
+use crate::scenario::{Scenario, Text};
+use crate::trace::Outcome;
+
+/// What the learner does on an exercise screen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "act", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Act {
+    /// Opens (or redraws) the screen.
+    Open,
+    /// The answer in the making changed (an answers file's value for the
+    /// exercise's kind); kept as the last answer, nothing graded.
+    Change { answer: Value },
+    /// Shows the next hint.
+    Hint,
+    /// Hands the answer in: graded, the try recorded.
+    HandIn { answer: Value },
+    /// Opens the worked solution (only after a try).
+    Solution,
+    /// Leaves the screen: the feedback shown goes, the answer stays.
+    Leave,
+}
+
+/// What the screen shows below the answer: the last try's grade as the
+/// learner may see it, or the worked solution beside that try.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Shown {
+    Try(Box<Graded>),
+    Solution {
+        solution: Box<Solution>,
+        /// The learner's last try on this screen, as it was graded.
+        last_try: Option<Box<Graded>>,
+    },
+}
+
+/// The exercise screen, in one language.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExerciseScreen {
+    pub lesson: String,
+    pub exercise: String,
+    pub title: String,
+    /// The kind's name (`mark`, `predict`, …) and in words.
+    pub kind: &'static str,
+    pub kind_label: String,
+    /// The task (the exercise's prompt).
+    pub task: String,
+    pub standing: Standing,
+    /// The standing in words with its sign and the tries: `✓ solved · 2 tries`.
+    pub standing_label: String,
+    pub tries: u32,
+    /// One line on what to do next.
+    pub status: String,
+    /// The answer in the making (an answers file's value; null: none).
+    pub answer: Value,
+    /// The answer's parts with the learner's choices and what may be said
+    /// of them: mark and predict steps, quiz options in this learner's
+    /// order.
+    pub items: Vec<Item>,
+    pub hints: Vec<String>,
+    /// Another hint may be asked for, and the button's words.
+    pub more_hints: bool,
+    pub hint_button: String,
+    /// The worked solution may open (after a try), the button's words and
+    /// why not yet.
+    pub solution_open: bool,
+    pub solution_button: String,
+    pub solution_note: Option<String>,
+    /// A design answer's cost by the catalogue (`None`: not a design, or a
+    /// target given a protection its resource does not offer).
+    pub cost: Option<u32>,
+    pub cost_label: Option<String>,
+    pub feedback: Option<FeedbackView>,
+    /// What the exercise's timeline may show now.
+    pub reveal: RevealView,
+}
+
+/// An answer's part as the learner sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Item {
+    /// The step index, or the quiz option's authored index.
+    pub index: u32,
+    /// `step 3`, `option 2`.
+    pub label: String,
+    /// The learner's choice in words (`⚑ marked`, `rejected`, `chosen`),
+    /// `None`: nothing chosen.
+    pub choice: Option<String>,
+    pub chosen: bool,
+    /// What may be said of it now (`None`: nothing yet).
+    pub verdict: Option<Verdict>,
+    /// The verdict's sign and words (`✗ wrong`, `✓ true`).
+    pub verdict_label: Option<String>,
+    /// Its reason, once the exercise is solved or its solution opened.
+    pub why: Option<String>,
+}
+
+/// What may be said of an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The learner's choice is right.
+    Right,
+    /// The learner's choice is wrong.
+    Wrong,
+    /// (Quiz, once solved or revealed.) The option's statement is true.
+    True,
+    /// (Quiz, once solved or revealed.) The option's statement is false.
+    False,
+}
+
+/// What the timeline may show, for a front end that draws one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "shows", rename_all = "snake_case")]
+pub enum RevealView {
+    Everything,
+    NoVerdicts,
+    NotTheseSteps { steps: Vec<u32> },
+}
+
+impl From<&Reveal> for RevealView {
+    fn from(reveal: &Reveal) -> RevealView {
+        match reveal {
+            Reveal::Everything => RevealView::Everything,
+            Reveal::NoVerdicts => RevealView::NoVerdicts,
+            Reveal::NotTheseSteps(steps) => RevealView::NotTheseSteps {
+                steps: steps.clone(),
+            },
+        }
+    }
+}
+
+/// The tone of a feedback block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tone {
+    /// A right answer.
+    Good,
+    /// A wrong answer.
+    Bad,
+    /// The worked solution.
+    Solution,
+}
+
+/// The feedback block: a try's grade, or the worked solution with the
+/// learner's last try beside it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FeedbackView {
+    pub tone: Tone,
+    /// `✓ Right`, `✗ Not yet`, `The worked solution`.
+    pub head: String,
+    pub summary: String,
+    pub items: Vec<FeedbackItem>,
+    /// The key in words (the solution only).
+    pub key: Option<String>,
+    /// The key in the shape of an answer (the solution only).
+    pub key_answer: Option<Value>,
+    /// A design's counterexample (run by the explorers).
+    #[serde(skip)]
+    pub counterexample: Option<Counterexample>,
+    /// A break schedule as run, with every verdict (once revealed).
+    #[serde(skip)]
+    pub schedule: Option<Scenario>,
+    pub takeaway: Option<String>,
+    /// The solution only: the learner's last try as it was graded.
+    pub your_try: Option<Box<FeedbackView>>,
+}
+
+/// A line of feedback.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FeedbackItem {
+    pub index: Option<u32>,
+    /// `step 3: `, `option 2: `, or nothing (a design's verdicts, a case).
+    pub label: Option<String>,
+    pub right: bool,
+    pub text: String,
+}
+
+impl CourseSession {
+    /// Applies `act` to the exercise and returns its screen. An answer the
+    /// exercise cannot take, a hint past the last or a solution before a
+    /// try is an error, and nothing changes.
+    pub fn act(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        act: &Act,
+        lang: Lang,
+    ) -> Result<ExerciseScreen, CourseError> {
+        let key = (lesson.to_owned(), id.to_owned());
+        match act {
+            Act::Open => {}
+            Act::Change { answer } => self.keep_answer_json(lesson, id, answer)?,
+            Act::Hint => {
+                self.next_hint(lesson, id)?;
+            }
+            Act::HandIn { answer } => {
+                let parsed = self.answer_from_json(lesson, id, answer)?;
+                let graded = self.grade(lesson, id, &parsed)?;
+                self.keep_answer(lesson, id, &parsed)?;
+                self.shown.insert(key, Shown::Try(Box::new(graded)));
+            }
+            Act::Solution => {
+                let solution = self.solution(lesson, id)?;
+                let last_try = match self.shown.remove(&key) {
+                    Some(Shown::Try(graded)) => Some(graded),
+                    Some(Shown::Solution { last_try, .. }) => last_try,
+                    None => None,
+                };
+                self.shown.insert(
+                    key,
+                    Shown::Solution {
+                        solution: Box::new(solution),
+                        last_try,
+                    },
+                );
+            }
+            Act::Leave => {
+                self.shown.remove(&key);
+            }
+        }
+        self.screen(lesson, id, lang)
+    }
+
+    /// Records a try graded elsewhere (the page grades a design in a Web
+    /// Worker with its own session): shown as this session's last try.
+    pub fn show_graded(&mut self, lesson: &str, id: &str, graded: Graded) {
+        self.shown.insert(
+            (lesson.to_owned(), id.to_owned()),
+            Shown::Try(Box::new(graded)),
+        );
+    }
+
+    /// The exercise's screen as it stands, in `lang`.
+    pub fn screen(
+        &self,
+        lesson: &str,
+        id: &str,
+        lang: Lang,
+    ) -> Result<ExerciseScreen, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        let record = self.exercise_progress(lesson, id);
+        let standing = self.standing(lesson, id);
+        let revealed = self.is_revealed(lesson, id);
+        let reveal = self.reveal(lesson, id)?;
+        let shown = self.shown.get(&(lesson.to_owned(), id.to_owned()));
+        let last = self.last_answer(lesson, id);
+        let answer = last
+            .as_ref()
+            .map_or(Value::Null, |a| answer_to_json(found, &exercise.kind, a));
+        let hints: Vec<String> = self
+            .shown_hints(lesson, id)?
+            .iter()
+            .map(|hint| hint.get(lang).to_owned())
+            .collect();
+        let total_hints = exercise.hints.len();
+        let more_hints = hints.len() < total_hints;
+        let solution_open = self.solution_available(lesson, id);
+        let (cost, cost_label) = design_cost(&exercise.kind, last.as_ref(), lang);
+        let named = named_items(shown);
+        let items = items(self, found, exercise, last.as_ref(), &named, revealed, lang)?;
+        Ok(ExerciseScreen {
+            lesson: lesson.to_owned(),
+            exercise: id.to_owned(),
+            title: exercise.title(lang).to_owned(),
+            kind: exercise.kind.name(),
+            kind_label: kind_label(exercise.kind.name(), lang).to_owned(),
+            task: exercise.prompt.get(lang).to_owned(),
+            standing,
+            standing_label: standing_label(standing, record.attempts, lang),
+            tries: record.attempts,
+            status: status_line(standing, record.attempts, solution_open, lang),
+            answer,
+            items,
+            more_hints,
+            hint_button: hint_button(hints.len(), total_hints, lang),
+            hints,
+            solution_open,
+            solution_button: lang.pick("Show the solution", "看解答").to_owned(),
+            solution_note: (!solution_open).then(|| {
+                lang.pick(
+                    "The worked solution opens after your first try.",
+                    "第一次作答之后才能看解答。",
+                )
+                .to_owned()
+            }),
+            cost,
+            cost_label,
+            feedback: shown.map(|shown| feedback_view(found, exercise, shown, lang)),
+            reveal: RevealView::from(&reveal),
+        })
+    }
+}
+
+/// The grade items the feedback shown names, by index: what may be said
+/// of the learner's choices beside them.
+fn named_items(shown: Option<&Shown>) -> Vec<GradeItem> {
+    match shown {
+        Some(Shown::Try(graded)) => graded.feedback.items.clone(),
+        Some(Shown::Solution {
+            last_try: Some(graded),
+            ..
+        }) => graded.feedback.items.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// The answer's parts: mark and predict steps, quiz options.
+fn items(
+    session: &CourseSession,
+    lesson: &Lesson,
+    exercise: &Exercise,
+    answer: Option<&Answer>,
+    named: &[GradeItem],
+    revealed: bool,
+    lang: Lang,
+) -> Result<Vec<Item>, CourseError> {
+    let verdict_of = |index: u32| {
+        named
+            .iter()
+            .find(|item| item.index == Some(index))
+            .map(|item| {
+                if item.right {
+                    Verdict::Right
+                } else {
+                    Verdict::Wrong
+                }
+            })
+    };
+    let why_of = |index: u32| {
+        named
+            .iter()
+            .find(|item| item.index == Some(index))
+            .filter(|_| revealed)
+            .map(|item| item.text.get(lang).to_owned())
+    };
+    Ok(match &exercise.kind {
+        ExerciseKind::Mark {
+            candidates,
+            scenario,
+        } => {
+            let marked: &[u32] = match answer {
+                Some(Answer::Mark(marked)) => marked,
+                _ => &[],
+            };
+            let steps = lesson
+                .scenario(*scenario)
+                .map(|s| crate::course::grade::mark_candidates(s, candidates))
+                .unwrap_or_default();
+            steps
+                .into_iter()
+                .map(|index| {
+                    let chosen = marked.contains(&index);
+                    step_item(
+                        index,
+                        chosen.then(|| mark_words(lang)),
+                        chosen,
+                        verdict_of(index),
+                        why_of(index),
+                        lang,
+                    )
+                })
+                .collect()
+        }
+        ExerciseKind::Predict { .. } => {
+            let predicted: &[(u32, Outcome)] = match answer {
+                Some(Answer::Predict(predicted)) => predicted,
+                _ => &[],
+            };
+            session
+                .asked_steps(&lesson.id, &exercise.id)?
+                .into_iter()
+                .map(|index| {
+                    let guess = predicted
+                        .iter()
+                        .find(|(at, _)| *at == index)
+                        .map(|(_, o)| *o);
+                    step_item(
+                        index,
+                        guess.map(|o| crate::narrate::outcome_label(o, lang).to_owned()),
+                        guess.is_some(),
+                        verdict_of(index),
+                        why_of(index),
+                        lang,
+                    )
+                })
+                .collect()
+        }
+        ExerciseKind::Quiz { options, .. } => {
+            let chosen: &[usize] = match answer {
+                Some(Answer::Quiz(chosen)) => chosen,
+                _ => &[],
+            };
+            let order = session.quiz_order(&lesson.id, &exercise.id)?;
+            order
+                .iter()
+                .enumerate()
+                .filter_map(|(position, &index)| {
+                    let option = options.get(index)?;
+                    let picked = chosen.contains(&index);
+                    // Once solved or revealed every option says whether it
+                    // is true; before, only a chosen option the try names.
+                    let verdict = if revealed {
+                        Some(if option.correct {
+                            Verdict::True
+                        } else {
+                            Verdict::False
+                        })
+                    } else {
+                        verdict_of(index as u32).filter(|_| picked)
+                    };
+                    Some(Item {
+                        index: index as u32,
+                        label: option_label(position + 1, lang),
+                        choice: picked.then(|| lang.pick("chosen", "已选").to_owned()),
+                        chosen: picked,
+                        verdict,
+                        verdict_label: verdict.map(|v| verdict_label(v, lang)),
+                        why: revealed.then(|| option.why.get(lang).to_owned()),
+                    })
+                })
+                .collect()
+        }
+        ExerciseKind::Design { .. } | ExerciseKind::Break { .. } | ExerciseKind::Sql { .. } => {
+            Vec::new()
+        }
+    })
+}
+
+fn step_item(
+    index: u32,
+    choice: Option<String>,
+    chosen: bool,
+    verdict: Option<Verdict>,
+    why: Option<String>,
+    lang: Lang,
+) -> Item {
+    Item {
+        index,
+        label: step_label(index, lang),
+        choice,
+        chosen,
+        verdict,
+        verdict_label: verdict.map(|v| verdict_label(v, lang)),
+        why,
+    }
+}
+
+fn mark_words(lang: Lang) -> String {
+    lang.pick("⚑ marked", "⚑ 已标记").to_owned()
+}
+
+pub(crate) fn step_label(index: u32, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("step {index}"),
+        Lang::Zh => format!("第 {index} 步"),
+    }
+}
+
+fn option_label(number: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("option {number}"),
+        Lang::Zh => format!("选项 {number}"),
+    }
+}
+
+fn verdict_label(verdict: Verdict, lang: Lang) -> String {
+    match verdict {
+        Verdict::Right => lang.pick("✓ right", "✓ 对"),
+        Verdict::Wrong => lang.pick("✗ wrong", "✗ 不对"),
+        Verdict::True => lang.pick("✓ true", "✓ 正确"),
+        Verdict::False => lang.pick("✗ false", "✗ 错误"),
+    }
+    .to_owned()
+}
+
+/// An exercise kind in words.
+pub fn kind_label(kind: &str, lang: Lang) -> &'static str {
+    match kind {
+        "mark" => lang.pick("Mark the stale writes", "标出旧写入"),
+        "predict" => lang.pick("Predict the outcomes", "预测结果"),
+        "design" => lang.pick("Design the protection", "设计保护"),
+        "break" => lang.pick("Break the design", "攻破设计"),
+        "quiz" => lang.pick("Quiz", "测验"),
+        "sql" => lang.pick("Write the SQL", "写 SQL"),
+        _ => lang.pick("Exercise", "练习"),
+    }
+}
+
+fn tries_words(tries: u32, lang: Lang) -> String {
+    match (lang, tries) {
+        (Lang::En, 1) => "1 try".to_owned(),
+        (Lang::En, n) => format!("{n} tries"),
+        (Lang::Zh, n) => format!("作答 {n} 次"),
+    }
+}
+
+/// `✓ solved · 2 tries`; empty before anything was done.
+fn standing_label(standing: Standing, tries: u32, lang: Lang) -> String {
+    if standing == Standing::NotStarted || (standing == Standing::Tried && tries == 0) {
+        return String::new();
+    }
+    let said = standing.label().get(lang).to_owned();
+    format!(
+        "{} {said} · {}",
+        standing.symbol(),
+        tries_words(tries, lang)
+    )
+}
+
+/// What to do next, in one line.
+fn status_line(standing: Standing, tries: u32, solution_open: bool, lang: Lang) -> String {
+    match standing {
+        Standing::Solved => lang.pick(
+            "Solved. You may try again; your standing stays.",
+            "已解决。可以再试；你的成绩不变。",
+        ),
+        Standing::SolvedWithSolution => lang.pick(
+            "Solved with the solution. Come back later and solve it on your own.",
+            "看过解答后解出。过些时候再来独立解一次。",
+        ),
+        Standing::Revealed => lang.pick(
+            "The solution is open. Hand in an answer of your own to finish.",
+            "解答已打开。交一份你自己的答案来完成。",
+        ),
+        _ if tries == 0 => lang.pick(
+            "Answer, then hand in. Hints help; the solution opens after a try.",
+            "作答后提交。提示可以帮你；作答一次后可看解答。",
+        ),
+        _ if solution_open => lang.pick(
+            "Not solved yet. Try again, take a hint, or open the solution.",
+            "还没解出。再试一次、看提示，或看解答。",
+        ),
+        _ => lang.pick("Not solved yet.", "还没解出。"),
+    }
+    .to_owned()
+}
+
+fn hint_button(shown: usize, total: usize, lang: Lang) -> String {
+    if shown >= total {
+        return lang.pick("No more hints", "没有更多提示").to_owned();
+    }
+    let next = shown + 1;
+    match (lang, shown) {
+        (Lang::En, 0) => format!("Show a hint ({next}/{total})"),
+        (Lang::En, _) => format!("Next hint ({next}/{total})"),
+        (Lang::Zh, 0) => format!("看提示（{next}/{total}）"),
+        (Lang::Zh, _) => format!("下一条提示（{next}/{total}）"),
+    }
+}
+
+/// A design answer's cost by the catalogue, and in words.
+fn design_cost(
+    kind: &ExerciseKind,
+    answer: Option<&Answer>,
+    lang: Lang,
+) -> (Option<u32>, Option<String>) {
+    let Some(exercise) = crate::course::grade::DesignExercise::of(kind) else {
+        return (None, None);
+    };
+    let default = crate::course::grade::DesignAnswer::default();
+    let answer = match answer {
+        Some(Answer::Design(design)) => design,
+        _ => &default,
+    };
+    let (_, targets) = exercise.chosen(answer);
+    let cost = exercise.cost(&targets, &answer.reconcile);
+    let label = cost.map(|cost| match lang {
+        Lang::En => format!("Cost of this design: {cost}"),
+        Lang::Zh => format!("这个设计的代价：{cost}"),
+    });
+    (cost, label)
+}
+
+fn feedback_view(lesson: &Lesson, exercise: &Exercise, shown: &Shown, lang: Lang) -> FeedbackView {
+    let kind = &exercise.kind;
+    match shown {
+        Shown::Try(graded) => try_view(kind, graded, lang),
+        Shown::Solution { solution, last_try } => {
+            let takeaway = Some(exercise.takeaway.get(lang).to_owned());
+            FeedbackView {
+                tone: Tone::Solution,
+                head: lang.pick("The worked solution", "解答").to_owned(),
+                summary: lang
+                    .pick(
+                        "The key, computed by the simulator, with each reason.",
+                        "答案由模拟器算出，附每一项的理由。",
+                    )
+                    .to_owned(),
+                items: grade_items(kind, &solution.grade, lang),
+                key: Some(key_words(&solution.key, lang)),
+                key_answer: Some(answer_to_json(lesson, kind, &solution.key)),
+                counterexample: solution.grade.counterexample.clone(),
+                schedule: solution.grade.scenario.clone(),
+                takeaway,
+                your_try: last_try
+                    .as_ref()
+                    .map(|graded| Box::new(try_view(kind, graded, lang))),
+            }
+        }
+    }
+}
+
+fn try_view(kind: &ExerciseKind, graded: &Graded, lang: Lang) -> FeedbackView {
+    let shown = &graded.feedback;
+    let (tone, head) = if shown.correct {
+        (Tone::Good, lang.pick("✓ Right", "✓ 对了"))
+    } else {
+        (Tone::Bad, lang.pick("✗ Not yet", "✗ 还不对"))
+    };
+    FeedbackView {
+        tone,
+        head: head.to_owned(),
+        summary: shown.summary.get(lang).to_owned(),
+        items: grade_items(
+            kind,
+            &Grade {
+                items: shown.items.clone(),
+                ..empty_grade()
+            },
+            lang,
+        ),
+        key: None,
+        key_answer: None,
+        counterexample: shown.counterexample.clone(),
+        schedule: shown.scenario.clone(),
+        takeaway: shown.takeaway.as_ref().map(|t| t.get(lang).to_owned()),
+        your_try: None,
+    }
+}
+
+fn empty_grade() -> Grade {
+    Grade {
+        correct: false,
+        summary: Text::default(),
+        items: Vec::new(),
+        counterexample: None,
+        scenario: None,
+    }
+}
+
+/// A grade's items as lines; a quiz's are drawn on its options instead.
+fn grade_items(kind: &ExerciseKind, grade: &Grade, lang: Lang) -> Vec<FeedbackItem> {
+    if matches!(kind, ExerciseKind::Quiz { .. }) {
+        return Vec::new();
+    }
+    let steps = matches!(
+        kind,
+        ExerciseKind::Mark { .. } | ExerciseKind::Predict { .. }
+    );
+    grade
+        .items
+        .iter()
+        .map(|item| FeedbackItem {
+            index: item.index,
+            label: item.index.filter(|_| steps).map(|i| step_label(i, lang)),
+            right: item.right,
+            text: item.text.get(lang).to_owned(),
+        })
+        .collect()
+}
+
+/// A solution's key in words: marked steps, predictions, options.
+fn key_words(key: &Answer, lang: Lang) -> String {
+    let join = |parts: Vec<String>| parts.join(lang.pick(", ", "、"));
+    match key {
+        Answer::Mark(steps) if steps.is_empty() => lang
+            .pick("no step must be refused", "没有必须拒绝的步骤")
+            .to_owned(),
+        Answer::Mark(steps) => join(steps.iter().map(|&i| step_label(i, lang)).collect()),
+        Answer::Predict(outcomes) => join(
+            outcomes
+                .iter()
+                .map(|(i, o)| {
+                    format!(
+                        "{}: {}",
+                        step_label(*i, lang),
+                        crate::narrate::outcome_label(*o, lang)
+                    )
+                })
+                .collect(),
+        ),
+        Answer::Quiz(_) => lang
+            .pick("the options marked ✓ true", "标 ✓ 正确 的选项")
+            .to_owned(),
+        Answer::Design(_) | Answer::Break(_) => lang.pick("shown below", "见下文").to_owned(),
+        #[cfg(feature = "sql-lab")]
+        Answer::Sql(_) => lang.pick("shown below", "见下文").to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course::grade::{MarkKey, mark_keys};
+
+    const LESSON: &str = r#"
+id = "one"
+order = 1
+title = { en = "One", zh = "一" }
+summary = { en = "A lesson.", zh = "一课。" }
+concepts = ["C01"]
+
+[[sections]]
+title = { en = "Leases", zh = "租约" }
+concepts = ["C01"]
+body = { en = "Body.", zh = "正文。" }
+
+[[exercises]]
+id = "pick"
+kind = "quiz"
+concepts = ["C01"]
+prompt = { en = "Which?", zh = "哪个？" }
+hints = [{ en = "First.", zh = "一。" }, { en = "Second.", zh = "二。" }]
+takeaway = { en = "Done.", zh = "完成。" }
+options = [
+  { text = { en = "Right", zh = "对" }, correct = true, why = { en = "Yes.", zh = "是。" } },
+  { text = { en = "Wrong", zh = "错" }, correct = false, why = { en = "No.", zh = "否。" } },
+  { text = { en = "Also wrong", zh = "也错" }, correct = false, why = { en = "No.", zh = "否。" } },
+  { text = { en = "Wrong too", zh = "还是错" }, correct = false, why = { en = "No.", zh = "否。" } },
+]
+
+[[exercises]]
+id = "many"
+kind = "quiz"
+multiple = true
+concepts = ["C01"]
+prompt = { en = "Which ones?", zh = "哪些？" }
+hints = [{ en = "First.", zh = "一。" }, { en = "Second.", zh = "二。" }]
+takeaway = { en = "Done.", zh = "完成。" }
+options = [
+  { text = { en = "A", zh = "甲" }, correct = true, why = { en = "Yes.", zh = "是。" } },
+  { text = { en = "B", zh = "乙" }, correct = true, why = { en = "Yes.", zh = "是。" } },
+  { text = { en = "C", zh = "丙" }, correct = false, why = { en = "No.", zh = "否。" } },
+  { text = { en = "D", zh = "丁" }, correct = false, why = { en = "No.", zh = "否。" } },
+]
+"#;
+
+    fn course() -> Result<CourseSession, CourseError> {
+        CourseSession::from_sources(&[("one", LESSON)])
+    }
+
+    fn hand_in(value: Value) -> Act {
+        Act::HandIn { answer: value }
+    }
+
+    /// The whole screen as the page receives it, in both languages.
+    fn said(screen: &ExerciseScreen) -> String {
+        serde_json::to_string(screen).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_wrong_single_choice_names_only_the_chosen_option() -> Result<(), CourseError> {
+        let mut course = course()?;
+        let first = course.act("one", "pick", &hand_in(serde_json::json!([1])), Lang::En)?;
+        let feedback = first
+            .feedback
+            .as_ref()
+            .map(|f| f.summary.clone())
+            .unwrap_or_default();
+        assert!(
+            feedback.contains("The option you chose is not right"),
+            "{feedback}"
+        );
+        assert!(
+            !feedback.contains("of 4"),
+            "it counts only the choice: {feedback}"
+        );
+        // No verdict anywhere yet, and none on an option not chosen ever.
+        assert!(first.items.iter().all(|item| item.verdict.is_none()));
+        let second = course.act("one", "pick", &hand_in(serde_json::json!([2])), Lang::En)?;
+        let marked: Vec<(u32, Option<Verdict>)> = second
+            .items
+            .iter()
+            .filter(|item| item.verdict.is_some())
+            .map(|item| (item.index, item.verdict))
+            .collect();
+        assert_eq!(marked, [(2, Some(Verdict::Wrong))]);
+        let number = second
+            .items
+            .iter()
+            .position(|item| item.index == 2)
+            .map_or(0, |p| p + 1);
+        let summary = second.feedback.map(|f| f.summary).unwrap_or_default();
+        assert!(summary.contains(&format!("option {number}")), "{summary}");
+        Ok(())
+    }
+
+    #[test]
+    fn a_multiple_choice_try_counts_the_missing_right_options_without_naming_them()
+    -> Result<(), CourseError> {
+        let mut course = course()?;
+        let screen = course.act("one", "many", &hand_in(serde_json::json!([0, 2])), Lang::En)?;
+        let summary = screen.feedback.map(|f| f.summary).unwrap_or_default();
+        assert!(
+            summary.contains("1 of the 2 options you chose is wrong"),
+            "{summary}"
+        );
+        assert!(summary.contains("1 right option is missing"), "{summary}");
+        let zh = course.screen("one", "many", Lang::Zh)?;
+        let summary = zh.feedback.map(|f| f.summary).unwrap_or_default();
+        assert!(summary.contains("还少选了 1 个正确的选项"), "{summary}");
+        Ok(())
+    }
+
+    #[test]
+    fn the_solution_after_two_wrong_tries_never_calls_the_learner_right() -> Result<(), CourseError>
+    {
+        let mut course = course()?;
+        course.act("one", "pick", &hand_in(serde_json::json!([1])), Lang::En)?;
+        let before = course.screen("one", "pick", Lang::En)?;
+        assert!(before.solution_open);
+        course.act("one", "pick", &hand_in(serde_json::json!([3])), Lang::En)?;
+        for lang in [Lang::En, Lang::Zh] {
+            let screen = course.act("one", "pick", &Act::Solution, lang)?;
+            let feedback = screen
+                .feedback
+                .as_ref()
+                .ok_or(CourseError::MissingScenario)?;
+            assert_eq!(feedback.tone, Tone::Solution);
+            let yours = feedback
+                .your_try
+                .as_ref()
+                .ok_or(CourseError::MissingScenario)?;
+            assert_eq!(yours.tone, Tone::Bad);
+            let text = said(&screen);
+            for praise in ["well done", "Correct", "✓ Right", "做得好", "对了"] {
+                assert!(!text.contains(praise), "{praise} in {text}");
+            }
+            assert_eq!(screen.standing, Standing::Revealed);
+            // Every option now says whether it is true; the learner's
+            // choice stays as it was.
+            let verdicts: Vec<Option<Verdict>> = screen.items.iter().map(|i| i.verdict).collect();
+            assert!(
+                verdicts
+                    .iter()
+                    .all(|v| matches!(v, Some(Verdict::True | Verdict::False)))
+            );
+            assert_eq!(
+                screen
+                    .items
+                    .iter()
+                    .filter(|i| i.verdict == Some(Verdict::True))
+                    .count(),
+                1
+            );
+            assert!(screen.items.iter().any(|i| i.index == 3 && i.chosen));
+        }
+        // Copying the key: solved with the solution, not solved alone.
+        let screen = course.act("one", "pick", &hand_in(serde_json::json!([0])), Lang::En)?;
+        assert_eq!(screen.standing, Standing::SolvedWithSolution);
+        assert!(screen.standing_label.contains("solved with the solution"));
+        assert_eq!(screen.feedback.map(|f| f.tone), Some(Tone::Good));
+        Ok(())
+    }
+
+    #[test]
+    fn hints_and_the_solution_button_follow_the_session() -> Result<(), CourseError> {
+        let mut course = course()?;
+        let screen = course.act("one", "pick", &Act::Open, Lang::En)?;
+        assert!(screen.more_hints && !screen.solution_open);
+        assert_eq!(screen.hint_button, "Show a hint (1/2)");
+        assert!(screen.solution_note.is_some());
+        assert!(course.act("one", "pick", &Act::Solution, Lang::En).is_err());
+        course.act("one", "pick", &Act::Hint, Lang::Zh)?;
+        let screen = course.act("one", "pick", &Act::Hint, Lang::Zh)?;
+        assert_eq!(screen.hints, ["一。", "二。"]);
+        assert!(!screen.more_hints);
+        assert!(course.act("one", "pick", &Act::Hint, Lang::En).is_err());
+        // The answer in the making is kept and comes back; leaving drops
+        // the feedback, not the answer.
+        course.act(
+            "one",
+            "pick",
+            &Act::Change {
+                answer: serde_json::json!([2]),
+            },
+            Lang::En,
+        )?;
+        course.act("one", "pick", &hand_in(serde_json::json!([2])), Lang::En)?;
+        let left = course.act("one", "pick", &Act::Leave, Lang::En)?;
+        assert!(left.feedback.is_none());
+        assert_eq!(left.answer, serde_json::json!([2]));
+        assert!(left.items.iter().any(|i| i.index == 2 && i.chosen));
+        Ok(())
+    }
+
+    #[test]
+    fn a_mark_try_names_the_first_wrong_step_from_the_second_try_on() -> Result<(), CourseError> {
+        let mut course = CourseSession::from_sources(&[("nap", NAP)])?;
+        let scenario = course.exercise_scenario("nap", "mark")?.clone();
+        let keys = mark_keys(&scenario, &[crate::scenario::Action::Write]);
+        let refuse: Vec<u32> = keys
+            .iter()
+            .filter(|(_, key)| *key == MarkKey::MustRefuse)
+            .map(|(index, _)| *index)
+            .collect();
+        let allowed: Vec<u32> = keys
+            .iter()
+            .filter(|(_, key)| *key == MarkKey::MustAllow)
+            .map(|(index, _)| *index)
+            .collect();
+        assert!(!refuse.is_empty() && !allowed.is_empty());
+        // Marks every allowed step: wrong everywhere it can be.
+        let wrong = serde_json::json!(allowed);
+        let first = course.act("nap", "mark", &hand_in(wrong.clone()), Lang::En)?;
+        assert!(first.items.iter().all(|i| i.verdict.is_none()));
+        let second = course.act("nap", "mark", &hand_in(wrong), Lang::En)?;
+        let named: Vec<u32> = second
+            .items
+            .iter()
+            .filter(|i| i.verdict.is_some())
+            .map(|i| i.index)
+            .collect();
+        let first_wrong = keys
+            .iter()
+            .filter(|(index, key)| {
+                *key != MarkKey::Either && (allowed.contains(index) || refuse.contains(index))
+            })
+            .map(|(index, _)| *index)
+            .min();
+        assert_eq!(named.first().copied(), first_wrong);
+        assert_eq!(named.len(), 1);
+        assert!(second.items.iter().all(|i| i.why.is_none()));
+        Ok(())
+    }
+
+    const NAP: &str = r#"
+id = "nap"
+order = 2
+title = { en = "Nap", zh = "打盹" }
+summary = { en = "A nap.", zh = "打盹。" }
+concepts = ["C01"]
+
+[[sections]]
+title = { en = "Nap", zh = "打盹" }
+concepts = ["C01"]
+body = { en = "Body.", zh = "正文。" }
+
+[scenarios.nap]
+id = "nap"
+ttl = 5
+workers = ["A", "B"]
+design = "ttl-lock-only"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 6, worker = "A", do = "write", target = "mail" },
+  { at = 7, worker = "B", do = "claim" },
+  { at = 8, worker = "B", do = "write", target = "mail" },
+  { at = 9, worker = "A", do = "write", target = "mail" },
+  { at = 10, worker = "B", do = "finish" },
+]
+[[scenarios.nap.targets]]
+id = "mail"
+
+[[exercises]]
+id = "mark"
+kind = "mark"
+concepts = ["C01"]
+prompt = { en = "Mark.", zh = "标记。" }
+scenario = "nap"
+hints = [{ en = "a", zh = "甲" }, { en = "b", zh = "乙" }]
+takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。" }
+"#;
+}
