@@ -174,6 +174,17 @@ fn longest_said(lang: Lang, longest: &[String], quizzes: usize) -> (String, Stri
 }
 
 impl LintProblem {
+    /// `problem` of `exercise`, at its position.
+    fn of(exercise: &Exercise, problem: LintKind) -> LintProblem {
+        LintProblem {
+            line: exercise.line,
+            col: exercise.col,
+            exercise: exercise.id.clone(),
+            kind: exercise.kind.name(),
+            problem,
+        }
+    }
+
     /// `exercise `id` (kind): what is wrong`, in `lang`.
     pub fn message(&self, lang: Lang) -> String {
         let (en, zh) = self.problem.said();
@@ -191,13 +202,7 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
         problems.extend(
             exercise_problems(lesson, exercise)
                 .into_iter()
-                .map(|problem| LintProblem {
-                    line: exercise.line,
-                    col: exercise.col,
-                    exercise: exercise.id.clone(),
-                    kind: exercise.kind.name(),
-                    problem,
-                }),
+                .map(|problem| LintProblem::of(exercise, problem)),
         );
     }
     problems
@@ -352,13 +357,7 @@ pub fn sql_unsolved(lesson: &Lesson, run: impl Fn(&Plan) -> PlanRun) -> Vec<Lint
             )),
         };
         if let Some(problem) = problem {
-            problems.push(LintProblem {
-                line: exercise.line,
-                col: exercise.col,
-                exercise: exercise.id.clone(),
-                kind: exercise.kind.name(),
-                problem,
-            });
+            problems.push(LintProblem::of(exercise, problem));
         }
     }
     problems
