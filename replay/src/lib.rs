@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use sim_core::sql::{Binding, Dialect, SqlValue, Statement, StatementKind};
-use sim_core::{Action, Lang, Outcome, Reason, Scenario, TokenKind, Trace};
+use sim_core::{Action, Lang, Outcome, Reason, Scenario, Step, StepTrace, TokenKind, Trace};
 
 use crate::failure::DbFailure;
 
@@ -110,6 +110,31 @@ pub struct DbStep {
     pub row: Option<DbRow>,
     pub agrees: bool,
     pub differences: Vec<String>,
+}
+
+impl DbStep {
+    /// Step `index` before its statement is built or sent.
+    fn unsent(index: usize) -> DbStep {
+        DbStep {
+            i: index,
+            sql: None,
+            bindings: String::new(),
+            sent: false,
+            rows: None,
+            fence: None,
+            job: None,
+            claimable: None,
+            lease_valid: None,
+            waiting: false,
+            waited_until: None,
+            deadlock: false,
+            lock_not_available: false,
+            error: None,
+            row: None,
+            agrees: true,
+            differences: Vec::new(),
+        }
+    }
 }
 
 /// The `db` object of `run --json --db`.
@@ -318,25 +343,7 @@ impl Replay<'_> {
         let scenario = self.scenario;
         let step = &scenario.steps[index];
         let actor = step.worker.map_or(scenario.workers.len(), usize::from);
-        self.steps.push(DbStep {
-            i: index,
-            sql: None,
-            bindings: String::new(),
-            sent: false,
-            rows: None,
-            fence: None,
-            job: None,
-            claimable: None,
-            lease_valid: None,
-            waiting: false,
-            waited_until: None,
-            deadlock: false,
-            lock_not_available: false,
-            error: None,
-            row: None,
-            agrees: true,
-            differences: Vec::new(),
-        });
+        self.steps.push(DbStep::unsent(index));
         let db_now = sim_core::sql::lease_now(scenario, None, step.at);
         if let Err(message) = backend.set_clock(db_now) {
             self.steps[index].error = Some(message);
@@ -345,35 +352,10 @@ impl Replay<'_> {
         let job = step.job.map(usize::from).or(state.current_job).unwrap_or(0);
         let blocked = state.crashed || state.waiting.is_some();
         if step.action == Action::Crash {
-            if let Some(waiting) = self.actors[actor].waiting.take() {
-                // Sent, but it never ran: the connection closed under it.
-                self.steps[waiting].waiting = false;
-                self.steps[waiting].sent = false;
-            }
-            backend.crash(actor);
-            let state = &mut self.actors[actor];
-            state.end_transaction(false);
-            state.crashed = true;
-            self.absorb(backend.settle(), step.at, backend);
+            self.crash(backend, actor, step.at);
             return;
         }
-        let binding = Binding {
-            owner: step
-                .worker
-                .and_then(|w| scenario.workers.get(usize::from(w)))
-                .map(|w| scenario.owner_id(w.owner).to_owned()),
-            token: self.actors[actor].tokens.get(&job).copied().flatten(),
-            // The random draw of a claim: the model's, when it granted the
-            // claim; otherwise 0, a value no draw gives (the column is NOT
-            // NULL, and a claim the database grants but the model refused is
-            // a finding whatever it binds).
-            new_token: match (scenario.design.token, self.trace.steps.get(index)) {
-                (TokenKind::Random, Some(record)) if record.outcome == Outcome::Ok => record.token,
-                (TokenKind::Random, _) => Some(0),
-                _ => None,
-            },
-            now: sim_core::sql::lease_now(scenario, step.worker, step.at),
-        };
+        let binding = self.binding(index, actor, job);
         let job_u16 = u16::try_from(job).unwrap_or(0);
         let Some(statement) =
             sim_core::sql::statement(scenario, step, job_u16, &binding, self.dialect)
@@ -402,6 +384,44 @@ impl Replay<'_> {
             }
         }
         self.absorb(backend.settle(), step.at, backend);
+    }
+
+    /// The actor's connection closes: a statement it had waiting never
+    /// runs, and its open transaction ends without a commit.
+    fn crash(&mut self, backend: &mut dyn Backend, actor: usize, at: u64) {
+        if let Some(waiting) = self.actors[actor].waiting.take() {
+            // Sent, but it never ran: the connection closed under it.
+            self.steps[waiting].waiting = false;
+            self.steps[waiting].sent = false;
+        }
+        backend.crash(actor);
+        let state = &mut self.actors[actor];
+        state.end_transaction(false);
+        state.crashed = true;
+        self.absorb(backend.settle(), at, backend);
+    }
+
+    /// What step `index` binds, sent by `actor` on `job`.
+    fn binding(&self, index: usize, actor: usize, job: usize) -> Binding {
+        let scenario = self.scenario;
+        let step = &scenario.steps[index];
+        Binding {
+            owner: step
+                .worker
+                .and_then(|w| scenario.workers.get(usize::from(w)))
+                .map(|w| scenario.owner_id(w.owner).to_owned()),
+            token: self.actors[actor].tokens.get(&job).copied().flatten(),
+            // The random draw of a claim: the model's, when it granted the
+            // claim; otherwise 0, a value no draw gives (the column is NOT
+            // NULL, and a claim the database grants but the model refused is
+            // a finding whatever it binds).
+            new_token: match (scenario.design.token, self.trace.steps.get(index)) {
+                (TokenKind::Random, Some(record)) if record.outcome == Outcome::Ok => record.token,
+                (TokenKind::Random, _) => Some(0),
+                _ => None,
+            },
+            now: sim_core::sql::lease_now(scenario, step.worker, step.at),
+        }
     }
 
     /// Statements that finished waiting during the step at `at`.
@@ -438,31 +458,48 @@ impl Replay<'_> {
         reply: Reply,
         waited_until: Option<u64>,
     ) {
-        let scenario = self.scenario;
-        let action = scenario.steps[index].action;
         self.steps[index].waited_until = waited_until;
         let answer = match reply {
             Ok(answer) => answer,
             Err(error) => {
-                let state = &mut self.actors[actor];
-                if state.in_transaction {
-                    // The application rolls an aborted transaction back.
-                    state.end_transaction(false);
-                }
-                if action == Action::UpdateClaim {
-                    // The claim did not happen: the read that justified it is
-                    // not used up (as in the model).
-                    state.observed.insert(job, true);
-                }
-                let record = &mut self.steps[index];
-                record.deadlock = error.deadlock;
-                record.lock_not_available = error.lock_not_available;
-                if !error.deadlock && !error.lock_not_available {
-                    record.error = Some(error.message);
-                }
+                self.refused(actor, index, job, error);
                 return;
             }
         };
+        if let Some(job) = self.learn(actor, index, job, &answer) {
+            if let Some(id) = self.scenario.jobs.get(job) {
+                self.steps[index].row = backend.read_row(actor, id);
+            }
+        }
+    }
+
+    /// Records the error the database answered step `index` with.
+    fn refused(&mut self, actor: usize, index: usize, job: usize, error: DbError) {
+        let action = self.scenario.steps[index].action;
+        let state = &mut self.actors[actor];
+        if state.in_transaction {
+            // The application rolls an aborted transaction back.
+            state.end_transaction(false);
+        }
+        if action == Action::UpdateClaim {
+            // The claim did not happen: the read that justified it is
+            // not used up (as in the model).
+            state.observed.insert(job, true);
+        }
+        let record = &mut self.steps[index];
+        record.deadlock = error.deadlock;
+        record.lock_not_available = error.lock_not_available;
+        if !error.deadlock && !error.lock_not_available {
+            record.error = Some(error.message);
+        }
+    }
+
+    /// Records what the database answered step `index` (sent by `actor`
+    /// on `job`) and what the application learns from it; returns the job
+    /// whose row to read after it, if any.
+    fn learn(&mut self, actor: usize, index: usize, job: usize, answer: &Answer) -> Option<usize> {
+        let scenario = self.scenario;
+        let action = scenario.steps[index].action;
         let record = &mut self.steps[index];
         let state = &mut self.actors[actor];
         let mut row_job = Some(job);
@@ -526,60 +563,67 @@ impl Replay<'_> {
             | Action::Pause
             | Action::Resume => {}
         }
-        if let Some(job) = row_job {
-            if let Some(id) = scenario.jobs.get(job) {
-                self.steps[index].row = backend.read_row(actor, id);
-            }
-        }
+        row_job
     }
 
     /// The differences between the database's step and the model's.
     fn compare(&self, index: usize, lang: Lang) -> Vec<String> {
-        let scenario = self.scenario;
         let db = &self.steps[index];
-        let (Some(step), Some(model)) = (scenario.steps.get(index), self.trace.steps.get(index))
+        let (Some(step), Some(model)) =
+            (self.scenario.steps.get(index), self.trace.steps.get(index))
         else {
             return Vec::new();
         };
-        let mut diffs = Vec::new();
         if db.sql.is_none() {
-            return diffs;
+            return Vec::new();
         }
-        // "model …, database …" in the language asked for.
-        let both = |what_en: &str, what_zh: &str, model: String, database: String| match lang {
-            Lang::En => format!("{what_en}: model {model}, database {database}"),
-            Lang::Zh => format!("{what_zh}：模型 {model}，数据库 {database}"),
-        };
-        let yes_no = |value: bool| {
-            lang.pick(
-                if value { "yes" } else { "no" },
-                if value { "是" } else { "否" },
-            )
-            .to_owned()
-        };
-        let maybe =
-            |value: Option<String>| value.unwrap_or_else(|| lang.pick("none", "无").to_owned());
+        let says = Says(lang);
+        if let Some(stopped) = self.stop_difference(index, model, db, says) {
+            return stopped;
+        }
+        if db.waiting || db.deadlock || db.lock_not_available {
+            return Vec::new();
+        }
+        let mut diffs = self.reply_differences(step, model, db, says);
+        diffs.extend(self.read_differences(step, model, db, says));
+        diffs
+    }
+
+    /// Whether the comparison ends before the statement's effect: with the
+    /// one difference found (an error, a statement sent on one side only,
+    /// a wait, deadlock or `NOWAIT` on one side only), or with none when
+    /// neither side sent it. `None`: the comparison goes on.
+    fn stop_difference(
+        &self,
+        index: usize,
+        model: &StepTrace,
+        db: &DbStep,
+        says: Says,
+    ) -> Option<Vec<String>> {
         if let Some(error) = &db.error {
-            diffs.push(match lang {
+            return Some(vec![match says.0 {
                 Lang::En => format!("the database refused the statement: {error}"),
                 Lang::Zh => format!("数据库拒绝了这条语句：{error}"),
-            });
-            return diffs;
+            }]);
         }
         // Blocked, crashed, or an `update_claim` after a read that did not
         // see the row claimable: the model did not run it.
-        let model_sent = sim_core::sql::step_sql(scenario, self.trace, index, self.dialect)
+        let model_sent = sim_core::sql::step_sql(self.scenario, self.trace, index, self.dialect)
             .is_some_and(|sql| sql.sent);
         if model_sent != db.sent {
-            diffs.push(both("sent", "已发送", yes_no(model_sent), yes_no(db.sent)));
-            return diffs;
+            return Some(vec![says.both(
+                "sent",
+                "已发送",
+                says.yes_no(model_sent),
+                says.yes_no(db.sent),
+            )]);
         }
         if !db.sent {
-            return diffs;
+            return Some(Vec::new());
         }
         // What stops a statement short, in the order the server reports it:
         // the first disagreement is the finding.
-        for (en, zh, model_says, db_says) in [
+        [
             (
                 "still waiting at the end",
                 "结束时仍在等待",
@@ -598,21 +642,30 @@ impl Replay<'_> {
                 model.reason == Some(Reason::LockNotAvailable),
                 db.lock_not_available,
             ),
-        ] {
-            if model_says != db_says {
-                diffs.push(both(en, zh, yes_no(model_says), yes_no(db_says)));
-                return diffs;
-            }
-        }
-        if db.waiting || db.deadlock || db.lock_not_available {
-            return diffs;
-        }
+        ]
+        .into_iter()
+        .find(|(_, _, model_says, db_says)| model_says != db_says)
+        .map(|(en, zh, model_says, db_says)| {
+            vec![says.both(en, zh, says.yes_no(model_says), says.yes_no(db_says))]
+        })
+    }
+
+    /// The differences in what a statement that ran on both sides did: when
+    /// it ran, the rows it changed, the row it chose, the fence it handed out.
+    fn reply_differences(
+        &self,
+        step: &Step,
+        model: &StepTrace,
+        db: &DbStep,
+        says: Says,
+    ) -> Vec<String> {
+        let mut diffs = Vec::new();
         if model.waited_until != db.waited_until {
-            diffs.push(both(
+            diffs.push(says.both(
                 "ran after a lock wait at",
                 "等锁后执行的 tick",
-                maybe(model.waited_until.map(|t| t.to_string())),
-                maybe(db.waited_until.map(|t| t.to_string())),
+                says.maybe(model.waited_until.map(|t| t.to_string())),
+                says.maybe(db.waited_until.map(|t| t.to_string())),
             ));
         }
         let is_update = matches!(
@@ -626,25 +679,25 @@ impl Replay<'_> {
                 | Action::Cancel
         );
         if is_update && model.rows.map(u64::from) != db.rows {
-            diffs.push(both(
+            diffs.push(says.both(
                 "rows",
                 "行数",
-                maybe(model.rows.map(|r| r.to_string())),
-                maybe(db.rows.map(|r| r.to_string())),
+                says.maybe(model.rows.map(|r| r.to_string())),
+                says.maybe(db.rows.map(|r| r.to_string())),
             ));
         }
         let model_job = match model.reason {
             Some(Reason::NoneAvailable) => None,
-            _ => model.job.map(|j| scenario.job_id(j).to_owned()),
+            _ => model.job.map(|j| self.scenario.job_id(j).to_owned()),
         };
         if matches!(step.action, Action::ClaimNext | Action::SelectSkipLocked)
             && model_job != db.job
         {
-            diffs.push(both(
+            diffs.push(says.both(
                 "row chosen",
                 "选中的行",
-                maybe(model_job),
-                maybe(db.job.clone()),
+                says.maybe(model_job),
+                says.maybe(db.job.clone()),
             ));
         }
         if matches!(
@@ -654,45 +707,58 @@ impl Replay<'_> {
         {
             let model_fence = model.row.map(|r| r.fence);
             if model_fence.and_then(|f| i64::try_from(f).ok()) != db.fence {
-                diffs.push(both(
+                diffs.push(says.both(
                     "fence handed out",
                     "发出的 fence",
-                    maybe(model_fence.map(|f| f.to_string())),
-                    maybe(db.fence.map(|f| f.to_string())),
+                    says.maybe(model_fence.map(|f| f.to_string())),
+                    says.maybe(db.fence.map(|f| f.to_string())),
                 ));
             }
         }
+        diffs
+    }
+
+    /// The differences in what the application read: whether a row was
+    /// claimable, whether the lease was valid, and the row after the step.
+    fn read_differences(
+        &self,
+        step: &Step,
+        model: &StepTrace,
+        db: &DbStep,
+        says: Says,
+    ) -> Vec<String> {
+        let mut diffs = Vec::new();
         if matches!(
             step.action,
             Action::Select | Action::SelectForUpdate | Action::SelectNowait
         ) {
             let model_claimable = model.reason == Some(Reason::Claimable);
             if db.claimable != Some(model_claimable) {
-                diffs.push(both(
+                diffs.push(says.both(
                     "the read saw the row claimable",
                     "读取时这一行可领取",
-                    yes_no(model_claimable),
-                    maybe(db.claimable.map(yes_no)),
+                    says.yes_no(model_claimable),
+                    says.maybe(db.claimable.map(|v| says.yes_no(v))),
                 ));
             }
         }
         if step.action == Action::Check && db.lease_valid != model.lease_valid {
-            diffs.push(both(
+            diffs.push(says.both(
                 "lease valid",
                 "租约有效",
-                maybe(model.lease_valid.map(yes_no)),
-                maybe(db.lease_valid.map(yes_no)),
+                says.maybe(model.lease_valid.map(|v| says.yes_no(v))),
+                says.maybe(db.lease_valid.map(|v| says.yes_no(v))),
             ));
         }
         if let (Some(row), Some(db_row)) = (model.row, &db.row) {
             let model_row = DbRow {
-                owner: row.owner.map(|o| scenario.owner_id(o).to_owned()),
+                owner: row.owner.map(|o| self.scenario.owner_id(o).to_owned()),
                 lease_until: row.lease_until,
                 fence: i64::try_from(row.fence).unwrap_or(i64::MAX),
                 state: row.state.name().to_owned(),
             };
             if &model_row != db_row {
-                diffs.push(both(
+                diffs.push(says.both(
                     "row after the step",
                     "这一步之后的行",
                     row_words(&model_row),
@@ -701,6 +767,34 @@ impl Replay<'_> {
             }
         }
         diffs
+    }
+}
+
+/// A finding's words in one language.
+#[derive(Clone, Copy)]
+struct Says(Lang);
+
+impl Says {
+    /// "what: model …, database …".
+    fn both(self, what_en: &str, what_zh: &str, model: String, database: String) -> String {
+        match self.0 {
+            Lang::En => format!("{what_en}: model {model}, database {database}"),
+            Lang::Zh => format!("{what_zh}：模型 {model}，数据库 {database}"),
+        }
+    }
+
+    fn yes_no(self, value: bool) -> String {
+        self.0
+            .pick(
+                if value { "yes" } else { "no" },
+                if value { "是" } else { "否" },
+            )
+            .to_owned()
+    }
+
+    /// `value`, or "none".
+    fn maybe(self, value: Option<String>) -> String {
+        value.unwrap_or_else(|| self.0.pick("none", "无").to_owned())
     }
 }
 

@@ -339,34 +339,12 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
     let must = trace.should_reject.contains(&(index as u32));
     let happened = trace.is_violation(index as u32);
     if must {
-        let verdict = match (happened, lang) {
-            (true, Lang::En) => "It had to be refused, and it took effect: a violation.",
-            (true, Lang::Zh) => "它必须被拒绝，却生效了：这是一次违例。",
-            (false, Lang::En) => "It had to be refused, and it was (or it changed nothing).",
-            (false, Lang::Zh) => "它必须被拒绝，而它确实被拒绝了（或没有产生效果）。",
-        };
-        let joined = capitalized(&reasons.join(lang.pick("; ", "；")));
-        match lang {
-            Lang::En => {
-                format!("{joined}. {verdict}")
-            }
-            Lang::Zh => {
-                format!("{joined}。{verdict}")
-            }
-        }
+        must_refuse_sentence(&reasons, happened, lang)
     } else if let Some((claim, holder, newest)) =
         newer_grant(scenario, trace, index).filter(|(_, _, newest)| *newest > generation)
     {
-        // Superseded, yet the oracle protects nothing here: a draft at a
-        // versioned target is not what readers see until a commit switches it.
-        let draft = scenario.steps.get(index).is_some_and(|step| {
-            step.action == Action::Write
-                && step
-                    .target
-                    .and_then(|t| scenario.targets.get(usize::from(t)))
-                    .is_some_and(|t| t.protect == Protect::Versioned)
-        });
-        let why = match (draft, lang) {
+        // Superseded, yet the oracle protects nothing here.
+        let why = match (stores_draft(scenario, index), lang) {
             (true, Lang::En) => {
                 "it only stores a draft, and only a committed finish makes a draft official"
             }
@@ -410,6 +388,38 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
             ),
         }
     }
+}
+
+/// Why a step had to be refused (`reasons`), and whether it was
+/// (`happened`: it took effect, a violation).
+fn must_refuse_sentence(reasons: &[String], happened: bool, lang: Lang) -> String {
+    let verdict = match (happened, lang) {
+        (true, Lang::En) => "It had to be refused, and it took effect: a violation.",
+        (true, Lang::Zh) => "它必须被拒绝，却生效了：这是一次违例。",
+        (false, Lang::En) => "It had to be refused, and it was (or it changed nothing).",
+        (false, Lang::Zh) => "它必须被拒绝，而它确实被拒绝了（或没有产生效果）。",
+    };
+    let joined = capitalized(&reasons.join(lang.pick("; ", "；")));
+    match lang {
+        Lang::En => {
+            format!("{joined}. {verdict}")
+        }
+        Lang::Zh => {
+            format!("{joined}。{verdict}")
+        }
+    }
+}
+
+/// Step `index` is a write to a versioned target: it stores a draft,
+/// which is not what readers see until a commit switches it.
+fn stores_draft(scenario: &Scenario, index: usize) -> bool {
+    scenario.steps.get(index).is_some_and(|step| {
+        step.action == Action::Write
+            && step
+                .target
+                .and_then(|t| scenario.targets.get(usize::from(t)))
+                .is_some_and(|t| t.protect == Protect::Versioned)
+    })
 }
 
 /// The newest claim of step `index`'s job granted before it: the claim's

@@ -765,9 +765,9 @@ impl<'t> Reader<'t> {
         }
     }
 
-    // Long because it reads the design table key by key (a preset name, or
-    // each predicate set, token, clock and protection), every mistake with
-    // its position and its words in both languages, in the file's order.
+    /// A scenario's `design`: a preset name, or a table of a `base` preset
+    /// and the knobs it changes, every mistake with its position and its
+    /// words in both languages, in the file's order.
     pub(crate) fn design(&mut self, value: &Value<'_>) -> Option<(Design, DesignSource)> {
         if let DeValue::String(_) = value.get_ref() {
             let preset = self.choice(
@@ -818,6 +818,13 @@ impl<'t> Reader<'t> {
             })
             .unwrap_or(Preset::Full);
         let mut design = base.design();
+        self.design_knobs(&fields, &mut design);
+        Some((design, DesignSource::Table))
+    }
+
+    /// Sets each knob the `design` table names (its fields in the order of
+    /// [`Reader::design`]'s keys) on `design`.
+    fn design_knobs(&mut self, fields: &Fields<'_, '_>, design: &mut Design) {
         if let Some(token) = fields.get(1).and_then(|v| {
             self.choice(
                 v,
@@ -878,7 +885,6 @@ impl<'t> Reader<'t> {
         {
             design.cancel_epoch = flag;
         }
-        Some((design, DesignSource::Table))
     }
 
     pub(crate) fn checks(&mut self, value: &Value<'_>, what: &Text) -> Option<CheckSet> {

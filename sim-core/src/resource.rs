@@ -197,18 +197,7 @@ impl ResourceKind {
     pub fn offers(self, gateway: bool) -> Vec<Offer> {
         use ResourceKind as K;
         let mut offers = match self {
-            // No real system behind it, so nothing to pay: an exercise
-            // with anonymous targets is graded on safety alone, as before
-            // the catalogue.
-            K::Generic => [NOTHING, KEY, HIGHEST, REGISTERED, DRAFTS, GATEWAY]
-                .into_iter()
-                .map(|o| Offer {
-                    cost: 0,
-                    en: "an anonymous target stands for no real system: no cost",
-                    zh: "匿名目标不代表任何真实系统：没有代价",
-                    ..o
-                })
-                .collect(),
+            K::Generic => anonymous_offers(),
             K::DbTable => vec![
                 NOTHING,
                 offer(
@@ -295,6 +284,21 @@ impl ResourceKind {
             )
             .protect
     }
+}
+
+/// An anonymous target's offers: every protection, all free. No real
+/// system stands behind it, so there is nothing to pay: an exercise with
+/// anonymous targets is graded on safety alone, as before the catalogue.
+fn anonymous_offers() -> Vec<Offer> {
+    [NOTHING, KEY, HIGHEST, REGISTERED, DRAFTS, GATEWAY]
+        .into_iter()
+        .map(|o| Offer {
+            cost: 0,
+            en: "an anonymous target stands for no real system: no cost",
+            zh: "匿名目标不代表任何真实系统：没有代价",
+            ..o
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -418,62 +418,74 @@ impl Scenario {
         // Per request id: 1 once a write sent it, 2 once a deliver named it.
         let mut request_seen = vec![0u8; self.requests.len()];
         for (index, step) in self.steps.iter().enumerate() {
-            let fail = |problem: StepProblem| Err(E::Step { index, problem });
-            if step.at < previous_at {
-                return fail(StepProblem::AtGoesBackwards);
-            }
-            if step.at > MAX_TIME as u64 {
-                return fail(StepProblem::AtTooLarge);
-            }
+            self.check_step(step, previous_at, &mut request_seen)
+                .map_err(|problem| E::Step { index, problem })?;
             previous_at = step.at;
-            match step.worker {
-                Some(worker) if usize::from(worker) >= self.workers.len() => {
-                    return fail(StepProblem::UnknownWorker);
+        }
+        Ok(())
+    }
+
+    /// [`Scenario::check`] of one step, after a step at `previous_at`;
+    /// `request_seen` tracks each request id's write and delivery.
+    fn check_step(
+        &self,
+        step: &Step,
+        previous_at: u64,
+        request_seen: &mut [u8],
+    ) -> Result<(), StepProblem> {
+        if step.at < previous_at {
+            return Err(StepProblem::AtGoesBackwards);
+        }
+        if step.at > MAX_TIME as u64 {
+            return Err(StepProblem::AtTooLarge);
+        }
+        match step.worker {
+            Some(worker) if usize::from(worker) >= self.workers.len() => {
+                return Err(StepProblem::UnknownWorker);
+            }
+            None if step.action.needs_worker() => return Err(StepProblem::NeedsWorker),
+            _ => {}
+        }
+        if step
+            .job
+            .is_some_and(|job| usize::from(job) >= self.jobs.len())
+        {
+            return Err(StepProblem::UnknownJob);
+        }
+        match step.target {
+            Some(target) if usize::from(target) >= self.targets.len() => {
+                return Err(StepProblem::UnknownTarget);
+            }
+            None if step.action.needs_target() => return Err(StepProblem::NeedsTarget),
+            _ => {}
+        }
+        if let OpRef::Named(op) = step.op
+            && op as usize >= self.ops.len()
+        {
+            return Err(StepProblem::UnknownOp);
+        }
+        if let ValueRef::Named(value) = step.value
+            && value as usize >= self.values.len()
+        {
+            return Err(StepProblem::UnknownValue);
+        }
+        match (step.action, step.request) {
+            (Action::Deliver, None) => return Err(StepProblem::NeedsRequest),
+            (Action::Write | Action::Deliver, Some(request)) => {
+                let Some(seen) = request_seen.get_mut(request as usize) else {
+                    return Err(StepProblem::UnknownRequest);
+                };
+                let (expected, next) = match step.action {
+                    Action::Write => (0, 1),
+                    _ => (1, 2),
+                };
+                if *seen != expected {
+                    return Err(StepProblem::RequestOrder);
                 }
-                None if step.action.needs_worker() => return fail(StepProblem::NeedsWorker),
-                _ => {}
+                *seen = next;
             }
-            if step
-                .job
-                .is_some_and(|job| usize::from(job) >= self.jobs.len())
-            {
-                return fail(StepProblem::UnknownJob);
-            }
-            match step.target {
-                Some(target) if usize::from(target) >= self.targets.len() => {
-                    return fail(StepProblem::UnknownTarget);
-                }
-                None if step.action.needs_target() => return fail(StepProblem::NeedsTarget),
-                _ => {}
-            }
-            if let OpRef::Named(op) = step.op
-                && op as usize >= self.ops.len()
-            {
-                return fail(StepProblem::UnknownOp);
-            }
-            if let ValueRef::Named(value) = step.value
-                && value as usize >= self.values.len()
-            {
-                return fail(StepProblem::UnknownValue);
-            }
-            match (step.action, step.request) {
-                (Action::Deliver, None) => return fail(StepProblem::NeedsRequest),
-                (Action::Write | Action::Deliver, Some(request)) => {
-                    let Some(seen) = request_seen.get_mut(request as usize) else {
-                        return fail(StepProblem::UnknownRequest);
-                    };
-                    let (expected, next) = match step.action {
-                        Action::Write => (0, 1),
-                        _ => (1, 2),
-                    };
-                    if *seen != expected {
-                        return fail(StepProblem::RequestOrder);
-                    }
-                    *seen = next;
-                }
-                (_, Some(_)) => return fail(StepProblem::UnknownRequest),
-                _ => {}
-            }
+            (_, Some(_)) => return Err(StepProblem::UnknownRequest),
+            _ => {}
         }
         Ok(())
     }

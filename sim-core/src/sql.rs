@@ -189,94 +189,20 @@ pub fn statement(
     let mut b = Builder::new(scenario, binding, dialect);
     let job_id = scenario.jobs.get(usize::from(job))?.clone();
     let kind = match step.action {
-        Action::Claim => {
-            let set = b.claim_set();
-            let claimable = b.claimable();
-            let job = b.param("job", SqlValue::Text(job_id));
-            b.text = format!(
-                "UPDATE jobs SET {set} WHERE id = {job} AND {claimable} RETURNING id, fence"
-            );
+        Action::Claim | Action::ClaimNext | Action::UpdateClaim => {
+            b.claim(step, job_id);
             StatementKind::Update
         }
-        Action::ClaimNext => {
-            let set = b.claim_set();
-            let pick = b.pick_next(step.job.map(|_| job_id));
-            b.text = format!("UPDATE jobs SET {set} WHERE id = ({pick}) RETURNING id, fence");
+        Action::Renew | Action::Finish | Action::Fail | Action::Cancel => {
+            b.update(step.action, job_id);
             StatementKind::Update
         }
-        Action::UpdateClaim => {
-            let set = b.claim_set();
-            let job = b.param("job", SqlValue::Text(job_id));
-            b.text = format!("UPDATE jobs SET {set} WHERE id = {job} RETURNING id, fence");
-            StatementKind::Update
-        }
-        Action::Renew => {
-            let now = b.now();
-            let ttl = b.ttl();
-            let job = b.param("job", SqlValue::Text(job_id));
-            let checks = b.checks(scenario.design.renew_checks);
-            b.text =
-                format!("UPDATE jobs SET lease_until = {now} + {ttl} WHERE id = {job}{checks}");
-            StatementKind::Update
-        }
-        Action::Finish | Action::Fail => {
-            let end = if step.action == Action::Finish {
-                "done"
-            } else {
-                "failed"
-            };
-            let job = b.param("job", SqlValue::Text(job_id));
-            let checks = b.checks(scenario.design.commit_checks);
-            b.text = format!("UPDATE jobs SET state = '{end}' WHERE id = {job}{checks}");
-            StatementKind::Update
-        }
-        Action::Cancel => {
-            let job = b.param("job", SqlValue::Text(job_id));
-            // A cancel epoch moves the fence, so a token check sees the cancel.
-            let epoch = if scenario.design.cancel_epoch {
-                ", fence = fence + 1"
-            } else {
-                ""
-            };
-            b.text = format!(
-                "UPDATE jobs SET state = 'cancelled'{epoch} WHERE id = {job} AND state IN ('ready', 'running')"
-            );
-            StatementKind::Update
-        }
-        Action::Check => {
-            let all = b.predicates(CheckSet::ALL).join(" AND ");
-            let job = b.param("job", SqlValue::Text(job_id));
-            b.text = format!(
-                "SELECT CASE WHEN {all} THEN 1 ELSE 0 END AS lease_valid FROM jobs WHERE id = {job}"
-            );
-            StatementKind::Select
-        }
-        Action::Select | Action::SelectForUpdate | Action::SelectNowait => {
-            let claimable = b.claimable();
-            let job = b.param("job", SqlValue::Text(job_id));
-            let lock = match (step.action, dialect) {
-                (_, Dialect::Sqlite) | (Action::Select, _) => "",
-                (Action::SelectNowait, Dialect::Postgres) => " FOR UPDATE NOWAIT",
-                (_, Dialect::Postgres) => " FOR UPDATE",
-            };
-            b.text = format!(
-                "SELECT id, owner, lease_until, fence, state, \
-                 CASE WHEN {claimable} THEN 1 ELSE 0 END AS claimable \
-                 FROM jobs WHERE id = {job}{lock}"
-            );
-            StatementKind::Select
-        }
-        Action::SelectSkipLocked => {
-            let claimable = b.claimable();
-            let only = match step.job {
-                Some(_) => format!(" AND id = {}", b.param("job", SqlValue::Text(job_id))),
-                None => String::new(),
-            };
-            let lock = b.skip_locked();
-            b.text = format!(
-                "SELECT id, owner, lease_until, fence, state, 1 AS claimable FROM jobs \
-                 WHERE {claimable}{only} ORDER BY pos LIMIT 1{lock}"
-            );
+        Action::Check
+        | Action::Select
+        | Action::SelectForUpdate
+        | Action::SelectNowait
+        | Action::SelectSkipLocked => {
+            b.select(step, job_id);
             StatementKind::Select
         }
         Action::Begin => {
@@ -324,6 +250,105 @@ impl<'a> Builder<'a> {
             text: String::new(),
             params: Vec::new(),
         }
+    }
+
+    /// The claim `step` (a claim, claim-next or update-claim) sends on `job_id`.
+    fn claim(&mut self, step: &Step, job_id: String) {
+        let set = self.claim_set();
+        self.text = match step.action {
+            Action::ClaimNext => {
+                let pick = self.pick_next(step.job.map(|_| job_id));
+                format!("UPDATE jobs SET {set} WHERE id = ({pick}) RETURNING id, fence")
+            }
+            Action::Claim => {
+                let claimable = self.claimable();
+                let job = self.param("job", SqlValue::Text(job_id));
+                format!(
+                    "UPDATE jobs SET {set} WHERE id = {job} AND {claimable} RETURNING id, fence"
+                )
+            }
+            _ => {
+                let job = self.param("job", SqlValue::Text(job_id));
+                format!("UPDATE jobs SET {set} WHERE id = {job} RETURNING id, fence")
+            }
+        };
+    }
+
+    /// The update a worker or the operator sends on a held job: `action` is
+    /// a renew, finish, fail or cancel.
+    fn update(&mut self, action: Action, job_id: String) {
+        let scenario = self.scenario;
+        let design = &scenario.design;
+        self.text = match action {
+            Action::Renew => {
+                let now = self.now();
+                let ttl = self.ttl();
+                let job = self.param("job", SqlValue::Text(job_id));
+                let checks = self.checks(design.renew_checks);
+                format!("UPDATE jobs SET lease_until = {now} + {ttl} WHERE id = {job}{checks}")
+            }
+            Action::Cancel => {
+                let job = self.param("job", SqlValue::Text(job_id));
+                // A cancel epoch moves the fence, so a token check sees the cancel.
+                let epoch = if design.cancel_epoch {
+                    ", fence = fence + 1"
+                } else {
+                    ""
+                };
+                format!(
+                    "UPDATE jobs SET state = 'cancelled'{epoch} WHERE id = {job} AND state IN ('ready', 'running')"
+                )
+            }
+            _ => {
+                let end = if action == Action::Finish {
+                    "done"
+                } else {
+                    "failed"
+                };
+                let job = self.param("job", SqlValue::Text(job_id));
+                let checks = self.checks(design.commit_checks);
+                format!("UPDATE jobs SET state = '{end}' WHERE id = {job}{checks}")
+            }
+        };
+    }
+
+    /// The read `step` (a check or one of the selects) sends on `job_id`.
+    fn select(&mut self, step: &Step, job_id: String) {
+        self.text = match step.action {
+            Action::Check => {
+                let all = self.predicates(CheckSet::ALL).join(" AND ");
+                let job = self.param("job", SqlValue::Text(job_id));
+                format!(
+                    "SELECT CASE WHEN {all} THEN 1 ELSE 0 END AS lease_valid FROM jobs WHERE id = {job}"
+                )
+            }
+            Action::SelectSkipLocked => {
+                let claimable = self.claimable();
+                let only = match step.job {
+                    Some(_) => format!(" AND id = {}", self.param("job", SqlValue::Text(job_id))),
+                    None => String::new(),
+                };
+                let lock = self.skip_locked();
+                format!(
+                    "SELECT id, owner, lease_until, fence, state, 1 AS claimable FROM jobs \
+                     WHERE {claimable}{only} ORDER BY pos LIMIT 1{lock}"
+                )
+            }
+            _ => {
+                let claimable = self.claimable();
+                let job = self.param("job", SqlValue::Text(job_id));
+                let lock = match (step.action, self.dialect) {
+                    (_, Dialect::Sqlite) | (Action::Select, _) => "",
+                    (Action::SelectNowait, Dialect::Postgres) => " FOR UPDATE NOWAIT",
+                    (_, Dialect::Postgres) => " FOR UPDATE",
+                };
+                format!(
+                    "SELECT id, owner, lease_until, fence, state, \
+                     CASE WHEN {claimable} THEN 1 ELSE 0 END AS claimable \
+                     FROM jobs WHERE id = {job}{lock}"
+                )
+            }
+        };
     }
 
     /// Binds `name` (once) and returns its placeholder.

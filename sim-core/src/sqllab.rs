@@ -137,88 +137,85 @@ impl Case {
         }
     }
 
+    /// The battery workers of this case (none for [`Case::Lesson`]).
+    fn workers(self) -> &'static [WorkerSpec] {
+        match self {
+            Case::Lesson => &[],
+            Case::Takeover
+            | Case::DifferentOwner
+            | Case::Cancelled
+            | Case::Failed
+            | Case::RetriedCommit => &[("A", "A"), ("B", "B")],
+            Case::ExpiredLease | Case::NeverClaimed => &[("A", "A")],
+            Case::RestartedIncarnation => &[("A", "A"), ("A2", "A")],
+        }
+    }
+
+    /// The battery steps of this case (none for [`Case::Lesson`]).
+    fn steps(self) -> &'static [StepSpec] {
+        use Action::{Cancel, Claim, Fail, Finish, Renew};
+        match self {
+            Case::Lesson => &[],
+            Case::Takeover => &[
+                (0, Some(0), Claim),
+                (6, Some(1), Claim),
+                (7, Some(0), Finish),
+                (7, Some(1), Finish),
+            ],
+            Case::ExpiredLease => &[
+                (0, Some(0), Claim),
+                (3, Some(0), Renew),
+                (8, Some(0), Finish),
+                (9, Some(0), Renew),
+                (9, Some(0), Claim),
+            ],
+            Case::DifferentOwner => &[
+                (0, Some(0), Claim),
+                (1, Some(1), Renew),
+                (2, Some(1), Finish),
+                (3, Some(0), Finish),
+            ],
+            Case::RestartedIncarnation => &[
+                (0, Some(0), Claim),
+                (6, Some(1), Claim),
+                (7, Some(0), Renew),
+                (7, Some(0), Finish),
+                (8, Some(1), Finish),
+            ],
+            Case::Cancelled => &[
+                (0, Some(0), Claim),
+                (1, None, Cancel),
+                (2, Some(0), Renew),
+                (3, Some(0), Finish),
+                (6, Some(1), Claim),
+            ],
+            Case::Failed => &[
+                (0, Some(0), Claim),
+                (2, Some(0), Fail),
+                (3, Some(0), Finish),
+                (6, Some(1), Claim),
+            ],
+            Case::NeverClaimed => &[
+                (0, Some(0), Renew),
+                (0, Some(0), Finish),
+                (1, Some(0), Claim),
+                (2, Some(0), Finish),
+            ],
+            Case::RetriedCommit => &[
+                (0, Some(0), Claim),
+                (2, Some(0), Finish),
+                (3, Some(0), Finish),
+                (6, Some(1), Claim),
+            ],
+        }
+    }
+
     /// The battery's scenario for this case (`None` for [`Case::Lesson`]):
     /// built here, run by the engine, under the `db-conditional` design.
     pub fn scenario(self) -> Option<Scenario> {
-        use Action::{Cancel, Claim, Fail, Finish, Renew};
-        let (workers, steps): (&[WorkerSpec], &[StepSpec]) = match self {
-            Case::Lesson => return None,
-            Case::Takeover => (
-                &[("A", "A"), ("B", "B")],
-                &[
-                    (0, Some(0), Claim),
-                    (6, Some(1), Claim),
-                    (7, Some(0), Finish),
-                    (7, Some(1), Finish),
-                ],
-            ),
-            Case::ExpiredLease => (
-                &[("A", "A")],
-                &[
-                    (0, Some(0), Claim),
-                    (3, Some(0), Renew),
-                    (8, Some(0), Finish),
-                    (9, Some(0), Renew),
-                    (9, Some(0), Claim),
-                ],
-            ),
-            Case::DifferentOwner => (
-                &[("A", "A"), ("B", "B")],
-                &[
-                    (0, Some(0), Claim),
-                    (1, Some(1), Renew),
-                    (2, Some(1), Finish),
-                    (3, Some(0), Finish),
-                ],
-            ),
-            Case::RestartedIncarnation => (
-                &[("A", "A"), ("A2", "A")],
-                &[
-                    (0, Some(0), Claim),
-                    (6, Some(1), Claim),
-                    (7, Some(0), Renew),
-                    (7, Some(0), Finish),
-                    (8, Some(1), Finish),
-                ],
-            ),
-            Case::Cancelled => (
-                &[("A", "A"), ("B", "B")],
-                &[
-                    (0, Some(0), Claim),
-                    (1, None, Cancel),
-                    (2, Some(0), Renew),
-                    (3, Some(0), Finish),
-                    (6, Some(1), Claim),
-                ],
-            ),
-            Case::Failed => (
-                &[("A", "A"), ("B", "B")],
-                &[
-                    (0, Some(0), Claim),
-                    (2, Some(0), Fail),
-                    (3, Some(0), Finish),
-                    (6, Some(1), Claim),
-                ],
-            ),
-            Case::NeverClaimed => (
-                &[("A", "A")],
-                &[
-                    (0, Some(0), Renew),
-                    (0, Some(0), Finish),
-                    (1, Some(0), Claim),
-                    (2, Some(0), Finish),
-                ],
-            ),
-            Case::RetriedCommit => (
-                &[("A", "A"), ("B", "B")],
-                &[
-                    (0, Some(0), Claim),
-                    (2, Some(0), Finish),
-                    (3, Some(0), Finish),
-                    (6, Some(1), Claim),
-                ],
-            ),
-        };
+        if self == Case::Lesson {
+            return None;
+        }
         let mut scenario = Scenario::new(self.name(), TTL, &[]);
         scenario.title = Text {
             en: self.title(Lang::En).to_owned(),
@@ -228,10 +225,11 @@ impl Case {
             Preset::DbConditional.design(),
             DesignSource::Preset(Preset::DbConditional),
         );
-        for (id, owner) in workers {
+        for (id, owner) in self.workers() {
             scenario.add_worker(id, owner);
         }
-        scenario.steps = steps
+        scenario.steps = self
+            .steps()
             .iter()
             .map(|&(at, worker, action)| Step::new(at, worker, action))
             .collect();
@@ -380,37 +378,8 @@ pub fn plan_case(scenario: &Scenario, case: Case, slots: &[Slot]) -> Result<Plan
             continue;
         }
         let job = usize::from(record.job.or(step.job).unwrap_or(0));
-        let binding = Binding {
-            owner: step
-                .worker
-                .and_then(|w| scenario.workers.get(usize::from(w)))
-                .map(|w| scenario.owner_id(w.owner).to_owned()),
-            token: if step.action == Action::Claim {
-                None
-            } else {
-                record.token
-            },
-            new_token: None,
-            now: model.now,
-        };
-        let int = |v: Option<u64>| {
-            v.and_then(|v| i64::try_from(v).ok())
-                .map_or(SqlValue::Null, SqlValue::Int)
-        };
         let job_id = scenario.jobs.get(job).cloned().unwrap_or_default();
-        let params = vec![
-            (":job", SqlValue::Text(job_id.clone())),
-            (
-                ":owner",
-                binding.owner.clone().map_or(SqlValue::Null, SqlValue::Text),
-            ),
-            (":token", int(binding.token)),
-            (":now", SqlValue::Int(binding.now)),
-            (
-                ":ttl",
-                SqlValue::Int(i64::try_from(scenario.ttl).unwrap_or(0)),
-            ),
-        ];
+        let params = plan_params(scenario, step, record.token, model.now, &job_id);
         let sql = match Slot::of(step.action).filter(|slot| slots.contains(slot)) {
             Some(slot) => PlanSql::Slot(slot),
             None => PlanSql::Fixed(model.statement.text.clone()),
@@ -435,19 +404,61 @@ pub fn plan_case(scenario: &Scenario, case: Case, slots: &[Slot]) -> Result<Plan
                 .to_owned(),
             action: step.action.name().to_owned(),
             sql,
-            params: params
-                .into_iter()
-                .map(|(name, value)| PlanParam {
-                    name: name.to_owned(),
-                    value,
-                })
-                .collect(),
+            params,
             job: job_id,
             rows: record.rows.unwrap_or(0),
             row,
         });
     }
     Ok(PlanCase { case, steps })
+}
+
+/// The parameters a plan step binds: the job, the worker's owner, the
+/// token it carries (none for a claim), the clock's reading and the TTL.
+fn plan_params(
+    scenario: &Scenario,
+    step: &Step,
+    token: Option<u64>,
+    now: i64,
+    job_id: &str,
+) -> Vec<PlanParam> {
+    let binding = Binding {
+        owner: step
+            .worker
+            .and_then(|w| scenario.workers.get(usize::from(w)))
+            .map(|w| scenario.owner_id(w.owner).to_owned()),
+        token: if step.action == Action::Claim {
+            None
+        } else {
+            token
+        },
+        new_token: None,
+        now,
+    };
+    let int = |v: Option<u64>| {
+        v.and_then(|v| i64::try_from(v).ok())
+            .map_or(SqlValue::Null, SqlValue::Int)
+    };
+    let params = vec![
+        (":job", SqlValue::Text(job_id.to_owned())),
+        (
+            ":owner",
+            binding.owner.clone().map_or(SqlValue::Null, SqlValue::Text),
+        ),
+        (":token", int(binding.token)),
+        (":now", SqlValue::Int(binding.now)),
+        (
+            ":ttl",
+            SqlValue::Int(i64::try_from(scenario.ttl).unwrap_or(0)),
+        ),
+    ];
+    params
+        .into_iter()
+        .map(|(name, value)| PlanParam {
+            name: name.to_owned(),
+            value,
+        })
+        .collect()
 }
 
 /// The whole plan of an exercise: its scenario, then every battery case.

@@ -198,7 +198,9 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// The refusal in words, in `lang`.
+    /// The refusal in words, in `lang`. Long because it is one arm per
+    /// variant and language, each English beside its Chinese: split, a
+    /// translation would drift from its English.
     pub fn message(&self, lang: Lang) -> String {
         let list = |kinds: &[Kind]| {
             kinds

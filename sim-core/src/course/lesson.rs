@@ -312,9 +312,9 @@ impl Reader<'_> {
         concepts
     }
 
-    // Long because it reads a lesson's top-level keys in order (id, order,
-    // titles, concepts, sections, scenarios, exercises), each mistake said
-    // in both languages at its position.
+    /// Reads a lesson's top-level keys in order (id, order, titles,
+    /// concepts, sections, scenarios, exercises), each mistake said in both
+    /// languages at its position.
     fn lesson(
         &mut self,
         root: &toml::de::DeTable<'_>,
@@ -358,38 +358,8 @@ impl Reader<'_> {
             Some(value) => self.exercises(value, &scenarios),
             None => Vec::new(),
         };
-        // The lesson's concepts are exactly those its sections and exercises name.
         if let Some(value) = fields.get(4) {
-            let used: Vec<&String> = sections
-                .iter()
-                .flat_map(|s| &s.concepts)
-                .chain(exercises.iter().flat_map(|e| &e.concepts))
-                .collect();
-            for concept in &used {
-                if !concepts.contains(concept) {
-                    self.error(
-                        value.span(),
-                        words(
-                            format!(
-                                "`concepts` lacks `{concept}`, which a section or exercise names"
-                            ),
-                            format!("`concepts` 缺少 `{concept}`，而某个小节或练习用到了它"),
-                        ),
-                    );
-                    break;
-                }
-            }
-            for concept in &concepts {
-                if !used.contains(&concept) {
-                    self.error(
-                        value.span(),
-                        words(
-                            format!("`{concept}` is listed, but no section or exercise covers it"),
-                            format!("列出了 `{concept}`，但没有小节或练习讲到它"),
-                        ),
-                    );
-                }
-            }
+            self.concepts_used(value, &concepts, &sections, &exercises);
         }
         Some(Lesson {
             id: id?,
@@ -401,6 +371,45 @@ impl Reader<'_> {
             scenarios,
             exercises,
         })
+    }
+
+    /// The lesson's concepts (its `concepts` list, `value`) are exactly
+    /// those its sections and exercises name.
+    fn concepts_used(
+        &mut self,
+        value: &Value<'_>,
+        concepts: &[String],
+        sections: &[Section],
+        exercises: &[Exercise],
+    ) {
+        let used: Vec<&String> = sections
+            .iter()
+            .flat_map(|s| &s.concepts)
+            .chain(exercises.iter().flat_map(|e| &e.concepts))
+            .collect();
+        for concept in &used {
+            if !concepts.contains(concept) {
+                self.error(
+                    value.span(),
+                    words(
+                        format!("`concepts` lacks `{concept}`, which a section or exercise names"),
+                        format!("`concepts` 缺少 `{concept}`，而某个小节或练习用到了它"),
+                    ),
+                );
+                break;
+            }
+        }
+        for concept in concepts {
+            if !used.contains(&concept) {
+                self.error(
+                    value.span(),
+                    words(
+                        format!("`{concept}` is listed, but no section or exercise covers it"),
+                        format!("列出了 `{concept}`，但没有小节或练习讲到它"),
+                    ),
+                );
+            }
+        }
     }
 
     fn scenarios(&mut self, value: &Value<'_>) -> Vec<(String, Scenario)> {
@@ -901,28 +910,7 @@ impl Reader<'_> {
         }
         match world_fields.get(1) {
             Some(list) if matches!(list.get_ref(), toml::de::DeValue::Array(_)) => {
-                let entries = self.array(list, &name("`world.targets`"))?;
-                if entries.len() > 4 {
-                    self.error(
-                        list.span(),
-                        words(
-                            "`world.targets` lists at most 4 resources",
-                            "`world.targets` 最多列出 4 个资源",
-                        ),
-                    );
-                }
-                targets = entries
-                    .iter()
-                    .filter_map(|entry| {
-                        self.choice(
-                            entry,
-                            &words("resource kind", "资源类型"),
-                            &ResourceKind::ALL,
-                            ResourceKind::name,
-                        )
-                    })
-                    .take(4)
-                    .collect();
+                targets = self.target_kinds(list)?;
             }
             Some(_) => {
                 if let Some(count) = number(self, 1, "targets", 0, 4) {
@@ -965,6 +953,34 @@ impl Reader<'_> {
             }
         }
         Some((targets, gateway))
+    }
+
+    /// `world.targets` as a list of kind names: the resources, at most 4.
+    fn target_kinds(&mut self, list: &Value<'_>) -> Option<Vec<ResourceKind>> {
+        let entries = self.array(list, &name("`world.targets`"))?;
+        if entries.len() > 4 {
+            self.error(
+                list.span(),
+                words(
+                    "`world.targets` lists at most 4 resources",
+                    "`world.targets` 最多列出 4 个资源",
+                ),
+            );
+        }
+        Some(
+            entries
+                .iter()
+                .filter_map(|entry| {
+                    self.choice(
+                        entry,
+                        &words("resource kind", "资源类型"),
+                        &ResourceKind::ALL,
+                        ResourceKind::name,
+                    )
+                })
+                .take(4)
+                .collect(),
+        )
     }
 
     /// A `sql` exercise's `statements`: distinct slot names, at least one

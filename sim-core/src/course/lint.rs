@@ -8,7 +8,9 @@ use crate::course::error::CourseError;
 use crate::course::grade::{
     DesignExercise, MarkKey, breaking_schedule, mark_keys, minimal_design, worked_solution,
 };
-use crate::course::lesson::{ExerciseKind, Lesson, QuizOption};
+use crate::course::lesson::{Exercise, ExerciseKind, Lesson, QuizOption};
+use crate::scenario::Action;
+use crate::trace::ViolationKind;
 #[cfg(feature = "sql-lab")]
 use crate::{
     course::grade::sql_plan,
@@ -142,20 +144,7 @@ impl LintKind {
                 lang,
                 longest,
                 quizzes,
-            } => (
-                format!(
-                    "in {} of {quizzes} single-choice quizzes the correct option is the longest ({} text), so the longest option is a winning guess; at most half may be: {}",
-                    longest.len(),
-                    lang.pick("English", "Chinese"),
-                    longest.join(", ")
-                ),
-                format!(
-                    "{quizzes} 道单选题中有 {} 道的正确选项最长（{}文本），挑最长的选项就能蒙对；最多只能有一半这样：{}",
-                    longest.len(),
-                    lang.pick("英文", "中文"),
-                    longest.join("、")
-                ),
-            ),
+            } => longest_said(*lang, longest, *quizzes),
         }
     }
 
@@ -166,7 +155,36 @@ impl LintKind {
     }
 }
 
+/// [`LintKind::CorrectIsLongest`] in English and Chinese.
+fn longest_said(lang: Lang, longest: &[String], quizzes: usize) -> (String, String) {
+    (
+        format!(
+            "in {} of {quizzes} single-choice quizzes the correct option is the longest ({} text), so the longest option is a winning guess; at most half may be: {}",
+            longest.len(),
+            lang.pick("English", "Chinese"),
+            longest.join(", ")
+        ),
+        format!(
+            "{quizzes} 道单选题中有 {} 道的正确选项最长（{}文本），挑最长的选项就能蒙对；最多只能有一半这样：{}",
+            longest.len(),
+            lang.pick("英文", "中文"),
+            longest.join("、")
+        ),
+    )
+}
+
 impl LintProblem {
+    /// `problem` of `exercise`, at its position.
+    fn of(exercise: &Exercise, problem: LintKind) -> LintProblem {
+        LintProblem {
+            line: exercise.line,
+            col: exercise.col,
+            exercise: exercise.id.clone(),
+            kind: exercise.kind.name(),
+            problem,
+        }
+    }
+
     /// `exercise `id` (kind): what is wrong`, in `lang`.
     pub fn message(&self, lang: Lang) -> String {
         let (en, zh) = self.problem.said();
@@ -181,123 +199,137 @@ impl LintProblem {
 pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
     let mut problems = Vec::new();
     for exercise in &lesson.exercises {
-        let mut found = |problem: LintKind| {
-            problems.push(LintProblem {
-                line: exercise.line,
-                col: exercise.col,
-                exercise: exercise.id.clone(),
-                kind: exercise.kind.name(),
-                problem,
-            });
-        };
-        if exercise.title.is_none() {
-            found(LintKind::MissingTitle);
-        }
-        if let Some(section) = exercise.section
-            && section as usize > lesson.sections.len()
-        {
-            found(LintKind::NoSuchSection {
-                section,
-                sections: lesson.sections.len(),
-            });
-        }
-        match &exercise.kind {
-            ExerciseKind::Mark {
-                scenario,
-                candidates,
-            } => {
-                let Some(scenario) = lesson.scenario(*scenario) else {
-                    found(LintKind::MissingScenario);
-                    continue;
-                };
-                // At least one step of each of the two sure kinds: an
-                // `Either` step alone tells nothing apart.
-                let keys = mark_keys(scenario, candidates);
-                let has = |kind: MarkKey| keys.iter().any(|(_, key)| *key == kind);
-                if !has(MarkKey::MustRefuse) {
-                    found(LintKind::NothingToFind);
-                }
-                if !has(MarkKey::MustAllow) {
-                    found(LintKind::NothingToTellApart);
-                }
-            }
-            ExerciseKind::Predict { scenario, .. } => {
-                if lesson.scenario(*scenario).is_none() {
-                    found(LintKind::MissingScenario);
-                }
-            }
-            kind @ ExerciseKind::Design { .. } => {
-                // Solvable: a minimal safe design exists, and it passes the
-                // grader (any design of the same least cost passes too, so
-                // a tie between minimal designs is no problem).
-                let minimal = DesignExercise::of(kind).map(|e| minimal_design(&e));
-                match minimal {
-                    Some(Ok(Some(_))) => {
-                        if !worked_solution(lesson, exercise).is_ok_and(|s| s.grade.correct) {
-                            found(LintKind::MinimalFails);
-                        }
-                    }
-                    Some(Ok(None)) | None => found(LintKind::NoSafeDesign),
-                    Some(Err(why)) => found(LintKind::World(why)),
-                }
-            }
-            ExerciseKind::Break {
-                scenario,
-                violation,
-            } => {
-                let Some(scenario) = lesson.scenario(*scenario) else {
-                    found(LintKind::MissingScenario);
-                    continue;
-                };
-                match breaking_schedule(scenario, *violation) {
-                    Ok(Some(_)) => {}
-                    Ok(None) => found(LintKind::Unbreakable),
-                    Err(why) => found(LintKind::World(why)),
-                }
-            }
-            // Solvable is proven by the test suite, which runs a reference
-            // statement set on SQLite ([`sql_unsolved`]); here: the plan can
-            // be built at all (where the SQL lab is built in).
-            #[cfg(not(feature = "sql-lab"))]
-            ExerciseKind::Sql { .. } => {}
-            #[cfg(feature = "sql-lab")]
-            ExerciseKind::Sql { slots, .. } => {
-                // The parser takes an empty `statements` list: nothing to write.
-                if slots.is_empty() {
-                    found(LintKind::SqlPlan(
-                        "`statements` names none of claim, renew, finish, cancel".to_owned(),
-                        "`statements` 没有列出 claim、renew、finish、cancel 中的任何一个"
-                            .to_owned(),
-                    ));
-                }
-                match sql_plan(lesson, exercise) {
-                    Ok(_) => {}
-                    Err(CourseError::MissingScenario) => found(LintKind::MissingScenario),
-                    Err(why) => found(LintKind::SqlPlan(
-                        why.message(Lang::En),
-                        why.message(Lang::Zh),
-                    )),
-                }
-            }
-            ExerciseKind::Quiz { .. } => {
-                for (hint, text) in exercise.hints.iter().enumerate() {
-                    if counts_answers_en(&text.en) {
-                        found(LintKind::HintCountsAnswers {
-                            hint,
-                            lang: Lang::En,
-                        });
-                    }
-                    if counts_answers_zh(&text.zh) {
-                        found(LintKind::HintCountsAnswers {
-                            hint,
-                            lang: Lang::Zh,
-                        });
-                    }
-                }
-            }
-        }
+        problems.extend(
+            exercise_problems(lesson, exercise)
+                .into_iter()
+                .map(|problem| LintProblem::of(exercise, problem)),
+        );
     }
     problems
+}
+
+/// What is wrong with `exercise`, in the order lint reports it.
+fn exercise_problems(lesson: &Lesson, exercise: &Exercise) -> Vec<LintKind> {
+    let mut found = Vec::new();
+    if exercise.title.is_none() {
+        found.push(LintKind::MissingTitle);
+    }
+    if let Some(section) = exercise.section
+        && section as usize > lesson.sections.len()
+    {
+        found.push(LintKind::NoSuchSection {
+            section,
+            sections: lesson.sections.len(),
+        });
+    }
+    match &exercise.kind {
+        ExerciseKind::Mark {
+            scenario,
+            candidates,
+        } => found.extend(mark_problems(lesson, *scenario, candidates)),
+        ExerciseKind::Predict { scenario, .. } => {
+            if lesson.scenario(*scenario).is_none() {
+                found.push(LintKind::MissingScenario);
+            }
+        }
+        kind @ ExerciseKind::Design { .. } => found.extend(design_problem(lesson, exercise, kind)),
+        ExerciseKind::Break {
+            scenario,
+            violation,
+        } => found.extend(break_problem(lesson, *scenario, *violation)),
+        // Solvable is proven by the test suite, which runs a reference
+        // statement set on SQLite ([`sql_unsolved`]); here: the plan can
+        // be built at all (where the SQL lab is built in).
+        #[cfg(not(feature = "sql-lab"))]
+        ExerciseKind::Sql { .. } => {}
+        #[cfg(feature = "sql-lab")]
+        ExerciseKind::Sql { slots, .. } => {
+            // The parser takes an empty `statements` list: nothing to write.
+            if slots.is_empty() {
+                found.push(LintKind::SqlPlan(
+                    "`statements` names none of claim, renew, finish, cancel".to_owned(),
+                    "`statements` 没有列出 claim、renew、finish、cancel 中的任何一个".to_owned(),
+                ));
+            }
+            match sql_plan(lesson, exercise) {
+                Ok(_) => {}
+                Err(CourseError::MissingScenario) => found.push(LintKind::MissingScenario),
+                Err(why) => found.push(LintKind::SqlPlan(
+                    why.message(Lang::En),
+                    why.message(Lang::Zh),
+                )),
+            }
+        }
+        ExerciseKind::Quiz { .. } => found.extend(quiz_problems(exercise)),
+    }
+    found
+}
+
+/// A mark exercise needs at least one step of each of the two sure kinds:
+/// an `Either` step alone tells nothing apart.
+fn mark_problems(lesson: &Lesson, scenario: usize, candidates: &[Action]) -> Vec<LintKind> {
+    let Some(scenario) = lesson.scenario(scenario) else {
+        return vec![LintKind::MissingScenario];
+    };
+    let keys = mark_keys(scenario, candidates);
+    let has = |kind: MarkKey| keys.iter().any(|(_, key)| *key == kind);
+    let mut found = Vec::new();
+    if !has(MarkKey::MustRefuse) {
+        found.push(LintKind::NothingToFind);
+    }
+    if !has(MarkKey::MustAllow) {
+        found.push(LintKind::NothingToTellApart);
+    }
+    found
+}
+
+/// A design exercise is solvable: a minimal safe design exists, and it
+/// passes the grader (any design of the same least cost passes too, so a
+/// tie between minimal designs is no problem).
+fn design_problem(lesson: &Lesson, exercise: &Exercise, kind: &ExerciseKind) -> Option<LintKind> {
+    let minimal = DesignExercise::of(kind).map(|e| minimal_design(&e));
+    match minimal {
+        Some(Ok(Some(_))) => (!worked_solution(lesson, exercise).is_ok_and(|s| s.grade.correct))
+            .then_some(LintKind::MinimalFails),
+        Some(Ok(None)) | None => Some(LintKind::NoSafeDesign),
+        Some(Err(why)) => Some(LintKind::World(why)),
+    }
+}
+
+/// A break exercise is solvable: the explorers find a breaking schedule.
+fn break_problem(
+    lesson: &Lesson,
+    scenario: usize,
+    violation: Option<ViolationKind>,
+) -> Option<LintKind> {
+    let Some(scenario) = lesson.scenario(scenario) else {
+        return Some(LintKind::MissingScenario);
+    };
+    match breaking_schedule(scenario, violation) {
+        Ok(Some(_)) => None,
+        Ok(None) => Some(LintKind::Unbreakable),
+        Err(why) => Some(LintKind::World(why)),
+    }
+}
+
+/// A quiz's hints must not say how many options are correct.
+fn quiz_problems(exercise: &Exercise) -> Vec<LintKind> {
+    let mut found = Vec::new();
+    for (hint, text) in exercise.hints.iter().enumerate() {
+        if counts_answers_en(&text.en) {
+            found.push(LintKind::HintCountsAnswers {
+                hint,
+                lang: Lang::En,
+            });
+        }
+        if counts_answers_zh(&text.zh) {
+            found.push(LintKind::HintCountsAnswers {
+                hint,
+                lang: Lang::Zh,
+            });
+        }
+    }
+    found
 }
 
 #[cfg(feature = "sql-lab")]
@@ -325,13 +357,7 @@ pub fn sql_unsolved(lesson: &Lesson, run: impl Fn(&Plan) -> PlanRun) -> Vec<Lint
             )),
         };
         if let Some(problem) = problem {
-            problems.push(LintProblem {
-                line: exercise.line,
-                col: exercise.col,
-                exercise: exercise.id.clone(),
-                kind: exercise.kind.name(),
-                problem,
-            });
+            problems.push(LintProblem::of(exercise, problem));
         }
     }
     problems

@@ -47,11 +47,9 @@ fn list_zh(set: CheckSet) -> String {
     }
 }
 
-/// The violating move in words. Long because every sentence is written in
-/// English and Chinese side by side, so that the two say the same thing.
+/// The violating move in words. Every sentence is written in English and
+/// Chinese side by side, so that the two say the same thing.
 pub(crate) fn explain(facts: &Facts<'_>) -> Text {
-    let who = &facts.worker;
-    let generation = facts.generation;
     let design = facts.world.design;
     let (action_en, action_zh, checked) = match facts.op {
         Op::Finish => (
@@ -76,10 +74,41 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
         )),
         _ => None,
     };
-    let place_en = target.as_ref().map_or(String::new(), |(id, protect)| {
+    let (mut en, mut zh) = what_happened(facts, action_en, action_zh, target.as_ref());
+    let missing =
+        CheckSet::from_bits(facts.all_failed.bits() & !checked.unwrap_or(CheckSet::EMPTY).bits());
+    match (checked, target) {
+        (Some(checks), _) => {
+            let (why_en, why_zh) = checks_reason(facts, action_en, action_zh, checks, missing);
+            en += &why_en;
+            zh += &why_zh;
+        }
+        (None, Some((id, protect))) => {
+            let (why_en, why_zh) = target_reason(facts, &id, protect, missing);
+            en += " ";
+            en += &why_en;
+            zh += " ";
+            zh += &why_zh;
+        }
+        (None, None) => {}
+    }
+    Text { en, zh }
+}
+
+/// The first sentence: whose move took effect where, and why it should
+/// not have (a stale generation, or a job already ended).
+fn what_happened(
+    facts: &Facts<'_>,
+    action_en: &str,
+    action_zh: &str,
+    target: Option<&(String, Protect)>,
+) -> (String, String) {
+    let who = &facts.worker;
+    let generation = facts.generation;
+    let place_en = target.map_or(String::new(), |(id, protect)| {
         format!(" to `{id}` (protect = {})", protect.name())
     });
-    let place_zh = target.as_ref().map_or(String::new(), |(id, protect)| {
+    let place_zh = target.map_or(String::new(), |(id, protect)| {
         format!("到 `{id}`（protect = {}）", protect.name())
     });
 
@@ -120,44 +149,41 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
             }
         }
     }
-
-    let missing =
-        CheckSet::from_bits(facts.all_failed.bits() & !checked.unwrap_or(CheckSet::EMPTY).bits());
-    match (checked, target) {
-        (Some(checks), _) => {
-            en += &format!(
-                " The design's {action_en} checks {}; the predicates that were false but not checked: {}.",
-                list(checks),
-                list(missing)
-            );
-            zh += &format!(
-                " 这个设计的{action_zh}只检查 {}；为假却没有被检查的谓词：{}。",
-                list_zh(checks),
-                list_zh(missing)
-            );
-            if missing.contains(crate::Check::Fence) && !missing.contains(crate::Check::Owner) {
-                en += " The owner column cannot tell a restarted process from the old one: only the fencing token orders generations.";
-                zh += " owner 列分不清重启后的新进程和旧进程：只有 fencing 令牌能区分执行代次。";
-            }
-            if missing.contains(crate::Check::State) && facts.kind == ViolationKind::AfterTerminal {
-                en += " Checking `state` in the same statement would have refused it.";
-                zh += " 在同一条语句里检查 `state` 就能拒绝它。";
-            }
-        }
-        (None, Some((id, protect))) => {
-            let (why_en, why_zh) = target_reason(facts, &id, protect, missing);
-            en += " ";
-            en += &why_en;
-            zh += " ";
-            zh += &why_zh;
-        }
-        (None, None) => {}
-    }
-    Text { en, zh }
+    (en, zh)
 }
 
-/// Why the target accepted the write, per protection mode. Long for the
-/// same reason as [`explain`]: one case, two languages, side by side.
+/// Why the job table took a finish or renew: which false predicates the
+/// design's `checks` for it leave out.
+fn checks_reason(
+    facts: &Facts<'_>,
+    action_en: &str,
+    action_zh: &str,
+    checks: CheckSet,
+    missing: CheckSet,
+) -> (String, String) {
+    let mut en = format!(
+        " The design's {action_en} checks {}; the predicates that were false but not checked: {}.",
+        list(checks),
+        list(missing)
+    );
+    let mut zh = format!(
+        " 这个设计的{action_zh}只检查 {}；为假却没有被检查的谓词：{}。",
+        list_zh(checks),
+        list_zh(missing)
+    );
+    if missing.contains(crate::Check::Fence) && !missing.contains(crate::Check::Owner) {
+        en += " The owner column cannot tell a restarted process from the old one: only the fencing token orders generations.";
+        zh += " owner 列分不清重启后的新进程和旧进程：只有 fencing 令牌能区分执行代次。";
+    }
+    if missing.contains(crate::Check::State) && facts.kind == ViolationKind::AfterTerminal {
+        en += " Checking `state` in the same statement would have refused it.";
+        zh += " 在同一条语句里检查 `state` 就能拒绝它。";
+    }
+    (en, zh)
+}
+
+/// Why the target accepted the write, per protection mode: one case, two
+/// languages, side by side.
 fn target_reason(
     facts: &Facts<'_>,
     id: &str,
@@ -182,67 +208,8 @@ fn target_reason(
                 "`{id}` 只检查操作 ID，而这个操作对它来说是新的。幂等键只能挡住同一动作的重复，挡不住旧代次 Worker 的写入。"
             ),
         ),
-        Protect::HighestToken => {
-            if facts.world.design.token == TokenKind::Random && facts.highest_seen.is_some() {
-                (
-                    format!(
-                        "`{id}` keeps the highest token it has seen ({}), and the stale token {} was not lower: random tokens cannot order generations.",
-                        facts
-                            .highest_seen
-                            .map_or("none".to_owned(), |t| t.to_string()),
-                        facts
-                            .carried_token
-                            .map_or("none".to_owned(), |t| t.to_string())
-                    ),
-                    format!(
-                        "`{id}` 记录见过的最高令牌（{}），旧代次的令牌 {} 并不比它低：随机令牌无法排序执行代次。",
-                        facts
-                            .highest_seen
-                            .map_or("无".to_owned(), |t| t.to_string()),
-                        facts
-                            .carried_token
-                            .map_or("无".to_owned(), |t| t.to_string())
-                    ),
-                )
-            } else if stale {
-                (
-                    format!(
-                        "`{id}` rejects only tokens lower than the highest it has seen, and the new generation had not written here yet. Registering the new generation at the target on takeover, or a gateway that checks atomically, would have refused it."
-                    ),
-                    format!(
-                        "`{id}` 只拒绝低于已见最高令牌的请求，而新一代还没有在这里写过。接管时在目标端登记新代次，或由网关原子校验，才能立即拒绝。"
-                    ),
-                )
-            } else {
-                (
-                    format!(
-                        "`{id}` compares tokens only; it cannot know the job was cancelled or ended."
-                    ),
-                    format!("`{id}` 只比较令牌，不知道任务已被取消或结束。"),
-                )
-            }
-        }
-        Protect::RegisteredToken => {
-            if stale {
-                (
-                    format!(
-                        "The new generation was never registered at `{id}` (register_on_claim is off and no `register` step ran)."
-                    ),
-                    format!(
-                        "新一代从未在 `{id}` 登记（register_on_claim 关闭，也没有 `register` 步骤）。"
-                    ),
-                )
-            } else {
-                (
-                    format!(
-                        "`{id}` checks that the token is the registered generation, and it was: a registered token says who holds the job, not whether the job was cancelled. Only a gateway that also checks `state` refuses it."
-                    ),
-                    format!(
-                        "`{id}` 检查令牌是否是登记的代次，而它确实是：登记的令牌只说明谁持有任务，不说明任务是否已被取消。只有同时检查 `state` 的网关才能拒绝它。"
-                    ),
-                )
-            }
-        }
+        Protect::HighestToken => highest_token_reason(facts, id, stale),
+        Protect::RegisteredToken => registered_token_reason(id, stale),
         Protect::Gateway => (
             format!(
                 "The gateway checks the design's commit checks ({}), and the predicates that were false but not checked were {}.",
@@ -266,5 +233,69 @@ fn target_reason(
             ),
         ),
         Protect::Versioned => (String::new(), String::new()),
+    }
+}
+
+/// Why a highest-token target took the write: random tokens do not order,
+/// the new generation had not written there yet, or (the job ended) it
+/// compares tokens only.
+fn highest_token_reason(facts: &Facts<'_>, id: &str, stale: bool) -> (String, String) {
+    if facts.world.design.token == TokenKind::Random && facts.highest_seen.is_some() {
+        (
+            format!(
+                "`{id}` keeps the highest token it has seen ({}), and the stale token {} was not lower: random tokens cannot order generations.",
+                facts
+                    .highest_seen
+                    .map_or("none".to_owned(), |t| t.to_string()),
+                facts
+                    .carried_token
+                    .map_or("none".to_owned(), |t| t.to_string())
+            ),
+            format!(
+                "`{id}` 记录见过的最高令牌（{}），旧代次的令牌 {} 并不比它低：随机令牌无法排序执行代次。",
+                facts
+                    .highest_seen
+                    .map_or("无".to_owned(), |t| t.to_string()),
+                facts
+                    .carried_token
+                    .map_or("无".to_owned(), |t| t.to_string())
+            ),
+        )
+    } else if stale {
+        (
+            format!(
+                "`{id}` rejects only tokens lower than the highest it has seen, and the new generation had not written here yet. Registering the new generation at the target on takeover, or a gateway that checks atomically, would have refused it."
+            ),
+            format!(
+                "`{id}` 只拒绝低于已见最高令牌的请求，而新一代还没有在这里写过。接管时在目标端登记新代次，或由网关原子校验，才能立即拒绝。"
+            ),
+        )
+    } else {
+        (
+            format!("`{id}` compares tokens only; it cannot know the job was cancelled or ended."),
+            format!("`{id}` 只比较令牌，不知道任务已被取消或结束。"),
+        )
+    }
+}
+
+/// Why a registered-token target took the write: the new generation was
+/// never registered, or (the job ended) a registration says nothing of it.
+fn registered_token_reason(id: &str, stale: bool) -> (String, String) {
+    if stale {
+        (
+            format!(
+                "The new generation was never registered at `{id}` (register_on_claim is off and no `register` step ran)."
+            ),
+            format!("新一代从未在 `{id}` 登记（register_on_claim 关闭，也没有 `register` 步骤）。"),
+        )
+    } else {
+        (
+            format!(
+                "`{id}` checks that the token is the registered generation, and it was: a registered token says who holds the job, not whether the job was cancelled. Only a gateway that also checks `state` refuses it."
+            ),
+            format!(
+                "`{id}` 检查令牌是否是登记的代次，而它确实是：登记的令牌只说明谁持有任务，不说明任务是否已被取消。只有同时检查 `state` 的网关才能拒绝它。"
+            ),
+        )
     }
 }

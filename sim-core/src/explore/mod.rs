@@ -378,7 +378,29 @@ pub fn counterexample(
     kind: ViolationKind,
     method: Method,
 ) -> Counterexample {
-    let world = machine.world();
+    let (id, title) = counterexample_title(machine.world(), method);
+    let (prefix, last) = moves.split_at(moves.len().saturating_sub(1));
+    let mut played = schedule_scenario(machine, moves, &id, title);
+    // The state before the last move, to explain it.
+    let mut state = machine.initial();
+    for &chosen in prefix {
+        machine.apply(&mut state, chosen);
+    }
+    let step = played.scenario.steps.len().saturating_sub(1) as u32;
+    let explanation = explain_move(machine, &state, last.first().copied(), step, kind);
+    played.scenario.description = Some(explanation.clone());
+    Counterexample {
+        moves: moves.to_vec(),
+        scenario: played.scenario,
+        step,
+        kind,
+        explanation,
+    }
+}
+
+/// A counterexample's scenario id and title: the design's name and how
+/// the schedule was found.
+fn counterexample_title(world: &World, method: Method) -> (String, Text) {
     let design_name = crate::Preset::of(&world.design).map_or("custom", crate::Preset::name);
     let (id, how_en, how_zh) = match method {
         Method::Random { seed, .. } => (
@@ -397,30 +419,35 @@ pub fn counterexample(
         en: format!("Counterexample for {design_name} ({how_en})"),
         zh: format!("{design_zh} 的反例（{how_zh}）"),
     };
-    let (prefix, last) = moves.split_at(moves.len().saturating_sub(1));
-    let mut played = schedule_scenario(machine, moves, &id, title);
-    // The state before the last move, to explain it.
-    let mut state = machine.initial();
-    for &chosen in prefix {
-        machine.apply(&mut state, chosen);
-    }
-    let step = played.scenario.steps.len().saturating_sub(1) as u32;
+    (id, title)
+}
+
+/// The last move of a counterexample in words, from `state` (the state
+/// before it), `step` being its index in the scenario.
+fn explain_move(
+    machine: &Machine,
+    state: &State,
+    last: Option<Move>,
+    step: u32,
+    kind: ViolationKind,
+) -> Text {
+    let world = machine.world();
     // The worker whose move violated, and the program step it was: its own
     // move, or the write whose request was delivered (and when it was sent).
-    let violating = match last.first() {
-        Some(&Move::Worker(worker)) => machine.next_op(&state, worker).map(|op| (worker, op, None)),
-        Some(&Move::Deliver(slot)) => machine
-            .in_flight(&state, slot)
+    let violating = match last {
+        Some(Move::Worker(worker)) => machine.next_op(state, worker).map(|op| (worker, op, None)),
+        Some(Move::Deliver(slot)) => machine
+            .in_flight(state, slot)
             .map(|(worker, target, sent)| (worker, Op::Write(target), Some(sent))),
         _ => None,
     };
-    let explanation = match violating {
+    match violating {
         Some((worker, op, sent)) => {
             let target = match op {
                 Op::Write(t) => Some(t),
                 _ => None,
             };
-            let before = machine.before(&state, worker, target);
+            let before = machine.before(state, worker, target);
             let name = |w: u8| world.workers.get(usize::from(w)).map(|s| s.id.clone());
             let text = explain::explain(&explain::Facts {
                 world,
@@ -454,14 +481,6 @@ pub fn counterexample(
             }
         }
         None => Text::default(),
-    };
-    played.scenario.description = Some(explanation.clone());
-    Counterexample {
-        moves: moves.to_vec(),
-        scenario: played.scenario,
-        step,
-        kind,
-        explanation,
     }
 }
 
@@ -655,43 +674,45 @@ pub struct FoundJson<'r> {
 
 /// "Safe within bounds" in words.
 pub fn safe_sentence(report: &Report, lang: Lang) -> String {
-    let world = &report.world;
-    let (time, claims, moves) = (
-        world.bounds.max_time,
-        world.bounds.max_claims,
-        world.bounds.max_steps,
-    );
-    let states = report.stats.states;
-    match (report.verdict, report.method, lang) {
-        (Verdict::Cancelled, _, _) => lang
+    match report.verdict {
+        Verdict::Cancelled => lang
             .pick(
                 "The search was cancelled before it could conclude.",
                 "搜索已取消，没有结论。",
             )
             .to_owned(),
-        (Verdict::Incomplete, Method::Random { .. }, Lang::En) => format!(
+        Verdict::Incomplete => incomplete_sentence(report, lang),
+        _ => concluded_sentence(report, lang),
+    }
+}
+
+/// [`safe_sentence`] of a search a limit stopped: which one.
+fn incomplete_sentence(report: &Report, lang: Lang) -> String {
+    let states = report.stats.states;
+    match (report.method, lang) {
+        (Method::Random { .. }, Lang::En) => format!(
             "Incomplete: {} random schedules tried, no violation found — the time limit ({} s) stopped the search.",
             report.stats.cases,
             report.limits.time_limit_ms.unwrap_or_default() / 1000,
         ),
-        (Verdict::Incomplete, Method::Random { .. }, Lang::Zh) => format!(
+        (Method::Random { .. }, Lang::Zh) => format!(
             "未完成：已尝试 {} 个随机调度，没有发现违例——搜索被时间上限（{} 秒）截停。",
             report.stats.cases,
             report.limits.time_limit_ms.unwrap_or_default() / 1000,
         ),
-        (Verdict::Incomplete, Method::Exhaustive, Lang::En) if report.stats.out_of_memory => {
+        (Method::Exhaustive, Lang::En) if report.stats.out_of_memory => {
             format!(
                 "Incomplete: {states} states explored, no violation found — memory ran out: the search's tables (about {} MiB) could not grow. A smaller state cap or smaller bounds need less.",
                 report.stats.peak_bytes >> 20,
             )
         }
-        (Verdict::Incomplete, Method::Exhaustive, Lang::Zh) if report.stats.out_of_memory => {
+        (Method::Exhaustive, Lang::Zh) if report.stats.out_of_memory => {
             format!(
                 "未完成：已探索 {states} 个状态，没有发现违例——内存不够：搜索的表（约 {} 兆字节）无法再增长。调低状态上限或缩小界限可以少用内存。",
                 report.stats.peak_bytes >> 20,
             )
         }
-        (Verdict::Incomplete, Method::Exhaustive, Lang::En) => format!(
+        (Method::Exhaustive, Lang::En) => format!(
             "Incomplete: {states} states explored, no violation found — a limit stopped the search (at most {} states{}).",
             report.limits.max_states,
             report
@@ -699,7 +720,7 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
                 .time_limit_ms
                 .map_or(String::new(), |ms| format!(", {} s", ms / 1000)),
         ),
-        (Verdict::Incomplete, Method::Exhaustive, Lang::Zh) => format!(
+        (Method::Exhaustive, Lang::Zh) => format!(
             "未完成：已探索 {states} 个状态，没有发现违例——搜索被上限截停（最多 {} 个状态{}）。",
             report.limits.max_states,
             report
@@ -707,7 +728,21 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
                 .time_limit_ms
                 .map_or(String::new(), |ms| format!("，{} 秒", ms / 1000)),
         ),
-        (_, Method::Exhaustive, Lang::En) => {
+    }
+}
+
+/// [`safe_sentence`] of a search that ended without a violation: proven
+/// within bounds (exhaustive) or evidence only (random).
+fn concluded_sentence(report: &Report, lang: Lang) -> String {
+    let world = &report.world;
+    let (time, claims, moves) = (
+        world.bounds.max_time,
+        world.bounds.max_claims,
+        world.bounds.max_steps,
+    );
+    let states = report.stats.states;
+    match (report.method, lang) {
+        (Method::Exhaustive, Lang::En) => {
             let cut = if report.exhausted {
                 ""
             } else {
@@ -717,7 +752,7 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
                 "Safe within bounds: no violation in any of the {states} distinct states with time ≤ {time}, at most {claims} claims and {moves} moves per schedule{cut}."
             )
         }
-        (_, Method::Exhaustive, Lang::Zh) => {
+        (Method::Exhaustive, Lang::Zh) => {
             let cut = if report.exhausted {
                 ""
             } else {
@@ -727,11 +762,11 @@ pub fn safe_sentence(report: &Report, lang: Lang) -> String {
                 "在界限内安全：时间 ≤ {time}、最多 {claims} 次领取、每个调度最多 {moves} 步，共 {states} 个不同状态都没有违例{cut}。"
             )
         }
-        (_, Method::Random { seed, .. }, Lang::En) => format!(
+        (Method::Random { seed, .. }, Lang::En) => format!(
             "No violation in {} random schedules (seed {seed}); that is evidence, not proof — the exhaustive search proves it within bounds.",
             report.stats.cases
         ),
-        (_, Method::Random { seed, .. }, Lang::Zh) => format!(
+        (Method::Random { seed, .. }, Lang::Zh) => format!(
             "{} 个随机调度（种子 {seed}）都没有违例；这不是证明，穷举搜索才是。",
             report.stats.cases
         ),

@@ -457,15 +457,26 @@ pub struct Case {
 
 /// The classification table's worlds: every preset in the design lab's
 /// standard world, plus the custom designs and world changes that expose a
-/// specific weakness. The verdicts are computed by the explorers. Long
-/// because it is a table: one short block per case, read top to bottom.
+/// specific weakness. The verdicts are computed by the explorers.
 pub fn classification() -> Vec<Case> {
-    use crate::design::{Check, CheckSet, TokenKind};
-    let standard = |preset: Preset| World::preset(preset, 2);
-    let note = |en: &str, zh: &str| Text {
+    let mut cases = preset_cases();
+    cases.extend(custom_cases());
+    cases.extend(delayed_cases());
+    cases
+}
+
+/// A classification note (or label) in English and Chinese.
+fn note(en: &str, zh: &str) -> Text {
+    Text {
         en: en.to_owned(),
         zh: zh.to_owned(),
-    };
+    }
+}
+
+/// The classification's presets: each in the standard world, then those
+/// whose weakness shows only with the job table alone or with cancel.
+fn preset_cases() -> Vec<Case> {
+    let standard = |preset: Preset| World::preset(preset, 2);
     let mut cases: Vec<Case> = [
         Preset::TtlLockOnly,
         Preset::ClientCheck,
@@ -508,9 +519,18 @@ pub fn classification() -> Vec<Case> {
         world_note: note("two targets, cancel allowed", "两个远端目标，允许取消"),
         world: registered_cancel,
     });
+    cases
+}
+
+/// The classification's custom designs: one predicate or the token kind
+/// changed from a preset, each in the world that exposes the change.
+fn custom_cases() -> Vec<Case> {
+    use crate::design::{Check, CheckSet, TokenKind};
+    let standard = |preset: Preset| World::preset(preset, 2);
     let without = |check: Check| {
         CheckSet::from_bits(CheckSet::ALL.bits() & !CheckSet::EMPTY.with(check).bits())
     };
+    let mut cases = Vec::new();
     let mut no_fence = standard(Preset::DbConditional).with_restarted_incarnation();
     no_fence.targets.clear();
     no_fence.design.commit_checks = without(Check::Fence);
@@ -548,7 +568,6 @@ pub fn classification() -> Vec<Case> {
         world_note: note("job table only, cancel allowed", "只有任务表，允许取消"),
         world: no_state,
     });
-    cases.extend(delayed_cases());
     cases
 }
 
@@ -557,10 +576,6 @@ pub fn classification() -> Vec<Case> {
 /// writes are instantaneous, and not once they take time.
 fn delayed_cases() -> Vec<Case> {
     use crate::design::Preset as P;
-    let note = |en: &str, zh: &str| Text {
-        en: en.to_owned(),
-        zh: zh.to_owned(),
-    };
     let delayed_note = || {
         note(
             "two targets, cancel allowed, requests delayed",
