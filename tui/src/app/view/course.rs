@@ -16,13 +16,19 @@ use crate::app::layout;
 use crate::app::model::{App, CourseState};
 use crate::app::text;
 
+/// The course map's areas in `body`, the door as tall as its text.
+pub(crate) fn areas(app: &App, body: Rect) -> [Rect; 4] {
+    let door = door_lines(app, usize::from(body.width.saturating_sub(2)));
+    layout::course(app, body, door.len())
+}
+
 /// The course map: the lesson list and the selected lesson's detail. Long
 /// because the detail fills a tall window's spare rows line by line.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &CourseState) {
     let theme = app.theme;
     let lang = app.lang();
     let (done, total) = app.session.completed_overall();
-    let [header, door_area, list_area, detail_area] = layout::course(app, area);
+    let [header, door_area, list_area, detail_area] = areas(app, area);
     render_header(
         frame,
         header,

@@ -434,6 +434,21 @@ pub(crate) fn panel_plain_text(app: &App, state: &ExerciseState, width: usize) -
         .join("\n")
 }
 
+/// The exercise screen's areas in `body`, the timeline as tall as the
+/// diagram shown and its extra rows.
+pub(crate) fn areas(
+    app: &App,
+    state: &ExerciseState,
+    exercise: &Exercise,
+    body: Rect,
+) -> layout::ExerciseAreas {
+    let timeline_rows = state.shown_timeline().map(|timeline| {
+        let diagram = shown_diagram(app, state, timeline);
+        layout::diagram_height(&diagram) + extra_rows(app, state).len()
+    });
+    layout::exercise(app, state, exercise, body, timeline_rows)
+}
+
 /// The exercise screen: header, task, timeline, panel. Long because it
 /// draws the four areas in order with the values they share (reveal,
 /// record, language); each area's content comes from its own function.
@@ -443,7 +458,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return;
     };
-    let areas = layout::exercise(app, state, exercise, area);
+    let areas = areas(app, state, exercise, area);
     let record = app.session.exercise_progress(&lesson.id, &exercise.id);
     let mut right = format!(
         "{} · {} {}/{}",

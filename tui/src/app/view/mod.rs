@@ -227,7 +227,7 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
             }
             keys
         }
-        Screen::Exercise(_) if super::sql_run::running(app) => Vec::new(),
+        Screen::Exercise(_) if app.sql_running() => Vec::new(),
         Screen::Exercise(state) => {
             let mut keys = exercise_aliases(&state.work, app.lang());
             keys.push(("Shift-Tab", w("as Tab, backwards", "同 Tab，反向")));
@@ -399,7 +399,7 @@ fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
 /// or the answer to the last key (see [`layout::footer`]).
 fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme;
-    let footer = layout::footer(app, area.width);
+    let footer = footer(app, area.width);
     let mut spans = vec![Span::raw(" ")];
     if let Some(status) = footer.status {
         spans.push(Span::styled(status, theme.warn()));
@@ -407,6 +407,11 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     spans.extend(key_spans(&footer.keys, theme));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The footer at `width`: this screen's keys placed by [`layout::footer`].
+pub(crate) fn footer(app: &App, width: u16) -> layout::Footer {
+    layout::footer(app, width, screen_keys(app), footer_tail(app))
 }
 
 /// The footer's last two keys, help and quit.

@@ -2,18 +2,21 @@
 //! [`App`]. Nothing here does I/O: the runtime saves the progress when it
 //! changed, and the tests drive exactly this code.
 
+pub(crate) mod explorer;
+pub(crate) mod mouse;
+
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::Lang;
 use sim_core::course::{CourseError, Feedback, Grade};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
-use super::layout;
 use super::model::{
     App, BreakWork, CourseState, DesignWork, Draft, ExerciseState, KnobRow, LessonState, Panel,
-    ReviewState, SandboxState, Screen, SqlKey, SqlRunning, SqlWork, StepField, Timeline, Work,
+    ReviewState, SandboxState, Screen, SqlCommand, SqlKey, SqlRequest, SqlRunning, SqlWork,
+    StepField, Timeline, Work,
 };
-use super::sql_run::{SqlCommand, SqlRequest};
+use super::{layout, measure};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Message {
@@ -118,7 +121,7 @@ pub(crate) fn message_for_event(app: &App, event: &Event) -> Option<Message> {
             width: *width,
             height: *height,
         }),
-        Event::Mouse(mouse) => super::mouse::message_for_mouse(app, *mouse),
+        Event::Mouse(mouse) => mouse::message_for_mouse(app, *mouse),
         _ => None,
     }
 }
@@ -149,7 +152,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
     }
     // While the statements run on SQLite the exercise waits: Esc cancels
     // the run; language, help and quit still work.
-    if super::sql_run::running(app) {
+    if app.sql_running() {
         return match code {
             KeyCode::Esc => Some(M::CancelSql),
             KeyCode::Char('q') => Some(M::Quit),
@@ -199,7 +202,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         Screen::Lesson(state) => lesson_key(app, state, code),
         Screen::Sandbox(_) if code == KeyCode::Char('e') => Some(M::Explore),
         Screen::Sandbox(_) => timeline_key(code).or_else(|| scroll_key(code)),
-        Screen::Explorer(state) => super::explorer::message_for_key(state, code),
+        Screen::Explorer(state) => explorer::message_for_key(state, code),
         Screen::Exercise(state) => exercise_key(&state.work, code),
     }
 }
@@ -425,7 +428,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
             | M::ToggleHelp
             | M::Dismiss
     ) || app.help;
-    if super::sql_run::running(app) && !waits {
+    if app.sql_running() && !waits {
         app.say(
             "SQLite is running your statements: Esc cancels.",
             "SQLite 正在运行你的语句：按 Esc 取消。",
@@ -451,7 +454,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
             return;
         }
         M::ScrollUp | M::ScrollDown | M::PageUp | M::PageDown if app.help => {
-            let max = layout::help_scroll_max(app);
+            let max = measure::help_scroll_max(app);
             let page = app.height.saturating_sub(4).max(1);
             scroll(&mut app.help_scroll, message, max, page);
             return;
@@ -500,7 +503,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
         Screen::Review(state) => review(app, state, message),
         Screen::Sandbox(state) => sandbox(app, state, message),
         Screen::Exercise(state) => exercise(app, state, message),
-        Screen::Explorer(state) => match super::explorer::update(app, state, message) {
+        Screen::Explorer(state) => match explorer::update(app, state, message) {
             Some(next) => Nav::Push(next),
             None => Nav::Stay,
         },
@@ -568,7 +571,7 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
         Lang::En => format!("lesson {}", lesson.order),
         Lang::Zh => format!("第 {} 课", lesson.order),
     };
-    let max_scroll = layout::lesson_max_scroll(app, state);
+    let max_scroll = measure::lesson_max_scroll(app, state);
     let page_rows = layout::lesson_page_rows(app, state);
     let level = layout::level_exercises(lesson, state.page);
     let on_section = state.page < lesson.sections.len();
@@ -755,7 +758,7 @@ fn sandbox(app: &mut App, state: &mut SandboxState, message: Message) -> Nav {
         }
         return Nav::Stay;
     }
-    let (max, page) = layout::sandbox_detail_scroll(app, state);
+    let (max, page) = measure::sandbox_detail_scroll(app, state);
     scroll(&mut state.detail_scroll, message, max, page);
     Nav::Stay
 }
@@ -803,7 +806,7 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         Message::Down => Message::ScrollDown,
         other => other,
     };
-    let (max, page) = layout::exercise_panel_scroll(app, state);
+    let (max, page) = measure::exercise_panel_scroll(app, state);
     scroll(&mut state.panel_scroll, message, max, page);
     state.panel_scroll = state.panel_scroll.min(max);
     Nav::Stay
