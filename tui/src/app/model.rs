@@ -858,10 +858,14 @@ impl App {
         Some((lesson, exercise))
     }
 
-    /// A fresh visit to an exercise.
-    pub(crate) fn exercise_state(&self, lesson: usize, exercise: usize) -> Option<ExerciseState> {
-        let (found, ex) = self.lesson_exercise(lesson, exercise)?;
-        let (timeline, candidates, work) = match &ex.kind {
+    /// An exercise's work as a first visit starts it: its timeline (mark,
+    /// predict), the steps it asks about, and the answer's blank form.
+    fn fresh_work(
+        &self,
+        found: &Lesson,
+        ex: &Exercise,
+    ) -> Option<(Option<Timeline>, Vec<u32>, Work)> {
+        Some(match &ex.kind {
             ExerciseKind::Mark {
                 scenario,
                 candidates,
@@ -921,7 +925,13 @@ impl App {
                     chosen: BTreeSet::new(),
                 },
             ),
-        };
+        })
+    }
+
+    /// A fresh visit to an exercise.
+    pub(crate) fn exercise_state(&self, lesson: usize, exercise: usize) -> Option<ExerciseState> {
+        let (found, ex) = self.lesson_exercise(lesson, exercise)?;
+        let (timeline, candidates, work) = self.fresh_work(found, ex)?;
         // Reopened in this run: the learner's own answer as they left it.
         let (work, marks, kept) = match self.drafts.get(&(lesson, exercise)) {
             Some(draft) => (draft.work.clone(), draft.marks.clone(), None),

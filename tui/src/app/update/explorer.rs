@@ -76,19 +76,7 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
             state.change(message == M::NextValue);
         }
         M::Run if !state.running() => start(app, state),
-        M::SeedDigit(digit) if !state.running() => {
-            // The first digit on the focused row replaces the seed; the
-            // next ones append; Backspace drops the last one.
-            let kept = if state.seed_fresh { 0 } else { state.seed };
-            state.seed_fresh = false;
-            // A digit that would leave the offered range is not taken.
-            state.seed = kept
-                .checked_mul(10)
-                .and_then(|s| s.checked_add(u64::from(digit)))
-                .and_then(|seed| EXPLORER_OFFER.seed.check(seed))
-                .unwrap_or(state.seed);
-            state.run = Run::Idle;
-        }
+        M::SeedDigit(digit) if !state.running() => type_seed_digit(state, digit),
         M::SeedErase if !state.running() => {
             state.seed_fresh = false;
             state.seed /= 10;
@@ -103,46 +91,71 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
                 app.say("Cancelling the search…", "正在取消搜索……");
             }
         }
-        M::OpenTimeline => {
-            if let Run::Done { report, .. } = &state.run {
-                match &report.counterexample {
-                    Some(found) => {
-                        let mut timeline = Timeline::new(found.scenario.clone());
-                        timeline.cursor =
-                            (found.step as usize).min(timeline.len().saturating_sub(1));
-                        let source = text_ui(app, "explorer", "探索器").to_owned();
-                        return Some(Screen::Sandbox(Box::new(SandboxState {
-                            source,
-                            timeline,
-                            detail_scroll: 0,
-                        })));
-                    }
-                    None => app.say(
-                        "No counterexample to play: the design held.",
-                        "没有反例可以播放：这个设计守住了。",
-                    ),
-                }
-            }
-        }
+        M::OpenTimeline => return open_counterexample(app, state),
         M::ScrollUp
         | M::ScrollDown
         | M::PageUp
         | M::PageDown
         | M::Resize { .. }
-        | M::ToggleLang => {
-            let (max, page) = measure::explorer_result_scroll(app, state);
-            state.scroll = match message {
-                M::ScrollUp => state.scroll.saturating_sub(1),
-                M::ScrollDown => state.scroll.saturating_add(1),
-                M::PageUp => state.scroll.saturating_sub(page),
-                M::PageDown => state.scroll.saturating_add(page),
-                _ => state.scroll,
-            }
-            .min(max);
-        }
+        | M::ToggleLang => scroll_result(app, state, message),
         _ => {}
     }
     None
+}
+
+/// A digit typed on the seed row: the first on the focused row replaces
+/// the seed, the next ones append (Backspace drops the last one).
+fn type_seed_digit(state: &mut ExplorerState, digit: u8) {
+    let kept = if state.seed_fresh { 0 } else { state.seed };
+    state.seed_fresh = false;
+    // A digit that would leave the offered range is not taken.
+    state.seed = kept
+        .checked_mul(10)
+        .and_then(|s| s.checked_add(u64::from(digit)))
+        .and_then(|seed| EXPLORER_OFFER.seed.check(seed))
+        .unwrap_or(state.seed);
+    state.run = Run::Idle;
+}
+
+/// The sandbox on the finished search's counterexample, at the step that
+/// broke the design; none when the design held.
+fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
+    let Run::Done { report, .. } = &state.run else {
+        return None;
+    };
+    match &report.counterexample {
+        Some(found) => {
+            let mut timeline = Timeline::new(found.scenario.clone());
+            timeline.cursor = (found.step as usize).min(timeline.len().saturating_sub(1));
+            let source = text_ui(app, "explorer", "探索器").to_owned();
+            Some(Screen::Sandbox(Box::new(SandboxState {
+                source,
+                timeline,
+                detail_scroll: 0,
+            })))
+        }
+        None => {
+            app.say(
+                "No counterexample to play: the design held.",
+                "没有反例可以播放：这个设计守住了。",
+            );
+            None
+        }
+    }
+}
+
+/// Scrolls the result by a line or a page, kept within what it shows at
+/// the current size (a resize or the other language may shorten it).
+fn scroll_result(app: &App, state: &mut ExplorerState, message: Message) {
+    let (max, page) = measure::explorer_result_scroll(app, state);
+    state.scroll = match message {
+        Message::ScrollUp => state.scroll.saturating_sub(1),
+        Message::ScrollDown => state.scroll.saturating_add(1),
+        Message::PageUp => state.scroll.saturating_sub(page),
+        Message::PageDown => state.scroll.saturating_add(page),
+        _ => state.scroll,
+    }
+    .min(max);
 }
 
 fn text_ui<'a>(app: &App, en: &'a str, zh: &'a str) -> &'a str {
