@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sim_core::Preset;
 use sim_core::explore::{
-    Control, DesignChoice, Exploration, ExplorerSettings, Limits, Method, Phase, Progress, Report,
-    SettingsError, Verdict, World, classification, explore_limited, safe_sentence, schedule_labels,
+    Case, Control, DesignChoice, Exploration, ExplorerSettings, Limits, Method, Phase, Progress,
+    Report, SettingsError, Verdict, World, classification, explore_limited, safe_sentence,
+    schedule_labels,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -507,13 +508,16 @@ struct ClassificationRow<'c> {
     explanation: String,
 }
 
-/// `--all-presets`: the classification table, computed exhaustively.
 /// The widest line of the classification table, in columns.
 const CLASSIFICATION_WIDTH: usize = 100;
 
+/// One design of the classification, its exhaustive search's report and
+/// how long that took.
+type Classified = (Case, Report, u64);
+
+/// `--all-presets`: the classification table, computed exhaustively.
 fn classification_command(options: &ExploreOptions) -> ExitCode {
     let lang = options.lang;
-    let style = Style::for_stdout();
     let limits = match limits_of(options) {
         Ok(limits) => limits,
         Err(error) => return error.exit(lang),
@@ -527,25 +531,36 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
         rows.push((case, report, elapsed_ms));
     }
     if options.json {
-        let objects: Vec<ClassificationRow<'_>> = rows
-            .iter()
-            .map(|(case, report, elapsed_ms)| ClassificationRow {
-                design: &case.name,
-                world: case.world_note.get(lang),
-                verdict: report.verdict.name(),
-                shortest_counterexample: report.counterexample.as_ref().map(|c| c.moves.len()),
-                states: report.stats.states,
-                transitions: report.stats.transitions,
-                elapsed_ms: *elapsed_ms,
-                explanation: report.counterexample.as_ref().map_or_else(
-                    || safe_sentence(report, lang),
-                    |c| c.explanation.get(lang).to_owned(),
-                ),
-            })
-            .collect();
-        let text = serde_json::to_string_pretty(&objects).unwrap_or_default();
+        let text =
+            serde_json::to_string_pretty(&classification_json(&rows, lang)).unwrap_or_default();
         return print_stdout(&(text + "\n"));
     }
+    print_stdout(&classification_table(&rows, lang, Style::for_stdout()))
+}
+
+/// The classification as `--json` prints it: an object per design.
+fn classification_json(rows: &[Classified], lang: Lang) -> Vec<ClassificationRow<'_>> {
+    rows.iter()
+        .map(|(case, report, elapsed_ms)| ClassificationRow {
+            design: &case.name,
+            world: case.world_note.get(lang),
+            verdict: report.verdict.name(),
+            shortest_counterexample: report.counterexample.as_ref().map(|c| c.moves.len()),
+            states: report.stats.states,
+            transitions: report.stats.transitions,
+            elapsed_ms: *elapsed_ms,
+            explanation: report.counterexample.as_ref().map_or_else(
+                || safe_sentence(report, lang),
+                |c| c.explanation.get(lang).to_owned(),
+            ),
+        })
+        .collect()
+}
+
+/// The classification table: a row per design, its verdict and shortest
+/// counterexample or states searched, its world under it; then how to
+/// replay a row.
+fn classification_table(rows: &[Classified], lang: Lang, style: Style) -> String {
     let delayed = sim_core::explore::Bounds::default().with_delays();
     let (in_flight, delay) = (delayed.max_in_flight, delayed.max_delay);
     let mut out = match lang {
@@ -563,7 +578,7 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
         .map(|(c, _, _)| UnicodeWidthStr::width(c.label.get(lang)))
         .max()
         .unwrap_or(0);
-    for (case, report, _) in &rows {
+    for (case, report, _) in rows {
         let verdict = match report.verdict {
             Verdict::Unsafe => style.paint(Tone::Bad, lang.pick("‼ unsafe", "‼ 不安全")),
             Verdict::Safe => style.paint(Tone::Good, lang.pick("✓ safe  ", "✓ 安全  ")),
@@ -601,5 +616,5 @@ fn classification_command(options: &ExploreOptions) -> ExitCode {
             "（请求有延迟的行，再加 --cancel --max-in-flight {in_flight} --max-delay {delay}）"
         ),
     };
-    print_stdout(&out)
+    out
 }

@@ -65,68 +65,7 @@ fn render_db(scenario: &Scenario, db: &DbJson, style: Style, lang: Lang) -> Stri
         let who = s
             .worker
             .map_or(lang.pick("user", "用户"), |w| scenario.worker_id(w));
-        let mut result = String::new();
-        if !step.sent {
-            result.push_str(lang.pick("not sent", "未发送"));
-        } else if step.waiting {
-            result.push_str(lang.pick("◷ still waiting for a row lock", "◷ 仍在等待行锁"));
-        } else if step.deadlock {
-            result.push_str(lang.pick("✗ deadlock: rolled back", "✗ 死锁：已回滚"));
-        } else if step.lock_not_available {
-            result.push_str(lang.pick(
-                "✗ row locked, NOWAIT failed: rolled back",
-                "✗ 行已被锁，NOWAIT 失败：已回滚",
-            ));
-        } else if let Some(error) = &step.error {
-            let _ = write!(result, "{} {error}", lang.pick("error:", "错误："));
-        } else {
-            let mut parts: Vec<String> = Vec::new();
-            if let Some(rows) = step.rows {
-                parts.push(match lang {
-                    Lang::En if rows == 1 => "1 row".to_owned(),
-                    Lang::En => format!("{rows} rows"),
-                    Lang::Zh => format!("{rows} 行"),
-                });
-            }
-            if let Some(fence) = step.fence {
-                parts.push(format!("fence {fence}"));
-            }
-            if let Some(job) = &step.job {
-                parts.push(job.clone());
-            }
-            if let Some(claimable) = step.claimable {
-                parts.push(
-                    match (claimable, lang) {
-                        (true, Lang::En) => "claimable",
-                        (false, Lang::En) => "not claimable",
-                        (true, Lang::Zh) => "可领取",
-                        (false, Lang::Zh) => "不可领取",
-                    }
-                    .to_owned(),
-                );
-            }
-            if let Some(valid) = step.lease_valid {
-                parts.push(
-                    match (valid, lang) {
-                        (true, Lang::En) => "lease valid",
-                        (false, Lang::En) => "lease invalid",
-                        (true, Lang::Zh) => "租约有效",
-                        (false, Lang::Zh) => "租约无效",
-                    }
-                    .to_owned(),
-                );
-            }
-            if let Some(until) = step.waited_until {
-                parts.push(match lang {
-                    Lang::En => format!("ran at {until} after a lock wait"),
-                    Lang::Zh => format!("等锁后在 {until} 执行"),
-                });
-            }
-            if parts.is_empty() {
-                parts.push(sim_core::outcome_label(Outcome::Ok, lang).to_owned());
-            }
-            result = parts.join(lang.pick(", ", "，"));
-        }
+        let result = step_result(step, lang);
         let mark = if step.agrees {
             style.paint(Tone::Good, "✓")
         } else {
@@ -150,6 +89,88 @@ fn render_db(scenario: &Scenario, db: &DbJson, style: Style, lang: Lang) -> Stri
             );
         }
     }
+    write_findings(&mut out, db, style, lang);
+    out
+}
+
+/// What a statement did on the database: not sent, waiting, rolled back,
+/// an error, or its rows and what it read.
+fn step_result(step: &DbStep, lang: Lang) -> String {
+    if !step.sent {
+        return lang.pick("not sent", "未发送").to_owned();
+    }
+    if step.waiting {
+        return lang
+            .pick("◷ still waiting for a row lock", "◷ 仍在等待行锁")
+            .to_owned();
+    }
+    if step.deadlock {
+        return lang
+            .pick("✗ deadlock: rolled back", "✗ 死锁：已回滚")
+            .to_owned();
+    }
+    if step.lock_not_available {
+        return lang
+            .pick(
+                "✗ row locked, NOWAIT failed: rolled back",
+                "✗ 行已被锁，NOWAIT 失败：已回滚",
+            )
+            .to_owned();
+    }
+    if let Some(error) = &step.error {
+        return format!("{} {error}", lang.pick("error:", "错误："));
+    }
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(rows) = step.rows {
+        parts.push(match lang {
+            Lang::En if rows == 1 => "1 row".to_owned(),
+            Lang::En => format!("{rows} rows"),
+            Lang::Zh => format!("{rows} 行"),
+        });
+    }
+    if let Some(fence) = step.fence {
+        parts.push(format!("fence {fence}"));
+    }
+    if let Some(job) = &step.job {
+        parts.push(job.clone());
+    }
+    if let Some(claimable) = step.claimable {
+        parts.push(
+            match (claimable, lang) {
+                (true, Lang::En) => "claimable",
+                (false, Lang::En) => "not claimable",
+                (true, Lang::Zh) => "可领取",
+                (false, Lang::Zh) => "不可领取",
+            }
+            .to_owned(),
+        );
+    }
+    if let Some(valid) = step.lease_valid {
+        parts.push(
+            match (valid, lang) {
+                (true, Lang::En) => "lease valid",
+                (false, Lang::En) => "lease invalid",
+                (true, Lang::Zh) => "租约有效",
+                (false, Lang::Zh) => "租约无效",
+            }
+            .to_owned(),
+        );
+    }
+    if let Some(until) = step.waited_until {
+        parts.push(match lang {
+            Lang::En => format!("ran at {until} after a lock wait"),
+            Lang::Zh => format!("等锁后在 {until} 执行"),
+        });
+    }
+    if parts.is_empty() {
+        parts.push(sim_core::outcome_label(Outcome::Ok, lang).to_owned());
+    }
+    parts.join(lang.pick(", ", "，"))
+}
+
+/// The findings: the steps where the database disagrees with the model,
+/// and how; or that it agrees at every step.
+fn write_findings(out: &mut String, db: &DbJson, style: Style, lang: Lang) {
     let findings: Vec<&DbStep> = db.steps.iter().filter(|s| !s.agrees).collect();
     if findings.is_empty() {
         let _ = writeln!(
@@ -186,7 +207,6 @@ fn render_db(scenario: &Scenario, db: &DbJson, style: Style, lang: Lang) -> Stri
             };
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -1,24 +1,21 @@
-//! The explorer screen's model and update: the learner picks a design, a
-//! few world toggles and a method, and runs the explorers of
-//! `sim_core::explore` on it (MODEL.md §7).
+//! The explorer screen's model: the learner picks a design, a few world
+//! toggles and a method, and runs the explorers of `sim_core::explore` on
+//! it (MODEL.md §7). Its keys and messages are
+//! [`update::explorer`](super::update::explorer)'s.
 //!
-//! The search itself never runs inside [`update`]: starting one leaves a
-//! [`Command::Start`] in [`App::outbox`], which the runtime takes, runs on
+//! The search itself never runs inside `update`: starting one leaves a
+//! [`Command::Start`] in `App::outbox`, which the runtime takes, runs on
 //! a background thread ([`run_search`]) and answers with [`SearchEvent`]s
-//! that it hands to [`receive`]. Both functions are pure, so the tests run
-//! the same search synchronously and feed the same events. Elapsed time is
-//! measured by the runtime and arrives inside the events.
+//! that it hands to `update::explorer::receive`. Both functions are pure,
+//! so the tests run the same search synchronously and feed the same
+//! events. Elapsed time is measured by the runtime and arrives inside the
+//! events.
 
-use ratatui::crossterm::event::KeyCode;
 use sim_core::Preset;
 use sim_core::explore::{
     Control, DesignChoice, EXPLORER_OFFER, ExplorerSettings, Method, Progress, Report,
     SettingsError, World,
 };
-
-use super::layout;
-use super::model::{App, SandboxState, Screen, Timeline};
-use super::update::Message;
 
 /// Random schedules the random explorer tries (sim-core's offer).
 pub(crate) const RANDOM_CASES: u32 = EXPLORER_OFFER.cases.default as u32;
@@ -148,7 +145,7 @@ impl ExplorerState {
 
     /// The screen's settings in sim-core's terms; the rest are the offer's
     /// defaults.
-    fn settings(&self) -> ExplorerSettings {
+    pub(crate) fn settings(&self) -> ExplorerSettings {
         ExplorerSettings {
             design: Some(DesignChoice::Preset(self.preset())),
             targets: (!self.targets).then(Vec::new),
@@ -180,7 +177,7 @@ impl ExplorerState {
     }
 
     /// Moves the focused setting one value on (`forward`) or back.
-    fn change(&mut self, forward: bool) {
+    pub(crate) fn change(&mut self, forward: bool) {
         let count = Preset::ALL.len();
         match self.setting() {
             Setting::Design => {
@@ -234,7 +231,7 @@ pub(crate) struct SearchRequest {
     pub(crate) method: Method,
 }
 
-/// What [`update`] asks of the runtime.
+/// What `update` asks of the runtime.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Command {
     Start(SearchRequest),
@@ -278,205 +275,4 @@ pub(crate) fn run_search(
     )
     .map(Box::new)
     .map_err(SettingsError::World)
-}
-
-/// The explorer screen's keys.
-pub(crate) fn message_for_key(state: &ExplorerState, code: KeyCode) -> Option<Message> {
-    use Message as M;
-    if state.running() {
-        return match code {
-            KeyCode::Char('c') => Some(M::CancelSearch),
-            _ => None,
-        };
-    }
-    let done = matches!(state.run, Run::Done { .. });
-    match code {
-        KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-        KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
-        KeyCode::Home => Some(M::ListStart),
-        KeyCode::End => Some(M::ListEnd),
-        KeyCode::Left => Some(M::PrevValue),
-        KeyCode::Right | KeyCode::Char(' ') => Some(M::NextValue),
-        KeyCode::Enter | KeyCode::Char('r') => Some(M::Run),
-        KeyCode::Char(digit @ '0'..='9')
-            if state.setting() == Setting::Seed && !state.exhaustive =>
-        {
-            digit.to_digit(10).map(|d| M::SeedDigit(d as u8))
-        }
-        KeyCode::Backspace if state.setting() == Setting::Seed && !state.exhaustive => {
-            Some(M::SeedErase)
-        }
-        KeyCode::Char('t') if done => Some(M::OpenTimeline),
-        KeyCode::PageUp => Some(M::PageUp),
-        KeyCode::PageDown => Some(M::PageDown),
-        _ => None,
-    }
-}
-
-/// Applies `message` to the explorer screen; returns a screen to push.
-pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message) -> Option<Screen> {
-    use Message as M;
-    let rows = Setting::ALL.len();
-    match message {
-        M::Up if !state.running() => {
-            state.row = state.row.saturating_sub(1);
-            state.seed_fresh = true;
-        }
-        M::Down if !state.running() => {
-            state.row = (state.row + 1).min(rows - 1);
-            state.seed_fresh = true;
-        }
-        M::ListStart if !state.running() => {
-            state.row = 0;
-            state.seed_fresh = true;
-        }
-        M::ListEnd if !state.running() => {
-            state.row = rows - 1;
-            state.seed_fresh = true;
-        }
-        M::ClickRow(row) if !state.running() && row < rows => {
-            if state.row == row {
-                state.change(true);
-            } else {
-                state.row = row;
-                state.seed_fresh = true;
-            }
-        }
-        M::PrevValue | M::NextValue if !state.running() => {
-            state.change(message == M::NextValue);
-        }
-        M::Run if !state.running() => start(app, state),
-        M::SeedDigit(digit) if !state.running() => {
-            // The first digit on the focused row replaces the seed; the
-            // next ones append; Backspace drops the last one.
-            let kept = if state.seed_fresh { 0 } else { state.seed };
-            state.seed_fresh = false;
-            // A digit that would leave the offered range is not taken.
-            state.seed = kept
-                .checked_mul(10)
-                .and_then(|s| s.checked_add(u64::from(digit)))
-                .and_then(|seed| EXPLORER_OFFER.seed.check(seed))
-                .unwrap_or(state.seed);
-            state.run = Run::Idle;
-        }
-        M::SeedErase if !state.running() => {
-            state.seed_fresh = false;
-            state.seed /= 10;
-            state.run = Run::Idle;
-        }
-        M::CancelSearch => {
-            if let Run::Running { id, cancelling, .. } = &mut state.run {
-                if !*cancelling {
-                    *cancelling = true;
-                    app.outbox.push(Command::Cancel(*id));
-                }
-                app.say("Cancelling the search…", "正在取消搜索……");
-            }
-        }
-        M::OpenTimeline => {
-            if let Run::Done { report, .. } = &state.run {
-                match &report.counterexample {
-                    Some(found) => {
-                        let mut timeline = Timeline::new(found.scenario.clone());
-                        timeline.cursor =
-                            (found.step as usize).min(timeline.len().saturating_sub(1));
-                        let source = text_ui(app, "explorer", "探索器").to_owned();
-                        return Some(Screen::Sandbox(Box::new(SandboxState {
-                            source,
-                            timeline,
-                            detail_scroll: 0,
-                        })));
-                    }
-                    None => app.say(
-                        "No counterexample to play: the design held.",
-                        "没有反例可以播放：这个设计守住了。",
-                    ),
-                }
-            }
-        }
-        M::ScrollUp
-        | M::ScrollDown
-        | M::PageUp
-        | M::PageDown
-        | M::Resize { .. }
-        | M::ToggleLang => {
-            let (max, page) = layout::explorer_result_scroll(app, state);
-            state.scroll = match message {
-                M::ScrollUp => state.scroll.saturating_sub(1),
-                M::ScrollDown => state.scroll.saturating_add(1),
-                M::PageUp => state.scroll.saturating_sub(page),
-                M::PageDown => state.scroll.saturating_add(page),
-                _ => state.scroll,
-            }
-            .min(max);
-        }
-        _ => {}
-    }
-    None
-}
-
-fn text_ui<'a>(app: &App, en: &'a str, zh: &'a str) -> &'a str {
-    app.lang().pick(en, zh)
-}
-
-fn start(app: &mut App, state: &mut ExplorerState) {
-    state.scroll = 0;
-    match state.settings().build() {
-        Ok(sim_core::explore::Exploration { world, method, .. }) => {
-            app.searches += 1;
-            let id = app.searches;
-            state.run = Run::Running {
-                id,
-                method,
-                max_steps: world.bounds.max_steps,
-                progress: Progress::default(),
-                elapsed_ms: 0,
-                cancelling: false,
-            };
-            app.outbox
-                .push(Command::Start(SearchRequest { id, world, method }));
-        }
-        Err(why) => state.run = Run::Failed(why),
-    }
-}
-
-/// Applies a running search's news to the explorer screen that started it.
-pub(crate) fn receive(app: &mut App, event: SearchEvent) {
-    let wanted = match &event {
-        SearchEvent::Progress { id, .. } | SearchEvent::Finished { id, .. } => *id,
-    };
-    let found = app.screens.iter_mut().find_map(|screen| match screen {
-        Screen::Explorer(state) => match state.run {
-            Run::Running { id, .. } if id == wanted => Some(state),
-            _ => None,
-        },
-        _ => None,
-    });
-    let Some(state) = found else { return };
-    match event {
-        SearchEvent::Progress {
-            progress: now,
-            elapsed_ms: ms,
-            ..
-        } => {
-            if let Run::Running {
-                progress,
-                elapsed_ms,
-                ..
-            } = &mut state.run
-            {
-                *progress = now;
-                *elapsed_ms = ms;
-            }
-        }
-        SearchEvent::Finished {
-            result, elapsed_ms, ..
-        } => {
-            state.scroll = 0;
-            state.run = match result {
-                Ok(report) => Run::Done { report, elapsed_ms },
-                Err(why) => Run::Failed(why),
-            };
-        }
-    }
 }

@@ -1,7 +1,10 @@
 //! Where things are on the screen: the one layout module that the view
-//! draws with, `update` scrolls with and the mouse hit-tests with, so what
-//! is clicked or scrolled is what is drawn. Pure functions of the app's
-//! size and state; no drawing here.
+//! draws with and that [`measure`](super::measure) places the view's
+//! lines with for `update` and the mouse, so what is clicked or scrolled
+//! is what is drawn. Pure functions of the app's size and state and of the
+//! sizes of what a screen shows, which its caller passes in: no screen's
+//! text is built here (that is the view's, above this module), and no
+//! drawing.
 
 use std::sync::Arc;
 
@@ -10,9 +13,9 @@ use ratatui::widgets::{Block, Borders, Padding};
 use sim_core::course::{Exercise, Lesson};
 use sim_core::{Diagram, Reveal};
 
-use super::explorer::{ExplorerState, Setting};
-use super::model::{App, CourseState, ExerciseState, LessonState, SandboxState, Work};
-use super::{text, view};
+use super::explorer::Setting;
+use super::model::{App, ExerciseState, LessonState, SandboxState, Work};
+use super::text;
 
 /// Terminal columns per diagram column, at the least: a symbol and a space.
 pub(crate) const SLOT: usize = 2;
@@ -217,7 +220,7 @@ pub(crate) fn sandbox(body: Rect, diagram: &Diagram) -> SandboxAreas {
 }
 
 /// The sandbox's diagram, as drawn: the whole run, every verdict.
-fn sandbox_diagram(app: &App, state: &SandboxState) -> Arc<Diagram> {
+pub(crate) fn sandbox_diagram(app: &App, state: &SandboxState) -> Arc<Diagram> {
     state.timeline.diagram(app.lang(), &Reveal::Everything)
 }
 
@@ -230,19 +233,6 @@ pub(crate) fn sandbox_step_at(app: &App, state: &SandboxState, x: u16, y: u16) -
     step_at(&diagram, inner, cursor, std::iter::empty(), x, y)
 }
 
-/// The sandbox detail pane's largest scroll and one page, at the current
-/// size (the pane's text is the view's, measured at the pane's width).
-pub(crate) fn sandbox_detail_scroll(app: &App, state: &SandboxState) -> (u16, u16) {
-    let areas = sandbox(body_area(app), &sandbox_diagram(app, state));
-    let inner = padded_section_inner(areas.detail);
-    let width = usize::from(inner.width).max(1);
-    let lines = view::sandbox::detail_lines(state, app.lang(), width, app.theme).len();
-    (
-        clamp_scroll(u16::MAX, lines, inner.height),
-        inner.height.saturating_sub(1).max(1),
-    )
-}
-
 /// Whether `(x, y)` is inside `area`.
 fn contains(area: Rect, x: u16, y: u16) -> bool {
     (area.x..area.right()).contains(&x) && (area.y..area.bottom()).contains(&y)
@@ -251,7 +241,13 @@ fn contains(area: Rect, x: u16, y: u16) -> bool {
 /// The row of a list drawn in `inner` with a fresh `ListState` (which
 /// scrolls just far enough to show the `selected` row at the bottom) that
 /// is at `(x, y)`, among `count` rows.
-fn list_row_at(inner: Rect, selected: usize, count: usize, x: u16, y: u16) -> Option<usize> {
+pub(crate) fn list_row_at(
+    inner: Rect,
+    selected: usize,
+    count: usize,
+    x: u16,
+    y: u16,
+) -> Option<usize> {
     if !contains(inner, x, y) {
         return None;
     }
@@ -263,11 +259,12 @@ fn list_row_at(inner: Rect, selected: usize, count: usize, x: u16, y: u16) -> Op
 /// The course map: the header, the front door (the problem, the story,
 /// Start or Continue), the lesson list and the selected lesson's details.
 /// The list gets what it needs, leaving the details a few rows.
-pub(crate) fn course(app: &App, body: Rect) -> [Rect; 4] {
+/// `door_lines` is how many lines the door's text takes at the body's
+/// width less its borders.
+pub(crate) fn course(app: &App, body: Rect, door_lines: usize) -> [Rect; 4] {
     let rows = body.height.saturating_sub(1);
-    let door_lines = view::course::door_lines(app, usize::from(body.width.saturating_sub(2)));
     // The door never takes more than a third of the window.
-    let door = (door_lines.len() as u16).min(rows / 3);
+    let door = (door_lines as u16).min(rows / 3);
     let rows = rows.saturating_sub(door);
     let wanted = (app.lessons().len() as u16).saturating_add(1);
     let detail_min = 3.min(rows / 2);
@@ -279,18 +276,6 @@ pub(crate) fn course(app: &App, body: Rect) -> [Rect; 4] {
         Constraint::Min(0),
     ])
     .areas(body)
-}
-
-/// The lesson drawn at `(x, y)` on the course map, for a mouse click.
-pub(crate) fn course_row_at(app: &App, state: &CourseState, x: u16, y: u16) -> Option<usize> {
-    let [_, _, list, _] = course(app, body_area(app));
-    list_row_at(
-        section_inner(list),
-        state.selected,
-        app.lessons().len(),
-        x,
-        y,
-    )
 }
 
 /// The review screen: the header, the list, the "next unfinished" line.
@@ -389,17 +374,6 @@ pub(crate) fn lesson_click_at(
     list_row_at(section_inner(list), state.exercise, count, x, y).map(Ok)
 }
 
-/// How far the current section can scroll at the current size.
-pub(crate) fn lesson_max_scroll(app: &App, state: &LessonState) -> u16 {
-    let Some(found) = app.lessons().get(state.lesson) else {
-        return 0;
-    };
-    let inner = lesson_text(lesson_text_area(app, found, state.page));
-    let width = usize::from(inner.width).max(1);
-    let lines = view::lesson::section_lines(app, found, state.page, width).len();
-    clamp_scroll(u16::MAX, lines, inner.height)
-}
-
 /// Rows one page-down moves in the lesson reader.
 pub(crate) fn lesson_page_rows(app: &App, state: &LessonState) -> u16 {
     let Some(found) = app.lessons().get(state.lesson) else {
@@ -412,7 +386,7 @@ pub(crate) fn lesson_page_rows(app: &App, state: &LessonState) -> u16 {
 }
 
 /// Where section `page`'s text block goes at the current size.
-fn lesson_text_area(app: &App, found: &Lesson, page: usize) -> Rect {
+pub(crate) fn lesson_text_area(app: &App, found: &Lesson, page: usize) -> Rect {
     let [_, body, _] = lesson(body_area(app));
     let [text, _] = lesson_section(body, level_exercises(found, page).len());
     text
@@ -440,18 +414,6 @@ pub(crate) fn explorer_row_at(app: &App, x: u16, y: u16) -> Option<usize> {
     (row < Setting::ALL.len()).then_some(row)
 }
 
-/// The explorer result's largest scroll and one page, at the current size.
-pub(crate) fn explorer_result_scroll(app: &App, state: &ExplorerState) -> (u16, u16) {
-    let [_, _, result] = explorer(body_area(app));
-    let inner = padded_section_inner(result);
-    let width = usize::from(inner.width).max(1);
-    let lines = view::explorer::result_lines(app, state, width).len();
-    (
-        clamp_scroll(u16::MAX, lines, inner.height),
-        inner.height.saturating_sub(1).max(1),
-    )
-}
-
 /// The most rows an exercise's task text takes before the rest.
 const PROMPT_ROWS: usize = 5;
 
@@ -465,12 +427,14 @@ pub(crate) struct ExerciseAreas {
     pub(crate) panel: Rect,
 }
 
-/// The exercise screen's areas in `body`.
+/// The exercise screen's areas in `body`. `timeline_rows` is the rows the
+/// shown timeline's diagram and extra rows take (`None`: no timeline).
 pub(crate) fn exercise(
     app: &App,
     state: &ExerciseState,
     exercise: &Exercise,
     body: Rect,
+    timeline_rows: Option<usize>,
 ) -> ExerciseAreas {
     let text_width = usize::from(body.width.saturating_sub(2)).max(1);
     let prompt_lines = text::wrap(exercise.prompt.get(app.lang()), text_width)
@@ -490,7 +454,7 @@ pub(crate) fn exercise(
     } else {
         5
     };
-    let Some(timeline) = state.shown_timeline() else {
+    let Some(wanted) = timeline_rows else {
         return ExerciseAreas {
             header,
             prompt,
@@ -498,8 +462,6 @@ pub(crate) fn exercise(
             panel: rest,
         };
     };
-    let diagram = view::exercise::shown_diagram(app, state, timeline);
-    let wanted = diagram_height(&diagram) + view::exercise::extra_rows(app, state).len();
     let [timeline, panel] = split_timeline(rest, wanted, min_panel);
     ExerciseAreas {
         header,
@@ -507,44 +469,6 @@ pub(crate) fn exercise(
         timeline: Some(timeline),
         panel,
     }
-}
-
-/// The step drawn at `(x, y)` on an exercise's timeline, for a mouse
-/// click: the same areas, diagram and extra rows as the view draws.
-pub(crate) fn exercise_step_at(app: &App, state: &ExerciseState, x: u16, y: u16) -> Option<usize> {
-    let (_, found) = app.lesson_exercise(state.lesson, state.exercise)?;
-    let timeline = state.shown_timeline()?;
-    let area = exercise(app, state, found, body_area(app)).timeline?;
-    let labels: Vec<usize> = view::exercise::extra_rows(app, state)
-        .iter()
-        .map(|row| text::width(&row.label))
-        .collect();
-    let diagram = view::exercise::shown_diagram(app, state, timeline);
-    let cursor = Some(timeline.cursor);
-    step_at(
-        &diagram,
-        section_inner(area),
-        cursor,
-        labels.into_iter(),
-        x,
-        y,
-    )
-}
-
-/// The exercise panel's largest scroll and one page, at the current size.
-pub(crate) fn exercise_panel_scroll(app: &App, state: &ExerciseState) -> (u16, u16) {
-    let Some((lesson, found)) = app.lesson_exercise(state.lesson, state.exercise) else {
-        return (0, 1);
-    };
-    let inner = padded_section_inner(exercise(app, state, found, body_area(app)).panel);
-    let width = usize::from(inner.width).max(1);
-    let lines = view::exercise::panel_lines(app, state, lesson, found, width)
-        .lines
-        .len();
-    (
-        clamp_scroll(u16::MAX, lines, inner.height),
-        inner.height.saturating_sub(1).max(1),
-    )
 }
 
 /// A clickable key label on the footer: columns `from..to` (its key and
@@ -576,9 +500,14 @@ fn keys_width(keys: &[(&str, &str)]) -> usize {
 
 /// The footer at `width`: the keys of the screen, as many as fit, always
 /// ending in help and quit; or the answer to the last key, right of which
-/// help and quit still fit (or nothing, when they do not).
-pub(crate) fn footer(app: &App, width: u16) -> Footer {
-    let tail = view::footer_tail(app);
+/// help and quit still fit (or nothing, when they do not). `screen_keys`
+/// are the screen's keys in order, `tail` help and quit.
+pub(crate) fn footer(
+    app: &App,
+    width: u16,
+    screen_keys: Vec<(&'static str, &'static str)>,
+    tail: Vec<(&'static str, &'static str)>,
+) -> Footer {
     let room = usize::from(width).saturating_sub(1);
     let waiting = app
         .progress_wait
@@ -598,7 +527,7 @@ pub(crate) fn footer(app: &App, width: u16) -> Footer {
         (Some(shown), room - used - tail_width + 2, tail.to_vec())
     } else {
         let mut keys: Vec<(&'static str, &'static str)> = Vec::new();
-        for key in view::screen_keys(app) {
+        for key in screen_keys {
             let mut trial = keys.clone();
             trial.push(key);
             trial.extend(tail.iter().copied());
@@ -629,17 +558,4 @@ pub(crate) fn footer(app: &App, width: u16) -> Footer {
         keys,
         hits,
     }
-}
-
-/// Where the footer's keys are, at the current size.
-pub(crate) fn footer_hits(app: &App) -> Vec<FooterHit> {
-    footer(app, app.width).hits
-}
-
-/// The largest help scroll at the current size (the overlay's text is the
-/// view's, measured at the overlay's width).
-pub(crate) fn help_scroll_max(app: &App) -> u16 {
-    let body = body_area(app);
-    let (_, lines) = view::help_lines(app, body);
-    clamp_scroll(u16::MAX, lines.len(), body.height.saturating_sub(2))
 }

@@ -11,14 +11,14 @@
 //! closes: see [`input`]), saves the progress after every change (off the
 //! UI thread: [`saver`]), and runs the searches
 //! the explorer screen asks for on background threads, handing their
-//! progress and reports to [`explorer::receive`], and a SQL exercise's
+//! progress and reports to [`update::explorer::receive`], and a SQL exercise's
 //! statements the same way ([`sql_run`]).
 
 pub(crate) mod explorer;
 pub(crate) mod input;
 pub(crate) mod layout;
+pub(crate) mod measure;
 pub(crate) mod model;
-pub(crate) mod mouse;
 pub(crate) mod persist;
 pub(crate) mod saver;
 pub(crate) mod sql_run;
@@ -304,7 +304,7 @@ fn step(
             if let SearchEvent::Finished { id, .. } = &event {
                 searches.running.retain(|(running, _)| running != id);
             }
-            explorer::receive(app, event);
+            update::explorer::receive(app, event);
         }
         for command in std::mem::take(&mut app.sql_runs.commands) {
             searches.sql.command(command);

@@ -1,22 +1,23 @@
 //! The one model of the terminal app: the course, the learner's progress
-//! and a stack of screens. [`super::update`] changes it; [`super::view`]
+//! and a stack of screens. [`super::update`](mod@super::update) changes it; [`super::view`]
 //! draws it; nothing else touches it.
 
 use sim_core::Lang;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use sim_core::course::{
     Answer, CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson,
     MinimalDesign, Progress, Schedule,
 };
-use sim_core::sqllab::{Slot, SlotRefusal};
-use sim_core::{Action, Check, Design, Outcome, Protect, ResourceKind, Scenario, Step, Trace};
+use sim_core::sqllab::{Plan, Slot, SlotRefusal, Statements};
+use sim_core::{
+    Action, Check, Design, Diagram, Outcome, Protect, ResourceKind, Reveal, Scenario, Step, Trace,
+};
 
 use super::explorer::{Command, ExplorerState};
 use super::persist::Notice;
-use super::sql_run::SqlRuns;
 use super::theme::Theme;
-use super::timeline::Diagrams;
 
 /// A scenario, its run and its diagrams, with a current step.
 #[derive(Debug, Clone)]
@@ -64,6 +65,83 @@ impl Timeline {
     pub(crate) fn last(&mut self) {
         self.cursor = self.len().saturating_sub(1);
     }
+}
+
+/// The diagrams of one run, built on first use for each language and
+/// [`Reveal`] they are drawn with: building one narrates every step, too
+/// slow to repeat on every frame of a long scenario. (A `Mutex`, not a
+/// `RefCell`: the app's fallback screen is a `static`, which must be `Sync`.)
+#[derive(Debug, Default)]
+pub(crate) struct Diagrams {
+    built: Mutex<Vec<(Lang, Reveal, Arc<Diagram>)>>,
+}
+
+impl Clone for Diagrams {
+    fn clone(&self) -> Diagrams {
+        Diagrams {
+            built: Mutex::new(self.lock().clone()),
+        }
+    }
+}
+
+impl Diagrams {
+    /// Two languages, two ways of showing: more are rebuilt when needed.
+    const KEPT: usize = 4;
+
+    /// The list; a panic elsewhere while it was held leaves it whole.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(Lang, Reveal, Arc<Diagram>)>> {
+        self.built.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn get(&self, timeline: &Timeline, lang: Lang, reveal: &Reveal) -> Arc<Diagram> {
+        let mut built = self.lock();
+        if let Some((_, _, diagram)) = built.iter().find(|(l, r, _)| *l == lang && r == reveal) {
+            return Arc::clone(diagram);
+        }
+        let diagram = Arc::new(Diagram::new(
+            &timeline.scenario,
+            &timeline.trace,
+            lang,
+            reveal,
+        ));
+        if built.len() >= Diagrams::KEPT {
+            built.remove(0);
+        }
+        built.push((lang, reveal.clone(), Arc::clone(&diagram)));
+        diagram
+    }
+}
+
+impl Timeline {
+    /// The timeline's diagram in `lang`, showing what `reveal` lets show.
+    pub(crate) fn diagram(&self, lang: Lang, reveal: &Reveal) -> Arc<Diagram> {
+        self.diagrams.get(self, lang, reveal)
+    }
+}
+
+/// A run of the exercise's plan with the learner's statements.
+#[derive(Debug, Clone)]
+pub(crate) struct SqlRequest {
+    pub(crate) id: u64,
+    pub(crate) plan: Plan,
+    pub(crate) statements: Statements,
+}
+
+/// What [`update`](super::update::update) asks of the runtime
+/// ([`sql_run`](super::sql_run) runs it).
+#[derive(Debug, Clone)]
+pub(crate) enum SqlCommand {
+    Start(SqlRequest),
+    /// Stop run `id` (its box answers at its next progress check).
+    Cancel(u64),
+}
+
+/// The commands not yet taken by the runtime, and the runs asked so far
+/// (the next run's id).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SqlRuns {
+    pub(crate) commands: Vec<SqlCommand>,
+    pub(crate) started: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -731,6 +809,12 @@ impl App {
         self.screens.last().unwrap_or(&FALLBACK)
     }
 
+    /// Whether the exercise on screen waits for its statements to run.
+    pub(crate) fn sql_running(&self) -> bool {
+        matches!(self.screen(), Screen::Exercise(state)
+            if matches!(&state.work, Work::Sql(work) if work.running.is_some()))
+    }
+
     /// Answers the last key on the footer, in the learner's language.
     pub(crate) fn say(&mut self, en: impl Into<String>, zh: impl Into<String>) {
         self.status = Some(match self.lang() {
@@ -774,10 +858,14 @@ impl App {
         Some((lesson, exercise))
     }
 
-    /// A fresh visit to an exercise.
-    pub(crate) fn exercise_state(&self, lesson: usize, exercise: usize) -> Option<ExerciseState> {
-        let (found, ex) = self.lesson_exercise(lesson, exercise)?;
-        let (timeline, candidates, work) = match &ex.kind {
+    /// An exercise's work as a first visit starts it: its timeline (mark,
+    /// predict), the steps it asks about, and the answer's blank form.
+    fn fresh_work(
+        &self,
+        found: &Lesson,
+        ex: &Exercise,
+    ) -> Option<(Option<Timeline>, Vec<u32>, Work)> {
+        Some(match &ex.kind {
             ExerciseKind::Mark {
                 scenario,
                 candidates,
@@ -837,7 +925,13 @@ impl App {
                     chosen: BTreeSet::new(),
                 },
             ),
-        };
+        })
+    }
+
+    /// A fresh visit to an exercise.
+    pub(crate) fn exercise_state(&self, lesson: usize, exercise: usize) -> Option<ExerciseState> {
+        let (found, ex) = self.lesson_exercise(lesson, exercise)?;
+        let (timeline, candidates, work) = self.fresh_work(found, ex)?;
         // Reopened in this run: the learner's own answer as they left it.
         let (work, marks, kept) = match self.drafts.get(&(lesson, exercise)) {
             Some(draft) => (draft.work.clone(), draft.marks.clone(), None),

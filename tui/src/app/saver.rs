@@ -213,18 +213,20 @@ impl Saving {
 }
 
 /// The saving thread: one save at a time, the lock only ever tried.
-fn work(mut store: Store, requests: &Receiver<Request>, reports: &Sender<Report>) {
-    // The start's tidying, still to do under the lock.
-    let mut tidy = true;
-    // The save asked for and not yet done.
-    let mut job: Option<Progress> = None;
-    // The last save done: what was sent and what was written.
-    let mut last_saved: Option<(Progress, Progress)> = None;
-    let mut saves: u64 = 0;
-    let mut held_since: Option<Instant> = None;
-    let mut said_waiting = false;
+fn work(store: Store, requests: &Receiver<Request>, reports: &Sender<Report>) {
+    let mut worker = Worker {
+        store,
+        reports,
+        tidy: true,
+        job: None,
+        last_saved: None,
+        saves: 0,
+        held_since: None,
+        said_waiting: false,
+    };
     loop {
-        let request = if tidy || job.is_some() {
+        // With work to do, the lock is tried again every LOCK_RETRY.
+        let request = if worker.tidy || worker.job.is_some() {
             match requests.recv_timeout(LOCK_RETRY) {
                 Ok(request) => Some(request),
                 Err(RecvTimeoutError::Timeout) => None,
@@ -237,37 +239,64 @@ fn work(mut store: Store, requests: &Receiver<Request>, reports: &Sender<Report>
             }
         };
         match request {
-            Some(Request::Save(progress)) => job = Some(progress),
-            Some(Request::Finish {
-                mut progress,
-                applied,
-            }) => {
-                // The app made `progress` before it took in the last save's
-                // report: take it in now, as the app would have.
-                if applied < saves {
-                    if let Some((sent, merged)) = &last_saved {
-                        progress.merge_since(sent, merged);
-                    }
-                }
-                let _ = reports.send(Report::Finished(last_save(&mut store, &progress, tidy)));
+            Some(Request::Save(progress)) => worker.job = Some(progress),
+            Some(Request::Finish { progress, applied }) => {
+                worker.finish(progress, applied);
                 return;
             }
             None => {}
         }
-        if !tidy && job.is_none() {
-            continue;
+        if worker.tidy || worker.job.is_some() {
+            worker.try_lock_and_work();
         }
-        match store.try_lock() {
+    }
+}
+
+/// What the saving thread keeps between requests.
+struct Worker<'a> {
+    store: Store,
+    reports: &'a Sender<Report>,
+    /// The start's tidying, still to do under the lock.
+    tidy: bool,
+    /// The save asked for and not yet done.
+    job: Option<Progress>,
+    /// The last save done: what was sent and what was written.
+    last_saved: Option<(Progress, Progress)>,
+    saves: u64,
+    held_since: Option<Instant>,
+    said_waiting: bool,
+}
+
+impl Worker<'_> {
+    /// The last save, of `progress`, which the app made having taken in
+    /// `applied` saves' reports.
+    fn finish(&mut self, mut progress: Progress, applied: u64) {
+        // The app made `progress` before it took in the last save's
+        // report: take it in now, as the app would have.
+        if applied < self.saves {
+            if let Some((sent, merged)) = &self.last_saved {
+                progress.merge_since(sent, merged);
+            }
+        }
+        let ending = last_save(&mut self.store, &progress, self.tidy);
+        let _ = self.reports.send(Report::Finished(ending));
+    }
+
+    /// Tries the lock once: had, the start's tidying and the save asked
+    /// for are done under it; held elsewhere long enough, the app is told
+    /// that it waits; failing, the save is reported failed.
+    fn try_lock_and_work(&mut self) {
+        match self.store.try_lock() {
             Ok(Some(lock)) => {
-                if tidy {
-                    store.tidy(&lock);
-                    tidy = false;
+                if self.tidy {
+                    self.store.tidy(&lock);
+                    self.tidy = false;
                 }
-                if let Some(sent) = job.take() {
-                    let report = match store.save_locked(&lock, &sent) {
+                if let Some(sent) = self.job.take() {
+                    let report = match self.store.save_locked(&lock, &sent) {
                         Ok(merged) => {
-                            saves += 1;
-                            last_saved = Some((sent.clone(), merged.clone()));
+                            self.saves += 1;
+                            self.last_saved = Some((sent.clone(), merged.clone()));
                             Report::Saved {
                                 sent: Box::new(sent),
                                 merged: Box::new(merged),
@@ -275,26 +304,26 @@ fn work(mut store: Store, requests: &Receiver<Request>, reports: &Sender<Report>
                         }
                         Err(error) => Report::Failed(error.to_string()),
                     };
-                    let _ = reports.send(report);
+                    let _ = self.reports.send(report);
                 }
                 drop(lock);
-                held_since = None;
-                if said_waiting {
-                    said_waiting = false;
-                    let _ = reports.send(Report::Waiting(false));
+                self.held_since = None;
+                if self.said_waiting {
+                    self.said_waiting = false;
+                    let _ = self.reports.send(Report::Waiting(false));
                 }
             }
             Ok(None) => {
-                let since = *held_since.get_or_insert_with(Instant::now);
-                if !said_waiting && since.elapsed() >= SAY_WAITING_AFTER {
-                    said_waiting = true;
-                    let _ = reports.send(Report::Waiting(true));
+                let since = *self.held_since.get_or_insert_with(Instant::now);
+                if !self.said_waiting && since.elapsed() >= SAY_WAITING_AFTER {
+                    self.said_waiting = true;
+                    let _ = self.reports.send(Report::Waiting(true));
                 }
             }
             Err(error) => {
-                tidy = false;
-                if job.take().is_some() {
-                    let _ = reports.send(Report::Failed(error.to_string()));
+                self.tidy = false;
+                if self.job.take().is_some() {
+                    let _ = self.reports.send(Report::Failed(error.to_string()));
                 }
             }
         }

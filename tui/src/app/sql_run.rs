@@ -3,7 +3,7 @@
 //! a closed terminal are answered while it runs.
 //!
 //! Submitting keeps the statements as the exercise's last answer (saved
-//! like every change) and leaves a [`SqlCommand::Start`] in
+//! like every change) and leaves a [`SqlCommand::Start`] (the model's) in
 //! [`App::sql_runs`]. The runtime ([`Runner`], driven by the event loop)
 //! runs `sqlbox::battery::run_stoppable` on a thread of its own with a
 //! [`Stop`] it keeps, and hands the finished run to [`receive`], which
@@ -14,34 +14,10 @@
 
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use sim_core::sqllab::{Plan, PlanRun, Statements};
+use sim_core::sqllab::PlanRun;
 use sqlbox::Stop;
 
-use super::model::{App, Screen, Work};
-
-/// A run of the exercise's plan with the learner's statements.
-#[derive(Debug, Clone)]
-pub(crate) struct SqlRequest {
-    pub(crate) id: u64,
-    pub(crate) plan: Plan,
-    pub(crate) statements: Statements,
-}
-
-/// What [`update`](super::update::update) asks of the runtime.
-#[derive(Debug, Clone)]
-pub(crate) enum SqlCommand {
-    Start(SqlRequest),
-    /// Stop run `id` (its box answers at its next progress check).
-    Cancel(u64),
-}
-
-/// The commands not yet taken by the runtime, and the runs asked so far
-/// (the next run's id).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct SqlRuns {
-    pub(crate) commands: Vec<SqlCommand>,
-    pub(crate) started: u64,
-}
+use super::model::{App, Screen, SqlCommand, SqlRequest, Work};
 
 /// A finished run: what the box did, or that it was cancelled.
 #[derive(Debug, Clone)]
@@ -85,12 +61,6 @@ pub(crate) fn settle(app: &mut App) {
             receive(app, done);
         }
     }
-}
-
-/// Whether the exercise on screen waits for its statements to run.
-pub(crate) fn running(app: &App) -> bool {
-    matches!(app.screen(), Screen::Exercise(state)
-        if matches!(&state.work, Work::Sql(work) if work.running.is_some()))
 }
 
 /// Hands a finished run to the exercise that asked for it (the screen on

@@ -2618,7 +2618,7 @@ fn sql_running(zh: bool) -> (Harness, Lesson, usize) {
     h.hold_sql = true;
     type_sql(&mut h, &sql_key(&lesson, index));
     h.key(KeyCode::Enter);
-    assert!(super::sql_run::running(&h.app), "{:?}", h.app.status);
+    assert!(h.app.sql_running(), "{:?}", h.app.status);
     (h, lesson, index)
 }
 
@@ -2634,7 +2634,7 @@ fn sql_exercise_running_says_so_and_esc_cancels_it() {
         assert!(
             matches!(
                 h.app.sql_runs.commands.as_slice(),
-                [super::sql_run::SqlCommand::Start(_)]
+                [super::model::SqlCommand::Start(_)]
             ),
             "the run is asked of the runtime"
         );
@@ -2659,7 +2659,7 @@ fn sql_exercise_running_says_so_and_esc_cancels_it() {
             row: 20,
             modifiers: KeyModifiers::NONE,
         }));
-        assert!(super::sql_run::running(&h.app));
+        assert!(h.app.sql_running());
         let Screen::Exercise(state) = h.app.screen() else {
             panic!("the exercise is left while it runs")
         };
@@ -2674,12 +2674,12 @@ fn sql_exercise_running_says_so_and_esc_cancels_it() {
                 .sql_runs
                 .commands
                 .iter()
-                .any(|c| matches!(c, super::sql_run::SqlCommand::Cancel(_))),
+                .any(|c| matches!(c, super::model::SqlCommand::Cancel(_))),
             "Esc asks the runtime to stop the run"
         );
         insta::assert_snapshot!(format!("{name}_cancelling_80x24"), h.render());
         h.settle_sql();
-        assert!(!super::sql_run::running(&h.app));
+        assert!(!h.app.sql_running());
         assert!(
             h.exercise().grade.is_none(),
             "a cancelled run is not graded"

@@ -19,17 +19,14 @@
 //! flight), in the cells nothing else uses.
 //! Symbols carry every meaning; colour only repeats it.
 
-use std::sync::{Arc, Mutex, PoisonError};
-
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
-use sim_core::{Action, ColumnKind, Diagram, Lang, LeaseBar, LeaseEnd, MarkKind, Reveal, Trace};
+use sim_core::{Action, ColumnKind, Diagram, Lang, LeaseBar, LeaseEnd, MarkKind, Trace};
 use unicode_width::UnicodeWidthChar;
 
 use super::layout::{self, Cells};
-use super::model::Timeline;
 use super::text;
 use super::theme::Theme;
 
@@ -154,58 +151,6 @@ pub(crate) fn legend_line(diagram: &Diagram, lang: Lang, width: usize) -> String
 /// oracle's verdict (‼); without it a violation shows its plain outcome.
 pub(crate) fn outcome_glyph(trace: &Trace, index: usize, reveal: bool) -> char {
     sim_core::mark_of(trace, index, reveal).map_or(' ', MarkKind::symbol)
-}
-
-/// The diagrams of one run, built on first use for each language and
-/// [`Reveal`] they are drawn with: building one narrates every step, too
-/// slow to repeat on every frame of a long scenario. (A `Mutex`, not a
-/// `RefCell`: the app's fallback screen is a `static`, which must be `Sync`.)
-#[derive(Debug, Default)]
-pub(crate) struct Diagrams {
-    built: Mutex<Vec<(Lang, Reveal, Arc<Diagram>)>>,
-}
-
-impl Clone for Diagrams {
-    fn clone(&self) -> Diagrams {
-        Diagrams {
-            built: Mutex::new(self.lock().clone()),
-        }
-    }
-}
-
-impl Diagrams {
-    /// Two languages, two ways of showing: more are rebuilt when needed.
-    const KEPT: usize = 4;
-
-    /// The list; a panic elsewhere while it was held leaves it whole.
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(Lang, Reveal, Arc<Diagram>)>> {
-        self.built.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn get(&self, timeline: &Timeline, lang: Lang, reveal: &Reveal) -> Arc<Diagram> {
-        let mut built = self.lock();
-        if let Some((_, _, diagram)) = built.iter().find(|(l, r, _)| *l == lang && r == reveal) {
-            return Arc::clone(diagram);
-        }
-        let diagram = Arc::new(Diagram::new(
-            &timeline.scenario,
-            &timeline.trace,
-            lang,
-            reveal,
-        ));
-        if built.len() >= Diagrams::KEPT {
-            built.remove(0);
-        }
-        built.push((lang, reveal.clone(), Arc::clone(&diagram)));
-        diagram
-    }
-}
-
-impl Timeline {
-    /// The timeline's diagram in `lang`, showing what `reveal` lets show.
-    pub(crate) fn diagram(&self, lang: Lang, reveal: &Reveal) -> Arc<Diagram> {
-        self.diagrams.get(self, lang, reveal)
-    }
 }
 
 /// An extra row under the lanes: one symbol per listed step (the marks of
@@ -636,7 +581,7 @@ mod tests {
 
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    use sim_core::Scenario;
+    use sim_core::{Reveal, Scenario};
 
     use super::*;
 

@@ -19,6 +19,7 @@ mod input;
 mod install;
 mod keys_tmux;
 mod lock_wait;
+mod module_graph;
 mod run;
 mod shared_progress;
 mod sql;

@@ -35,7 +35,7 @@ impl Harness {
             };
             let result = run_search(&request, &mut control);
             if let Some(progress) = last {
-                crate::app::explorer::receive(
+                crate::app::update::explorer::receive(
                     &mut self.app,
                     SearchEvent::Progress {
                         id: request.id,
@@ -44,7 +44,7 @@ impl Harness {
                     },
                 );
             }
-            crate::app::explorer::receive(
+            crate::app::update::explorer::receive(
                 &mut self.app,
                 SearchEvent::Finished {
                     id: request.id,
@@ -161,7 +161,7 @@ fn explorer_running_shows_progress_and_no_clock() {
         let Some(Command::Start(request)) = h.app.outbox.first().cloned() else {
             panic!("Enter asks the runtime for a search")
         };
-        crate::app::explorer::receive(
+        crate::app::update::explorer::receive(
             &mut h.app,
             SearchEvent::Progress {
                 id: request.id,
@@ -270,7 +270,7 @@ fn cancel_stops_a_running_search() {
     let report = result.unwrap();
     assert_eq!(report.verdict, Verdict::Cancelled);
     h.app.outbox.clear();
-    crate::app::explorer::receive(
+    crate::app::update::explorer::receive(
         &mut h.app,
         SearchEvent::Finished {
             id: request.id,

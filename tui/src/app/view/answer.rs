@@ -43,7 +43,14 @@ pub(crate) const PREDICT_KEYS: [(char, Outcome); 5] = [
     ('w', Outcome::Waiting),
 ];
 
-fn prose(lines: &mut Vec<Line<'static>>, said: &str, width: usize, style: Style, theme: Theme) {
+/// `said` wrapped to `width` in `style`, onto `lines`.
+pub(crate) fn prose(
+    lines: &mut Vec<Line<'static>>,
+    said: &str,
+    width: usize,
+    style: Style,
+    theme: Theme,
+) {
     lines.extend(text::wrap_styled(said, width, style, theme));
 }
 
@@ -574,8 +581,7 @@ fn field_text(scenario: &Scenario, work: &BreakWork, index: usize, field: StepFi
 }
 
 /// Break: the schedule as an editable list, with each step's result in the
-/// live preview and the grade of the last try. Long because the list's
-/// columns are measured and drawn in one pass with the preview beside them.
+/// live preview and the grade of the last try.
 pub(crate) fn break_step(
     state: &ExerciseState,
     work: &BreakWork,
@@ -585,10 +591,52 @@ pub(crate) fn break_step(
     theme: Theme,
 ) -> PanelText {
     let mut lines = Vec::new();
-    let preview = work.preview.as_ref().ok();
+    break_preview_words(&mut lines, work, verdicts, lang, width, theme);
+    if let Some(grade) = &state.grade {
+        last_try(&mut lines, grade, lang, width, theme);
+        for item in &grade.items {
+            verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+        }
+    }
+    lines.push(Line::default());
+    // The selected step's row, once the rows follow.
+    let focus = (work.selected < work.steps.len()).then_some(lines.len() + work.selected);
+    lines.extend(break_schedule_rows(work, verdicts, theme));
+    if work.steps.is_empty() {
+        prose(
+            &mut lines,
+            lang.pick("No steps: a adds one.", "没有步骤：按 a 添加一步。"),
+            width,
+            theme.dim(),
+            theme,
+        );
+    }
+    lines.push(Line::default());
+    prose(
+        &mut lines,
+        lang.pick("↑↓ step · Tab field · ←→ or Space change · a add · x delete · [ ] move · t timeline · Enter submit",
+            "↑↓ 选步骤 · Tab 选字段 · ←→ 或空格 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
+        ),
+        width,
+        theme.dim(),
+        theme,
+    );
+    PanelText { lines, focus }
+}
+
+/// What the preview says of the schedule: that it cannot run, its
+/// outcomes only (before the exercise is solved), or its violations.
+fn break_preview_words(
+    lines: &mut Vec<Line<'static>>,
+    work: &BreakWork,
+    verdicts: bool,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) {
     match &work.preview {
         Err(_) => prose(
-            &mut lines,
+            lines,
             &format!(
                 "{}{}",
                 lang.pick("⚠ This schedule cannot run: ", "⚠ 这个调度无法运行："),
@@ -601,7 +649,7 @@ pub(crate) fn break_step(
         // Before it is solved the preview shows outcomes only: the grade
         // says whether the schedule breaks the design (ARCHITECTURE.md).
         Ok(_) if !verdicts => prose(
-            &mut lines,
+            lines,
             lang.pick(
                 "The preview shows each step's outcome; Enter grades the schedule.",
                 "预览显示每一步的结果；按 Enter 给调度评分。",
@@ -611,7 +659,7 @@ pub(crate) fn break_step(
             theme,
         ),
         Ok(timeline) if timeline.trace.violations.is_empty() => prose(
-            &mut lines,
+            lines,
             lang.pick(
                 "No violation in this schedule yet.",
                 "这个调度中还没有违例。",
@@ -628,7 +676,7 @@ pub(crate) fn break_step(
                 .map(|v| sim_core::violation_words(v.kind, lang))
                 .collect();
             prose(
-                &mut lines,
+                lines,
                 &format!(
                     "‼ {}{} · Enter",
                     lang.pick("The preview shows a violation: ", "预览中出现违例："),
@@ -640,13 +688,12 @@ pub(crate) fn break_step(
             );
         }
     }
-    if let Some(grade) = &state.grade {
-        last_try(&mut lines, grade, lang, width, theme);
-        for item in &grade.items {
-            verdict(&mut lines, item.right, item.text.get(lang), width, theme);
-        }
-    }
-    lines.push(Line::default());
+}
+
+/// The schedule's steps, one row each: its fields in columns as wide as
+/// their widest value (the selected one bracketed), then the step's
+/// outcome in the preview.
+fn break_schedule_rows(work: &BreakWork, verdicts: bool, theme: Theme) -> Vec<Line<'static>> {
     let columns: Vec<Vec<String>> = (0..work.steps.len())
         .map(|index| {
             StepField::ALL
@@ -665,12 +712,10 @@ pub(crate) fn break_step(
                 + 2
         })
         .collect();
-    let mut focus = None;
+    let preview = work.preview.as_ref().ok();
+    let mut rows = Vec::new();
     for (index, fields) in columns.iter().enumerate() {
         let current = index == work.selected;
-        if current {
-            focus = Some(lines.len());
-        }
         let mut spans = vec![
             Span::styled(if current { "▸" } else { " " }, theme.accent()),
             Span::styled(format!("{index:>3} "), theme.dim()),
@@ -708,28 +753,9 @@ pub(crate) fn break_step(
                 style,
             ));
         }
-        lines.push(Line::from(spans));
+        rows.push(Line::from(spans));
     }
-    if work.steps.is_empty() {
-        prose(
-            &mut lines,
-            lang.pick("No steps: a adds one.", "没有步骤：按 a 添加一步。"),
-            width,
-            theme.dim(),
-            theme,
-        );
-    }
-    lines.push(Line::default());
-    prose(
-        &mut lines,
-        lang.pick("↑↓ step · Tab field · ←→ or Space change · a add · x delete · [ ] move · t timeline · Enter submit",
-            "↑↓ 选步骤 · Tab 选字段 · ←→ 或空格 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
-        ),
-        width,
-        theme.dim(),
-        theme,
-    );
-    PanelText { lines, focus }
+    rows
 }
 
 /// Break, worked solution: a schedule the explorers found, step by step.
@@ -1040,13 +1066,50 @@ pub(crate) fn sql_step(
     width: usize,
     theme: Theme,
 ) -> PanelText {
+    let (text, _) = work.current();
+    let (mut lines, focus) = sql_statement_lines(work, width, theme);
+    if text.is_empty() {
+        prose(
+            &mut lines,
+            lang.pick(
+                "(empty: e starts typing one UPDATE statement)",
+                "（空：按 e 开始输入一条 UPDATE 语句）",
+            ),
+            width,
+            theme.dim(),
+            theme,
+        );
+    }
+    lines.push(Line::default());
+    prose(
+        &mut lines,
+        &format!(
+            "{}{}",
+            lang.pick("Parameters: ", "参数："),
+            sim_core::sqllab::Slot::PARAMS.join(" ")
+        ),
+        width,
+        theme.dim(),
+        theme,
+    );
+    sql_answer_lines(&mut lines, state, work, lang, width, theme);
+    PanelText { lines, focus }
+}
+
+/// The statement on screen, a numbered row per line, and the row the
+/// cursor is on while it is typed. Long lines wrap at the panel's width (a
+/// statement is read whole); each piece after the first is marked as the
+/// same line going on.
+fn sql_statement_lines(
+    work: &SqlWork,
+    width: usize,
+    theme: Theme,
+) -> (Vec<Line<'static>>, Option<usize>) {
     let mut lines = Vec::new();
     let (text, cursor) = work.current();
     let mut focus = None;
     let mut offset = 0;
     let cursor_style = theme.selected().add_modifier(Modifier::REVERSED);
-    // Long lines wrap at the panel's width (a statement is read whole);
-    // each piece after the first is marked as the same line going on.
     let room = width.saturating_sub(5).max(1);
     for (number, line) in text.split('\n').enumerate() {
         let chars: Vec<char> = line.chars().collect();
@@ -1082,30 +1145,19 @@ pub(crate) fn sql_step(
         }
         offset += chars.len() + 1;
     }
-    if text.is_empty() {
-        prose(
-            &mut lines,
-            lang.pick(
-                "(empty: e starts typing one UPDATE statement)",
-                "（空：按 e 开始输入一条 UPDATE 语句）",
-            ),
-            width,
-            theme.dim(),
-            theme,
-        );
-    }
-    lines.push(Line::default());
-    prose(
-        &mut lines,
-        &format!(
-            "{}{}",
-            lang.pick("Parameters: ", "参数："),
-            sim_core::sqllab::Slot::PARAMS.join(" ")
-        ),
-        width,
-        theme.dim(),
-        theme,
-    );
+    (lines, focus)
+}
+
+/// Under the statement: that it runs now, or what SQLite refused and the
+/// last try's grade.
+fn sql_answer_lines(
+    lines: &mut Vec<Line<'static>>,
+    state: &ExerciseState,
+    work: &SqlWork,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) {
     if let Some(running) = work.running {
         lines.push(Line::default());
         let said = if running.cancelling {
@@ -1119,9 +1171,9 @@ pub(crate) fn sql_step(
                 "正在 SQLite 上对每个用例运行你的语句…… 按 Esc 取消。",
             )
         };
-        prose(&mut lines, said, width, theme.warn(), theme);
+        prose(lines, said, width, theme.warn(), theme);
         // The answer below is the last try's, not this one's.
-        return PanelText { lines, focus };
+        return;
     }
     for refusal in &work.refused {
         let said = match lang {
@@ -1129,7 +1181,7 @@ pub(crate) fn sql_step(
             Lang::Zh => &refusal.zh,
         };
         verdict(
-            &mut lines,
+            lines,
             false,
             &format!("{}: {said}", refusal.slot.name()),
             width,
@@ -1138,12 +1190,11 @@ pub(crate) fn sql_step(
     }
     if let Some(grade) = &state.grade {
         lines.push(Line::default());
-        last_try(&mut lines, grade, lang, width, theme);
+        last_try(lines, grade, lang, width, theme);
         for item in &grade.items {
-            verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+            verdict(lines, item.right, item.text.get(lang), width, theme);
         }
     }
-    PanelText { lines, focus }
 }
 
 /// A SQL exercise's worked solution: the model's statements and what each

@@ -8,21 +8,27 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::Lang;
-use sim_core::course::concept_name;
 use sim_core::course::front_door::{Ending, Story, problem};
+use sim_core::course::{Lesson, concept_name};
 
 use super::{render_header, section};
 use crate::app::layout;
 use crate::app::model::{App, CourseState};
 use crate::app::text;
 
-/// The course map: the lesson list and the selected lesson's detail. Long
-/// because the detail fills a tall window's spare rows line by line.
+/// The course map's areas in `body`, the door as tall as its text.
+pub(crate) fn areas(app: &App, body: Rect) -> [Rect; 4] {
+    let door = door_lines(app, usize::from(body.width.saturating_sub(2)));
+    layout::course(app, body, door.len())
+}
+
+/// The course map: the front door, the lesson list and the selected
+/// lesson's detail.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &CourseState) {
     let theme = app.theme;
     let lang = app.lang();
     let (done, total) = app.session.completed_overall();
-    let [header, door_area, list_area, detail_area] = layout::course(app, area);
+    let [header, door_area, list_area, detail_area] = areas(app, area);
     render_header(
         frame,
         header,
@@ -42,8 +48,15 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         ),
         door_area,
     );
+    render_list(frame, list_area, app, state);
+    render_detail(frame, detail_area, app, state);
+}
 
-    // The list.
+/// The lesson list: each lesson's number, title, exercises done and the
+/// next one to do.
+fn render_list(frame: &mut Frame<'_>, list_area: Rect, app: &App, state: &CourseState) {
+    let theme = app.theme;
+    let lang = app.lang();
     let width = usize::from(list_area.width);
     let next = app.next_lesson();
     let items: Vec<ListItem<'_>> = app
@@ -98,8 +111,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         .highlight_style(theme.selected());
     let mut list_state = ListState::default().with_selected(Some(state.selected));
     frame.render_stateful_widget(list, list_area, &mut list_state);
+}
 
-    // The selected lesson.
+/// The selected lesson: its summary, concepts and standing, then its
+/// sections and exercises for the rows a tall window has to spare.
+fn render_detail(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &CourseState) {
+    let theme = app.theme;
+    let lang = app.lang();
     let Some(lesson) = app.lessons().get(state.selected) else {
         frame.render_widget(
             Paragraph::new("No lessons.").block(section(Line::default(), theme)),
@@ -108,6 +126,29 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         return;
     };
     let wrap_width = usize::from(detail_area.width.saturating_sub(2)).clamp(1, 96);
+    let mut lines = lesson_summary(app, lesson, wrap_width);
+    lines.extend(lesson_contents(app, lesson, wrap_width));
+    let title = Line::from(Span::styled(
+        format!(
+            " {} ",
+            text::truncate(
+                lesson.title.get(lang),
+                usize::from(detail_area.width.saturating_sub(6))
+            )
+        ),
+        theme.title(),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(section(title, theme).padding(ratatui::widgets::Padding::horizontal(1))),
+        detail_area,
+    );
+}
+
+/// A lesson's summary, its concepts, and how much of it is done.
+fn lesson_summary(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let lang = app.lang();
     let mut lines: Vec<Line<'static>> =
         text::wrap_styled(lesson.summary.get(lang), wrap_width, theme.plain(), theme);
     lines.push(Line::default());
@@ -142,9 +183,16 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     for line in text::wrap(&status, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }
-    // What the lesson holds, for the rows a tall window has to spare.
+    lines
+}
+
+/// What the lesson holds: its sections (✓ read) and exercises (✓ done),
+/// one line each, after a blank line.
+fn lesson_contents(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let lang = app.lang();
     let read: &[u32] = app.session.sections_read(&lesson.id);
-    lines.push(Line::default());
+    let mut lines = vec![Line::default()];
     for (index, found) in lesson.sections.iter().enumerate() {
         let mark = if read.contains(&(index as u32)) {
             "✓"
@@ -170,21 +218,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
             theme.plain(),
         ));
     }
-    let title = Line::from(Span::styled(
-        format!(
-            " {} ",
-            text::truncate(
-                lesson.title.get(lang),
-                usize::from(detail_area.width.saturating_sub(6))
-            )
-        ),
-        theme.title(),
-    ));
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(section(title, theme).padding(ratatui::widgets::Padding::horizontal(1))),
-        detail_area,
-    );
+    lines
 }
 
 /// The front door in `width` columns: the problem, the story with its two

@@ -6,16 +6,17 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
-use sim_core::course::{Exercise, ExerciseKind, Lesson, MarkKey, mark_key};
+use sim_core::course::{Exercise, ExerciseKind, Grade, Lesson, MarkKey, mark_key};
 use sim_core::{Diagram, Lang, Reveal};
 use std::sync::Arc;
 
-use super::answer::{self, PanelText};
+use super::answer::{self, PanelText, prose};
 use super::sandbox::{step_lines, step_title, timeline_title};
 use super::{clamp_scroll, render_header, section};
 use crate::app::layout;
 use crate::app::model::{App, ExerciseState, Panel, Timeline, Work};
 use crate::app::text;
+use crate::app::theme::Theme;
 use crate::app::timeline::{ExtraRow, TimelineWidget};
 
 fn heading(exercise: &Exercise, lang: Lang) -> &'static str {
@@ -208,9 +209,8 @@ fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exe
 }
 
 /// The bottom panel's lines: the hints, the worked solution, or the
-/// current step with the last grade, per exercise kind. Long because it is
-/// the one place that chooses between them; each kind's own lines live in
-/// `answer.rs`.
+/// current step with the last grade, per exercise kind. The one place that
+/// chooses between them; each kind's own lines live in `answer.rs`.
 pub(crate) fn panel_lines(
     app: &App,
     state: &ExerciseState,
@@ -220,198 +220,243 @@ pub(crate) fn panel_lines(
 ) -> PanelText {
     let theme = app.theme;
     let lang = app.lang();
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    let prose = |lines: &mut Vec<Line<'static>>, text: &str, style| {
-        lines.extend(text::wrap_styled(text, width, style, theme));
-    };
-    let revealed = reveal(app, lesson, exercise).shows_verdicts();
     match state.panel {
-        Panel::Hints => {
-            let shown = app
-                .session
-                .shown_hints(&lesson.id, &exercise.id)
-                .unwrap_or_default();
-            let revealed = shown.len();
-            for (index, hint) in shown.iter().enumerate() {
-                if index > 0 {
-                    lines.push(Line::default());
-                }
-                prose(
-                    &mut lines,
-                    &format!("{}. {}", index + 1, hint.get(lang)),
-                    theme.plain(),
-                );
-            }
-            let left = exercise.hints.len() - revealed;
-            lines.push(Line::default());
-            let more = if left > 0 {
-                if lang == Lang::Zh {
-                    format!("按 h 看下一条提示（还剩 {left} 条）。")
-                } else {
-                    format!("h shows the next hint ({left} left).")
-                }
-            } else {
-                lang.pick("That was the last hint.", "这是最后一条提示。")
-                    .to_owned()
-            };
-            prose(&mut lines, &more, theme.dim());
-            // A quiz keeps its options under its hints: the option keys
-            // still act, so what they act on stays in sight.
-            if let Work::Quiz { .. } = &state.work {
-                lines.push(Line::default());
-                let options = answer::quiz_step(state, exercise, lang, width, theme);
-                let focus = options.focus.map(|f| f + lines.len());
-                lines.extend(options.lines);
-                return PanelText { lines, focus };
-            }
-        }
-        Panel::Solution => {
-            prose(
-                &mut lines,
-                &format!(
-                    "{}{}",
-                    lang.pick("Takeaway: ", "要点："),
-                    exercise.takeaway.get(lang)
-                ),
-                theme.title(),
-            );
-            let Some(solution) = &state.solution else {
-                return PanelText { lines, focus: None };
-            };
-            match (&state.work, &state.timeline) {
-                (Work::Mark, Some(_)) => {
-                    if let (Some(solution), Some(timeline)) = (&state.solution, &state.timeline) {
-                        for item in &solution.items {
-                            lines.push(Line::default());
-                            let Some(index) = item.index else { continue };
-                            let key = mark_key(&timeline.scenario, &timeline.trace, index);
-                            let (glyph, style) = match key {
-                                MarkKey::MustRefuse => ("●", theme.bad()),
-                                MarkKey::Either => ("◐", theme.accent()),
-                                MarkKey::MustAllow => ("·", theme.plain()),
-                            };
-                            let head = format!(
-                                "{glyph} {}",
-                                step_title(
-                                    &timeline.scenario,
-                                    &timeline.trace,
-                                    index as usize,
-                                    true,
-                                    lang
-                                )
-                            );
-                            prose(&mut lines, &head, style);
-                            prose(&mut lines, item.text.get(lang), theme.plain());
-                        }
-                    }
-                }
-                (Work::Predict { .. }, Some(timeline)) => {
-                    lines.extend(answer::predict_solution(
-                        timeline, solution, lang, width, theme,
-                    ));
-                }
-                (Work::Design(work), _) => {
-                    lines.push(Line::default());
-                    lines.extend(answer::design_solution(work, solution, lang, width, theme));
-                }
-                (Work::Break(_), _) => {
-                    lines.push(Line::default());
-                    lines.extend(answer::break_solution(solution, lang, width, theme));
-                }
-                (Work::Quiz { order, .. }, _) => {
-                    lines.push(Line::default());
-                    lines.extend(answer::quiz_solution(exercise, order, lang, width, theme));
-                }
-                (Work::Sql(_), _) => {
-                    lines.push(Line::default());
-                    lines.extend(answer::sql_solution(solution, lang, width, theme));
-                }
-                _ => {
-                    lines.push(Line::default());
-                    prose(&mut lines, solution.summary.get(lang), theme.plain());
-                }
-            }
-        }
-        Panel::Step => match (&state.work, &state.timeline) {
-            (Work::Mark, Some(timeline)) => {
-                let step = timeline.cursor as u32;
-                let candidate = state.candidates.contains(&step);
-                let marked = state.marks.contains(&step);
-                let (status, style) = match (candidate, marked) {
-                    (true, true) => (
-                        lang.pick(
-                            "● marked as must be refused · m unmarks it",
-                            "● 已标记为必须拒绝 · 按 m 取消",
-                        ),
-                        theme.accent(),
-                    ),
-                    (true, false) => (
-                        lang.pick(
-                            "○ not marked · m marks it as must be refused",
-                            "○ 未标记 · 按 m 标记为必须拒绝",
-                        ),
-                        theme.plain(),
-                    ),
-                    (false, _) => (
-                        lang.pick(
-                            "Not a step to judge here · Tab jumps to the next ○",
-                            "这一步不需要判断 · 按 Tab 跳到下一个 ○",
-                        ),
-                        theme.dim(),
-                    ),
-                };
-                prose(&mut lines, status, style);
-                if let Some(grade) = &state.grade {
-                    prose(
-                        &mut lines,
-                        &format!(
-                            "{}{}",
-                            lang.pick("Last try: ", "上次作答："),
-                            grade.summary.get(lang)
-                        ),
-                        theme.title(),
-                    );
-                    answer::takeaway(&mut lines, grade, lang, width, theme);
-                    if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
-                        let mark = if item.right { "✓" } else { "✗" };
-                        let style = if item.right {
-                            theme.good()
-                        } else {
-                            theme.bad()
-                        };
-                        prose(
-                            &mut lines,
-                            &format!("{mark} {}", item.text.get(lang)),
-                            style,
-                        );
-                    }
-                }
-                lines.push(Line::default());
-                lines.extend(step_lines(timeline, lang, revealed, width, theme));
-            }
-            (Work::Predict { predictions, .. }, Some(timeline)) => {
-                lines = answer::predict_step(
-                    state,
-                    timeline,
-                    predictions,
-                    revealed,
-                    lang,
-                    width,
-                    theme,
-                );
-            }
-            (Work::Design(work), _) => return answer::design_step(state, work, lang, width, theme),
-            (Work::Break(work), _) => {
-                return answer::break_step(state, work, revealed, lang, width, theme);
-            }
-            (Work::Quiz { .. }, _) => {
-                return answer::quiz_step(state, exercise, lang, width, theme);
-            }
-            (Work::Sql(work), _) => return answer::sql_step(state, work, lang, width, theme),
-            _ => {}
+        Panel::Hints => hints_panel(app, state, lesson, exercise, width),
+        Panel::Solution => PanelText {
+            lines: solution_lines(state, exercise, lang, width, theme),
+            focus: None,
         },
+        Panel::Step => {
+            let revealed = reveal(app, lesson, exercise).shows_verdicts();
+            step_panel(state, exercise, revealed, lang, width, theme)
+        }
+    }
+}
+
+/// The hints shown so far and how many are left; a quiz's options under
+/// them.
+fn hints_panel(
+    app: &App,
+    state: &ExerciseState,
+    lesson: &Lesson,
+    exercise: &Exercise,
+    width: usize,
+) -> PanelText {
+    let theme = app.theme;
+    let lang = app.lang();
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let shown = app
+        .session
+        .shown_hints(&lesson.id, &exercise.id)
+        .unwrap_or_default();
+    let revealed = shown.len();
+    for (index, hint) in shown.iter().enumerate() {
+        if index > 0 {
+            lines.push(Line::default());
+        }
+        let numbered = format!("{}. {}", index + 1, hint.get(lang));
+        prose(&mut lines, &numbered, width, theme.plain(), theme);
+    }
+    let left = exercise.hints.len() - revealed;
+    lines.push(Line::default());
+    let more = if left > 0 {
+        if lang == Lang::Zh {
+            format!("按 h 看下一条提示（还剩 {left} 条）。")
+        } else {
+            format!("h shows the next hint ({left} left).")
+        }
+    } else {
+        lang.pick("That was the last hint.", "这是最后一条提示。")
+            .to_owned()
+    };
+    prose(&mut lines, &more, width, theme.dim(), theme);
+    // A quiz keeps its options under its hints: the option keys still act,
+    // so what they act on stays in sight.
+    if let Work::Quiz { .. } = &state.work {
+        lines.push(Line::default());
+        let options = answer::quiz_step(state, exercise, lang, width, theme);
+        let focus = options.focus.map(|f| f + lines.len());
+        lines.extend(options.lines);
+        return PanelText { lines, focus };
     }
     PanelText { lines, focus: None }
+}
+
+/// The takeaway, then the worked solution in the exercise kind's terms.
+fn solution_lines(
+    state: &ExerciseState,
+    exercise: &Exercise,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let takeaway = format!(
+        "{}{}",
+        lang.pick("Takeaway: ", "要点："),
+        exercise.takeaway.get(lang)
+    );
+    prose(&mut lines, &takeaway, width, theme.title(), theme);
+    let Some(solution) = &state.solution else {
+        return lines;
+    };
+    match (&state.work, &state.timeline) {
+        (Work::Mark, Some(timeline)) => {
+            lines.extend(mark_solution(timeline, solution, lang, width, theme));
+        }
+        (Work::Predict { .. }, Some(timeline)) => {
+            lines.extend(answer::predict_solution(
+                timeline, solution, lang, width, theme,
+            ));
+        }
+        (Work::Design(work), _) => {
+            lines.push(Line::default());
+            lines.extend(answer::design_solution(work, solution, lang, width, theme));
+        }
+        (Work::Break(_), _) => {
+            lines.push(Line::default());
+            lines.extend(answer::break_solution(solution, lang, width, theme));
+        }
+        (Work::Quiz { order, .. }, _) => {
+            lines.push(Line::default());
+            lines.extend(answer::quiz_solution(exercise, order, lang, width, theme));
+        }
+        (Work::Sql(_), _) => {
+            lines.push(Line::default());
+            lines.extend(answer::sql_solution(solution, lang, width, theme));
+        }
+        _ => {
+            lines.push(Line::default());
+            prose(
+                &mut lines,
+                solution.summary.get(lang),
+                width,
+                theme.plain(),
+                theme,
+            );
+        }
+    }
+    lines
+}
+
+/// A mark exercise's solution: each judged step, its key, and why.
+fn mark_solution(
+    timeline: &Timeline,
+    solution: &Grade,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for item in &solution.items {
+        lines.push(Line::default());
+        let Some(index) = item.index else { continue };
+        let key = mark_key(&timeline.scenario, &timeline.trace, index);
+        let (glyph, style) = match key {
+            MarkKey::MustRefuse => ("●", theme.bad()),
+            MarkKey::Either => ("◐", theme.accent()),
+            MarkKey::MustAllow => ("·", theme.plain()),
+        };
+        let title = step_title(
+            &timeline.scenario,
+            &timeline.trace,
+            index as usize,
+            true,
+            lang,
+        );
+        prose(&mut lines, &format!("{glyph} {title}"), width, style, theme);
+        prose(&mut lines, item.text.get(lang), width, theme.plain(), theme);
+    }
+    lines
+}
+
+/// The current step's panel, per exercise kind, with the last grade.
+fn step_panel(
+    state: &ExerciseState,
+    exercise: &Exercise,
+    revealed: bool,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) -> PanelText {
+    let lines = match (&state.work, &state.timeline) {
+        (Work::Mark, Some(timeline)) => mark_step(state, timeline, revealed, lang, width, theme),
+        (Work::Predict { predictions, .. }, Some(timeline)) => {
+            answer::predict_step(state, timeline, predictions, revealed, lang, width, theme)
+        }
+        (Work::Design(work), _) => return answer::design_step(state, work, lang, width, theme),
+        (Work::Break(work), _) => {
+            return answer::break_step(state, work, revealed, lang, width, theme);
+        }
+        (Work::Quiz { .. }, _) => {
+            return answer::quiz_step(state, exercise, lang, width, theme);
+        }
+        (Work::Sql(work), _) => return answer::sql_step(state, work, lang, width, theme),
+        _ => Vec::new(),
+    };
+    PanelText { lines, focus: None }
+}
+
+/// A mark exercise's current step: whether it is marked, the last try's
+/// word on it, then the step itself.
+fn mark_step(
+    state: &ExerciseState,
+    timeline: &Timeline,
+    revealed: bool,
+    lang: Lang,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let step = timeline.cursor as u32;
+    let candidate = state.candidates.contains(&step);
+    let marked = state.marks.contains(&step);
+    let (status, style) = match (candidate, marked) {
+        (true, true) => (
+            lang.pick(
+                "● marked as must be refused · m unmarks it",
+                "● 已标记为必须拒绝 · 按 m 取消",
+            ),
+            theme.accent(),
+        ),
+        (true, false) => (
+            lang.pick(
+                "○ not marked · m marks it as must be refused",
+                "○ 未标记 · 按 m 标记为必须拒绝",
+            ),
+            theme.plain(),
+        ),
+        (false, _) => (
+            lang.pick(
+                "Not a step to judge here · Tab jumps to the next ○",
+                "这一步不需要判断 · 按 Tab 跳到下一个 ○",
+            ),
+            theme.dim(),
+        ),
+    };
+    prose(&mut lines, status, width, style, theme);
+    if let Some(grade) = &state.grade {
+        let last = format!(
+            "{}{}",
+            lang.pick("Last try: ", "上次作答："),
+            grade.summary.get(lang)
+        );
+        prose(&mut lines, &last, width, theme.title(), theme);
+        answer::takeaway(&mut lines, grade, lang, width, theme);
+        if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
+            let mark = if item.right { "✓" } else { "✗" };
+            let style = if item.right {
+                theme.good()
+            } else {
+                theme.bad()
+            };
+            let said = format!("{mark} {}", item.text.get(lang));
+            prose(&mut lines, &said, width, style, theme);
+        }
+    }
+    lines.push(Line::default());
+    lines.extend(step_lines(timeline, lang, revealed, width, theme));
+    lines
 }
 
 /// Every line of the exercise's bottom panel as plain text, scrolled into
@@ -434,16 +479,47 @@ pub(crate) fn panel_plain_text(app: &App, state: &ExerciseState, width: usize) -
         .join("\n")
 }
 
-/// The exercise screen: header, task, timeline, panel. Long because it
-/// draws the four areas in order with the values they share (reveal,
-/// record, language); each area's content comes from its own function.
+/// The exercise screen's areas in `body`, the timeline as tall as the
+/// diagram shown and its extra rows.
+pub(crate) fn areas(
+    app: &App,
+    state: &ExerciseState,
+    exercise: &Exercise,
+    body: Rect,
+) -> layout::ExerciseAreas {
+    let timeline_rows = state.shown_timeline().map(|timeline| {
+        let diagram = shown_diagram(app, state, timeline);
+        layout::diagram_height(&diagram) + extra_rows(app, state).len()
+    });
+    layout::exercise(app, state, exercise, body, timeline_rows)
+}
+
+/// The exercise screen: header, task, timeline, panel, each area drawn by
+/// its own function.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExerciseState) {
-    let theme = app.theme;
-    let lang = app.lang();
     let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return;
     };
-    let areas = layout::exercise(app, state, exercise, area);
+    let areas = areas(app, state, exercise, area);
+    render_exercise_header(frame, areas.header, app, state, lesson, exercise);
+    render_prompt(frame, areas.prompt, app, exercise);
+    if let Some(diagram_area) = areas.timeline {
+        render_timeline(frame, diagram_area, app, state);
+    }
+    render_panel(frame, areas.panel, app, state, lesson, exercise);
+}
+
+/// The header: the lesson, level and exercise; tries, hints and whether
+/// it is complete.
+fn render_exercise_header(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    state: &ExerciseState,
+    lesson: &Lesson,
+    exercise: &Exercise,
+) {
+    let lang = app.lang();
     let record = app.session.exercise_progress(&lesson.id, &exercise.id);
     let mut right = format!(
         "{} · {} {}/{}",
@@ -457,7 +533,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     }
     render_header(
         frame,
-        areas.header,
+        area,
         &if lang == Lang::Zh {
             format!(
                 "第 {} 课 · 第 {}/{} 关 · {}",
@@ -476,15 +552,20 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
             )
         },
         &right,
-        theme,
+        app.theme,
     );
+}
 
+/// The task, cut with `…` where it does not fit.
+fn render_prompt(frame: &mut Frame<'_>, area: Rect, app: &App, exercise: &Exercise) {
+    let theme = app.theme;
+    let lang = app.lang();
     let title = Line::from(Span::styled(
         format!(" {} ", heading(exercise, lang)),
         theme.title(),
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
-    let inner = block.inner(areas.prompt);
+    let inner = block.inner(area);
     let mut prompt = text::wrap_styled(
         exercise.prompt.get(lang),
         usize::from(inner.width).max(1),
@@ -497,19 +578,26 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
             last.spans.push(Span::styled(" …", theme.dim()));
         }
     }
-    frame.render_widget(block, areas.prompt);
+    frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(prompt), inner);
+}
 
-    if let Some(diagram_area) = areas.timeline {
-        render_timeline(frame, diagram_area, app, state);
-    }
-
+/// The bottom panel, scrolled to keep its focused line in view.
+fn render_panel(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    state: &ExerciseState,
+    lesson: &Lesson,
+    exercise: &Exercise,
+) {
+    let theme = app.theme;
     let title = Line::from(Span::styled(
         format!(" {} ", panel_title(app, state, lesson, exercise)),
         theme.title(),
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
-    let inner = block.inner(areas.panel);
+    let inner = block.inner(area);
     let PanelText { lines, focus } = panel_lines(
         app,
         state,
@@ -519,7 +607,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     );
     let scroll = follow(state.panel_scroll, focus, inner.height);
     let scroll = clamp_scroll(scroll, lines.len(), inner.height);
-    frame.render_widget(block, areas.panel);
+    frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
 

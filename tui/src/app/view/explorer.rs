@@ -65,83 +65,14 @@ fn on_off(on: bool) -> &'static str {
     if on { "[x]" } else { "[ ]" }
 }
 
-/// A setting's label, its value, and a note on what the value means.
-/// Long because it is one flat match, an arm per setting, each with its
-/// words in both languages.
+/// A setting's label, its value, and a note on what the value means: an
+/// arm per setting, the longer ones in functions of their own.
 fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, String, String) {
-    let zh = lang == Lang::Zh;
     let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
-    let world = state.world().ok();
     match setting {
-        Setting::Design => {
-            let preset = state.preset();
-            let design = preset.design();
-            let checks = design.commit_checks.names();
-            let checks = if checks.is_empty() {
-                ui("none", "无")
-            } else {
-                checks.join(if zh { "、" } else { ", " })
-            };
-            let note = if zh {
-                format!(
-                    "令牌 {} · 提交检查 {checks} · 目标 {}",
-                    sim_core::token_words(design.token, lang),
-                    sim_core::protect_words(design.target_protect, lang)
-                )
-            } else {
-                format!(
-                    "token: {} · commit checks {checks} · targets: {}",
-                    sim_core::token_words(design.token, lang),
-                    sim_core::protect_words(design.target_protect, lang)
-                )
-            };
-            (
-                ui("Design", "设计"),
-                format!(
-                    "◂ {} ▸ {}/{}",
-                    preset.name(),
-                    state.preset + 1,
-                    sim_core::Preset::ALL.len()
-                ),
-                note,
-            )
-        }
-        Setting::Method => {
-            let value = if state.exhaustive {
-                ui("exhaustive", "穷举")
-            } else {
-                ui("random", "随机")
-            };
-            let note = if state.exhaustive {
-                ui(
-                    "breadth first over every state within bounds",
-                    "广度优先遍历界限内的每个状态",
-                )
-            } else if zh {
-                format!("{RANDOM_CASES} 个随机调度，失败后收缩")
-            } else {
-                format!("{RANDOM_CASES} random schedules, shrunk on failure")
-            };
-            (ui("Method", "方法"), format!("◂ {value} ▸"), note)
-        }
-        Setting::Seed => {
-            if state.exhaustive {
-                (
-                    ui("Seed", "种子"),
-                    "—".to_owned(),
-                    ui("exhaustive search needs none", "穷举搜索不需要种子"),
-                )
-            } else {
-                (
-                    ui("Seed", "种子"),
-                    format!("◂ {} ▸", state.seed),
-                    ui(
-                        "type digits, Backspace erases · same seed, same schedules",
-                        "可输入数字，Backspace 删除 · 同一个种子，同样的调度",
-                    ),
-                )
-            }
-        }
+        Setting::Design => design_row(state, lang),
+        Setting::Method => method_row(state, lang),
+        Setting::Seed => seed_row(state, lang),
         Setting::Cancel => (
             ui("User cancel", "用户取消"),
             on_off(state.cancel).to_owned(),
@@ -155,46 +86,8 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, 
                 "Worker 每次写入和完成前都续约",
             ),
         ),
-        Setting::Restarted => {
-            let names: Vec<String> = world
-                .as_ref()
-                .map(|w| w.workers.iter().map(|s| s.id.clone()).collect())
-                .unwrap_or_default();
-            let note = if zh {
-                format!(
-                    "最后一个 Worker 是 A 重启后的化身（同一身份） · 现在：{}",
-                    names.join("、")
-                )
-            } else {
-                format!(
-                    "the last worker is A restarted (same owner identity) · now: {}",
-                    names.join(", ")
-                )
-            };
-            (
-                ui("Restarted", "重启化身"),
-                on_off(state.restarted).to_owned(),
-                note,
-            )
-        }
-        Setting::InFlight => {
-            let note = if state.max_in_flight == 0 {
-                ui(
-                    "no delays: every write takes effect when it is made",
-                    "没有延迟：每次写入在发出时立即生效",
-                )
-            } else {
-                ui(
-                    "requests travelling at once; the scheduler picks when each arrives",
-                    "同时在途的请求数；调度器决定每个请求何时到达",
-                )
-            };
-            (
-                ui("In flight", "在途请求"),
-                format!("◂ {} ▸", state.max_in_flight),
-                note,
-            )
-        }
+        Setting::Restarted => restarted_row(state, lang),
+        Setting::InFlight => in_flight_row(state, lang),
         Setting::Delay => {
             let value = if state.max_in_flight == 0 {
                 "—".to_owned()
@@ -211,7 +104,7 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, 
             )
         }
         Setting::Targets => {
-            let note = match &world {
+            let note = match &state.world().ok() {
                 Some(world) if !world.targets.is_empty() => target_list(world, lang),
                 _ => ui("none: the job table only", "无：只有任务表"),
             };
@@ -222,6 +115,131 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, 
             )
         }
     }
+}
+
+/// The design row: the preset, and its token, checks and targets.
+fn design_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
+    let zh = lang == Lang::Zh;
+    let preset = state.preset();
+    let design = preset.design();
+    let checks = design.commit_checks.names();
+    let checks = if checks.is_empty() {
+        lang.pick("none", "无").to_owned()
+    } else {
+        checks.join(if zh { "、" } else { ", " })
+    };
+    let note = if zh {
+        format!(
+            "令牌 {} · 提交检查 {checks} · 目标 {}",
+            sim_core::token_words(design.token, lang),
+            sim_core::protect_words(design.target_protect, lang)
+        )
+    } else {
+        format!(
+            "token: {} · commit checks {checks} · targets: {}",
+            sim_core::token_words(design.token, lang),
+            sim_core::protect_words(design.target_protect, lang)
+        )
+    };
+    (
+        lang.pick("Design", "设计").to_owned(),
+        format!(
+            "◂ {} ▸ {}/{}",
+            preset.name(),
+            state.preset + 1,
+            sim_core::Preset::ALL.len()
+        ),
+        note,
+    )
+}
+
+/// The method row: random or exhaustive, and what each does.
+fn method_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
+    let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
+    let value = if state.exhaustive {
+        ui("exhaustive", "穷举")
+    } else {
+        ui("random", "随机")
+    };
+    let note = if state.exhaustive {
+        ui(
+            "breadth first over every state within bounds",
+            "广度优先遍历界限内的每个状态",
+        )
+    } else if lang == Lang::Zh {
+        format!("{RANDOM_CASES} 个随机调度，失败后收缩")
+    } else {
+        format!("{RANDOM_CASES} random schedules, shrunk on failure")
+    };
+    (ui("Method", "方法"), format!("◂ {value} ▸"), note)
+}
+
+/// The seed row: the seed a random search uses, none for an exhaustive one.
+fn seed_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
+    let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
+    if state.exhaustive {
+        (
+            ui("Seed", "种子"),
+            "—".to_owned(),
+            ui("exhaustive search needs none", "穷举搜索不需要种子"),
+        )
+    } else {
+        (
+            ui("Seed", "种子"),
+            format!("◂ {} ▸", state.seed),
+            ui(
+                "type digits, Backspace erases · same seed, same schedules",
+                "可输入数字，Backspace 删除 · 同一个种子，同样的调度",
+            ),
+        )
+    }
+}
+
+/// The restarted row, naming the workers the world has now.
+fn restarted_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
+    let names: Vec<String> = state
+        .world()
+        .ok()
+        .as_ref()
+        .map(|w| w.workers.iter().map(|s| s.id.clone()).collect())
+        .unwrap_or_default();
+    let note = if lang == Lang::Zh {
+        format!(
+            "最后一个 Worker 是 A 重启后的化身（同一身份） · 现在：{}",
+            names.join("、")
+        )
+    } else {
+        format!(
+            "the last worker is A restarted (same owner identity) · now: {}",
+            names.join(", ")
+        )
+    };
+    (
+        lang.pick("Restarted", "重启化身").to_owned(),
+        on_off(state.restarted).to_owned(),
+        note,
+    )
+}
+
+/// The in-flight row: how many requests may travel at once.
+fn in_flight_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
+    let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
+    let note = if state.max_in_flight == 0 {
+        ui(
+            "no delays: every write takes effect when it is made",
+            "没有延迟：每次写入在发出时立即生效",
+        )
+    } else {
+        ui(
+            "requests travelling at once; the scheduler picks when each arrives",
+            "同时在途的请求数；调度器决定每个请求何时到达",
+        )
+    };
+    (
+        ui("In flight", "在途请求"),
+        format!("◂ {} ▸", state.max_in_flight),
+        note,
+    )
 }
 
 fn target_list(world: &World, lang: Lang) -> String {

@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use sim_core::Lang;
 
 use super::layout;
-use super::model::{App, ExerciseState, LessonState, Screen, Work};
+use super::model::{App, ExerciseState, LessonState, Screen, SqlWork, Work};
 use super::text;
 use super::theme::Theme;
 use super::timeline::{GLYPH_LEGEND, action_name};
@@ -227,7 +227,7 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
             }
             keys
         }
-        Screen::Exercise(_) if super::sql_run::running(app) => Vec::new(),
+        Screen::Exercise(_) if app.sql_running() => Vec::new(),
         Screen::Exercise(state) => {
             let mut keys = exercise_aliases(&state.work, app.lang());
             keys.push(("Shift-Tab", w("as Tab, backwards", "同 Tab，反向")));
@@ -266,35 +266,69 @@ fn exercise_aliases(work: &Work, lang: Lang) -> Vec<(&'static str, &'static str)
     }
 }
 
+/// Keys and what they do, in the footer's order.
+type Keys = Vec<(&'static str, &'static str)>;
+
 /// An exercise's keys: its kind's own, then those every kind shares.
 fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'static str)> {
     let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
+    if let Work::Sql(work) = &state.work
+        && let Some(keys) = sql_busy_keys(work, lang)
+    {
+        return keys;
+    }
     // Each kind's own keys, then those every kind shares, then the keys
     // that only save presses (the footer drops these first at 80 columns).
+    let (mut keys, later) = kind_keys(state, lang);
+    keys.extend([
+        ("h", w("hint", "提示")),
+        ("Esc", w("back", "返回")),
+        ("s", w("solution", "解答")),
+    ]);
+    keys.extend(later);
+    // Where ↑↓ choose rows, the panel scrolls by page.
+    if matches!(
+        state.work,
+        Work::Design(_) | Work::Break(_) | Work::Quiz { .. }
+    ) {
+        keys.push(("PgUp/PgDn", w("scroll", "滚动")));
+    }
+    keys.push(("l", lang.other().own_name()));
+    keys
+}
+
+/// A SQL exercise's only keys while its statement is typed or run, if it
+/// is: typing, every printable key is text and Esc alone leaves it;
+/// running, the exercise waits and Esc cancels.
+fn sql_busy_keys(work: &SqlWork, lang: Lang) -> Option<Keys> {
+    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
+    if work.running.is_some() {
+        return Some(vec![
+            ("Esc", w("cancel the run", "取消运行")),
+            ("l", lang.other().own_name()),
+        ]);
+    }
+    work.editing.then(|| {
+        vec![
+            ("Esc", w("done typing", "结束输入")),
+            ("Tab", w("next statement", "下一条语句")),
+            ("Enter", w("new line", "换行")),
+            ("←→", w("move", "移动")),
+            ("↑↓", w("line", "换行移动")),
+            ("Home/End", w("line start/end", "行首/行尾")),
+            ("Backspace", w("erase left", "删除左边")),
+            ("Delete", w("erase right", "删除右边")),
+            ("!-~", w("type", "输入")),
+        ]
+    })
+}
+
+/// An exercise kind's own keys, and the ones that only save presses.
+fn kind_keys(state: &ExerciseState, lang: Lang) -> (Keys, Keys) {
+    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
     let home_end = ("Home/End", w("start/end", "开头/结尾"));
     let first_last = ("Home/End", w("first/last", "首项/末项"));
-    let (mut keys, later) = match &state.work {
-        // Typing: every printable key is text; Esc alone leaves it.
-        // Running: the exercise waits; Esc cancels.
-        Work::Sql(work) if work.running.is_some() => {
-            return vec![
-                ("Esc", w("cancel the run", "取消运行")),
-                ("l", lang.other().own_name()),
-            ];
-        }
-        Work::Sql(work) if work.editing => {
-            return vec![
-                ("Esc", w("done typing", "结束输入")),
-                ("Tab", w("next statement", "下一条语句")),
-                ("Enter", w("new line", "换行")),
-                ("←→", w("move", "移动")),
-                ("↑↓", w("line", "换行移动")),
-                ("Home/End", w("line start/end", "行首/行尾")),
-                ("Backspace", w("erase left", "删除左边")),
-                ("Delete", w("erase right", "删除右边")),
-                ("!-~", w("type", "输入")),
-            ];
-        }
+    match &state.work {
         Work::Sql(_) => (
             vec![
                 ("Enter", w("run the cases", "运行用例")),
@@ -349,38 +383,30 @@ fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'stat
         ),
         Work::Quiz {
             multiple, order, ..
-        } => (
-            vec![
-                (
-                    DIGIT_LABELS[order.len().clamp(1, DIGIT_LABELS.len()) - 1],
-                    if *multiple {
-                        w("choose/unchoose", "选中/取消")
-                    } else {
-                        w("choose", "选择")
-                    },
-                ),
-                ("Enter", w("submit", "提交")),
-                ("↑↓", w("option", "选项")),
-                ("Space", w("choose", "选择")),
-            ],
-            vec![("Tab", w("next option", "下一个选项")), first_last],
-        ),
-    };
-    keys.extend([
-        ("h", w("hint", "提示")),
-        ("Esc", w("back", "返回")),
-        ("s", w("solution", "解答")),
-    ]);
-    keys.extend(later);
-    // Where ↑↓ choose rows, the panel scrolls by page.
-    if matches!(
-        state.work,
-        Work::Design(_) | Work::Break(_) | Work::Quiz { .. }
-    ) {
-        keys.push(("PgUp/PgDn", w("scroll", "滚动")));
+        } => quiz_keys(*multiple, order.len(), lang),
     }
-    keys.push(("l", lang.other().own_name()));
-    keys
+}
+
+/// A quiz's keys: a digit per option (one chooses, several toggle).
+fn quiz_keys(multiple: bool, options: usize, lang: Lang) -> (Keys, Keys) {
+    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
+    let first_last = ("Home/End", w("first/last", "首项/末项"));
+    (
+        vec![
+            (
+                DIGIT_LABELS[options.clamp(1, DIGIT_LABELS.len()) - 1],
+                if multiple {
+                    w("choose/unchoose", "选中/取消")
+                } else {
+                    w("choose", "选择")
+                },
+            ),
+            ("Enter", w("submit", "提交")),
+            ("↑↓", w("option", "选项")),
+            ("Space", w("choose", "选择")),
+        ],
+        vec![("Tab", w("next option", "下一个选项")), first_last],
+    )
 }
 
 fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
@@ -399,7 +425,7 @@ fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
 /// or the answer to the last key (see [`layout::footer`]).
 fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme;
-    let footer = layout::footer(app, area.width);
+    let footer = footer(app, area.width);
     let mut spans = vec![Span::raw(" ")];
     if let Some(status) = footer.status {
         spans.push(Span::styled(status, theme.warn()));
@@ -407,6 +433,11 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     spans.extend(key_spans(&footer.keys, theme));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The footer at `width`: this screen's keys placed by [`layout::footer`].
+pub(crate) fn footer(app: &App, width: u16) -> layout::Footer {
+    layout::footer(app, width, screen_keys(app), footer_tail(app))
 }
 
 /// The footer's last two keys, help and quit.

@@ -2,18 +2,23 @@
 //! [`App`]. Nothing here does I/O: the runtime saves the progress when it
 //! changed, and the tests drive exactly this code.
 
+pub(crate) mod explorer;
+pub(crate) mod mouse;
+
+use std::collections::BTreeSet;
+
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::Lang;
 use sim_core::course::{CourseError, Feedback, Grade};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
-use super::layout;
 use super::model::{
     App, BreakWork, CourseState, DesignWork, Draft, ExerciseState, KnobRow, LessonState, Panel,
-    ReviewState, SandboxState, Screen, SqlKey, SqlRunning, SqlWork, StepField, Timeline, Work,
+    ReviewState, SandboxState, Screen, SqlCommand, SqlKey, SqlRequest, SqlRunning, SqlWork,
+    StepField, Timeline, Work,
 };
-use super::sql_run::{SqlCommand, SqlRequest};
+use super::{layout, measure};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Message {
@@ -118,7 +123,7 @@ pub(crate) fn message_for_event(app: &App, event: &Event) -> Option<Message> {
             width: *width,
             height: *height,
         }),
-        Event::Mouse(mouse) => super::mouse::message_for_mouse(app, *mouse),
+        Event::Mouse(mouse) => mouse::message_for_mouse(app, *mouse),
         _ => None,
     }
 }
@@ -149,7 +154,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
     }
     // While the statements run on SQLite the exercise waits: Esc cancels
     // the run; language, help and quit still work.
-    if super::sql_run::running(app) {
+    if app.sql_running() {
         return match code {
             KeyCode::Esc => Some(M::CancelSql),
             KeyCode::Char('q') => Some(M::Quit),
@@ -199,7 +204,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         Screen::Lesson(state) => lesson_key(app, state, code),
         Screen::Sandbox(_) if code == KeyCode::Char('e') => Some(M::Explore),
         Screen::Sandbox(_) => timeline_key(code).or_else(|| scroll_key(code)),
-        Screen::Explorer(state) => super::explorer::message_for_key(state, code),
+        Screen::Explorer(state) => explorer::message_for_key(state, code),
         Screen::Exercise(state) => exercise_key(&state.work, code),
     }
 }
@@ -324,11 +329,6 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
         KeyCode::Enter => Some(M::Submit),
         _ => None,
     };
-    let scroll_pages = |code: KeyCode| match code {
-        KeyCode::PageUp => Some(M::PageUp),
-        KeyCode::PageDown => Some(M::PageDown),
-        _ => None,
-    };
     let own = match work {
         Work::Mark => match code {
             KeyCode::Char('m') => Some(M::ToggleMark),
@@ -354,35 +354,16 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
             _ => list_key(code)
                 .or_else(|| value_key(code))
                 .or_else(|| item_key(code))
-                .or_else(|| scroll_pages(code)),
+                .or_else(|| page_key(code)),
         },
-        Work::Break(work) => match code {
-            // A tick typed as a number (the first digit replaces it).
-            KeyCode::Char(digit @ '0'..='9') if work.field == StepField::Tick => digit
-                .to_digit(10)
-                .and_then(|d| u8::try_from(d).ok())
-                .map(M::TickDigit),
-            KeyCode::Backspace if work.field == StepField::Tick => Some(M::TickErase),
-            // The keys of an earlier version, kept: harmless aliases.
-            KeyCode::Char('+' | '=') => Some(M::Adjust { forward: true }),
-            KeyCode::Char('-') => Some(M::Adjust { forward: false }),
-            KeyCode::Char('a') | KeyCode::Insert => Some(M::AddStep),
-            KeyCode::Char('x') | KeyCode::Delete => Some(M::DeleteStep),
-            KeyCode::Char('[') => Some(M::MoveStep { later: false }),
-            KeyCode::Char(']') => Some(M::MoveStep { later: true }),
-            KeyCode::Char('t') => Some(M::OpenTimeline),
-            _ => list_key(code)
-                .or_else(|| value_key(code))
-                .or_else(|| item_key(code))
-                .or_else(|| scroll_pages(code)),
-        },
+        Work::Break(work) => break_key(work, code),
         // Not typing: the statements are graded, the slots switched, the
         // panel scrolled; e types again.
         Work::Sql(_) => match code {
             KeyCode::Char('e') => Some(M::EditSql),
             _ => item_key(code)
                 .or_else(|| scroll_key(code))
-                .or_else(|| scroll_pages(code)),
+                .or_else(|| page_key(code)),
         },
         Work::Quiz { order, .. } => match code {
             KeyCode::Char(' ') => Some(M::Choose),
@@ -394,10 +375,44 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
                 .map(M::ChooseAt),
             _ => list_key(code)
                 .or_else(|| item_key(code))
-                .or_else(|| scroll_pages(code)),
+                .or_else(|| page_key(code)),
         },
     };
     common.or(own)
+}
+
+/// The break editor's keys: its schedule's steps, their fields and values.
+fn break_key(work: &BreakWork, code: KeyCode) -> Option<Message> {
+    use Message as M;
+    match code {
+        // A tick typed as a number (the first digit replaces it).
+        KeyCode::Char(digit @ '0'..='9') if work.field == StepField::Tick => digit
+            .to_digit(10)
+            .and_then(|d| u8::try_from(d).ok())
+            .map(M::TickDigit),
+        KeyCode::Backspace if work.field == StepField::Tick => Some(M::TickErase),
+        // The keys of an earlier version, kept: harmless aliases.
+        KeyCode::Char('+' | '=') => Some(M::Adjust { forward: true }),
+        KeyCode::Char('-') => Some(M::Adjust { forward: false }),
+        KeyCode::Char('a') | KeyCode::Insert => Some(M::AddStep),
+        KeyCode::Char('x') | KeyCode::Delete => Some(M::DeleteStep),
+        KeyCode::Char('[') => Some(M::MoveStep { later: false }),
+        KeyCode::Char(']') => Some(M::MoveStep { later: true }),
+        KeyCode::Char('t') => Some(M::OpenTimeline),
+        _ => list_key(code)
+            .or_else(|| value_key(code))
+            .or_else(|| item_key(code))
+            .or_else(|| page_key(code)),
+    }
+}
+
+/// PgUp/PgDn, where ↑↓ choose rows and the panel scrolls by page.
+fn page_key(code: KeyCode) -> Option<Message> {
+    match code {
+        KeyCode::PageUp => Some(Message::PageUp),
+        KeyCode::PageDown => Some(Message::PageDown),
+        _ => None,
+    }
 }
 
 /// What a screen's handler asks of the stack.
@@ -425,17 +440,28 @@ pub(crate) fn update(app: &mut App, message: Message) {
             | M::ToggleHelp
             | M::Dismiss
     ) || app.help;
-    if super::sql_run::running(app) && !waits {
+    if app.sql_running() && !waits {
         app.say(
             "SQLite is running your statements: Esc cancels.",
             "SQLite 正在运行你的语句：按 Esc 取消。",
         );
         return;
     }
+    if app_wide(app, message) {
+        return;
+    }
+    on_screen(app, message);
+}
+
+/// The messages every screen answers alike: quitting, the window's size,
+/// the notice, the help overlay, the language and going back. `true`: the
+/// message is done with; else the screen on top has it too.
+fn app_wide(app: &mut App, message: Message) -> bool {
+    use Message as M;
     match message {
         M::Quit => {
             app.quit = true;
-            return;
+            return true;
         }
         M::Resize { width, height } => {
             app.width = width;
@@ -443,52 +469,61 @@ pub(crate) fn update(app: &mut App, message: Message) {
         }
         M::Dismiss => {
             app.notice = None;
-            return;
+            return true;
         }
         M::ToggleHelp => {
             app.help = !app.help;
             app.help_scroll = 0;
-            return;
+            return true;
         }
         M::ScrollUp | M::ScrollDown | M::PageUp | M::PageDown if app.help => {
-            let max = layout::help_scroll_max(app);
+            let max = measure::help_scroll_max(app);
             let page = app.height.saturating_sub(4).max(1);
             scroll(&mut app.help_scroll, message, max, page);
-            return;
+            return true;
         }
         M::ToggleLang => {
             let other = app.lang().other();
             app.session.set_lang(other);
         }
         M::Back => {
-            if app.help {
-                app.help = false;
-            } else if app.screens.len() > 1 {
-                // Leaving an exercise keeps its answer for when it is reopened.
-                if let Some(Screen::Exercise(state)) = app.screens.pop() {
-                    // And in the progress record, for the next run and the page.
-                    if let Some((lesson, exercise)) =
-                        app.lesson_exercise(state.lesson, state.exercise)
-                    {
-                        let (lesson, exercise) = (lesson.id.clone(), exercise.id.clone());
-                        let _ = app.session.keep_answer(&lesson, &exercise, &state.answer());
-                    }
-                    let draft = Draft {
-                        work: state.work,
-                        marks: state.marks,
-                    };
-                    app.drafts.insert((state.lesson, state.exercise), draft);
-                }
-            } else {
-                app.say(
-                    "This is the first screen: q quits.",
-                    "这是第一个界面：按 q 退出。",
-                );
-            }
-            return;
+            back(app);
+            return true;
         }
         _ => {}
     }
+    false
+}
+
+/// Closes the help overlay, or the screen on top (an exercise keeping its
+/// answer for when it is reopened); the first screen stays.
+fn back(app: &mut App) {
+    if app.help {
+        app.help = false;
+    } else if app.screens.len() > 1 {
+        // Leaving an exercise keeps its answer for when it is reopened.
+        if let Some(Screen::Exercise(state)) = app.screens.pop() {
+            // And in the progress record, for the next run and the page.
+            if let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) {
+                let (lesson, exercise) = (lesson.id.clone(), exercise.id.clone());
+                let _ = app.session.keep_answer(&lesson, &exercise, &state.answer());
+            }
+            let draft = Draft {
+                work: state.work,
+                marks: state.marks,
+            };
+            app.drafts.insert((state.lesson, state.exercise), draft);
+        }
+    } else {
+        app.say(
+            "This is the first screen: q quits.",
+            "这是第一个界面：按 q 退出。",
+        );
+    }
+}
+
+/// Hands `message` to the screen on top, then opens what it asks for.
+fn on_screen(app: &mut App, message: Message) {
     let Some(mut screen) = app.screens.pop() else {
         app.screens
             .push(Screen::Course(CourseState { selected: 0 }));
@@ -500,7 +535,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
         Screen::Review(state) => review(app, state, message),
         Screen::Sandbox(state) => sandbox(app, state, message),
         Screen::Exercise(state) => exercise(app, state, message),
-        Screen::Explorer(state) => match super::explorer::update(app, state, message) {
+        Screen::Explorer(state) => match explorer::update(app, state, message) {
             Some(next) => Nav::Push(next),
             None => Nav::Stay,
         },
@@ -558,17 +593,7 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
     };
     let pages = lesson.sections.len() + 1;
     let exercises = lesson.exercises.len();
-    let section_scenario = lesson
-        .sections
-        .get(state.page)
-        .and_then(|s| s.scenario)
-        .and_then(|i| lesson.scenarios.get(i))
-        .map(|(name, scenario)| (name.clone(), scenario.clone()));
-    let lesson_label = match app.lang() {
-        Lang::En => format!("lesson {}", lesson.order),
-        Lang::Zh => format!("第 {} 课", lesson.order),
-    };
-    let max_scroll = layout::lesson_max_scroll(app, state);
+    let max_scroll = measure::lesson_max_scroll(app, state);
     let page_rows = layout::lesson_page_rows(app, state);
     let level = layout::level_exercises(lesson, state.page);
     let on_section = state.page < lesson.sections.len();
@@ -587,18 +612,8 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
             };
             state.exercise = level[next];
         }
-        Message::PrevPage if state.page > 0 => {
-            state.page -= 1;
-            state.scroll = 0;
-            app.set_position(state.lesson, state.page);
-            state.exercise = first_of_level(app, state);
-        }
-        Message::NextPage if state.page + 1 < pages => {
-            state.page += 1;
-            state.scroll = 0;
-            app.set_position(state.lesson, state.page);
-            state.exercise = first_of_level(app, state);
-        }
+        Message::PrevPage if state.page > 0 => turn_to(app, state, state.page - 1),
+        Message::NextPage if state.page + 1 < pages => turn_to(app, state, state.page + 1),
         Message::NextPage => {
             app.say(
                 "This is the last page of the lesson.",
@@ -621,19 +636,46 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
                 return Nav::Push(Screen::Exercise(Box::new(next)));
             }
         }
-        Message::OpenTimeline => match section_scenario {
-            Some((name, scenario)) => {
-                return Nav::Push(Screen::Sandbox(Box::new(SandboxState {
-                    source: format!("{lesson_label} · {name}"),
-                    timeline: Timeline::new(scenario),
-                    detail_scroll: 0,
-                })));
-            }
-            None => app.say("This page has no timeline.", "这一页没有时间线。"),
-        },
+        Message::OpenTimeline => return open_section_timeline(app, state),
         _ => {}
     }
     Nav::Stay
+}
+
+/// Turns the lesson to `page`, at its top, on its level's first exercise.
+fn turn_to(app: &mut App, state: &mut LessonState, page: usize) {
+    state.page = page;
+    state.scroll = 0;
+    app.set_position(state.lesson, state.page);
+    state.exercise = first_of_level(app, state);
+}
+
+/// The sandbox on the timeline of the section on screen, if it has one.
+fn open_section_timeline(app: &mut App, state: &LessonState) -> Nav {
+    let Some(lesson) = app.lessons().get(state.lesson) else {
+        return Nav::Stay;
+    };
+    let section_scenario = lesson
+        .sections
+        .get(state.page)
+        .and_then(|s| s.scenario)
+        .and_then(|i| lesson.scenarios.get(i))
+        .map(|(name, scenario)| (name.clone(), scenario.clone()));
+    let lesson_label = match app.lang() {
+        Lang::En => format!("lesson {}", lesson.order),
+        Lang::Zh => format!("第 {} 课", lesson.order),
+    };
+    match section_scenario {
+        Some((name, scenario)) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
+            source: format!("{lesson_label} · {name}"),
+            timeline: Timeline::new(scenario),
+            detail_scroll: 0,
+        }))),
+        None => {
+            app.say("This page has no timeline.", "这一页没有时间线。");
+            Nav::Stay
+        }
+    }
 }
 
 /// The first exercise of the level on screen (the first of all on the
@@ -755,7 +797,7 @@ fn sandbox(app: &mut App, state: &mut SandboxState, message: Message) -> Nav {
         }
         return Nav::Stay;
     }
-    let (max, page) = layout::sandbox_detail_scroll(app, state);
+    let (max, page) = measure::sandbox_detail_scroll(app, state);
     scroll(&mut state.detail_scroll, message, max, page);
     Nav::Stay
 }
@@ -803,7 +845,7 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         Message::Down => Message::ScrollDown,
         other => other,
     };
-    let (max, page) = layout::exercise_panel_scroll(app, state);
+    let (max, page) = measure::exercise_panel_scroll(app, state);
     scroll(&mut state.panel_scroll, message, max, page);
     state.panel_scroll = state.panel_scroll.min(max);
     Nav::Stay
@@ -1173,25 +1215,7 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
     }
     let edited = match &mut state.work {
         Work::Mark | Work::Predict { .. } => false,
-        Work::Sql(work) => match message {
-            Message::Sql(key) => {
-                work.edit(key);
-                true
-            }
-            Message::EditSql => {
-                work.editing = true;
-                true
-            }
-            Message::StopEditSql => {
-                work.editing = false;
-                true
-            }
-            Message::NextItem | Message::PrevItem => {
-                work.slot = wrap(work.slot, work.slots.len(), message == Message::NextItem);
-                true
-            }
-            _ => return None,
-        },
+        Work::Sql(work) => edit_sql(work, message),
         Work::Design(_) if message == Message::OpenTimeline => {
             return Some(open_counterexample(app, state.grade.as_ref(), source));
         }
@@ -1209,41 +1233,7 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
             order,
             cursor,
             chosen,
-        } => {
-            let count = order.len();
-            match message {
-                // Over the worked solution the options are not on screen: an
-                // option key first brings them back, choosing nothing blind.
-                Message::Choose | Message::ChooseAt(_) | Message::NextItem | Message::PrevItem
-                    if !moves_rows => {}
-                Message::Up if moves_rows => *cursor = cursor.saturating_sub(1),
-                Message::Down if moves_rows => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
-                Message::ListStart if moves_rows => *cursor = 0,
-                Message::ListEnd if moves_rows => *cursor = count.saturating_sub(1),
-                Message::NextItem | Message::PrevItem => {
-                    *cursor = wrap(*cursor, count, message == Message::NextItem);
-                }
-                Message::Choose | Message::ChooseAt(_) => {
-                    if let Message::ChooseAt(at) = message {
-                        *cursor = usize::from(at);
-                    }
-                    // The choice is the option shown there, by its authored index.
-                    let Some(&option) = order.get(*cursor) else {
-                        return Some(Nav::Stay);
-                    };
-                    if *multiple {
-                        if !chosen.remove(&option) {
-                            chosen.insert(option);
-                        }
-                    } else {
-                        chosen.clear();
-                        chosen.insert(option);
-                    }
-                }
-                _ => return None,
-            }
-            true
-        }
+        } => edit_quiz(*multiple, order, cursor, chosen, message, moves_rows),
     };
     if !edited {
         return None;
@@ -1253,6 +1243,68 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
         state.panel = Panel::Step;
     }
     Some(Nav::Stay)
+}
+
+/// A SQL panel's edit: type, start or stop typing, or move between the
+/// statements. `false`: the message is not one.
+fn edit_sql(work: &mut SqlWork, message: Message) -> bool {
+    match message {
+        Message::Sql(key) => work.edit(key),
+        Message::EditSql => work.editing = true,
+        Message::StopEditSql => work.editing = false,
+        Message::NextItem | Message::PrevItem => {
+            work.slot = wrap(work.slot, work.slots.len(), message == Message::NextItem);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// A quiz's edit: move between the options or choose one (`multiple`:
+/// toggle it). `false`: the message is not one.
+fn edit_quiz(
+    multiple: bool,
+    order: &[usize],
+    cursor: &mut usize,
+    chosen: &mut BTreeSet<usize>,
+    message: Message,
+    moves_rows: bool,
+) -> bool {
+    let count = order.len();
+    match message {
+        // Over the worked solution the options are not on screen: an
+        // option key first brings them back, choosing nothing blind.
+        Message::Choose | Message::ChooseAt(_) | Message::NextItem | Message::PrevItem
+            if !moves_rows => {}
+        Message::Up if moves_rows => *cursor = cursor.saturating_sub(1),
+        Message::Down if moves_rows => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
+        Message::ListStart if moves_rows => *cursor = 0,
+        Message::ListEnd if moves_rows => *cursor = count.saturating_sub(1),
+        Message::NextItem | Message::PrevItem => {
+            *cursor = wrap(*cursor, count, message == Message::NextItem);
+        }
+        Message::Choose | Message::ChooseAt(_) => {
+            if let Message::ChooseAt(at) = message {
+                *cursor = usize::from(at);
+            }
+            // The choice is the option shown there, by its authored index.
+            let Some(&option) = order.get(*cursor) else {
+                // No option there: nothing is chosen; the options are on
+                // screen already (rows move), so the panel stays as it is.
+                return true;
+            };
+            if multiple {
+                if !chosen.remove(&option) {
+                    chosen.insert(option);
+                }
+            } else {
+                chosen.clear();
+                chosen.insert(option);
+            }
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// The position after (or before) `at` among `count`, wrapping around.

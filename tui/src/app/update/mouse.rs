@@ -1,15 +1,16 @@
 //! Mouse events become [`Message`]s, as keys do. A click is hit-tested with
-//! [`super::layout`], the module the view draws with (the footer's key
-//! labels, the course map's rows, a timeline's step columns, the explorer's
-//! settings), so what is clicked is what is drawn.
+//! [`layout`], the module the view draws with, and [`measure`], which
+//! places the view's own lines with it (the footer's key labels, the
+//! course map's rows, a timeline's step columns, the explorer's settings),
+//! so what is clicked is what is drawn.
 
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-use super::layout;
-use super::model::{App, Screen};
-use super::update::{Message, message_for_key};
+use super::{Message, message_for_key};
+use crate::app::model::{App, Screen};
+use crate::app::{layout, measure};
 
 pub(crate) fn message_for_mouse(app: &App, mouse: MouseEvent) -> Option<Message> {
     if layout::too_small(app.width, app.height) {
@@ -40,7 +41,7 @@ fn click(app: &App, x: u16, y: u16) -> Option<Message> {
         return Some(Message::Dismiss);
     }
     if y + 1 == app.height {
-        let key = layout::footer_hits(app)
+        let key = measure::footer_hits(app)
             .into_iter()
             .find(|hit| (hit.from..hit.to).contains(&x))
             .and_then(|hit| key_of_label(hit.key, x - hit.from))?;
@@ -50,12 +51,12 @@ fn click(app: &App, x: u16, y: u16) -> Option<Message> {
         return Some(Message::ToggleHelp);
     }
     match app.screen() {
-        Screen::Course(state) => layout::course_row_at(app, state, x, y).map(Message::ClickRow),
+        Screen::Course(state) => measure::course_row_at(app, state, x, y).map(Message::ClickRow),
         Screen::Sandbox(state) => {
             layout::sandbox_step_at(app, state, x, y).map(Message::SelectStep)
         }
         Screen::Exercise(state) => {
-            layout::exercise_step_at(app, state, x, y).map(Message::SelectStep)
+            measure::exercise_step_at(app, state, x, y).map(Message::SelectStep)
         }
         Screen::Explorer(_) => layout::explorer_row_at(app, x, y).map(Message::ClickRow),
         Screen::Review(state) => {

@@ -1,0 +1,225 @@
+//! The explorer screen's keys and messages, and the news of its searches
+//! ([`receive`]): the state is [`ExplorerState`]'s (see
+//! [`app::explorer`](crate::app::explorer)).
+
+use ratatui::crossterm::event::KeyCode;
+use sim_core::explore::{EXPLORER_OFFER, Progress};
+
+use super::Message;
+use crate::app::explorer::{Command, ExplorerState, Run, SearchEvent, SearchRequest, Setting};
+use crate::app::measure;
+use crate::app::model::{App, SandboxState, Screen, Timeline};
+
+/// The explorer screen's keys.
+pub(crate) fn message_for_key(state: &ExplorerState, code: KeyCode) -> Option<Message> {
+    use Message as M;
+    if state.running() {
+        return match code {
+            KeyCode::Char('c') => Some(M::CancelSearch),
+            _ => None,
+        };
+    }
+    let done = matches!(state.run, Run::Done { .. });
+    match code {
+        KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
+        KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
+        KeyCode::Home => Some(M::ListStart),
+        KeyCode::End => Some(M::ListEnd),
+        KeyCode::Left => Some(M::PrevValue),
+        KeyCode::Right | KeyCode::Char(' ') => Some(M::NextValue),
+        KeyCode::Enter | KeyCode::Char('r') => Some(M::Run),
+        KeyCode::Char(digit @ '0'..='9')
+            if state.setting() == Setting::Seed && !state.exhaustive =>
+        {
+            digit.to_digit(10).map(|d| M::SeedDigit(d as u8))
+        }
+        KeyCode::Backspace if state.setting() == Setting::Seed && !state.exhaustive => {
+            Some(M::SeedErase)
+        }
+        KeyCode::Char('t') if done => Some(M::OpenTimeline),
+        KeyCode::PageUp => Some(M::PageUp),
+        KeyCode::PageDown => Some(M::PageDown),
+        _ => None,
+    }
+}
+
+/// Applies `message` to the explorer screen; returns a screen to push.
+pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message) -> Option<Screen> {
+    use Message as M;
+    let rows = Setting::ALL.len();
+    match message {
+        M::Up if !state.running() => {
+            state.row = state.row.saturating_sub(1);
+            state.seed_fresh = true;
+        }
+        M::Down if !state.running() => {
+            state.row = (state.row + 1).min(rows - 1);
+            state.seed_fresh = true;
+        }
+        M::ListStart if !state.running() => {
+            state.row = 0;
+            state.seed_fresh = true;
+        }
+        M::ListEnd if !state.running() => {
+            state.row = rows - 1;
+            state.seed_fresh = true;
+        }
+        M::ClickRow(row) if !state.running() && row < rows => {
+            if state.row == row {
+                state.change(true);
+            } else {
+                state.row = row;
+                state.seed_fresh = true;
+            }
+        }
+        M::PrevValue | M::NextValue if !state.running() => {
+            state.change(message == M::NextValue);
+        }
+        M::Run if !state.running() => start(app, state),
+        M::SeedDigit(digit) if !state.running() => type_seed_digit(state, digit),
+        M::SeedErase if !state.running() => {
+            state.seed_fresh = false;
+            state.seed /= 10;
+            state.run = Run::Idle;
+        }
+        M::CancelSearch => {
+            if let Run::Running { id, cancelling, .. } = &mut state.run {
+                if !*cancelling {
+                    *cancelling = true;
+                    app.outbox.push(Command::Cancel(*id));
+                }
+                app.say("Cancelling the search…", "正在取消搜索……");
+            }
+        }
+        M::OpenTimeline => return open_counterexample(app, state),
+        M::ScrollUp
+        | M::ScrollDown
+        | M::PageUp
+        | M::PageDown
+        | M::Resize { .. }
+        | M::ToggleLang => scroll_result(app, state, message),
+        _ => {}
+    }
+    None
+}
+
+/// A digit typed on the seed row: the first on the focused row replaces
+/// the seed, the next ones append (Backspace drops the last one).
+fn type_seed_digit(state: &mut ExplorerState, digit: u8) {
+    let kept = if state.seed_fresh { 0 } else { state.seed };
+    state.seed_fresh = false;
+    // A digit that would leave the offered range is not taken.
+    state.seed = kept
+        .checked_mul(10)
+        .and_then(|s| s.checked_add(u64::from(digit)))
+        .and_then(|seed| EXPLORER_OFFER.seed.check(seed))
+        .unwrap_or(state.seed);
+    state.run = Run::Idle;
+}
+
+/// The sandbox on the finished search's counterexample, at the step that
+/// broke the design; none when the design held.
+fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
+    let Run::Done { report, .. } = &state.run else {
+        return None;
+    };
+    match &report.counterexample {
+        Some(found) => {
+            let mut timeline = Timeline::new(found.scenario.clone());
+            timeline.cursor = (found.step as usize).min(timeline.len().saturating_sub(1));
+            let source = text_ui(app, "explorer", "探索器").to_owned();
+            Some(Screen::Sandbox(Box::new(SandboxState {
+                source,
+                timeline,
+                detail_scroll: 0,
+            })))
+        }
+        None => {
+            app.say(
+                "No counterexample to play: the design held.",
+                "没有反例可以播放：这个设计守住了。",
+            );
+            None
+        }
+    }
+}
+
+/// Scrolls the result by a line or a page, kept within what it shows at
+/// the current size (a resize or the other language may shorten it).
+fn scroll_result(app: &App, state: &mut ExplorerState, message: Message) {
+    let (max, page) = measure::explorer_result_scroll(app, state);
+    state.scroll = match message {
+        Message::ScrollUp => state.scroll.saturating_sub(1),
+        Message::ScrollDown => state.scroll.saturating_add(1),
+        Message::PageUp => state.scroll.saturating_sub(page),
+        Message::PageDown => state.scroll.saturating_add(page),
+        _ => state.scroll,
+    }
+    .min(max);
+}
+
+fn text_ui<'a>(app: &App, en: &'a str, zh: &'a str) -> &'a str {
+    app.lang().pick(en, zh)
+}
+
+fn start(app: &mut App, state: &mut ExplorerState) {
+    state.scroll = 0;
+    match state.settings().build() {
+        Ok(sim_core::explore::Exploration { world, method, .. }) => {
+            app.searches += 1;
+            let id = app.searches;
+            state.run = Run::Running {
+                id,
+                method,
+                max_steps: world.bounds.max_steps,
+                progress: Progress::default(),
+                elapsed_ms: 0,
+                cancelling: false,
+            };
+            app.outbox
+                .push(Command::Start(SearchRequest { id, world, method }));
+        }
+        Err(why) => state.run = Run::Failed(why),
+    }
+}
+
+/// Applies a running search's news to the explorer screen that started it.
+pub(crate) fn receive(app: &mut App, event: SearchEvent) {
+    let wanted = match &event {
+        SearchEvent::Progress { id, .. } | SearchEvent::Finished { id, .. } => *id,
+    };
+    let found = app.screens.iter_mut().find_map(|screen| match screen {
+        Screen::Explorer(state) => match state.run {
+            Run::Running { id, .. } if id == wanted => Some(state),
+            _ => None,
+        },
+        _ => None,
+    });
+    let Some(state) = found else { return };
+    match event {
+        SearchEvent::Progress {
+            progress: now,
+            elapsed_ms: ms,
+            ..
+        } => {
+            if let Run::Running {
+                progress,
+                elapsed_ms,
+                ..
+            } = &mut state.run
+            {
+                *progress = now;
+                *elapsed_ms = ms;
+            }
+        }
+        SearchEvent::Finished {
+            result, elapsed_ms, ..
+        } => {
+            state.scroll = 0;
+            state.run = match result {
+                Ok(report) => Run::Done { report, elapsed_ms },
+                Err(why) => Run::Failed(why),
+            };
+        }
+    }
+}
