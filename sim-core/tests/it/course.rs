@@ -566,9 +566,11 @@ fn each_bad_answer_is_refused_with_its_own_reason() {
         (
             "predict",
             json!({"1":3}),
-            "`` is not an outcome: ok, rejected, duplicate, noop or waiting",
+            // Was "`` is not an outcome": the shape is what is wrong.
+            "`predict` must map step indices to outcomes, e.g. {\"1\": \"ok\"}",
         ),
         ("design", json!([]), "`design` must be an object"),
+        ("design", json!([["owner"]]), "`design` must be an object"),
         (
             "design",
             json!({"tokn":"monotonic"}),
@@ -628,6 +630,16 @@ fn each_bad_answer_is_refused_with_its_own_reason() {
             "design",
             json!({"reconcile":"t1"}),
             "`reconcile` must be a list",
+        ),
+        (
+            "design",
+            json!({"commit_checks":null}),
+            "`commit_checks` must be a list",
+        ),
+        (
+            "design",
+            json!({"token":null}),
+            "this exercise does not let you change `token`",
         ),
         ("break", json!({}), "`break` must be a list of steps"),
         ("break", json!([1]), "step 0: must be an object"),
@@ -710,6 +722,47 @@ fn each_bad_answer_is_refused_with_its_own_reason() {
             "break",
             json!([{"at":0,"do":"claim","note":3,"worker":"A"}]),
             "step 0: `note` must be a string or { en, zh }",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","note":null,"worker":"A"}]),
+            "step 0: `note` must be a string or { en, zh }",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","note":{"en":"a","zh":"b","fr":"c"},"worker":"A"}]),
+            "step 0: `note` must be a string or { en, zh }",
+        ),
+        (
+            "break",
+            json!([0, "A", "claim"]),
+            "step 0: must be an object",
+        ),
+        (
+            "break",
+            json!([[0, "A", "claim"]]),
+            "step 0: must be an object",
+        ),
+        // Names of the wrong type were once read as absent; now refused.
+        (
+            "break",
+            json!([{"at":0,"do":"claim","worker":5}]),
+            "step 0: `worker` must be a string",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","worker":"A","job":null}]),
+            "step 0: `job` must be a string",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"write","worker":"A","target":["mail"]}]),
+            "step 0: `target` must be a string",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":3,"worker":"A"}]),
+            "step 0: `do` must be a string",
         ),
     ];
     for (exercise, value, expected) in cases {
