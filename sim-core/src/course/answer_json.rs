@@ -232,8 +232,10 @@ pub fn answer_from_json(
         }
         ExerciseKind::Quiz { options, multiple } => {
             let chosen = indices(value, "quiz")?;
-            if let Some(bad) = chosen.iter().find(|i| **i as usize >= options.len()) {
-                return Err(AnswerError::NoOption(*bad).into());
+            // `try_from`: on the page's 32-bit wasm a cast would wrap.
+            let beyond = |i: &u64| usize::try_from(*i).map_or(true, |i| i >= options.len());
+            if let Some(bad) = chosen.iter().copied().find(beyond) {
+                return Err(AnswerError::NoOption(bad).into());
             }
             if !multiple && chosen.len() > 1 {
                 return Err(AnswerError::ChooseOne.into());
