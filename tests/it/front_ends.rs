@@ -16,7 +16,8 @@ use fencelab::drive::{KeyCode, Learner};
 use fencelab_web::Course;
 use serde_json::{Value, json};
 use sim_core::course::{
-    Answer, ExerciseKind, Feedback, Grade, Lesson, MarkKey, Progress, mark_keys, parse_lesson,
+    Answer, ExerciseKind, Feedback, Grade, Lesson, MarkKey, Progress, answer_to_json, mark_keys,
+    parse_lesson,
 };
 use sim_core::{Lang, Reveal};
 use sim_core::{Outcome, Text};
@@ -114,28 +115,6 @@ fn blank_answer(exercise: &Value) -> Value {
         Some("predict" | "design" | "sql") => json!({}),
         Some("break") => exercise["steps"].clone(),
         _ => json!([]),
-    }
-}
-
-/// `answer` as the page's JSON answer, for the kinds a wrong answer is
-/// made for here.
-fn answer_json(answer: &Answer) -> Value {
-    match answer {
-        Answer::Mark(steps) => json!(steps),
-        Answer::Quiz(options) => json!(options),
-        Answer::Predict(outcomes) => Value::Object(
-            outcomes
-                .iter()
-                .map(|(step, outcome)| (step.to_string(), json!(outcome.name())))
-                .collect(),
-        ),
-        Answer::Sql(sql) => Value::Object(
-            sql.statements
-                .iter()
-                .map(|(slot, text)| (slot.name().to_owned(), json!(text)))
-                .collect(),
-        ),
-        Answer::Design(_) | Answer::Break(_) => Value::Null,
     }
 }
 
@@ -305,7 +284,12 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
                         continue;
                     }
                     let graded = page
-                        .grade(lesson, id, &answer_json(&wrong), LANG)
+                        .grade(
+                            lesson,
+                            id,
+                            &answer_to_json(&found, &authored.kind, &wrong),
+                            LANG,
+                        )
                         .unwrap_or_else(|e| panic!("{at}: {e}"));
                     let terminal = learner.grade().map(feedback_value);
                     assert_eq!(terminal, Some(page_grade(&graded)), "{at}: wrong answer");

@@ -13,12 +13,11 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
-    Answer, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseProgress, Feedback, Grade,
-    Lesson, Position, SelfCheck, SelfCheckLevel, concept_name, mark_candidates,
+    Answer, AnswerJson, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseProgress,
+    Feedback, Field, Grade, Lesson, Position, SelfCheck, SelfCheckLevel, StepJson, answer_json,
+    concept_name, mark_candidates, scenario_steps,
 };
-use sim_core::{
-    Action, Check, LeaseClock, OpRef, Outcome, Protect, Reveal, Scenario, TokenKind, ValueRef,
-};
+use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Reveal, Scenario, TokenKind};
 
 use crate::timeline::timeline;
 
@@ -212,7 +211,7 @@ enum ExerciseDetails<'a> {
     },
     Break {
         violation: Option<&'static str>,
-        steps: Vec<BreakStepJson>,
+        steps: Vec<StepJson>,
         workers: Option<Vec<&'a str>>,
         targets: Option<Vec<&'a str>>,
         jobs: Option<&'a [String]>,
@@ -314,26 +313,6 @@ struct DesignWorldJson {
     restarted: bool,
 }
 
-/// A step of a break schedule with only the keys an answer takes: what the
-/// learner starts from and what the solution shows, both ready to be sent
-/// back as an answer.
-#[derive(Serialize)]
-struct BreakStepJson {
-    at: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    worker: Option<String>,
-    #[serde(rename = "do")]
-    action: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    target: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    job: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    op: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    value: Option<String>,
-}
-
 /// A grade as the page shows it.
 #[derive(Serialize)]
 struct GradeJson<'a> {
@@ -345,7 +324,7 @@ struct GradeJson<'a> {
     timeline: Option<Value>,
     /// The solution's key, in the shape of an answer.
     #[serde(skip_serializing_if = "Option::is_none")]
-    key: Option<KeyJson>,
+    key: Option<AnswerJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     takeaway: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -367,36 +346,6 @@ struct CounterexampleJson<'a> {
     timeline: Value,
 }
 
-/// A solution's key in the shape of the answer it is.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum KeyJson {
-    Indices(Vec<u32>),
-    Options(Vec<usize>),
-    Outcomes(BTreeMap<String, &'static str>),
-    Design(DesignKeyJson),
-    Steps(Vec<BreakStepJson>),
-    /// By slot name: `{ "claim": "UPDATE …", … }`.
-    Statements(sim_core::sqllab::Statements),
-}
-
-/// The open knobs of a design answer.
-#[derive(Serialize)]
-struct DesignKeyJson {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    commit_checks: Option<Vec<&'static str>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    renew_checks: Option<Vec<&'static str>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    token: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lease_clock: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    target_protect: Option<Vec<&'static str>>,
-    /// The targets sent to reconciliation, by id.
-    reconcile: Vec<String>,
-}
-
 #[derive(Serialize)]
 struct HintJson<'a> {
     index: u32,
@@ -408,75 +357,28 @@ fn to_value(shown: &impl Serialize) -> Value {
     serde_json::to_value(shown).unwrap_or_default()
 }
 
-/// A scenario's steps as answer steps (the keys `write.rs` writes, less
-/// the note).
-fn answer_steps(scenario: &Scenario) -> Vec<BreakStepJson> {
-    let named = |names: &[String], index: u32| names.get(index as usize).cloned();
-    scenario
-        .steps
-        .iter()
-        .map(|step| {
-            let write = step.action == Action::Write;
-            BreakStepJson {
-                at: step.at,
-                worker: step.worker.map(|w| scenario.worker_id(w).to_owned()),
-                action: step.action.name(),
-                target: step.target.map(|t| scenario.target_id(t).to_owned()),
-                job: step.job.map(|j| scenario.job_id(j).to_owned()),
-                op: match step.op {
-                    OpRef::Named(index) if write => named(&scenario.ops, index),
-                    _ => None,
-                },
-                value: match step.value {
-                    ValueRef::Named(index) if write => named(&scenario.values, index),
-                    _ => None,
-                },
-            }
+/// A scenario's steps as the steps of a break answer, less their notes:
+/// what the learner's schedule starts from.
+fn answer_steps(scenario: &Scenario) -> Vec<StepJson> {
+    scenario_steps(scenario)
+        .into_iter()
+        .map(|step| StepJson {
+            note: Field::Absent,
+            ..step
         })
         .collect()
 }
 
-/// A key in the shape of an answer (a break key is the graded schedule).
-fn key_json(key: &Answer, graded: &Grade) -> KeyJson {
-    match key {
-        Answer::Mark(steps) => KeyJson::Indices(steps.clone()),
-        Answer::Quiz(options) => KeyJson::Options(options.clone()),
-        Answer::Predict(outcomes) => KeyJson::Outcomes(
-            outcomes
-                .iter()
-                .map(|(step, outcome)| (step.to_string(), outcome.name()))
-                .collect(),
-        ),
-        Answer::Design(design) => KeyJson::Design(DesignKeyJson {
-            commit_checks: design.commit_checks.map(|c| c.names()),
-            renew_checks: design.renew_checks.map(|c| c.names()),
-            token: design.token.map(TokenKind::name),
-            lease_clock: design.lease_clock.map(LeaseClock::name),
-            target_protect: design
-                .target_protect
-                .as_ref()
-                .map(|t| t.iter().map(|p| p.name()).collect()),
-            reconcile: design
-                .reconcile
-                .iter()
-                .map(|t| format!("t{}", t + 1))
-                .collect(),
-        }),
-        Answer::Break(_) => KeyJson::Steps(
-            graded
-                .scenario
-                .as_ref()
-                .map(answer_steps)
-                .unwrap_or_default(),
-        ),
-        // A SQL key exists only where sim-core has its SQL lab (not in the
-        // page's initial wasm, where this arm matches nothing).
-        #[allow(
-            unreachable_patterns,
-            reason = "no other answer without sim-core's sql-lab"
-        )]
-        _ => KeyJson::Statements(key.sql_statements().cloned().unwrap_or_default()),
+/// A solution's key in the shape of an answer. A design key always names
+/// its reconciliation list, even empty: the page tells a design key by it.
+fn key_json(lesson: &Lesson, exercise: &Exercise, key: &Answer) -> AnswerJson {
+    let mut shown = answer_json(lesson, &exercise.kind, key);
+    if let AnswerJson::Design(design) = &mut shown
+        && design.reconcile.is_absent()
+    {
+        design.reconcile = Field::Is(Vec::new());
     }
+    shown
 }
 
 fn grade_view<'a>(graded: &'a Grade, lang: Lang) -> GradeJson<'a> {
@@ -1028,8 +930,9 @@ impl Course {
     /// session refuses it before an attempt.
     pub fn solution(&mut self, lesson: &str, id: &str, lang: Lang) -> Result<Value, CourseError> {
         let solved = self.session.solution(lesson, id)?;
+        let (found, exercise) = self.session.exercise(lesson, id)?;
         let mut shown = grade_view(&solved.grade, lang);
-        shown.key = Some(key_json(&solved.key, &solved.grade));
+        shown.key = Some(key_json(found, exercise, &solved.key));
         shown.takeaway = self.session.takeaway(lesson, id)?.map(|t| t.get(lang));
         shown.progress = Some(progress_json(&self.session, lesson, id));
         Ok(to_value(&shown))
@@ -1566,3 +1469,4 @@ mod tests {
         assert_ne!(first["standing"], "not-started");
     }
 }
+

@@ -148,8 +148,13 @@ pub enum StepProblem {
     NotObject,
     UnknownKey(String),
     BadTick,
-    Backwards { at: u64, previous: u64 },
+    Backwards {
+        at: u64,
+        previous: u64,
+    },
     UnknownAction(String),
+    /// `worker`, `target`, `job` or `do` is not a string.
+    NotString(&'static str),
     NeedsWorker(String),
     UnknownWorker(String),
     NeedsTarget(String),
@@ -483,6 +488,10 @@ impl StepProblem {
                 format!("unknown action `{name}`"),
                 format!("未知的动作 `{name}`"),
             ),
+            StepProblem::NotString(key) => pick(
+                format!("`{key}` must be a string"),
+                format!("`{key}` 必须是字符串"),
+            ),
             StepProblem::NeedsWorker(name) => pick(
                 format!("`{name}` needs a worker"),
                 format!("`{name}` 需要一个 Worker"),
@@ -554,6 +563,7 @@ mod tests {
             StepProblem::BadTick,
             StepProblem::Backwards { at: 1, previous: 2 },
             StepProblem::UnknownAction(word()),
+            StepProblem::NotString("worker"),
             StepProblem::NeedsWorker(word()),
             StepProblem::UnknownWorker(word()),
             StepProblem::NeedsTarget(word()),

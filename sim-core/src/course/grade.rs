@@ -2,22 +2,23 @@
 //! the engine and the explorers from the lesson's scenario and design.
 
 use crate::Lang;
-use serde_json::Value;
 
-use crate::course::error::{AnswerError, CourseError, StepProblem};
+use crate::course::error::CourseError;
 use crate::course::lesson::MinimalMemo;
 use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson, QuizOption};
-use crate::design::{Check, CheckSet, Design, LeaseClock, Protect, TokenKind};
+use crate::design::{CheckSet, Design, LeaseClock, Protect, TokenKind};
 use crate::explore::{
     Bounds, Counterexample, Method, RunToEnd, Sites, World, WorldOptions, explore_for,
     violation_sites,
 };
 use crate::narrate::{describe_step, safety_reason};
 use crate::resource::{MinimalDesign, RECONCILE_COST, ResourceKind};
-use crate::scenario::{Action, MAX_TIME, Scenario, Step, Text};
+use crate::scenario::{Action, Scenario, Step, Text};
+#[cfg(feature = "sql-lab")]
+use crate::sqllab::Slot;
 #[cfg(feature = "sql-lab")]
 use crate::sqllab::{self, Plan};
-use crate::sqllab::{PlanRun, Slot, Statements};
+use crate::sqllab::{PlanRun, Statements};
 use crate::trace::{Outcome, ViolationKind};
 
 /// A learner's answer to one exercise.
@@ -151,123 +152,6 @@ fn told(f: impl Fn(Lang) -> String) -> Text {
     text(f(Lang::En), f(Lang::Zh))
 }
 
-fn outcome_named(name: &str) -> Option<Outcome> {
-    [
-        Outcome::Ok,
-        Outcome::Rejected,
-        Outcome::Duplicate,
-        Outcome::Noop,
-        Outcome::Waiting,
-    ]
-    .into_iter()
-    .find(|o| o.name() == name)
-}
-
-/// Reads an answer's JSON (the `mark`, `predict`, `design`, `break` or
-/// `quiz` value of an answers file) for `exercise` of `lesson`.
-pub fn answer_from_json(
-    lesson: &Lesson,
-    exercise: &Exercise,
-    value: &Value,
-) -> Result<Answer, CourseError> {
-    // A list of distinct indices: `[2, 2, 2]` is a slip worth naming, not
-    // an answer to grade as `[2]`.
-    let indices = |value: &Value, what: &'static str| -> Result<Vec<u64>, AnswerError> {
-        let mut seen = Vec::new();
-        for item in value.as_array().ok_or(AnswerError::NotNumbers(what))? {
-            let index = item.as_u64().ok_or(AnswerError::NotNumbers(what))?;
-            if seen.contains(&index) {
-                return Err(AnswerError::RepeatedIndex { what, index });
-            }
-            seen.push(index);
-        }
-        Ok(seen)
-    };
-    match &exercise.kind {
-        ExerciseKind::Mark { scenario, .. } => {
-            let count = lesson.scenario(*scenario).map_or(0, |s| s.steps.len()) as u64;
-            let marked = indices(value, "mark")?;
-            if let Some(bad) = marked.iter().find(|i| **i >= count) {
-                return Err(AnswerError::NoStep { step: *bad, count }.into());
-            }
-            Ok(Answer::Mark(marked.into_iter().map(|i| i as u32).collect()))
-        }
-        ExerciseKind::Predict { scenario, steps } => {
-            let count = lesson.scenario(*scenario).map_or(0, |s| s.steps.len()) as u32;
-            let object = value.as_object().ok_or(AnswerError::PredictShape)?;
-            let mut predictions = Vec::new();
-            for (key, outcome) in object {
-                let index: u32 = key
-                    .parse()
-                    .map_err(|_| AnswerError::NotStepIndex(key.clone()))?;
-                if index >= count || steps.as_ref().is_some_and(|s| !s.contains(&index)) {
-                    return Err(AnswerError::NotAsked(index).into());
-                }
-                let name = outcome.as_str().unwrap_or_default();
-                let outcome =
-                    outcome_named(name).ok_or_else(|| AnswerError::NotOutcome(name.to_owned()))?;
-                predictions.push((index, outcome));
-            }
-            predictions.sort_by_key(|(index, _)| *index);
-            Ok(Answer::Predict(predictions))
-        }
-        ExerciseKind::Design {
-            open,
-            world,
-            resources,
-            gateway,
-            ..
-        } => Ok(Answer::Design(design_answer_from_json(
-            open, world, resources, *gateway, value,
-        )?)),
-        ExerciseKind::Break { scenario, .. } => {
-            let shell = lesson
-                .scenario(*scenario)
-                .ok_or(CourseError::MissingScenario)?;
-            Ok(Answer::Break(steps_from_json(shell, value)?))
-        }
-        ExerciseKind::Quiz { options, multiple } => {
-            let chosen = indices(value, "quiz")?;
-            if let Some(bad) = chosen.iter().find(|i| **i as usize >= options.len()) {
-                return Err(AnswerError::NoOption(*bad).into());
-            }
-            if !multiple && chosen.len() > 1 {
-                return Err(AnswerError::ChooseOne.into());
-            }
-            Ok(Answer::Quiz(
-                chosen.into_iter().map(|i| i as usize).collect(),
-            ))
-        }
-        ExerciseKind::Sql { slots, .. } => sql_answer_from_json(slots, value),
-    }
-}
-
-/// A `sql` answer's statements by slot (`{ "claim": "UPDATE …", … }`).
-#[cfg(feature = "sql-lab")]
-fn sql_answer_from_json(slots: &[Slot], value: &Value) -> Result<Answer, CourseError> {
-    let object = value.as_object().ok_or(AnswerError::SqlShape)?;
-    let mut statements = Statements::new();
-    for (key, text) in object {
-        let slot = slots
-            .iter()
-            .copied()
-            .find(|slot| slot.name() == key)
-            .ok_or_else(|| AnswerError::UnknownSlot(key.clone()))?;
-        let text = text.as_str().ok_or(AnswerError::SqlShape)?;
-        statements.insert(slot, text.to_owned());
-    }
-    Ok(Answer::Sql(SqlAnswer {
-        statements,
-        run: None,
-    }))
-}
-
-/// Without the SQL lab (the page's build) a `sql` answer cannot be run.
-#[cfg(not(feature = "sql-lab"))]
-fn sql_answer_from_json(_: &[Slot], _: &Value) -> Result<Answer, CourseError> {
-    Err(CourseError::WrongKind { kind: "sql" })
-}
-
 /// A `sql` exercise's plan: its scenario, then the lab's battery.
 #[cfg(feature = "sql-lab")]
 pub fn sql_plan(lesson: &Lesson, exercise: &Exercise) -> Result<Plan, CourseError> {
@@ -358,265 +242,6 @@ fn sql_solution(
         }),
         design: None,
     })
-}
-
-/// A design answer's knobs (`{ "token": "monotonic", ... }`): only the
-/// exercise's open knobs, each a value its kind knows.
-fn design_answer_from_json(
-    open: &[Knob],
-    world: &WorldOptions,
-    resources: &[ResourceKind],
-    gateway: bool,
-    value: &Value,
-) -> Result<DesignAnswer, CourseError> {
-    let object = value.as_object().ok_or(AnswerError::DesignShape)?;
-    let mut answer = DesignAnswer::default();
-    for (key, field) in object {
-        if key == "reconcile" {
-            answer.reconcile = distinct_names_from_json(key, field)?
-                .into_iter()
-                .map(|name| {
-                    (0..resources.len())
-                        .find(|t| format!("t{}", t + 1) == name)
-                        .map(|t| t as u8)
-                        .ok_or(AnswerError::NoTarget(name))
-                })
-                .collect::<Result<Vec<u8>, AnswerError>>()?;
-            answer.reconcile.sort_unstable();
-            continue;
-        }
-        let knob = Knob::ALL
-            .into_iter()
-            .find(|k| k.name() == key)
-            .ok_or_else(|| AnswerError::UnknownKnob(key.clone()))?;
-        if !open.contains(&knob) {
-            return Err(AnswerError::ClosedKnob(key.clone()).into());
-        }
-        match knob {
-            Knob::CommitChecks | Knob::RenewChecks => {
-                let mut set = CheckSet::EMPTY;
-                for name in distinct_names_from_json(key, field)? {
-                    set = set.with(
-                        Check::from_name(&name)
-                            .ok_or_else(|| AnswerError::UnknownCheck(name.clone()))?,
-                    );
-                }
-                if knob == Knob::CommitChecks {
-                    answer.commit_checks = Some(set);
-                } else {
-                    answer.renew_checks = Some(set);
-                }
-            }
-            Knob::Token => {
-                let name = field.as_str().unwrap_or_default();
-                answer.token = Some(
-                    TokenKind::ALL
-                        .into_iter()
-                        .find(|t| t.name() == name)
-                        .ok_or_else(|| AnswerError::UnknownToken(name.to_owned()))?,
-                );
-            }
-            Knob::LeaseClock => {
-                let name = field.as_str().unwrap_or_default();
-                answer.lease_clock = Some(
-                    LeaseClock::ALL
-                        .into_iter()
-                        .find(|c| c.name() == name)
-                        .ok_or_else(|| AnswerError::UnknownClock(name.to_owned()))?,
-                );
-            }
-            Knob::TargetProtect => {
-                answer.target_protect = Some(target_protect_from_json(
-                    names_from_json(key, field)?,
-                    world,
-                    resources,
-                    gateway,
-                )?);
-            }
-        }
-    }
-    Ok(answer)
-}
-
-/// A design knob's list of names (`key` is the knob, for the error).
-fn names_from_json(key: &str, field: &Value) -> Result<Vec<String>, AnswerError> {
-    field
-        .as_array()
-        .ok_or_else(|| AnswerError::NotList(key.to_owned()))?
-        .iter()
-        .map(|v| {
-            v.as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| AnswerError::NotNames(key.to_owned()))
-        })
-        .collect()
-}
-
-/// A check knob's names, each listed once: `["owner", "owner"]` is a slip
-/// to name, not a set to quietly collapse.
-fn distinct_names_from_json(key: &str, field: &Value) -> Result<Vec<String>, AnswerError> {
-    let names = names_from_json(key, field)?;
-    for (i, name) in names.iter().enumerate() {
-        if names[..i].contains(name) {
-            return Err(AnswerError::RepeatedName {
-                key: key.to_owned(),
-                name: name.clone(),
-            });
-        }
-    }
-    Ok(names)
-}
-
-/// `target_protect`'s protections, one per target of `world`, each one its
-/// resource offers.
-fn target_protect_from_json(
-    names: Vec<String>,
-    world: &WorldOptions,
-    resources: &[ResourceKind],
-    gateway: bool,
-) -> Result<Vec<Protect>, AnswerError> {
-    let protects = names
-        .iter()
-        .map(|name| {
-            Protect::ALL
-                .into_iter()
-                .find(|p| p.name() == name)
-                .ok_or_else(|| AnswerError::UnknownProtect(name.clone()))
-        })
-        .collect::<Result<Vec<Protect>, AnswerError>>()?;
-    let count = world.targets.as_ref().map_or(0, Vec::len);
-    if protects.len() != count {
-        return Err(AnswerError::TargetCount(count));
-    }
-    for (index, (protect, kind)) in protects.iter().zip(resources).enumerate() {
-        if kind.offer(*protect, gateway).is_none() {
-            return Err(AnswerError::Unsupported {
-                target: format!("t{}", index + 1),
-                kind: *kind,
-                protect: *protect,
-                gateway,
-            });
-        }
-    }
-    Ok(protects)
-}
-
-/// A learner's schedule from JSON steps (`{ "at", "worker", "do", "target",
-/// "job", "op", "value", "note" }`, the keys of a scenario's steps),
-/// checked against the world of `shell`.
-fn steps_from_json(shell: &Scenario, value: &Value) -> Result<Schedule, AnswerError> {
-    let entries = value.as_array().ok_or(AnswerError::BreakShape)?;
-    if entries.len() > 200 {
-        return Err(AnswerError::TooManySteps);
-    }
-    // Interned into a scratch copy of the world, so indices match the tables.
-    let mut names = Scenario {
-        ops: Vec::new(),
-        values: Vec::new(),
-        ..shell.clone()
-    };
-    let mut steps: Vec<Step> = Vec::new();
-    for (index, entry) in entries.iter().enumerate() {
-        let previous = steps.last().map_or(0, |step| step.at);
-        let step = step_from_json(shell, &mut names, entry, previous)
-            .map_err(|problem| AnswerError::Step { index, problem })?;
-        steps.push(step);
-    }
-    Ok(Schedule {
-        steps,
-        ops: names.ops,
-        values: names.values,
-    })
-}
-
-/// One step of a break answer, at or after tick `previous`; its operation
-/// ids and values are interned into `names`.
-fn step_from_json(
-    shell: &Scenario,
-    names: &mut Scenario,
-    entry: &Value,
-    previous: u64,
-) -> Result<Step, StepProblem> {
-    let object = entry.as_object().ok_or(StepProblem::NotObject)?;
-    if let Some(key) = object.keys().find(|k| {
-        !["at", "worker", "do", "target", "job", "op", "value", "note"].contains(&k.as_str())
-    }) {
-        return Err(StepProblem::UnknownKey(key.clone()));
-    }
-    let at = match object.get("at").and_then(Value::as_u64) {
-        Some(at) if at <= MAX_TIME as u64 => at,
-        _ => return Err(StepProblem::BadTick),
-    };
-    if at < previous {
-        return Err(StepProblem::Backwards { at, previous });
-    }
-    let name = object.get("do").and_then(Value::as_str).unwrap_or_default();
-    let action =
-        Action::from_name(name).ok_or_else(|| StepProblem::UnknownAction(name.to_owned()))?;
-    let worker = match object.get("worker").and_then(Value::as_str) {
-        Some(id) => match shell.workers.iter().position(|w| w.id == id) {
-            Some(found) => Some(found as u16),
-            None => return Err(StepProblem::UnknownWorker(id.to_owned())),
-        },
-        None if action.needs_worker() => return Err(StepProblem::NeedsWorker(name.to_owned())),
-        None => None,
-    };
-    let mut step = Step::new(at, worker, action);
-    if let Some(id) = object.get("target").and_then(Value::as_str) {
-        let found = shell.targets.iter().position(|t| t.id == id);
-        step.target = Some(found.ok_or_else(|| StepProblem::UnknownTarget(id.to_owned()))? as u16);
-    } else if action.needs_target() {
-        return Err(StepProblem::NeedsTarget(name.to_owned()));
-    }
-    if action == Action::Register
-        && step
-            .target
-            .and_then(|t| shell.targets.get(usize::from(t)))
-            .is_some_and(|t| t.protect != Protect::RegisteredToken)
-    {
-        return Err(StepProblem::RegisterTarget);
-    }
-    if let Some(id) = object.get("job").and_then(Value::as_str) {
-        let found = shell.jobs.iter().position(|j| j == id);
-        step.job = Some(found.ok_or_else(|| StepProblem::UnknownJob(id.to_owned()))? as u16);
-    }
-    for key in ["op", "value"] as [&'static str; 2] {
-        let Some(field) = object.get(key) else {
-            continue;
-        };
-        let Some(name) = field.as_str().filter(|n| !n.is_empty() && n.len() <= 64) else {
-            return Err(StepProblem::BadName(key));
-        };
-        if action != Action::Write {
-            return Err(StepProblem::OnlyWrite(key));
-        }
-        if key == "op" {
-            step.op = names.intern_op(name);
-        } else {
-            step.value = names.intern_value(name);
-        }
-    }
-    step.note = note_from_json(object.get("note"))?;
-    Ok(step)
-}
-
-/// A step's note: one string for both languages, or `{ "en", "zh" }`.
-fn note_from_json(note: Option<&Value>) -> Result<Option<Text>, StepProblem> {
-    match note {
-        None => Ok(None),
-        Some(Value::String(note)) => Ok(Some(Text {
-            en: note.clone(),
-            zh: note.clone(),
-        })),
-        Some(Value::Object(note)) => {
-            let side = |code: &str| note.get(code).and_then(Value::as_str).map(str::to_owned);
-            match (side("en"), side("zh")) {
-                (Some(en), Some(zh)) if note.len() == 2 => Ok(Some(Text { en, zh })),
-                _ => Err(StepProblem::BadNote),
-            }
-        }
-        Some(_) => Err(StepProblem::BadNote),
-    }
 }
 
 /// The design a design-exercise answer makes of the start design.
@@ -1147,70 +772,26 @@ fn grade_design(
     let sites = sites_of(design, &targets, exercise.world)?;
     let mask = choice.reconcile.iter().fold(0u8, |mask, t| mask | (1 << t));
     let safe = !sites.job_table && sites.targets & !mask == 0;
-    let mut items = Vec::new();
-    let mut counterexample = None;
-    let summary;
-    if safe {
-        // The sites search visited every state the explorer would: its
-        // count is the proof's size, said as the explorer says it.
-        let report = crate::explore::Report {
-            verdict: crate::explore::Verdict::Safe,
-            method: Method::Exhaustive,
-            world: design_world(design, &targets, &choice.reconcile, exercise.world)?,
-            limits: crate::explore::Limits::default(),
-            stats: crate::explore::Stats {
-                states: sites.states,
-                ..crate::explore::Stats::default()
-            },
-            exhausted: sites.exhausted,
-            counterexample: None,
-            shrink_history: Vec::new(),
-        };
-        summary = text(
-            crate::explore::safe_sentence(&report, Lang::En),
-            crate::explore::safe_sentence(&report, Lang::Zh),
-        );
-        items.push(GradeItem {
-            index: None,
-            right: true,
-            text: if choice.reconcile.is_empty() {
-                text(
-                    "Safe: the explorers found no stale or after-cancel effect.".to_owned(),
-                    "安全：探索器没有找到任何旧代次的或取消之后的效果。".to_owned(),
-                )
-            } else {
-                let names = target_names(choice.reconcile.iter().copied());
-                text(
-                    format!("Safe: the explorers found no stale or after-cancel effect outside {names}, which you send to reconciliation."),
-                    format!("安全：除了交给对账的 {names}，探索器没有在别处找到旧代次的或取消之后的效果。"),
-                )
-            },
-        });
-    } else {
-        let report = explore_for(
-            &design_world(design, &targets, &choice.reconcile, exercise.world)?,
-            Method::Exhaustive,
+    let world = design_world(design, &targets, &choice.reconcile, exercise.world)?;
+    let (summary, verdict, counterexample) = if safe {
+        (
+            safe_summary(world, &sites),
+            safe_item(&choice.reconcile),
             None,
-            &mut RunToEnd,
         )
-        .map_err(CourseError::World)?;
-        summary = match &report.counterexample {
-            Some(found) => found.explanation.clone(),
-            None => text(
-                crate::explore::safe_sentence(&report, Lang::En),
-                crate::explore::safe_sentence(&report, Lang::Zh),
-            ),
-        };
-        counterexample = report.counterexample;
-        items.push(GradeItem {
+    } else {
+        let (summary, counterexample) = unsafe_summary(&world)?;
+        let item = GradeItem {
             index: None,
             right: false,
             text: text(
                 "Unsafe: the explorers broke it; see the counterexample.".to_owned(),
                 "不安全：探索器攻破了它，请看反例。".to_owned(),
             ),
-        });
-    }
+        };
+        (summary, item, counterexample)
+    };
+    let mut items = vec![verdict];
     // Reconciling a target no violation can reach is work for nothing.
     let needless: Vec<u8> = choice
         .reconcile
@@ -1229,30 +810,9 @@ fn grade_design(
             ),
         });
     }
-    let minimal = if safe && needless.is_empty() {
-        minimal_design(exercise)?.map(|m| m.cost)
-    } else {
-        None
-    };
-    let cheaper = minimal.is_some_and(|least| least < cost);
     if safe && needless.is_empty() {
-        items.push(GradeItem {
-            index: None,
-            right: !cheaper,
-            text: if cheaper {
-                text(
-                    format!(
-                        "Not minimal: your design costs {cost}, and a cheaper design is also safe."
-                    ),
-                    format!("不是最省的：你的设计代价是 {cost}，还有更便宜的设计同样安全。"),
-                )
-            } else {
-                text(
-                    format!("Minimal: your design costs {cost}, and no cheaper choice is safe."),
-                    format!("最省：你的设计代价是 {cost}，没有更便宜的选择是安全的。"),
-                )
-            },
-        });
+        let least = minimal_design(exercise)?.map(|m| m.cost);
+        items.push(cost_item(cost, least.is_some_and(|least| least < cost)));
     }
     let correct = items.iter().all(|item| item.right);
     Ok(Grade {
@@ -1262,6 +822,83 @@ fn grade_design(
         counterexample,
         scenario: None,
     })
+}
+
+/// A safe design's summary: the sites search visited every state the
+/// explorer would, so its count is the proof's size, said as the explorer
+/// says it.
+fn safe_summary(world: World, sites: &Sites) -> Text {
+    let report = crate::explore::Report {
+        verdict: crate::explore::Verdict::Safe,
+        method: Method::Exhaustive,
+        world,
+        limits: crate::explore::Limits::default(),
+        stats: crate::explore::Stats {
+            states: sites.states,
+            ..crate::explore::Stats::default()
+        },
+        exhausted: sites.exhausted,
+        counterexample: None,
+        shrink_history: Vec::new(),
+    };
+    told(|lang| crate::explore::safe_sentence(&report, lang))
+}
+
+/// A safe design's verdict item, naming the targets it reconciles.
+fn safe_item(reconcile: &[u8]) -> GradeItem {
+    GradeItem {
+        index: None,
+        right: true,
+        text: if reconcile.is_empty() {
+            text(
+                "Safe: the explorers found no stale or after-cancel effect.".to_owned(),
+                "安全：探索器没有找到任何旧代次的或取消之后的效果。".to_owned(),
+            )
+        } else {
+            let names = target_names(reconcile.iter().copied());
+            text(
+                format!(
+                    "Safe: the explorers found no stale or after-cancel effect outside {names}, which you send to reconciliation."
+                ),
+                format!(
+                    "安全：除了交给对账的 {names}，探索器没有在别处找到旧代次的或取消之后的效果。"
+                ),
+            )
+        },
+    }
+}
+
+/// An unsafe design's summary (the counterexample's explanation) and the
+/// counterexample, from an exhaustive search of `world`.
+fn unsafe_summary(world: &World) -> Result<(Text, Option<Counterexample>), CourseError> {
+    let report =
+        explore_for(world, Method::Exhaustive, None, &mut RunToEnd).map_err(CourseError::World)?;
+    let summary = match &report.counterexample {
+        Some(found) => found.explanation.clone(),
+        None => told(|lang| crate::explore::safe_sentence(&report, lang)),
+    };
+    Ok((summary, report.counterexample))
+}
+
+/// A safe design's cost item: right unless a `cheaper` design is safe too.
+fn cost_item(cost: u32, cheaper: bool) -> GradeItem {
+    GradeItem {
+        index: None,
+        right: !cheaper,
+        text: if cheaper {
+            text(
+                format!(
+                    "Not minimal: your design costs {cost}, and a cheaper design is also safe."
+                ),
+                format!("不是最省的：你的设计代价是 {cost}，还有更便宜的设计同样安全。"),
+            )
+        } else {
+            text(
+                format!("Minimal: your design costs {cost}, and no cheaper choice is safe."),
+                format!("最省：你的设计代价是 {cost}，没有更便宜的选择是安全的。"),
+            )
+        },
+    }
 }
 
 /// Break: right when the learner's schedule shows a violation (of the
@@ -1410,27 +1047,10 @@ fn solution_key(
                     .collect(),
             )
         }
-        kind @ ExerciseKind::Design { open, .. } => {
+        kind @ ExerciseKind::Design { .. } => {
             let exercise = DesignExercise::of(kind).ok_or(CourseError::NoSafeDesign)?;
-            let minimal = minimal_design(&exercise)?.ok_or(CourseError::NoSafeDesign)?;
-            let design = minimal.design;
-            let answer = DesignAnswer {
-                commit_checks: open
-                    .contains(&Knob::CommitChecks)
-                    .then_some(design.commit_checks),
-                renew_checks: open
-                    .contains(&Knob::RenewChecks)
-                    .then_some(design.renew_checks),
-                token: open.contains(&Knob::Token).then_some(design.token),
-                lease_clock: open
-                    .contains(&Knob::LeaseClock)
-                    .then_some(design.lease_clock),
-                target_protect: open
-                    .contains(&Knob::TargetProtect)
-                    .then(|| minimal.targets.clone()),
-                reconcile: minimal.reconcile.clone(),
-            };
-            return Ok((Answer::Design(answer), Some(minimal)));
+            let (key, minimal) = design_key(&exercise)?;
+            return Ok((Answer::Design(key), Some(minimal)));
         }
         ExerciseKind::Break {
             scenario,
@@ -1459,6 +1079,23 @@ fn solution_key(
         ExerciseKind::Sql { .. } => return Err(CourseError::WrongKind { kind: "sql" }),
     };
     Ok((key, None))
+}
+
+/// A design exercise's key: the minimal safe design's value of each open
+/// knob, and that design.
+fn design_key(exercise: &DesignExercise<'_>) -> Result<(DesignAnswer, MinimalDesign), CourseError> {
+    let minimal = minimal_design(exercise)?.ok_or(CourseError::NoSafeDesign)?;
+    let design = minimal.design;
+    let open = |knob: Knob| exercise.open.contains(&knob);
+    let key = DesignAnswer {
+        commit_checks: open(Knob::CommitChecks).then_some(design.commit_checks),
+        renew_checks: open(Knob::RenewChecks).then_some(design.renew_checks),
+        token: open(Knob::Token).then_some(design.token),
+        lease_clock: open(Knob::LeaseClock).then_some(design.lease_clock),
+        target_protect: open(Knob::TargetProtect).then(|| minimal.targets.clone()),
+        reconcile: minimal.reconcile.clone(),
+    };
+    Ok((key, minimal))
 }
 
 /// The worked solution with its key: the key graded like any answer.

@@ -4,128 +4,157 @@
 //! [`answer_from_json`](crate::course::answer_from_json) reads), so the
 //! terminal and the page write and read the same thing, and a lesson that
 //! changed since simply fails to read it back (then nothing is restored).
+//!
+//! This is the one writer of answers as JSON: the page's solution keys and
+//! a break exercise's starting schedule are written here too, in the
+//! typed shapes of [`answer_json`](super::answer_json).
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use crate::course::grade::{Answer, DesignAnswer, Schedule};
+use crate::course::answer_json::{
+    AnswerJson, DesignJson, Field, NoteJson, NoteText, StepJson, names,
+};
+use crate::course::grade::{Answer, DesignAnswer};
 use crate::course::lesson::{ExerciseKind, Knob, Lesson};
 use crate::scenario::{Action, OpRef, Scenario, Step, ValueRef};
 
 /// `answer` as the JSON of an answers file, for `lesson`'s exercise of
 /// `kind` (a break schedule names its world's workers and targets).
 pub fn answer_to_json(lesson: &Lesson, kind: &ExerciseKind, answer: &Answer) -> Value {
+    serde_json::to_value(answer_json(lesson, kind, answer)).unwrap_or_default()
+}
+
+/// `answer` in the typed shape of its kind, for `lesson`'s exercise of
+/// `kind`.
+pub fn answer_json(lesson: &Lesson, kind: &ExerciseKind, answer: &Answer) -> AnswerJson {
     match answer {
-        Answer::Mark(marked) => json!(marked),
-        Answer::Quiz(chosen) => json!(chosen),
-        Answer::Predict(predicted) => Value::Object(
+        Answer::Mark(marked) => AnswerJson::Indices(marked.iter().map(|i| u64::from(*i)).collect()),
+        Answer::Quiz(chosen) => AnswerJson::Indices(chosen.iter().map(|i| *i as u64).collect()),
+        Answer::Predict(predicted) => AnswerJson::Outcomes(
             predicted
                 .iter()
-                .map(|(step, outcome)| (step.to_string(), json!(outcome.name())))
+                .map(|(step, outcome)| (step.to_string(), outcome.name().to_owned()))
                 .collect(),
         ),
-        Answer::Design(design) => design_to_json(kind, design),
+        Answer::Design(design) => AnswerJson::Design(design_json(kind, design)),
         Answer::Break(schedule) => {
             let shell = kind.scenario().and_then(|index| lesson.scenario(index));
-            match shell {
-                Some(shell) => schedule_to_json(shell, schedule),
-                None => Value::Array(Vec::new()),
-            }
+            AnswerJson::Steps(shell.map_or_else(Vec::new, |shell| {
+                steps_json(shell, &schedule.steps, &schedule.ops, &schedule.values)
+            }))
         }
         // The statements by slot; the run is redone on each try.
         #[cfg(feature = "sql-lab")]
-        Answer::Sql(answer) => Value::Object(
+        Answer::Sql(answer) => AnswerJson::Statements(
             answer
                 .statements
                 .iter()
-                .map(|(slot, text)| (slot.name().to_owned(), json!(text)))
+                .map(|(slot, text)| (slot.name().to_owned(), text.clone()))
                 .collect(),
         ),
     }
 }
 
-/// Only the knobs the exercise opens, as [`Answer::Design`] reads them.
-fn design_to_json(kind: &ExerciseKind, design: &DesignAnswer) -> Value {
+/// Only the knobs the exercise opens, as [`Answer::Design`] reads them; the
+/// reconciliation list only when it names a target.
+fn design_json(kind: &ExerciseKind, design: &DesignAnswer) -> DesignJson {
     let open: &[Knob] = match kind {
         ExerciseKind::Design { open, .. } => open,
         _ => &[],
     };
-    let mut object = Map::new();
-    let mut put = |knob: Knob, value: Option<Value>| {
-        if let Some(value) = value.filter(|_| open.contains(&knob)) {
-            object.insert(knob.name().to_owned(), value);
-        }
+    fn knob<T>(open: &[Knob], knob: Knob, field: Option<Field<T>>) -> Field<T> {
+        field.filter(|_| open.contains(&knob)).unwrap_or_default()
+    }
+    let name = |name: &str| Field::Is(name.to_owned());
+    DesignJson {
+        commit_checks: knob(
+            open,
+            Knob::CommitChecks,
+            design.commit_checks.map(|set| names(set.names())),
+        ),
+        renew_checks: knob(
+            open,
+            Knob::RenewChecks,
+            design.renew_checks.map(|set| names(set.names())),
+        ),
+        token: knob(open, Knob::Token, design.token.map(|t| name(t.name()))),
+        lease_clock: knob(
+            open,
+            Knob::LeaseClock,
+            design.lease_clock.map(|c| name(c.name())),
+        ),
+        target_protect: knob(
+            open,
+            Knob::TargetProtect,
+            design
+                .target_protect
+                .as_ref()
+                .map(|protects| names(protects.iter().map(|p| p.name()))),
+        ),
+        reconcile: if design.reconcile.is_empty() {
+            Field::Absent
+        } else {
+            let targets: Vec<String> = design
+                .reconcile
+                .iter()
+                .map(|t| format!("t{}", u32::from(*t) + 1))
+                .collect();
+            names(targets.iter().map(String::as_str))
+        },
+    }
+}
+
+/// A scenario's steps as the steps of a break answer (what a break
+/// exercise's schedule starts from).
+pub fn scenario_steps(scenario: &Scenario) -> Vec<StepJson> {
+    steps_json(scenario, &scenario.steps, &scenario.ops, &scenario.values)
+}
+
+/// `steps` with the keys of a scenario's steps, naming `shell`'s workers,
+/// targets and jobs and the operation ids `ops` and values `values`.
+fn steps_json(
+    shell: &Scenario,
+    steps: &[Step],
+    ops: &[String],
+    values: &[String],
+) -> Vec<StepJson> {
+    let id = |id: &str| Field::Is(id.to_owned());
+    let named = |names: &[String], index: u32| {
+        names
+            .get(index as usize)
+            .map_or(Field::Absent, |name| id(name))
     };
-    put(
-        Knob::CommitChecks,
-        design.commit_checks.map(|set| json!(set.names())),
-    );
-    put(
-        Knob::RenewChecks,
-        design.renew_checks.map(|set| json!(set.names())),
-    );
-    put(Knob::Token, design.token.map(|t| json!(t.name())));
-    put(
-        Knob::LeaseClock,
-        design.lease_clock.map(|c| json!(c.name())),
-    );
-    put(
-        Knob::TargetProtect,
-        design
-            .target_protect
-            .as_ref()
-            .map(|protects| Value::Array(protects.iter().map(|p| json!(p.name())).collect())),
-    );
-    if !design.reconcile.is_empty() {
-        let targets: Vec<String> = design
-            .reconcile
-            .iter()
-            .map(|t| format!("t{}", u32::from(*t) + 1))
-            .collect();
-        object.insert("reconcile".to_owned(), json!(targets));
-    }
-    Value::Object(object)
-}
-
-/// A break schedule's steps with the keys of a scenario's steps.
-fn schedule_to_json(shell: &Scenario, schedule: &Schedule) -> Value {
-    Value::Array(
-        schedule
-            .steps
-            .iter()
-            .map(|step| step_to_json(shell, schedule, step))
-            .collect(),
-    )
-}
-
-fn step_to_json(shell: &Scenario, schedule: &Schedule, step: &Step) -> Value {
-    let mut object = Map::new();
-    object.insert("at".to_owned(), json!(step.at));
-    if let Some(worker) = step.worker {
-        object.insert("worker".to_owned(), json!(shell.worker_id(worker)));
-    }
-    object.insert("do".to_owned(), json!(step.action.name()));
-    if let Some(target) = step.target {
-        object.insert("target".to_owned(), json!(shell.target_id(target)));
-    }
-    if let Some(job) = step.job {
-        object.insert("job".to_owned(), json!(shell.job_id(job)));
-    }
-    if step.action == Action::Write {
-        if let OpRef::Named(index) = step.op
-            && let Some(name) = schedule.ops.get(index as usize)
-        {
-            object.insert("op".to_owned(), json!(name));
-        }
-        if let ValueRef::Named(index) = step.value
-            && let Some(name) = schedule.values.get(index as usize)
-        {
-            object.insert("value".to_owned(), json!(name));
-        }
-    }
-    if let Some(note) = &step.note {
-        object.insert("note".to_owned(), json!({ "en": note.en, "zh": note.zh }));
-    }
-    Value::Object(object)
+    steps
+        .iter()
+        .map(|step| {
+            let write = step.action == Action::Write;
+            StepJson {
+                at: Field::Is(step.at),
+                worker: step
+                    .worker
+                    .map_or(Field::Absent, |w| id(shell.worker_id(w))),
+                action: id(step.action.name()),
+                target: step
+                    .target
+                    .map_or(Field::Absent, |t| id(shell.target_id(t))),
+                job: step.job.map_or(Field::Absent, |j| id(shell.job_id(j))),
+                op: match step.op {
+                    OpRef::Named(index) if write => named(ops, index),
+                    _ => Field::Absent,
+                },
+                value: match step.value {
+                    ValueRef::Named(index) if write => named(values, index),
+                    _ => Field::Absent,
+                },
+                note: step.note.as_ref().map_or(Field::Absent, |note| {
+                    Field::Is(NoteJson::Each(NoteText {
+                        en: note.en.clone(),
+                        zh: note.zh.clone(),
+                    }))
+                }),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -226,6 +255,55 @@ mod tests {
         old.keep_answer(lesson, id, &crate::course::Answer::Mark(Vec::new()))?;
         assert_eq!(old.last_answer(lesson, id).as_ref(), Some(key));
         assert_eq!(old.exercise_progress(lesson, id).attempts, 0);
+        Ok(())
+    }
+
+    /// Last answers as earlier builds wrote them read back and are written
+    /// again byte for byte: the record's format stays readable both ways.
+    #[test]
+    fn a_last_answer_is_written_as_it_was_read() -> Result<(), CourseError> {
+        let course = CourseSession::from_sources(&[
+            (
+                "01-liveness-vs-safety",
+                include_str!("../../../lessons/01-liveness-vs-safety.toml"),
+            ),
+            (
+                "03-check-at-the-resource",
+                include_str!("../../../lessons/03-check-at-the-resource.toml"),
+            ),
+        ])?;
+        let kept = [
+            ("01-liveness-vs-safety", "mark-after-the-nap", r#"[8,10]"#),
+            ("01-liveness-vs-safety", "quiz-expiry", r#"[1]"#),
+            (
+                "01-liveness-vs-safety",
+                "predict-long-lease",
+                r#"{"2":"rejected","3":"ok","6":"ok"}"#,
+            ),
+            (
+                "01-liveness-vs-safety",
+                "break-the-long-lease",
+                r#"[{"at":0,"do":"claim","worker":"A"},{"at":8,"do":"write","note":{"en":"late","zh":"迟到"},"op":"send-1","target":"report","value":"v1","worker":"A"}]"#,
+            ),
+            (
+                "03-check-at-the-resource",
+                "design-protect-the-targets",
+                r#"{"reconcile":["t2"],"target_protect":["registered_token","versioned"]}"#,
+            ),
+            (
+                "03-check-at-the-resource",
+                "design-protect-the-targets",
+                r#"{}"#,
+            ),
+        ];
+        for (lesson, id, text) in kept {
+            let value: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| CourseError::LessonsJson(e.to_string()))?;
+            let answer = course.answer_from_json(lesson, id, &value)?;
+            let (found, exercise) = course.exercise(lesson, id)?;
+            let written = answer_to_json(found, &exercise.kind, &answer);
+            assert_eq!(written.to_string(), text, "{id}");
+        }
         Ok(())
     }
 }

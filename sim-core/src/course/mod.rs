@@ -5,6 +5,7 @@
 //! Like the rest of sim-core it does no I/O: callers read the files and
 //! hand over bytes.
 
+mod answer_json;
 mod error;
 mod feedback;
 pub mod front_door;
@@ -19,16 +20,19 @@ mod screen;
 mod session;
 
 pub use crate::resource::MinimalDesign;
+pub use answer_json::{
+    AnswerJson, DesignJson, Field, Names, NoteJson, NoteText, StepJson, answer_from_json,
+};
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use feedback::Feedback;
 #[cfg(feature = "sql-lab")]
 pub use grade::sql_plan;
 pub use grade::{
     Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MarkKey, Schedule, Solution, SqlAnswer,
-    answer_from_json, asked_steps, grade, mark_candidates, mark_key, mark_keys, minimal_design,
-    schedule_scenario, solution, worked_solution,
+    asked_steps, grade, mark_candidates, mark_key, mark_keys, minimal_design, schedule_scenario,
+    solution, worked_solution,
 };
-pub use last_answer::answer_to_json;
+pub use last_answer::{answer_json, answer_to_json, scenario_steps};
 pub use lesson::{
     Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
 };

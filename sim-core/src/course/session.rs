@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 
 use crate::Lang;
 use crate::Reveal;
+use crate::course::answer_json::answer_from_json;
 use crate::course::error::{AnswerError, CourseError};
 use crate::course::feedback::{Feedback, feedback};
 use crate::course::grade::{
-    Answer, Grade, Schedule, Solution, answer_from_json, asked_steps, grade, schedule_scenario,
-    worked_solution,
+    Answer, Grade, Schedule, Solution, asked_steps, grade, schedule_scenario, worked_solution,
 };
 use crate::course::last_answer::answer_to_json;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson, parse_lesson};

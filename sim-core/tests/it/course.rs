@@ -509,3 +509,267 @@ fn a_mark_exercise_without_a_step_to_allow_fails_lint() {
         "{problems:?}"
     );
 }
+
+/// Every way an answer can be malformed, with what the learner is told:
+/// the shape (keys, types, repeats) first, then what the lesson decides
+/// (a step it lacks, a worker it does not have, a closed knob).
+#[test]
+fn each_bad_answer_is_refused_with_its_own_reason() {
+    let lesson = fixture();
+    let cases = [
+        (
+            "mark",
+            json!({"1":true}),
+            "`mark` must be a list of numbers",
+        ),
+        ("mark", json!([1, "2"]), "`mark` must be a list of numbers"),
+        ("mark", json!([1, -1]), "`mark` must be a list of numbers"),
+        (
+            "mark",
+            json!([2, 2]),
+            "`mark` lists 2 twice; list each once",
+        ),
+        (
+            "mark",
+            json!([9]),
+            "step 9 does not exist (the timeline has 5 steps)",
+        ),
+        ("quiz", json!([5]), "option 5 does not exist"),
+        ("quiz", json!([0, 1]), "choose one option"),
+        (
+            "quiz",
+            json!([1, 1]),
+            "`quiz` lists 1 twice; list each once",
+        ),
+        ("quiz", json!(null), "`quiz` must be a list of numbers"),
+        (
+            "predict",
+            json!([1]),
+            "`predict` must map step indices to outcomes, e.g. {\"1\": \"ok\"}",
+        ),
+        ("predict", json!({"x":"ok"}), "`x` is not a step index"),
+        (
+            "predict",
+            json!({"2":"ok"}),
+            "step 2 is not one of this exercise's steps",
+        ),
+        (
+            "predict",
+            json!({"9":"ok"}),
+            "step 9 is not one of this exercise's steps",
+        ),
+        (
+            "predict",
+            json!({"1":"maybe"}),
+            "`maybe` is not an outcome: ok, rejected, duplicate, noop or waiting",
+        ),
+        (
+            "predict",
+            json!({"1":3}),
+            // Was "`` is not an outcome": the shape is what is wrong.
+            "`predict` must map step indices to outcomes, e.g. {\"1\": \"ok\"}",
+        ),
+        ("design", json!([]), "`design` must be an object"),
+        ("design", json!([["owner"]]), "`design` must be an object"),
+        (
+            "design",
+            json!({"tokn":"monotonic"}),
+            "unknown design knob `tokn`",
+        ),
+        (
+            "design",
+            json!({"token":"monotonic"}),
+            "this exercise does not let you change `token`",
+        ),
+        (
+            "design",
+            json!({"commit_checks":"owner"}),
+            "`commit_checks` must be a list",
+        ),
+        (
+            "design",
+            json!({"commit_checks":[1]}),
+            "`commit_checks` must list names",
+        ),
+        (
+            "design",
+            json!({"commit_checks":["owner","owner"]}),
+            "`commit_checks` lists `owner` twice; list each once",
+        ),
+        (
+            "design",
+            json!({"commit_checks":["ownr"]}),
+            "unknown check `ownr`",
+        ),
+        (
+            "design",
+            json!({"target_protect":["gateway","none"]}),
+            "`target_protect` needs one protection per target (1)",
+        ),
+        (
+            "design",
+            json!({"target_protect":["gatway"]}),
+            "unknown protection `gatway`",
+        ),
+        (
+            "design",
+            json!({"target_protect":"gateway"}),
+            "`target_protect` must be a list",
+        ),
+        (
+            "design",
+            json!({"reconcile":["t1","t1"]}),
+            "`reconcile` lists `t1` twice; list each once",
+        ),
+        (
+            "design",
+            json!({"reconcile":["t2"]}),
+            "`reconcile` names `t2`, which is not a target of this world",
+        ),
+        (
+            "design",
+            json!({"reconcile":"t1"}),
+            "`reconcile` must be a list",
+        ),
+        (
+            "design",
+            json!({"commit_checks":null}),
+            "`commit_checks` must be a list",
+        ),
+        (
+            "design",
+            json!({"token":null}),
+            "this exercise does not let you change `token`",
+        ),
+        ("break", json!({}), "`break` must be a list of steps"),
+        ("break", json!([1]), "step 0: must be an object"),
+        (
+            "break",
+            json!([{"answer":1,"at":0,"do":"claim","worker":"A"}]),
+            "step 0: unknown key `answer`",
+        ),
+        (
+            "break",
+            json!([{"do":"claim","worker":"A"}]),
+            "step 0: `at` must be a tick from 0",
+        ),
+        (
+            "break",
+            json!([{"at":"0","do":"claim","worker":"A"}]),
+            "step 0: `at` must be a tick from 0",
+        ),
+        (
+            "break",
+            json!([{"at":3,"do":"claim","worker":"A"},{"at":1,"do":"finish","worker":"A"}]),
+            "step 1: `at` = 1 goes backwards (the step before is at 3)",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"clam","worker":"A"}]),
+            "step 0: unknown action `clam`",
+        ),
+        (
+            "break",
+            json!([{"at":0,"worker":"A"}]),
+            "step 0: unknown action ``",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim"}]),
+            "step 0: `claim` needs a worker",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","worker":"C"}]),
+            "step 0: unknown worker `C`",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"write","worker":"A"}]),
+            "step 0: `write` needs a target",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"write","target":"nope","worker":"A"}]),
+            "step 0: unknown target `nope`",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","job":"nope","worker":"A"}]),
+            "step 0: unknown job `nope`",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","op":"x","worker":"A"}]),
+            "step 0: only a write carries `op`",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"write","op":"","target":"mail","worker":"A"}]),
+            "step 0: `op` must be a non-empty string of at most 64 bytes",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"write","target":"mail","value":3,"worker":"A"}]),
+            "step 0: `value` must be a non-empty string of at most 64 bytes",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","note":{"en":"only one side"},"worker":"A"}]),
+            "step 0: `note` must be a string or { en, zh }",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","note":3,"worker":"A"}]),
+            "step 0: `note` must be a string or { en, zh }",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","note":null,"worker":"A"}]),
+            "step 0: `note` must be a string or { en, zh }",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","note":{"en":"a","zh":"b","fr":"c"},"worker":"A"}]),
+            "step 0: `note` must be a string or { en, zh }",
+        ),
+        (
+            "break",
+            json!([0, "A", "claim"]),
+            "step 0: must be an object",
+        ),
+        (
+            "break",
+            json!([[0, "A", "claim"]]),
+            "step 0: must be an object",
+        ),
+        // Names of the wrong type were once read as absent; now refused.
+        (
+            "break",
+            json!([{"at":0,"do":"claim","worker":5}]),
+            "step 0: `worker` must be a string",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"claim","worker":"A","job":null}]),
+            "step 0: `job` must be a string",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":"write","worker":"A","target":["mail"]}]),
+            "step 0: `target` must be a string",
+        ),
+        (
+            "break",
+            json!([{"at":0,"do":3,"worker":"A"}]),
+            "step 0: `do` must be a string",
+        ),
+    ];
+    for (exercise, value, expected) in cases {
+        let found = lesson.exercise(exercise).expect("no such exercise");
+        let refused = answer_from_json(&lesson, found, &value)
+            .err()
+            .map(|error| error.message(sim_core::Lang::En));
+        assert_eq!(refused.as_deref(), Some(expected), "{exercise}: {value}");
+    }
+}
