@@ -10,26 +10,20 @@
 //! range. The writer ([`answer_json`](super::answer_json)) builds the same
 //! shapes, so what is written reads back.
 
+#[allow(unused_imports)]
+use crate::course::kinds::{design::*, mark::*, predict::*, quiz::*, schedule::*, sql::*};
 use std::collections::BTreeMap;
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::course::error::{AnswerError, CourseError, StepProblem};
-#[cfg(feature = "sql-lab")]
-use crate::course::grade::SqlAnswer;
-use crate::course::grade::{Answer, DesignAnswer, Schedule};
-use crate::course::lesson::{Exercise, ExerciseKind, Knob, Lesson};
-use crate::design::{Check, CheckSet, LeaseClock, Protect, TokenKind};
-use crate::explore::WorldOptions;
-use crate::resource::ResourceKind;
-use crate::scenario::{Action, MAX_TIME, Scenario, Step, Text};
-use crate::sqllab::Slot;
-use crate::trace::Outcome;
+use crate::course::error::{AnswerError, CourseError};
+use crate::course::grade::Answer;
+use crate::course::lesson::{Exercise, ExerciseKind, Lesson};
 
 /// A break schedule of more steps than this is refused unread.
-const MAX_ANSWER_STEPS: usize = 200;
+pub(crate) const MAX_ANSWER_STEPS: usize = 200;
 
 /// One key's value in an answer: absent, of the type the answer needs, or
 /// anything else (`null` included). serde's own type error would not say
@@ -48,7 +42,7 @@ impl<T> Field<T> {
     }
 
     /// `Some` when present: the value, or `Err` when it has the wrong type.
-    fn present(&self) -> Option<Result<&T, ()>> {
+    pub(crate) fn present(&self) -> Option<Result<&T, ()>> {
         match self {
             Field::Absent => None,
             Field::Is(value) => Some(Ok(value)),
@@ -170,7 +164,7 @@ pub enum AnswerJson {
 
 /// The key serde's `deny_unknown_fields` refused, from its message
 /// (`` unknown field `KEY`, expected … ``): serde_json's error is only text.
-fn unknown_field(error: &serde_json::Error) -> Option<String> {
+pub(crate) fn unknown_field(error: &serde_json::Error) -> Option<String> {
     let rest = error.to_string();
     let rest = rest.strip_prefix("unknown field `")?;
     let (key, _) = rest.rsplit_once("`, expected")?;
@@ -179,7 +173,9 @@ fn unknown_field(error: &serde_json::Error) -> Option<String> {
 
 /// `value` as a `T` that is a JSON object. serde would also read a struct
 /// from a list, by position; an answer names its keys.
-fn object<T: for<'de> Deserialize<'de>>(value: &Value) -> Option<Result<T, serde_json::Error>> {
+pub(crate) fn object<T: for<'de> Deserialize<'de>>(
+    value: &Value,
+) -> Option<Result<T, serde_json::Error>> {
     value.is_object().then(|| T::deserialize(value))
 }
 
@@ -250,7 +246,7 @@ pub fn answer_from_json(
 
 /// A list of distinct indices (`what` is the kind): `[2, 2, 2]` is a slip
 /// worth naming, not an answer to grade as `[2]`.
-fn indices(value: &Value, what: &'static str) -> Result<Vec<u64>, AnswerError> {
+pub(crate) fn indices(value: &Value, what: &'static str) -> Result<Vec<u64>, AnswerError> {
     let listed = Vec::<u64>::deserialize(value).map_err(|_| AnswerError::NotNumbers(what))?;
     for (at, index) in listed.iter().enumerate() {
         if listed[..at].contains(index) {
@@ -261,321 +257,4 @@ fn indices(value: &Value, what: &'static str) -> Result<Vec<u64>, AnswerError> {
         }
     }
     Ok(listed)
-}
-
-/// A predict answer: an outcome per asked step, in step order.
-fn predictions(
-    value: &Value,
-    asked: impl Fn(u32) -> bool,
-) -> Result<Vec<(u32, Outcome)>, AnswerError> {
-    let map =
-        BTreeMap::<String, String>::deserialize(value).map_err(|_| AnswerError::PredictShape)?;
-    let mut predicted = Vec::new();
-    for (key, name) in map {
-        let index: u32 = key.parse().map_err(|_| AnswerError::NotStepIndex(key))?;
-        if !asked(index) {
-            return Err(AnswerError::NotAsked(index));
-        }
-        let outcome = Outcome::from_name(&name).ok_or(AnswerError::NotOutcome(name))?;
-        predicted.push((index, outcome));
-    }
-    predicted.sort_by_key(|(index, _)| *index);
-    Ok(predicted)
-}
-
-/// A `sql` answer's statements by slot (`{ "claim": "UPDATE …", … }`).
-#[cfg(feature = "sql-lab")]
-fn sql_answer(slots: &[Slot], value: &Value) -> Result<Answer, CourseError> {
-    let map = BTreeMap::<String, String>::deserialize(value).map_err(|_| AnswerError::SqlShape)?;
-    let mut statements = crate::sqllab::Statements::new();
-    for (key, text) in map {
-        let slot = slots
-            .iter()
-            .copied()
-            .find(|slot| slot.name() == key)
-            .ok_or(AnswerError::UnknownSlot(key))?;
-        statements.insert(slot, text);
-    }
-    Ok(Answer::Sql(SqlAnswer {
-        statements,
-        run: None,
-    }))
-}
-
-/// Without the SQL lab (the page's build) a `sql` answer cannot be run.
-#[cfg(not(feature = "sql-lab"))]
-fn sql_answer(_: &[Slot], _: &Value) -> Result<Answer, CourseError> {
-    Err(CourseError::WrongKind { kind: "sql" })
-}
-
-/// What a design answer's targets are checked against.
-struct TargetFacts<'a> {
-    world: &'a WorldOptions,
-    resources: &'a [ResourceKind],
-    gateway: bool,
-}
-
-/// A design answer's knobs: only the exercise's open knobs, each a value
-/// its kind knows.
-fn design_answer(
-    open: &[Knob],
-    target: &TargetFacts<'_>,
-    shape: &DesignJson,
-) -> Result<DesignAnswer, AnswerError> {
-    let given = [
-        (Knob::CommitChecks, shape.commit_checks.is_absent()),
-        (Knob::RenewChecks, shape.renew_checks.is_absent()),
-        (Knob::Token, shape.token.is_absent()),
-        (Knob::LeaseClock, shape.lease_clock.is_absent()),
-        (Knob::TargetProtect, shape.target_protect.is_absent()),
-    ];
-    if let Some((closed, _)) = given
-        .iter()
-        .find(|(knob, absent)| !absent && !open.contains(knob))
-    {
-        return Err(AnswerError::ClosedKnob(closed.name().to_owned()));
-    }
-    let checks = |key: &str, field: &Names| -> Result<Option<CheckSet>, AnswerError> {
-        let Some(listed) = distinct_names(key, field)? else {
-            return Ok(None);
-        };
-        let mut set = CheckSet::EMPTY;
-        for name in listed {
-            set = set.with(
-                Check::from_name(name).ok_or_else(|| AnswerError::UnknownCheck(name.to_owned()))?,
-            );
-        }
-        Ok(Some(set))
-    };
-    // A name of the wrong type is an unknown name: `unknown token kind ``.
-    fn named(field: &Field<String>) -> Option<&str> {
-        match field {
-            Field::Absent => None,
-            Field::Is(name) => Some(name.as_str()),
-            Field::Not => Some(""),
-        }
-    }
-    let mut answer = DesignAnswer {
-        commit_checks: checks("commit_checks", &shape.commit_checks)?,
-        renew_checks: checks("renew_checks", &shape.renew_checks)?,
-        ..DesignAnswer::default()
-    };
-    if let Some(name) = named(&shape.token) {
-        let token = TokenKind::from_name(name);
-        answer.token = Some(token.ok_or_else(|| AnswerError::UnknownToken(name.to_owned()))?);
-    }
-    if let Some(name) = named(&shape.lease_clock) {
-        let clock = LeaseClock::from_name(name);
-        answer.lease_clock = Some(clock.ok_or_else(|| AnswerError::UnknownClock(name.to_owned()))?);
-    }
-    if let Some(listed) = list_names("target_protect", &shape.target_protect)? {
-        answer.target_protect = Some(target_protect(&listed, target)?);
-    }
-    answer.reconcile = reconcile(&shape.reconcile, target.resources.len())?;
-    Ok(answer)
-}
-
-/// A knob's list of names (`key` is the knob, for the error); `None` when
-/// absent.
-fn list_names<'a>(key: &str, field: &'a Names) -> Result<Option<Vec<&'a str>>, AnswerError> {
-    let Some(listed) = field.present() else {
-        return Ok(None);
-    };
-    let listed = listed.map_err(|()| AnswerError::NotList(key.to_owned()))?;
-    listed
-        .iter()
-        .map(|name| match name {
-            Field::Is(name) => Ok(name.as_str()),
-            Field::Absent | Field::Not => Err(AnswerError::NotNames(key.to_owned())),
-        })
-        .collect::<Result<Vec<&str>, AnswerError>>()
-        .map(Some)
-}
-
-/// A knob's names, each listed once: `["owner", "owner"]` is a slip to
-/// name, not a set to quietly collapse.
-fn distinct_names<'a>(key: &str, field: &'a Names) -> Result<Option<Vec<&'a str>>, AnswerError> {
-    let listed = list_names(key, field)?;
-    let names = listed.as_deref().unwrap_or_default();
-    if let Some((_, name)) = names
-        .iter()
-        .enumerate()
-        .find(|(at, name)| names[..*at].contains(name))
-    {
-        return Err(AnswerError::RepeatedName {
-            key: key.to_owned(),
-            name: (*name).to_owned(),
-        });
-    }
-    Ok(listed)
-}
-
-/// The targets sent to reconciliation, by index, sorted: each a target of
-/// the world (`t1` … `tN`), each once.
-fn reconcile(field: &Names, targets: usize) -> Result<Vec<u8>, AnswerError> {
-    let mut reconciled = distinct_names("reconcile", field)?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|name| {
-            (0..targets)
-                .find(|t| format!("t{}", t + 1) == name)
-                .map(|t| t as u8)
-                .ok_or_else(|| AnswerError::NoTarget(name.to_owned()))
-        })
-        .collect::<Result<Vec<u8>, AnswerError>>()?;
-    reconciled.sort_unstable();
-    Ok(reconciled)
-}
-
-/// `target_protect`'s protections, one per target of the world, each one
-/// its resource offers.
-fn target_protect(names: &[&str], target: &TargetFacts<'_>) -> Result<Vec<Protect>, AnswerError> {
-    let protects = names
-        .iter()
-        .map(|name| {
-            Protect::from_name(name).ok_or_else(|| AnswerError::UnknownProtect((*name).to_owned()))
-        })
-        .collect::<Result<Vec<Protect>, AnswerError>>()?;
-    let count = target.world.targets.as_ref().map_or(0, Vec::len);
-    if protects.len() != count {
-        return Err(AnswerError::TargetCount(count));
-    }
-    for (index, (protect, kind)) in protects.iter().zip(target.resources).enumerate() {
-        if kind.offer(*protect, target.gateway).is_none() {
-            return Err(AnswerError::Unsupported {
-                target: format!("t{}", index + 1),
-                kind: *kind,
-                protect: *protect,
-                gateway: target.gateway,
-            });
-        }
-    }
-    Ok(protects)
-}
-
-/// A learner's schedule from JSON steps, checked against the world of
-/// `shell`.
-fn schedule(shell: &Scenario, value: &Value) -> Result<Schedule, AnswerError> {
-    let entries = Vec::<Value>::deserialize(value).map_err(|_| AnswerError::BreakShape)?;
-    if entries.len() > MAX_ANSWER_STEPS {
-        return Err(AnswerError::TooManySteps);
-    }
-    // Interned into a scratch copy of the world, so indices match the tables.
-    let mut names = Scenario {
-        ops: Vec::new(),
-        values: Vec::new(),
-        ..shell.clone()
-    };
-    let mut steps: Vec<Step> = Vec::new();
-    for (index, entry) in entries.iter().enumerate() {
-        let previous = steps.last().map_or(0, |step| step.at);
-        let step = object::<StepJson>(entry)
-            .ok_or(StepProblem::NotObject)
-            .and_then(|read| {
-                read.map_err(|error| match unknown_field(&error) {
-                    Some(key) => StepProblem::UnknownKey(key),
-                    None => StepProblem::NotObject,
-                })
-            })
-            .and_then(|shape| step(shell, &mut names, &shape, previous))
-            .map_err(|problem| AnswerError::Step { index, problem })?;
-        steps.push(step);
-    }
-    Ok(Schedule {
-        steps,
-        ops: names.ops,
-        values: names.values,
-    })
-}
-
-/// The index of `id` among `ids` (`key` names the field for the errors);
-/// `None` when absent.
-fn resolve<'a>(
-    field: &Field<String>,
-    key: &'static str,
-    ids: impl IntoIterator<Item = &'a str>,
-    unknown: fn(String) -> StepProblem,
-) -> Result<Option<u16>, StepProblem> {
-    let Some(id) = field.present() else {
-        return Ok(None);
-    };
-    let id = id.map_err(|()| StepProblem::NotString(key))?;
-    let found = ids.into_iter().position(|known| known == id);
-    found
-        .map(|at| Some(at as u16))
-        .ok_or_else(|| unknown(id.clone()))
-}
-
-/// One step of a break answer, at or after tick `previous`; its operation
-/// ids and values are interned into `names`.
-fn step(
-    shell: &Scenario,
-    names: &mut Scenario,
-    shape: &StepJson,
-    previous: u64,
-) -> Result<Step, StepProblem> {
-    let at = match shape.at {
-        Field::Is(at) if at <= MAX_TIME as u64 => at,
-        _ => return Err(StepProblem::BadTick),
-    };
-    if at < previous {
-        return Err(StepProblem::Backwards { at, previous });
-    }
-    let name = match &shape.action {
-        Field::Is(name) => name.as_str(),
-        Field::Absent => "",
-        Field::Not => return Err(StepProblem::NotString("do")),
-    };
-    let action =
-        Action::from_name(name).ok_or_else(|| StepProblem::UnknownAction(name.to_owned()))?;
-    let workers = shell.workers.iter().map(|w| w.id.as_str());
-    let worker = resolve(&shape.worker, "worker", workers, StepProblem::UnknownWorker)?;
-    if worker.is_none() && action.needs_worker() {
-        return Err(StepProblem::NeedsWorker(name.to_owned()));
-    }
-    let mut step = Step::new(at, worker, action);
-    let targets = shell.targets.iter().map(|t| t.id.as_str());
-    step.target = resolve(&shape.target, "target", targets, StepProblem::UnknownTarget)?;
-    if step.target.is_none() && action.needs_target() {
-        return Err(StepProblem::NeedsTarget(name.to_owned()));
-    }
-    if action == Action::Register
-        && step
-            .target
-            .and_then(|t| shell.targets.get(usize::from(t)))
-            .is_some_and(|t| t.protect != Protect::RegisteredToken)
-    {
-        return Err(StepProblem::RegisterTarget);
-    }
-    let jobs = shell.jobs.iter().map(String::as_str);
-    step.job = resolve(&shape.job, "job", jobs, StepProblem::UnknownJob)?;
-    for (key, field) in [("op", &shape.op), ("value", &shape.value)] {
-        let Some(name) = field.present() else {
-            continue;
-        };
-        let Some(name) = name.ok().filter(|n| !n.is_empty() && n.len() <= 64) else {
-            return Err(StepProblem::BadName(key));
-        };
-        if action != Action::Write {
-            return Err(StepProblem::OnlyWrite(key));
-        }
-        if key == "op" {
-            step.op = names.intern_op(name);
-        } else {
-            step.value = names.intern_value(name);
-        }
-    }
-    step.note = match &shape.note {
-        Field::Absent => None,
-        Field::Is(NoteJson::Both(note)) => Some(Text {
-            en: note.clone(),
-            zh: note.clone(),
-        }),
-        Field::Is(NoteJson::Each(NoteText { en, zh })) => Some(Text {
-            en: en.clone(),
-            zh: zh.clone(),
-        }),
-        Field::Not => return Err(StepProblem::BadNote),
-    };
-    Ok(step)
 }

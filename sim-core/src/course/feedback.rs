@@ -12,7 +12,9 @@
 
 use crate::Lang;
 use crate::course::grade::{Grade, GradeItem};
-use crate::course::lesson::{ExerciseKind, QuizOption};
+#[allow(unused_imports)]
+use crate::course::kinds::{design::*, mark::*, predict::*, quiz::*, schedule::*, sql::*};
+use crate::course::lesson::ExerciseKind;
 use crate::explore::Counterexample;
 use crate::scenario::{Scenario, Text};
 
@@ -87,6 +89,12 @@ pub(crate) fn feedback(
         #[cfg(not(feature = "sql-lab"))]
         ExerciseKind::Sql { .. } => return hidden(grade.summary.clone(), Vec::new()),
     };
+    counted(noun, grade, attempts)
+}
+
+/// A wrong try of a mark, predict or SQL exercise: the count, and from
+/// the second wrong try on the first wrong item by position, never more.
+fn counted(noun: Noun, grade: &Grade, attempts: u32) -> Feedback {
     let wrong: Vec<&GradeItem> = grade.items.iter().filter(|item| !item.right).collect();
     let total = grade.items.len();
     if attempts <= 1 {
@@ -126,7 +134,7 @@ pub(crate) fn feedback(
 }
 
 /// A wrong try as the learner may see it: no reasons, no takeaway.
-fn hidden(summary: Text, items: Vec<GradeItem>) -> Feedback {
+pub(crate) fn hidden(summary: Text, items: Vec<GradeItem>) -> Feedback {
     Feedback {
         correct: false,
         revealed: false,
@@ -138,103 +146,9 @@ fn hidden(summary: Text, items: Vec<GradeItem>) -> Feedback {
     }
 }
 
-/// A wrong quiz try counts only what the learner did: the chosen options
-/// that are wrong and, for a multiple choice, how many right options are
-/// missing — never which. From the second wrong try on it names the first
-/// wrong chosen option by its number on screen; it never says anything
-/// about an option the learner did not choose.
-fn quiz_feedback(
-    grade: &Grade,
-    options: &[QuizOption],
-    multiple: bool,
-    attempts: u32,
-    order: &[usize],
-) -> Feedback {
-    let chosen_wrong: Vec<usize> = order
-        .iter()
-        .copied()
-        .filter(|&index| {
-            grade.items.iter().any(|item| {
-                item.index == Some(index as u32)
-                    && !item.right
-                    && options.get(index).is_some_and(|o| !o.correct)
-            })
-        })
-        .collect();
-    let chosen: usize = grade
-        .items
-        .iter()
-        .filter(|item| {
-            item.index
-                .and_then(|i| options.get(i as usize))
-                .is_some_and(|option| option.correct == item.right)
-        })
-        .count();
-    let missing = options
-        .iter()
-        .enumerate()
-        .filter(|(index, option)| {
-            option.correct
-                && grade
-                    .items
-                    .iter()
-                    .any(|item| item.index == Some(*index as u32) && !item.right)
-        })
-        .count();
-    let first = (attempts > 1)
-        .then(|| chosen_wrong.first().copied())
-        .flatten();
-    let number = first.and_then(|index| order.iter().position(|&at| at == index).map(|p| p + 1));
-    let summary = both(|lang| {
-        let mut said = match (multiple, lang) {
-            (false, Lang::En) => "The option you chose is not right.".to_owned(),
-            (false, Lang::Zh) => "你选的选项不对。".to_owned(),
-            (true, Lang::En) => match chosen_wrong.len() {
-                0 => "None of the options you chose is wrong".to_owned(),
-                1 => format!("1 of the {chosen} options you chose is wrong"),
-                n => format!("{n} of the {chosen} options you chose are wrong"),
-            },
-            (true, Lang::Zh) => match chosen_wrong.len() {
-                0 => "你选的选项没有错的".to_owned(),
-                n => format!("你选的 {chosen} 个选项中有 {n} 个不对"),
-            },
-        };
-        if multiple {
-            said.push_str(&match (missing, lang) {
-                (0, Lang::En) => ".".to_owned(),
-                (1, Lang::En) => "; 1 right option is missing.".to_owned(),
-                (n, Lang::En) => format!("; {n} right options are missing."),
-                (0, Lang::Zh) => "。".to_owned(),
-                (n, Lang::Zh) => format!("；还少选了 {n} 个正确的选项。"),
-            });
-        }
-        if let Some(number) = number {
-            said.push_str(&match lang {
-                Lang::En => format!(" The first wrong one you chose: option {number}."),
-                Lang::Zh => format!("你选错的第一个：选项 {number}。"),
-            });
-        } else if attempts <= 1 {
-            said.push_str(lang.pick(
-                " Think again; from your next try on, the first wrong choice is pointed out.",
-                "再想想；从下一次作答起，会指出你选错的第一个。",
-            ));
-        }
-        said
-    });
-    let items = first
-        .map(|index| GradeItem {
-            index: Some(index as u32),
-            right: false,
-            text: Noun::Option.not_yet(),
-        })
-        .into_iter()
-        .collect();
-    hidden(summary, items)
-}
-
 /// What the items of a mark, predict or quiz grade are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Noun {
+pub(crate) enum Noun {
     Step,
     Prediction,
     Option,
@@ -245,7 +159,7 @@ enum Noun {
 
 impl Noun {
     /// `2 of 5 steps` / `5 步中有 2 步`.
-    fn count(self, wrong: usize, total: usize, lang: Lang) -> String {
+    pub(crate) fn count(self, wrong: usize, total: usize, lang: Lang) -> String {
         match (self, lang) {
             (Noun::Step, Lang::En) => format!("{wrong} of {total} steps"),
             (Noun::Prediction, Lang::En) => format!("{wrong} of {total} predictions"),
@@ -261,7 +175,7 @@ impl Noun {
     }
 
     /// The first wrong item: a step by number, a failing case below.
-    fn which(self, index: Option<u32>, lang: Lang) -> String {
+    pub(crate) fn which(self, index: Option<u32>, lang: Lang) -> String {
         match (self, lang, index) {
             #[cfg(feature = "sql-lab")]
             (Noun::Case, Lang::En, _) => "see below".to_owned(),
@@ -278,7 +192,7 @@ impl Noun {
     /// case keeps its text (the case, the step and the row count produced
     /// against the one required, no statement); others only that they are
     /// wrong.
-    fn wrong_item(self, item: &GradeItem) -> Text {
+    pub(crate) fn wrong_item(self, item: &GradeItem) -> Text {
         #[cfg(feature = "sql-lab")]
         if self == Noun::Case {
             return item.text.clone();
@@ -288,7 +202,7 @@ impl Noun {
     }
 
     /// A wrong item's text: that it is wrong, not what is right.
-    fn not_yet(self) -> Text {
+    pub(crate) fn not_yet(self) -> Text {
         match self {
             Noun::Step => Text {
                 en: "Not right yet: look at this step again.".to_owned(),
@@ -311,7 +225,7 @@ impl Noun {
     }
 }
 
-fn both(said: impl Fn(Lang) -> String) -> Text {
+pub(crate) fn both(said: impl Fn(Lang) -> String) -> Text {
     Text {
         en: said(Lang::En),
         zh: said(Lang::Zh),

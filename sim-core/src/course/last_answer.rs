@@ -9,14 +9,13 @@
 //! a break exercise's starting schedule are written here too, in the
 //! typed shapes of [`answer_json`](super::answer_json).
 
+#[allow(unused_imports)]
+use crate::course::kinds::{design::*, mark::*, predict::*, quiz::*, schedule::*, sql::*};
 use serde_json::Value;
 
-use crate::course::answer_json::{
-    AnswerJson, DesignJson, Field, NoteJson, NoteText, StepJson, names,
-};
-use crate::course::grade::{Answer, DesignAnswer};
-use crate::course::lesson::{ExerciseKind, Knob, Lesson};
-use crate::scenario::{Action, OpRef, Scenario, Step, ValueRef};
+use crate::course::answer_json::AnswerJson;
+use crate::course::grade::Answer;
+use crate::course::lesson::{ExerciseKind, Lesson};
 
 /// `answer` as the JSON of an answers file, for `lesson`'s exercise of
 /// `kind` (a break schedule names its world's workers and targets).
@@ -53,108 +52,6 @@ pub fn answer_json(lesson: &Lesson, kind: &ExerciseKind, answer: &Answer) -> Ans
                 .collect(),
         ),
     }
-}
-
-/// Only the knobs the exercise opens, as [`Answer::Design`] reads them; the
-/// reconciliation list only when it names a target.
-fn design_json(kind: &ExerciseKind, design: &DesignAnswer) -> DesignJson {
-    let open: &[Knob] = match kind {
-        ExerciseKind::Design { open, .. } => open,
-        _ => &[],
-    };
-    fn knob<T>(open: &[Knob], knob: Knob, field: Option<Field<T>>) -> Field<T> {
-        field.filter(|_| open.contains(&knob)).unwrap_or_default()
-    }
-    let name = |name: &str| Field::Is(name.to_owned());
-    DesignJson {
-        commit_checks: knob(
-            open,
-            Knob::CommitChecks,
-            design.commit_checks.map(|set| names(set.names())),
-        ),
-        renew_checks: knob(
-            open,
-            Knob::RenewChecks,
-            design.renew_checks.map(|set| names(set.names())),
-        ),
-        token: knob(open, Knob::Token, design.token.map(|t| name(t.name()))),
-        lease_clock: knob(
-            open,
-            Knob::LeaseClock,
-            design.lease_clock.map(|c| name(c.name())),
-        ),
-        target_protect: knob(
-            open,
-            Knob::TargetProtect,
-            design
-                .target_protect
-                .as_ref()
-                .map(|protects| names(protects.iter().map(|p| p.name()))),
-        ),
-        reconcile: if design.reconcile.is_empty() {
-            Field::Absent
-        } else {
-            let targets: Vec<String> = design
-                .reconcile
-                .iter()
-                .map(|t| format!("t{}", u32::from(*t) + 1))
-                .collect();
-            names(targets.iter().map(String::as_str))
-        },
-    }
-}
-
-/// A scenario's steps as the steps of a break answer (what a break
-/// exercise's schedule starts from).
-pub fn scenario_steps(scenario: &Scenario) -> Vec<StepJson> {
-    steps_json(scenario, &scenario.steps, &scenario.ops, &scenario.values)
-}
-
-/// `steps` with the keys of a scenario's steps, naming `shell`'s workers,
-/// targets and jobs and the operation ids `ops` and values `values`.
-fn steps_json(
-    shell: &Scenario,
-    steps: &[Step],
-    ops: &[String],
-    values: &[String],
-) -> Vec<StepJson> {
-    let id = |id: &str| Field::Is(id.to_owned());
-    let named = |names: &[String], index: u32| {
-        names
-            .get(index as usize)
-            .map_or(Field::Absent, |name| id(name))
-    };
-    steps
-        .iter()
-        .map(|step| {
-            let write = step.action == Action::Write;
-            StepJson {
-                at: Field::Is(step.at),
-                worker: step
-                    .worker
-                    .map_or(Field::Absent, |w| id(shell.worker_id(w))),
-                action: id(step.action.name()),
-                target: step
-                    .target
-                    .map_or(Field::Absent, |t| id(shell.target_id(t))),
-                job: step.job.map_or(Field::Absent, |j| id(shell.job_id(j))),
-                op: match step.op {
-                    OpRef::Named(index) if write => named(ops, index),
-                    _ => Field::Absent,
-                },
-                value: match step.value {
-                    ValueRef::Named(index) if write => named(values, index),
-                    _ => Field::Absent,
-                },
-                note: step.note.as_ref().map_or(Field::Absent, |note| {
-                    Field::Is(NoteJson::Each(NoteText {
-                        en: note.en.clone(),
-                        zh: note.zh.clone(),
-                    }))
-                }),
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -5,14 +5,13 @@
 use crate::Lang;
 use crate::course::error::CourseError;
 use crate::course::{CONCEPTS, complete};
-use crate::design::{Design, Preset};
-use crate::explore::{Bounds, WorldOptions};
+use crate::design::Design;
+use crate::explore::WorldOptions;
 use crate::parse::{Diagnostic, Reader, Value, decode, document, line_col, name, words};
 use crate::resource::{MinimalDesign, ResourceKind};
 use crate::scenario::{Action, DesignSource, Scenario, Text};
 use crate::sqllab::Slot;
 use crate::trace::ViolationKind;
-use strum::VariantArray as _;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lesson {
@@ -213,7 +212,7 @@ const KINDS: [&str; 6] = ["mark", "predict", "design", "break", "quiz", "sql"];
 
 /// How many targets a design exercise's world has unless its `[world]`
 /// says otherwise.
-const DESIGN_TARGETS: usize = 2;
+pub(crate) const DESIGN_TARGETS: usize = 2;
 
 /// An exercise's keys. The first six belong to every kind; from
 /// `scenario` to `options`, each belongs to some kinds only; `title` and
@@ -241,7 +240,7 @@ const EXERCISE_KEYS: [&str; 18] = [
 ];
 
 /// A `sql` exercise's slot names, in [`Slot::VARIANTS`] order.
-const SLOT_NAMES: [&str; 4] = ["claim", "renew", "finish", "cancel"];
+pub(crate) const SLOT_NAMES: [&str; 4] = ["claim", "renew", "finish", "cancel"];
 
 /// Where `statements` (a `sql` exercise's slots) is in [`EXERCISE_KEYS`].
 const STATEMENTS_KEY: usize = 17;
@@ -266,7 +265,7 @@ pub fn parse_lesson(bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic>> {
 
 impl Reader<'_> {
     /// A text that must exist in both languages.
-    fn bilingual(&mut self, value: &Value<'_>, what: &Text) -> Option<Text> {
+    pub(crate) fn bilingual(&mut self, value: &Value<'_>, what: &Text) -> Option<Text> {
         let text = self.text(value, what)?;
         if !complete(&text) {
             self.error(
@@ -280,7 +279,7 @@ impl Reader<'_> {
         Some(text)
     }
 
-    fn concepts(&mut self, value: &Value<'_>, what: &Text) -> Vec<String> {
+    pub(crate) fn concepts(&mut self, value: &Value<'_>, what: &Text) -> Vec<String> {
         let Some(entries) = self.array(value, what) else {
             return Vec::new();
         };
@@ -315,7 +314,7 @@ impl Reader<'_> {
     /// Reads a lesson's top-level keys in order (id, order, titles,
     /// concepts, sections, scenarios, exercises), each mistake said in both
     /// languages at its position.
-    fn lesson(
+    pub(crate) fn lesson(
         &mut self,
         root: &toml::de::DeTable<'_>,
         span: std::ops::Range<usize>,
@@ -375,7 +374,7 @@ impl Reader<'_> {
 
     /// The lesson's concepts (its `concepts` list, `value`) are exactly
     /// those its sections and exercises name.
-    fn concepts_used(
+    pub(crate) fn concepts_used(
         &mut self,
         value: &Value<'_>,
         concepts: &[String],
@@ -412,7 +411,7 @@ impl Reader<'_> {
         }
     }
 
-    fn scenarios(&mut self, value: &Value<'_>) -> Vec<(String, Scenario)> {
+    pub(crate) fn scenarios(&mut self, value: &Value<'_>) -> Vec<(String, Scenario)> {
         let Some(table) = self.table(value, &name("`scenarios`")) else {
             return Vec::new();
         };
@@ -451,7 +450,7 @@ impl Reader<'_> {
             .collect()
     }
 
-    fn scenario_ref(&mut self, value: &Value<'_>, names: &[String]) -> Option<usize> {
+    pub(crate) fn scenario_ref(&mut self, value: &Value<'_>, names: &[String]) -> Option<usize> {
         let name = self.string(value, &name("`scenario`"))?;
         let found = names.iter().position(|known| *known == name);
         if found.is_none() {
@@ -480,7 +479,7 @@ impl Reader<'_> {
         found
     }
 
-    fn sections(&mut self, value: &Value<'_>, names: &[String]) -> Vec<Section> {
+    pub(crate) fn sections(&mut self, value: &Value<'_>, names: &[String]) -> Vec<Section> {
         let Some(entries) = self.array(value, &name("`sections`")) else {
             return Vec::new();
         };
@@ -527,7 +526,11 @@ impl Reader<'_> {
         sections
     }
 
-    fn exercises(&mut self, value: &Value<'_>, scenarios: &[(String, Scenario)]) -> Vec<Exercise> {
+    pub(crate) fn exercises(
+        &mut self,
+        value: &Value<'_>,
+        scenarios: &[(String, Scenario)],
+    ) -> Vec<Exercise> {
         let Some(entries) = self.array(value, &name("`exercises`")) else {
             return Vec::new();
         };
@@ -559,7 +562,7 @@ impl Reader<'_> {
         exercises
     }
 
-    fn exercise(
+    pub(crate) fn exercise(
         &mut self,
         entry: &Value<'_>,
         scenarios: &[(String, Scenario)],
@@ -633,7 +636,7 @@ impl Reader<'_> {
     }
 
     /// An exercise's hints: at least two, from a nudge to almost the answer.
-    fn hints(&mut self, value: &Value<'_>) -> Vec<Text> {
+    pub(crate) fn hints(&mut self, value: &Value<'_>) -> Vec<Text> {
         let entries = self.array(value, &name("`hints`")).unwrap_or_default();
         if entries.len() < 2 {
             self.error(
@@ -651,7 +654,11 @@ impl Reader<'_> {
     }
 
     /// Keys that belong to other kinds are mistakes, not silently ignored.
-    fn reject_other_kinds_keys(&mut self, fields: &crate::parse::Fields<'_, '_>, kind_name: &str) {
+    pub(crate) fn reject_other_kinds_keys(
+        &mut self,
+        fields: &crate::parse::Fields<'_, '_>,
+        kind_name: &str,
+    ) {
         let allowed: &[usize] = match kind_name {
             "mark" => &[6, 7],
             "predict" => &[6, 8],
@@ -679,7 +686,7 @@ impl Reader<'_> {
 
     /// A `mark`, `predict`, `break` or `sql` exercise: each is about one of the
     /// lesson's scenarios.
-    fn scenario_exercise(
+    pub(crate) fn scenario_exercise(
         &mut self,
         fields: &crate::parse::Fields<'_, '_>,
         kind_name: &str,
@@ -735,335 +742,5 @@ impl Reader<'_> {
             }
         };
         Some(kind)
-    }
-
-    fn candidates(&mut self, value: &Value<'_>) -> Option<Vec<Action>> {
-        let entries = self.array(value, &name("`candidates`"))?;
-        let mut actions = Vec::new();
-        for entry in entries {
-            let action =
-                self.choice(entry, &words("action", "动作"), &Action::ALL, Action::name)?;
-            if !action.can_have_effect() {
-                self.error(
-                    entry.span(),
-                    words(
-                        format!(
-                            "`{}` never has an effect to reject; candidates are write, finish, fail and renew",
-                            action.name()
-                        ),
-                        format!(
-                            "`{}` 从不产生可拒绝的效果；候选动作是 write、finish、fail 和 renew",
-                            action.name()
-                        ),
-                    ),
-                );
-            }
-            actions.push(action);
-        }
-        if actions.is_empty() {
-            self.error(
-                value.span(),
-                words(
-                    "`candidates` needs at least one action",
-                    "`candidates` 至少需要一个动作",
-                ),
-            );
-        }
-        Some(actions)
-    }
-
-    fn step_indices(&mut self, value: &Value<'_>, count: usize) -> Option<Vec<u32>> {
-        let entries = self.array(value, &name("`steps`"))?;
-        let mut steps = Vec::new();
-        for entry in entries {
-            let max = i64::try_from(count).unwrap_or(0) - 1;
-            let index = self.integer(entry, &words("a step index", "步骤序号"), 0, max.max(0))?;
-            if count == 0 {
-                self.error(
-                    entry.span(),
-                    words("the scenario has no steps", "场景里没有步骤"),
-                );
-            }
-            steps.push(u32::try_from(index).unwrap_or(0));
-        }
-        if steps.is_empty() {
-            self.error(
-                value.span(),
-                words(
-                    "`steps` needs at least one step index",
-                    "`steps` 至少需要一个步骤序号",
-                ),
-            );
-        }
-        Some(steps)
-    }
-
-    fn design_exercise(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {
-        let (start, start_source) = match fields.get(9) {
-            Some(value) => self.design(value)?,
-            None => (
-                Preset::TtlLockOnly.design(),
-                DesignSource::Preset(Preset::TtlLockOnly),
-            ),
-        };
-        let open = self.open_knobs(fields)?;
-        let mut world = WorldOptions::new(start, start_source);
-        let (resources, gateway) = match fields.get(11) {
-            Some(value) => self.world_table(value, &mut world)?,
-            None => (vec![ResourceKind::Generic; DESIGN_TARGETS], false),
-        };
-        // A real resource starts with the start design's protection only
-        // when it offers it; otherwise with none.
-        world.targets = Some(
-            resources
-                .iter()
-                .map(|kind| {
-                    kind.offer(start.target_protect, gateway)
-                        .map_or(crate::design::Protect::None, |o| o.protect)
-                })
-                .collect(),
-        );
-        if let Err(problem) = world.world() {
-            self.error(
-                fields.span.clone(),
-                words(
-                    format!("the design exercise's world is invalid: {problem}"),
-                    format!("设计练习的世界设置无效：{}", problem.message(Lang::Zh)),
-                ),
-            );
-            return None;
-        }
-        Some(ExerciseKind::Design {
-            start,
-            start_source,
-            open,
-            world,
-            resources,
-            gateway,
-            minimal: MinimalMemo::default(),
-        })
-    }
-
-    /// The knobs a design exercise lets the learner turn: at least one.
-    fn open_knobs(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<Vec<Knob>> {
-        let open_value = self.required(
-            fields,
-            10,
-            "open",
-            &words("this `design` exercise", "这道 `design` 练习"),
-        )?;
-        let entries = self.array(open_value, &name("`open`"))?;
-        let mut open = Vec::new();
-        for entry in entries {
-            if let Some(knob) = self.choice(
-                entry,
-                &words("design knob", "设计旋钮"),
-                &Knob::ALL,
-                Knob::name,
-            ) {
-                open.push(knob);
-            }
-        }
-        if open.is_empty() {
-            self.error(
-                open_value.span(),
-                words(
-                    "`open` needs at least one knob the learner may turn",
-                    "`open` 至少需要一个学习者可以调节的旋钮",
-                ),
-            );
-        }
-        Some(open)
-    }
-
-    /// A design exercise's `[world]` table, read into `world`; returns the
-    /// resource each target stands for (a count gives anonymous targets,
-    /// a list of kind names real ones) and whether the design has a gateway.
-    fn world_table(
-        &mut self,
-        value: &Value<'_>,
-        world: &mut WorldOptions,
-    ) -> Option<(Vec<ResourceKind>, bool)> {
-        let table = self.table(value, &name("`world`"))?;
-        let mut targets = vec![ResourceKind::Generic; DESIGN_TARGETS];
-        const WORLD: [&str; 11] = [
-            "workers",
-            "targets",
-            "ttl",
-            "cancel",
-            "restarted",
-            "jobs",
-            "max_time",
-            "max_claims",
-            "heartbeat",
-            "max_steps",
-            "gateway",
-        ];
-        let world_fields = self.fields(table, value.span(), &WORLD, &name("`world`"));
-        let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
-            world_fields
-                .get(index)
-                .and_then(|v| reader.integer(v, &Text::both(&format!("`world.{name}`")), min, max))
-        };
-        if let Some(workers) = number(self, 0, "workers", 2, 4) {
-            world.workers = workers as u8;
-        }
-        match world_fields.get(1) {
-            Some(list) if matches!(list.get_ref(), toml::de::DeValue::Array(_)) => {
-                targets = self.target_kinds(list)?;
-            }
-            Some(_) => {
-                if let Some(count) = number(self, 1, "targets", 0, 4) {
-                    targets = vec![ResourceKind::Generic; count as usize];
-                }
-            }
-            None => {}
-        }
-        let gateway = world_fields
-            .get(10)
-            .and_then(|v| self.bool(v, &name("`world.gateway`")))
-            .unwrap_or(false);
-        if let Some(ttl) = number(self, 2, "ttl", 1, 15) {
-            world.ttl = ttl as u8;
-        }
-        if let Some(jobs) = number(self, 5, "jobs", 1, 3) {
-            world.jobs = jobs as u8;
-        }
-        let mut bounds = Bounds::default();
-        if let Some(time) = number(self, 6, "max_time", 1, 48) {
-            bounds.max_time = time as u8;
-        }
-        if let Some(claims) = number(self, 7, "max_claims", 1, 8) {
-            bounds.max_claims = claims as u8;
-        }
-        if let Some(steps) = number(self, 9, "max_steps", 1, 64) {
-            bounds.max_steps = steps as u16;
-        }
-        world.bounds = bounds;
-        for (index, flag) in [
-            (3, &mut world.allow_cancel),
-            (4, &mut world.restarted),
-            (8, &mut world.heartbeat),
-        ] {
-            if let Some(value) = world_fields
-                .get(index)
-                .and_then(|v| self.bool(v, &name(&format!("`world.{}`", WORLD[index]))))
-            {
-                *flag = value;
-            }
-        }
-        Some((targets, gateway))
-    }
-
-    /// `world.targets` as a list of kind names: the resources, at most 4.
-    fn target_kinds(&mut self, list: &Value<'_>) -> Option<Vec<ResourceKind>> {
-        let entries = self.array(list, &name("`world.targets`"))?;
-        if entries.len() > 4 {
-            self.error(
-                list.span(),
-                words(
-                    "`world.targets` lists at most 4 resources",
-                    "`world.targets` 最多列出 4 个资源",
-                ),
-            );
-        }
-        Some(
-            entries
-                .iter()
-                .filter_map(|entry| {
-                    self.choice(
-                        entry,
-                        &words("resource kind", "资源类型"),
-                        &ResourceKind::ALL,
-                        ResourceKind::name,
-                    )
-                })
-                .take(4)
-                .collect(),
-        )
-    }
-
-    /// A `sql` exercise's `statements`: distinct slot names, at least one
-    /// (default claim, renew and finish).
-    fn slots(&mut self, value: Option<&Value<'_>>) -> Option<Vec<Slot>> {
-        let Some(value) = value else {
-            return Some(vec![Slot::Claim, Slot::Renew, Slot::Finish]);
-        };
-        let entries = self.array(value, &name("`statements`"))?;
-        let mut slots = Vec::new();
-        for entry in entries {
-            let named = self.choice(entry, &name("statement"), &SLOT_NAMES, |k| k)?;
-            for slot in Slot::VARIANTS {
-                if slot.name() == named && !slots.contains(slot) {
-                    slots.push(*slot);
-                }
-            }
-        }
-        // A name listed twice counts once; an empty list is lint's to report.
-        Some(slots)
-    }
-
-    fn quiz(&mut self, fields: &crate::parse::Fields<'_, '_>) -> Option<ExerciseKind> {
-        let multiple = fields
-            .get(13)
-            .and_then(|v| self.bool(v, &name("`multiple`")))
-            .unwrap_or(false);
-        let value = self.required(
-            fields,
-            14,
-            "options",
-            &words("this `quiz` exercise", "这道 `quiz` 练习"),
-        )?;
-        let entries = self.array(value, &name("`options`"))?;
-        let mut options = Vec::new();
-        for entry in entries {
-            let Some(table) = self.table(entry, &words("a quiz option", "测验选项")) else {
-                continue;
-            };
-            let option_fields = self.fields(
-                table,
-                entry.span(),
-                &["text", "correct", "why"],
-                &words("a quiz option", "测验选项"),
-            );
-            let text = self
-                .required(&option_fields, 0, "text", &words("this option", "这个选项"))
-                .and_then(|v| self.bilingual(v, &words("the option's `text`", "选项的 `text`")));
-            let correct = self
-                .required(
-                    &option_fields,
-                    1,
-                    "correct",
-                    &words("this option", "这个选项"),
-                )
-                .and_then(|v| self.bool(v, &name("`correct`")));
-            let why = self
-                .required(&option_fields, 2, "why", &words("this option", "这个选项"))
-                .and_then(|v| self.bilingual(v, &words("the option's `why`", "选项的 `why`")));
-            if let (Some(text), Some(correct), Some(why)) = (text, correct, why) {
-                options.push(QuizOption { text, correct, why });
-            }
-        }
-        let correct = options.iter().filter(|o| o.correct).count();
-        if options.len() < 2 {
-            self.error(
-                value.span(),
-                words("a quiz needs at least two options", "测验至少需要两个选项"),
-            );
-        } else if correct == 0 {
-            self.error(
-                value.span(),
-                words(
-                    "a quiz needs at least one correct option",
-                    "测验至少需要一个正确选项",
-                ),
-            );
-        } else if !multiple && correct > 1 {
-            self.error(
-                value.span(),
-                words("a single-choice quiz needs exactly one correct option (or set `multiple = true`)", "单选测验必须恰好有一个正确选项（或设置 `multiple = true`）"),
-            );
-        }
-        Some(ExerciseKind::Quiz { multiple, options })
     }
 }

@@ -5,17 +5,11 @@
 
 use crate::Lang;
 use crate::course::error::CourseError;
-use crate::course::grade::{
-    DesignExercise, MarkKey, breaking_schedule, mark_keys, minimal_design, worked_solution,
-};
-use crate::course::lesson::{Exercise, ExerciseKind, Lesson, QuizOption};
-use crate::scenario::Action;
-use crate::trace::ViolationKind;
 #[cfg(feature = "sql-lab")]
-use crate::{
-    course::grade::sql_plan,
-    sqllab::{Plan, PlanRun, judge},
-};
+use crate::course::kinds::sql::sql_plan;
+#[allow(unused_imports)]
+use crate::course::kinds::{design::*, mark::*, predict::*, quiz::*, schedule::*, sql::*};
+use crate::course::lesson::{Exercise, ExerciseKind, Lesson, QuizOption};
 
 /// One problem with an exercise, at the exercise's line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,7 +150,7 @@ impl LintKind {
 }
 
 /// [`LintKind::CorrectIsLongest`] in English and Chinese.
-fn longest_said(lang: Lang, longest: &[String], quizzes: usize) -> (String, String) {
+pub(crate) fn longest_said(lang: Lang, longest: &[String], quizzes: usize) -> (String, String) {
     (
         format!(
             "in {} of {quizzes} single-choice quizzes the correct option is the longest ({} text), so the longest option is a winning guess; at most half may be: {}",
@@ -175,7 +169,7 @@ fn longest_said(lang: Lang, longest: &[String], quizzes: usize) -> (String, Stri
 
 impl LintProblem {
     /// `problem` of `exercise`, at its position.
-    fn of(exercise: &Exercise, problem: LintKind) -> LintProblem {
+    pub(crate) fn of(exercise: &Exercise, problem: LintKind) -> LintProblem {
         LintProblem {
             line: exercise.line,
             col: exercise.col,
@@ -209,7 +203,7 @@ pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
 }
 
 /// What is wrong with `exercise`, in the order lint reports it.
-fn exercise_problems(lesson: &Lesson, exercise: &Exercise) -> Vec<LintKind> {
+pub(crate) fn exercise_problems(lesson: &Lesson, exercise: &Exercise) -> Vec<LintKind> {
     let mut found = Vec::new();
     if exercise.title.is_none() {
         found.push(LintKind::MissingTitle);
@@ -265,104 +259,6 @@ fn exercise_problems(lesson: &Lesson, exercise: &Exercise) -> Vec<LintKind> {
     found
 }
 
-/// A mark exercise needs at least one step of each of the two sure kinds:
-/// an `Either` step alone tells nothing apart.
-fn mark_problems(lesson: &Lesson, scenario: usize, candidates: &[Action]) -> Vec<LintKind> {
-    let Some(scenario) = lesson.scenario(scenario) else {
-        return vec![LintKind::MissingScenario];
-    };
-    let keys = mark_keys(scenario, candidates);
-    let has = |kind: MarkKey| keys.iter().any(|(_, key)| *key == kind);
-    let mut found = Vec::new();
-    if !has(MarkKey::MustRefuse) {
-        found.push(LintKind::NothingToFind);
-    }
-    if !has(MarkKey::MustAllow) {
-        found.push(LintKind::NothingToTellApart);
-    }
-    found
-}
-
-/// A design exercise is solvable: a minimal safe design exists, and it
-/// passes the grader (any design of the same least cost passes too, so a
-/// tie between minimal designs is no problem).
-fn design_problem(lesson: &Lesson, exercise: &Exercise, kind: &ExerciseKind) -> Option<LintKind> {
-    let minimal = DesignExercise::of(kind).map(|e| minimal_design(&e));
-    match minimal {
-        Some(Ok(Some(_))) => (!worked_solution(lesson, exercise).is_ok_and(|s| s.grade.correct))
-            .then_some(LintKind::MinimalFails),
-        Some(Ok(None)) | None => Some(LintKind::NoSafeDesign),
-        Some(Err(why)) => Some(LintKind::World(why)),
-    }
-}
-
-/// A break exercise is solvable: the explorers find a breaking schedule.
-fn break_problem(
-    lesson: &Lesson,
-    scenario: usize,
-    violation: Option<ViolationKind>,
-) -> Option<LintKind> {
-    let Some(scenario) = lesson.scenario(scenario) else {
-        return Some(LintKind::MissingScenario);
-    };
-    match breaking_schedule(scenario, violation) {
-        Ok(Some(_)) => None,
-        Ok(None) => Some(LintKind::Unbreakable),
-        Err(why) => Some(LintKind::World(why)),
-    }
-}
-
-/// A quiz's hints must not say how many options are correct.
-fn quiz_problems(exercise: &Exercise) -> Vec<LintKind> {
-    let mut found = Vec::new();
-    for (hint, text) in exercise.hints.iter().enumerate() {
-        if counts_answers_en(&text.en) {
-            found.push(LintKind::HintCountsAnswers {
-                hint,
-                lang: Lang::En,
-            });
-        }
-        if counts_answers_zh(&text.zh) {
-            found.push(LintKind::HintCountsAnswers {
-                hint,
-                lang: Lang::Zh,
-            });
-        }
-    }
-    found
-}
-
-#[cfg(feature = "sql-lab")]
-/// Lint of `sql` exercises, which sim-core cannot run alone: `run` runs a
-/// plan with a reference statement set on a real SQLite (the test suite
-/// keeps that set, not the lesson file), and every case must pass.
-pub fn sql_unsolved(lesson: &Lesson, run: impl Fn(&Plan) -> PlanRun) -> Vec<LintProblem> {
-    let mut problems = Vec::new();
-    for exercise in &lesson.exercises {
-        if !matches!(exercise.kind, ExerciseKind::Sql { .. }) {
-            continue;
-        }
-        let problem = match sql_plan(lesson, exercise) {
-            Ok(plan) => {
-                let failing: Vec<_> = judge(&plan, &run(&plan))
-                    .into_iter()
-                    .filter(|verdict| !verdict.passed())
-                    .map(|verdict| verdict.case)
-                    .collect();
-                (!failing.is_empty()).then_some(LintKind::SqlUnsolved(failing))
-            }
-            Err(why) => Some(LintKind::SqlPlan(
-                why.message(Lang::En),
-                why.message(Lang::Zh),
-            )),
-        };
-        if let Some(problem) = problem {
-            problems.push(LintProblem::of(exercise, problem));
-        }
-    }
-    problems
-}
-
 /// Lint over the whole course, for what no single lesson shows: whether the
 /// correct option is the strictly longest one in more than half of the
 /// course's single-choice quizzes, in either language (each measured on
@@ -401,17 +297,6 @@ pub fn lint_course(lessons: &[Lesson]) -> Vec<LintKind> {
         .collect()
 }
 
-/// The correct option is longer than every other one, in `lang`.
-fn correct_is_longest(options: &[QuizOption], lang: Lang) -> bool {
-    let length = |option: &QuizOption| option.text.get(lang).chars().count();
-    let right = options.iter().filter(|o| o.correct).map(length).max();
-    let wrong = options.iter().filter(|o| !o.correct).map(length).max();
-    match (right, wrong) {
-        (Some(right), Some(wrong)) => right > wrong,
-        _ => false,
-    }
-}
-
 /// Numbers as English words (and digits, see [`is_count`]).
 const NUMBER_WORDS: [&str; 8] = [
     "one", "two", "three", "four", "five", "six", "seven", "eight",
@@ -437,7 +322,7 @@ const OPTION_WORDS: [&str; 16] = [
     "apply",
 ];
 
-fn is_count(word: &str) -> bool {
+pub(crate) fn is_count(word: &str) -> bool {
     NUMBER_WORDS.contains(&word) || (!word.is_empty() && word.chars().all(|c| c.is_ascii_digit()))
 }
 
@@ -445,7 +330,7 @@ fn is_count(word: &str) -> bool {
 /// "only two", "two of these", "two of the statements", "three
 /// statements", "one correct", "both are", "none of them", "all but one".
 /// "one of the workers" is not one: only options are counted.
-fn counts_answers_en(hint: &str) -> bool {
+pub(crate) fn counts_answers_en(hint: &str) -> bool {
     let lower = hint.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
@@ -469,7 +354,7 @@ fn counts_answers_en(hint: &str) -> bool {
 /// A Chinese hint that says how many options are right: a number and a
 /// measure word (两个, 一项, 两句) led by 其中 / 只有 / 恰好 … or followed by
 /// 选项 / 说法 / 正确 …; a count alone ("一个数字") is not one.
-fn counts_answers_zh(hint: &str) -> bool {
+pub(crate) fn counts_answers_zh(hint: &str) -> bool {
     const NUMBERS: &str = "一二两三四五六七八九十0123456789";
     const MEASURES: &str = "个项句条处种";
     const BEFORE: [&str; 8] = [

@@ -10,6 +10,7 @@ mod error;
 mod feedback;
 pub mod front_door;
 mod grade;
+mod kinds;
 mod last_answer;
 mod lesson;
 mod levels;
@@ -25,20 +26,23 @@ pub use answer_json::{
 };
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use feedback::Feedback;
-#[cfg(feature = "sql-lab")]
-pub use grade::sql_plan;
 pub use grade::{
-    Answer, DesignAnswer, DesignExercise, Grade, GradeItem, MarkKey, Schedule, Solution, SqlAnswer,
-    asked_steps, grade, mark_candidates, mark_key, mark_keys, minimal_design, schedule_scenario,
-    solution, worked_solution,
+    Answer, DesignAnswer, Grade, GradeItem, Schedule, Solution, SqlAnswer, grade, solution,
+    worked_solution,
 };
-pub use last_answer::{answer_json, answer_to_json, scenario_steps};
+pub use kinds::design::{DesignExercise, minimal_design};
+pub use kinds::mark::{MarkKey, mark_candidates, mark_key, mark_keys};
+pub use kinds::predict::asked_steps;
+pub use kinds::schedule::{scenario_steps, schedule_scenario};
+#[cfg(feature = "sql-lab")]
+pub use kinds::sql::sql_plan;
+#[cfg(feature = "sql-lab")]
+pub use kinds::sql::sql_unsolved;
+pub use last_answer::{answer_json, answer_to_json};
 pub use lesson::{
     Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
 };
 pub use levels::{Level, LevelState, ReviewRow, Standing};
-#[cfg(feature = "sql-lab")]
-pub use lint::sql_unsolved;
 pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
 pub use order::option_order;
 pub use progress::{

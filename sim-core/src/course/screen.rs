@@ -27,13 +27,13 @@ use crate::Lang;
 use crate::Reveal;
 use crate::course::error::CourseError;
 use crate::course::grade::{Answer, Grade, GradeItem, Solution};
+use crate::course::kinds;
 use crate::course::last_answer::answer_to_json;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson};
 use crate::course::levels::Standing;
 use crate::course::session::{CourseSession, Graded};
 use crate::explore::Counterexample;
 use crate::scenario::{Scenario, Text};
-use crate::trace::Outcome;
 
 /// What the learner does on an exercise screen.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -289,7 +289,12 @@ impl CourseSession {
         let solution_open = self.solution_available(lesson, id);
         let (cost, cost_label) = design_cost(&exercise.kind, last.as_ref(), lang);
         let named = named_items(shown);
-        let items = items(self, found, exercise, last.as_ref(), &named, revealed, lang)?;
+        let named = Named {
+            items: &named,
+            revealed,
+            lang,
+        };
+        let items = items(self, found, exercise, last.as_ref(), &named)?;
         Ok(ExerciseScreen {
             lesson: lesson.to_owned(),
             exercise: id.to_owned(),
@@ -336,149 +341,81 @@ fn named_items(shown: Option<&Shown>) -> Vec<GradeItem> {
     }
 }
 
-/// The answer's parts: mark and predict steps, quiz options.
+/// What the feedback shown lets the screen say beside the learner's
+/// choices: each named item's verdict, and its reason once revealed.
+pub(crate) struct Named<'a> {
+    pub(crate) items: &'a [GradeItem],
+    pub(crate) revealed: bool,
+    pub(crate) lang: Lang,
+}
+
+impl Named<'_> {
+    fn find(&self, index: u32) -> Option<&GradeItem> {
+        self.items.iter().find(|item| item.index == Some(index))
+    }
+
+    /// The verdict the feedback gives the item, if it names it.
+    pub(crate) fn verdict(&self, index: u32) -> Option<Verdict> {
+        self.find(index).map(|item| {
+            if item.right {
+                Verdict::Right
+            } else {
+                Verdict::Wrong
+            }
+        })
+    }
+
+    /// The item's reason, once the exercise is revealed.
+    pub(crate) fn why(&self, index: u32) -> Option<String> {
+        self.find(index)
+            .filter(|_| self.revealed)
+            .map(|item| item.text.get(self.lang).to_owned())
+    }
+
+    /// A step with the learner's choice and what may be said of it.
+    pub(crate) fn step(&self, index: u32, choice: Option<String>) -> Item {
+        let verdict = self.verdict(index);
+        Item {
+            index,
+            label: step_label(index, self.lang),
+            chosen: choice.is_some(),
+            choice,
+            verdict,
+            verdict_label: verdict.map(|v| verdict_label(v, self.lang)),
+            why: self.why(index),
+        }
+    }
+}
+
+/// The answer's parts, each kind's own (mark and predict steps, quiz
+/// options; the other kinds draw their answer from `answer`).
 fn items(
     session: &CourseSession,
     lesson: &Lesson,
     exercise: &Exercise,
     answer: Option<&Answer>,
-    named: &[GradeItem],
-    revealed: bool,
-    lang: Lang,
+    named: &Named<'_>,
 ) -> Result<Vec<Item>, CourseError> {
-    let verdict_of = |index: u32| {
-        named
-            .iter()
-            .find(|item| item.index == Some(index))
-            .map(|item| {
-                if item.right {
-                    Verdict::Right
-                } else {
-                    Verdict::Wrong
-                }
-            })
-    };
-    let why_of = |index: u32| {
-        named
-            .iter()
-            .find(|item| item.index == Some(index))
-            .filter(|_| revealed)
-            .map(|item| item.text.get(lang).to_owned())
-    };
     Ok(match &exercise.kind {
         ExerciseKind::Mark {
             candidates,
             scenario,
-        } => {
-            let marked: &[u32] = match answer {
-                Some(Answer::Mark(marked)) => marked,
-                _ => &[],
-            };
-            let steps = lesson
-                .scenario(*scenario)
-                .map(|s| crate::course::grade::mark_candidates(s, candidates))
-                .unwrap_or_default();
-            steps
-                .into_iter()
-                .map(|index| {
-                    let chosen = marked.contains(&index);
-                    step_item(
-                        index,
-                        chosen.then(|| mark_words(lang)),
-                        chosen,
-                        verdict_of(index),
-                        why_of(index),
-                        lang,
-                    )
-                })
-                .collect()
-        }
-        ExerciseKind::Predict { .. } => {
-            let predicted: &[(u32, Outcome)] = match answer {
-                Some(Answer::Predict(predicted)) => predicted,
-                _ => &[],
-            };
-            session
-                .asked_steps(&lesson.id, &exercise.id)?
-                .into_iter()
-                .map(|index| {
-                    let guess = predicted
-                        .iter()
-                        .find(|(at, _)| *at == index)
-                        .map(|(_, o)| *o);
-                    step_item(
-                        index,
-                        guess.map(|o| crate::narrate::outcome_label(o, lang).to_owned()),
-                        guess.is_some(),
-                        verdict_of(index),
-                        why_of(index),
-                        lang,
-                    )
-                })
-                .collect()
-        }
-        ExerciseKind::Quiz { options, .. } => {
-            let chosen: &[usize] = match answer {
-                Some(Answer::Quiz(chosen)) => chosen,
-                _ => &[],
-            };
-            let order = session.quiz_order(&lesson.id, &exercise.id)?;
-            order
-                .iter()
-                .enumerate()
-                .filter_map(|(position, &index)| {
-                    let option = options.get(index)?;
-                    let picked = chosen.contains(&index);
-                    // Once solved or revealed every option says whether it
-                    // is true; before, only a chosen option the try names.
-                    let verdict = if revealed {
-                        Some(if option.correct {
-                            Verdict::True
-                        } else {
-                            Verdict::False
-                        })
-                    } else {
-                        verdict_of(index as u32).filter(|_| picked)
-                    };
-                    Some(Item {
-                        index: index as u32,
-                        label: option_label(position + 1, lang),
-                        choice: picked.then(|| lang.pick("chosen", "已选").to_owned()),
-                        chosen: picked,
-                        verdict,
-                        verdict_label: verdict.map(|v| verdict_label(v, lang)),
-                        why: revealed.then(|| option.why.get(lang).to_owned()),
-                    })
-                })
-                .collect()
-        }
+        } => kinds::mark::mark_items(lesson.scenario(*scenario), candidates, answer, named),
+        ExerciseKind::Predict { .. } => kinds::predict::predict_items(
+            &session.asked_steps(&lesson.id, &exercise.id)?,
+            answer,
+            named,
+        ),
+        ExerciseKind::Quiz { options, .. } => kinds::quiz::quiz_items(
+            &session.quiz_order(&lesson.id, &exercise.id)?,
+            options,
+            answer,
+            named,
+        ),
         ExerciseKind::Design { .. } | ExerciseKind::Break { .. } | ExerciseKind::Sql { .. } => {
             Vec::new()
         }
     })
-}
-
-fn step_item(
-    index: u32,
-    choice: Option<String>,
-    chosen: bool,
-    verdict: Option<Verdict>,
-    why: Option<String>,
-    lang: Lang,
-) -> Item {
-    Item {
-        index,
-        label: step_label(index, lang),
-        choice,
-        chosen,
-        verdict,
-        verdict_label: verdict.map(|v| verdict_label(v, lang)),
-        why,
-    }
-}
-
-fn mark_words(lang: Lang) -> String {
-    lang.pick("⚑ marked", "⚑ 已标记").to_owned()
 }
 
 pub(crate) fn step_label(index: u32, lang: Lang) -> String {
@@ -488,14 +425,14 @@ pub(crate) fn step_label(index: u32, lang: Lang) -> String {
     }
 }
 
-fn option_label(number: usize, lang: Lang) -> String {
+pub(crate) fn option_label(number: usize, lang: Lang) -> String {
     match lang {
         Lang::En => format!("option {number}"),
         Lang::Zh => format!("选项 {number}"),
     }
 }
 
-fn verdict_label(verdict: Verdict, lang: Lang) -> String {
+pub(crate) fn verdict_label(verdict: Verdict, lang: Lang) -> String {
     match verdict {
         Verdict::Right => lang.pick("✓ right", "✓ 对"),
         Verdict::Wrong => lang.pick("✗ wrong", "✗ 不对"),
@@ -586,7 +523,7 @@ fn design_cost(
     answer: Option<&Answer>,
     lang: Lang,
 ) -> (Option<u32>, Option<String>) {
-    let Some(exercise) = crate::course::grade::DesignExercise::of(kind) else {
+    let Some(exercise) = crate::course::kinds::design::DesignExercise::of(kind) else {
         return (None, None);
     };
     let default = crate::course::grade::DesignAnswer::default();
@@ -723,7 +660,7 @@ fn key_words(key: &Answer, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::{MarkKey, mark_keys};
+    use crate::course::{MarkKey, mark_keys};
 
     const LESSON: &str = r#"
 id = "one"

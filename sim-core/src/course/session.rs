@@ -16,9 +16,9 @@ use crate::Reveal;
 use crate::course::answer_json::answer_from_json;
 use crate::course::error::{AnswerError, CourseError};
 use crate::course::feedback::{Feedback, feedback};
-use crate::course::grade::{
-    Answer, Grade, Schedule, Solution, asked_steps, grade, schedule_scenario, worked_solution,
-};
+use crate::course::grade::{Answer, Grade, Schedule, Solution, grade, worked_solution};
+use crate::course::kinds::predict::asked_steps;
+use crate::course::kinds::schedule::schedule_scenario;
 use crate::course::last_answer::answer_to_json;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson, parse_lesson};
 use crate::course::order::option_order;
@@ -450,7 +450,7 @@ impl CourseSession {
     #[cfg(feature = "sql-lab")]
     pub fn sql_plan(&self, lesson: &str, id: &str) -> Result<crate::sqllab::Plan, CourseError> {
         let (found, exercise) = self.exercise(lesson, id)?;
-        super::grade::sql_plan(found, exercise)
+        super::kinds::sql::sql_plan(found, exercise)
     }
 
     /// Grades `answer`, computing the key now, and records the attempt;
@@ -627,8 +627,8 @@ impl CourseSession {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::grade::{MarkKey, mark_keys};
     use crate::course::levels::Standing;
+    use crate::course::{MarkKey, mark_keys};
 
     const LESSON: &str = r#"
 id = "one"

@@ -1,0 +1,143 @@
+//! The predict exercise: the learner predicts the outcome of asked steps; the key is the engine's run.
+
+use super::prelude::*;
+
+/// Predict: every asked step, right when the predicted outcome is the run's.
+pub(crate) fn grade_predict(
+    lesson: &Lesson,
+    scenario: usize,
+    steps: Option<&[u32]>,
+    predicted: &[(u32, Outcome)],
+) -> Result<Grade, CourseError> {
+    let scenario = lesson
+        .scenario(scenario)
+        .ok_or(CourseError::MissingScenario)?;
+    let trace = crate::run(scenario);
+    let items: Vec<GradeItem> = asked_steps(scenario, steps)
+        .into_iter()
+        .map(|index| {
+            let actual = trace
+                .steps
+                .get(index as usize)
+                .map_or(Outcome::Noop, |r| r.outcome);
+            let guess = predicted.iter().find(|(i, _)| *i == index).map(|(_, o)| *o);
+            let right = guess == Some(actual);
+            GradeItem {
+                index: Some(index),
+                right,
+                text: told(|lang| {
+                    let zh = |outcome: Outcome| crate::outcome_label(outcome, Lang::Zh);
+                    let head = match (right, guess, lang == Lang::Zh) {
+                        (true, _, false) => format!("Right: {}.", actual.name()),
+                        (true, _, true) => format!("正确：{}。", zh(actual)),
+                        (false, None, false) => {
+                            format!("No prediction; it was {}.", actual.name())
+                        }
+                        (false, None, true) => {
+                            format!("没有预测；结果是 {}。", zh(actual))
+                        }
+                        (false, Some(g), false) => {
+                            format!("You said {}; it was {}.", g.name(), actual.name())
+                        }
+                        (false, Some(g), true) => {
+                            format!("你预测 {}；结果是 {}。", zh(g), zh(actual))
+                        }
+                    };
+                    let gap = if lang == Lang::Zh { "" } else { " " };
+                    format!(
+                        "{head}{gap}{}",
+                        describe_step(scenario, &trace, index as usize, lang)
+                    )
+                }),
+            }
+        })
+        .collect();
+    Ok(finish(items, true, None, None))
+}
+
+/// The steps a predict exercise asks about: its list (those in the
+/// scenario), or every step.
+pub fn asked_steps(scenario: &Scenario, steps: Option<&[u32]>) -> Vec<u32> {
+    let count = u32::try_from(scenario.steps.len()).unwrap_or(u32::MAX);
+    match steps {
+        Some(steps) => steps.iter().copied().filter(|s| *s < count).collect(),
+        None => (0..count).collect(),
+    }
+}
+
+/// A predict answer: an outcome per asked step, in step order.
+pub(crate) fn predictions(
+    value: &Value,
+    asked: impl Fn(u32) -> bool,
+) -> Result<Vec<(u32, Outcome)>, AnswerError> {
+    let map =
+        BTreeMap::<String, String>::deserialize(value).map_err(|_| AnswerError::PredictShape)?;
+    let mut predicted = Vec::new();
+    for (key, name) in map {
+        let index: u32 = key.parse().map_err(|_| AnswerError::NotStepIndex(key))?;
+        if !asked(index) {
+            return Err(AnswerError::NotAsked(index));
+        }
+        let outcome = Outcome::from_name(&name).ok_or(AnswerError::NotOutcome(name))?;
+        predicted.push((index, outcome));
+    }
+    predicted.sort_by_key(|(index, _)| *index);
+    Ok(predicted)
+}
+
+/// Reading this kind from a lesson file.
+impl Reader<'_> {
+    pub(crate) fn step_indices(
+        &mut self,
+        value: &crate::parse::Value<'_>,
+        count: usize,
+    ) -> Option<Vec<u32>> {
+        let entries = self.array(value, &name("`steps`"))?;
+        let mut steps = Vec::new();
+        for entry in entries {
+            let max = i64::try_from(count).unwrap_or(0) - 1;
+            let index = self.integer(entry, &words("a step index", "步骤序号"), 0, max.max(0))?;
+            if count == 0 {
+                self.error(
+                    entry.span(),
+                    words("the scenario has no steps", "场景里没有步骤"),
+                );
+            }
+            steps.push(u32::try_from(index).unwrap_or(0));
+        }
+        if steps.is_empty() {
+            self.error(
+                value.span(),
+                words(
+                    "`steps` needs at least one step index",
+                    "`steps` 至少需要一个步骤序号",
+                ),
+            );
+        }
+        Some(steps)
+    }
+}
+
+/// The asked steps as the screen shows them: the learner's guess in words,
+/// and what the feedback may say of it.
+pub(crate) fn predict_items(
+    asked: &[u32],
+    answer: Option<&Answer>,
+    named: &Named<'_>,
+) -> Vec<Item> {
+    let predicted: &[(u32, Outcome)] = match answer {
+        Some(Answer::Predict(predicted)) => predicted,
+        _ => &[],
+    };
+    asked
+        .iter()
+        .map(|&index| {
+            let guess = predicted
+                .iter()
+                .find(|(at, _)| *at == index)
+                .map(|(_, o)| *o);
+            let words = guess.map(|o| crate::narrate::outcome_label(o, named.lang).to_owned());
+            named.step(index, words)
+        })
+        .collect()
+}
