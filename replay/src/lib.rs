@@ -913,10 +913,7 @@ mod tests {
             assert!(!steps[0].agrees, "{:?}", steps[0]);
             assert!(steps[2].agrees, "A's finish changes 0 rows in both");
             assert!(!steps[3].agrees);
-            let expected = match lang {
-                Lang::En => "rows: model 1, database 0",
-                Lang::Zh => "行数：模型 1，数据库 0",
-            };
+            let expected = lang.pick("rows: model 1, database 0", "行数：模型 1，数据库 0");
             assert_eq!(
                 steps[0].differences.first().map(String::as_str),
                 Some(expected)

@@ -33,8 +33,9 @@ impl Lang {
         }
     }
 
-    /// `en` in English, `zh` in Chinese.
-    pub fn pick<'a>(self, en: &'a str, zh: &'a str) -> &'a str {
+    /// `en` in English, `zh` in Chinese: the one way code chooses words
+    /// by language, for literals (`&str`) and made text (`String`) alike.
+    pub fn pick<T>(self, en: T, zh: T) -> T {
         match self {
             Lang::En => en,
             Lang::Zh => zh,
@@ -46,6 +47,25 @@ impl Lang {
         match self {
             Lang::En => Lang::Zh,
             Lang::Zh => Lang::En,
+        }
+    }
+
+    /// The language's tag for HTML's `lang` attribute (BCP 47): Chinese
+    /// is written in simplified characters.
+    pub fn html_tag(self) -> &'static str {
+        self.pick("en", "zh-Hans")
+    }
+
+    /// The language a locale or browser language asks for (`zh_CN.UTF-8`,
+    /// `zh-TW`, `en-GB`, `C`): Chinese for any Chinese, else English.
+    pub fn of_locale(locale: &str) -> Lang {
+        if locale
+            .get(..2)
+            .is_some_and(|code| code.eq_ignore_ascii_case("zh"))
+        {
+            Lang::Zh
+        } else {
+            Lang::En
         }
     }
 
@@ -114,5 +134,15 @@ mod tests {
         }
         assert!("fr".parse::<Lang>().is_err());
         assert_eq!(serde_json::from_str::<Lang>("\"fr\"").ok(), Some(Lang::En));
+    }
+
+    #[test]
+    fn a_locale_asks_for_chinese_only_when_it_is_chinese() {
+        for chinese in ["zh", "zh_CN.UTF-8", "zh-TW", "ZH-hans"] {
+            assert_eq!(Lang::of_locale(chinese), Lang::Zh, "{chinese}");
+        }
+        for other in ["", "C", "en-GB", "en_US.UTF-8", "z", "fr"] {
+            assert_eq!(Lang::of_locale(other), Lang::En, "{other}");
+        }
     }
 }

@@ -26,6 +26,7 @@ mod scenario;
 pub mod sql;
 pub mod sqllab;
 mod trace;
+pub mod words;
 mod write;
 
 pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
@@ -52,6 +53,7 @@ pub use scenario::{
 pub use trace::{
     JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace, Violation, ViolationKind,
 };
+pub use words::{PageCatalogue, SANDBOX_SAMPLE, page_words};
 pub use write::{scenario_json, scenario_to_json, scenario_to_toml};
 
 /// The typed JSON objects: `fencelab run --json` ([`Trace::run_json`]) and a

@@ -227,13 +227,9 @@ fn outcome_details(step: &crate::Step, record: &crate::StepTrace, lang: Lang) ->
     ) && record.outcome == Outcome::Ok
     {
         let generation = record.generation.unwrap_or(0);
-        let token = record.token.map_or_else(
-            || match lang {
-                Lang::En => "none".to_owned(),
-                Lang::Zh => "无".to_owned(),
-            },
-            |t| t.to_string(),
-        );
+        let token = record
+            .token
+            .map_or_else(|| lang.pick("none", "无").to_owned(), |t| t.to_string());
         let until = record.lease_until.unwrap_or(0);
         details.push(match lang {
             Lang::En => {

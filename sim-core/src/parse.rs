@@ -34,10 +34,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// The message in `lang`.
     pub fn message_in(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.message,
-            Lang::Zh => &self.zh,
-        }
+        lang.pick(&self.message, &self.zh)
     }
 
     /// `LINE:COL: message` in `lang`.

@@ -493,6 +493,13 @@ pub struct SlotRefusal {
     pub col: Option<u32>,
 }
 
+impl SlotRefusal {
+    /// Why the statement was refused, in `lang`.
+    pub fn message(&self, lang: Lang) -> &str {
+        lang.pick(&self.en, &self.zh)
+    }
+}
+
 /// What one plan step did on the real database.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

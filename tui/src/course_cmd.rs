@@ -102,7 +102,7 @@ fn read_lessons_folder(
     lang: Lang,
 ) -> Result<(Vec<LessonText>, Vec<String>), Vec<String>> {
     if let Some(problem) =
-        crate::input::folder_problem(dir, ("the lessons folder", "课程文件夹"), lang)
+        crate::input::folder_problem(dir, lang.pick("the lessons folder", "课程文件夹"), lang)
     {
         return Err(vec![match lang {
             Lang::En => format!("{}: {problem}", dir.display()),

@@ -191,32 +191,31 @@ fn check_metadata(metadata: &std::fs::Metadata, limit: u64) -> Result<(), ReadEr
 }
 
 /// Why `dir` cannot be read as a folder, said as a file's problems are
-/// (`what` names the folder: "the lessons folder", "the page's folder"),
-/// or `None` when it can.
-pub(crate) fn folder_problem(dir: &Path, what: (&str, &str), lang: Lang) -> Option<String> {
+/// (`what` names the folder in `lang`: "the lessons folder", "the page's
+/// folder"), or `None` when it can.
+pub(crate) fn folder_problem(dir: &Path, what: &str, lang: Lang) -> Option<String> {
     let reason = match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => match std::fs::read_dir(dir) {
             Ok(_) => return None,
             Err(error) => ReadError::from_io(&error),
         },
         Ok(_) => {
-            return Some(match lang {
-                Lang::En => format!("cannot read {}: it is not a folder", what.0),
-                Lang::Zh => format!("无法读取{}：这不是一个文件夹", what.1),
-            });
+            return Some(lang.pick(
+                format!("cannot read {what}: it is not a folder"),
+                format!("无法读取{what}：这不是一个文件夹"),
+            ));
         }
         Err(error) => ReadError::from_io(&error),
     };
-    Some(match (reason, lang) {
-        (ReadError::Missing, Lang::En) => format!("cannot read {}: it does not exist", what.0),
-        (ReadError::Missing, Lang::Zh) => format!("无法读取{}：文件夹不存在", what.1),
-        (ReadError::Permission, Lang::En) => {
-            format!("cannot read {}: permission denied", what.0)
-        }
-        (ReadError::Permission, Lang::Zh) => format!("无法读取{}：没有权限", what.1),
-        (other, Lang::En) => format!("cannot read {}: {}", what.0, other.message(Lang::En)),
-        (other, Lang::Zh) => format!("无法读取{}：{}", what.1, other.message(Lang::Zh)),
-    })
+    let why = match reason {
+        ReadError::Missing => lang.pick("it does not exist", "文件夹不存在").to_owned(),
+        ReadError::Permission => lang.pick("permission denied", "没有权限").to_owned(),
+        other => other.message(lang),
+    };
+    Some(lang.pick(
+        format!("cannot read {what}: {why}"),
+        format!("无法读取{what}：{why}"),
+    ))
 }
 
 #[cfg(test)]

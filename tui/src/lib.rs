@@ -340,9 +340,5 @@ fn default_lang() -> Lang {
         .iter()
         .find_map(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
         .unwrap_or_default();
-    if locale.starts_with("zh") {
-        Lang::Zh
-    } else {
-        Lang::En
-    }
+    Lang::of_locale(&locale)
 }

@@ -249,10 +249,10 @@ mod tests {
                     .to_owned(),
             ];
             let shown = render_db(&scenario, &db, Style::plain(), lang);
-            let expected = match lang {
-                Lang::En => "step 0: rows: model 1, database 0",
-                Lang::Zh => "第 0 步：行数：模型 1，数据库 0",
-            };
+            let expected = lang.pick(
+                "step 0: rows: model 1, database 0",
+                "第 0 步：行数：模型 1，数据库 0",
+            );
             assert!(shown.contains(expected), "{shown}");
             assert!(shown.contains('‼'), "{shown}");
         }

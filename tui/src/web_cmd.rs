@@ -98,7 +98,7 @@ fn site(dir: Option<PathBuf>, lang: Lang) -> Result<Site, String> {
         // A folder that is not there is said so, in the words every
         // reader uses; a folder without the page says how to build it.
         Some(dir) => Err(
-            match crate::input::folder_problem(&dir, ("the page's folder", "网页文件夹"), lang) {
+            match crate::input::folder_problem(&dir, lang.pick("the page's folder", "网页文件夹"), lang) {
                 Some(problem) => format!("{}: {problem}", dir.display()),
                 None => format!(
                     "{}: {}",

@@ -88,7 +88,8 @@ fn with_session(
 
 /// Runs a `sql` exercise's plan with the learner's `statements` (slot →
 /// text, JSON) and grades the run. `{"progress", "value"}` as JSON, where
-/// `value` is `{"refused": [...]}` when the box refused a statement (not a
+/// `value` is `{"refused": [{slot, message, line, col}]}` (the message in
+/// the page's language) when the box refused a statement (not a
 /// try), else `{"run": PlanRun, "result": grade}` (the grade as the page's
 /// `Course.grade` gives it, the try recorded in `progress`).
 pub fn grade_sql(
@@ -108,7 +109,12 @@ pub fn grade_sql(
             .map_err(|e| e.message(lang))?;
         let run: PlanRun = sqlbox::battery::run(&plan, &texts);
         if !run.refused.is_empty() {
-            return Ok(json!({ "refused": run.refused }));
+            let refused: Vec<Value> = run
+                .refused
+                .iter()
+                .map(|r| json!({ "slot": r.slot, "message": r.message(lang), "line": r.line, "col": r.col }))
+                .collect();
+            return Ok(json!({ "refused": refused }));
         }
         let result = course
             .grade_sql(lesson, exercise, &answer, run.clone(), lang)

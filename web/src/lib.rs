@@ -132,8 +132,8 @@ pub struct ExplorerChoices {
     designs: Vec<&'static str>,
     default_design: &'static str,
     protections: Vec<&'static str>,
-    /// Each protection in words, per language (`en`, `zh`).
-    protection_words: BTreeMap<Lang, BTreeMap<&'static str, &'static str>>,
+    /// Each protection in words, in the language asked for.
+    protection_words: BTreeMap<&'static str, &'static str>,
     numbers: BTreeMap<&'static str, NumberJson>,
 }
 
@@ -144,7 +144,7 @@ struct NumberJson {
     max: u64,
 }
 
-pub fn explorer_choices() -> ExplorerChoices {
+pub fn explorer_choices(lang: Lang) -> ExplorerChoices {
     let number = |setting: NumberSetting| NumberJson {
         default: setting.default,
         min: setting.min,
@@ -154,16 +154,10 @@ pub fn explorer_choices() -> ExplorerChoices {
         designs: OFFER.designs.iter().map(|d| d.name()).collect(),
         default_design: OFFER.default_design().name(),
         protections: OFFER.protections.iter().map(|p| p.name()).collect(),
-        protection_words: [Lang::En, Lang::Zh]
-            .into_iter()
-            .map(|lang| {
-                let words = OFFER
-                    .protections
-                    .iter()
-                    .map(|p| (p.name(), sim_core::protect_words(*p, lang)))
-                    .collect();
-                (lang, words)
-            })
+        protection_words: OFFER
+            .protections
+            .iter()
+            .map(|p| (p.name(), sim_core::protect_words(*p, lang)))
             .collect(),
         numbers: [
             ("workers", OFFER.workers),
@@ -478,8 +472,30 @@ pub mod bindings {
     }
 
     #[wasm_bindgen(js_name = explorerChoices)]
-    pub fn explorer_choices() -> String {
-        serde_json::to_string(&super::explorer_choices()).unwrap_or_default()
+    pub fn explorer_choices(lang: &str) -> Result<String, JsError> {
+        let lang = language(lang)?;
+        Ok(serde_json::to_string(&super::explorer_choices(lang)).unwrap_or_default())
+    }
+
+    /// The page's own words in `lang` (sim-core's catalogue, JSON text:
+    /// `{lang, tag, words, legend}`), read when the page starts and when
+    /// the learner switches language.
+    #[wasm_bindgen(js_name = pageWords)]
+    pub fn page_words(lang: &str) -> Result<String, JsError> {
+        let lang = language(lang)?;
+        Ok(serde_json::to_string(&sim_core::page_words(lang)).unwrap_or_default())
+    }
+
+    /// The scenario (TOML text) the sandbox opens with.
+    #[wasm_bindgen(js_name = sandboxSample)]
+    pub fn sandbox_sample() -> String {
+        sim_core::SANDBOX_SAMPLE.to_owned()
+    }
+
+    /// The language a browser's `navigator.language` asks for (`en`, `zh`).
+    #[wasm_bindgen(js_name = langOfLocale)]
+    pub fn lang_of_locale(locale: &str) -> String {
+        Lang::of_locale(locale).code().to_owned()
     }
 
     /// `fencelab run --json` of a scenario's TOML text.
@@ -587,7 +603,11 @@ mod tests {
             explore_report(r#"{"design":"full","cases":1000}"#, Lang::En, &mut stop).unwrap();
         assert_eq!(stopped["verdict"], "cancelled");
         assert_eq!(calls, 1);
-        let choices = serde_json::to_value(explorer_choices()).unwrap();
+        let choices = serde_json::to_value(explorer_choices(Lang::Zh)).unwrap();
+        assert_eq!(
+            choices["protection_words"]["highest_token"],
+            sim_core::protect_words(sim_core::Protect::HighestToken, Lang::Zh)
+        );
         assert_eq!(choices["designs"].as_array().map(Vec::len), Some(8));
         assert_eq!(choices["default_design"], "ttl-lock-only");
         assert_eq!(choices["numbers"]["workers"]["max"], 4);

@@ -8,9 +8,9 @@
 // localStorage under STORAGE_KEY; a record that cannot be read is kept
 // aside and reported, never silently dropped.
 
-import init, { Course, sandbox, explorerChoices, engineVersion } from './fencelab_web.js';
+import init, { Course, sandbox, explorerChoices, engineVersion, pageWords, langOfLocale, sandboxSample } from './fencelab_web.js';
 import { h, clear, inline, paragraphs } from './dom.js';
-import { t, tf, kindKey, outcomeKey, setLang, lang } from './strings.js';
+import { t, tf, kindKey, outcomeKey, setWords, lang, langTag } from './strings.js';
 import { renderTimeline } from './timeline.js';
 import { shareButton, decodeShare, ShareError } from './share.js';
 import { frontDoor } from './frontdoor.js';
@@ -124,8 +124,7 @@ function loadSaved() {
     return;
   }
   if (text === null) {
-    const preferred = (navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
-    course.setLang(preferred);
+    course.setLang(langOfLocale(navigator.language || ''));
     return;
   }
   try {
@@ -135,7 +134,7 @@ function loadSaved() {
       store.setItem(DAMAGED_KEY, text);
       store.removeItem(STORAGE_KEY);
     } catch { /* nothing more to keep */ }
-    setLang(course.lang());
+    setWords(pageWords(course.lang()));
     banner(t('damaged') + errorText(error), [
       h('button', { type: 'button', onclick: () => download('fencelab-progress-damaged.json', text) }, t('downloadDamaged')),
     ]);
@@ -145,8 +144,8 @@ function loadSaved() {
 // ---- language -----------------------------------------------------------------
 
 function applyLang() {
-  setLang(course.lang());
-  document.documentElement.lang = lang() === 'zh' ? 'zh-Hans' : 'en';
+  setWords(pageWords(course.lang()));
+  document.documentElement.lang = langTag();
   for (const button of document.querySelectorAll('.lang button')) {
     button.setAttribute('aria-pressed', String(button.dataset.lang === lang()));
   }
@@ -176,7 +175,7 @@ function progressBar(done, total, label) {
     h('span', { class: 'bar-text' }, `${done}/${total} ${label}`));
 }
 
-/** "1 try", "2 tries", "已尝试 2 次". */
+/** "1 try", "2 tries" (the catalogue says it in either language). */
 function tries(n) {
   return n === 1 ? t('tries1') : tf('triesN', { n });
 }
@@ -830,7 +829,7 @@ function breakExercise(lesson, exercise, body, submit) {
 let worker = null;
 
 function viewExplore() {
-  const choices = JSON.parse(explorerChoices());
+  const choices = JSON.parse(explorerChoices(lang()));
   const field = (label, input) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
   const number = (id, value, min, max) => h('input', { type: 'number', id, value, min, max });
   // Defaults and ranges come from the simulator's one explorer offer.
@@ -838,7 +837,7 @@ function viewExplore() {
   const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
   const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === choices.default_design ? true : null }, d)));
   const targetChoices = ['design', ...choices.protections];
-  const protectWords = choices.protection_words?.[lang()] ?? {};
+  const protectWords = choices.protection_words;
   const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p === 'design' ? t('targetDesign') : protectWords[p] ?? p))));
   const noTargets = check('x-no-targets', false);
   const form = {
@@ -938,24 +937,7 @@ function showReport(node, report) {
 
 // ---- the sandbox ------------------------------------------------------------------------
 
-const SAMPLE = [
-  'id = "my-scenario"',
-  'title = { en = "Stale finish after takeover", zh = "接管后旧代次的提交" }',
-  'ttl = 5',
-  'workers = ["A", "B"]',
-  'design = "ttl-lock-only"',
-  'steps = [',
-  '  { at = 0, worker = "A", do = "claim" },',
-  '  { at = 1, worker = "A", do = "pause" },',
-  '  { at = 6, worker = "B", do = "claim" },',
-  '  { at = 7, worker = "A", do = "resume" },',
-  '  { at = 7, worker = "A", do = "finish" },',
-  '  { at = 8, worker = "B", do = "finish" },',
-  ']',
-  '',
-].join('\n');
-
-function viewSandbox(text = SAMPLE, title = t('sandboxTitle'), shared = false) {
+function viewSandbox(text = sandboxSample(), title = t('sandboxTitle'), shared = false) {
   const area = h('textarea', { id: 'sandbox-text', rows: 16, spellcheck: 'false', class: 'code' });
   area.value = text;
   const out = h('div', { class: 'sandbox-out', 'aria-live': 'polite' });
@@ -1068,7 +1050,11 @@ async function boot() {
     lessonsText = text;
     performance.mark('fencelab:course');
   } catch (error) {
-    clear(main()).append(h('p', { class: 'verdict bad' }, t('bootFailed') + errorText(error)));
+    // Without the wasm there are no words: the page's own fallback says it.
+    const failed = document.getElementById('boot-failed');
+    failed.append(errorText(error));
+    failed.hidden = false;
+    clear(main()).append(failed);
     return;
   }
   loadSaved();

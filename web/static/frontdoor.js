@@ -7,7 +7,7 @@
 // whole, without movement (style.css).
 
 import { h, s, inline } from './dom.js';
-import { t, tf } from './strings.js';
+import { t, tf, legendItems } from './strings.js';
 
 const COL = 36;
 const LANE = 34;
@@ -31,7 +31,7 @@ function lanesOf(data) {
 
 /** What a step's symbol means, for its tooltip (the timeline's legend words). */
 function symbolWords(mark) {
-  const [, words] = t('legendItems').find(([symbol]) => symbol === mark.symbol) ?? [];
+  const [, words] = legendItems().find(([symbol]) => symbol === mark.symbol) ?? [];
   return words ?? '';
 }
 

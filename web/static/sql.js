@@ -9,25 +9,7 @@
 // fresh one started (`createEngine`'s watchdog).
 
 import { h, clear } from './dom.js';
-import { lang } from './strings.js';
-
-export const WORDS = {
-  en: {
-    params: 'Parameters a statement may name:', run: 'Check on SQLite', loading: 'Loading SQLite…',
-    ready: 'SQLite {version}, compiled to WebAssembly, runs in this page (ready in {ms} ms).',
-    failed: 'SQLite could not start in this browser: ', running: 'Running your statements on SQLite…',
-    refused: 'SQLite did not run your statements: see the message under each one marked ✗.',
-    restarted: 'SQLite did not answer within {s} s, so it was stopped and a fresh one started. Your statements were not graded and the try does not count.',
-  },
-  zh: {
-    params: '语句可用的参数：', run: '在 SQLite 上检查', loading: '正在加载 SQLite…',
-    ready: 'SQLite {version}（编译为 WebAssembly）在本页中运行（{ms} 毫秒就绪）。',
-    failed: 'SQLite 无法在此浏览器中启动：', running: '正在 SQLite 上运行你的语句…',
-    refused: 'SQLite 没有运行你的语句：请看标 ✗ 的语句下方的说明。',
-    restarted: 'SQLite 在 {s} 秒内没有回答，已被停止并重新启动。你的语句没有评分，也不计入作答次数。',
-  },
-};
-const word = (key, values = {}) => (WORDS[lang()] ?? WORDS.en)[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+import { t, tf, lang } from './strings.js';
 
 // ---- the engine, one worker for the page ------------------------------------
 
@@ -43,7 +25,7 @@ const DEFAULT_BUDGET_MS = 5000;
  * one started; nothing was graded or counted. */
 export class EngineRestarted extends Error {
   constructor(waitedMs) {
-    super(word('restarted', { s: Math.round(waitedMs / 1000) }));
+    super(tf('sqlRestarted', { s: Math.round(waitedMs / 1000) }));
     this.name = 'EngineRestarted';
   }
 }
@@ -172,17 +154,17 @@ export function sqlExercise(kind, page, lesson, exercise, body, submit) {
       // A draft is a convenience: without storage the page still works.
     }
   };
-  const status = h('p', { class: 'muted sql-engine', role: 'status' }, word('loading'));
-  const button = h('button', { type: 'button', class: 'primary' }, word('run'));
+  const status = h('p', { class: 'muted sql-engine', role: 'status' }, t('sqlLoading'));
+  const button = h('button', { type: 'button', class: 'primary' }, t('sqlRun'));
   body.append(
-    h('p', { class: 'muted' }, word('params'), ' ', exercise.params.map((p) => [h('code', {}, p), ' '])),
+    h('p', { class: 'muted' }, t('sqlParams'), ' ', exercise.params.map((p) => [h('code', {}, p), ' '])),
     h('div', { class: 'sql-slots', oninput: keep }, boxes.map((box) => box.field)),
     h('div', { class: 'buttons' }, button), status);
   startEngine().then(({ version, ms }) => {
-    status.textContent = word('ready', { version, ms });
+    status.textContent = tf('sqlReady', { version, ms });
     status.dataset.ms = String(ms);
   }, (error) => {
-    status.textContent = word('failed') + String(error.message ?? error);
+    status.textContent = t('sqlFailed') + String(error.message ?? error);
   });
 
   button.addEventListener('click', async () => {
@@ -193,12 +175,12 @@ export function sqlExercise(kind, page, lesson, exercise, body, submit) {
       box.input.removeAttribute('aria-invalid');
     }
     const previous = status.textContent;
-    status.textContent = word('running');
+    status.textContent = t('sqlRunning');
     try {
       const { refused, result } = await ask(page, 'grade', lesson, exercise, statements());
       status.textContent = previous;
       if (refused) {
-        submit(() => { throw new Error(word('refused')); });
+        submit(() => { throw new Error(t('sqlRefused')); });
         showRefusals(boxes, refused);
         return;
       }
@@ -207,11 +189,11 @@ export function sqlExercise(kind, page, lesson, exercise, body, submit) {
       status.textContent = previous;
       if (error instanceof EngineRestarted) {
         // Said in the verdict; the status line follows the fresh engine.
-        status.textContent = word('loading');
+        status.textContent = t('sqlLoading');
         startEngine().then(({ version, ms }) => {
-          status.textContent = word('ready', { version, ms });
+          status.textContent = tf('sqlReady', { version, ms });
         }, (failed) => {
-          status.textContent = word('failed') + String(failed.message ?? failed);
+          status.textContent = t('sqlFailed') + String(failed.message ?? failed);
         });
       }
       submit(() => { throw error; });
@@ -231,7 +213,7 @@ function showRefusals(boxes, refused) {
   for (const refusal of refused) {
     const box = boxes.find((b) => b.slot === refusal.slot);
     if (!box) continue;
-    clear(box.error).append('✗ ', refusal[lang()] ?? refusal.en);
+    clear(box.error).append('✗ ', refusal.message);
     box.error.hidden = false;
     box.input.setAttribute('aria-invalid', 'true');
     if (first) continue;

@@ -12,7 +12,7 @@
 // bouncing and a violation flashing (CSS, off under reduced motion).
 
 import { h, s, clear, inline } from './dom.js';
-import { t, tf } from './strings.js';
+import { t, tf, legendItems } from './strings.js';
 
 const COL = 40;
 const LANE = 48;
@@ -226,7 +226,7 @@ export function renderTimeline(data, options = {}) {
 
   const legend = h('details', { class: 'legend', open: legendShown ? null : true }, h('summary', {}, t('legend')),
     // This timeline's actions (glyph and word), then the symbols.
-    h('ul', {}, [...new Map([...steps.map((step) => [step.glyph, step.word]), ...t('legendItems')])]
+    h('ul', {}, [...new Map([...steps.map((step) => [step.glyph, step.word]), ...legendItems()])]
       .map(([sym, words]) => h('li', {}, h('span', { class: 'sym' }, sym), ' ', words))));
   legendShown = true;
 

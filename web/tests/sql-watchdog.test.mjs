@@ -6,8 +6,19 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { setLang } from "../static/strings.js";
-import { createEngine, EngineRestarted, WATCHDOG_MARGIN_MS, WORDS } from "../static/sql.js";
+import { createRequire } from "node:module";
+
+import { setWords } from "../static/strings.js";
+import { createEngine, EngineRestarted, WATCHDOG_MARGIN_MS } from "../static/sql.js";
+
+// The page's words: sim-core's catalogue from the wasm when `cargo xtask
+// wasm-test` built it (FENCELAB_WASM_NODE), else a stand-in of its shape.
+const wasmModule = process.env.FENCELAB_WASM_NODE;
+const catalogue = wasmModule
+  ? (code) => JSON.parse(createRequire(import.meta.url)(wasmModule).pageWords(code))
+  : (code) => ({ lang: code, tag: code, words: { sqlRestarted: `${code}: {s} s, not graded` }, legend: [] });
+const useLang = (code) => setWords(JSON.stringify(catalogue(code)));
+useLang("en");
 
 const BUDGET_MS = 5000;
 
@@ -59,15 +70,17 @@ test("a worker that never answers is ended after the budget and a margin, and a 
   assert.ok(failure instanceof EngineRestarted, String(failure));
   assert.equal(made[0].terminated, true, "the stuck worker is ended");
   assert.equal(made.length, 2, "a fresh worker is started at once");
-  // The learner is told, in their language, through sql.js's own words.
-  assert.match(failure.message, /did not answer within 10 s/);
+  // The learner is told, in their language, with the page's words.
+  assert.equal(failure.message, catalogue("en").words.sqlRestarted.replace("{s}", "10"));
+  if (wasmModule) assert.match(failure.message, /did not answer within 10 s/);
   assert.ok(failure.message.includes("not graded"), failure.message);
-  setLang("zh");
+  useLang("zh");
   try {
     const zh = new EngineRestarted(BUDGET_MS + WATCHDOG_MARGIN_MS).message;
-    assert.equal(zh, WORDS.zh.restarted.replace("{s}", "10"));
+    assert.equal(zh, catalogue("zh").words.sqlRestarted.replace("{s}", "10"));
+    assert.notEqual(zh, failure.message);
   } finally {
-    setLang("en");
+    useLang("en");
   }
   // The fresh worker answers the next request; its timer is cleared.
   const answer = await engine.request({ op: "grade" });

@@ -130,7 +130,7 @@ for (const [name, statements] of Object.entries(answers)) {
       if (page.refused) {
         assert.equal(terminal.correct, false, `${exercise}: refused in the page, not passed in the terminal`);
         const said = sameBound(terminal.refusal ?? JSON.stringify(terminal.items));
-        assert.ok(said.includes(sameBound(page.refused[0].en)), `${exercise}: the terminal gives the page's reason: ${said}`);
+        assert.ok(said.includes(sameBound(page.refused[0].message)), `${exercise}: the terminal gives the page's reason: ${said}`);
         continue;
       }
       assert.equal(page.result.correct, terminal.correct, `${exercise}: the same verdict`);

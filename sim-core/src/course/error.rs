@@ -183,96 +183,94 @@ impl CourseError {
     /// with both languages side by side: split, a translation would drift
     /// from its English.
     pub fn message(&self, lang: Lang) -> String {
-        let zh = lang == Lang::Zh;
-        let pick = |en: String, cn: String| if zh { cn } else { en };
         match self {
             CourseError::Lessons(lines) => lines
                 .iter()
                 .map(|line| line.get(lang))
                 .collect::<Vec<_>>()
                 .join("\n"),
-            CourseError::LessonsJson(why) => pick(
+            CourseError::LessonsJson(why) => lang.pick(
                 format!("lessons.json: not a list of [file name, lesson text] pairs ({why})"),
                 format!("lessons.json：不是 [文件名, 课程文本] 对的列表（{why}）"),
             ),
-            CourseError::NoLesson(id) => pick(
+            CourseError::NoLesson(id) => lang.pick(
                 format!("there is no lesson `{id}`"),
                 format!("没有课程 `{id}`"),
             ),
-            CourseError::NoExercise { lesson, exercise } => pick(
+            CourseError::NoExercise { lesson, exercise } => lang.pick(
                 format!("lesson `{lesson}` has no exercise `{exercise}`"),
                 format!("课程 `{lesson}` 没有练习 `{exercise}`"),
             ),
-            CourseError::NoScenario { lesson, scenario } => pick(
+            CourseError::NoScenario { lesson, scenario } => lang.pick(
                 format!("lesson `{lesson}` has no scenario `{scenario}`"),
                 format!("课程 `{lesson}` 没有场景 `{scenario}`"),
             ),
-            CourseError::MissingScenario => pick(
+            CourseError::MissingScenario => lang.pick(
                 "the exercise's scenario is missing".to_owned(),
                 "练习的场景不存在".to_owned(),
             ),
-            CourseError::NoTimeline { kind } => pick(
+            CourseError::NoTimeline { kind } => lang.pick(
                 format!("a `{kind}` exercise has no timeline"),
                 format!("`{kind}` 练习没有时间线"),
             ),
-            CourseError::NotBreak(id) => pick(
+            CourseError::NotBreak(id) => lang.pick(
                 format!("`{id}` is not a break exercise"),
                 format!("`{id}` 不是 break 练习"),
             ),
-            CourseError::NoSection { lesson, sections } => pick(
+            CourseError::NoSection { lesson, sections } => lang.pick(
                 format!("lesson `{lesson}` has {sections} sections"),
                 format!("课程 `{lesson}` 只有 {sections} 节"),
             ),
-            CourseError::NoHint { index, count } => pick(
+            CourseError::NoHint { index, count } => lang.pick(
                 format!("there is no hint {index}: the exercise has {count} hints"),
                 format!("没有第 {index} 条提示：这个练习有 {count} 条提示"),
             ),
-            CourseError::HintOutOfOrder { index, next } => pick(
+            CourseError::HintOutOfOrder { index, next } => lang.pick(
                 format!("hint {index} comes after hint {next}"),
                 format!("提示 {index} 在提示 {next} 之后"),
             ),
-            CourseError::NoMoreHints { attempted: false } => pick(
+            CourseError::NoMoreHints { attempted: false } => lang.pick(
                 "That was the last hint. Now try an answer.".to_owned(),
                 "这是最后一条提示。试着作答吧。".to_owned(),
             ),
-            CourseError::NoMoreHints { attempted: true } => pick(
+            CourseError::NoMoreHints { attempted: true } => lang.pick(
                 "That was the last hint; the worked solution is open.".to_owned(),
                 "这是最后一条提示；可以查看参考解答了。".to_owned(),
             ),
-            CourseError::SolutionBeforeAttempt => pick(
+            CourseError::SolutionBeforeAttempt => lang.pick(
                 "Try the exercise once before you see the solution.".to_owned(),
                 "先自己试一次，再看解答。".to_owned(),
             ),
-            CourseError::NoSafeDesign => pick(
+            CourseError::NoSafeDesign => lang.pick(
                 "no safe choice exists among the open knobs".to_owned(),
                 "开放的选项中没有安全的选择".to_owned(),
             ),
-            CourseError::ExplorationIncomplete => pick(
+            CourseError::ExplorationIncomplete => lang.pick(
                 "the explorers hit their state limit before they could judge this design"
                     .to_owned(),
                 "探索器在判定这个设计之前就达到了状态数上限".to_owned(),
             ),
-            CourseError::NoBreakingSchedule => pick(
+            CourseError::NoBreakingSchedule => lang.pick(
                 "the explorers find no schedule that breaks this design".to_owned(),
                 "探索器找不到攻破这个设计的调度".to_owned(),
             ),
-            CourseError::World(why) => pick(
+            CourseError::World(why) => lang.pick(
                 format!(
                     "the exercise's world does not fit the explorers: {}",
                     why.message(Lang::En)
                 ),
                 format!("练习的世界不适合探索器：{}", why.message(Lang::Zh)),
             ),
-            CourseError::Schedule(why) => pick(
+            CourseError::Schedule(why) => lang.pick(
                 format!("the schedule cannot run: {}", why.message(Lang::En)),
                 format!("这个调度无法运行：{}", why.message(Lang::Zh)),
             ),
             CourseError::Answer(error) => error.message(lang),
-            CourseError::WrongKind { kind } => pick(
+            CourseError::WrongKind { kind } => lang.pick(
                 format!("this answer does not fit a `{kind}` exercise"),
                 format!("这个答案不适合 `{kind}` 练习"),
             ),
-            CourseError::UnknownSelfCheck(level) => pick(
+            CourseError::UnknownSelfCheck(level) => lang.pick(
                 format!("unknown self-check level `{level}`: basic, intermediate or senior"),
                 format!("未知的自我检查层级 `{level}`：basic、intermediate 或 senior"),
             ),
@@ -280,17 +278,14 @@ impl CourseError {
             #[cfg(feature = "sql-lab")]
             CourseError::SqlPlan(why) => why.message(lang),
             #[cfg(feature = "sql-lab")]
-            CourseError::SqlNotRun => pick(
+            CourseError::SqlNotRun => lang.pick(
                 "the SQL statements were not run".to_owned(),
                 "SQL 语句没有运行".to_owned(),
             ),
             #[cfg(feature = "sql-lab")]
             CourseError::SqlRefused(refused) => refused
                 .iter()
-                .map(|r| {
-                    let said = if zh { &r.zh } else { &r.en };
-                    format!("{}: {said}", r.slot.name())
-                })
+                .map(|r| format!("{}: {}", r.slot.name(), r.message(lang)))
                 .collect::<Vec<_>>()
                 .join("\n"),
         }
@@ -302,70 +297,68 @@ impl AnswerError {
     /// [`CourseError::message`]: one arm per variant, both languages side by
     /// side, so a translation cannot drift from its English.
     pub fn message(&self, lang: Lang) -> String {
-        let zh = lang == Lang::Zh;
-        let pick = |en: String, cn: String| if zh { cn } else { en };
         match self {
-            AnswerError::NotNumbers(what) => pick(
+            AnswerError::NotNumbers(what) => lang.pick(
                 format!("`{what}` must be a list of numbers"),
                 format!("`{what}` 必须是数字列表"),
             ),
-            AnswerError::NoStep { step, count } => pick(
+            AnswerError::NoStep { step, count } => lang.pick(
                 format!("step {step} does not exist (the timeline has {count} steps)"),
                 format!("第 {step} 步不存在（时间线共 {count} 步）"),
             ),
-            AnswerError::PredictShape => pick(
+            AnswerError::PredictShape => lang.pick(
                 "`predict` must map step indices to outcomes, e.g. {\"1\": \"ok\"}".to_owned(),
                 "`predict` 必须把步骤序号映射到结果，例如 {\"1\": \"ok\"}".to_owned(),
             ),
-            AnswerError::NotStepIndex(key) => pick(
+            AnswerError::NotStepIndex(key) => lang.pick(
                 format!("`{key}` is not a step index"),
                 format!("`{key}` 不是步骤序号"),
             ),
-            AnswerError::NotAsked(index) => pick(
+            AnswerError::NotAsked(index) => lang.pick(
                 format!("step {index} is not one of this exercise's steps"),
                 format!("第 {index} 步不是这个练习要预测的步骤"),
             ),
-            AnswerError::NotOutcome(name) => pick(
+            AnswerError::NotOutcome(name) => lang.pick(
                 format!("`{name}` is not an outcome: ok, rejected, duplicate, noop or waiting"),
                 format!("`{name}` 不是结果：ok、rejected、duplicate、noop 或 waiting"),
             ),
-            AnswerError::DesignShape => pick(
+            AnswerError::DesignShape => lang.pick(
                 "`design` must be an object".to_owned(),
                 "`design` 必须是对象".to_owned(),
             ),
-            AnswerError::UnknownKnob(key) => pick(
+            AnswerError::UnknownKnob(key) => lang.pick(
                 format!("unknown design knob `{key}`"),
                 format!("未知的设计选项 `{key}`"),
             ),
-            AnswerError::ClosedKnob(key) => pick(
+            AnswerError::ClosedKnob(key) => lang.pick(
                 format!("this exercise does not let you change `{key}`"),
                 format!("这个练习不允许修改 `{key}`"),
             ),
-            AnswerError::NotList(key) => pick(
+            AnswerError::NotList(key) => lang.pick(
                 format!("`{key}` must be a list"),
                 format!("`{key}` 必须是列表"),
             ),
-            AnswerError::NotNames(key) => pick(
+            AnswerError::NotNames(key) => lang.pick(
                 format!("`{key}` must list names"),
                 format!("`{key}` 必须列出名称"),
             ),
-            AnswerError::UnknownCheck(name) => pick(
+            AnswerError::UnknownCheck(name) => lang.pick(
                 format!("unknown check `{name}`"),
                 format!("未知的检查 `{name}`"),
             ),
-            AnswerError::UnknownToken(name) => pick(
+            AnswerError::UnknownToken(name) => lang.pick(
                 format!("unknown token kind `{name}`"),
                 format!("未知的 token 类型 `{name}`"),
             ),
-            AnswerError::UnknownClock(name) => pick(
+            AnswerError::UnknownClock(name) => lang.pick(
                 format!("unknown lease clock `{name}`"),
                 format!("未知的租约时钟 `{name}`"),
             ),
-            AnswerError::UnknownProtect(name) => pick(
+            AnswerError::UnknownProtect(name) => lang.pick(
                 format!("unknown protection `{name}`"),
                 format!("未知的保护方式 `{name}`"),
             ),
-            AnswerError::TargetCount(count) => pick(
+            AnswerError::TargetCount(count) => lang.pick(
                 format!("`target_protect` needs one protection per target ({count})"),
                 format!("`target_protect` 需要为每个目标各给一种保护（{count} 个）"),
             ),
@@ -381,7 +374,7 @@ impl AnswerError {
                     .map(|o| format!("`{}`", o.protect.name()))
                     .collect::<Vec<_>>()
                     .join(", ");
-                pick(
+                lang.pick(
                     format!(
                         "{target} ({}) does not offer `{}`: it offers {offered}",
                         kind.title(Lang::En),
@@ -394,70 +387,70 @@ impl AnswerError {
                     ),
                 )
             }
-            AnswerError::NoTarget(name) => pick(
+            AnswerError::NoTarget(name) => lang.pick(
                 format!("`reconcile` names `{name}`, which is not a target of this world"),
                 format!("`reconcile` 里的 `{name}` 不是这个世界的目标"),
             ),
-            AnswerError::BreakShape => pick(
+            AnswerError::BreakShape => lang.pick(
                 "`break` must be a list of steps".to_owned(),
                 "`break` 必须是步骤列表".to_owned(),
             ),
-            AnswerError::TooManySteps => pick(
+            AnswerError::TooManySteps => lang.pick(
                 "a schedule of at most 200 steps, please".to_owned(),
                 "调度最多 200 步".to_owned(),
             ),
-            AnswerError::Step { index, problem } => pick(
+            AnswerError::Step { index, problem } => lang.pick(
                 format!("step {index}: {}", problem.message(lang)),
                 format!("第 {index} 步：{}", problem.message(lang)),
             ),
-            AnswerError::NoOption(option) => pick(
+            AnswerError::NoOption(option) => lang.pick(
                 format!("option {option} does not exist"),
                 format!("选项 {option} 不存在"),
             ),
             AnswerError::ChooseOne => {
-                pick("choose one option".to_owned(), "只能选一个选项".to_owned())
+                lang.pick("choose one option".to_owned(), "只能选一个选项".to_owned())
             }
-            AnswerError::RepeatedIndex { what, index } => pick(
+            AnswerError::RepeatedIndex { what, index } => lang.pick(
                 format!("`{what}` lists {index} twice; list each once"),
                 format!("`{what}` 把 {index} 列了两次；每个只列一次"),
             ),
-            AnswerError::RepeatedName { key, name } => pick(
+            AnswerError::RepeatedName { key, name } => lang.pick(
                 format!("`{key}` lists `{name}` twice; list each once"),
                 format!("`{key}` 把 `{name}` 列了两次；每个只列一次"),
             ),
             #[cfg(feature = "sql-lab")]
-            AnswerError::SqlShape => pick(
+            AnswerError::SqlShape => lang.pick(
                 "a `sql` answer is an object of statements by slot: { \"claim\": \"UPDATE …\", … }".to_owned(),
                 "`sql` 答案是按位置给出语句的对象：{ \"claim\": \"UPDATE …\", … }".to_owned(),
             ),
             #[cfg(feature = "sql-lab")]
-            AnswerError::UnknownSlot(slot) => pick(
+            AnswerError::UnknownSlot(slot) => lang.pick(
                 format!("this exercise asks for no `{slot}` statement"),
                 format!("这道练习不要求写 `{slot}` 语句"),
             ),
             AnswerError::Empty(kind) => match *kind {
                 #[cfg(feature = "sql-lab")]
-                "sql" => pick(
+                "sql" => lang.pick(
                     "no statement is written yet: write them before grading (an empty answer is not graded and not counted)".to_owned(),
                     "还没有写任何语句：请先写好再评分（空答案不评分，也不计入作答次数）".to_owned(),
                 ),
-                "mark" => pick(
+                "mark" => lang.pick(
                     "nothing is marked: mark at least one step before submitting (an empty answer is not graded and not counted)".to_owned(),
                     "还没有标记任何一步：请至少标出一步再提交（空答案不评分，也不计入作答次数）".to_owned(),
                 ),
-                "predict" => pick(
+                "predict" => lang.pick(
                     "nothing is predicted: predict at least one step before submitting (an empty answer is not graded and not counted)".to_owned(),
                     "还没有预测任何一步：请至少预测一步再提交（空答案不评分，也不计入作答次数）".to_owned(),
                 ),
-                "quiz" => pick(
+                "quiz" => lang.pick(
                     "no option is chosen: choose an answer before submitting (an empty answer is not graded and not counted)".to_owned(),
                     "还没有选择任何选项：请先选择答案再提交（空答案不评分，也不计入作答次数）".to_owned(),
                 ),
-                "break" => pick(
+                "break" => lang.pick(
                     "the schedule has no steps: add steps before submitting (an empty schedule is not graded and not counted)".to_owned(),
                     "调度里没有步骤：请先添加步骤再提交（空调度不评分，也不计入作答次数）".to_owned(),
                 ),
-                other => pick(
+                other => lang.pick(
                     format!("the `{other}` answer is empty: it is not graded and not counted"),
                     format!("`{other}` 答案是空的：不评分，也不计入作答次数"),
                 ),
@@ -469,61 +462,61 @@ impl AnswerError {
 impl StepProblem {
     /// The problem in `lang`.
     pub fn message(&self, lang: Lang) -> String {
-        let zh = lang == Lang::Zh;
-        let pick = |en: String, cn: String| if zh { cn } else { en };
         match self {
-            StepProblem::NotObject => pick("must be an object".to_owned(), "必须是对象".to_owned()),
-            StepProblem::UnknownKey(key) => {
-                pick(format!("unknown key `{key}`"), format!("未知的键 `{key}`"))
+            StepProblem::NotObject => {
+                lang.pick("must be an object".to_owned(), "必须是对象".to_owned())
             }
-            StepProblem::BadTick => pick(
+            StepProblem::UnknownKey(key) => {
+                lang.pick(format!("unknown key `{key}`"), format!("未知的键 `{key}`"))
+            }
+            StepProblem::BadTick => lang.pick(
                 "`at` must be a tick from 0".to_owned(),
                 "`at` 必须是从 0 开始的 tick".to_owned(),
             ),
-            StepProblem::Backwards { at, previous } => pick(
+            StepProblem::Backwards { at, previous } => lang.pick(
                 format!("`at` = {at} goes backwards (the step before is at {previous})"),
                 format!("`at` = {at} 倒退了（前一步在 tick {previous}）"),
             ),
-            StepProblem::UnknownAction(name) => pick(
+            StepProblem::UnknownAction(name) => lang.pick(
                 format!("unknown action `{name}`"),
                 format!("未知的动作 `{name}`"),
             ),
-            StepProblem::NotString(key) => pick(
+            StepProblem::NotString(key) => lang.pick(
                 format!("`{key}` must be a string"),
                 format!("`{key}` 必须是字符串"),
             ),
-            StepProblem::NeedsWorker(name) => pick(
+            StepProblem::NeedsWorker(name) => lang.pick(
                 format!("`{name}` needs a worker"),
                 format!("`{name}` 需要一个 Worker"),
             ),
-            StepProblem::UnknownWorker(id) => pick(
+            StepProblem::UnknownWorker(id) => lang.pick(
                 format!("unknown worker `{id}`"),
                 format!("未知的 Worker `{id}`"),
             ),
-            StepProblem::NeedsTarget(name) => pick(
+            StepProblem::NeedsTarget(name) => lang.pick(
                 format!("`{name}` needs a target"),
                 format!("`{name}` 需要一个目标"),
             ),
-            StepProblem::UnknownTarget(id) => pick(
+            StepProblem::UnknownTarget(id) => lang.pick(
                 format!("unknown target `{id}`"),
                 format!("未知的目标 `{id}`"),
             ),
-            StepProblem::RegisterTarget => pick(
+            StepProblem::RegisterTarget => lang.pick(
                 "`register` needs a registered_token target".to_owned(),
                 "`register` 需要 registered_token 目标".to_owned(),
             ),
             StepProblem::UnknownJob(id) => {
-                pick(format!("unknown job `{id}`"), format!("未知的任务 `{id}`"))
+                lang.pick(format!("unknown job `{id}`"), format!("未知的任务 `{id}`"))
             }
-            StepProblem::BadName(key) => pick(
+            StepProblem::BadName(key) => lang.pick(
                 format!("`{key}` must be a non-empty string of at most 64 bytes"),
                 format!("`{key}` 必须是非空字符串，最多 64 字节"),
             ),
-            StepProblem::OnlyWrite(key) => pick(
+            StepProblem::OnlyWrite(key) => lang.pick(
                 format!("only a write carries `{key}`"),
                 format!("只有 write 可以带 `{key}`"),
             ),
-            StepProblem::BadNote => pick(
+            StepProblem::BadNote => lang.pick(
                 "`note` must be a string or { en, zh }".to_owned(),
                 "`note` 必须是字符串或 { en, zh }".to_owned(),
             ),

@@ -170,7 +170,7 @@ pub fn concept_name(id: &str, lang: Lang) -> Option<&'static str> {
     CONCEPTS
         .iter()
         .find(|(known, _, _)| *known == id)
-        .map(|(_, en, zh)| if lang == Lang::Zh { *zh } else { *en })
+        .map(|(_, en, zh)| lang.pick(*en, *zh))
 }
 
 /// Where each concept is taught and practised in a set of lessons.

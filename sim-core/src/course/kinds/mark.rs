@@ -134,7 +134,7 @@ pub(crate) fn grade_mark(
                         "正确：你放行了它，这里放行是安全的。",
                     ),
                 };
-                let gap = if lang == Lang::Zh { "" } else { " " };
+                let gap = lang.pick(" ", "");
                 format!(
                     "{head}{gap}{}",
                     safety_reason(scenario, &trace, index as usize, lang)

@@ -26,24 +26,22 @@ pub(crate) fn grade_predict(
                 index: Some(index),
                 right,
                 text: told(|lang| {
-                    let zh = |outcome: Outcome| crate::outcome_label(outcome, Lang::Zh);
-                    let head = match (right, guess, lang == Lang::Zh) {
-                        (true, _, false) => format!("Right: {}.", actual.name()),
-                        (true, _, true) => format!("正确：{}。", zh(actual)),
-                        (false, None, false) => {
-                            format!("No prediction; it was {}.", actual.name())
-                        }
-                        (false, None, true) => {
-                            format!("没有预测；结果是 {}。", zh(actual))
-                        }
-                        (false, Some(g), false) => {
-                            format!("You said {}; it was {}.", g.name(), actual.name())
-                        }
-                        (false, Some(g), true) => {
-                            format!("你预测 {}；结果是 {}。", zh(g), zh(actual))
-                        }
+                    let said = |outcome: Outcome| crate::outcome_label(outcome, lang);
+                    let head = match (right, guess) {
+                        (true, _) => lang.pick(
+                            format!("Right: {}.", said(actual)),
+                            format!("正确：{}。", said(actual)),
+                        ),
+                        (false, None) => lang.pick(
+                            format!("No prediction; it was {}.", said(actual)),
+                            format!("没有预测；结果是 {}。", said(actual)),
+                        ),
+                        (false, Some(g)) => lang.pick(
+                            format!("You said {}; it was {}.", said(g), said(actual)),
+                            format!("你预测 {}；结果是 {}。", said(g), said(actual)),
+                        ),
                     };
-                    let gap = if lang == Lang::Zh { "" } else { " " };
+                    let gap = lang.pick(" ", "");
                     format!(
                         "{head}{gap}{}",
                         describe_step(scenario, &trace, index as usize, lang)
