@@ -248,8 +248,8 @@ function viewReview() {
       rows.map(({ lesson, e }) => h('tr', { class: e.standing },
         h('td', {}, `${lesson.order}.${e.level + 1}`),
         h('th', { scope: 'row' }, h('a', { href: lessonHref(lesson.id, e.id) }, e.title)),
-        h('td', {}, e.progress.attempts),
-        h('td', {}, e.progress.hints_used),
+        h('td', {}, e.tries),
+        h('td', {}, e.hints),
         h('td', {}, `${e.symbol} ${e.standing_label}`)))));
 }
 
@@ -393,18 +393,19 @@ function viewExercise(lesson, exercise) {
     clear(feedback).append(h('p', { class: 'verdict bad', tabindex: -1 }, errorText(error)));
     focusVerdict();
   };
-  // A hand-in the worker grades (a design runs the explorers) shows a busy
-  // line meanwhile, the page usable; one at a time.
+  // A hand-in that takes a while (a design's: the explorers run in the
+  // worker) shows the kind's busy line meanwhile, the page usable; one
+  // act at a time.
   let checking = false;
   const handIn = async (what) => {
     if (checking) return;
     checking = true;
     const buttons = [...body.querySelectorAll('button.primary')];
-    const slow = exercise.kind === 'design' && what.act === 'hand_in';
+    const slow = what.act === 'hand_in' && kind?.busy;
     if (slow) {
       for (const button of buttons) button.disabled = true;
       box.setAttribute('aria-busy', 'true');
-      clear(feedback).append(h('p', { class: 'busy', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', t('checkingDesign')));
+      clear(feedback).append(h('p', { class: 'busy', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', kind.busy));
     }
     try {
       await act(what);
@@ -698,6 +699,7 @@ function designExercise(lesson, exercise, body, { submit, change, answer: kept }
   return {
     // The grade (the explorers) and the solution run in the worker's session.
     elsewhere: (act) => (act.act === 'hand_in' || act.act === 'solution' ? actOffThread(lesson.id, exercise.id, act) : null),
+    busy: t('checkingDesign'),
     keyView: (key) => designKey(key, word),
     // The cost of the design as it stands, by the catalogue (the session's sum).
     screen(screen) { total.textContent = screen.cost_label ?? ''; },
