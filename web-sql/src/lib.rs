@@ -4,8 +4,10 @@
 //! opens. It also grades `sql` exercises: like the design grader's worker,
 //! it holds its own course session (the page's lessons, the page's progress
 //! as sent), builds the exercise's plan, runs it on SQLite, judges the run
-//! there (recording the try by the session's rules) and hands back the grade
-//! and the progress record, which the page merges. The lab's judge lives
+//! there (recording the try by the session's rules) and hands back the
+//! exercise's screen and the progress record, which the page takes in
+//! (every act on a SQL exercise goes through here: the page's own wasm
+//! cannot read a SQL answer). The lab's judge lives
 //! here, not in the page's wasm, whose first download has a budget. The
 //! box's bounds (time, through `performance.now()` in the worker; memory)
 //! are compiled in; the worker reports the run's budget ([`sql_budget_ms`])
@@ -16,6 +18,7 @@ use std::cell::RefCell;
 use fencelab_web::Course;
 use serde_json::{Value, json};
 use sim_core::Lang;
+use sim_core::course::Act;
 use sim_core::sqllab::{Plan, PlanRun, Statements};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -86,50 +89,44 @@ fn with_session(
     })
 }
 
-/// Runs a `sql` exercise's plan with the learner's `statements` (slot →
-/// text, JSON) and grades the run. `{"progress", "value"}` as JSON, where
-/// `value` is `{"refused": [{slot, message, line, col}]}` (the message in
-/// the page's language) when the box refused a statement (not a
-/// try), else `{"run": PlanRun, "result": grade}` (the grade as the page's
-/// `Course.grade` gives it, the try recorded in `progress`).
-pub fn grade_sql(
+/// The learner's action on a `sql` exercise (`act`: the JSON of
+/// sim-core's `Act`), in the worker's session. A hand-in runs the
+/// exercise's plan with the statements on SQLite first: `{"progress",
+/// "value"}` as JSON, where `value` is `{"refused": [...]}` when the box
+/// refused a statement (not a try), else `{"screen": …}`, the exercise's
+/// screen after the act as the page's `Course.act` gives it (the try
+/// recorded in `progress`).
+pub fn act_sql(
     page: PageState<'_>,
     lesson: &str,
     exercise: &str,
-    statements: &str,
+    act: &str,
 ) -> Result<String, String> {
-    let answer: Value =
-        serde_json::from_str(statements).map_err(|error| format!("statements: {error}"))?;
-    let texts: Statements =
-        serde_json::from_value(answer.clone()).map_err(|error| format!("statements: {error}"))?;
+    let act: Act = serde_json::from_str(act).map_err(|error| format!("act: {error}"))?;
     with_session(page, |course, lang| {
-        let plan = course
-            .session()
-            .sql_plan(lesson, exercise)
-            .map_err(|e| e.message(lang))?;
-        let run: PlanRun = sqlbox::battery::run(&plan, &texts);
-        if !run.refused.is_empty() {
-            let refused: Vec<Value> = run
-                .refused
-                .iter()
-                .map(|r| json!({ "slot": r.slot, "message": r.message(lang), "line": r.line, "col": r.col }))
-                .collect();
-            return Ok(json!({ "refused": refused }));
-        }
-        let result = course
-            .grade_sql(lesson, exercise, &answer, run.clone(), lang)
-            .map_err(|e| e.message(lang))?;
-        Ok(json!({ "run": run, "result": result }))
-    })
-}
-
-/// A `sql` exercise's worked solution (the session refuses it before a
-/// try), as the page's `Course.solution` gives others'.
-pub fn sql_solution(page: PageState<'_>, lesson: &str, exercise: &str) -> Result<String, String> {
-    with_session(page, |course, lang| {
-        course
-            .solution(lesson, exercise, lang)
-            .map_err(|e| e.message(lang))
+        let screen = match &act {
+            Act::HandIn { answer } => {
+                let texts: Statements = serde_json::from_value(answer.clone())
+                    .map_err(|error| format!("statements: {error}"))?;
+                let plan = course
+                    .session()
+                    .sql_plan(lesson, exercise)
+                    .map_err(|e| e.message(lang))?;
+                let run: PlanRun = sqlbox::battery::run(&plan, &texts);
+                if !run.refused.is_empty() {
+                    // Each refusal in the page's language: the page holds no words.
+                    let refused: Vec<Value> = run
+                        .refused
+                        .iter()
+                        .map(|r| json!({ "slot": r.slot, "message": r.message(lang), "line": r.line, "col": r.col }))
+                        .collect();
+                    return Ok(json!({ "refused": refused }));
+                }
+                course.hand_in_sql(lesson, exercise, answer, run, lang)
+            }
+            other => course.act(lesson, exercise, other, lang),
+        };
+        Ok(json!({ "screen": screen.map_err(|e| e.message(lang))? }))
     })
 }
 
@@ -152,37 +149,20 @@ pub mod bindings {
         super::run_plan(plan, statements).map_err(|message| JsError::new(&message))
     }
 
-    #[wasm_bindgen(js_name = gradeSql)]
-    pub fn grade_sql(
+    #[wasm_bindgen(js_name = actSql)]
+    pub fn act_sql(
         lessons: &str,
         progress: &str,
         lang: &str,
         lesson: &str,
         exercise: &str,
-        statements: &str,
+        act: &str,
     ) -> Result<String, JsError> {
         let page = PageState {
             lessons,
             progress,
             lang,
         };
-        super::grade_sql(page, lesson, exercise, statements)
-            .map_err(|message| JsError::new(&message))
-    }
-
-    #[wasm_bindgen(js_name = sqlSolution)]
-    pub fn sql_solution(
-        lessons: &str,
-        progress: &str,
-        lang: &str,
-        lesson: &str,
-        exercise: &str,
-    ) -> Result<String, JsError> {
-        let page = PageState {
-            lessons,
-            progress,
-            lang,
-        };
-        super::sql_solution(page, lesson, exercise).map_err(|message| JsError::new(&message))
+        super::act_sql(page, lesson, exercise, act).map_err(|message| JsError::new(&message))
     }
 }

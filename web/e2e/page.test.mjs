@@ -155,12 +155,19 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     assert.doesNotMatch(await exercise.locator('.feedback').textContent(), /`/);
     await exercise.screenshot({ path: join(SHOTS, `solved-${width}.png`) });
     await exercise.screenshot({ path: join(PATH_SHOTS, `solved-${width}.png`) });
+    // The key was copied from the solution: the map and the review say
+    // "solved with the solution", with its sign (the course session's).
+    await page.goto(`${base}#/`);
+    const mapMark = page.locator('.lesson-card .marks li', { hasText: 'Which writes after the nap?' });
+    assert.equal(await mapMark.locator('.sym').textContent(), '(✓)');
+    assert.match(await mapMark.textContent(), /\(solved with the solution\)/);
     // The review lists every exercise by title with its tries and standing;
     // Next unfinished opens the one the course session names.
     await page.goto(`${base}#/review`);
-    const solvedRow = page.locator('.review-table tr.solved');
+    const solvedRow = page.locator('.review-table tr.solved-with-solution');
     assert.match(await solvedRow.locator('th').textContent(), /^Which writes after the nap\?$/);
     assert.equal(await solvedRow.locator('td').nth(1).textContent(), '2');
+    assert.equal(await solvedRow.locator('td').nth(3).textContent(), '(✓) solved with the solution');
     assert.equal(await page.locator('.review-table tr.not-started').count(), await page.locator('.review-table tr').count() - 2);
     await page.getByRole('link', { name: 'Next unfinished →' }).click();
     await page.waitForFunction(() => document.activeElement?.closest('.exercise')?.id === 'ex-quiz-expiry');
@@ -231,18 +238,26 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   assert.equal(await exercise.locator('.feedback .grade-items li').count(), 0);
   assert.equal(await exercise.locator('.feedback .takeaway').count(), 0);
   await exercise.screenshot({ path: join(SHOTS, 'mark-wrong.png') });
-  // The same again: now the page says which steps are wrong (on the list
-  // and the timeline), still without a reason.
+  // The same again: now the page names the first wrong step (on the list,
+  // beside the step and on the timeline), and no other, still without a
+  // reason.
   await exercise.getByRole('button', { name: 'Check my answer' }).click();
-  await exercise.locator('.feedback .verdict.bad', { hasText: /— steps? [\d, ]+\./ }).waitFor();
-  const count = Number((await exercise.locator('.feedback .verdict').textContent()).match(/(\d+) of \d+ steps wrong/)[1]);
-  assert.equal(await exercise.locator('.feedback .grade-items li.wrong').count(), count);
-  assert.equal(await exercise.locator('svg.timeline-svg text.extra-cell.wrong').count(), count);
+  await exercise.locator('.feedback .verdict.bad', { hasText: /wrong — the first: step \d+\./ }).waitFor();
+  const first = Number((await exercise.locator('.feedback .verdict').textContent()).match(/the first: step (\d+)/)[1]);
+  assert.equal(await exercise.locator('.feedback .grade-items li.wrong').count(), 1);
+  assert.equal(await exercise.locator('svg.timeline-svg text.extra-cell.wrong').count(), 1);
+  assert.equal(await exercise.locator('.candidates .item-verdict').count(), 1);
+  assert.match(await exercise.locator(`#mark-mark-after-the-nap-${first}`).locator('xpath=ancestor::li').textContent(), /✗ wrong/);
   const again = await exercise.locator('.feedback').textContent();
   assert.doesNotMatch(again, /must be refused|must be allowed|conservative|generation|Takeaway/, again);
   // Now the solution opens and names the key; a step A wrote after its own
   // lease ran out, before anyone claimed, may be refused: conservative.
   await exercise.getByRole('button', { name: 'Show the solution' }).click();
+  // Shown as the solution, beside the learner's own (wrong) try: nothing
+  // on the page calls the learner right.
+  await exercise.locator('.feedback > p.verdict.solution', { hasText: 'The worked solution' }).waitFor();
+  assert.match(await exercise.locator('.feedback .your-try .your-verdict.bad').textContent(), /Not yet/);
+  assert.doesNotMatch(await page.locator('main').textContent(), /Correct|well done|✓ Right/);
   // The key in words, steps by number ("step 3, step 5").
   const keyText = (await exercise.locator('.key').textContent()).replace(/^[^:]*:\s*/, '');
   assert.doesNotMatch(keyText, /[[\]{}]/, 'the key is words, not JSON');
@@ -275,7 +290,7 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   await page.waitForSelector('main h1');
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-Hans');
   const status = await page.locator('.exercise.kind-mark .exercise-status').first().textContent();
-  assert.match(status, /已完成/);
+  assert.match(status, /看过解答后解出/);
   const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
   assert.equal(stored.version, 2);
   assert.equal(stored.lang, 'zh');
@@ -433,7 +448,7 @@ test('a design over real resources offers only what each supports, counts the co
   assert.match(await graded(), /Not yet/);
   await own.selectOption('registered_token');
   assert.match(await design.locator('.design-total').textContent(), /4/);
-  assert.match(await graded(), /Correct/);
+  assert.match(await graded(), /Right/);
   await done(session);
 });
 
@@ -474,7 +489,7 @@ test('every exercise kind can be answered and graded', async () => {
   assert.match(await design.locator('.feedback .timeline-title').textContent(), /^A counterexample to your design$/);
   // ... and the strongest choice is safe.
   for (const box of await design.locator('.design-knobs input[type=checkbox]').all()) await box.check();
-  assert.match(await graded(design), /Correct/);
+  assert.match(await graded(design), /Right/);
   // quiz: one option.
   await page.goto(base + '#/lesson/02-token-in-the-commit/quiz-renew-failed');
   const quiz = page.locator('.exercise.kind-quiz').first();
@@ -578,16 +593,25 @@ test('quiz options come in the learner\'s own order, from the seed in the progre
   }
   assert.deepStrictEqual([...orders[1]].sort(), [...orders[0]].sort());
   assert.ok(orders.some((order) => order.join('|') !== orders[0].join('|')), 'four seeds, one order');
-  // A wrong try: a count, and nothing else under the verdict.
-  await quiz.locator('.option', { hasText: 'A has been stopped' }).locator('input').check();
+  // A wrong try: it says the chosen option is wrong, and nothing else
+  // under the verdict; no option is marked.
+  const wrongOption = quiz.locator('.option', { hasText: 'A has been stopped' });
+  await wrongOption.locator('input').check();
   await quiz.getByRole('button', { name: 'Check my answer' }).click();
-  await quiz.locator('.feedback > p.verdict.bad').waitFor();
+  await quiz.locator('.feedback > p.verdict.bad', { hasText: 'The option you chose is not right' }).waitFor();
   assert.equal(await quiz.locator('.feedback > *').count(), 1, await quiz.locator('.feedback').innerHTML());
+  assert.equal(await quiz.locator('.option .sym').count(), 0);
+  // Again: the chosen option is marked wrong, and no other option at all.
+  await quiz.getByRole('button', { name: 'Check my answer' }).click();
+  await quiz.locator('.option.wrong').waitFor();
+  assert.equal(await quiz.locator('.option .sym').count(), 1);
+  assert.match(await wrongOption.locator('.sym').textContent(), /✗ wrong/);
+  assert.equal(await quiz.locator('.option.right').count(), 0);
   // The choice is graded by the option, wherever it is shown.
   await quiz.locator('.option', { hasText: 'A is still frozen' }).locator('input').check();
   await quiz.getByRole('button', { name: 'Check my answer' }).click();
   await quiz.locator('.feedback > p.verdict').waitFor();
-  assert.match(await quiz.locator('.feedback > p.verdict').textContent(), /Correct/);
+  assert.match(await quiz.locator('.feedback > p.verdict').textContent(), /Right/);
   await done(session);
 });
 
@@ -1008,7 +1032,7 @@ test('a SQL exercise is graded in Chromium on SQLite: refusals with line:col, a 
   feedback = await check();
   await feedback.locator('.verdict.good').waitFor();
   assert.equal(await feedback.locator('.grade-items li.wrong').count(), 0);
-  assert.match(await exercise.locator('.exercise-status').textContent(), /completed/);
+  assert.match(await exercise.locator('.exercise-status').textContent(), /solved/);
   await page.screenshot({ path: join(SHOTS, 'sql-exercise.png'), fullPage: false });
   // The worked solution, from the engine's worker.
   await exercise.getByRole('button', { name: 'Solution' }).click();

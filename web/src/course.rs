@@ -6,16 +6,19 @@
 //! timeline may show, completion. Here each answer only becomes the JSON
 //! the page reads (`static/app.js`), from `Serialize` structs: what the
 //! session does not give (a hidden hint, a takeaway before an attempt) is
-//! absent by construction.
+//! absent by construction. An exercise on the page is its screen
+//! ([`Course::act`]: sim-core's `ExerciseScreen`, with the feedback's
+//! timelines); `grade`, `hint` and `solution` give the same session's
+//! answers as JSON for the tests that compare the page with the terminal.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
-    Answer, AnswerJson, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseProgress,
-    Feedback, Field, Grade, Lesson, Position, SelfCheck, SelfCheckLevel, StepJson, answer_json,
-    concept_name, mark_candidates, scenario_steps,
+    Act, Answer, AnswerJson, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseProgress,
+    ExerciseScreen, Feedback, FeedbackView, Field, Grade, Lesson, Position, SelfCheck,
+    SelfCheckLevel, StepJson, answer_json, concept_name, mark_candidates, scenario_steps,
 };
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Reveal, Scenario, TokenKind};
 
@@ -84,11 +87,16 @@ struct MapExerciseJson<'a> {
     id: &'a str,
     title: &'a str,
     kind: &'static str,
-    progress: ProgressJson,
+    /// Its tries and the hints opened (the review's columns).
+    tries: u32,
+    hints: u32,
     /// Its level (section), from 0, and how far the learner got
-    /// (`solved`, `revealed`, `tried`, `not-started`).
+    /// (`solved`, `solved-with-solution`, `revealed`, `tried`,
+    /// `not-started`), with its sign and in words.
     level: usize,
     standing: &'static str,
+    symbol: &'static str,
+    standing_label: String,
 }
 
 /// An exercise's progress record, with what the session allows now, so the
@@ -161,20 +169,14 @@ struct ScenarioJson<'a> {
     title: &'a str,
 }
 
+/// An exercise's fixed parts and what its editor offers; what the learner
+/// did with it and may see now is its screen ([`Course::act`]).
 #[derive(Serialize)]
 struct ExerciseJson<'a> {
     id: &'a str,
     title: &'a str,
     kind: &'static str,
-    prompt: &'a str,
     concepts: Vec<ConceptJson<'a>>,
-    /// How many hints there are.
-    hints: usize,
-    /// The ones the learner has opened, in order.
-    shown_hints: Vec<&'a str>,
-    /// Only after an attempt (null before).
-    takeaway: Option<&'a str>,
-    progress: ProgressJson,
     scenario: Option<&'a str>,
     /// Its level: the section it practises, from 0.
     level: usize,
@@ -488,6 +490,73 @@ pub fn grade_json(graded: &Grade, lang: Lang) -> Value {
     to_value(&grade_view(graded, lang))
 }
 
+/// An act as the page sends it (`{"act": "hand_in", "answer": …}`, the
+/// JSON of sim-core's [`Act`]), read by hand: the derived reader of a
+/// tagged enum costs the page's initial download more than it can spare.
+/// `None` for anything else (an unknown act, an answer missing or where
+/// none belongs, another key).
+pub fn act_from_json(text: &str) -> Option<Act> {
+    let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    // (Read without taking the answer out: a map's removal code would
+    // cost the download more than the copy costs the page.)
+    if fields.keys().any(|key| key != "act" && key != "answer") {
+        return None;
+    }
+    let answer = fields.get("answer").cloned();
+    Some(match (fields.get("act")?.as_str()?, answer) {
+        ("open", None) => Act::Open,
+        ("change", Some(answer)) => Act::Change { answer },
+        ("hint", None) => Act::Hint,
+        ("hand_in", Some(answer)) => Act::HandIn { answer },
+        ("solution", None) => Act::Solution,
+        ("leave", None) => Act::Leave,
+        _ => return None,
+    })
+}
+
+/// A feedback's counterexample as the page plays it: from its violating
+/// step.
+#[derive(Serialize)]
+struct ScreenCounterexampleJson {
+    step: u32,
+    timeline: Value,
+}
+
+/// An exercise screen as the page draws it: sim-core's [`ExerciseScreen`]
+/// as it serializes (every course decision made, in the learner's
+/// language), with what it leaves to a front end's drawing added: each
+/// feedback's counterexample and schedule (the try's, and the learner's
+/// try beside a worked solution) as timelines with every verdict.
+fn screen_json(screen: &ExerciseScreen, lang: Lang) -> Value {
+    let mut value = to_value(screen);
+    if let (Some(feedback), Some(shown)) = (&screen.feedback, value.get_mut("feedback")) {
+        add_timelines(feedback, shown, lang);
+    }
+    value
+}
+
+fn add_timelines(feedback: &FeedbackView, shown: &mut Value, lang: Lang) {
+    let Value::Object(shown) = shown else {
+        return;
+    };
+    if let Some(found) = &feedback.counterexample {
+        let played = ScreenCounterexampleJson {
+            step: found.step,
+            timeline: counterexample_timeline(&found.scenario, lang),
+        };
+        shown.insert("counterexample".to_owned(), to_value(&played));
+    }
+    if let Some(schedule) = &feedback.schedule {
+        let drawn = timeline(schedule, lang, &Reveal::Everything);
+        shown.insert("timeline".to_owned(), drawn);
+    }
+    if let (Some(yours), Some(drawn)) = (&feedback.your_try, shown.get_mut("your_try")) {
+        add_timelines(yours, drawn, lang);
+    }
+}
+
 /// What the exercise's kind adds to its JSON: the choices its editor offers.
 fn exercise_details<'a>(
     session: &CourseSession,
@@ -637,6 +706,21 @@ impl Course {
         Ok(())
     }
 
+    /// Takes in the record a worker's session wrote after acting on an
+    /// exercise (a design graded off the page's thread, a SQL answer run
+    /// on SQLite), where `sent` is this session's record as the worker
+    /// loaded it. When this session did nothing since, the worker's record
+    /// is simply its next state, last answers included (a kind this wasm
+    /// cannot read, `sql`, is kept only there); otherwise the two merge,
+    /// losing nothing learned ([`Course::merge_progress`]).
+    pub fn take_worker_progress(&mut self, sent: &str, theirs: &str) -> Result<(), CourseError> {
+        if self.progress_json() == sent {
+            self.load_progress(theirs)
+        } else {
+            self.merge_progress(theirs)
+        }
+    }
+
     /// The progress record as JSON, the same as the terminal's file.
     pub fn progress_json(&self) -> String {
         self.session.export_progress()
@@ -700,13 +784,20 @@ impl Course {
                     .iter()
                     .filter(|(of, _)| *of == at)
                     .filter_map(|(_, index)| lesson.exercises.get(*index))
-                    .map(|exercise| MapExerciseJson {
-                        id: &exercise.id,
-                        title: exercise.title(lang),
-                        kind: exercise.kind.name(),
-                        progress: progress_json(session, &lesson.id, &exercise.id),
-                        level: lesson.section_of(exercise),
-                        standing: session.standing(&lesson.id, &exercise.id).name(),
+                    .map(|exercise| {
+                        let standing = session.standing(&lesson.id, &exercise.id);
+                        let record = session.exercise_progress(&lesson.id, &exercise.id);
+                        MapExerciseJson {
+                            id: &exercise.id,
+                            title: exercise.title(lang),
+                            kind: exercise.kind.name(),
+                            tries: record.attempts,
+                            hints: record.hints_used,
+                            level: lesson.section_of(exercise),
+                            standing: standing.name(),
+                            symbol: standing.symbol(),
+                            standing_label: standing.label().get(lang).to_owned(),
+                        }
                     })
                     .collect(),
                 completed: session.completed(lesson).0,
@@ -806,18 +897,7 @@ impl Course {
             id: &exercise.id,
             title: exercise.title(lang),
             kind: exercise.kind.name(),
-            prompt: exercise.prompt.get(lang),
             concepts: concepts(&exercise.concepts, lang),
-            hints: exercise.hints.len(),
-            shown_hints: session
-                .shown_hints(&lesson.id, &exercise.id)?
-                .iter()
-                .map(|h| h.get(lang))
-                .collect(),
-            takeaway: session
-                .takeaway(&lesson.id, &exercise.id)?
-                .map(|t| t.get(lang)),
-            progress: progress_json(session, &lesson.id, &exercise.id),
             scenario: exercise
                 .kind
                 .scenario()
@@ -887,12 +967,28 @@ impl Course {
         Ok(to_value(&shown))
     }
 
-    /// Grades a `sql` answer (its statements by slot) with the SQL engine's
-    /// `run` of the plan (`CourseSession::sql_plan`, run by
-    /// `sqlbox::battery`), as [`Course::grade`] grades others, and records
-    /// the attempt. Only in the SQL engine's wasm (`web-sql`).
+    /// The learner's action on an exercise (open, a change of the answer
+    /// in the making, a hint, a hand-in, the solution, leaving) and the
+    /// exercise's screen after it ([`screen_json`]): everything the page
+    /// draws of an exercise, decided by the session.
+    pub fn act(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        act: &Act,
+        lang: Lang,
+    ) -> Result<Value, CourseError> {
+        let screen = self.session.act(lesson, id, act, lang)?;
+        Ok(screen_json(&screen, lang))
+    }
+
+    /// Hands in a `sql` answer (its statements by slot) with the SQL
+    /// engine's `run` of the plan (`CourseSession::sql_plan`, run by
+    /// `sqlbox::battery`): graded, the try recorded and shown, the answer
+    /// kept, as [`Course::act`] hands in others; the screen after it. Only
+    /// in the SQL engine's wasm (`web-sql`).
     #[cfg(feature = "sql-lab")]
-    pub fn grade_sql(
+    pub fn hand_in_sql(
         &mut self,
         lesson: &str,
         id: &str,
@@ -905,9 +1001,10 @@ impl Course {
             sql.run = Some(run);
         }
         let graded = self.session.grade(lesson, id, &parsed)?;
-        let mut shown = feedback_view(&graded.feedback, lang);
-        shown.progress = Some(progress_json(&self.session, lesson, id));
-        Ok(to_value(&shown))
+        self.session.keep_answer(lesson, id, &parsed)?;
+        self.session.show_graded(lesson, id, graded);
+        let screen = self.session.screen(lesson, id, lang)?;
+        Ok(screen_json(&screen, lang))
     }
 
     /// Hint `index` (from 0), as the session's hint order allows.
@@ -1259,21 +1356,203 @@ mod tests {
         assert!(timeline["steps"][asked].get("row").is_none());
     }
 
+    /// The page's screen JSON for `act` (as the wasm takes it: JSON text).
+    fn act(course: &mut Course, lesson: &str, id: &str, act: Value) -> Value {
+        let act: Act = serde_json::from_value(act).unwrap();
+        course
+            .act(lesson, id, &act, Lang::En)
+            .unwrap_or_else(|e| panic!("{lesson}/{id}: {e}"))
+    }
+
     #[test]
     fn hints_come_in_order_and_are_counted() {
         let mut course = course();
         let (lesson, id) = first_of_kind(&course, "mark");
-        assert!(course.hint(&lesson, &id, 1, Lang::En).is_err());
-        let first = course.hint(&lesson, &id, 0, Lang::En).unwrap_or_default();
-        assert_eq!(first["more"], true);
-        assert!(course.hint(&lesson, &id, 1, Lang::En).is_ok());
-        let value = course.lesson_json(&lesson, Lang::En).unwrap_or_default();
-        let shown = value["exercises"]
+        let opened = act(&mut course, &lesson, &id, json!({"act": "open"}));
+        assert_eq!(opened["hints"], json!([]));
+        assert!(
+            opened["hint_button"]
+                .as_str()
+                .is_some_and(|b| b.starts_with("Show a hint (1/"))
+        );
+        act(&mut course, &lesson, &id, json!({"act": "hint"}));
+        let second = act(&mut course, &lesson, &id, json!({"act": "hint"}));
+        assert_eq!(second["hints"].as_array().map(Vec::len), Some(2));
+        let map = course.map(Lang::En);
+        let listed = map["lessons"][0]["exercises"]
             .as_array()
             .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
             .unwrap_or_default();
-        assert_eq!(shown["shown_hints"].as_array().map(Vec::len), Some(2));
-        assert_eq!(shown["progress"]["hints_used"], 2);
+        assert_eq!(listed["hints"], 2);
+        // None past the last: an error, and nothing changes.
+        let hints = course.session.exercise(&lesson, &id).unwrap().1.hints.len();
+        for _ in 2..hints {
+            act(&mut course, &lesson, &id, json!({"act": "hint"}));
+        }
+        assert!(course.act(&lesson, &id, &Act::Hint, Lang::En).is_err());
+    }
+
+    /// Two wrong tries at a mark exercise, then the solution: shown as the
+    /// solution beside the learner's try, never calling anything correct;
+    /// the key handed in is "solved with the solution", which the map says
+    /// with its sign.
+    #[test]
+    fn the_solution_is_shown_as_the_solution_and_copying_it_is_marked() {
+        let mut course = course();
+        let (lesson, id) = first_of_kind(&course, "mark");
+        let every = first_try(&course, &lesson, &id);
+        let change = act(
+            &mut course,
+            &lesson,
+            &id,
+            json!({"act": "change", "answer": every}),
+        );
+        assert_eq!(change["answer"], every);
+        assert_eq!(change["feedback"], Value::Null);
+        for _ in 0..2 {
+            let wrong = act(
+                &mut course,
+                &lesson,
+                &id,
+                json!({"act": "hand_in", "answer": every}),
+            );
+            assert_eq!(wrong["feedback"]["tone"], "bad", "{wrong:#}");
+        }
+        let solution = act(&mut course, &lesson, &id, json!({"act": "solution"}));
+        let feedback = &solution["feedback"];
+        assert_eq!(feedback["tone"], "solution");
+        assert_eq!(feedback["your_try"]["tone"], "bad");
+        let said = solution.to_string();
+        for praise in ["Correct", "well done", "✓ Right"] {
+            assert!(!said.contains(praise), "{praise}: {said}");
+        }
+        let key = feedback["key_answer"].clone();
+        let copied = act(
+            &mut course,
+            &lesson,
+            &id,
+            json!({"act": "hand_in", "answer": key}),
+        );
+        assert_eq!(copied["feedback"]["tone"], "good");
+        assert_eq!(copied["standing"], "solved-with-solution");
+        let map = course.map(Lang::En);
+        let listed = map["lessons"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|l| l["exercises"].as_array().cloned().unwrap_or_default())
+            .find(|e| e["id"] == json!(id))
+            .unwrap_or_default();
+        assert_eq!(listed["standing"], "solved-with-solution");
+        assert_eq!(listed["symbol"], "(✓)");
+        assert_eq!(listed["standing_label"], "solved with the solution");
+        // Leaving drops the feedback; the answer stays.
+        let left = act(&mut course, &lesson, &id, json!({"act": "leave"}));
+        assert_eq!(left["feedback"], Value::Null);
+        assert_eq!(left["answer"], key);
+    }
+
+    /// A design's try on the screen carries its counterexample as a
+    /// timeline (titled for the learner), and the solution's "your try"
+    /// carries it too.
+    #[test]
+    fn a_screen_carries_the_counterexample_as_a_timeline() {
+        let mut course = course();
+        let (lesson, id) = first_of_kind(&course, "design");
+        let tried = act(
+            &mut course,
+            &lesson,
+            &id,
+            json!({"act": "hand_in", "answer": {}}),
+        );
+        let found = &tried["feedback"]["counterexample"];
+        assert!(found["step"].is_u64(), "{tried:#}");
+        assert_eq!(
+            found["timeline"]["title"],
+            "A counterexample to your design"
+        );
+        assert!(tried["cost_label"].is_string(), "{tried:#}");
+        let solution = act(&mut course, &lesson, &id, json!({"act": "solution"}));
+        let yours = &solution["feedback"]["your_try"]["counterexample"];
+        assert_eq!(
+            yours["timeline"]["title"],
+            "A counterexample to your design"
+        );
+    }
+
+    /// The page's acts read by hand as sim-core writes them; anything
+    /// else is refused.
+    #[test]
+    fn acts_are_read_as_sim_core_writes_them() {
+        let acts = [
+            Act::Open,
+            Act::Change {
+                answer: json!([1, 2]),
+            },
+            Act::Hint,
+            Act::HandIn {
+                answer: json!({"3": "ok"}),
+            },
+            Act::Solution,
+            Act::Leave,
+        ];
+        for act in acts {
+            let text = serde_json::to_string(&act).unwrap();
+            assert_eq!(act_from_json(&text), Some(act), "{text}");
+        }
+        for bad in [
+            "",
+            "[]",
+            r#"{"act": "dance"}"#,
+            r#"{"act": "hand_in"}"#,
+            r#"{"act": "hint", "answer": 1}"#,
+            r#"{"act": "open", "x": 1}"#,
+            r#"{"act": 1}"#,
+        ] {
+            assert_eq!(act_from_json(bad), None, "{bad}");
+        }
+    }
+
+    /// A worker's record is taken whole when the page did nothing since it
+    /// was sent (its last answers too), and merged otherwise.
+    #[test]
+    fn a_workers_record_is_taken_whole_or_merged() {
+        let mut page = course();
+        let (lesson, id) = first_of_kind(&page, "quiz");
+        act(
+            &mut page,
+            &lesson,
+            &id,
+            json!({"act": "change", "answer": [1]}),
+        );
+        let sent = page.progress_json();
+        let mut worker = course();
+        worker.load_progress(&sent).unwrap();
+        act(
+            &mut worker,
+            &lesson,
+            &id,
+            json!({"act": "change", "answer": [2]}),
+        );
+        page.take_worker_progress(&sent, &worker.progress_json())
+            .unwrap();
+        let screen = act(&mut page, &lesson, &id, json!({"act": "open"}));
+        assert_eq!(screen["answer"], json!([2]));
+        // The page moved on meanwhile: merged, its own hint kept.
+        let sent = page.progress_json();
+        worker.load_progress(&sent).unwrap();
+        act(
+            &mut worker,
+            &lesson,
+            &id,
+            json!({"act": "hand_in", "answer": [3]}),
+        );
+        act(&mut page, &lesson, &id, json!({"act": "hint"}));
+        page.take_worker_progress(&sent, &worker.progress_json())
+            .unwrap();
+        let record = Progress::from_json(&page.progress_json()).unwrap();
+        let entry = record.exercise(&lesson, &id).unwrap();
+        assert_eq!((entry.attempts, entry.hints_used), (1, 1));
     }
 
     /// The page's grading worker: a second session grades a design and
@@ -1460,13 +1739,20 @@ mod tests {
         assert_eq!(listed, order);
         assert_eq!(map["next"]["exercise"], json!(order[0]));
         assert_eq!(map["lessons"][0]["exercises"][0]["standing"], "not-started");
-        // A try: kept as the last answer, given back with the record.
+        // A try: counted on the map, the answer kept and given back on
+        // the screen.
         let answer = first_try(&course, lesson, &order[0]);
-        course.grade(lesson, &order[0], &answer, Lang::En).unwrap();
+        act(
+            &mut course,
+            lesson,
+            &order[0],
+            json!({"act": "hand_in", "answer": answer}),
+        );
         let map = course.map(Lang::En);
         let first = &map["lessons"][0]["exercises"][0];
-        assert_eq!(first["progress"]["last_answer"], answer);
+        assert_eq!(first["tries"], 1);
         assert_ne!(first["standing"], "not-started");
+        let screen = act(&mut course, lesson, &order[0], json!({"act": "open"}));
+        assert_eq!(screen["answer"], answer);
     }
 }
-

@@ -13,7 +13,7 @@
 mod course;
 pub mod timeline;
 
-pub use course::{Course, grade_json};
+pub use course::{Course, act_from_json, grade_json};
 
 use serde_json::{Value, json};
 use sim_core::Lang;
@@ -264,13 +264,14 @@ pub mod bindings {
                 .map_err(|e| fail(e.message(lang)))
         }
 
-        /// Takes in a record the grading worker's session wrote (see
-        /// `Course::merge_progress`); throws if it is damaged.
-        #[wasm_bindgen(js_name = mergeProgress)]
-        pub fn merge_progress(&mut self, text: &str) -> Result<(), JsError> {
+        /// Takes in the record a worker's session wrote after acting on an
+        /// exercise, `sent` being this record as the worker loaded it (see
+        /// `Course::take_worker_progress`); throws if it is damaged.
+        #[wasm_bindgen(js_name = takeWorkerProgress)]
+        pub fn take_worker_progress(&mut self, sent: &str, theirs: &str) -> Result<(), JsError> {
             let lang = self.inner.lang();
             self.inner
-                .merge_progress(text)
+                .take_worker_progress(sent, theirs)
                 .map_err(|e| fail(e.message(lang)))
         }
 
@@ -350,17 +351,25 @@ pub mod bindings {
             course_js(self.inner.exercise_timeline(lesson, exercise, lang), lang)
         }
 
-        /// Grades an answer: JSON text of the value an answers file holds
-        /// under the exercise's kind.
-        pub fn grade(
+        /// The learner's action on an exercise (JSON text of sim-core's
+        /// `Act`: `{"act":"open"}`, `{"act":"change","answer":…}`,
+        /// `{"act":"hint"}`, `{"act":"hand_in","answer":…}`,
+        /// `{"act":"solution"}`, `{"act":"leave"}`) and the exercise's
+        /// screen after it, as JSON text.
+        pub fn act(
             &mut self,
             lesson: &str,
             exercise: &str,
-            answer_json: &str,
+            act_json: &str,
         ) -> Result<String, JsError> {
             let lang = self.inner.lang();
-            let answer = answer(answer_json, self.inner.lang())?;
-            course_js(self.inner.grade(lesson, exercise, &answer, lang), lang)
+            let act = super::act_from_json(act_json).ok_or_else(|| {
+                fail(format!(
+                    "{}{act_json}",
+                    lang.pick("the action is not understood: ", "无法理解这个操作：")
+                ))
+            })?;
+            course_js(self.inner.act(lesson, exercise, &act, lang), lang)
         }
 
         /// A break exercise's edited schedule on the timeline (the editor's
@@ -378,22 +387,6 @@ pub mod bindings {
                 self.inner.break_preview(lesson, exercise, &answer, lang),
                 lang,
             )
-        }
-
-        pub fn hint(
-            &mut self,
-            lesson: &str,
-            exercise: &str,
-            index: u32,
-        ) -> Result<String, JsError> {
-            let lang = self.inner.lang();
-            course_js(self.inner.hint(lesson, exercise, index, lang), lang)
-        }
-
-        /// The worked solution; throws before the first attempt.
-        pub fn solution(&mut self, lesson: &str, exercise: &str) -> Result<String, JsError> {
-            let lang = self.inner.lang();
-            course_js(self.inner.solution(lesson, exercise, lang), lang)
         }
     }
 

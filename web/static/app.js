@@ -10,7 +10,7 @@
 
 import init, { Course, sandbox, explorerChoices, engineVersion, pageWords, langOfLocale, sandboxSample } from './fencelab_web.js';
 import { h, clear, inline, paragraphs } from './dom.js';
-import { t, tf, kindKey, outcomeKey, setWords, lang, langTag } from './strings.js';
+import { t, tf, outcomeKey, setWords, lang, langTag } from './strings.js';
 import { renderTimeline } from './timeline.js';
 import { shareButton, decodeShare, ShareError } from './share.js';
 import { frontDoor } from './frontdoor.js';
@@ -56,34 +56,16 @@ function save() {
   }
 }
 
-// An answer in the making, kept in this browser per exercise; else the
-// last answer tried, from the progress record (shared with the terminal).
-const DRAFT_KEY = 'fencelab.draft';
-
-function readDraft(lessonId, exercise) {
-  try {
-    return JSON.parse(storage()?.getItem(`${DRAFT_KEY}:${lessonId}:${exercise.id}`)) ?? exercise.progress.last_answer;
-  } catch {
-    return exercise.progress.last_answer;
-  }
-}
-
-function saveDraft(lessonId, exerciseId, answer) {
-  try {
-    storage()?.setItem(`${DRAFT_KEY}:${lessonId}:${exerciseId}`, JSON.stringify(answer));
-  } catch {
-    // A draft is a convenience: without storage the last answer tried returns.
-  }
-}
-
 // ---- the grading worker -----------------------------------------------------
 
 let gradeWorker = null;
 let gradeRequests = 0;
 const gradeWaiting = new Map();
 
-/** Grades `answer` in the worker's session; resolves to its grade and record. */
-function gradeOffThread(lessonId, exerciseId, answer) {
+/** Hands `act` on a design exercise to the worker's session (a hand-in
+ * runs the explorers there, off this thread); takes in the record it
+ * wrote and resolves to the exercise's screen. */
+function actOffThread(lessonId, exerciseId, act) {
   if (!gradeWorker) {
     gradeWorker = new Worker(new URL('./grade-worker.js', import.meta.url), { type: 'module' });
     gradeWorker.onmessage = (event) => {
@@ -95,12 +77,13 @@ function gradeOffThread(lessonId, exerciseId, answer) {
     };
   }
   const id = ++gradeRequests;
+  const sent = course.progressJson();
   return new Promise((ok, fail) => {
     gradeWaiting.set(id, { ok, fail });
-    gradeWorker.postMessage({
-      id, lessons: lessonsText, progress: course.progressJson(),
-      lesson: lessonId, exercise: exerciseId, answer: JSON.stringify(answer),
-    });
+    gradeWorker.postMessage({ id, lessons: lessonsText, progress: sent, lesson: lessonId, exercise: exerciseId, act: JSON.stringify(act) });
+  }).then(({ screen, progress }) => {
+    course.takeWorkerProgress(sent, progress);
+    return screen;
   });
 }
 
@@ -175,48 +158,14 @@ function progressBar(done, total, label) {
     h('span', { class: 'bar-text' }, `${done}/${total} ${label}`));
 }
 
-/** "1 try", "2 tries" (the catalogue says it in either language). */
-function tries(n) {
-  return n === 1 ? t('tries1') : tf('triesN', { n });
-}
-
 const lessonHref = (lesson, exercise) => `#/lesson/${encodeURIComponent(lesson)}${exercise ? `/${encodeURIComponent(exercise)}` : ''}`;
 
-/** A row of a lesson's exercises: a mark each, with its title as its name. */
+/** A row of a lesson's exercises: a mark each (its standing's sign, the
+ * course session's), with its title as its name. */
 function exerciseMarks(lesson) {
-  return h('ul', { class: 'marks' }, lesson.exercises.map((e) => {
-    const [sym, state] = e.progress.completed ? ['✓', t('completed')] : e.progress.attempts ? ['✗', tries(e.progress.attempts)] : ['○', t('notStarted')];
-    return h('li', {}, h('span', { class: 'sym', 'aria-hidden': 'true' }, sym), ' ',
-      h('a', { href: lessonHref(lesson.id, e.id) }, e.title), h('span', { class: 'visually-hidden' }, ` (${state})`));
-  }));
-}
-
-/** A solution's key in words: steps by number, predictions by step. */
-function keyWords(key, words = {}) {
-  if (Array.isArray(key) && key.some((step) => step && typeof step === 'object')) {
-    // A break schedule, one step after another.
-    return key.map((step) => `${t('tick')} ${step.at}: ${[step.worker, step.do, step.target && `→ ${step.target}`].filter(Boolean).join(' ')}`).join('; ');
-  }
-  if (Array.isArray(key)) {
-    return key.length ? key.map((step) => tf('stepNumber', { n: step })).join(t('listSep')) : t('keyNothing');
-  }
-  if (key && typeof key === 'object' && !('reconcile' in key)) {
-    return Object.entries(key).map(([step, outcome]) => `${tf('stepNumber', { n: step })}: ${outcomeKey(outcome) ? t(outcomeKey(outcome)) : outcome}`).join(t('listSep'));
-  }
-  if (key && typeof key === 'object') {
-    // A design: each open knob's value, then the targets sent to reconciliation.
-    const word = (name) => words[name] ?? name;
-    const parts = [];
-    for (const knob of ['commit_checks', 'renew_checks']) {
-      if (key[knob]) parts.push(`${t(KNOB_KEYS[knob])}: ${key[knob].map(word).join(t('listSep')) || t('keyNothing')}`);
-    }
-    if (key.token) parts.push(`${t(KNOB_KEYS.token)}: ${word(`token:${key.token}`)}`);
-    if (key.lease_clock) parts.push(`${t(KNOB_KEYS.lease_clock)}: ${word(key.lease_clock)}`);
-    (key.target_protect ?? []).forEach((protect, i) => parts.push(`t${i + 1}: ${word(protect)}`));
-    parts.push(`${t('reconcileWord')}: ${key.reconcile.length ? key.reconcile.join(t('listSep')) : t('keyNothing')}`);
-    return parts.join(' · ');
-  }
-  return String(key);
+  return h('ul', { class: 'marks' }, lesson.exercises.map((e) => h('li', { class: e.standing },
+    h('span', { class: 'sym', 'aria-hidden': 'true' }, e.symbol), ' ',
+    h('a', { href: lessonHref(lesson.id, e.id) }, e.title), h('span', { class: 'visually-hidden' }, ` (${e.standing_label})`))));
 }
 
 // A break exercise's required violation, in words.
@@ -290,7 +239,7 @@ function viewReview() {
   const { next } = map;
   return h('article', { class: 'review' },
     h('h1', {}, t('review')),
-    h('p', {}, tf('solvedOf', { n: rows.filter((r) => r.e.standing === 'solved').length, m: rows.length })),
+    h('p', {}, tf('solvedOf', { n: map.lessons.reduce((n, lesson) => n + lesson.completed, 0), m: rows.length })),
     next ? h('a', { class: 'button primary next-unfinished', href: lessonHref(next.lesson, next.exercise) }, `${t('nextUnfinished')} →`)
       : h('p', { class: 'verdict good' }, t('allSolved')),
     h('table', { class: 'review-table' },
@@ -298,9 +247,9 @@ function viewReview() {
       rows.map(({ lesson, e }) => h('tr', { class: e.standing },
         h('td', {}, `${lesson.order}.${e.level + 1}`),
         h('th', { scope: 'row' }, h('a', { href: lessonHref(lesson.id, e.id) }, e.title)),
-        h('td', {}, e.progress.attempts),
-        h('td', {}, e.progress.hints_used),
-        h('td', {}, t(e.standing === 'not-started' ? 'notStarted' : e.standing))))));
+        h('td', {}, e.tries),
+        h('td', {}, e.hints),
+        h('td', {}, `${e.symbol} ${e.standing_label}`)))));
 }
 
 // ---- the lesson reader ----------------------------------------------------------
@@ -348,275 +297,301 @@ function viewLesson(id, arg) {
 
 // ---- exercises ----------------------------------------------------------------------
 
-// The items the session lets show: none after a first wrong try, then the
-// wrong ones without their reasons, all of them once solved. A quiz's items
-// are drawn on its options instead, with their reasons once revealed (the
-// options' order on the page is the page's).
-function gradeList(result, kind) {
-  if (kind === 'quiz') return null;
-  return h('ul', { class: 'grade-items' }, result.items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
-    h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ',
-    kind !== 'quiz' && kind !== 'sql' && item.index !== null && item.index !== undefined ? `${tf('stepNumber', { n: item.index })}: ` : '', inline(item.text))));
+// An exercise is the course session's screen (sim-core's ExerciseScreen,
+// from `course.act`), drawn: its standing, the line on what to do next, the
+// hints, the buttons, the item marks and the feedback are the session's,
+// in the learner's language; the page keeps no course rule. Each of the
+// learner's actions is one act; the screen after it is drawn again. The
+// answer in the making is the session's too (kept by `change` acts, saved
+// with the progress), so it comes back as the learner left it.
+
+// The exercises on screen: each one's leave act, sent when the page moves on.
+let onScreen = [];
+let shownHash = null;
+
+/** The feedback's lines (a quiz's are drawn on its options instead). */
+function feedbackItems(items) {
+  if (!items.length) return null;
+  return h('ul', { class: 'grade-items' }, items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
+    h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ', item.label ? `${item.label}: ` : '', inline(item.text))));
+}
+
+/** A feedback block: a try's grade, or the worked solution with the
+ * learner's last try beside it. `keyView` draws a key the session gives as
+ * an answer (a design's knobs, a schedule, statements). */
+function drawFeedback(node, feedback, keyView) {
+  clear(node).append(h('p', { class: `verdict ${feedback.tone}`, tabindex: -1 }, `${feedback.head} — `, inline(feedback.summary)));
+  const items = feedbackItems(feedback.items);
+  if (items) node.append(items);
+  if (feedback.key) node.append(h('p', { class: 'key' }, `${t('key')}: `, keyView?.(feedback.key_answer) ?? feedback.key));
+  if (feedback.counterexample) {
+    const played = feedback.counterexample.timeline;
+    // The explanation is the verdict's sentence above: said once.
+    node.append(h('h4', {}, t('counterexample')),
+      renderTimeline(played, { initial: feedback.counterexample.step }).element);
+    if (played.toml) node.append(shareButton(() => played.toml));
+  }
+  if (feedback.timeline) node.append(h('h4', {}, t('yourSchedule')), renderTimeline(feedback.timeline).element);
+  if (feedback.takeaway) node.append(h('p', { class: 'takeaway' }, h('strong', {}, `${t('takeaway')}: `), inline(feedback.takeaway)));
+  if (feedback.your_try) {
+    const yours = h('div', { class: 'your-try' });
+    drawFeedback(yours, feedback.your_try, keyView);
+    // Beside the solution it is not the block's verdict: no focus, no live role.
+    const verdict = yours.querySelector('.verdict');
+    verdict.className = `your-verdict ${feedback.your_try.tone}`;
+    verdict.removeAttribute('tabindex');
+    node.append(yours);
+  }
 }
 
 function viewExercise(lesson, exercise) {
   const box = h('section', { class: `exercise kind-${exercise.kind}`, id: `ex-${exercise.id}` });
+  const heading = h('h3');
   const status = h('p', { class: 'exercise-status' });
+  const next = h('p', { class: 'exercise-next muted' });
   const hints = h('ol', { class: 'hints' });
   const feedback = h('div', { class: 'feedback', 'aria-live': 'polite' });
   const body = h('div', { class: 'exercise-body' });
-  let progress = exercise.progress;
-
-  const showStatus = () => {
-    status.textContent = progress.completed ? `✓ ${t('completed')} · ${tries(progress.attempts)}`
-      : progress.attempts ? `✗ ${t('notYet')} · ${tries(progress.attempts)}` : '';
-  };
-  showStatus();
-  for (const text of exercise.shown_hints) hints.append(h('li', {}, inline(text)));
-
-  const hintButton = h('button', { type: 'button' }, t('showHint'));
-  const updateHintButton = () => {
-    const used = hints.children.length;
-    hintButton.disabled = used >= exercise.hints;
-    hintButton.textContent = used >= exercise.hints ? t('noMoreHints') : `${used ? t('nextHint') : t('showHint')} (${used + 1}/${exercise.hints})`;
-  };
-  updateHintButton();
-  hintButton.addEventListener('click', () => {
-    try {
-      const hint = JSON.parse(course.hint(lesson.id, exercise.id, hints.children.length));
-      hints.append(h('li', {}, inline(hint.text)));
-      save();
-    } catch (error) {
-      banner(errorText(error));
-    }
-    updateHintButton();
-  });
-
-  const solutionButton = h('button', { type: 'button', disabled: progress.solution_available ? null : true, title: t('solutionAfterAttempt') }, t('solution'));
-  const solutionNote = h('span', { class: 'muted' }, progress.solution_available ? '' : t('solutionAfterAttempt'));
-
+  const hintButton = h('button', { type: 'button' });
+  const solutionButton = h('button', { type: 'button' });
+  const solutionNote = h('span', { class: 'muted' });
   let kind = null;
-  const show = (result, isSolution) => {
-    progress = result.progress;
-    showStatus();
-    solutionButton.disabled = !progress.solution_available;
-    solutionNote.textContent = progress.solution_available ? '' : t('solutionAfterAttempt');
-    clear(feedback).append(
-      h('p', { class: result.correct ? 'verdict good' : 'verdict bad', tabindex: -1 }, `${result.correct ? '✓ ' + t('correct') : '✗ ' + t('notYet')} — `, inline(result.summary)));
-    // A quiz has no list: its items are drawn on its options.
-    const items = gradeList(result, exercise.kind);
-    if (items) feedback.append(items);
-    if (isSolution && result.key !== undefined && result.key !== null) {
-      feedback.append(h('p', { class: 'key' }, `${t('key')}: `, kind?.keyText ? kind.keyText(result.key) : keyWords(result.key, exercise.words)));
-      // A break's key is a schedule: also as the JSON its editor takes.
-      if (exercise.kind === 'break') {
-        feedback.append(h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('pre', { class: 'code key-json' }, JSON.stringify(result.key, null, 1))));
-      }
-    }
-    if (result.counterexample) {
-      const played = result.counterexample.timeline;
-      // The explanation is the verdict's sentence above: said once.
-      feedback.append(h('h4', {}, t('counterexample')),
-        renderTimeline(played, { initial: result.counterexample.step }).element,
-        played.toml ? shareButton(() => played.toml) : null);
-    }
-    if (result.timeline) {
-      feedback.append(h('h4', {}, t('yourSchedule')), renderTimeline(result.timeline).element);
-    }
-    if (result.takeaway) feedback.append(h('p', { class: 'takeaway' }, h('strong', {}, `${t('takeaway')}: `), inline(result.takeaway)));
-    kind?.graded?.(result, isSolution);
-  };
 
-  // After a submit, focus goes to the verdict (it has tabindex=-1, in an
+  // The screen after an act. A hint or a change of the answer leaves the
+  // feedback shown as it is (a worker's session may hold it).
+  const draw = (screen, act) => {
+    clear(heading).append(screen.title, ' ', h('span', { class: 'muted kind' }, `· ${screen.kind_label}`));
+    status.textContent = screen.standing_label;
+    next.textContent = screen.status;
+    clear(hints).append(...screen.hints.map((text) => h('li', {}, inline(text))));
+    hintButton.textContent = screen.hint_button;
+    hintButton.disabled = !screen.more_hints;
+    solutionButton.textContent = screen.solution_button;
+    solutionButton.disabled = !screen.solution_open;
+    solutionButton.title = screen.solution_note ?? '';
+    solutionNote.textContent = screen.solution_note ?? '';
+    if (act !== 'hint' && act !== 'change') {
+      if (screen.feedback) drawFeedback(feedback, screen.feedback, kind?.keyView);
+      else clear(feedback);
+    }
+    kind?.screen?.(screen);
+  };
+  // One act, on this thread or (a design's grade, SQL) in a worker's
+  // session; the screen after it is drawn and the progress saved.
+  const act = async (what) => {
+    const elsewhere = kind?.elsewhere?.(what);
+    const screen = elsewhere ? await elsewhere : JSON.parse(course.act(lesson.id, exercise.id, JSON.stringify(what)));
+    save();
+    draw(screen, what.act);
+    return screen;
+  };
+  // After a hand-in, focus goes to the verdict (it has tabindex=-1, in an
   // aria-live region), not back to <body>.
   const focusVerdict = () => feedback.querySelector('.verdict')?.focus();
   const refuse = (error) => {
     clear(feedback).append(h('p', { class: 'verdict bad', tabindex: -1 }, errorText(error)));
     focusVerdict();
   };
-  const submit = (answer) => {
-    if (exercise.kind === 'design') {
-      submitDesign(answer);
-      return;
-    }
-    try {
-      // A SQL exercise hands a function that grades its engine's run.
-      show(JSON.parse(typeof answer === 'function' ? answer() : course.grade(lesson.id, exercise.id, JSON.stringify(answer))), false);
-      save();
-      focusVerdict();
-    } catch (error) {
-      refuse(error);
-    }
-  };
-  // A design's check runs the explorers: in the worker, with the page
-  // usable and a busy line meanwhile. The worker's session records the try;
-  // merged here, it counts once.
+  // A hand-in that takes a while (a design's: the explorers run in the
+  // worker) shows the kind's busy line meanwhile, the page usable; one
+  // act at a time.
   let checking = false;
-  const submitDesign = async (answer) => {
+  const handIn = async (what) => {
     if (checking) return;
     checking = true;
     const buttons = [...body.querySelectorAll('button.primary')];
-    for (const button of buttons) button.disabled = true;
-    box.setAttribute('aria-busy', 'true');
-    clear(feedback).append(h('p', { class: 'busy', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', t('checkingDesign')));
+    const slow = what.act === 'hand_in' && kind?.busy;
+    if (slow) {
+      for (const button of buttons) button.disabled = true;
+      box.setAttribute('aria-busy', 'true');
+      clear(feedback).append(h('p', { class: 'busy', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', kind.busy));
+    }
     try {
-      const { result, progress: record } = await gradeOffThread(lesson.id, exercise.id, answer);
-      course.mergeProgress(record);
-      show(result, false);
-      save();
+      await act(what);
       focusVerdict();
     } catch (error) {
       refuse(error);
     } finally {
       checking = false;
-      box.removeAttribute('aria-busy');
-      for (const button of buttons) button.disabled = false;
+      if (slow) {
+        box.removeAttribute('aria-busy');
+        for (const button of buttons) button.disabled = false;
+      }
     }
   };
-  solutionButton.addEventListener('click', async () => {
-    try {
-      show(JSON.parse(kind?.solution ? await kind.solution() : course.solution(lesson.id, exercise.id)), true);
-      save();
-      focusVerdict();
-    } catch (error) {
-      refuse(error);
-    }
-  });
+  const ctx = {
+    submit: (answer) => handIn({ act: 'hand_in', answer }),
+    // The answer in the making; one the session cannot read yet (a break
+    // step half edited) is simply not kept.
+    change: (answer) => act({ act: 'change', answer }).catch(() => {}),
+    act,
+  };
+  hintButton.addEventListener('click', () => act({ act: 'hint' }).catch((error) => banner(errorText(error))));
+  solutionButton.addEventListener('click', () => handIn({ act: 'solution' }));
 
+  const screen = JSON.parse(course.act(lesson.id, exercise.id, '{"act":"open"}'));
+  onScreen.push(() => act({ act: 'leave' }).catch(() => {}));
   const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise, sql: sqlExercise };
-  kind = builders[exercise.kind]?.(lesson, exercise, body, submit) ?? null;
+  kind = builders[exercise.kind]?.(lesson, exercise, body, { ...ctx, answer: screen.answer }) ?? null;
+  draw(screen, 'open');
 
-  box.append(
-    h('h3', {}, exercise.title, ' ', h('span', { class: 'muted kind' }, `· ${t(kindKey(exercise.kind))}`)),
+  box.append(heading,
     h('details', { class: 'course-details' }, h('summary', {}, t('courseDetails')),
       h('p', { class: 'chips' }, exercise.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
       h('p', { class: 'muted' }, exercise.id)),
-    h('p', { class: 'prompt' }, inline(exercise.prompt)),
-    status, body,
+    h('p', { class: 'prompt' }, inline(screen.task)),
+    status, next, body,
     h('div', { class: 'buttons' }, hintButton, solutionButton, solutionNote),
     hints, feedback);
   return box;
 }
 
 // A SQL exercise's screen and its SQLite load only when one opens (sql.js).
-function sqlExercise(...args) {
+function sqlExercise(lesson, exercise, body, ctx) {
   const kind = {};
-  import('./sql.js').then((sql) => sql.sqlExercise(kind, { course, lessons: lessonsText }, ...args), (error) => banner(errorText(error)));
+  import('./sql.js').then((sql) => sql.sqlExercise(kind, { course, lessons: lessonsText }, lesson, exercise, body, ctx), (error) => banner(errorText(error)));
   return kind;
 }
 
-function markExercise(lesson, exercise, body, submit) {
+/** An item's verdict and, once the session gives it, its reason. */
+function itemMarks(item) {
+  return [item?.verdict_label && h('span', { class: `item-verdict ${item.verdict}` }, ` ${item.verdict_label}`),
+    item?.why && h('p', { class: 'why' }, inline(item.why))].filter(Boolean);
+}
+
+const itemsByIndex = (screen) => new Map(screen.items.map((item) => [item.index, item]));
+// A verdict as a mark on the timeline.
+const VERDICT_CELLS = { right: { text: '✓', cls: 'right' }, true: { text: '✓', cls: 'right' }, wrong: { text: '✗', cls: 'wrong' }, false: { text: '✗', cls: 'wrong' } };
+
+function markExercise(lesson, exercise, body, { submit, change, answer }) {
   const candidates = new Set(exercise.candidate_steps);
-  const marked = new Set(readDraft(lesson.id, exercise));
-  let grades = new Map();
+  const marked = new Set(answer ?? []);
+  let items = new Map();
+  let shows = null;
   let timeline = null;
   const boxes = new Map();
+  const marks = new Map();
+  const verdicts = () => [...items.values()].filter((item) => item.verdict);
   const extraRows = () => [
     { label: t('yourMarks'), cells: new Map([...candidates].map((i) => [i, marked.has(i) ? { text: '⚑', cls: 'marked' } : { text: '○', cls: 'unmarked' }])) },
-    // Verdicts only once the session names items (second wrong try on, or solved).
-    grades.size ? { label: '✓ / ✗', cells: new Map([...grades].map(([i, right]) => [i, right ? { text: '✓', cls: 'right' } : { text: '✗', cls: 'wrong' }])) } : null,
+    // The verdicts the session gives (none before it names an item).
+    verdicts().length ? { label: '✓ / ✗', cells: new Map(verdicts().map((item) => [item.index, VERDICT_CELLS[item.verdict]])) } : null,
   ].filter(Boolean);
+  const showMarks = () => {
+    for (const [index, node] of marks) clear(node).append(...itemMarks(items.get(index)));
+  };
   const toggle = (index) => {
     if (!candidates.has(index)) return;
     if (marked.has(index)) marked.delete(index); else marked.add(index);
-    saveDraft(lesson.id, exercise.id, [...marked]);
     const box = boxes.get(index);
     if (box) box.checked = marked.has(index);
     timeline.setExtra(extraRows());
+    change([...marked].sort((a, b) => a - b));
   };
   const draw = () => {
     const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
     const rendered = renderTimeline(data, { extra: extraRows(), onActivate: toggle, initial: timeline ? timeline.current() : 0 });
     const list = h('ul', { class: 'candidates' });
     boxes.clear();
+    marks.clear();
     for (const index of exercise.candidate_steps) {
       const id = `mark-${exercise.id}-${index}`;
       const box = h('input', { type: 'checkbox', id, checked: marked.has(index) ? true : null });
       box.addEventListener('change', () => { if (box.checked !== marked.has(index)) toggle(index); rendered.select(index); });
       boxes.set(index, box);
-      list.append(h('li', {}, h('label', { for: id }, box, ` ${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? ''))));
+      marks.set(index, h('span', { class: 'item-marks' }));
+      list.append(h('li', {}, h('label', { for: id }, box, ` ${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? '')), marks.get(index)));
     }
     timeline = rendered;
+    showMarks();
     clear(body).append(rendered.element, h('p', {}, t('markPrompt')), list,
       h('button', { type: 'button', class: 'primary', onclick: () => submit([...marked].sort((a, b) => a - b)) }, t('submit')));
   };
   draw();
   return {
-    graded(result) {
-      const hadRow = grades.size > 0;
-      grades = new Map(result.items.filter((i) => i.index !== null).map((i) => [i.index, i.right]));
-      // A new row (or one fewer) changes the drawing's height: draw anew.
-      if (result.progress.revealed || hadRow !== grades.size > 0) draw();
-      else timeline.setExtra(extraRows());
+    screen(screen) {
+      const hadRow = verdicts().length > 0;
+      items = itemsByIndex(screen);
+      // What the timeline may show changed, or a row came (or went): the
+      // drawing's height changes, so draw anew.
+      if (shows !== null && shows !== screen.reveal.shows) draw();
+      else if (hadRow !== verdicts().length > 0) draw();
+      else { timeline.setExtra(extraRows()); showMarks(); }
+      shows = screen.reveal.shows;
     },
   };
 }
 
-function predictExercise(lesson, exercise, body, submit) {
+function predictExercise(lesson, exercise, body, { submit, change, answer }) {
   const selects = new Map();
-  // The predictions as the learner left them (a draft kept per exercise).
-  const draft = readDraft(lesson.id, exercise) ?? {};
-  const keep = () => {
-    const answer = {};
-    for (const [index, select] of selects) if (select.value) answer[String(index)] = select.value;
-    saveDraft(lesson.id, exercise.id, answer);
+  const marks = new Map();
+  const given = answer ?? {};
+  let items = new Map();
+  let shows = null;
+  const chosen = () => {
+    const predicted = {};
+    for (const [index, select] of selects) if (select.value) predicted[String(index)] = select.value;
+    return predicted;
+  };
+  const showMarks = () => {
+    for (const [index, node] of marks) clear(node).append(...itemMarks(items.get(index)));
   };
   const draw = () => {
     const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
     const list = h('ul', { class: 'predictions' });
     for (const index of exercise.steps) {
       const id = `predict-${exercise.id}-${index}`;
-      const old = selects.get(index)?.value ?? draft[String(index)];
-      const select = h('select', { id, onchange: keep }, h('option', { value: '' }, t('choose')),
+      const old = selects.get(index)?.value ?? given[String(index)];
+      const select = h('select', { id, onchange: () => change(chosen()) }, h('option', { value: '' }, t('choose')),
         exercise.outcomes.map((o) => h('option', { value: o, selected: old === o ? true : null }, outcomeKey(o) ? t(outcomeKey(o)) : o)));
       selects.set(index, select);
-      list.append(h('li', {}, h('label', { for: id }, `${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? ''), ' '), select));
+      marks.set(index, h('span', { class: 'item-marks' }));
+      list.append(h('li', {}, h('label', { for: id }, `${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? ''), ' '), select, marks.get(index)));
     }
+    showMarks();
     clear(body).append(renderTimeline(data).element, h('p', {}, t('predictPrompt')), list,
-      h('button', { type: 'button', class: 'primary', onclick: () => {
-        const answer = {};
-        for (const [index, select] of selects) if (select.value) answer[String(index)] = select.value;
-        submit(answer);
-      } }, t('submit')));
+      h('button', { type: 'button', class: 'primary', onclick: () => submit(chosen()) }, t('submit')));
   };
   draw();
-  return { graded(result) { if (result.progress.revealed) draw(); } };
+  return {
+    screen(screen) {
+      items = itemsByIndex(screen);
+      if (shows !== null && shows !== screen.reveal.shows) draw();
+      else showMarks();
+      shows = screen.reveal.shows;
+    },
+  };
 }
 
 // The options come in this learner's shuffled order (the session's, from
 // the progress seed), numbered by position; each input's value is the
-// option's authored index, which answers, grades and keys name.
-function quizExercise(lesson, exercise, body, submit) {
+// option's authored index, which answers and the screen's items name.
+function quizExercise(lesson, exercise, body, { submit, change, answer }) {
   const type = exercise.multiple ? 'checkbox' : 'radio';
-  // The choice as the learner left it (a draft kept per exercise).
-  const kept = readDraft(lesson.id, exercise) ?? [];
+  const kept = Array.isArray(answer) ? answer : [];
   const chosen = () => inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value));
-  const keep = () => saveDraft(lesson.id, exercise.id, chosen());
   const inputs = exercise.options.map((option, position) => {
     const id = `quiz-${exercise.id}-${option.index}`;
-    const checked = Array.isArray(kept) && kept.includes(option.index) ? true : null;
-    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: option.index, checked, onchange: keep }), id, text: option.text, number: position + 1 };
+    const checked = kept.includes(option.index) ? true : null;
+    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: option.index, checked, onchange: () => change(chosen()) }), id, text: option.text, number: position + 1 };
   });
-  const numberOf = new Map(exercise.options.map((option, position) => [option.index, position + 1]));
   body.append(h('fieldset', {}, h('legend', {}, exercise.multiple ? t('quizMultiple') : t('quizSingle')),
     inputs.map(({ input, id, text, number }) => h('div', { class: 'option' }, input, h('label', { for: id }, ` ${number}. `, inline(text))))),
   h('button', { type: 'button', class: 'primary', onclick: () => submit(chosen()) }, t('submit')));
-  const optionNumber = (index) => numberOf.get(index) ?? index + 1;
   return {
-    keyText: (key) => key.map(optionNumber).sort((a, b) => a - b).join(', '),
-    // ✓ or ✗ beside each option the grade names, found by its authored index.
-    graded(result) {
+    // A mark beside an option only where the screen gives one.
+    screen(screen) {
+      const items = itemsByIndex(screen);
       for (const { input } of inputs) {
         const option = input.parentElement;
-        option.querySelector('.sym')?.remove();
-        option.querySelector('.why')?.remove();
+        option.querySelectorAll('.sym, .why').forEach((node) => node.remove());
         option.classList.remove('right', 'wrong');
-        const item = result.items.find((i) => i.index === Number(input.value));
-        if (!item) continue;
-        option.classList.add(item.right ? 'right' : 'wrong');
-        option.prepend(h('span', { class: 'sym' }, item.right ? '✓ ' : '✗ '));
-        // Why, once the session shows it (solved or the solution opened).
-        if (result.progress?.revealed) option.append(h('p', { class: 'why' }, inline(item.text)));
+        const item = items.get(Number(input.value));
+        if (!item?.verdict) continue;
+        const good = item.verdict === 'right' || item.verdict === 'true';
+        option.classList.add(good ? 'right' : 'wrong');
+        option.prepend(h('span', { class: 'sym' }, `${item.verdict_label} `));
+        if (item.why) option.append(h('p', { class: 'why' }, inline(item.why)));
       }
     },
   };
@@ -637,17 +612,30 @@ function worldSummary(world) {
 // The knobs' names in words (the lesson format's names stay in files).
 const KNOB_KEYS = { commit_checks: 'knobCommit', renew_checks: 'knobRenew', token: 'knobToken', lease_clock: 'knobClock' };
 
-function designExercise(lesson, exercise, body, submit) {
+/** A design key (its open knobs, the targets sent to reconciliation) in words. */
+function designKey(key, word) {
+  const parts = [];
+  for (const knob of ['commit_checks', 'renew_checks']) {
+    if (key[knob]) parts.push(`${t(KNOB_KEYS[knob])}: ${key[knob].map(word).join(t('listSep')) || t('keyNothing')}`);
+  }
+  if (key.token) parts.push(`${t(KNOB_KEYS.token)}: ${word(`token:${key.token}`)}`);
+  if (key.lease_clock) parts.push(`${t(KNOB_KEYS.lease_clock)}: ${word(key.lease_clock)}`);
+  (key.target_protect ?? []).forEach((protect, i) => parts.push(`t${i + 1}: ${word(protect)}`));
+  const reconcile = key.reconcile ?? [];
+  parts.push(`${t('reconcileWord')}: ${reconcile.length ? reconcile.join(t('listSep')) : t('keyNothing')}`);
+  return parts.join(' · ');
+}
+
+function designExercise(lesson, exercise, body, { submit, change, answer: kept }) {
   const world = exercise.world;
   const word = (name) => exercise.words?.[name] ?? name;
   const fields = [];
-  // The knobs as the learner left them (a draft kept per exercise), else
+  // The knobs as the learner left them (the session's last answer), else
   // the exercise's start.
-  const draft = readDraft(lesson.id, exercise) ?? {};
-  const startOf = (knob) => draft[knob] ?? exercise.start[knob];
+  const given = kept ?? {};
+  const startOf = (knob) => given[knob] ?? exercise.start[knob];
   const answer = () => Object.fromEntries(fields.map((f) => f()));
-  const controls = h('div', { class: 'design-knobs', onchange: () => saveDraft(lesson.id, exercise.id, answer()) });
-  const targetSelects = [];
+  const controls = h('div', { class: 'design-knobs', onchange: () => change(answer()) });
   const total = h('p', { class: 'design-total', 'aria-live': 'polite' });
   const checksField = (knob) => {
     const start = new Set(startOf(knob));
@@ -676,10 +664,10 @@ function designExercise(lesson, exercise, body, submit) {
       // Each target offers only what its real resource supports, with the cost.
       const selects = exercise.resources.map((resource, i) => {
         const id = `${exercise.id}-target-${i}`;
-        const kept = startOf('target_protect')?.[i];
-        const start = resource.offers.some((o) => o.protect === kept) ? kept : exercise.start.target_protect[i];
+        const chosen = startOf('target_protect')?.[i];
+        const start = resource.offers.some((o) => o.protect === chosen) ? chosen : exercise.start.target_protect[i];
         const words = h('span', { class: 'muted' });
-        const select = h('select', { id, onchange: () => { showWords(); showTotal(); } },
+        const select = h('select', { id, onchange: () => showWords() },
           resource.offers.map((o) => h('option', { value: o.protect, selected: o.protect === start ? true : null }, `${word(o.protect)} (${tf('designCost', { n: o.cost })})`)));
         const showWords = () => { words.textContent = ` ${resource.offers.find((o) => o.protect === select.value)?.words ?? ''}`; };
         showWords();
@@ -687,15 +675,14 @@ function designExercise(lesson, exercise, body, submit) {
           h('label', { for: id }, `${resource.id} · ${resource.title} `), select, h('p', { class: 'muted' }, resource.about), words));
         return select;
       });
-      targetSelects.push(...selects);
       fields.push(() => [knob, selects.map((sel) => sel.value)]);
     }
   }
   // Which targets' effects stay possible and go to reconciliation: always the learner's call.
   const reconcileBoxes = exercise.resources.map((resource, i) => {
     const id = `${exercise.id}-reconcile-${i}`;
-    const kept = (draft.reconcile ?? []).includes(resource.id);
-    const box = h('input', { type: 'checkbox', id, checked: kept ? true : null, onchange: () => showTotal() });
+    const chosen = (given.reconcile ?? []).includes(resource.id);
+    const box = h('input', { type: 'checkbox', id, checked: chosen ? true : null });
     return { id: resource.id, box, label: h('label', { for: id }, box, ` ${resource.id} · ${resource.title}`) };
   });
   if (reconcileBoxes.length) {
@@ -704,27 +691,24 @@ function designExercise(lesson, exercise, body, submit) {
     fields.push(() => ['reconcile', reconcileBoxes.filter((b) => b.box.checked).map((b) => b.id)]);
     controls.append(total);
   }
-  function showTotal() {
-    let sum = 0;
-    exercise.resources.forEach((resource, i) => {
-      const chosen = targetSelects[i]?.value ?? exercise.start.target_protect[i];
-      sum += resource.offers.find((o) => o.protect === chosen)?.cost ?? 0;
-    });
-    sum += reconcileBoxes.filter((b) => b.box.checked).length * exercise.reconcile_cost;
-    total.textContent = tf('designTotal', { n: sum });
-  }
-  showTotal();
   body.append(
     h('p', {}, `${t('designWorld')}: ${worldSummary(world)}`),
     h('p', {}, t('designPrompt')), controls,
-    h('button', { type: 'button', class: 'primary', onclick: () => { saveDraft(lesson.id, exercise.id, answer()); submit(answer()); } }, t('submit')));
-  return null;
+    h('button', { type: 'button', class: 'primary', onclick: () => submit(answer()) }, t('submit')));
+  return {
+    // The grade (the explorers) and the solution run in the worker's session.
+    elsewhere: (act) => (act.act === 'hand_in' || act.act === 'solution' ? actOffThread(lesson.id, exercise.id, act) : null),
+    busy: t('checkingDesign'),
+    keyView: (key) => designKey(key, word),
+    // The cost of the design as it stands, by the catalogue (the session's sum).
+    screen(screen) { total.textContent = screen.cost_label ?? ''; },
+  };
 }
 
-function breakExercise(lesson, exercise, body, submit) {
+function breakExercise(lesson, exercise, body, { submit, change, answer }) {
   const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
   const id = `break-${exercise.id}`;
-  let steps = structuredClone(readDraft(lesson.id, exercise) ?? exercise.steps);
+  let steps = structuredClone(answer ?? exercise.steps);
   const area = h('textarea', { id, rows: 6, spellcheck: 'false', class: 'code' });
   const rows = h('tbody');
   const preview = h('div', { class: 'break-preview' });
@@ -740,7 +724,7 @@ function breakExercise(lesson, exercise, body, submit) {
       }
     }, 120);
   };
-  const changed = () => { area.value = JSON.stringify(steps, null, 1); showPreview(); saveDraft(lesson.id, exercise.id, steps); };
+  const changed = () => { area.value = JSON.stringify(steps, null, 1); showPreview(); change(steps); };
   const choice = (label, value, options, set, blank = true) => {
     const select = h('select', { 'aria-label': label },
       blank ? h('option', { value: '' }, t('none')) : null,
@@ -821,8 +805,13 @@ function breakExercise(lesson, exercise, body, submit) {
       submit(answer);
     } }, t('submit')));
   showPreview();
-  return null;
+  return {
+    // A schedule key: its steps in words, and the JSON the editor takes.
+    keyView: (key) => [key.map((step) => `${t('tick')} ${step.at}: ${[step.worker, step.do, step.target && `→ ${step.target}`].filter(Boolean).join(' ')}`).join('; '),
+      h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('pre', { class: 'code key-json' }, JSON.stringify(key, null, 1)))],
+  };
 }
+
 
 // ---- the explorer ---------------------------------------------------------------------
 
@@ -1002,6 +991,12 @@ function viewShare(code) {
 function route() {
   let view;
   let page;
+  // Moving on leaves the exercises on screen (their feedback goes, their
+  // answers stay); a redraw of the same place (another language) keeps it.
+  const leaving = location.hash === shownHash ? [] : onScreen;
+  onScreen = [];
+  shownHash = location.hash;
+  for (const leave of leaving) leave();
   try {
     const hash = location.hash.replace(/^#\/?/, '');
     const parts = hash.split('/');

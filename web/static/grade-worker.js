@@ -1,10 +1,15 @@
-// A design's grade, off the page's thread: the explorers try every
+// A design exercise's acts that run the explorers (the hand-in's grade, the
+// worked solution), off the page's thread: the explorers try every
 // schedule of the exercise's world, which takes long enough to freeze the
 // page. This worker holds its own CourseSession (the same lessons, the
-// page's progress as sent), grades there — recording the try by the
-// session's rules — and sends back the grade and its record. The page
-// merges that record into its own session (`mergeProgress`), so the try
-// counts once and nothing the page did meanwhile is lost.
+// page's progress as sent), acts there by the session's rules and sends
+// back the exercise's screen and its record. The page takes that record in
+// (`takeWorkerProgress`), so the try counts once and nothing the page did
+// meanwhile is lost, and draws the screen. (A graded try does not cross to
+// the page's session: it holds the explorers' counterexample, which has no
+// JSON form to come back from; so the screen comes across instead, and this
+// session, kept between messages, holds the try the solution is shown
+// beside.)
 
 import init, { Course } from './fencelab_web.js';
 
@@ -13,7 +18,7 @@ let course = null;
 let lessonsText = null;
 
 self.onmessage = async (event) => {
-  const { id, lessons, progress, lesson, exercise, answer } = event.data;
+  const { id, lessons, progress, lesson, exercise, act } = event.data;
   try {
     await ready;
     if (!course || lessonsText !== lessons) {
@@ -21,8 +26,8 @@ self.onmessage = async (event) => {
       lessonsText = lessons;
     }
     course.loadProgress(progress);
-    const result = JSON.parse(course.grade(lesson, exercise, answer));
-    self.postMessage({ id, kind: 'done', result, progress: course.progressJson() });
+    const screen = JSON.parse(course.act(lesson, exercise, act));
+    self.postMessage({ id, kind: 'done', screen, progress: course.progressJson() });
   } catch (error) {
     self.postMessage({ id, kind: 'error', message: String(error && error.message ? error.message : error) });
   }

@@ -1,8 +1,9 @@
 // A SQL exercise (the `sql` kind): a text box per statement the learner
 // writes. The statements run on a real SQLite in sql-worker.js (the SQL
 // engine's own wasm: fencelab-sqlbox, the terminal's box, compiled to
-// WebAssembly), which grades the run in its own course session as the
-// terminal does; the page merges the progress record it sends back. This
+// WebAssembly), which acts on the exercise in its own course session as the
+// terminal does (a hand-in grades the run) and sends back the exercise's
+// screen, which app.js draws, and the progress record, which it takes in. This
 // module, the worker and the engine load only when a SQL exercise opens
 // (app.js imports it then). The box inside bounds every run in time and
 // memory; should the worker still not answer in time, it is ended and a
@@ -105,54 +106,54 @@ export function startEngine() {
   return engine.start();
 }
 
-/** Asks the worker's session (`op`: grade or solution) with the page's
- * lessons and progress; merges the progress it sends back into `course`,
- * and resolves to the answer's `value`. */
-async function ask(page, op, lesson, exercise, statements) {
-  const { progress, value } = JSON.parse(await engine.request({
-    op, lessons: page.lessons, progress: page.course.progressJson(), lang: lang(),
-    lesson: lesson.id, exercise: exercise.id, statements: JSON.stringify(statements ?? {}),
-  }));
-  page.course.mergeProgress(progress);
-  return value;
+// Acts on a SQL exercise one after another, each from the record the last
+// one left (see `ask`).
+let queue = Promise.resolve();
+
+/** Hands `act` on a SQL exercise to the worker's session (every act but a
+ * hint: the page's own wasm cannot read a SQL answer), with the page's
+ * lessons and progress; takes in the record it sends back, and resolves
+ * to `{ refused }` (a statement SQLite refused: not a try) or
+ * `{ screen }`. Acts wait for the one before, but for the first open. */
+function ask(page, lesson, exercise, act) {
+  const send = async () => {
+    const sent = page.course.progressJson();
+    const { progress, value } = JSON.parse(await engine.request({
+      lessons: page.lessons, progress: sent, lang: lang(),
+      lesson: lesson.id, exercise: exercise.id, act: JSON.stringify(act),
+    }));
+    page.course.takeWorkerProgress(sent, progress);
+    return value;
+  };
+  if (act.act === 'open') return send();
+  const asked = queue.then(send);
+  queue = asked.catch(() => {});
+  return asked;
 }
 
 // ---- the exercise -------------------------------------------------------------
 
-function draftKey(lesson, exercise) {
-  return `fencelab.draft:${lesson.id}:${exercise.id}`;
-}
-
-function readDraft(lesson, exercise) {
-  try {
-    return JSON.parse(window.localStorage.getItem(draftKey(lesson, exercise)) ?? '{}') ?? {};
-  } catch {
-    return {};
-  }
-}
-
 /**
  * Builds a SQL exercise into `body`. `kind` is the exercise's hook object
- * in app.js (`keyText` shows a solution's statements, `solution` fetches
- * one); `page` holds the page's `course` and its `lessons` text; `submit`
- * takes a function that gives the grade's JSON text.
+ * in app.js (`elsewhere` takes its acts to the engine's worker, `keyView`
+ * shows a solution's statements); `page` holds the page's `course` and its
+ * `lessons` text; `ctx` the exercise's `submit`, `change` and `act`.
  */
-export function sqlExercise(kind, page, lesson, exercise, body, submit) {
-  const draft = readDraft(lesson, exercise);
+export function sqlExercise(kind, page, lesson, exercise, body, { submit, change, act }) {
   const boxes = exercise.slots.map((slot) => {
     const id = `sql-${exercise.id}-${slot}`;
     const input = h('textarea', { class: 'code', id, rows: 5, spellcheck: 'false', 'data-slot': slot, autocapitalize: 'off' });
-    input.value = draft[slot] ?? '';
     const error = h('p', { class: 'sql-error verdict bad', hidden: true });
     return { slot, input, error, field: h('div', { class: 'sql-slot' }, h('label', { for: id }, h('code', {}, slot)), input, error) };
   });
   const statements = () => Object.fromEntries(boxes.map((box) => [box.slot, box.input.value]));
+  // The statements in the making go to the session a moment after typing stops.
+  let touched = false;
+  let timer = 0;
   const keep = () => {
-    try {
-      window.localStorage.setItem(draftKey(lesson, exercise), JSON.stringify(statements()));
-    } catch {
-      // A draft is a convenience: without storage the page still works.
-    }
+    touched = true;
+    clearTimeout(timer);
+    timer = setTimeout(() => change(statements()), 300);
   };
   const status = h('p', { class: 'muted sql-engine', role: 'status' }, t('sqlLoading'));
   const button = h('button', { type: 'button', class: 'primary' }, t('sqlRun'));
@@ -160,12 +161,34 @@ export function sqlExercise(kind, page, lesson, exercise, body, submit) {
     h('p', { class: 'muted' }, t('sqlParams'), ' ', exercise.params.map((p) => [h('code', {}, p), ' '])),
     h('div', { class: 'sql-slots', oninput: keep }, boxes.map((box) => box.field)),
     h('div', { class: 'buttons' }, button), status);
-  startEngine().then(({ version, ms }) => {
+  const ready = () => startEngine().then(({ version, ms }) => {
     status.textContent = tf('sqlReady', { version, ms });
     status.dataset.ms = String(ms);
   }, (error) => {
     status.textContent = t('sqlFailed') + String(error.message ?? error);
   });
+  // The statements as the learner left them: the worker's session reads them.
+  ready().then(() => act({ act: 'open' })).then((screen) => {
+    if (touched || !screen.answer) return;
+    for (const box of boxes) box.input.value = screen.answer[box.slot] ?? '';
+  }, () => {});
+
+  kind.elsewhere = (what) => (what.act === 'hint' ? null : ask(page, lesson, exercise, what).then((value) => {
+    if (value.refused) {
+      // Once the verdict is drawn (and focused), the caret goes to the statement.
+      setTimeout(() => showRefusals(boxes, value.refused), 0);
+      throw new Error(t('sqlRefused'));
+    }
+    return value.screen;
+  }, (error) => {
+    if (error instanceof EngineRestarted) {
+      // Said in the verdict; the status line follows the fresh engine.
+      status.textContent = t('sqlLoading');
+      ready();
+    }
+    throw error;
+  }));
+  kind.keyView = (key) => h('pre', { class: 'code' }, Object.entries(key).map(([slot, text]) => `${slot}:\n${text}\n`).join('\n'));
 
   button.addEventListener('click', async () => {
     if (button.disabled) return;
@@ -177,33 +200,12 @@ export function sqlExercise(kind, page, lesson, exercise, body, submit) {
     const previous = status.textContent;
     status.textContent = t('sqlRunning');
     try {
-      const { refused, result } = await ask(page, 'grade', lesson, exercise, statements());
-      status.textContent = previous;
-      if (refused) {
-        submit(() => { throw new Error(t('sqlRefused')); });
-        showRefusals(boxes, refused);
-        return;
-      }
-      submit(() => JSON.stringify(result));
-    } catch (error) {
-      status.textContent = previous;
-      if (error instanceof EngineRestarted) {
-        // Said in the verdict; the status line follows the fresh engine.
-        status.textContent = t('sqlLoading');
-        startEngine().then(({ version, ms }) => {
-          status.textContent = tf('sqlReady', { version, ms });
-        }, (failed) => {
-          status.textContent = t('sqlFailed') + String(failed.message ?? failed);
-        });
-      }
-      submit(() => { throw error; });
+      await submit(statements());
     } finally {
+      if (status.textContent === t('sqlRunning')) status.textContent = previous;
       button.disabled = false;
     }
   });
-
-  kind.solution = async () => JSON.stringify(await ask(page, 'solution', lesson, exercise));
-  kind.keyText = (key) => h('pre', { class: 'code' }, Object.entries(key).map(([slot, text]) => `${slot}:\n${text}\n`).join('\n'));
 }
 
 /** Each refused statement's message under its box (SQLite's own message,

@@ -117,7 +117,7 @@ for (const [name, statements] of Object.entries(answers)) {
     for (const { lesson, exercise } of sqlExercises) {
       const asked = JSON.parse(course.lesson(lesson)).exercises.find((e) => e.id === exercise).slots;
       const given = Object.fromEntries(asked.map((slot) => [slot, statements[slot] ?? ""]));
-      const page = JSON.parse(wasm.gradeSql(lessonsText, progress, "en", lesson, exercise, JSON.stringify(given))).value;
+      const page = JSON.parse(wasm.actSql(lessonsText, progress, "en", lesson, exercise, JSON.stringify({ act: "hand_in", answer: given }))).value;
       const file = join(dir, "answers.json");
       writeFileSync(file, JSON.stringify({ answers: [{ lesson, exercise, sql: given }] }));
       let terminal;
@@ -133,12 +133,13 @@ for (const [name, statements] of Object.entries(answers)) {
         assert.ok(said.includes(sameBound(page.refused[0].message)), `${exercise}: the terminal gives the page's reason: ${said}`);
         continue;
       }
-      assert.equal(page.result.correct, terminal.correct, `${exercise}: the same verdict`);
+      const feedback = page.screen.feedback;
+      assert.equal(feedback.tone === "good", terminal.correct, `${exercise}: the same verdict`);
       // The same number of failing cases: the terminal's report lists every
       // case; the learner's first try in the page counts them.
       const wrongInTerminal = terminal.items.filter((item) => !item.right).length;
-      const wrongInPage = page.result.correct ? 0 : Number(page.result.summary.match(/(\d+) of \d+ cases? wrong/)?.[1]);
-      assert.equal(wrongInPage, wrongInTerminal, `${exercise}: ${page.result.summary} / ${terminal.summary}`);
+      const wrongInPage = feedback.tone === "good" ? 0 : Number(feedback.summary.match(/(\d+) of \d+ cases? wrong/)?.[1]);
+      assert.equal(wrongInPage, wrongInTerminal, `${exercise}: ${feedback.summary} / ${terminal.summary}`);
     }
   });
 }
