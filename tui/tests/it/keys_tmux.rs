@@ -12,8 +12,12 @@ use sim_core::course::{ExerciseKind, Lesson, Progress, option_order};
 
 use super::tmux::{Tmux, lesson_one, quoted, repo};
 
-/// fencelab on the real lessons with a fresh progress folder, opened on
-/// lesson 1's first exercise of `kind`.
+/// The quiz seed of the progress each test starts with, so a quiz's
+/// options stand where `option_order` says.
+const SEED: u32 = 7;
+
+/// fencelab on the real lessons with a fresh progress folder (holding only
+/// the quiz seed [`SEED`]), opened on lesson 1's first exercise of `kind`.
 fn open_lesson_one_exercise(kind: &str) -> (Tmux, tempfile::TempDir, Lesson, usize) {
     let lesson = lesson_one();
     let index = lesson
@@ -22,10 +26,17 @@ fn open_lesson_one_exercise(kind: &str) -> (Tmux, tempfile::TempDir, Lesson, usi
         .position(|e| e.kind.name() == kind)
         .unwrap_or_else(|| panic!("lesson 1 has a {kind} exercise"));
     let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let record = Progress {
+        seed: Some(SEED),
+        ..Progress::default()
+    };
+    std::fs::write(data.join("progress.json"), record.to_json()).unwrap();
     let command = format!(
         "cd {repo} && {bin} --lessons lessons --data-dir {data}; sleep 60",
         repo = quoted(&repo()),
-        data = quoted(&dir.path().join("data")),
+        data = quoted(&data),
         bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
     );
     let tmux = Tmux::start(&command);
@@ -170,22 +181,16 @@ fn the_review_and_next_unfinished_in_a_real_terminal() {
 
 /// A quiz answered wrong, its worked solution opened, then its key handed
 /// in: the review says "solved with the solution" with the sign `(✓)`,
-/// not solved alone. The options' order comes from a quiz seed the
+/// not solved alone. The options' order comes from the quiz seed the
 /// progress file is given before the start.
 #[test]
 fn a_quiz_solved_with_its_solution_says_so_on_the_review() {
-    let lesson = lesson_one();
-    let index = lesson
-        .exercises
-        .iter()
-        .position(|e| e.kind.name() == "quiz")
-        .expect("lesson 1 has a quiz");
+    let (tmux, _dir, lesson, index) = open_lesson_one_exercise("quiz");
     let exercise = &lesson.exercises[index];
     let ExerciseKind::Quiz { options, .. } = &exercise.kind else {
         unreachable!("found as a quiz")
     };
-    let seed = 7;
-    let order = option_order(seed, &lesson.id, &exercise.id, options.len());
+    let order = option_order(SEED, &lesson.id, &exercise.id, options.len());
     // The number shown beside an option (from 1), in this learner's order.
     let shown_at = |right: bool| {
         let at = order
@@ -195,32 +200,7 @@ fn a_quiz_solved_with_its_solution_says_so_on_the_review() {
         (at + 1).to_string()
     };
     let (right, wrong) = (shown_at(true), shown_at(false));
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    let record = Progress {
-        seed: Some(seed),
-        ..Progress::default()
-    };
-    std::fs::write(data.join("progress.json"), record.to_json()).unwrap();
-    let command = format!(
-        "cd {repo} && {bin} --lessons lessons --data-dir {data}; sleep 60",
-        repo = quoted(&repo()),
-        data = quoted(&data),
-        bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
-    );
-    let tmux = Tmux::start(&command);
-    tmux.wait_for("the course map", |s| s.contains(&lesson.title.en));
-    tmux.send(&["Enter"]);
-    for _ in 0..lesson.sections.len() {
-        tmux.send(&["Right"]);
-    }
-    for _ in 0..index {
-        tmux.send(&["Down"]);
-    }
-    tmux.send(&["Enter"]);
     let title = exercise.title(sim_core::Lang::En);
-    tmux.wait_for("the quiz", |s| s.contains(&format!("· {title}")));
     tmux.send(&[wrong.as_str(), "Enter"]);
     tmux.wait_for("the wrong try", |s| s.contains("✗ Not yet"));
     tmux.send(&["s"]);
