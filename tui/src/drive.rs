@@ -113,7 +113,7 @@ impl Learner {
 
     /// What the exercise's timeline is drawn with; `None` when it shows none.
     pub fn reveal(&self) -> Option<Reveal> {
-        view::exercise::timeline_reveal(&self.app, self.exercise()?)
+        view::exercise::timeline_reveal(self.exercise()?)
     }
 
     /// A quiz's options as the screen lists them: the authored index at

@@ -1351,6 +1351,19 @@ fn full_pass_through_a_quiz_exercise() {
     }
 }
 
+/// The language changed on a timeline opened from an exercise: back on
+/// the exercise, its screen is the session's in the new language.
+#[test]
+fn an_exercise_under_a_timeline_follows_the_language() {
+    let (mut h, _, _) = open_kind("break", 80, 24);
+    h.char('t');
+    assert!(matches!(h.app.screen(), Screen::Sandbox(_)));
+    h.char('l').key(KeyCode::Esc);
+    let screen = h.app.drawn_exercise_screen().unwrap();
+    assert_eq!(screen.kind_label, "攻破设计");
+    assert!(h.render().contains("攻破设计"));
+}
+
 /// Every wrong option of the quiz, by authored index.
 fn quiz_wrong_options(lesson: &Lesson, index: usize) -> Vec<usize> {
     let key = quiz_key(lesson, index);

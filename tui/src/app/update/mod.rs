@@ -485,6 +485,17 @@ fn app_wide(app: &mut App, message: Message) -> bool {
         M::ToggleLang => {
             let other = app.lang().other();
             app.session.set_lang(other);
+            // Every open exercise's screen in the new language, one under
+            // a timeline opened from it too.
+            for screen in &mut app.screens {
+                if let Screen::Exercise(state) = screen
+                    && let Ok(again) =
+                        app.session
+                            .screen(&state.screen.lesson, &state.screen.exercise, other)
+                {
+                    state.screen = again;
+                }
+            }
         }
         M::Back => {
             back(app);
@@ -505,7 +516,7 @@ fn back(app: &mut App) {
         if let Some(Screen::Exercise(mut state)) = app.screens.pop() {
             // The session keeps the answer (the progress record, for the
             // next run and the page) and drops the feedback shown.
-            keep_answer(app, &mut state, Message::Back);
+            keep_answer(app, &mut state);
             let _ = act(app, &mut state, &Act::Leave);
             let draft = Draft {
                 work: state.work,
@@ -806,22 +817,19 @@ fn sandbox(app: &mut App, state: &mut SandboxState, message: Message) -> Nav {
 /// session's for this answer, in the learner's language.
 fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
     let nav = exercise_message(app, state, message);
-    keep_answer(app, state, message);
+    keep_answer(app, state);
     nav
 }
 
 /// The session's screen for the answer in the making: [`Act::Change`] when
 /// the answer changed (an empty one is not kept: the session keeps the last
-/// real one), else the screen again after the language changed.
-fn keep_answer(app: &mut App, state: &mut ExerciseState, message: Message) {
-    let changed = match answer_json(app, state) {
-        Some(answer) if answer != state.screen.answer && !state.answer().is_empty() => {
-            act(app, state, &Act::Change { answer }).is_ok()
-        }
-        _ => false,
-    };
-    if !changed && message == Message::ToggleLang {
-        let _ = act(app, state, &Act::Open);
+/// real one; one it cannot read, a schedule that cannot run, neither).
+fn keep_answer(app: &mut App, state: &mut ExerciseState) {
+    if let Some(answer) = answer_json(app, state)
+        && answer != state.screen.answer
+        && !state.answer().is_empty()
+    {
+        let _ = act(app, state, &Act::Change { answer });
     }
 }
 

@@ -37,8 +37,7 @@ fn shown_solution(state: &ExerciseState) -> Option<&FeedbackView> {
 
 /// What the timeline on screen may show; `None` when the exercise shows
 /// no timeline (design, quiz, a break schedule that cannot run).
-pub(crate) fn timeline_reveal(app: &App, state: &ExerciseState) -> Option<Reveal> {
-    let _ = app;
+pub(crate) fn timeline_reveal(state: &ExerciseState) -> Option<Reveal> {
     state.shown_timeline()?;
     Some(reveal(state))
 }
@@ -135,7 +134,7 @@ fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
 /// The timeline's diagram as shown now: as much as the session's reveal
 /// lets show (nothing is computed into it that the reveal hides).
 pub(crate) fn shown_diagram(app: &App, state: &ExerciseState, timeline: &Timeline) -> Arc<Diagram> {
-    let reveal = timeline_reveal(app, state).unwrap_or(Reveal::NoVerdicts);
+    let reveal = timeline_reveal(state).unwrap_or(Reveal::NoVerdicts);
     timeline.diagram(app.lang(), &reveal)
 }
 
