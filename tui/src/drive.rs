@@ -6,7 +6,7 @@
 
 pub use ratatui::crossterm::event::KeyCode;
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers};
-use sim_core::course::{Answer, CourseSession, Feedback, Grade, Lesson, Progress};
+use sim_core::course::{Answer, CourseSession, ExerciseScreen, Feedback, Grade, Lesson, Progress};
 use sim_core::{Check, Reveal};
 
 use crate::app::model::{App, KnobRow, Screen, Work};
@@ -113,7 +113,7 @@ impl Learner {
 
     /// What the exercise's timeline is drawn with; `None` when it shows none.
     pub fn reveal(&self) -> Option<Reveal> {
-        view::exercise::timeline_reveal(&self.app, self.exercise()?)
+        view::exercise::timeline_reveal(self.exercise()?)
     }
 
     /// A quiz's options as the screen lists them: the authored index at
@@ -125,9 +125,20 @@ impl Learner {
         }
     }
 
-    /// What the screen shows of the last try's grade in this visit.
+    /// What the screen shows of the last try's grade in this visit (also
+    /// beside the worked solution), as the session keeps it.
     pub fn grade(&self) -> Option<&Feedback> {
-        self.exercise()?.grade.as_ref()
+        let screen = &self.exercise()?.screen;
+        self.app
+            .session
+            .shown_try(&screen.lesson, &screen.exercise)
+            .map(|graded| &graded.feedback)
+    }
+
+    /// The exercise screen the terminal drew last, as the session gave it:
+    /// what a test compares with the page's.
+    pub fn screen(&self) -> Option<&ExerciseScreen> {
+        self.app.drawn_exercise_screen()
     }
 
     /// Every line of the exercise panel (hints, solution or the current
@@ -142,7 +153,11 @@ impl Learner {
 
     /// The worked solution shown in this visit.
     pub fn solution(&self) -> Option<&Grade> {
-        self.exercise()?.solution.as_ref()
+        let screen = &self.exercise()?.screen;
+        self.app
+            .session
+            .shown_solution(&screen.lesson, &screen.exercise)
+            .map(|solved| &solved.grade)
     }
 
     /// Enters `answer` in the exercise's editor with the keys a learner

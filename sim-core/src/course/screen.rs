@@ -161,6 +161,17 @@ impl From<&Reveal> for RevealView {
     }
 }
 
+impl RevealView {
+    /// The policy the diagram is built with.
+    pub fn reveal(&self) -> Reveal {
+        match self {
+            RevealView::Everything => Reveal::Everything,
+            RevealView::NoVerdicts => Reveal::NoVerdicts,
+            RevealView::NotTheseSteps { steps } => Reveal::NotTheseSteps(steps.clone()),
+        }
+    }
+}
+
 /// The tone of a feedback block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -186,6 +197,10 @@ pub struct FeedbackView {
     pub key: Option<String>,
     /// The key in the shape of an answer (the solution only).
     pub key_answer: Option<Value>,
+    /// A design key's cost by the catalogue, and in words (the solution
+    /// of a design exercise only).
+    pub key_cost: Option<u32>,
+    pub key_cost_label: Option<String>,
     /// A design's counterexample (run by the explorers).
     #[serde(skip)]
     pub counterexample: Option<Counterexample>,
@@ -227,9 +242,7 @@ impl CourseSession {
             }
             Act::HandIn { answer } => {
                 let parsed = self.answer_from_json(lesson, id, answer)?;
-                let graded = self.grade(lesson, id, &parsed)?;
-                self.keep_answer(lesson, id, &parsed)?;
-                self.shown.insert(key, Shown::Try(Box::new(graded)));
+                return self.hand_in(lesson, id, &parsed, lang);
             }
             Act::Solution => {
                 let solution = self.solution(lesson, id)?;
@@ -251,6 +264,45 @@ impl CourseSession {
             }
         }
         self.screen(lesson, id, lang)
+    }
+
+    /// [`Act::HandIn`] for an answer already read: what a front end hands
+    /// in when its answer carries more than the JSON holds (a `sql`
+    /// answer with the run of its statements, done off the UI thread).
+    /// Graded, the try recorded, the answer kept as the last one.
+    pub fn hand_in(
+        &mut self,
+        lesson: &str,
+        id: &str,
+        answer: &Answer,
+        lang: Lang,
+    ) -> Result<ExerciseScreen, CourseError> {
+        let graded = self.grade(lesson, id, answer)?;
+        self.keep_answer(lesson, id, answer)?;
+        self.shown.insert(
+            (lesson.to_owned(), id.to_owned()),
+            Shown::Try(Box::new(graded)),
+        );
+        self.screen(lesson, id, lang)
+    }
+
+    /// The try the screen shows now as it was graded (also beside the
+    /// worked solution): for tests that compare front ends, and a
+    /// teacher's view. A front end draws [`ExerciseScreen`] instead.
+    pub fn shown_try(&self, lesson: &str, id: &str) -> Option<&Graded> {
+        match self.shown.get(&(lesson.to_owned(), id.to_owned()))? {
+            Shown::Try(graded) => Some(graded),
+            Shown::Solution { last_try, .. } => last_try.as_deref(),
+        }
+    }
+
+    /// The worked solution the screen shows now, if it does (see
+    /// [`CourseSession::shown_try`]).
+    pub fn shown_solution(&self, lesson: &str, id: &str) -> Option<&Solution> {
+        match self.shown.get(&(lesson.to_owned(), id.to_owned()))? {
+            Shown::Solution { solution, .. } => Some(solution),
+            Shown::Try(_) => None,
+        }
     }
 
     /// Records a try graded elsewhere (the page grades a design in a Web
@@ -546,6 +598,7 @@ fn feedback_view(lesson: &Lesson, exercise: &Exercise, shown: &Shown, lang: Lang
         Shown::Try(graded) => try_view(kind, graded, lang),
         Shown::Solution { solution, last_try } => {
             let takeaway = Some(exercise.takeaway.get(lang).to_owned());
+            let (key_cost, _) = design_cost(kind, Some(&solution.key), lang);
             FeedbackView {
                 tone: Tone::Solution,
                 head: lang.pick("The worked solution", "解答").to_owned(),
@@ -558,6 +611,13 @@ fn feedback_view(lesson: &Lesson, exercise: &Exercise, shown: &Shown, lang: Lang
                 items: grade_items(kind, &solution.grade, lang),
                 key: Some(key_words(&solution.key, lang)),
                 key_answer: Some(answer_to_json(lesson, kind, &solution.key)),
+                key_cost,
+                key_cost_label: key_cost.map(|cost| match lang {
+                    Lang::En => format!(
+                        "The cheapest safe choice, computed by the explorers; its cost: {cost}"
+                    ),
+                    Lang::Zh => format!("探索器算出的最便宜的安全选择；代价：{cost}"),
+                }),
                 counterexample: solution.grade.counterexample.clone(),
                 schedule: solution.grade.scenario.clone(),
                 takeaway,
@@ -590,6 +650,8 @@ fn try_view(kind: &ExerciseKind, graded: &Graded, lang: Lang) -> FeedbackView {
         ),
         key: None,
         key_answer: None,
+        key_cost: None,
+        key_cost_label: None,
         counterexample: shown.counterexample.clone(),
         schedule: shown.scenario.clone(),
         takeaway: shown.takeaway.as_ref().map(|t| t.get(lang).to_owned()),

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sim_core::course::{
-    Answer, CourseSession, DesignAnswer, Exercise, ExerciseKind, Feedback, Grade, Knob, Lesson,
-    MinimalDesign, Progress, Schedule,
+    Act, Answer, CourseSession, DesignAnswer, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
+    Knob, Lesson, Progress, Schedule, Tone,
 };
 use sim_core::sqllab::{Plan, Slot, SlotRefusal, Statements};
 use sim_core::{
@@ -193,11 +193,11 @@ pub(crate) struct ExerciseState {
     /// The steps a mark exercise lets the learner mark.
     pub(crate) candidates: Vec<u32>,
     pub(crate) marks: BTreeSet<u32>,
-    /// What the session lets show of the last try's grade in this visit
-    /// (a puzzle until solved: no item's key or reason before that).
-    pub(crate) grade: Option<Feedback>,
-    /// The worked solution, once asked for after a try.
-    pub(crate) solution: Option<Grade>,
+    /// The exercise screen as the session gave it at the last act, in the
+    /// learner's language: standing, hints, the feedback of the last try
+    /// or the worked solution, what may be said of each item. The view
+    /// draws it and decides none of it.
+    pub(crate) screen: ExerciseScreen,
     pub(crate) panel: Panel,
     pub(crate) panel_scroll: u16,
     /// What the learner is building, per exercise kind.
@@ -390,8 +390,6 @@ pub(crate) struct DesignWork {
     pub(crate) reconcile: Vec<bool>,
     pub(crate) rows: Vec<KnobRow>,
     pub(crate) cursor: usize,
-    /// The solution's design, computed with the worked solution.
-    pub(crate) solved: Option<MinimalDesign>,
 }
 
 impl DesignWork {
@@ -425,7 +423,6 @@ impl DesignWork {
             gateway,
             rows,
             cursor: 0,
-            solved: None,
         }
     }
 
@@ -458,17 +455,27 @@ impl DesignWork {
             .unwrap_or(ResourceKind::Generic)
     }
 
-    /// The design's cost by the catalogue: its targets' protections and
-    /// the reconciled targets.
-    pub(crate) fn cost(&self) -> u32 {
-        let protections: u32 = self
-            .targets
-            .iter()
-            .enumerate()
-            .filter_map(|(t, p)| self.resource(t).offer(*p, self.gateway))
-            .map(|o| o.cost)
-            .sum();
-        protections + sim_core::RECONCILE_COST * self.reconciled().len() as u32
+    /// The open knobs turned as `answer` turns them (a knob it leaves
+    /// out keeps its place; only the targets it names are reconciled).
+    pub(crate) fn restore(&mut self, answer: DesignAnswer) {
+        let turned = &mut self.design;
+        turned.commit_checks = answer.commit_checks.unwrap_or(turned.commit_checks);
+        turned.renew_checks = answer.renew_checks.unwrap_or(turned.renew_checks);
+        turned.token = answer.token.unwrap_or(turned.token);
+        turned.lease_clock = answer.lease_clock.unwrap_or(turned.lease_clock);
+        if let Some(protects) = answer.target_protect
+            && protects.len() == self.targets.len()
+        {
+            self.targets = protects;
+        }
+        for sent in &mut self.reconcile {
+            *sent = false;
+        }
+        for target in answer.reconcile {
+            if let Some(sent) = self.reconcile.get_mut(usize::from(target)) {
+                *sent = true;
+            }
+        }
     }
 }
 
@@ -626,23 +633,7 @@ impl ExerciseState {
             (Work::Quiz { chosen, .. }, Answer::Quiz(picked)) => {
                 *chosen = picked.into_iter().collect();
             }
-            (Work::Design(work), Answer::Design(design)) => {
-                let turned = &mut work.design;
-                turned.commit_checks = design.commit_checks.unwrap_or(turned.commit_checks);
-                turned.renew_checks = design.renew_checks.unwrap_or(turned.renew_checks);
-                turned.token = design.token.unwrap_or(turned.token);
-                turned.lease_clock = design.lease_clock.unwrap_or(turned.lease_clock);
-                if let Some(protects) = design.target_protect
-                    && protects.len() == work.targets.len()
-                {
-                    work.targets = protects;
-                }
-                for target in design.reconcile {
-                    if let Some(sent) = work.reconcile.get_mut(usize::from(target)) {
-                        *sent = true;
-                    }
-                }
-            }
+            (Work::Design(work), Answer::Design(design)) => work.restore(design),
             (Work::Break(work), Answer::Break(schedule)) => {
                 work.shell.ops = schedule.ops;
                 work.shell.values = schedule.values;
@@ -663,6 +654,16 @@ impl ExerciseState {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The feedback of the learner's last try on the screen: the try's, or
+    /// the one the session shows beside the worked solution.
+    pub(crate) fn last_try(&self) -> Option<&FeedbackView> {
+        let feedback = self.screen.feedback.as_ref()?;
+        match feedback.tone {
+            Tone::Solution => feedback.your_try.as_deref(),
+            Tone::Good | Tone::Bad => Some(feedback),
         }
     }
 
@@ -928,9 +929,14 @@ impl App {
         })
     }
 
-    /// A fresh visit to an exercise.
-    pub(crate) fn exercise_state(&self, lesson: usize, exercise: usize) -> Option<ExerciseState> {
+    /// A fresh visit to an exercise, opened in the session ([`Act::Open`]).
+    pub(crate) fn exercise_state(
+        &mut self,
+        lesson: usize,
+        exercise: usize,
+    ) -> Option<ExerciseState> {
         let (found, ex) = self.lesson_exercise(lesson, exercise)?;
+        let (lesson_id, exercise_id) = (found.id.clone(), ex.id.clone());
         let (timeline, candidates, work) = self.fresh_work(found, ex)?;
         // Reopened in this run: the learner's own answer as they left it.
         let (work, marks, kept) = match self.drafts.get(&(lesson, exercise)) {
@@ -940,17 +946,21 @@ impl App {
             None => (
                 work,
                 BTreeSet::new(),
-                self.session.last_answer(&found.id, &ex.id),
+                self.session.last_answer(&lesson_id, &exercise_id),
             ),
         };
+        let lang = self.lang();
+        let screen = self
+            .session
+            .act(&lesson_id, &exercise_id, &Act::Open, lang)
+            .ok()?;
         let mut state = ExerciseState {
             lesson,
             exercise,
             timeline,
             candidates,
             marks,
-            grade: None,
-            solution: None,
+            screen,
             panel: Panel::Step,
             panel_scroll: 0,
             work,
@@ -959,6 +969,15 @@ impl App {
             state.restore(answer);
         }
         Some(state)
+    }
+
+    /// The exercise screen the app draws now, as the session gave it:
+    /// for tests that compare what the terminal shows with the page.
+    pub(crate) fn drawn_exercise_screen(&self) -> Option<&ExerciseScreen> {
+        match self.screen() {
+            Screen::Exercise(state) => Some(&state.screen),
+            _ => None,
+        }
     }
 
     /// Whether any timeline on screen is playing (the runtime then sends ticks).

@@ -151,6 +151,24 @@ impl Harness {
         super::view::exercise::panel_plain_text(&self.app, self.exercise(), 76)
     }
 
+    /// The last try the exercise shows, as the session keeps it (also
+    /// beside the worked solution).
+    fn grade(&self) -> Option<sim_core::course::Feedback> {
+        let screen = &self.exercise().screen;
+        let shown = self.app.session.shown_try(&screen.lesson, &screen.exercise);
+        shown.map(|graded| graded.feedback.clone())
+    }
+
+    /// The worked solution the exercise shows, as the session keeps it.
+    fn solution(&self) -> Option<sim_core::course::Solution> {
+        let screen = &self.exercise().screen;
+        let shown = self
+            .app
+            .session
+            .shown_solution(&screen.lesson, &screen.exercise);
+        shown.cloned()
+    }
+
     /// The open exercise's state.
     fn exercise(&self) -> &super::model::ExerciseState {
         match self.app.screen() {
@@ -444,7 +462,7 @@ fn mark_exercise_wrong_try() {
             .collect();
         mark(h, &wrong);
         h.key(KeyCode::Enter);
-        let grade = h.exercise().grade.clone().unwrap();
+        let grade = h.grade().unwrap();
         assert!(!grade.correct);
         // A puzzle until solved: how many are wrong, not which nor why.
         assert!(grade.items.is_empty() && grade.takeaway.is_none());
@@ -464,13 +482,13 @@ fn full_pass_through_lesson_one_mark_exercise() {
         let mut h = Harness::course(width, height);
         open_mark_exercise(&mut h);
         h.key(KeyCode::Enter); // nothing marked: refused, not counted
-        assert!(h.exercise().grade.is_none());
+        assert!(h.grade().is_none());
         assert!(h.app.status.as_ref().unwrap().contains("nothing is marked"));
         // Every candidate marked: a wrong try (some step must be allowed).
         let (candidates, _) = mark_key();
         mark(&mut h, &candidates);
         h.key(KeyCode::Enter);
-        assert!(!h.exercise().grade.as_ref().unwrap().correct);
+        assert!(!h.grade().unwrap().correct);
         // Unmarking all but the key's steps leaves the key.
         let allowed: Vec<u32> = candidates
             .into_iter()
@@ -903,7 +921,7 @@ fn predict_exercise_wrong_try() {
         let key = predict_key(lesson, index);
         predict(h, &key, wrong_outcome);
         h.key(KeyCode::Enter);
-        let grade = h.exercise().grade.clone().unwrap();
+        let grade = h.grade().unwrap();
         assert!(!grade.correct);
         assert!(grade.items.is_empty() && grade.takeaway.is_none());
         assert!(!completed(h, lesson, index));
@@ -918,16 +936,16 @@ fn full_pass_through_a_predict_exercise() {
         let (mut h, lesson, index) = open_kind("predict", width, height);
         let key = predict_key(&lesson, index);
         h.char('s');
-        assert!(h.exercise().solution.is_none(), "no solution before a try");
+        assert!(h.solution().is_none(), "no solution before a try");
         h.key(KeyCode::Enter); // nothing predicted: refused, not counted
-        assert!(h.exercise().grade.is_none());
+        assert!(h.grade().is_none());
         assert_eq!(attempts(&h, &lesson, index), 0);
         predict(&mut h, &key, wrong_outcome);
         h.key(KeyCode::Enter);
-        assert!(!h.exercise().grade.as_ref().unwrap().correct);
+        assert!(!h.grade().unwrap().correct);
         predict(&mut h, &key, |actual| actual);
         h.key(KeyCode::Enter);
-        assert!(h.exercise().grade.as_ref().unwrap().correct);
+        assert!(h.grade().unwrap().correct);
         assert!(completed(&h, &lesson, index));
         assert_eq!(attempts(&h, &lesson, index), 2);
         let screen = h.render();
@@ -943,7 +961,7 @@ fn full_pass_through_a_predict_exercise() {
         }
         insta::assert_snapshot!(format!("predict_complete_{width}x{height}"), screen);
         h.char('s');
-        assert!(h.exercise().solution.is_some());
+        assert!(h.solution().is_some());
         insta::assert_snapshot!(format!("predict_solution_{width}x{height}"), h.render());
     }
 }
@@ -959,7 +977,7 @@ fn predict_outcomes_stay_revealed_after_the_solution_was_seen() {
         .char('s')
         .key(KeyCode::Esc)
         .key(KeyCode::Enter);
-    assert!(h.exercise().solution.is_none(), "a fresh visit");
+    assert!(h.solution().is_none(), "a fresh visit");
     let screen = h.render();
     assert!(!screen.contains("your call"), "{screen}");
 }
@@ -1031,7 +1049,7 @@ fn design_exercise_unsafe_try_opens_its_counterexample() {
         h.key(KeyCode::Enter); // the start design, as given
         let took = started.elapsed();
         assert!(took.as_secs() < 20, "grading took {took:?}");
-        let grade = h.exercise().grade.clone().unwrap();
+        let grade = h.grade().unwrap();
         assert!(!grade.correct, "the start design is broken");
         assert!(grade.counterexample.is_some());
         assert!(!completed(&h, &lesson, index));
@@ -1056,13 +1074,13 @@ fn full_pass_through_a_design_exercise() {
         let want = design_key(&lesson, index);
         set_design(&mut h, &want);
         h.key(KeyCode::Enter);
-        let grade = h.exercise().grade.clone().unwrap();
+        let grade = h.grade().unwrap();
         assert!(grade.correct, "{:?}", grade.summary);
         assert!(grade.counterexample.is_none());
         assert!(completed(&h, &lesson, index));
         insta::assert_snapshot!(format!("design_safe_{width}x{height}"), h.render());
         h.char('s');
-        assert!(design_work(&h).solved.is_some());
+        assert!(h.solution().is_some_and(|s| s.design.is_some()));
         insta::assert_snapshot!(format!("design_solution_{width}x{height}"), h.render());
     }
 }
@@ -1195,10 +1213,7 @@ fn break_exercise_with_an_invalid_schedule() {
         work.rerun();
         assert!(break_work(h).preview.is_err());
         h.key(KeyCode::Enter);
-        assert!(
-            h.exercise().grade.is_none(),
-            "an invalid schedule is not graded"
-        );
+        assert!(h.grade().is_none(), "an invalid schedule is not graded");
         assert!(h.app.status.as_ref().unwrap().contains("cannot run"));
     });
 }
@@ -1208,7 +1223,7 @@ fn break_exercise_wrong_try() {
     check_kind("break_wrong", "break", |h, lesson, index| {
         // The scenario's own happy path breaks nothing.
         h.key(KeyCode::Enter);
-        let grade = h.exercise().grade.clone().unwrap();
+        let grade = h.grade().unwrap();
         assert!(!grade.correct);
         assert!(!completed(h, lesson, index));
         assert_eq!(attempts(h, lesson, index), 1);
@@ -1233,7 +1248,7 @@ fn full_pass_through_a_break_exercise() {
             .collect();
         assert_eq!(typed, wanted);
         h.key(KeyCode::Enter);
-        let grade = h.exercise().grade.clone().unwrap();
+        let grade = h.grade().unwrap();
         assert!(grade.correct, "{:?}", grade.items);
         assert!(completed(&h, &lesson, index));
         assert_eq!(attempts(&h, &lesson, index), 2);
@@ -1299,7 +1314,7 @@ fn quiz_exercise_wrong_try() {
             .unwrap();
         choose(h, &[wrong]);
         h.key(KeyCode::Enter);
-        let grade = h.exercise().grade.clone().unwrap();
+        let grade = h.grade().unwrap();
         assert!(!grade.correct);
         assert!(grade.items.is_empty() && grade.takeaway.is_none());
         assert!(!completed(h, lesson, index));
@@ -1324,15 +1339,132 @@ fn full_pass_through_a_quiz_exercise() {
         let (mut h, lesson, index) = open_kind("quiz", width, height);
         let key = quiz_key(&lesson, index);
         h.key(KeyCode::Enter); // nothing chosen: refused, not counted
-        assert!(h.exercise().grade.is_none());
+        assert!(h.grade().is_none());
         assert_eq!(attempts(&h, &lesson, index), 0);
         choose(&mut h, &key);
         h.key(KeyCode::Enter);
-        assert!(h.exercise().grade.as_ref().unwrap().correct);
+        assert!(h.grade().unwrap().correct);
         assert!(completed(&h, &lesson, index));
         insta::assert_snapshot!(format!("quiz_complete_{width}x{height}"), h.render());
         h.char('s');
         insta::assert_snapshot!(format!("quiz_solution_{width}x{height}"), h.render());
+    }
+}
+
+/// The language changed on a timeline opened from an exercise: back on
+/// the exercise, its screen is the session's in the new language.
+#[test]
+fn an_exercise_under_a_timeline_follows_the_language() {
+    let (mut h, _, _) = open_kind("break", 80, 24);
+    h.char('t');
+    assert!(matches!(h.app.screen(), Screen::Sandbox(_)));
+    h.char('l').key(KeyCode::Esc);
+    let screen = h.app.drawn_exercise_screen().unwrap();
+    assert_eq!(screen.kind_label, "攻破设计");
+    assert!(h.render().contains("攻破设计"));
+}
+
+/// Every wrong option of the quiz, by authored index.
+fn quiz_wrong_options(lesson: &Lesson, index: usize) -> Vec<usize> {
+    let key = quiz_key(lesson, index);
+    (0..quiz_count(lesson, index))
+        .filter(|i| !key.contains(i))
+        .collect()
+}
+
+/// Issue 22: the worked solution opened after two wrong tries shows the
+/// solution as the solution, beside the learner's own try, and nothing the
+/// terminal draws calls the learner right.
+#[test]
+fn quiz_solution_after_two_wrong_tries_praises_nothing() {
+    check_kind("quiz_solution_after_wrong", "quiz", |h, lesson, index| {
+        let wrong = quiz_wrong_options(lesson, index);
+        assert!(wrong.len() >= 2, "two wrong options to try");
+        for option in &wrong[..2] {
+            choose(h, &[*option]);
+            h.key(KeyCode::Enter);
+        }
+        h.char('s');
+        let screen = h.app.drawn_exercise_screen().unwrap();
+        let feedback = screen.feedback.as_ref().unwrap();
+        assert_eq!(feedback.tone, sim_core::course::Tone::Solution);
+        let yours = feedback.your_try.as_ref().unwrap();
+        assert_eq!(yours.tone, sim_core::course::Tone::Bad);
+        assert_eq!(screen.standing, sim_core::course::Standing::Revealed);
+        let drawn = format!("{}\n{}", h.render(), h.panel_text());
+        assert!(drawn.contains("The worked solution"), "{drawn}");
+        assert!(drawn.contains(&yours.head), "your try beside it: {drawn}");
+        let lower = drawn.to_lowercase();
+        for praise in ["✓ right", "correct", "well done", "✓ solved"] {
+            assert!(!lower.contains(praise), "{praise}: {drawn}");
+        }
+    });
+}
+
+/// A wrong single-choice try says nothing of an option the learner did not
+/// choose: the first try marks none, the second only the one chosen.
+#[test]
+fn a_wrong_single_choice_try_marks_only_the_chosen_option() {
+    check_kind("quiz_second_wrong", "quiz", |h, lesson, index| {
+        let wrong = quiz_wrong_options(lesson, index);
+        choose(h, &[wrong[0]]);
+        h.key(KeyCode::Enter);
+        assert!(!h.panel_text().contains("✗ wrong"), "{}", h.panel_text());
+        choose(h, &[wrong[1]]);
+        h.key(KeyCode::Enter);
+        let screen = h.app.drawn_exercise_screen().unwrap();
+        let marked: Vec<u32> = screen
+            .items
+            .iter()
+            .filter(|item| item.verdict.is_some())
+            .map(|item| item.index)
+            .collect();
+        assert_eq!(marked, [wrong[1] as u32]);
+        // Drawn once, under the option chosen.
+        let panel = h.panel_text();
+        assert_eq!(panel.matches("✗ wrong").count(), 1, "{panel}");
+        let position = quiz_order(h).iter().position(|o| *o == wrong[1]).unwrap();
+        let chosen_line = format!("(•) {}.", position + 1);
+        let after = &panel[panel.find(&chosen_line).unwrap()..];
+        let next = format!("( ) {}.", position + 2);
+        let verdict = after.find("✗ wrong").unwrap();
+        assert!(after.find(&next).is_none_or(|n| verdict < n), "{panel}");
+        for _ in 0..8 {
+            h.key(KeyCode::Up);
+        }
+    });
+}
+
+/// The key handed in after the worked solution was opened: "solved with
+/// the solution", `(✓)`, on the exercise's header, the lesson's list and
+/// the review; never "solved" alone.
+#[test]
+fn a_quiz_solved_with_its_solution_says_so_everywhere() {
+    for (width, height) in SIZES {
+        let (mut h, lesson, index) = open_kind("quiz", width, height);
+        choose(&mut h, &[quiz_wrong_options(&lesson, index)[0]]);
+        h.key(KeyCode::Enter);
+        h.char('s');
+        // A fresh visit, the key chosen and handed in.
+        h.key(KeyCode::Esc).key(KeyCode::Enter);
+        choose(&mut h, &quiz_key(&lesson, index));
+        h.key(KeyCode::Enter);
+        let header = h.render();
+        assert!(header.contains("(✓) solved with the solution"), "{header}");
+        h.key(KeyCode::Esc);
+        let list = h.render();
+        assert!(list.contains("(✓)") && list.contains("solved with the solution"));
+        insta::assert_snapshot!(format!("quiz_with_solution_list_{width}x{height}"), list);
+        h.char('p');
+        let review = h.render();
+        let title = lesson.exercises[index].title(sim_core::Lang::En);
+        let row = review.lines().find(|l| l.contains(title)).unwrap();
+        assert!(row.contains("(✓)"), "{review}");
+        assert!(row.contains("solved with the solution"), "{review}");
+        insta::assert_snapshot!(
+            format!("quiz_with_solution_review_{width}x{height}"),
+            review
+        );
     }
 }
 
@@ -1748,7 +1880,7 @@ fn every_exercise_of_the_course_can_be_completed_by_keys() {
                 "{}/{}: {:?} {:?}",
                 lesson.id,
                 exercise.id,
-                h.exercise().grade.as_ref().map(|g| &g.items),
+                h.grade().map(|g| g.items),
                 h.app.status
             );
         }
@@ -1838,7 +1970,7 @@ fn a_real_resource_turns_only_through_its_offers() {
         }
         assert_eq!(seen.len(), offered.len(), "every offer is reachable");
     }
-    let before = design_work(&h).cost();
+    let before = h.exercise().screen.cost.unwrap();
     let reconcile = rows
         .iter()
         .position(|r| matches!(r, KnobRow::Reconcile(_)))
@@ -1847,9 +1979,12 @@ fn a_real_resource_turns_only_through_its_offers() {
         h.key(KeyCode::Down);
     }
     h.char(' ');
-    assert_eq!(design_work(&h).cost(), before + sim_core::RECONCILE_COST);
+    assert_eq!(
+        h.exercise().screen.cost.unwrap(),
+        before + sim_core::RECONCILE_COST
+    );
     assert!(h.render().contains(&format!(
-        "Total cost: {}",
+        "Cost of this design: {}",
         before + sim_core::RECONCILE_COST
     )));
 }
@@ -2680,10 +2815,7 @@ fn sql_exercise_running_says_so_and_esc_cancels_it() {
         insta::assert_snapshot!(format!("{name}_cancelling_80x24"), h.render());
         h.settle_sql();
         assert!(!h.app.sql_running());
-        assert!(
-            h.exercise().grade.is_none(),
-            "a cancelled run is not graded"
-        );
+        assert!(h.grade().is_none(), "a cancelled run is not graded");
         assert_eq!(attempts(&h, &lesson, index), 0);
         insta::assert_snapshot!(format!("{name}_cancelled_80x24"), h.render());
         // Run again to the end: graded as every submit is.
@@ -2716,10 +2848,10 @@ fn sql_exercise_second_wrong_try_names_the_case() {
         wrong.insert(sim_core::sqllab::Slot::Finish, finish);
         type_sql(&mut h, &wrong);
         h.key(KeyCode::Enter);
-        let first = h.exercise().grade.clone().unwrap();
+        let first = h.grade().unwrap();
         assert!(first.items.is_empty(), "{first:?}");
         h.key(KeyCode::Enter);
-        let second = h.exercise().grade.clone().unwrap();
+        let second = h.grade().unwrap();
         assert!(!second.correct);
         assert!(
             second

@@ -1,17 +1,23 @@
 //! The key scheme in a real terminal (tmux at 80×24, as `tmux.rs`): a
-//! prediction does not move the cursor by itself, and a quiz with a hint
-//! open keeps its options on screen, a digit choosing the one shown with
-//! that number.
+//! prediction does not move the cursor by itself (and is said in the
+//! outcome's words, never with the ✓ and ✗ of right and wrong), a quiz
+//! with a hint open keeps its options on screen, a digit choosing the one
+//! shown with that number, and a quiz solved by copying its worked
+//! solution is "solved with the solution" on the review.
 
 use std::path::Path;
 use std::time::Duration;
 
-use sim_core::course::{ExerciseKind, Lesson};
+use sim_core::course::{ExerciseKind, Lesson, Progress, option_order};
 
 use super::tmux::{Tmux, lesson_one, quoted, repo};
 
-/// fencelab on the real lessons with a fresh progress folder, opened on
-/// lesson 1's first exercise of `kind`.
+/// The quiz seed of the progress each test starts with, so a quiz's
+/// options stand where `option_order` says.
+const SEED: u32 = 7;
+
+/// fencelab on the real lessons with a fresh progress folder (holding only
+/// the quiz seed [`SEED`]), opened on lesson 1's first exercise of `kind`.
 fn open_lesson_one_exercise(kind: &str) -> (Tmux, tempfile::TempDir, Lesson, usize) {
     let lesson = lesson_one();
     let index = lesson
@@ -20,10 +26,17 @@ fn open_lesson_one_exercise(kind: &str) -> (Tmux, tempfile::TempDir, Lesson, usi
         .position(|e| e.kind.name() == kind)
         .unwrap_or_else(|| panic!("lesson 1 has a {kind} exercise"));
     let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let record = Progress {
+        seed: Some(SEED),
+        ..Progress::default()
+    };
+    std::fs::write(data.join("progress.json"), record.to_json()).unwrap();
     let command = format!(
         "cd {repo} && {bin} --lessons lessons --data-dir {data}; sleep 60",
         repo = quoted(&repo()),
-        data = quoted(&dir.path().join("data")),
+        data = quoted(&data),
         bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
     );
     let tmux = Tmux::start(&command);
@@ -64,7 +77,7 @@ fn a_prediction_does_not_move_to_the_next_step_by_itself() {
     let asked = current_step(&screen).unwrap_or_else(|| panic!("no step title:\n{screen}"));
     tmux.send(&["o"]);
     tmux.wait_for("the prediction shown", |s| {
-        s.contains("Your prediction: ✓ ok")
+        s.contains("Your prediction: ok")
     });
     // Give a stray automatic move time to happen before looking again.
     std::thread::sleep(Duration::from_millis(300));
@@ -74,13 +87,13 @@ fn a_prediction_does_not_move_to_the_next_step_by_itself() {
         Some(asked.as_str()),
         "{screen}"
     );
-    assert!(screen.contains("Your prediction: ✓ ok"), "{screen}");
+    assert!(screen.contains("Your prediction: ok"), "{screen}");
     // Tab is what moves on.
     tmux.send(&["Tab"]);
     let moved = tmux.wait_for("the next asked step", |s| {
         current_step(s).is_some_and(|step| step != asked)
     });
-    assert!(!moved.contains("Your prediction: ✓ ok"), "{moved}");
+    assert!(!moved.contains("Your prediction: ok"), "{moved}");
 }
 
 #[test]
@@ -163,5 +176,55 @@ fn the_review_and_next_unfinished_in_a_real_terminal() {
         )) && s.contains("? help")
     });
     assert!(!screen.contains("Your progress"), "{screen}");
+    tmux.send(&["q"]);
+}
+
+/// A quiz answered wrong, its worked solution opened, then its key handed
+/// in: the review says "solved with the solution" with the sign `(✓)`,
+/// not solved alone. The options' order comes from the quiz seed the
+/// progress file is given before the start.
+#[test]
+fn a_quiz_solved_with_its_solution_says_so_on_the_review() {
+    let (tmux, _dir, lesson, index) = open_lesson_one_exercise("quiz");
+    let exercise = &lesson.exercises[index];
+    let ExerciseKind::Quiz { options, .. } = &exercise.kind else {
+        unreachable!("found as a quiz")
+    };
+    let order = option_order(SEED, &lesson.id, &exercise.id, options.len());
+    // The number shown beside an option (from 1), in this learner's order.
+    let shown_at = |right: bool| {
+        let at = order
+            .iter()
+            .position(|&o| options[o].correct == right)
+            .expect("a right and a wrong option");
+        (at + 1).to_string()
+    };
+    let (right, wrong) = (shown_at(true), shown_at(false));
+    let title = exercise.title(sim_core::Lang::En);
+    tmux.send(&[wrong.as_str(), "Enter"]);
+    tmux.wait_for("the wrong try", |s| s.contains("✗ Not yet"));
+    tmux.send(&["s"]);
+    let solution = tmux.wait_for("the worked solution", |s| {
+        s.contains("The worked solution") && s.contains("✓ true")
+    });
+    assert!(!solution.contains("✓ Right"), "{solution}");
+    assert!(!solution.contains("well done"), "{solution}");
+    // The first digit brings the options back, the second chooses.
+    tmux.send(&[right.as_str(), right.as_str(), "Enter"]);
+    let screen = tmux.wait_for("the key handed in", |s| {
+        s.contains("(✓) solved with the solution")
+    });
+    assert!(!screen.contains("✓ solved ·"), "{screen}");
+    tmux.send(&["Escape"]);
+    tmux.send(&["p"]);
+    let review = tmux.wait_for("the review, whole", |s| {
+        s.contains("Your progress") && s.contains("? help")
+    });
+    let row = review
+        .lines()
+        .find(|line| line.contains(title))
+        .unwrap_or_else(|| panic!("no row for {title}:\n{review}"));
+    assert!(row.contains("(✓)"), "{review}");
+    assert!(row.contains("solved with the solution"), "{review}");
     tmux.send(&["q"]);
 }

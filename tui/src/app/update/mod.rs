@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::Lang;
-use sim_core::course::{CourseError, Feedback, Grade};
+use sim_core::course::{Act, Answer, CourseError, FeedbackView, Tone};
 use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
 
 use super::explorer::ExplorerState;
@@ -485,6 +485,17 @@ fn app_wide(app: &mut App, message: Message) -> bool {
         M::ToggleLang => {
             let other = app.lang().other();
             app.session.set_lang(other);
+            // Every open exercise's screen in the new language, one under
+            // a timeline opened from it too.
+            for screen in &mut app.screens {
+                if let Screen::Exercise(state) = screen
+                    && let Ok(again) =
+                        app.session
+                            .screen(&state.screen.lesson, &state.screen.exercise, other)
+                {
+                    state.screen = again;
+                }
+            }
         }
         M::Back => {
             back(app);
@@ -502,12 +513,11 @@ fn back(app: &mut App) {
         app.help = false;
     } else if app.screens.len() > 1 {
         // Leaving an exercise keeps its answer for when it is reopened.
-        if let Some(Screen::Exercise(state)) = app.screens.pop() {
-            // And in the progress record, for the next run and the page.
-            if let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) {
-                let (lesson, exercise) = (lesson.id.clone(), exercise.id.clone());
-                let _ = app.session.keep_answer(&lesson, &exercise, &state.answer());
-            }
+        if let Some(Screen::Exercise(mut state)) = app.screens.pop() {
+            // The session keeps the answer (the progress record, for the
+            // next run and the page) and drops the feedback shown.
+            keep_answer(app, &mut state);
+            let _ = act(app, &mut state, &Act::Leave);
             let draft = Draft {
                 work: state.work,
                 marks: state.marks,
@@ -802,11 +812,52 @@ fn sandbox(app: &mut App, state: &mut SandboxState, message: Message) -> Nav {
     Nav::Stay
 }
 
+/// An exercise's message, then its answer in the making handed to the
+/// session ([`Act::Change`]) when it changed, so the screen drawn is the
+/// session's for this answer, in the learner's language.
 fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
-    let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
+    let nav = exercise_message(app, state, message);
+    keep_answer(app, state);
+    nav
+}
+
+/// The session's screen for the answer in the making: [`Act::Change`] when
+/// the answer changed (an empty one is not kept: the session keeps the last
+/// real one; one it cannot read, a schedule that cannot run, neither).
+fn keep_answer(app: &mut App, state: &mut ExerciseState) {
+    if let Some(answer) = answer_json(app, state)
+        && answer != state.screen.answer
+        && !state.answer().is_empty()
+    {
+        let _ = act(app, state, &Act::Change { answer });
+    }
+}
+
+/// The answer in the making as the session reads it (an answers file's
+/// value for the exercise's kind).
+fn answer_json(app: &App, state: &ExerciseState) -> Option<serde_json::Value> {
+    let (lesson, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
+    Some(sim_core::course::answer_to_json(
+        lesson,
+        &exercise.kind,
+        &state.answer(),
+    ))
+}
+
+/// Applies `act` to the exercise through the session; the screen it
+/// answers with is what the exercise draws from now on.
+fn act(app: &mut App, state: &mut ExerciseState, act: &Act) -> Result<(), CourseError> {
+    let lang = app.lang();
+    state.screen = app
+        .session
+        .act(&state.screen.lesson, &state.screen.exercise, act, lang)?;
+    Ok(())
+}
+
+fn exercise_message(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
+    let Some((lesson, _)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return Nav::Stay;
     };
-    let (lesson_id, exercise_id) = (lesson.id.clone(), exercise.id.clone());
     let lesson_label = match app.lang() {
         Lang::En => format!("lesson {}", lesson.order),
         Lang::Zh => format!("第 {} 课", lesson.order),
@@ -830,11 +881,11 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
         | Message::PrevCandidate
         | Message::ToggleMark
         | Message::Predict(_) => on_timeline(app, state, message),
-        Message::Submit => submit(app, state, &lesson_id, &exercise_id),
+        Message::Submit => submit(app, state),
         Message::CancelSql => cancel_sql(app, state),
-        Message::Hint => hint(app, state, &lesson_id, &exercise_id),
+        Message::Hint => hint(app, state),
         // Shown: on to the panel's scrolling below; refused: stay as we are.
-        Message::Solution if !show_solution(app, state, &lesson_id, &exercise_id) => {
+        Message::Solution if !show_solution(app, state) => {
             return Nav::Stay;
         }
         _ => {}
@@ -924,8 +975,8 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
 }
 
 /// The next hint, as the session's order allows, on the hints panel.
-fn hint(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: &str) {
-    match app.session.next_hint(lesson_id, exercise_id) {
+fn hint(app: &mut App, state: &mut ExerciseState) {
+    match act(app, state, &Act::Hint) {
         Ok(_) => {}
         Err(CourseError::NoMoreHints { attempted: false }) => app.say(
             "That was the last hint. Now try an answer.",
@@ -950,37 +1001,26 @@ fn hint(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: 
     };
 }
 
-/// The worked solution on its panel, once the session opens it (after an
-/// attempt). Returns whether it is shown.
-fn show_solution(
-    app: &mut App,
-    state: &mut ExerciseState,
-    lesson_id: &str,
-    exercise_id: &str,
-) -> bool {
-    if state.solution.is_none() {
-        match app.session.solution(lesson_id, exercise_id) {
-            Ok(solved) => {
-                // The design the solution graded, to show its knobs.
-                if let Work::Design(work) = &mut state.work {
-                    work.solved = solved.design;
-                }
-                state.solution = Some(solved.grade);
-            }
-            Err(CourseError::SolutionBeforeAttempt) => {
-                app.say(
-                    "Answer first (Enter); then s shows the worked solution.",
-                    "先作答（Enter），然后按 s 查看参考解答。",
-                );
-                return false;
-            }
-            Err(why) => {
-                app.say(
-                    format!("No worked solution: {why}"),
-                    format!("没有参考解答：{}", why.message(sim_core::Lang::Zh)),
-                );
-                return false;
-            }
+/// The worked solution on its panel, once the session opens it (after a
+/// try; shown already, it is not computed again). Returns whether it is
+/// shown.
+fn show_solution(app: &mut App, state: &mut ExerciseState) -> bool {
+    let shown = state
+        .screen
+        .feedback
+        .as_ref()
+        .is_some_and(|feedback| feedback.tone == Tone::Solution);
+    if !shown {
+        if !state.screen.solution_open {
+            app.status.clone_from(&state.screen.solution_note);
+            return false;
+        }
+        if let Err(why) = act(app, state, &Act::Solution) {
+            app.say(
+                format!("No worked solution: {why}"),
+                format!("没有参考解答：{}", why.message(sim_core::Lang::Zh)),
+            );
+            return false;
         }
     }
     state.panel = Panel::Solution;
@@ -988,8 +1028,9 @@ fn show_solution(
     true
 }
 
-/// Grades the answer in the making; the session records the attempt.
-fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id: &str) {
+/// Hands the answer in ([`Act::HandIn`]): the session grades it and
+/// records the try. A `sql` answer runs first, off the UI thread.
+fn submit(app: &mut App, state: &mut ExerciseState) {
     if let Work::Break(work) = &state.work
         && let Some(why) = work.problem(app.lang())
     {
@@ -999,80 +1040,51 @@ fn submit(app: &mut App, state: &mut ExerciseState, lesson_id: &str, exercise_id
         );
         return;
     }
-    let answer = match &mut state.work {
-        Work::Sql(work) => match start_sql(app, work, lesson_id, exercise_id) {
-            Some(answer) => answer,
-            None => return,
-        },
-        _ => state.answer(),
+    if let Work::Sql(work) = &mut state.work
+        && start_sql(app, work, &state.screen.lesson, &state.screen.exercise)
+    {
+        return;
+    }
+    let Some(answer) = answer_json(app, state) else {
+        return;
     };
-    grade_answer(app, state, lesson_id, exercise_id, &answer);
+    let handed = act(app, state, &Act::HandIn { answer });
+    after_hand_in(app, state, handed);
 }
 
-/// A `sql` exercise's statements back from SQLite (`sql_run`): graded as
+/// A `sql` exercise's statements back from SQLite (`sql_run`): handed in
+/// with their run ([`sim_core::course::CourseSession::hand_in`]), graded as
 /// any answer is.
 pub(crate) fn grade_sql_run(
     app: &mut App,
     state: &mut ExerciseState,
     run: sim_core::sqllab::PlanRun,
 ) {
-    let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
-        return;
-    };
-    let (lesson_id, exercise_id) = (lesson.id.clone(), exercise.id.clone());
     let Work::Sql(work) = &state.work else {
         return;
     };
-    let answer = sim_core::course::Answer::Sql(sim_core::course::SqlAnswer {
+    let answer = Answer::Sql(sim_core::course::SqlAnswer {
         statements: work.statements(),
         run: Some(run),
     });
-    grade_answer(app, state, &lesson_id, &exercise_id, &answer);
+    let lang = app.lang();
+    let handed = app
+        .session
+        .hand_in(&state.screen.lesson, &state.screen.exercise, &answer, lang)
+        .map(|screen| state.screen = screen);
+    after_hand_in(app, state, handed);
 }
 
-/// Grades `answer`; the session records the attempt.
-fn grade_answer(
-    app: &mut App,
-    state: &mut ExerciseState,
-    lesson_id: &str,
-    exercise_id: &str,
-    answer: &sim_core::course::Answer,
-) {
+/// After a hand-in: the session's line on what to do next on the footer
+/// (the try's verdict is the feedback's, the standing the header's), or
+/// why nothing was graded.
+fn after_hand_in(app: &mut App, state: &mut ExerciseState, handed: Result<(), CourseError>) {
     if let Work::Sql(work) = &mut state.work {
         work.refused.clear();
     }
-    // Kept as the last answer whatever the grade (an empty one keeps nothing).
-    let _ = app.session.keep_answer(lesson_id, exercise_id, answer);
-    match app.session.grade(lesson_id, exercise_id, answer) {
-        Ok(graded) => {
-            let result = graded.feedback;
-            match (&state.work, result.correct) {
-                (_, true) => app.say(
-                    "✓ Complete. s shows the worked solution.",
-                    "✓ 完成。按 s 查看参考解答。",
-                ),
-                (Work::Mark | Work::Predict { .. }, false) => app.say(
-                    "✗ Not yet: the panel says how many are wrong.",
-                    "✗ 还不对：面板上写着有几项不对。",
-                ),
-                (Work::Design(_), false) => app.say(
-                    "✗ Broken: t opens the counterexample on the timeline.",
-                    "✗ 被攻破：按 t 在时间线上打开反例。",
-                ),
-                (Work::Break(_), false) => app.say(
-                    "✗ No violation yet: change the schedule and try again.",
-                    "✗ 还没有违例：修改调度再试一次。",
-                ),
-                (Work::Quiz { .. }, false) => app.say(
-                    "✗ Not yet: think again, or h for a hint.",
-                    "✗ 还不对：再想想，或按 h 看提示。",
-                ),
-                (Work::Sql(_), false) => app.say(
-                    "✗ Not every case passes yet: the panel says how many.",
-                    "✗ 还有用例没有通过：面板上写着有几个。",
-                ),
-            }
-            state.grade = Some(result);
+    match handed {
+        Ok(()) => {
+            app.status = Some(state.screen.status.clone());
             state.panel = Panel::Step;
             state.panel_scroll = 0;
         }
@@ -1109,23 +1121,15 @@ fn grade_answer(
 }
 
 /// A `sql` answer: nothing written is an answer for the session to call
-/// empty, without running. Else the statements are kept as the last answer
-/// (saved even if the app quits before they finish) and the runtime is asked
-/// to run them against the exercise's plan off the UI thread (`sql_run`):
-/// `None`, the grade comes when they finish.
-fn start_sql(
-    app: &mut App,
-    work: &mut SqlWork,
-    lesson_id: &str,
-    exercise_id: &str,
-) -> Option<sim_core::course::Answer> {
+/// empty, without running (`false`: hand it in as it is). Else the runtime
+/// is asked to run the statements against the exercise's plan off the UI
+/// thread (`sql_run`), and the grade comes when they finish; the session
+/// keeps them as the last answer meanwhile ([`Act::Change`]), saved even
+/// if the app quits before they finish.
+fn start_sql(app: &mut App, work: &mut SqlWork, lesson_id: &str, exercise_id: &str) -> bool {
     let statements = work.statements();
-    let mut answer = sim_core::course::SqlAnswer {
-        statements,
-        run: None,
-    };
-    if answer.statements.values().all(|s| s.trim().is_empty()) {
-        return Some(sim_core::course::Answer::Sql(answer));
+    if statements.values().all(|s| s.trim().is_empty()) {
+        return false;
     }
     let plan = match app.session.sql_plan(lesson_id, exercise_id) {
         Ok(plan) => plan,
@@ -1134,14 +1138,9 @@ fn start_sql(
                 format!("Could not grade: {why}"),
                 format!("无法评分：{}", why.message(sim_core::Lang::Zh)),
             );
-            return None;
+            return true;
         }
     };
-    let _ = app.session.keep_answer(
-        lesson_id,
-        exercise_id,
-        &sim_core::course::Answer::Sql(answer.clone()),
-    );
     app.sql_runs.started += 1;
     let id = app.sql_runs.started;
     work.refused.clear();
@@ -1152,13 +1151,13 @@ fn start_sql(
     app.sql_runs.commands.push(SqlCommand::Start(SqlRequest {
         id,
         plan,
-        statements: std::mem::take(&mut answer.statements),
+        statements,
     }));
     app.say(
         "Running your statements on SQLite… Esc cancels.",
         "正在 SQLite 上运行你的语句…… 按 Esc 取消。",
     );
-    None
+    true
 }
 
 /// Esc while the statements run: the runtime stops the box.
@@ -1217,13 +1216,14 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
         Work::Mark | Work::Predict { .. } => false,
         Work::Sql(work) => edit_sql(work, message),
         Work::Design(_) if message == Message::OpenTimeline => {
-            return Some(open_counterexample(app, state.grade.as_ref(), source));
+            return Some(open_counterexample(app, state.last_try(), source));
         }
         Work::Break(work) if message == Message::OpenTimeline => {
             let shown_solution = state
-                .solution
+                .screen
+                .feedback
                 .as_ref()
-                .filter(|_| state.panel == Panel::Solution);
+                .filter(|f| f.tone == Tone::Solution && state.panel == Panel::Solution);
             return Some(open_schedule(app, work, shown_solution, source));
         }
         Work::Design(work) => edit_design(work, message, moves_rows),
@@ -1425,7 +1425,7 @@ fn move_step(work: &mut BreakWork, later: bool) {
 
 /// Design: the timeline of the counterexample the explorers found against
 /// the last design submitted, if they found one.
-fn open_counterexample(app: &mut App, grade: Option<&Feedback>, source: &str) -> Nav {
+fn open_counterexample(app: &mut App, grade: Option<&FeedbackView>, source: &str) -> Nav {
     let found = grade.and_then(|g| g.counterexample.as_ref()).map(|c| {
         // Titled as what it is to the learner, not after the preset the
         // explorer matched (a design the learner never picked).
@@ -1457,10 +1457,10 @@ fn open_counterexample(app: &mut App, grade: Option<&Feedback>, source: &str) ->
 fn open_schedule(
     app: &mut App,
     work: &BreakWork,
-    shown_solution: Option<&Grade>,
+    shown_solution: Option<&FeedbackView>,
     source: &str,
 ) -> Nav {
-    let solved = shown_solution.and_then(|s| s.scenario.clone());
+    let solved = shown_solution.and_then(|s| s.schedule.clone());
     let (label, found) = match solved {
         Some(scenario) => ("worked solution", Ok(scenario)),
         None => (

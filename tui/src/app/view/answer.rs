@@ -6,7 +6,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use sim_core::Lang;
-use sim_core::course::{Exercise, ExerciseKind, Feedback, Grade, GradeItem};
+use sim_core::course::{Exercise, ExerciseKind, FeedbackView, Tone, Verdict};
 use sim_core::{Design, Outcome, Protect, Scenario};
 
 use super::sandbox::{step_head, step_lines, step_title};
@@ -23,15 +23,13 @@ pub(crate) struct PanelText {
     pub(crate) focus: Option<usize>,
 }
 
-/// The symbol of an outcome, as the timeline draws it.
-pub(crate) fn outcome_symbol(outcome: Outcome) -> char {
-    match outcome {
-        Outcome::Ok => '✓',
-        Outcome::Rejected => '✗',
-        Outcome::Duplicate => '↺',
-        Outcome::Noop => '·',
-        Outcome::Waiting => '◷',
-    }
+/// An outcome by the letter of its key and word (`o` ok, `r` rejected):
+/// a guess is never drawn with the ✓ and ✗ that mean right and wrong.
+pub(crate) fn outcome_letter(outcome: Outcome) -> char {
+    PREDICT_KEYS
+        .iter()
+        .find(|(_, o)| *o == outcome)
+        .map_or('?', |(key, _)| *key)
 }
 
 /// The prediction keys, in the order the panel lists them.
@@ -64,45 +62,77 @@ fn verdict(lines: &mut Vec<Line<'static>>, right: bool, said: &str, width: usize
     prose(lines, &format!("{mark} {said}"), width, style, theme);
 }
 
-fn last_try(
+/// The feedback block's head (the try's verdict, or the worked
+/// solution's title) with its summary, then the takeaway once the session
+/// gives it: all the session's words.
+pub(crate) fn feedback_head(
     lines: &mut Vec<Line<'static>>,
-    grade: &Feedback,
+    feedback: &FeedbackView,
     lang: Lang,
     width: usize,
     theme: Theme,
 ) {
-    let mark = if grade.correct { "✓ " } else { "✗ " };
-    prose(
-        lines,
-        &format!(
-            "{mark}{}{}",
-            lang.pick("Last try: ", "上次作答："),
-            grade.summary.get(lang)
-        ),
-        width,
-        theme.title(),
-        theme,
-    );
-    takeaway(lines, grade, lang, width, theme);
-}
-
-/// The takeaway, once the session shows it (solved, or the solution seen).
-pub(crate) fn takeaway(
-    lines: &mut Vec<Line<'static>>,
-    grade: &Feedback,
-    lang: Lang,
-    width: usize,
-    theme: Theme,
-) {
-    if let Some(said) = &grade.takeaway {
+    let said = feedback_words(feedback);
+    let style = match feedback.tone {
+        Tone::Good => theme.good(),
+        Tone::Bad => theme.bad(),
+        Tone::Solution => theme.title(),
+    };
+    prose(lines, &said, width, style, theme);
+    if let Some(said) = &feedback.takeaway {
         prose(
             lines,
-            &format!("{}{}", lang.pick("Takeaway: ", "要点："), said.get(lang)),
+            &format!("{}{said}", lang.pick("Takeaway: ", "要点：")),
             width,
             theme.plain(),
             theme,
         );
     }
+}
+
+/// The feedback's head and summary in one line (the worked solution's head
+/// is its panel's title).
+pub(crate) fn feedback_words(feedback: &FeedbackView) -> String {
+    match feedback.tone {
+        Tone::Good | Tone::Bad => format!("{} · {}", feedback.head, feedback.summary),
+        Tone::Solution => feedback.summary.clone(),
+    }
+}
+
+/// What the session may say of item `index` (a step, a quiz option): its
+/// verdict in words, with the last try's word on it or, once revealed, its
+/// reason. `false`: nothing may be said of it yet.
+pub(crate) fn item_verdict(
+    lines: &mut Vec<Line<'static>>,
+    state: &ExerciseState,
+    index: u32,
+    width: usize,
+    theme: Theme,
+) -> bool {
+    let Some(item) = state.screen.items.iter().find(|i| i.index == index) else {
+        return false;
+    };
+    let Some(label) = &item.verdict_label else {
+        return false;
+    };
+    let said = item.why.clone().or_else(|| {
+        state
+            .last_try()?
+            .items
+            .iter()
+            .find(|i| i.index == Some(index))
+            .map(|i| i.text.clone())
+    });
+    let style = match item.verdict {
+        Some(Verdict::Right | Verdict::True) => theme.good(),
+        _ => theme.bad(),
+    };
+    let line = match said {
+        Some(said) => format!("{label} · {said}"),
+        None => label.clone(),
+    };
+    prose(lines, &line, width, style, theme);
+    true
 }
 
 /// Predict, the current step: the learner's prediction, the grade of it,
@@ -127,14 +157,10 @@ pub(crate) fn predict_step(
         width,
         theme,
     );
-    let mut told = false;
-    if let Some(grade) = &state.grade {
-        last_try(&mut lines, grade, lang, width, theme);
-        if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
-            verdict(&mut lines, item.right, item.text.get(lang), width, theme);
-            told = true;
-        }
+    if let Some(feedback) = state.last_try() {
+        feedback_head(&mut lines, feedback, lang, width, theme);
     }
+    let told = item_verdict(&mut lines, state, step, width, theme);
     lines.push(Line::default());
     if told && revealed {
         // The grade already told the step in full; only its note is left.
@@ -184,17 +210,9 @@ fn prediction(
         (true, Some(outcome)) => prose(
             lines,
             &if lang == Lang::Zh {
-                format!(
-                    "你的预测：{} {}（按 {letters} 修改）",
-                    outcome_symbol(outcome),
-                    outcome.name(),
-                )
+                format!("你的预测：{}（按 {letters} 修改）", outcome.name())
             } else {
-                format!(
-                    "Your prediction: {} {} ({letters} changes it)",
-                    outcome_symbol(outcome),
-                    outcome.name(),
-                )
+                format!("Your prediction: {} ({letters} changes it)", outcome.name())
             },
             width,
             theme.accent(),
@@ -407,15 +425,14 @@ pub(crate) fn design_step(
             ),
         ]));
     }
-    if !work.targets.is_empty() {
+    if let Some(cost) = state
+        .screen
+        .cost_label
+        .as_ref()
+        .filter(|_| !work.targets.is_empty())
+    {
         lines.push(Line::default());
-        prose(
-            &mut lines,
-            &format!("{}{}", lang.pick("Total cost: ", "总代价："), work.cost()),
-            width,
-            theme.plain(),
-            theme,
-        );
+        prose(&mut lines, cost, width, theme.plain(), theme);
         if let Some(words) = cost_words(work, lang) {
             prose(&mut lines, &words, width, theme.dim(), theme);
         }
@@ -433,7 +450,7 @@ pub(crate) fn design_step(
         );
     }
     lines.push(Line::default());
-    design_grade(&mut lines, state.grade.as_ref(), lang, width, theme);
+    design_grade(&mut lines, state.last_try(), lang, width, theme);
     PanelText { lines, focus }
 }
 
@@ -441,7 +458,7 @@ pub(crate) fn design_step(
 /// the design was safe, why, and how to see the counterexample.
 fn design_grade(
     lines: &mut Vec<Line<'static>>,
-    grade: Option<&Feedback>,
+    grade: Option<&FeedbackView>,
     lang: Lang,
     width: usize,
     theme: Theme,
@@ -457,34 +474,12 @@ fn design_grade(
             theme,
         ),
         Some(grade) => {
+            feedback_head(lines, grade, lang, width, theme);
             // Each part (safety, reconciliation, cost) says itself whether
             // it held.
             for item in &grade.items {
-                let (mark, style) = if item.right {
-                    ("✓", theme.good())
-                } else {
-                    ("✗", theme.bad())
-                };
-                prose(
-                    lines,
-                    &format!(
-                        "{mark} {}{}",
-                        lang.pick("Last try: ", "上次作答："),
-                        item.text.get(lang)
-                    ),
-                    width,
-                    style,
-                    theme,
-                );
+                verdict(lines, item.right, &item.text, width, theme);
             }
-            prose(
-                lines,
-                grade.summary.get(lang),
-                width,
-                theme.plain(),
-                theme,
-            );
-            takeaway(lines, grade, lang, width, theme);
             if grade.counterexample.is_some() {
                 prose(
                     lines,
@@ -500,33 +495,22 @@ fn design_grade(
     }
 }
 
-/// Design, worked solution: the safe choice of the open knobs.
+/// Design, worked solution: the safe choice of the open knobs (`key`, the
+/// session's key answer put on the learner's knobs), its cost, and each
+/// part's verdict.
 pub(crate) fn design_solution(
     work: &DesignWork,
-    solution: &Grade,
+    key: Option<&DesignWork>,
+    solution: &FeedbackView,
     lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    if let Some(minimal) = &work.solved {
-        prose(
-            &mut lines,
-            &format!(
-                "{}{}",
-                lang.pick(
-                    "The cheapest safe choice, computed by the explorers; its cost: ",
-                    "探索器算出的最便宜的安全选择；代价：",
-                ),
-                minimal.cost
-            ),
-            width,
-            theme.plain(),
-            theme,
-        );
-        let reconcile: Vec<bool> = (0..minimal.targets.len())
-            .map(|t| minimal.reconcile.iter().any(|r| usize::from(*r) == t))
-            .collect();
+    if let Some(cost) = &solution.key_cost_label {
+        prose(&mut lines, cost, width, theme.plain(), theme);
+    }
+    if let Some(key) = key {
         let names = target_names(work, lang);
         let label_width = knob_label_width(work, &names, lang);
         for (index, row) in work.rows.iter().enumerate() {
@@ -537,14 +521,7 @@ pub(crate) fn design_solution(
                     theme.dim(),
                 ),
                 Span::styled(
-                    knob_value(
-                        *row,
-                        work,
-                        &minimal.design,
-                        &minimal.targets,
-                        &reconcile,
-                        lang,
-                    ),
+                    knob_value(*row, key, &key.design, &key.targets, &key.reconcile, lang),
                     theme.plain(),
                 ),
             ]));
@@ -552,15 +529,8 @@ pub(crate) fn design_solution(
         lines.push(Line::default());
     }
     for item in &solution.items {
-        verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+        verdict(&mut lines, item.right, &item.text, width, theme);
     }
-    prose(
-        &mut lines,
-        solution.summary.get(lang),
-        width,
-        theme.plain(),
-        theme,
-    );
     lines
 }
 
@@ -592,10 +562,10 @@ pub(crate) fn break_step(
 ) -> PanelText {
     let mut lines = Vec::new();
     break_preview_words(&mut lines, work, verdicts, lang, width, theme);
-    if let Some(grade) = &state.grade {
-        last_try(&mut lines, grade, lang, width, theme);
+    if let Some(grade) = state.last_try() {
+        feedback_head(&mut lines, grade, lang, width, theme);
         for item in &grade.items {
-            verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+            verdict(&mut lines, item.right, &item.text, width, theme);
         }
     }
     lines.push(Line::default());
@@ -760,16 +730,16 @@ fn break_schedule_rows(work: &BreakWork, verdicts: bool, theme: Theme) -> Vec<Li
 
 /// Break, worked solution: a schedule the explorers found, step by step.
 pub(crate) fn break_solution(
-    solution: &Grade,
+    solution: &FeedbackView,
     lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for item in &solution.items {
-        verdict(&mut lines, item.right, item.text.get(lang), width, theme);
+        verdict(&mut lines, item.right, &item.text, width, theme);
     }
-    if let Some(scenario) = &solution.scenario {
+    if let Some(scenario) = &solution.schedule {
         lines.push(Line::default());
         prose(
             &mut lines,
@@ -803,8 +773,9 @@ fn quiz_options(exercise: &Exercise) -> &[sim_core::course::QuizOption] {
     }
 }
 
-/// Quiz: the options with their choice boxes; after a try, ✓ or ✗ on each
-/// and why.
+/// Quiz: the options with their choice boxes, each with what the session
+/// may say of it (a chosen option the try names; every option once solved
+/// or its solution opened).
 pub(crate) fn quiz_step(
     state: &ExerciseState,
     exercise: &Exercise,
@@ -827,21 +798,8 @@ pub(crate) fn quiz_step(
     let (multiple, cursor) = (*multiple, *cursor);
     let mut lines = Vec::new();
     let mut focus = None;
-    if let Some(grade) = &state.grade {
-        last_try(&mut lines, grade, lang, width, theme);
-        // Marks appear from the second wrong try on, or once solved.
-        if !grade.items.is_empty() {
-            prose(
-                &mut lines,
-                lang.pick(
-                    "✓ or ✗ on an option: whether your choice there (chosen or not) was right.",
-                    "选项上的 ✓ 或 ✗：你在这一项上的选择（选或不选）是否正确。",
-                ),
-                width,
-                theme.dim(),
-                theme,
-            );
-        }
+    if let Some(grade) = state.last_try() {
+        feedback_head(&mut lines, grade, lang, width, theme);
         lines.push(Line::default());
     }
     let options = quiz_options(exercise);
@@ -853,21 +811,30 @@ pub(crate) fn quiz_step(
         if current {
             focus = Some(lines.len());
         }
-        let graded = state
-            .grade
-            .as_ref()
-            .and_then(|g| g.items.iter().find(|i| i.index == Some(index as u32)));
         let picked = chosen.contains(&index);
-        let head = quiz_option_head(position, current, multiple, picked, graded);
-        let why = graded.map(|item| (item.right, item.text.get(lang)));
+        let head = quiz_option_head(position, current, multiple, picked);
         lines.extend(quiz_option(
             &head,
             option.text.get(lang),
-            why,
             current,
             width,
             theme,
         ));
+        let mut said = Vec::new();
+        if item_verdict(
+            &mut said,
+            state,
+            index as u32,
+            width.saturating_sub(text::width(&head)),
+            theme,
+        ) {
+            let indent = " ".repeat(text::width(&head));
+            lines.extend(said.into_iter().map(|line| {
+                let mut spans = vec![Span::raw(indent.clone())];
+                spans.extend(line.spans);
+                Line::from(spans)
+            }));
+        }
     }
     lines.push(Line::default());
     prose(
@@ -896,109 +863,91 @@ fn quiz_keys(multiple: bool, lang: Lang) -> &'static str {
 }
 
 /// Quiz: what leads an option's first line: the cursor, the choice box
-/// (square for any number, round for one), ✓ or ✗ after a try, the number
-/// it is shown at (from `position`, never its authored index).
-fn quiz_option_head(
-    position: usize,
-    current: bool,
-    multiple: bool,
-    picked: bool,
-    graded: Option<&GradeItem>,
-) -> String {
+/// (square for any number, round for one), the number it is shown at (from
+/// `position`, never its authored index).
+fn quiz_option_head(position: usize, current: bool, multiple: bool, picked: bool) -> String {
     let mark = match (multiple, picked) {
         (true, true) => "[x]",
         (true, false) => "[ ]",
         (false, true) => "(•)",
         (false, false) => "( )",
     };
-    let verdict_mark = match graded {
-        Some(item) if item.right => "✓ ",
-        Some(_) => "✗ ",
-        None => "",
-    };
     format!(
-        "{} {mark} {verdict_mark}{}. ",
+        "{} {mark} {}. ",
         if current { "▸" } else { " " },
         position + 1
     )
 }
 
 /// Quiz: one option's text wrapped beside its `head` (cursor, choice box,
-/// verdict, number), then, after a try, why the choice there was right or
-/// wrong, under the text.
+/// number).
 fn quiz_option(
     head: &str,
     said: &str,
-    why: Option<(bool, &str)>,
     current: bool,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
     let indent = text::width(head);
-    let body = text::wrap(said, width.saturating_sub(indent).max(8));
-    for (line_index, said) in body.into_iter().enumerate() {
-        let lead = if line_index == 0 {
-            head.to_owned()
-        } else {
-            " ".repeat(indent)
-        };
-        let style = if current {
-            theme.selected()
-        } else {
-            theme.plain()
-        };
-        lines.push(Line::from(vec![
-            Span::styled(lead, theme.accent()),
-            Span::styled(said, style),
-        ]));
-    }
-    if let Some((right, why)) = why {
-        let style = if right { theme.good() } else { theme.bad() };
-        for said in text::wrap(why, width.saturating_sub(indent).max(8)) {
-            lines.push(Line::from(vec![
-                Span::raw(" ".repeat(indent)),
+    let style = if current {
+        theme.selected()
+    } else {
+        theme.plain()
+    };
+    text::wrap(said, width.saturating_sub(indent).max(8))
+        .into_iter()
+        .enumerate()
+        .map(|(line_index, said)| {
+            let lead = if line_index == 0 {
+                head.to_owned()
+            } else {
+                " ".repeat(indent)
+            };
+            Line::from(vec![
+                Span::styled(lead, theme.accent()),
                 Span::styled(said, style),
-            ]));
-        }
-    }
-    lines
+            ])
+        })
+        .collect()
 }
 
-/// Quiz, worked solution: every option in the order the learner sees them
-/// (`order`), whether it is right, and why.
+/// Quiz, worked solution: every option in the order the learner sees them,
+/// with the session's word on it (true or false) and why.
 pub(crate) fn quiz_solution(
+    state: &ExerciseState,
     exercise: &Exercise,
-    order: &[usize],
     lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let options = quiz_options(exercise);
-    for (position, option) in order.iter().filter_map(|&i| options.get(i)).enumerate() {
+    for (position, item) in state.screen.items.iter().enumerate() {
+        let Some(option) = options.get(item.index as usize) else {
+            continue;
+        };
         if position > 0 {
             lines.push(Line::default());
         }
-        let (mark, style) = if option.correct {
-            (lang.pick("✓ right", "✓ 正确"), theme.good())
-        } else {
-            (lang.pick("✗ wrong", "✗ 错误"), theme.bad())
+        let style = match item.verdict {
+            Some(Verdict::True | Verdict::Right) => theme.good(),
+            _ => theme.bad(),
         };
         prose(
             &mut lines,
-            &format!("{}. {} — {mark}", position + 1, option.text.get(lang)),
+            &format!(
+                "{}. {} — {}",
+                position + 1,
+                option.text.get(lang),
+                item.verdict_label.as_deref().unwrap_or_default()
+            ),
             width,
             style,
             theme,
         );
-        prose(
-            &mut lines,
-            option.why.get(lang),
-            width,
-            theme.plain(),
-            theme,
-        );
+        if let Some(why) = &item.why {
+            prose(&mut lines, why, width, theme.plain(), theme);
+        }
     }
     lines
 }
@@ -1006,7 +955,7 @@ pub(crate) fn quiz_solution(
 /// Predict, worked solution: every asked step with its result and why.
 pub(crate) fn predict_solution(
     timeline: &Timeline,
-    solution: &Grade,
+    solution: &FeedbackView,
     lang: Lang,
     width: usize,
     theme: Theme,
@@ -1028,7 +977,7 @@ pub(crate) fn predict_solution(
             theme.title(),
             theme,
         );
-        prose(&mut lines, item.text.get(lang), width, theme.plain(), theme);
+        prose(&mut lines, &item.text, width, theme.plain(), theme);
     }
     lines
 }
@@ -1188,35 +1137,32 @@ fn sql_answer_lines(
             theme,
         );
     }
-    if let Some(grade) = &state.grade {
+    if let Some(grade) = state.last_try() {
         lines.push(Line::default());
-        last_try(lines, grade, lang, width, theme);
+        feedback_head(lines, grade, lang, width, theme);
         for item in &grade.items {
-            verdict(lines, item.right, item.text.get(lang), width, theme);
+            verdict(lines, item.right, &item.text, width, theme);
         }
     }
 }
 
-/// A SQL exercise's worked solution: the model's statements and what each
-/// case needs of them.
+/// A SQL exercise's worked solution: the model's statements (the
+/// session's key, by slot) and what each case needs of them.
 pub(crate) fn sql_solution(
-    solution: &Grade,
-    lang: Lang,
+    solution: &FeedbackView,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    for (index, paragraph) in solution.summary.get(lang).split('\n').enumerate() {
-        let style = if index == 0 {
-            theme.title()
-        } else {
-            theme.plain()
-        };
-        prose(&mut lines, paragraph, width, style, theme);
+    if let Some(serde_json::Value::Object(statements)) = &solution.key_answer {
+        for (slot, statement) in statements {
+            let said = format!("{slot}: {}", statement.as_str().unwrap_or_default());
+            prose(&mut lines, &said, width, theme.plain(), theme);
+        }
+        lines.push(Line::default());
     }
-    lines.push(Line::default());
     for item in &solution.items {
-        prose(&mut lines, item.text.get(lang), width, theme.plain(), theme);
+        prose(&mut lines, &item.text, width, theme.plain(), theme);
     }
     lines
 }

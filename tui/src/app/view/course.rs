@@ -206,10 +206,10 @@ fn lesson_contents(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'s
         ));
     }
     for exercise in &lesson.exercises {
-        let done = app.session.is_complete(&lesson.id, &exercise.id);
+        let standing = app.session.standing(&lesson.id, &exercise.id);
         let line = format!(
-            "{} {} {}",
-            if done { "✓" } else { " " },
+            "{:<3} {} {}",
+            standing.symbol(),
             text::fit(exercise.kind.label(lang), 8),
             exercise.title(lang)
         );

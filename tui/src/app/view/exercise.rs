@@ -1,12 +1,13 @@
 //! An exercise: its task, the timeline to work on (mark), and a panel with
-//! the current step, the hints or the worked solution. Every verdict comes
-//! from `sim_core::course::grade` and `solution`, computed now.
+//! the current step, the hints or the worked solution. What the course
+//! says — standing, hints, feedback, verdicts, cost — is the session's
+//! [`ExerciseScreen`](sim_core::course::ExerciseScreen), drawn as it is.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
-use sim_core::course::{Exercise, ExerciseKind, Grade, Lesson, MarkKey, mark_key};
+use sim_core::course::{Exercise, FeedbackView, Lesson, MarkKey, Tone, Verdict, mark_key};
 use sim_core::{Diagram, Lang, Reveal};
 use std::sync::Arc;
 
@@ -19,35 +20,26 @@ use crate::app::text;
 use crate::app::theme::Theme;
 use crate::app::timeline::{ExtraRow, TimelineWidget};
 
-fn heading(exercise: &Exercise, lang: Lang) -> &'static str {
-    let (en, zh) = match exercise.kind {
-        ExerciseKind::Mark { .. } => (
-            "Mark every step a safe system must refuse",
-            "标出安全的系统必须拒绝的每一步",
-        ),
-        ExerciseKind::Predict { .. } => ("Predict what each step does", "预测每一步的结果"),
-        ExerciseKind::Design { .. } => ("Choose the protection", "选择保护措施"),
-        ExerciseKind::Break { .. } => ("Break the design", "攻破这个设计"),
-        ExerciseKind::Quiz { .. } => ("Quiz", "测验"),
-        ExerciseKind::Sql { .. } => ("Write the statements", "写出这些语句"),
-    };
-    lang.pick(en, zh)
-}
-
 /// What the exercise's timelines may show now: the session's one policy,
 /// the same as the page's.
-fn reveal(app: &App, lesson: &Lesson, exercise: &Exercise) -> Reveal {
-    app.session
-        .reveal(&lesson.id, &exercise.id)
-        .unwrap_or(Reveal::NoVerdicts)
+fn reveal(state: &ExerciseState) -> Reveal {
+    state.screen.reveal.reveal()
+}
+
+/// The worked solution, while the screen shows it.
+fn shown_solution(state: &ExerciseState) -> Option<&FeedbackView> {
+    state
+        .screen
+        .feedback
+        .as_ref()
+        .filter(|feedback| feedback.tone == Tone::Solution)
 }
 
 /// What the timeline on screen may show; `None` when the exercise shows
 /// no timeline (design, quiz, a break schedule that cannot run).
-pub(crate) fn timeline_reveal(app: &App, state: &ExerciseState) -> Option<Reveal> {
+pub(crate) fn timeline_reveal(state: &ExerciseState) -> Option<Reveal> {
     state.shown_timeline()?;
-    let (lesson, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
-    Some(reveal(app, lesson, exercise))
+    Some(reveal(state))
 }
 
 /// The steps whose outcome the timeline hides (a predict exercise's asked
@@ -57,13 +49,6 @@ fn hidden_steps(reveal: &Reveal) -> &[u32] {
         Reveal::NotTheseSteps(steps) => steps,
         Reveal::Everything | Reveal::NoVerdicts => &[],
     }
-}
-
-/// How many hints the learner has opened.
-fn hints_shown(app: &App, lesson: &Lesson, exercise: &Exercise) -> usize {
-    app.session
-        .shown_hints(&lesson.id, &exercise.id)
-        .map_or(0, <[_]>::len)
 }
 
 /// The rows under the lanes: the marks, the last try, the key.
@@ -79,7 +64,7 @@ pub(crate) fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
                 .map(|step| match predictions.get(step) {
                     Some(outcome) => (
                         *step as usize,
-                        answer::outcome_symbol(*outcome),
+                        answer::outcome_letter(*outcome),
                         theme.accent(),
                     ),
                     None => (*step as usize, '?', theme.dim()),
@@ -88,27 +73,25 @@ pub(crate) fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
         }],
         _ => return Vec::new(),
     };
-    // The row appears once the session names items (from the second wrong
-    // try on, or solved): before that it would only be empty.
-    if let Some(grade) = state.grade.as_ref().filter(|g| !g.items.is_empty()) {
+    // The row appears once the session says something of a step (from the
+    // second wrong try on, or solved): before that it would only be empty.
+    let verdicts: Vec<(usize, char, ratatui::style::Style)> = state
+        .screen
+        .items
+        .iter()
+        .filter_map(|item| match item.verdict? {
+            Verdict::Right | Verdict::True => Some((item.index as usize, '✓', theme.good())),
+            Verdict::Wrong | Verdict::False => Some((item.index as usize, '✗', theme.bad())),
+        })
+        .collect();
+    if !verdicts.is_empty() {
         rows.push(ExtraRow {
             label: app.lang().pick("last try", "上次").to_owned(),
-            cells: grade
-                .items
-                .iter()
-                .filter_map(|item| {
-                    let step = item.index? as usize;
-                    Some(if item.right {
-                        (step, '✓', theme.good())
-                    } else {
-                        (step, '✗', theme.bad())
-                    })
-                })
-                .collect(),
+            cells: verdicts,
         });
     }
     if matches!(state.work, Work::Mark)
-        && state.solution.is_some()
+        && shown_solution(state).is_some()
         && let Some(timeline) = &state.timeline
     {
         rows.push(ExtraRow {
@@ -151,26 +134,23 @@ fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
 /// The timeline's diagram as shown now: as much as the session's reveal
 /// lets show (nothing is computed into it that the reveal hides).
 pub(crate) fn shown_diagram(app: &App, state: &ExerciseState, timeline: &Timeline) -> Arc<Diagram> {
-    let reveal = timeline_reveal(app, state).unwrap_or(Reveal::NoVerdicts);
+    let reveal = timeline_reveal(state).unwrap_or(Reveal::NoVerdicts);
     timeline.diagram(app.lang(), &reveal)
 }
 
-fn panel_title(app: &App, state: &ExerciseState, lesson: &Lesson, exercise: &Exercise) -> String {
+fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String {
     let lang = app.lang();
-    let revealed = hints_shown(app, lesson, exercise);
+    let revealed = state.screen.hints.len();
     match (state.panel, ()) {
         (Panel::Hints, _) if lang == Lang::Zh => {
             format!("提示 · {revealed}/{}", exercise.hints.len())
         }
         (Panel::Hints, _) => format!("Hints · {revealed} of {}", exercise.hints.len()),
-        (Panel::Solution, _) => lang
-            .pick(
-                "Worked solution (computed by the simulator now)",
-                "参考解答（由模拟器现场计算）",
-            )
-            .to_owned(),
+        (Panel::Solution, _) => shown_solution(state)
+            .map(|solution| solution.head.clone())
+            .unwrap_or_default(),
         (Panel::Step, _) => {
-            let reveal = reveal(app, lesson, exercise);
+            let reveal = reveal(state);
             let revealed = reveal.shows_verdicts();
             match (&state.work, &state.timeline) {
                 (Work::Predict { .. }, Some(timeline)) => {
@@ -221,53 +201,36 @@ pub(crate) fn panel_lines(
     let theme = app.theme;
     let lang = app.lang();
     match state.panel {
-        Panel::Hints => hints_panel(app, state, lesson, exercise, width),
+        Panel::Hints => hints_panel(app, state, exercise, width),
         Panel::Solution => PanelText {
-            lines: solution_lines(state, exercise, lang, width, theme),
+            lines: solution_lines(app, state, lesson, exercise, width),
             focus: None,
         },
         Panel::Step => {
-            let revealed = reveal(app, lesson, exercise).shows_verdicts();
+            let revealed = reveal(state).shows_verdicts();
             step_panel(state, exercise, revealed, lang, width, theme)
         }
     }
 }
 
-/// The hints shown so far and how many are left; a quiz's options under
-/// them.
-fn hints_panel(
-    app: &App,
-    state: &ExerciseState,
-    lesson: &Lesson,
-    exercise: &Exercise,
-    width: usize,
-) -> PanelText {
+/// The hints the session shows, and whether another may be asked for (the
+/// session's words); a quiz's options under them.
+fn hints_panel(app: &App, state: &ExerciseState, exercise: &Exercise, width: usize) -> PanelText {
     let theme = app.theme;
     let lang = app.lang();
     let mut lines: Vec<Line<'static>> = Vec::new();
-    let shown = app
-        .session
-        .shown_hints(&lesson.id, &exercise.id)
-        .unwrap_or_default();
-    let revealed = shown.len();
-    for (index, hint) in shown.iter().enumerate() {
+    for (index, hint) in state.screen.hints.iter().enumerate() {
         if index > 0 {
             lines.push(Line::default());
         }
-        let numbered = format!("{}. {}", index + 1, hint.get(lang));
+        let numbered = format!("{}. {hint}", index + 1);
         prose(&mut lines, &numbered, width, theme.plain(), theme);
     }
-    let left = exercise.hints.len() - revealed;
     lines.push(Line::default());
-    let more = if left > 0 {
-        if lang == Lang::Zh {
-            format!("按 h 看下一条提示（还剩 {left} 条）。")
-        } else {
-            format!("h shows the next hint ({left} left).")
-        }
+    let more = if state.screen.more_hints {
+        format!("h · {}", state.screen.hint_button)
     } else {
-        lang.pick("That was the last hint.", "这是最后一条提示。")
-            .to_owned()
+        state.screen.hint_button.clone()
     };
     prose(&mut lines, &more, width, theme.dim(), theme);
     // A quiz keeps its options under its hints: the option keys still act,
@@ -282,24 +245,26 @@ fn hints_panel(
     PanelText { lines, focus: None }
 }
 
-/// The takeaway, then the worked solution in the exercise kind's terms.
+/// The worked solution as the session shows it: its head, the takeaway,
+/// the key in words, the solution in the exercise kind's terms, then the
+/// learner's own last try beside it, as it was graded.
 fn solution_lines(
+    app: &App,
     state: &ExerciseState,
+    lesson: &Lesson,
     exercise: &Exercise,
-    lang: Lang,
     width: usize,
-    theme: Theme,
 ) -> Vec<Line<'static>> {
+    let (lang, theme) = (app.lang(), app.theme);
     let mut lines: Vec<Line<'static>> = Vec::new();
-    let takeaway = format!(
-        "{}{}",
-        lang.pick("Takeaway: ", "要点："),
-        exercise.takeaway.get(lang)
-    );
-    prose(&mut lines, &takeaway, width, theme.title(), theme);
-    let Some(solution) = &state.solution else {
+    let Some(solution) = shown_solution(state) else {
         return lines;
     };
+    answer::feedback_head(&mut lines, solution, lang, width, theme);
+    if let Some(key) = &solution.key {
+        let said = format!("{}{key}", lang.pick("Key: ", "答案："));
+        prose(&mut lines, &said, width, theme.plain(), theme);
+    }
     match (&state.work, &state.timeline) {
         (Work::Mark, Some(timeline)) => {
             lines.extend(mark_solution(timeline, solution, lang, width, theme));
@@ -311,38 +276,74 @@ fn solution_lines(
         }
         (Work::Design(work), _) => {
             lines.push(Line::default());
-            lines.extend(answer::design_solution(work, solution, lang, width, theme));
+            let key = design_key(app, lesson, exercise, work, solution);
+            lines.extend(answer::design_solution(
+                work,
+                key.as_ref(),
+                solution,
+                lang,
+                width,
+                theme,
+            ));
         }
         (Work::Break(_), _) => {
             lines.push(Line::default());
             lines.extend(answer::break_solution(solution, lang, width, theme));
         }
-        (Work::Quiz { order, .. }, _) => {
+        (Work::Quiz { .. }, _) => {
             lines.push(Line::default());
-            lines.extend(answer::quiz_solution(exercise, order, lang, width, theme));
+            lines.extend(answer::quiz_solution(state, exercise, lang, width, theme));
         }
         (Work::Sql(_), _) => {
             lines.push(Line::default());
-            lines.extend(answer::sql_solution(solution, lang, width, theme));
+            lines.extend(answer::sql_solution(solution, width, theme));
         }
-        _ => {
-            lines.push(Line::default());
-            prose(
-                &mut lines,
-                solution.summary.get(lang),
-                width,
-                theme.plain(),
-                theme,
-            );
-        }
+        _ => {}
+    }
+    if let Some(yours) = &solution.your_try {
+        lines.push(Line::default());
+        prose(
+            &mut lines,
+            lang.pick("Your last try:", "你上次的作答："),
+            width,
+            theme.title(),
+            theme,
+        );
+        let style = if yours.tone == Tone::Good {
+            theme.good()
+        } else {
+            theme.bad()
+        };
+        let said = answer::feedback_words(yours);
+        prose(&mut lines, &said, width, style, theme);
     }
     lines
+}
+
+/// The learner's knobs turned as the session's key answer turns them.
+fn design_key(
+    app: &App,
+    lesson: &Lesson,
+    exercise: &Exercise,
+    work: &crate::app::model::DesignWork,
+    solution: &FeedbackView,
+) -> Option<crate::app::model::DesignWork> {
+    let answer = app
+        .session
+        .answer_from_json(&lesson.id, &exercise.id, solution.key_answer.as_ref()?)
+        .ok()?;
+    let sim_core::course::Answer::Design(design) = answer else {
+        return None;
+    };
+    let mut key = work.clone();
+    key.restore(design);
+    Some(key)
 }
 
 /// A mark exercise's solution: each judged step, its key, and why.
 fn mark_solution(
     timeline: &Timeline,
-    solution: &Grade,
+    solution: &FeedbackView,
     lang: Lang,
     width: usize,
     theme: Theme,
@@ -365,7 +366,7 @@ fn mark_solution(
             lang,
         );
         prose(&mut lines, &format!("{glyph} {title}"), width, style, theme);
-        prose(&mut lines, item.text.get(lang), width, theme.plain(), theme);
+        prose(&mut lines, &item.text, width, theme.plain(), theme);
     }
     lines
 }
@@ -435,25 +436,10 @@ fn mark_step(
         ),
     };
     prose(&mut lines, status, width, style, theme);
-    if let Some(grade) = &state.grade {
-        let last = format!(
-            "{}{}",
-            lang.pick("Last try: ", "上次作答："),
-            grade.summary.get(lang)
-        );
-        prose(&mut lines, &last, width, theme.title(), theme);
-        answer::takeaway(&mut lines, grade, lang, width, theme);
-        if let Some(item) = grade.items.iter().find(|i| i.index == Some(step)) {
-            let mark = if item.right { "✓" } else { "✗" };
-            let style = if item.right {
-                theme.good()
-            } else {
-                theme.bad()
-            };
-            let said = format!("{mark} {}", item.text.get(lang));
-            prose(&mut lines, &said, width, style, theme);
-        }
+    if let Some(feedback) = state.last_try() {
+        answer::feedback_head(&mut lines, feedback, lang, width, theme);
     }
+    answer::item_verdict(&mut lines, state, step, width, theme);
     lines.push(Line::default());
     lines.extend(step_lines(timeline, lang, revealed, width, theme));
     lines
@@ -502,15 +488,15 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     };
     let areas = areas(app, state, exercise, area);
     render_exercise_header(frame, areas.header, app, state, lesson, exercise);
-    render_prompt(frame, areas.prompt, app, exercise);
+    render_prompt(frame, areas.prompt, app, state);
     if let Some(diagram_area) = areas.timeline {
         render_timeline(frame, diagram_area, app, state);
     }
     render_panel(frame, areas.panel, app, state, lesson, exercise);
 }
 
-/// The header: the lesson, level and exercise; tries, hints and whether
-/// it is complete.
+/// The header: the lesson, level and exercise; the session's standing
+/// (with its sign and the tries) and the hints shown.
 fn render_exercise_header(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -520,54 +506,44 @@ fn render_exercise_header(
     exercise: &Exercise,
 ) {
     let lang = app.lang();
-    let record = app.session.exercise_progress(&lesson.id, &exercise.id);
-    let mut right = format!(
-        "{} · {} {}/{}",
-        super::lesson::tries(lang, record.attempts),
+    let screen = &state.screen;
+    let hints = format!(
+        "{} {}/{}",
         lang.pick("hints", "提示"),
-        hints_shown(app, lesson, exercise),
+        screen.hints.len(),
         exercise.hints.len()
     );
-    if record.completed {
-        right += lang.pick(" · ✓ complete", " · ✓ 已完成");
-    }
-    render_header(
-        frame,
-        area,
-        &if lang == Lang::Zh {
-            format!(
-                "第 {} 课 · 第 {}/{} 关 · {}",
-                lesson.order,
-                lesson.level_of(state.exercise) + 1,
-                lesson.sections.len().max(1),
-                exercise.title(lang)
-            )
-        } else {
-            format!(
-                "Lesson {} · level {} of {} · {}",
-                lesson.order,
-                lesson.level_of(state.exercise) + 1,
-                lesson.sections.len().max(1),
-                exercise.title(lang)
-            )
-        },
-        &right,
-        app.theme,
-    );
+    let right = if screen.standing_label.is_empty() {
+        hints
+    } else {
+        format!("{} · {hints}", screen.standing_label)
+    };
+    let level = lesson.level_of(state.exercise) + 1;
+    let levels = lesson.sections.len().max(1);
+    let left = match lang {
+        Lang::Zh => format!(
+            "第 {} 课 · 第 {level}/{levels} 关 · {}",
+            lesson.order, screen.title
+        ),
+        Lang::En => format!(
+            "Lesson {} · level {level} of {levels} · {}",
+            lesson.order, screen.title
+        ),
+    };
+    render_header(frame, area, &left, &right, app.theme);
 }
 
-/// The task, cut with `…` where it does not fit.
-fn render_prompt(frame: &mut Frame<'_>, area: Rect, app: &App, exercise: &Exercise) {
+/// The task under the kind's name, cut with `…` where it does not fit.
+fn render_prompt(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ExerciseState) {
     let theme = app.theme;
-    let lang = app.lang();
     let title = Line::from(Span::styled(
-        format!(" {} ", heading(exercise, lang)),
+        format!(" {} ", state.screen.kind_label),
         theme.title(),
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
     let inner = block.inner(area);
     let mut prompt = text::wrap_styled(
-        exercise.prompt.get(lang),
+        &state.screen.task,
         usize::from(inner.width).max(1),
         theme.plain(),
         theme,
@@ -593,7 +569,7 @@ fn render_panel(
 ) {
     let theme = app.theme;
     let title = Line::from(Span::styled(
-        format!(" {} ", panel_title(app, state, lesson, exercise)),
+        format!(" {} ", panel_title(app, state, exercise)),
         theme.title(),
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));

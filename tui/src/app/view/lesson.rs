@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
 use sim_core::Lang;
-use sim_core::course::{Lesson, concept_name};
+use sim_core::course::{Lesson, Standing, concept_name};
 
 use super::{clamp_scroll, render_header, section};
 use crate::app::layout;
@@ -189,23 +189,12 @@ fn render_level_exercises(
         .iter()
         .filter_map(|index| lesson.exercises.get(*index))
         .map(|exercise| {
-            let record = app.session.exercise_progress(&lesson.id, &exercise.id);
-            let (mark, status) = match record.attempts {
-                _ if record.completed => ("✓", lang.pick("solved", "已解决").to_owned()),
-                0 => ("○", lang.pick("new", "未开始").to_owned()),
-                attempts => ("·", tries(lang, attempts)),
-            };
-            let head = format!(" {mark} ");
+            let standing = app.session.standing(&lesson.id, &exercise.id);
+            let status = standing.label().get(lang).to_owned();
+            let head = format!(" {:<3} ", standing.symbol());
             let title_width = width.saturating_sub(text::width(&head) + text::width(&status) + 3);
             ListItem::new(Line::from(vec![
-                Span::styled(
-                    head,
-                    if mark == "✓" {
-                        theme.good()
-                    } else {
-                        theme.dim()
-                    },
-                ),
+                Span::styled(head, standing_style(standing, theme)),
                 Span::styled(
                     text::fit(exercise.title(lang), title_width.max(4)),
                     theme.plain(),
@@ -227,6 +216,16 @@ fn render_level_exercises(
         area,
         &mut list_state,
     );
+}
+
+/// How an exercise's standing is drawn: done in the good colour, a shown
+/// solution as a warning, the rest dim.
+pub(crate) fn standing_style(standing: Standing, theme: Theme) -> ratatui::style::Style {
+    match standing {
+        Standing::Solved | Standing::SolvedWithSolution => theme.good(),
+        Standing::Revealed => theme.warn(),
+        Standing::NotStarted | Standing::Tried => theme.dim(),
+    }
 }
 
 /// "2 tries", "已尝试 2 次".
@@ -254,30 +253,22 @@ fn render_exercises(
         .iter()
         .enumerate()
         .map(|(index, exercise)| {
-            let record = app.session.exercise_progress(&lesson.id, &exercise.id);
-            let (mark, status) = match record.attempts {
-                _ if record.completed => ("✓", lang.pick("complete", "已完成").to_owned()),
-                0 => (" ", lang.pick("new", "未开始").to_owned()),
-                attempts => ("·", tries(lang, attempts)),
-            };
+            let standing = app.session.standing(&lesson.id, &exercise.id);
+            let status = standing.label().get(lang).to_owned();
             let marker = if index == state.exercise { "▸" } else { " " };
             let head = format!(
-                "{marker} {mark} {}. {}",
+                "{marker} {:<3} {}. {}",
+                standing.symbol(),
                 index + 1,
                 text::fit(exercise.kind.label(lang), 8)
             );
-            let title_width = width.saturating_sub(text::width(&head) + 12).max(4);
+            let title_width = width
+                .saturating_sub(text::width(&head) + text::width(&status) + 2)
+                .max(4);
             ListItem::new(Line::from(vec![
                 Span::raw(head),
                 Span::styled(text::fit(exercise.title(lang), title_width), theme.plain()),
-                Span::styled(
-                    format!("  {status}"),
-                    if mark == "✓" {
-                        theme.good()
-                    } else {
-                        theme.dim()
-                    },
-                ),
+                Span::styled(format!("  {status}"), standing_style(standing, theme)),
             ]))
         })
         .collect();

@@ -625,8 +625,8 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     if let Screen::Exercise(state) = app.screen() {
         let (en, zh) = match &state.work {
             Work::Predict { .. } => (
-                "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction with the same symbols. o r d n w set ok, rejected, duplicate, noop, waiting; Tab moves on to the next ? step. After a try: ✓ right · ✗ wrong.",
-                "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用同样的符号显示你的预测。o r d n w 分别设为 ok、rejected、duplicate、noop、waiting；按 Tab 跳到下一个 ? 步骤。作答之后：✓ 对 · ✗ 错。",
+                "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction by its key: o ok, r rejected, d duplicate, n noop, w waiting, the keys that set it; Tab moves on to the next ? step. The last-try row: ✓ right · ✗ wrong.",
+                "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用按键字母显示你的预测：o ok、r rejected、d duplicate、n noop、w waiting，也就是设置它的按键；按 Tab 跳到下一个 ? 步骤。「上次」一行：✓ 对 · ✗ 错。",
             ),
             Work::Break(_) => (
                 "Break: the timeline previews your schedule's outcomes, run again after each change; Enter grades it, and ‼ marks a violation once solved. The steps stay in tick order: a step whose tick passes another's moves past it.",
@@ -667,8 +667,8 @@ fn exercise_help(
             "SQL：每条语句写成一条带命名参数（:job、:owner、:token、:now、:ttl）的 UPDATE。输入时每个键都是文字；Esc 结束输入，e 重新开始，Tab 切换语句。Enter 在真实的 SQLite 上，对本课的场景和每个边界用例运行这些语句；SQLite 拒绝的语句会标出行:列，不计入作答次数。",
         )),
         Work::Quiz { .. } => Some((
-            "Quiz: ( ) one answer, [ ] any number. A digit chooses the option with that number; the options stay on screen with the hints. After a try each option shows ✓ or ✗ and why.",
-            "测验：( ) 单选，[ ] 多选。数字键选择对应编号的选项；打开提示时选项仍然显示。作答之后每个选项显示 ✓ 或 ✗ 以及原因。",
+            "Quiz: ( ) one answer, [ ] any number. A digit chooses the option with that number; the options stay on screen with the hints. From your second wrong try on, the first wrong option you chose says so; once solved or the solution is open, every option says ✓ true or ✗ false, and why.",
+            "测验：( ) 单选，[ ] 多选。数字键选择对应编号的选项；打开提示时选项仍然显示。从第二次答错起，会指出你选错的第一个选项；解出或打开解答之后，每个选项都显示 ✓ 正确 或 ✗ 错误 以及原因。",
         )),
         _ => None,
     };

@@ -7,21 +7,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::Lang;
-use sim_core::course::{ReviewRow, Standing};
+use sim_core::course::ReviewRow;
 
 use super::{render_header, section};
 use crate::app::layout;
 use crate::app::model::{App, ReviewState};
 use crate::app::text;
-use crate::app::theme::Theme;
-
-fn style(standing: Standing, theme: Theme) -> ratatui::style::Style {
-    match standing {
-        Standing::Solved | Standing::SolvedWithSolution => theme.good(),
-        Standing::Revealed => theme.warn(),
-        _ => theme.dim(),
-    }
-}
 
 /// "2 hints", "提示 2 次".
 fn hints(lang: Lang, used: u32) -> String {
@@ -32,7 +23,9 @@ fn hints(lang: Lang, used: u32) -> String {
     }
 }
 
-fn row_line(app: &App, row: &ReviewRow, width: usize) -> Line<'static> {
+/// A row: sign, place, title, tries and hints, and the standing in words
+/// in a column `standing_width` wide (the widest on the list: never cut).
+fn row_line(app: &App, row: &ReviewRow, width: usize, standing_width: usize) -> Line<'static> {
     let lang = app.lang();
     let theme = app.theme;
     let order = app.lessons().get(row.lesson).map_or(0, |l| l.order);
@@ -43,16 +36,20 @@ fn row_line(app: &App, row: &ReviewRow, width: usize) -> Line<'static> {
         hints(lang, row.hints_used)
     );
     let state = row.standing.label().get(lang).to_owned();
-    let tail = format!("  {} {}", text::fit(&counts, 20), text::fit(&state, 14));
+    let tail = format!(
+        "  {} {}",
+        text::fit(&counts, 20),
+        text::fit(&state, standing_width)
+    );
     // The sign is the course's (sim-core), padded to the widest, `(✓)`.
     let head = format!(" {:<3} {place:>5} ", row.standing.symbol());
     let title_width = width
         .saturating_sub(text::width(&head) + text::width(&tail))
         .max(4);
     Line::from(vec![
-        Span::styled(head, style(row.standing, theme)),
+        Span::styled(head, super::lesson::standing_style(row.standing, theme)),
         Span::styled(text::fit(row.title.get(lang), title_width), theme.plain()),
-        Span::styled(tail, style(row.standing, theme)),
+        Span::styled(tail, super::lesson::standing_style(row.standing, theme)),
     ])
 }
 
@@ -74,9 +71,14 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
         theme,
     );
     let width = usize::from(list_area.width);
+    let standing_width = rows
+        .iter()
+        .map(|row| text::width(row.standing.label().get(lang)))
+        .max()
+        .unwrap_or(0);
     let items: Vec<ListItem<'_>> = rows
         .iter()
-        .map(|row| ListItem::new(row_line(app, row, width)))
+        .map(|row| ListItem::new(row_line(app, row, width, standing_width)))
         .collect();
     let title = Line::from(Span::styled(
         lang.pick(" Every exercise · lesson.level ", " 全部练习 · 课.关 "),
