@@ -24,7 +24,7 @@ use sim_core::{Outcome, Text};
 
 const LANG: Lang = Lang::En;
 
-fn lessons() -> Vec<Lesson> {
+pub(crate) fn lessons() -> Vec<Lesson> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
     let mut lessons: Vec<Lesson> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -122,7 +122,7 @@ fn blank_answer(exercise: &Value) -> Value {
 /// mark answer also refusing a step that must be allowed, a prediction
 /// changed, a quiz choice flipped. `None` for design and break, whose
 /// untouched answer is the wrong try.
-fn wrong_answer(lesson: &Lesson, kind: &ExerciseKind, key: &Answer) -> Option<Answer> {
+pub(crate) fn wrong_answer(lesson: &Lesson, kind: &ExerciseKind, key: &Answer) -> Option<Answer> {
     match (kind, key) {
         (
             ExerciseKind::Mark {

@@ -11,5 +11,6 @@ mod differential;
 mod examples;
 mod front_ends;
 mod postgres;
+mod screens;
 mod sql_lab;
 mod stateright_peer;
