@@ -557,6 +557,69 @@ fn add_timelines(feedback: &FeedbackView, shown: &mut Value, lang: Lang) {
     }
 }
 
+/// A design exercise's choices: its resources with what each offers and
+/// costs, the open knobs, their start values and every word they use.
+fn design_details<'a>(
+    start: &sim_core::Design,
+    open: &[sim_core::course::Knob],
+    world: &sim_core::explore::WorldOptions,
+    resources: &[sim_core::ResourceKind],
+    gateway: bool,
+    lang: Lang,
+) -> ExerciseDetails<'a> {
+    ExerciseDetails::Design {
+        resources: resources
+            .iter()
+            .enumerate()
+            .map(|(index, kind)| ResourceJson {
+                id: format!("t{}", index + 1),
+                kind: kind.name(),
+                title: kind.title(lang),
+                about: kind.about(lang),
+                offers: kind
+                    .offers(gateway)
+                    .iter()
+                    .map(|offer| OfferJson {
+                        protect: offer.protect.name(),
+                        cost: offer.cost,
+                        words: offer.cost_words(lang),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        reconcile_cost: sim_core::RECONCILE_COST,
+        reconcile_words: sim_core::reconcile_cost_words(lang),
+        words: design_words(lang),
+        open: open.iter().map(|k| k.name()).collect(),
+        start: DesignStartJson {
+            commit_checks: start.commit_checks.names(),
+            renew_checks: start.renew_checks.names(),
+            token: start.token.name(),
+            lease_clock: start.lease_clock.name(),
+            target_protect: world
+                .targets
+                .as_ref()
+                .map(|t| t.iter().map(|p| p.name()).collect())
+                .unwrap_or_default(),
+        },
+        choices: DesignChoicesJson {
+            checks: Check::ALL.map(Check::name),
+            token: TokenKind::ALL.map(TokenKind::name),
+            lease_clock: LeaseClock::ALL.map(LeaseClock::name),
+            target_protect: Protect::ALL.map(Protect::name),
+        },
+        world: DesignWorldJson {
+            workers: world.workers,
+            targets: world.targets.as_ref().map_or(0, Vec::len),
+            ttl: world.ttl,
+            jobs: world.jobs,
+            cancel: world.allow_cancel,
+            heartbeat: world.heartbeat,
+            restarted: world.restarted,
+        },
+    }
+}
+
 /// What the exercise's kind adds to its JSON: the choices its editor offers.
 fn exercise_details<'a>(
     session: &CourseSession,
@@ -583,57 +646,7 @@ fn exercise_details<'a>(
             resources,
             gateway,
             ..
-        } => ExerciseDetails::Design {
-            resources: resources
-                .iter()
-                .enumerate()
-                .map(|(index, kind)| ResourceJson {
-                    id: format!("t{}", index + 1),
-                    kind: kind.name(),
-                    title: kind.title(lang),
-                    about: kind.about(lang),
-                    offers: kind
-                        .offers(*gateway)
-                        .iter()
-                        .map(|offer| OfferJson {
-                            protect: offer.protect.name(),
-                            cost: offer.cost,
-                            words: offer.cost_words(lang),
-                        })
-                        .collect(),
-                })
-                .collect(),
-            reconcile_cost: sim_core::RECONCILE_COST,
-            reconcile_words: sim_core::reconcile_cost_words(lang),
-            words: design_words(lang),
-            open: open.iter().map(|k| k.name()).collect(),
-            start: DesignStartJson {
-                commit_checks: start.commit_checks.names(),
-                renew_checks: start.renew_checks.names(),
-                token: start.token.name(),
-                lease_clock: start.lease_clock.name(),
-                target_protect: world
-                    .targets
-                    .as_ref()
-                    .map(|t| t.iter().map(|p| p.name()).collect())
-                    .unwrap_or_default(),
-            },
-            choices: DesignChoicesJson {
-                checks: Check::ALL.map(Check::name),
-                token: TokenKind::ALL.map(TokenKind::name),
-                lease_clock: LeaseClock::ALL.map(LeaseClock::name),
-                target_protect: Protect::ALL.map(Protect::name),
-            },
-            world: DesignWorldJson {
-                workers: world.workers,
-                targets: world.targets.as_ref().map_or(0, Vec::len),
-                ttl: world.ttl,
-                jobs: world.jobs,
-                cancel: world.allow_cancel,
-                heartbeat: world.heartbeat,
-                restarted: world.restarted,
-            },
-        },
+        } => design_details(start, open, world, resources, *gateway, lang),
         ExerciseKind::Break { violation, .. } => ExerciseDetails::Break {
             violation: violation.map(|v| v.name()),
             steps: scenario.map(answer_steps).unwrap_or_default(),
