@@ -39,7 +39,8 @@ pub struct Feedback {
 /// What the learner's grade shows after `attempts` tries (this one
 /// included); `revealed`: the exercise was completed or its solution seen.
 /// `order` is the order a quiz's options are shown in (authored indices),
-/// by which the first wrong one is found and numbered.
+/// by which the first wrong one is found and numbered. `after_solution`:
+/// the worked solution was seen and the exercise not solved before.
 pub(crate) fn feedback(
     kind: &ExerciseKind,
     grade: &Grade,
@@ -47,12 +48,26 @@ pub(crate) fn feedback(
     revealed: bool,
     takeaway: &Text,
     order: &[usize],
+    after_solution: bool,
 ) -> Feedback {
     if grade.correct || revealed {
+        // A right answer after the worked solution was seen is no solve of
+        // the learner's own: it says so instead of praising.
+        let summary = if grade.correct && after_solution {
+            let total = grade.items.len();
+            both(|lang| match lang {
+                Lang::En => format!(
+                    "{total} of {total} right, with the solution seen first: solve it alone later."
+                ),
+                Lang::Zh => format!("{total} 项全对，但你先看过解答：过些时候独立再解一次。"),
+            })
+        } else {
+            grade.summary.clone()
+        };
         return Feedback {
             correct: grade.correct,
             revealed: true,
-            summary: grade.summary.clone(),
+            summary,
             items: grade.items.clone(),
             takeaway: Some(takeaway.clone()),
             counterexample: grade.counterexample.clone(),

@@ -532,24 +532,24 @@ fn standing_label(standing: Standing, tries: u32, lang: Lang) -> String {
 fn status_line(standing: Standing, tries: u32, solution_open: bool, lang: Lang) -> String {
     match standing {
         Standing::Solved => lang.pick(
-            "Solved. You may try again; your standing stays.",
-            "已解决。可以再试；你的成绩不变。",
+            "Solved. Try again if you like; it stays solved.",
+            "已解决。可以再试，成绩不变。",
         ),
         Standing::SolvedWithSolution => lang.pick(
-            "Solved with the solution. Come back later and solve it on your own.",
-            "看过解答后解出。过些时候再来独立解一次。",
+            "Solved with the solution: solve it alone later.",
+            "看过解答后解出：过些时候独立再解一次。",
         ),
         Standing::Revealed => lang.pick(
-            "The solution is open. Hand in an answer of your own to finish.",
-            "解答已打开。交一份你自己的答案来完成。",
+            "Solution open: hand in your own answer to finish.",
+            "解答已打开：交上你自己的答案来完成。",
         ),
         _ if tries == 0 => lang.pick(
-            "Answer, then hand in. Hints help; the solution opens after a try.",
-            "作答后提交。提示可以帮你；作答一次后可看解答。",
+            "Answer, then hand in. The solution opens after a try.",
+            "作答后提交。作答一次后可看解答。",
         ),
         _ if solution_open => lang.pick(
-            "Not solved yet. Try again, take a hint, or open the solution.",
-            "还没解出。再试一次、看提示，或看解答。",
+            "Not solved yet: try again, take a hint, or see the solution.",
+            "还没解出：再试、看提示或看解答。",
         ),
         _ => lang.pick("Not solved yet.", "还没解出。"),
     }
@@ -879,6 +879,14 @@ options = [
         // Copying the key: solved with the solution, not solved alone.
         let screen = course.act("one", "pick", &hand_in(serde_json::json!([0])), Lang::En)?;
         assert_eq!(screen.standing, Standing::SolvedWithSolution);
+        // Right, but no praise: the solution was seen first.
+        let summary = screen
+            .feedback
+            .as_ref()
+            .map(|f| f.summary.clone())
+            .unwrap_or_default();
+        assert!(summary.contains("solution seen first"), "{summary}");
+        assert!(!said(&screen).contains("well done"), "{summary}");
         assert!(screen.standing_label.contains("solved with the solution"));
         assert_eq!(screen.feedback.map(|f| f.tone), Some(Tone::Good));
         Ok(())

@@ -477,6 +477,7 @@ impl CourseSession {
             before.completed || before.solution_seen,
             &exercise.takeaway,
             &self.quiz_order(lesson, id)?,
+            before.solution_seen && !before.completed,
         );
         self.progress.record_attempt(lesson, id, graded.correct);
         Ok(Graded {
