@@ -1,12 +1,15 @@
 //! The terminal and the page teach the same course: for every exercise of
 //! `lessons/`, the terminal app (driven by key presses through its real
-//! `update`) and the page's `Course` (its JSON) go through the same steps —
-//! a hint, the solution asked too early, an untouched answer (refused
-//! uncounted when it is empty), a wrong answer, the worked solution, then
-//! the solution's key entered again — and must show the same reveal, hint,
-//! grade and solution, and keep the same progress record. After the wrong
-//! answer neither may show any item's right value or reason, an option's
-//! explanation, or the takeaway: an exercise stays a puzzle until solved.
+//! `update`) and the page (through the calls its scripts make:
+//! `Course::act`, and for SQL the worker's `hand_in_sql`) go through the
+//! same steps — a hint before any try, the solution asked too early, an
+//! untouched answer (refused uncounted when it is empty), a wrong answer
+//! (for SQL a second one, naming the failing case), the worked solution,
+//! then the page's key handed in again — and must draw the same screens
+//! where `screens.rs` does not compare them, show the same timelines, and
+//! keep the same progress record. After the wrong answer neither may show
+//! any item's right value or reason, an option's explanation, or the
+//! takeaway: an exercise stays a puzzle until solved.
 //!
 //! No answer is written here: the key comes from the session's worked
 //! solution, computed by the engine and the explorers at run time, and the
@@ -15,12 +18,10 @@
 use fencelab::drive::{KeyCode, Learner};
 use fencelab_web::Course;
 use serde_json::{Value, json};
-use sim_core::course::{
-    Answer, ExerciseKind, Feedback, Grade, Lesson, MarkKey, Progress, answer_to_json, mark_keys,
-    parse_lesson,
-};
-use sim_core::{Lang, Reveal};
-use sim_core::{Outcome, Text};
+use sim_core::course::{Answer, ExerciseKind, Lesson, MarkKey, Progress, mark_keys, parse_lesson};
+use sim_core::{Lang, Outcome, Reveal, Text};
+
+use crate::screens;
 
 const LANG: Lang = Lang::En;
 
@@ -38,41 +39,6 @@ pub(crate) fn lessons() -> Vec<Lesson> {
         .collect();
     lessons.sort_by_key(|lesson| lesson.order);
     lessons
-}
-
-/// What the terminal shows of a try, as the page's JSON has it.
-fn feedback_value(grade: &Feedback) -> Value {
-    json!({
-        "correct": grade.correct,
-        "summary": grade.summary.get(LANG),
-        "items": grade.items.iter().map(|item| json!({
-            "index": item.index,
-            "right": item.right,
-            "text": item.text.get(LANG),
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// A worked solution's grade as the page's JSON has it.
-fn grade_value(grade: &Grade) -> Value {
-    json!({
-        "correct": grade.correct,
-        "summary": grade.summary.get(LANG),
-        "items": grade.items.iter().map(|item| json!({
-            "index": item.index,
-            "right": item.right,
-            "text": item.text.get(LANG),
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// The parts of the page's grade the terminal shows.
-fn page_grade(value: &Value) -> Value {
-    json!({
-        "correct": value["correct"],
-        "summary": value["summary"],
-        "items": value["items"],
-    })
 }
 
 /// What the page's timeline JSON reveals, as a `Reveal`.
@@ -199,6 +165,51 @@ fn check_reveal(page: &Course, learner: &Learner, lesson: &str, exercise: &Value
     assert_eq!(learner.reveal(), shown, "{lesson}/{id} {when}: reveal");
 }
 
+/// `answer` as it is graded: a `sql` answer with the run of its
+/// statements on SQLite (as the page's SQL worker runs them).
+fn run_sql(page: &Course, lesson: &str, id: &str, answer: &Answer) -> Answer {
+    let mut run = answer.clone();
+    if let Answer::Sql(sql) = &mut run {
+        let plan = page
+            .session()
+            .sql_plan(lesson, id)
+            .unwrap_or_else(|e| panic!("{lesson}/{id}: {e}"));
+        sql.run = Some(sqlbox::battery::run(&plan, &sql.statements));
+    }
+    run
+}
+
+/// A `sql` exercise after its first wrong try (the model's statements
+/// with the finish's state condition dropped): a count only, no case
+/// named; the second wrong try names the failing case and the row counts,
+/// on both front ends.
+fn sql_second_wrong_try(
+    page: &mut Course,
+    learner: &mut Learner,
+    lesson: &Lesson,
+    id: &str,
+    first: &Value,
+    wrong: &Answer,
+    at: &str,
+) {
+    assert_eq!(
+        first["feedback"]["items"],
+        json!([]),
+        "{at}: the first wrong try names cases"
+    );
+    let summary = first["feedback"]["summary"].as_str().unwrap_or_default();
+    assert!(summary.contains("of"), "{at}: {first:#}");
+    learner.enter_answer(wrong);
+    learner.key(KeyCode::Enter);
+    let second = screens::hand_in(page, lesson, id, wrong, LANG);
+    screens::same(learner, &second, &format!("{at}: the second wrong try"));
+    let (on_page, named) = (second.to_string(), learner.panel_text());
+    for said in ["cancelled", "must change 0"] {
+        assert!(named.contains(said), "{at}: the terminal: {named}");
+        assert!(on_page.contains(said), "{at}: the page: {second:#}");
+    }
+}
+
 #[test]
 fn the_terminal_and_the_page_agree_on_every_exercise() {
     let mut page = Course::embedded().unwrap();
@@ -218,27 +229,44 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
             let at = format!("{lesson}/{id}");
             learner.open_exercise(lesson_index, index);
             assert_eq!(learner.on_exercise(), Some((lesson_index, index)), "{at}");
+            let opened = screens::act(&mut page, lesson, id, &json!({"act": "open"}), LANG);
+            screens::same(&learner, &opened, &format!("{at}: open"));
             check_reveal(&page, &learner, lesson, exercise, "before a try");
 
-            // The first hint.
+            // The first hint, before any try.
             learner.key(KeyCode::Char('h'));
-            let hint = page
-                .hint(lesson, id, 0, LANG)
-                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let hinted = screens::act(&mut page, lesson, id, &json!({"act": "hint"}), LANG);
+            // The hints part of the screens (the terminal also keeps its
+            // untouched answer in the making on any key, the page only
+            // when it is edited: their `answer` may differ here).
+            let terminal = learner
+                .screen()
+                .map(|screen| serde_json::to_value(screen).unwrap())
+                .unwrap_or_default();
+            for part in ["hints", "more_hints", "hint_button"] {
+                assert_eq!(
+                    terminal[part], hinted[part],
+                    "{at}: a hint before a try: {part}"
+                );
+            }
             let hints = learner
                 .session()
                 .shown_hints(lesson, id)
                 .unwrap_or_else(|e| panic!("{at}: {e}"));
             assert_eq!(
-                hints.first().map(|h| h.get(LANG)),
-                hint["text"].as_str(),
-                "{at}: hint"
+                hints.iter().map(|h| h.get(LANG)).collect::<Vec<_>>(),
+                [hinted["hints"][0].as_str().unwrap_or_default()],
+                "{at}: the first hint"
             );
 
             // The solution before any try: both refuse.
             learner.key(KeyCode::Char('s'));
             assert!(learner.solution().is_none(), "{at}: solution before a try");
-            assert!(page.solution(lesson, id, LANG).is_err(), "{at}");
+            let early = screens::try_act(&mut page, lesson, id, &json!({"act": "solution"}), LANG);
+            assert!(
+                early.is_err(),
+                "{at}: the page opened the solution before a try"
+            );
 
             let (found, authored) = learner
                 .session()
@@ -249,54 +277,49 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
                 .unwrap_or_else(|e| panic!("{at}: {e}"))
                 .key;
 
-            // The untouched answer: refused and not counted when empty.
+            // The untouched answer: a design's start values and a break
+            // exercise's given schedule are a try; the others are empty,
+            // refused and not counted.
             learner.key(KeyCode::Enter);
-            let untouched = page.grade(lesson, id, &blank_answer(exercise), LANG);
-            let terminal = learner.grade().map(feedback_value);
-            let graded = match untouched {
-                Ok(graded) => {
-                    assert_eq!(
-                        terminal,
-                        Some(page_grade(&graded)),
-                        "{at}: untouched answer"
-                    );
+            let graded = match screens::untouched(&found, &authored.kind) {
+                Some(untouched) => {
+                    let graded = screens::hand_in(&mut page, &found, id, &untouched, LANG);
+                    screens::same(&learner, &graded, &format!("{at}: untouched answer"));
                     graded
                 }
-                Err(refused) => {
-                    assert_eq!(terminal, None, "{at}: the terminal graded an empty answer");
+                None => {
+                    let blank = json!({"act": "hand_in", "answer": blank_answer(exercise)});
+                    let refused = screens::try_act(&mut page, lesson, id, &blank, LANG)
+                        .err()
+                        .unwrap_or_else(|| panic!("{at}: the page graded an empty answer"));
+                    assert_eq!(
+                        learner.grade(),
+                        None,
+                        "{at}: the terminal graded an empty answer"
+                    );
                     let said = learner.status().unwrap_or_default();
                     assert!(said.contains(&refused.message(LANG)), "{at}: {said}");
-                    assert_eq!(
-                        learner.session().exercise_progress(lesson, id).attempts,
-                        0,
-                        "{at}: an empty answer was counted"
-                    );
+                    for (side, session) in
+                        [("terminal", learner.session()), ("page", page.session())]
+                    {
+                        let tries = session.exercise_progress(lesson, id).attempts;
+                        assert_eq!(tries, 0, "{at}: the {side} counted an empty answer");
+                    }
                     // A wrong answer instead, the key with one item changed.
                     let wrong = wrong_answer(&found, &authored.kind, &key)
                         .unwrap_or_else(|| panic!("{at}: no wrong answer to make"));
                     learner.enter_answer(&wrong);
                     learner.key(KeyCode::Enter);
-                    // The page runs SQL only once it has its engine (the
-                    // terminal runs it natively): the terminal's side alone.
-                    if let ExerciseKind::Sql { .. } = &authored.kind {
-                        sql_terminal_walk(&mut learner, &found, &authored, &key, &wrong, &at);
-                        checked += 1;
-                        continue;
-                    }
-                    let graded = page
-                        .grade(
-                            lesson,
-                            id,
-                            &answer_to_json(&found, &authored.kind, &wrong),
-                            LANG,
-                        )
-                        .unwrap_or_else(|e| panic!("{at}: {e}"));
-                    let terminal = learner.grade().map(feedback_value);
-                    assert_eq!(terminal, Some(page_grade(&graded)), "{at}: wrong answer");
-                    assert_eq!(graded["correct"], false, "{at}: {graded}");
+                    let graded = screens::hand_in(&mut page, &found, id, &wrong, LANG);
+                    screens::same(&learner, &graded, &format!("{at}: wrong answer"));
+                    assert_eq!(graded["feedback"]["tone"], "bad", "{at}: {graded:#}");
                     // What a teacher sees of it, every item with its reason.
-                    let full = sim_core::course::grade(&found, &authored, &wrong)
-                        .unwrap_or_else(|e| panic!("{at}: {e}"));
+                    let full = sim_core::course::grade(
+                        &found,
+                        &authored,
+                        &run_sql(&page, lesson, id, &wrong),
+                    )
+                    .unwrap_or_else(|e| panic!("{at}: {e}"));
                     let shown = learner.panel_text();
                     for item in &full.items {
                         assert_unsaid(&at, &item.text, &graded, &shown);
@@ -306,36 +329,69 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
                             assert_unsaid(&at, &option.why, &graded, &shown);
                         }
                     }
+                    if let ExerciseKind::Sql { .. } = &authored.kind {
+                        sql_second_wrong_try(
+                            &mut page,
+                            &mut learner,
+                            &found,
+                            id,
+                            &graded,
+                            &wrong,
+                            &at,
+                        );
+                    }
                     graded
                 }
             };
-            if graded["correct"] == false {
+            if graded["feedback"]["tone"] == "bad" {
                 check_reveal(&page, &learner, lesson, exercise, "after a wrong try");
-                assert!(graded.get("takeaway").is_none(), "{at}: {graded}");
+                assert_eq!(
+                    graded["feedback"]["takeaway"],
+                    Value::Null,
+                    "{at}: {graded:#}"
+                );
                 assert_unsaid(&at, &authored.takeaway, &graded, &learner.panel_text());
             }
 
-            // The worked solution.
+            // The worked solution (both screens equal: tests/it/screens.rs).
             learner.key(KeyCode::Char('s'));
-            let solved = page
-                .solution(lesson, id, LANG)
-                .unwrap_or_else(|e| panic!("{at}: {e}"));
-            let terminal = learner.solution().map(grade_value);
-            assert_eq!(terminal, Some(page_grade(&solved)), "{at}: solution");
-            assert_eq!(solved["correct"], true, "{at}: the solution grades right");
+            let solved = screens::act(&mut page, lesson, id, &json!({"act": "solution"}), LANG);
+            assert_eq!(solved["feedback"]["tone"], "solution", "{at}: {solved:#}");
+            let items = solved["feedback"]["items"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            assert!(
+                items.iter().all(|item| item["right"] == true),
+                "{at}: the solution grades right: {solved:#}"
+            );
             check_reveal(&page, &learner, lesson, exercise, "after the solution");
 
-            // The key, entered again in a fresh visit.
+            // The page's key, handed in again in a fresh visit.
+            let page_key = page
+                .session()
+                .answer_from_json(lesson, id, &solved["feedback"]["key_answer"])
+                .unwrap_or_else(|e| panic!("{at}: the page's key does not read: {e}"));
+            assert_eq!(
+                page_key, key,
+                "{at}: the page's key is the worked solution's"
+            );
             learner.key(KeyCode::Esc);
             learner.key(KeyCode::Enter);
             learner.enter_answer(&key);
             learner.key(KeyCode::Enter);
-            let again = page
-                .grade(lesson, id, &solved["key"], LANG)
-                .unwrap_or_else(|e| panic!("{at}: {e}"));
-            let terminal = learner.grade().map(feedback_value);
-            assert_eq!(terminal, Some(page_grade(&again)), "{at}: the key");
-            assert_eq!(again["correct"], true, "{at}: the key grades right");
+            screens::act(&mut page, lesson, id, &json!({"act": "leave"}), LANG);
+            screens::act(&mut page, lesson, id, &json!({"act": "open"}), LANG);
+            let again = screens::hand_in(&mut page, &found, id, &page_key, LANG);
+            assert_eq!(
+                again["feedback"]["tone"], "good",
+                "{at}: the key grades right"
+            );
+            assert_eq!(
+                learner.grade().map(|g| g.correct),
+                Some(true),
+                "{at}: the key"
+            );
             if let Answer::Break(schedule) = &key {
                 assert!(!schedule.steps.is_empty(), "{at}: a breaking schedule");
             }
@@ -346,92 +402,21 @@ fn the_terminal_and_the_page_agree_on_every_exercise() {
     let page_progress: Value = serde_json::from_str(&page.progress_json()).unwrap();
     let terminal_progress: Value =
         serde_json::from_str(&learner.session().export_progress()).unwrap();
-    let sql_ids: Vec<String> = learner
-        .session()
-        .lessons()
-        .iter()
-        .flat_map(|l| &l.exercises)
-        .filter(|e| matches!(e.kind, ExerciseKind::Sql { .. }))
-        .map(|e| e.id.clone())
-        .collect();
-    // The same record of every exercise (the terminal also read the pages it
-    // walked through; the page here did not).
-    // SQL exercises are graded by the terminal only (the page runs no SQL
-    // yet), so their records differ by design.
-    let graded_by_both = |record: &Value| -> Value {
-        let mut record = record.clone();
-        if let Some(exercises) = record.as_object_mut() {
-            exercises.retain(|id, _| !sql_ids.contains(id));
-        }
-        record
-    };
+    // The same record of every exercise, SQL's too (the terminal also read
+    // the pages it walked through; the page here did not).
     for lesson in &ids {
         assert_eq!(
-            graded_by_both(&terminal_progress["lessons"][lesson]["exercises"]),
-            graded_by_both(&page_progress["lessons"][lesson]["exercises"]),
+            terminal_progress["lessons"][lesson]["exercises"],
+            page_progress["lessons"][lesson]["exercises"],
             "{lesson}: progress"
         );
     }
 }
 
-/// A `sql` exercise in the terminal after its wrong try (entered and
-/// graded already): a count only, no case named, no takeaway; the worked
-/// solution; then the key typed again grades right.
-fn sql_terminal_walk(
-    learner: &mut Learner,
-    lesson: &Lesson,
-    exercise: &sim_core::course::Exercise,
-    key: &Answer,
-    wrong: &Answer,
-    at: &str,
-) {
-    let graded = learner
-        .grade()
-        .cloned()
-        .unwrap_or_else(|| panic!("{at}: the wrong try was not graded: {:?}", learner.status()));
-    assert!(!graded.correct, "{at}: the wrong statements passed");
-    assert!(
-        graded.items.is_empty(),
-        "{at}: the first wrong try names cases"
-    );
-    assert!(graded.summary.get(LANG).contains("of"), "{at}: {graded:?}");
-    assert_unsaid(at, &exercise.takeaway, &Value::Null, &learner.panel_text());
-    assert_eq!(
-        learner
-            .session()
-            .exercise_progress(&lesson.id, &exercise.id)
-            .attempts,
-        1,
-        "{at}"
-    );
-    // The second wrong try names the failing case and the row counts.
-    learner.enter_answer(wrong);
-    learner.key(KeyCode::Enter);
-    let named = learner.panel_text();
-    assert!(named.contains("cancelled"), "{at}: {named}");
-    assert!(named.contains("must change 0"), "{at}: {named}");
-    learner.key(KeyCode::Char('s'));
-    let solution = learner
-        .solution()
-        .unwrap_or_else(|| panic!("{at}: no solution"));
-    assert!(solution.correct, "{at}");
-    learner.key(KeyCode::Esc);
-    learner.key(KeyCode::Enter);
-    learner.enter_answer(key);
-    learner.key(KeyCode::Enter);
-    let again = learner
-        .grade()
-        .unwrap_or_else(|| panic!("{at}: key not graded"));
-    assert!(
-        again.correct,
-        "{at}: the model's statements fail: {:?}",
-        again.items
-    );
-}
-
 /// Every quiz's options in the order each front end shows them to a
 /// learner with `seed`: (lesson/exercise, terminal order, page order), the
-/// page holding the record the terminal saved.
+/// page holding the record the terminal saved; the page's screen lists
+/// them in the order its lesson gives the editor.
 fn quiz_orders(lessons: &[Lesson], seed: u32) -> Vec<(String, Vec<usize>, Vec<usize>)> {
     let progress = Progress {
         seed: Some(seed),
@@ -456,6 +441,19 @@ fn quiz_orders(lessons: &[Lesson], seed: u32) -> Vec<(String, Vec<usize>, Vec<us
                 .iter()
                 .map(|option| option["index"].as_u64().unwrap() as usize)
                 .collect();
+            let open = json!({"act": "open"});
+            let screen = screens::act(&mut page, &lesson.id, &exercise.id, &open, LANG);
+            let items: Vec<usize> = screen["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|item| item["index"].as_u64().unwrap() as usize)
+                .collect();
+            assert_eq!(
+                items, on_page,
+                "{}/{}: the screen's order",
+                lesson.id, exercise.id
+            );
             orders.push((
                 format!("{}/{}", lesson.id, exercise.id),
                 terminal.unwrap_or_default(),

@@ -16,8 +16,8 @@ use fencelab_web::Course;
 use serde_json::{Value, json};
 use sim_core::Lang;
 use sim_core::course::{
-    Answer, DesignAnswer, DesignExercise, ExerciseKind, Knob, Lesson, Progress, Schedule,
-    answer_to_json,
+    Answer, CourseError, DesignAnswer, DesignExercise, ExerciseKind, Knob, Lesson, Progress,
+    Schedule, answer_to_json,
 };
 
 use crate::front_ends::{lessons, wrong_answer};
@@ -58,18 +58,35 @@ fn terminal_screen(learner: &Learner, at: &str) -> Value {
     value
 }
 
-fn act(page: &mut Course, lesson: &str, id: &str, act: &Value, lang: Lang) -> Value {
+/// The page's screen after `act` (as its binding reads the JSON text),
+/// without what only the page adds ([`page_screen`]), or the session's
+/// refusal.
+pub(crate) fn try_act(
+    page: &mut Course,
+    lesson: &str,
+    id: &str,
+    act: &Value,
+    lang: Lang,
+) -> Result<Value, CourseError> {
     let parsed = fencelab_web::act_from_json(&act.to_string())
         .unwrap_or_else(|| panic!("{lesson}/{id}: the page's act {act} does not read"));
-    let screen = page
-        .act(lesson, id, &parsed, lang)
-        .unwrap_or_else(|e| panic!("{lesson}/{id}: {act}: {}", e.message(lang)));
-    page_screen(screen)
+    page.act(lesson, id, &parsed, lang).map(page_screen)
+}
+
+pub(crate) fn act(page: &mut Course, lesson: &str, id: &str, act: &Value, lang: Lang) -> Value {
+    try_act(page, lesson, id, act, lang)
+        .unwrap_or_else(|e| panic!("{lesson}/{id}: {act}: {}", e.message(lang)))
 }
 
 /// A hand-in on the page: a `sql` answer goes through the SQL worker's
 /// calls (the battery, then `hand_in_sql`), any other through `act`.
-fn hand_in(page: &mut Course, lesson: &Lesson, id: &str, answer: &Answer, lang: Lang) -> Value {
+pub(crate) fn hand_in(
+    page: &mut Course,
+    lesson: &Lesson,
+    id: &str,
+    answer: &Answer,
+    lang: Lang,
+) -> Value {
     let (_, exercise) = page.session().exercise(&lesson.id, id).unwrap();
     let answer = &as_the_form_sends(&exercise.kind, answer);
     let value = answer_to_json(lesson, &exercise.kind, answer);
@@ -93,7 +110,7 @@ fn hand_in(page: &mut Course, lesson: &Lesson, id: &str, answer: &Answer, lang: 
 
 /// The answer a learner starts from where no item can be changed: a
 /// design's start values, a break exercise's given schedule.
-fn untouched(lesson: &Lesson, kind: &ExerciseKind) -> Option<Answer> {
+pub(crate) fn untouched(lesson: &Lesson, kind: &ExerciseKind) -> Option<Answer> {
     match kind {
         ExerciseKind::Design { .. } => Some(Answer::Design(DesignAnswer::default())),
         ExerciseKind::Break { scenario, .. } => {
@@ -156,7 +173,7 @@ fn differences(path: &str, left: &Value, right: &Value, out: &mut Vec<String>) {
     }
 }
 
-fn same(learner: &Learner, page: &Value, at: &str) {
+pub(crate) fn same(learner: &Learner, page: &Value, at: &str) {
     let terminal = terminal_screen(learner, at);
     let mut found = Vec::new();
     differences("screen", &terminal, page, &mut found);

@@ -8,19 +8,18 @@
 //! session does not give (a hidden hint, a takeaway before an attempt) is
 //! absent by construction. An exercise on the page is its screen
 //! ([`Course::act`]: sim-core's `ExerciseScreen`, with the feedback's
-//! timelines); `grade`, `hint` and `solution` give the same session's
-//! answers as JSON for the tests that compare the page with the terminal.
+//! timelines).
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
-    Act, Answer, AnswerJson, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseProgress,
-    ExerciseScreen, Feedback, FeedbackView, Field, Grade, Lesson, Position, SelfCheck,
-    SelfCheckLevel, StepJson, answer_json, concept_name, mark_candidates, scenario_steps,
+    Act, Answer, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
+    Field, Lesson, Position, SelfCheck, SelfCheckLevel, StepJson, concept_name, mark_candidates,
+    scenario_steps,
 };
-use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Reveal, Scenario, TokenKind};
+use sim_core::{Action, Check, Lang, LeaseClock, Outcome, Protect, Reveal, Scenario, TokenKind};
 
 use crate::timeline::timeline;
 
@@ -55,8 +54,6 @@ fn concepts(ids: &[String], lang: Lang) -> Vec<ConceptJson<'_>> {
         })
         .collect()
 }
-
-use sim_core::Lang;
 
 #[derive(Serialize)]
 struct MapJson<'a> {
@@ -99,18 +96,6 @@ struct MapExerciseJson<'a> {
     standing_label: String,
 }
 
-/// An exercise's progress record, with what the session allows now, so the
-/// page decides nothing itself.
-#[derive(Serialize)]
-struct ProgressJson {
-    #[serde(flatten)]
-    record: ExerciseProgress,
-    /// The worked solution may be asked for (after an attempt).
-    solution_available: bool,
-    /// Timelines show everything (complete, or the solution was seen).
-    revealed: bool,
-}
-
 /// The next unfinished exercise (the front door's Continue, the review's
 /// button).
 fn next_json(session: &CourseSession, lang: Lang) -> Option<NextJson<'_>> {
@@ -124,20 +109,6 @@ fn next_json(session: &CourseSession, lang: Lang) -> Option<NextJson<'_>> {
         exercise: &exercise.id,
         title: exercise.title(lang),
     })
-}
-
-fn progress_json(session: &CourseSession, lesson: &str, id: &str) -> ProgressJson {
-    let mut record = session.exercise_progress(lesson, id);
-    // Only a last answer that still fits the lesson is given back (null
-    // otherwise: the page starts afresh).
-    if record.last_answer().is_some() && session.last_answer(lesson, id).is_none() {
-        record.set_last_answer(Value::Null);
-    }
-    ProgressJson {
-        record,
-        solution_available: session.solution_available(lesson, id),
-        revealed: session.is_revealed(lesson, id),
-    }
 }
 
 #[derive(Serialize)]
@@ -231,7 +202,6 @@ enum ExerciseDetails<'a> {
     },
 }
 
-/// A quiz option as shown: its authored index (what an answer names) and text.
 /// The front door: the problem, the two stories (each a full timeline and
 /// how A's late write ended, from the run), and where Start or Continue
 /// leads.
@@ -263,6 +233,7 @@ struct NextJson<'a> {
     title: &'a str,
 }
 
+/// A quiz option as shown: its authored index (what an answer names) and text.
 #[derive(Serialize)]
 struct QuizOptionJson<'a> {
     index: usize,
@@ -315,46 +286,6 @@ struct DesignWorldJson {
     restarted: bool,
 }
 
-/// A grade as the page shows it.
-#[derive(Serialize)]
-struct GradeJson<'a> {
-    correct: bool,
-    summary: &'a str,
-    items: Vec<GradeItemJson<'a>>,
-    counterexample: Option<CounterexampleJson<'a>>,
-    /// A break schedule as a timeline with every verdict.
-    timeline: Option<Value>,
-    /// The solution's key, in the shape of an answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    key: Option<AnswerJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    takeaway: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    progress: Option<ProgressJson>,
-}
-
-#[derive(Serialize)]
-struct GradeItemJson<'a> {
-    index: Option<u32>,
-    right: bool,
-    text: &'a str,
-}
-
-#[derive(Serialize)]
-struct CounterexampleJson<'a> {
-    step: u32,
-    kind: &'static str,
-    explanation: &'a str,
-    timeline: Value,
-}
-
-#[derive(Serialize)]
-struct HintJson<'a> {
-    index: u32,
-    text: &'a str,
-    more: bool,
-}
-
 fn to_value(shown: &impl Serialize) -> Value {
     serde_json::to_value(shown).unwrap_or_default()
 }
@@ -369,50 +300,6 @@ fn answer_steps(scenario: &Scenario) -> Vec<StepJson> {
             ..step
         })
         .collect()
-}
-
-/// A solution's key in the shape of an answer. A design key always names
-/// its reconciliation list, even empty: the page tells a design key by it.
-fn key_json(lesson: &Lesson, exercise: &Exercise, key: &Answer) -> AnswerJson {
-    let mut shown = answer_json(lesson, &exercise.kind, key);
-    if let AnswerJson::Design(design) = &mut shown
-        && design.reconcile.is_absent()
-    {
-        design.reconcile = Field::Is(Vec::new());
-    }
-    shown
-}
-
-fn grade_view<'a>(graded: &'a Grade, lang: Lang) -> GradeJson<'a> {
-    GradeJson {
-        correct: graded.correct,
-        summary: graded.summary.get(lang),
-        items: graded
-            .items
-            .iter()
-            .map(|item| GradeItemJson {
-                index: item.index,
-                right: item.right,
-                text: item.text.get(lang),
-            })
-            .collect(),
-        counterexample: graded
-            .counterexample
-            .as_ref()
-            .map(|found| CounterexampleJson {
-                step: found.step,
-                kind: found.kind.name(),
-                explanation: found.explanation.get(lang),
-                timeline: counterexample_timeline(&found.scenario, lang),
-            }),
-        timeline: graded
-            .scenario
-            .as_ref()
-            .map(|s| timeline(s, lang, &Reveal::Everything)),
-        key: None,
-        takeaway: None,
-        progress: None,
-    }
 }
 
 /// The names a design exercise's choices use, each in the learner's words.
@@ -448,46 +335,6 @@ fn counterexample_timeline(scenario: &Scenario, lang: Lang) -> Value {
     };
     shown.description = None;
     timeline(&shown, lang, &Reveal::Everything)
-}
-
-/// A try's grade as the session lets the page show it ([`Feedback`]: no
-/// item's key, reason or the takeaway before the exercise is solved).
-fn feedback_view<'a>(shown: &'a Feedback, lang: Lang) -> GradeJson<'a> {
-    GradeJson {
-        correct: shown.correct,
-        summary: shown.summary.get(lang),
-        items: shown
-            .items
-            .iter()
-            .map(|item| GradeItemJson {
-                index: item.index,
-                right: item.right,
-                text: item.text.get(lang),
-            })
-            .collect(),
-        counterexample: shown
-            .counterexample
-            .as_ref()
-            .map(|found| CounterexampleJson {
-                step: found.step,
-                kind: found.kind.name(),
-                explanation: found.explanation.get(lang),
-                timeline: counterexample_timeline(&found.scenario, lang),
-            }),
-        timeline: shown
-            .scenario
-            .as_ref()
-            .map(|s| timeline(s, lang, &Reveal::Everything)),
-        key: None,
-        takeaway: shown.takeaway.as_ref().map(|t| t.get(lang)),
-        progress: None,
-    }
-}
-
-/// A grade as the page shows it: items, and any counterexample or schedule
-/// as a timeline with every verdict.
-pub fn grade_json(graded: &Grade, lang: Lang) -> Value {
-    to_value(&grade_view(graded, lang))
 }
 
 /// An act as the page sends it (`{"act": "hand_in", "answer": …}`, the
@@ -963,23 +810,6 @@ impl Course {
 
     // ---- exercises --------------------------------------------------------
 
-    /// Grades an answer (the value an answers file holds under the
-    /// exercise's kind) and records the attempt.
-    pub fn grade(
-        &mut self,
-        lesson: &str,
-        id: &str,
-        answer: &Value,
-        lang: Lang,
-    ) -> Result<Value, CourseError> {
-        let parsed = self.session.answer_from_json(lesson, id, answer)?;
-        let graded = self.session.grade(lesson, id, &parsed)?;
-        self.session.keep_answer_json(lesson, id, answer)?;
-        let mut shown = feedback_view(&graded.feedback, lang);
-        shown.progress = Some(progress_json(&self.session, lesson, id));
-        Ok(to_value(&shown))
-    }
-
     /// The learner's action on an exercise (open, a change of the answer
     /// in the making, a hint, a hand-in, the solution, leaving) and the
     /// exercise's screen after it ([`screen_json`]): everything the page
@@ -1018,34 +848,6 @@ impl Course {
         self.session.show_graded(lesson, id, graded);
         let screen = self.session.screen(lesson, id, lang)?;
         Ok(screen_json(&screen, lang))
-    }
-
-    /// Hint `index` (from 0), as the session's hint order allows.
-    pub fn hint(
-        &mut self,
-        lesson: &str,
-        id: &str,
-        index: u32,
-        lang: Lang,
-    ) -> Result<Value, CourseError> {
-        let hint = self.session.hint(lesson, id, index)?;
-        Ok(to_value(&HintJson {
-            index: hint.index,
-            text: hint.text.get(lang),
-            more: hint.more,
-        }))
-    }
-
-    /// The worked solution with its reasons and key, computed now; the
-    /// session refuses it before an attempt.
-    pub fn solution(&mut self, lesson: &str, id: &str, lang: Lang) -> Result<Value, CourseError> {
-        let solved = self.session.solution(lesson, id)?;
-        let (found, exercise) = self.session.exercise(lesson, id)?;
-        let mut shown = grade_view(&solved.grade, lang);
-        shown.key = Some(key_json(found, exercise, &solved.key));
-        shown.takeaway = self.session.takeaway(lesson, id)?.map(|t| t.get(lang));
-        shown.progress = Some(progress_json(&self.session, lesson, id));
-        Ok(to_value(&shown))
     }
 }
 
@@ -1091,6 +893,48 @@ mod tests {
             Some("quiz") => json!([0]),
             _ => json!({}),
         }
+    }
+
+    /// The page's screen JSON after `act`, read as the wasm reads the
+    /// page's JSON text, or the session's refusal.
+    fn try_act(
+        course: &mut Course,
+        lesson: &str,
+        id: &str,
+        act: &Value,
+        lang: Lang,
+    ) -> Result<Value, CourseError> {
+        let read = act_from_json(&act.to_string()).unwrap_or_else(|| panic!("unread: {act}"));
+        course.act(lesson, id, &read, lang)
+    }
+
+    /// The page's screen JSON after `act`, in English.
+    fn act(course: &mut Course, lesson: &str, id: &str, act: Value) -> Value {
+        try_act(course, lesson, id, &act, Lang::En)
+            .unwrap_or_else(|e| panic!("{lesson}/{id}: {act}: {e}"))
+    }
+
+    /// `answer` handed in, in English.
+    fn hand_in(course: &mut Course, lesson: &str, id: &str, answer: &Value) -> Value {
+        act(
+            course,
+            lesson,
+            id,
+            json!({"act": "hand_in", "answer": answer}),
+        )
+    }
+
+    /// The worked solution's key, as an answer, from its screen.
+    fn solution_key(course: &mut Course, lesson: &str, id: &str) -> Value {
+        let solution = act(course, lesson, id, json!({"act": "solution"}));
+        let feedback = &solution["feedback"];
+        assert_eq!(feedback["tone"], "solution", "{lesson}/{id}: {solution:#}");
+        let items = feedback["items"].as_array().cloned().unwrap_or_default();
+        assert!(
+            items.iter().all(|item| item["right"] == true),
+            "{lesson}/{id}: the solution grades right: {solution:#}"
+        );
+        feedback["key_answer"].clone()
     }
 
     #[test]
@@ -1179,29 +1023,19 @@ mod tests {
             .unwrap_or_default();
         assert_eq!(mailer_offers, ["none"]);
         assert_eq!(exercise["reconcile_cost"], sim_core::RECONCILE_COST);
-        let refused = course.grade(
-            lesson,
-            "design-every-resource",
-            &json!({ "target_protect": ["none", "gateway", "none"] }),
-            Lang::En,
-        );
+        let id = "design-every-resource";
+        let gateway =
+            json!({"act": "hand_in", "answer": { "target_protect": ["none", "gateway", "none"] }});
+        let refused = try_act(&mut course, lesson, id, &gateway, Lang::En);
         assert!(refused.is_err(), "a mailer offers no gateway");
-        let tried = course.grade(
-            lesson,
-            "design-every-resource",
-            &json!({ "target_protect": ["none", "none", "none"] }),
-            Lang::En,
-        );
-        assert_eq!(tried.unwrap()["correct"], false);
-        let solved = course
-            .solution(lesson, "design-every-resource", Lang::En)
-            .unwrap();
-        let key = solved["key"].clone();
+        let none = json!({ "target_protect": ["none", "none", "none"] });
+        let tried = hand_in(&mut course, lesson, id, &none);
+        assert_eq!(tried["feedback"]["tone"], "bad", "{tried:#}");
+        assert_eq!(tried["tries"], 1, "the refused answer is not counted");
+        let key = solution_key(&mut course, lesson, id);
         assert!(key["reconcile"].is_array(), "{key:#}");
-        let again = course
-            .grade(lesson, "design-every-resource", &key, Lang::En)
-            .unwrap();
-        assert_eq!(again["correct"], true, "{again:#}");
+        let again = hand_in(&mut course, lesson, id, &key);
+        assert_eq!(again["feedback"]["tone"], "good", "{again:#}");
     }
 
     #[test]
@@ -1237,27 +1071,33 @@ mod tests {
         assert!(before.get("violations").is_none(), "{before}");
         // No solution before an attempt; an empty answer is refused and
         // not counted.
-        assert!(course.solution(&lesson, &id, Lang::En).is_err());
-        assert!(course.grade(&lesson, &id, &json!([]), Lang::En).is_err());
-        assert!(course.solution(&lesson, &id, Lang::En).is_err());
+        let solution = json!({"act": "solution"});
+        let empty = json!({"act": "hand_in", "answer": []});
+        assert!(try_act(&mut course, &lesson, &id, &solution, Lang::En).is_err());
+        assert!(try_act(&mut course, &lesson, &id, &empty, Lang::En).is_err());
+        assert!(try_act(&mut course, &lesson, &id, &solution, Lang::En).is_err());
         // Every candidate marked: wrong, since lint wants a step that must
-        // be allowed. The grade says how many, not which, nor the takeaway.
-        let wrong = course
-            .grade(&lesson, &id, &first_try(&course, &lesson, &id), Lang::En)
-            .unwrap();
-        assert_eq!(wrong["correct"], false);
-        assert!(wrong.get("takeaway").is_none(), "{wrong}");
-        assert_eq!(wrong["items"], json!([]), "{wrong}");
-        assert_eq!(wrong["progress"]["attempts"], 1);
-        let solved = course.solution(&lesson, &id, Lang::En).unwrap();
-        assert_eq!(solved["correct"], true);
-        let key = solved["key"].clone();
-        let right = course.grade(&lesson, &id, &key, Lang::Zh).unwrap();
-        assert_eq!(right["correct"], true, "{right}");
+        // be allowed. The grade says how many, not which, nor the takeaway:
+        // no feedback line, no reason beside a step.
+        let every = first_try(&course, &lesson, &id);
+        let wrong = hand_in(&mut course, &lesson, &id, &every);
+        let feedback = &wrong["feedback"];
+        assert_eq!(feedback["tone"], "bad", "{wrong:#}");
+        assert_eq!(feedback["takeaway"], Value::Null, "{wrong:#}");
+        assert_eq!(feedback["items"], json!([]), "{wrong:#}");
+        let items = wrong["items"].as_array().cloned().unwrap_or_default();
+        assert!(!items.is_empty(), "{wrong:#}");
+        assert!(items.iter().all(|i| i["why"].is_null()), "{wrong:#}");
+        assert_eq!(wrong["tries"], 1);
+        let key = solution_key(&mut course, &lesson, &id);
+        let handed = json!({"act": "hand_in", "answer": key});
+        let right = try_act(&mut course, &lesson, &id, &handed, Lang::Zh).unwrap();
+        assert_eq!(right["feedback"]["tone"], "good", "{right:#}");
         assert!(
-            right["items"][0]["text"]
+            right["feedback"]["items"][0]["text"]
                 .as_str()
-                .is_some_and(|t| t.contains("正确"))
+                .is_some_and(|t| t.contains("正确")),
+            "{right:#}"
         );
         let after = course
             .exercise_timeline(&lesson, &id, Lang::En)
@@ -1275,17 +1115,10 @@ mod tests {
         for kind in ["mark", "predict", "design", "break", "quiz"] {
             let (lesson, id) = first_of_kind(&course, kind);
             let first = first_try(&course, &lesson, &id);
-            course
-                .grade(&lesson, &id, &first, Lang::En)
-                .unwrap_or_else(|e| panic!("{kind}: {e}"));
-            let solved = course
-                .solution(&lesson, &id, Lang::En)
-                .unwrap_or_else(|e| panic!("{kind}: {e}"));
-            assert_eq!(solved["correct"], true, "{kind}: {solved}");
-            let again = course
-                .grade(&lesson, &id, &solved["key"], Lang::En)
-                .unwrap_or_else(|e| panic!("{kind}: {e}"));
-            assert_eq!(again["correct"], true, "{kind}: {again}");
+            hand_in(&mut course, &lesson, &id, &first);
+            let key = solution_key(&mut course, &lesson, &id);
+            let again = hand_in(&mut course, &lesson, &id, &key);
+            assert_eq!(again["feedback"]["tone"], "good", "{kind}: {again:#}");
         }
     }
 
@@ -1311,13 +1144,11 @@ mod tests {
                 .as_array()
                 .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
                 .unwrap_or_default();
-            let graded = course.grade(&lesson, &id, &exercise["steps"], Lang::En);
-            assert!(graded.is_ok(), "{lesson}/{id}: {graded:?}");
-            let solved = course.solution(&lesson, &id, Lang::En).unwrap();
-            let again = course
-                .grade(&lesson, &id, &solved["key"], Lang::En)
-                .unwrap_or_else(|e| panic!("{lesson}/{id}: {e}"));
-            assert_eq!(again["correct"], true, "{lesson}/{id}");
+            let graded = hand_in(&mut course, &lesson, &id, &exercise["steps"]);
+            assert_eq!(graded["tries"], 1, "{lesson}/{id}: {graded:#}");
+            let key = solution_key(&mut course, &lesson, &id);
+            let again = hand_in(&mut course, &lesson, &id, &key);
+            assert_eq!(again["feedback"]["tone"], "good", "{lesson}/{id}");
         }
     }
 
@@ -1367,14 +1198,6 @@ mod tests {
             .unwrap_or_default();
         assert_eq!(timeline["steps"][asked]["mark"], "hidden");
         assert!(timeline["steps"][asked].get("row").is_none());
-    }
-
-    /// The page's screen JSON for `act` (as the wasm takes it: JSON text).
-    fn act(course: &mut Course, lesson: &str, id: &str, act: Value) -> Value {
-        let act: Act = serde_json::from_value(act).unwrap();
-        course
-            .act(lesson, id, &act, Lang::En)
-            .unwrap_or_else(|e| panic!("{lesson}/{id}: {e}"))
     }
 
     #[test]
@@ -1579,9 +1402,9 @@ mod tests {
         let mut worker = course();
         worker.load_progress(&page.progress_json()).unwrap();
         let answer = first_try(&worker, &lesson, &id);
-        worker.grade(&lesson, &id, &answer, Lang::En).unwrap();
+        hand_in(&mut worker, &lesson, &id, &answer);
         // Meanwhile, on the page: a hint on another exercise.
-        page.hint(&quiz_lesson, &quiz, 0, Lang::En).unwrap();
+        act(&mut page, &quiz_lesson, &quiz, json!({"act": "hint"}));
         page.merge_progress(&worker.progress_json()).unwrap();
         let record = Progress::from_json(&page.progress_json()).unwrap();
         assert_eq!(record.exercise(&lesson, &id).unwrap().attempts, 1);
@@ -1639,16 +1462,14 @@ mod tests {
             "rejected"
         );
         assert_eq!(door["started"], false);
-        let (lesson, first) = {
-            let found = &course.session.lessons()[0];
-            (found.id.clone(), found.exercises[0].clone())
-        };
+        let first = course.session.lessons()[0].exercises[0].clone();
         assert_eq!(door["next"]["title"], first.title(Lang::En));
         assert_ne!(door["next"]["title"], first.id.as_str());
         // A first (wrong) try: the learner has begun; Continue still leads
         // to the same unfinished exercise.
-        let (_, quiz) = first_of_kind(&course, "quiz");
-        let _ = course.grade(&lesson, &quiz, &json!([0]), Lang::En);
+        let (quiz_lesson, quiz) = first_of_kind(&course, "quiz");
+        let tried = hand_in(&mut course, &quiz_lesson, &quiz, &json!([0]));
+        assert_eq!(tried["feedback"]["tone"], "bad", "{tried:#}");
         let door = course.front_door(Lang::Zh);
         assert_eq!(door["started"], true);
         assert_eq!(door["next"]["title"], first.title(Lang::Zh));
@@ -1666,8 +1487,8 @@ mod tests {
             .unwrap()["start"]
             .clone();
         let answer = json!({ "commit_checks": start["commit_checks"], "renew_checks": start["renew_checks"], "reconcile": [] });
-        let graded = course.grade(&lesson, &design, &answer, Lang::En).unwrap();
-        let found = &graded["counterexample"];
+        let graded = hand_in(&mut course, &lesson, &design, &answer);
+        let found = &graded["feedback"]["counterexample"];
         assert!(found.is_object(), "the start design is unsafe: {graded:#}");
         assert_eq!(
             found["timeline"]["title"],
@@ -1696,18 +1517,22 @@ mod tests {
                 .scenario_timeline("01-liveness-vs-safety", "nope", Lang::En)
                 .is_err()
         );
+        let hand = |answer: Value| json!({"act": "hand_in", "answer": answer});
+        let lesson = "01-liveness-vs-safety";
+        assert!(try_act(&mut course, lesson, "nope", &hand(json!([])), Lang::En).is_err());
         assert!(
-            course
-                .grade("01-liveness-vs-safety", "nope", &json!([]), Lang::En)
-                .is_err()
+            try_act(
+                &mut course,
+                "nope",
+                "nope",
+                &json!({"act": "open"}),
+                Lang::En
+            )
+            .is_err()
         );
         let (lesson, id) = first_of_kind(&course, "mark");
-        assert!(
-            course
-                .grade(&lesson, &id, &json!({"x": 1}), Lang::En)
-                .is_err()
-        );
-        assert!(course.grade(&lesson, &id, &json!([999]), Lang::En).is_err());
+        assert!(try_act(&mut course, &lesson, &id, &hand(json!({"x": 1})), Lang::En).is_err());
+        assert!(try_act(&mut course, &lesson, &id, &hand(json!([999])), Lang::En).is_err());
         assert!(course.set_self_check("basic", true).is_ok());
         assert!(course.set_self_check("guru", true).is_err());
     }

@@ -13,7 +13,7 @@
 mod course;
 pub mod timeline;
 
-pub use course::{Course, act_from_json, grade_json};
+pub use course::{Course, act_from_json};
 
 use serde_json::{Value, json};
 use sim_core::Lang;

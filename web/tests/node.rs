@@ -1,7 +1,8 @@
 //! The bindings under Node (`wasm-bindgen-test-runner`): the explorers in
 //! WebAssembly find the same counterexamples and count the same states as
 //! natively (the numbers pinned in sim-core's native tests), and the
-//! course (embedded lessons, grading, progress) works the same there.
+//! course (embedded lessons, the exercise screen's acts, progress) works
+//! the same there.
 #![cfg(target_arch = "wasm32")]
 // `#[wasm_bindgen_test]` functions are not `#[test]`s to clippy, so
 // allow-unwrap-in-tests does not reach them; they are test code all the same.
@@ -11,7 +12,7 @@
     reason = "a failing unwrap is a failing test, with its message"
 )]
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use sim_core::Lang;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -41,6 +42,20 @@ fn random_search_shrinks_to_a_replayable_counterexample_in_wasm() {
     assert!(violations.iter().any(|v| v["step"] == step));
 }
 
+/// The page's screen after `act` (JSON text, read as the page's binding
+/// reads it), or the session's refusal in English.
+fn act(
+    course: &mut fencelab_web::Course,
+    lesson: &str,
+    id: &str,
+    act: &Value,
+) -> Result<Value, String> {
+    let read = fencelab_web::act_from_json(&act.to_string()).unwrap();
+    course
+        .act(lesson, id, &read, Lang::En)
+        .map_err(|e| e.message(Lang::En))
+}
+
 #[wasm_bindgen_test]
 fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
     let mut course = fencelab_web::Course::embedded().unwrap();
@@ -57,21 +72,22 @@ fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
         .exercise_timeline(lesson, &id, Lang::En)
         .unwrap_or_default();
     assert_eq!(hidden["revealed"], false);
-    assert!(course.solution(lesson, &id, Lang::En).is_err());
+    let solution = json!({"act": "solution"});
+    assert!(act(&mut course, lesson, &id, &solution).is_err());
     // An empty answer is refused and not counted: the solution stays shut.
-    assert!(
-        course
-            .grade(lesson, &id, &serde_json::json!([]), Lang::En)
-            .is_err()
-    );
-    assert!(course.solution(lesson, &id, Lang::En).is_err());
+    let empty = json!({"act": "hand_in", "answer": []});
+    assert!(act(&mut course, lesson, &id, &empty).is_err());
+    assert!(act(&mut course, lesson, &id, &solution).is_err());
     // Every candidate marked is wrong: lint keeps a step that must be allowed.
-    let every = mark["candidate_steps"].clone();
-    let first = course.grade(lesson, &id, &every, Lang::En).unwrap();
-    assert_eq!(first["correct"], false);
-    let key = course.solution(lesson, &id, Lang::En).unwrap_or_default()["key"].clone();
-    let right = course.grade(lesson, &id, &key, Lang::En).unwrap();
-    assert_eq!(right["correct"], true);
+    let every = json!({"act": "hand_in", "answer": mark["candidate_steps"]});
+    let first = act(&mut course, lesson, &id, &every).unwrap();
+    assert_eq!(first["feedback"]["tone"], "bad");
+    assert_eq!(first["tries"], 1);
+    let shown = act(&mut course, lesson, &id, &solution).unwrap();
+    assert_eq!(shown["feedback"]["tone"], "solution");
+    let key = json!({"act": "hand_in", "answer": shown["feedback"]["key_answer"]});
+    let right = act(&mut course, lesson, &id, &key).unwrap();
+    assert_eq!(right["feedback"]["tone"], "good");
     let saved = course.progress_json();
     let mut again = fencelab_web::Course::embedded().unwrap();
     again.load_progress(&saved).unwrap();
@@ -79,6 +95,9 @@ fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
         .exercise_timeline(lesson, &id, Lang::En)
         .unwrap_or_default();
     assert_eq!(shown["revealed"], true);
+    let reopened = act(&mut again, lesson, &id, &json!({"act": "open"})).unwrap();
+    assert_eq!(reopened["standing"], "solved-with-solution");
+    assert_eq!(reopened["tries"], 2);
     assert!(again.load_progress("not json").is_err());
 }
 
