@@ -963,41 +963,5 @@ options = [
         Ok(())
     }
 
-    const NAP: &str = r#"
-id = "nap"
-order = 2
-title = { en = "Nap", zh = "打盹" }
-summary = { en = "A nap.", zh = "打盹。" }
-concepts = ["C01"]
-
-[[sections]]
-title = { en = "Nap", zh = "打盹" }
-concepts = ["C01"]
-body = { en = "Body.", zh = "正文。" }
-
-[scenarios.nap]
-id = "nap"
-ttl = 5
-workers = ["A", "B"]
-design = "ttl-lock-only"
-steps = [
-  { at = 0, worker = "A", do = "claim" },
-  { at = 6, worker = "A", do = "write", target = "mail" },
-  { at = 7, worker = "B", do = "claim" },
-  { at = 8, worker = "B", do = "write", target = "mail" },
-  { at = 9, worker = "A", do = "write", target = "mail" },
-  { at = 10, worker = "B", do = "finish" },
-]
-[[scenarios.nap.targets]]
-id = "mail"
-
-[[exercises]]
-id = "mark"
-kind = "mark"
-concepts = ["C01"]
-prompt = { en = "Mark.", zh = "标记。" }
-scenario = "nap"
-hints = [{ en = "a", zh = "甲" }, { en = "b", zh = "乙" }]
-takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。" }
-"#;
+    use crate::course::session::tests::NAP;
 }

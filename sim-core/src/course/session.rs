@@ -626,7 +626,7 @@ impl CourseSession {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::course::levels::Standing;
     use crate::course::{MarkKey, mark_keys};
@@ -666,7 +666,8 @@ options = [
 
     /// A nap: A's lease runs out and A writes before anyone claims (an
     /// `Either` step), then B claims and A writes again (must refuse).
-    const NAP: &str = r#"
+    /// Also the screen's tests' lesson (`screen.rs`).
+    pub(crate) const NAP: &str = r#"
 id = "nap"
 order = 2
 title = { en = "Nap", zh = "打盹" }
