@@ -209,22 +209,20 @@ fn prediction(
     match (asked, predicted) {
         (true, Some(outcome)) => prose(
             lines,
-            &if lang == Lang::Zh {
-                format!("你的预测：{}（按 {letters} 修改）", outcome.name())
-            } else {
-                format!("Your prediction: {} ({letters} changes it)", outcome.name())
-            },
+            &lang.pick(
+                format!("Your prediction: {} ({letters} changes it)", outcome.name()),
+                format!("你的预测：{}（按 {letters} 修改）", outcome.name()),
+            ),
             width,
             theme.accent(),
             theme,
         ),
         (true, None) => prose(
             lines,
-            &if lang == Lang::Zh {
-                format!("? 尚未预测 · {}", keys.join(" · "))
-            } else {
-                format!("? not predicted yet · {}", keys.join(" · "))
-            },
+            &lang.pick(
+                format!("? not predicted yet · {}", keys.join(" · ")),
+                format!("? 尚未预测 · {}", keys.join(" · ")),
+            ),
             width,
             theme.plain(),
             theme,

@@ -33,11 +33,10 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         frame,
         header,
         lang.pick("fencelab · the course", "fencelab · 课程"),
-        &if lang == Lang::Zh {
-            format!("练习 {done}/{total} · 中文")
-        } else {
-            format!("{done}/{total} exercises · English")
-        },
+        &lang.pick(
+            format!("{done}/{total} exercises · English"),
+            format!("练习 {done}/{total} · 中文"),
+        ),
         theme,
     );
 
@@ -175,11 +174,10 @@ fn lesson_summary(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'st
         .filter(|s| (**s as usize) < lesson.sections.len())
         .count();
     let sections = lesson.sections.len();
-    let status = if lang == Lang::Zh {
-        format!("练习完成 {complete}/{count} · 已读小节 {read}/{sections}")
-    } else {
-        format!("Exercises: {complete} of {count} complete · sections read: {read} of {sections}")
-    };
+    let status = lang.pick(
+        format!("Exercises: {complete} of {count} complete · sections read: {read} of {sections}"),
+        format!("练习完成 {complete}/{count} · 已读小节 {read}/{sections}"),
+    );
     for line in text::wrap(&status, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }

@@ -141,15 +141,15 @@ pub(crate) fn shown_diagram(app: &App, state: &ExerciseState, timeline: &Timelin
 fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String {
     let lang = app.lang();
     let revealed = state.screen.hints.len();
-    match (state.panel, ()) {
-        (Panel::Hints, _) if lang == Lang::Zh => {
-            format!("提示 · {revealed}/{}", exercise.hints.len())
-        }
-        (Panel::Hints, _) => format!("Hints · {revealed} of {}", exercise.hints.len()),
-        (Panel::Solution, _) => shown_solution(state)
+    match state.panel {
+        Panel::Hints => lang.pick(
+            format!("Hints · {revealed} of {}", exercise.hints.len()),
+            format!("提示 · {revealed}/{}", exercise.hints.len()),
+        ),
+        Panel::Solution => shown_solution(state)
             .map(|solution| solution.head.clone())
             .unwrap_or_default(),
-        (Panel::Step, _) => {
+        Panel::Step => {
             let reveal = reveal(state);
             let revealed = reveal.shows_verdicts();
             match (&state.work, &state.timeline) {
@@ -170,13 +170,10 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
                         "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
                     )
                     .to_owned(),
-                (Work::Break(work), _) => {
-                    if lang == Lang::Zh {
-                        format!("你的调度 · {} 步", work.steps.len())
-                    } else {
-                        format!("Your schedule · {} steps", work.steps.len())
-                    }
-                }
+                (Work::Break(work), _) => lang.pick(
+                    format!("Your schedule · {} steps", work.steps.len()),
+                    format!("你的调度 · {} 步", work.steps.len()),
+                ),
                 (Work::Quiz { multiple: true, .. }, _) => lang
                     .pick("Choose every right answer", "选出所有正确答案")
                     .to_owned(),

@@ -25,20 +25,22 @@ const SHRINK_LINES: usize = 8;
 
 /// The footer's keys for the explorer.
 pub(crate) fn keys(state: &ExplorerState, lang: Lang) -> Vec<(&'static str, &'static str)> {
-    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
     if state.running() {
-        return vec![("c", w("cancel", "取消")), ("Esc", w("cancel", "取消"))];
+        return vec![
+            ("c", lang.pick("cancel", "取消")),
+            ("Esc", lang.pick("cancel", "取消")),
+        ];
     }
-    let mut keys = vec![("Enter", w("run", "运行"))];
+    let mut keys = vec![("Enter", lang.pick("run", "运行"))];
     if let Run::Done { report, .. } = &state.run
         && report.counterexample.is_some()
     {
-        keys.push(("t", w("timeline", "时间线")));
+        keys.push(("t", lang.pick("timeline", "时间线")));
     }
     keys.extend([
-        ("↑↓", w("setting", "设置")),
-        ("←→", w("change", "更改")),
-        ("Esc", w("back", "返回")),
+        ("↑↓", lang.pick("setting", "设置")),
+        ("←→", lang.pick("change", "更改")),
+        ("Esc", lang.pick("back", "返回")),
         ("l", lang.other().own_name()),
     ]);
     keys
@@ -46,19 +48,18 @@ pub(crate) fn keys(state: &ExplorerState, lang: Lang) -> Vec<(&'static str, &'st
 
 /// What the help overlay says about this screen.
 pub(crate) fn help(lang: Lang) -> [&'static str; 3] {
-    if lang == Lang::Zh {
-        [
-            "探索器：对选定的设计，调度器尝试各种交错——哪个 Worker 先走、时间何时流逝（即暂停的 Worker）、用户何时取消。",
-            "随机：按种子抽取调度，找到失败后收缩成最短的反例（这是证据，不是证明）。穷举：广度优先遍历界限内的所有状态，给出最短反例，或在界限内证明安全。",
-            "↑↓ 选择设置，←→ 或空格更改（数字键输入种子），Enter 运行，c 或 Esc 取消正在运行的搜索，t 在时间线上播放反例。鼠标：点击一项设置选中它，再点击一次更改它。",
-        ]
-    } else {
+    lang.pick(
         [
             "The explorer: an adversarial scheduler tries the interleavings of the chosen design — which worker moves next, when time passes (a paused worker), when the user cancels.",
             "Random draws schedules from the seed and shrinks the first failure to a minimal counterexample (evidence, not proof). Exhaustive visits every state within the bounds, breadth first: the shortest counterexample, or safe within bounds.",
             "↑↓ choose a setting, ←→ or Space change it (digits type a seed), Enter runs, c or Esc cancels a running search, t plays the counterexample on the timeline. With the mouse: a click focuses a setting, a second click changes it.",
-        ]
-    }
+        ],
+        [
+            "探索器：对选定的设计，调度器尝试各种交错——哪个 Worker 先走、时间何时流逝（即暂停的 Worker）、用户何时取消。",
+            "随机：按种子抽取调度，找到失败后收缩成最短的反例（这是证据，不是证明）。穷举：广度优先遍历界限内的所有状态，给出最短反例，或在界限内证明安全。",
+            "↑↓ 选择设置，←→ 或空格更改（数字键输入种子），Enter 运行，c 或 Esc 取消正在运行的搜索，t 在时间线上播放反例。鼠标：点击一项设置选中它，再点击一次更改它。",
+        ],
+    )
 }
 
 fn on_off(on: bool) -> &'static str {
@@ -68,23 +69,24 @@ fn on_off(on: bool) -> &'static str {
 /// A setting's label, its value, and a note on what the value means: an
 /// arm per setting, the longer ones in functions of their own.
 fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, String, String) {
-    let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
     match setting {
         Setting::Design => design_row(state, lang),
         Setting::Method => method_row(state, lang),
         Setting::Seed => seed_row(state, lang),
         Setting::Cancel => (
-            ui("User cancel", "用户取消"),
+            lang.pick("User cancel", "用户取消").to_owned(),
             on_off(state.cancel).to_owned(),
-            ui("the user may cancel the job once", "用户可以取消一次任务"),
+            lang.pick("the user may cancel the job once", "用户可以取消一次任务")
+                .to_owned(),
         ),
         Setting::Heartbeat => (
-            ui("Heartbeat", "心跳续约"),
+            lang.pick("Heartbeat", "心跳续约").to_owned(),
             on_off(state.heartbeat).to_owned(),
-            ui(
+            lang.pick(
                 "workers renew before every write and finish",
                 "Worker 每次写入和完成前都续约",
-            ),
+            )
+            .to_owned(),
         ),
         Setting::Restarted => restarted_row(state, lang),
         Setting::InFlight => in_flight_row(state, lang),
@@ -95,21 +97,24 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, 
                 format!("◂ {} ▸", state.max_delay)
             };
             (
-                ui("Max delay", "最大延迟"),
+                lang.pick("Max delay", "最大延迟").to_owned(),
                 value,
-                ui(
+                lang.pick(
                     "ticks a request may travel before it arrives",
                     "请求到达前最多在途的 tick 数",
-                ),
+                )
+                .to_owned(),
             )
         }
         Setting::Targets => {
             let note = match &state.world().ok() {
                 Some(world) if !world.targets.is_empty() => target_list(world, lang),
-                _ => ui("none: the job table only", "无：只有任务表"),
+                _ => lang
+                    .pick("none: the job table only", "无：只有任务表")
+                    .to_owned(),
             };
             (
-                ui("Targets", "远端目标"),
+                lang.pick("Targets", "远端目标").to_owned(),
                 on_off(state.targets).to_owned(),
                 note,
             )
@@ -119,28 +124,26 @@ fn setting_row(state: &ExplorerState, setting: Setting, lang: Lang) -> (String, 
 
 /// The design row: the preset, and its token, checks and targets.
 fn design_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
-    let zh = lang == Lang::Zh;
     let preset = state.preset();
     let design = preset.design();
     let checks = design.commit_checks.names();
     let checks = if checks.is_empty() {
         lang.pick("none", "无").to_owned()
     } else {
-        checks.join(if zh { "、" } else { ", " })
+        checks.join(lang.pick(", ", "、"))
     };
-    let note = if zh {
-        format!(
-            "令牌 {} · 提交检查 {checks} · 目标 {}",
-            sim_core::token_words(design.token, lang),
-            sim_core::protect_words(design.target_protect, lang)
-        )
-    } else {
+    let note = lang.pick(
         format!(
             "token: {} · commit checks {checks} · targets: {}",
             sim_core::token_words(design.token, lang),
             sim_core::protect_words(design.target_protect, lang)
-        )
-    };
+        ),
+        format!(
+            "令牌 {} · 提交检查 {checks} · 目标 {}",
+            sim_core::token_words(design.token, lang),
+            sim_core::protect_words(design.target_protect, lang)
+        ),
+    );
     (
         lang.pick("Design", "设计").to_owned(),
         format!(
@@ -155,42 +158,48 @@ fn design_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
 
 /// The method row: random or exhaustive, and what each does.
 fn method_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
-    let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
     let value = if state.exhaustive {
-        ui("exhaustive", "穷举")
+        lang.pick("exhaustive", "穷举").to_owned()
     } else {
-        ui("random", "随机")
+        lang.pick("random", "随机").to_owned()
     };
     let note = if state.exhaustive {
-        ui(
+        lang.pick(
             "breadth first over every state within bounds",
             "广度优先遍历界限内的每个状态",
         )
-    } else if lang == Lang::Zh {
-        format!("{RANDOM_CASES} 个随机调度，失败后收缩")
+        .to_owned()
     } else {
-        format!("{RANDOM_CASES} random schedules, shrunk on failure")
+        lang.pick(
+            format!("{RANDOM_CASES} random schedules, shrunk on failure"),
+            format!("{RANDOM_CASES} 个随机调度，失败后收缩"),
+        )
     };
-    (ui("Method", "方法"), format!("◂ {value} ▸"), note)
+    (
+        lang.pick("Method", "方法").to_owned(),
+        format!("◂ {value} ▸"),
+        note,
+    )
 }
 
 /// The seed row: the seed a random search uses, none for an exhaustive one.
 fn seed_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
-    let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
     if state.exhaustive {
         (
-            ui("Seed", "种子"),
+            lang.pick("Seed", "种子").to_owned(),
             "—".to_owned(),
-            ui("exhaustive search needs none", "穷举搜索不需要种子"),
+            lang.pick("exhaustive search needs none", "穷举搜索不需要种子")
+                .to_owned(),
         )
     } else {
         (
-            ui("Seed", "种子"),
+            lang.pick("Seed", "种子").to_owned(),
             format!("◂ {} ▸", state.seed),
-            ui(
+            lang.pick(
                 "type digits, Backspace erases · same seed, same schedules",
                 "可输入数字，Backspace 删除 · 同一个种子，同样的调度",
-            ),
+            )
+            .to_owned(),
         )
     }
 }
@@ -203,17 +212,16 @@ fn restarted_row(state: &ExplorerState, lang: Lang) -> (String, String, String) 
         .as_ref()
         .map(|w| w.workers.iter().map(|s| s.id.clone()).collect())
         .unwrap_or_default();
-    let note = if lang == Lang::Zh {
-        format!(
-            "最后一个 Worker 是 A 重启后的化身（同一身份） · 现在：{}",
-            names.join("、")
-        )
-    } else {
+    let note = lang.pick(
         format!(
             "the last worker is A restarted (same owner identity) · now: {}",
             names.join(", ")
-        )
-    };
+        ),
+        format!(
+            "最后一个 Worker 是 A 重启后的化身（同一身份） · 现在：{}",
+            names.join("、")
+        ),
+    );
     (
         lang.pick("Restarted", "重启化身").to_owned(),
         on_off(state.restarted).to_owned(),
@@ -223,20 +231,21 @@ fn restarted_row(state: &ExplorerState, lang: Lang) -> (String, String, String) 
 
 /// The in-flight row: how many requests may travel at once.
 fn in_flight_row(state: &ExplorerState, lang: Lang) -> (String, String, String) {
-    let ui = |en: &str, zh_text: &str| lang.pick(en, zh_text).to_owned();
     let note = if state.max_in_flight == 0 {
-        ui(
+        lang.pick(
             "no delays: every write takes effect when it is made",
             "没有延迟：每次写入在发出时立即生效",
         )
+        .to_owned()
     } else {
-        ui(
+        lang.pick(
             "requests travelling at once; the scheduler picks when each arrives",
             "同时在途的请求数；调度器决定每个请求何时到达",
         )
+        .to_owned()
     };
     (
-        ui("In flight", "在途请求"),
+        lang.pick("In flight", "在途请求").to_owned(),
         format!("◂ {} ▸", state.max_in_flight),
         note,
     )
@@ -255,7 +264,7 @@ fn target_list(world: &World, lang: Lang) -> String {
             )
         })
         .collect();
-    list.join(if lang == Lang::Zh { "、" } else { ", " })
+    list.join(lang.pick(", ", "、"))
 }
 
 fn setup_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'static>> {
@@ -316,7 +325,6 @@ fn bar(done: u64, total: u64, width: usize) -> String {
 }
 
 fn describe_world(world: &World, lang: Lang) -> String {
-    let zh = lang == Lang::Zh;
     let workers: Vec<&str> = world.workers.iter().map(|w| w.id.as_str()).collect();
     let targets = if world.targets.is_empty() {
         lang.pick("none (job table only)", "无（只有任务表）")
@@ -324,21 +332,20 @@ fn describe_world(world: &World, lang: Lang) -> String {
     } else {
         target_list(world, lang)
     };
-    let mut out = if zh {
-        format!(
-            "世界：Worker {} · {} 个任务 · 目标 {targets} · ttl {}",
-            workers.join("、"),
-            world.jobs,
-            world.ttl
-        )
-    } else {
-        format!(
+    let mut out = match lang {
+        Lang::En => format!(
             "World: workers {} · {} job{} · targets {targets} · ttl {}",
             workers.join(", "),
             world.jobs,
             if world.jobs == 1 { "" } else { "s" },
             world.ttl
-        )
+        ),
+        Lang::Zh => format!(
+            "世界：Worker {} · {} 个任务 · 目标 {targets} · ttl {}",
+            workers.join("、"),
+            world.jobs,
+            world.ttl
+        ),
     };
     if world.allow_cancel {
         out += lang.pick(" · the user may cancel", " · 用户可取消");
@@ -351,13 +358,14 @@ fn describe_world(world: &World, lang: Lang) -> String {
 
 fn describe_bounds(world: &World, method: Method, lang: Lang) -> String {
     let b = world.bounds;
-    let method = match (method, lang == Lang::Zh) {
-        (Method::Random { seed, cases }, false) => {
-            format!("random, seed {seed}, up to {cases} cases")
-        }
-        (Method::Random { seed, cases }, true) => format!("随机，种子 {seed}，最多 {cases} 个调度"),
-        (Method::Exhaustive, false) => "exhaustive breadth-first search".to_owned(),
-        (Method::Exhaustive, true) => "穷举广度优先搜索".to_owned(),
+    let method = match method {
+        Method::Random { seed, cases } => lang.pick(
+            format!("random, seed {seed}, up to {cases} cases"),
+            format!("随机，种子 {seed}，最多 {cases} 个调度"),
+        ),
+        Method::Exhaustive => lang
+            .pick("exhaustive breadth-first search", "穷举广度优先搜索")
+            .to_owned(),
     };
     // The delay bounds are stated only where delays are allowed, so a
     // world without them reads as before.
@@ -366,17 +374,16 @@ fn describe_bounds(world: &World, method: Method, lang: Lang) -> String {
         (n, Lang::Zh) => format!(" · 在途 ≤ {n} · 延迟 ≤ {}", b.max_delay),
         (n, Lang::En) => format!(" · in flight ≤ {n} · delay ≤ {}", b.max_delay),
     };
-    if lang == Lang::Zh {
-        format!(
-            "界限：时间 ≤ {} · 领取 ≤ {} · 每个调度 ≤ {} 步{delays} · {method}",
-            b.max_time, b.max_claims, b.max_steps
-        )
-    } else {
+    lang.pick(
         format!(
             "Bounds: time ≤ {} · claims ≤ {} · moves per schedule ≤ {}{delays} · {method}",
             b.max_time, b.max_claims, b.max_steps
-        )
-    }
+        ),
+        format!(
+            "界限：时间 ≤ {} · 领取 ≤ {} · 每个调度 ≤ {} 步{delays} · {method}",
+            b.max_time, b.max_claims, b.max_steps
+        ),
+    )
 }
 
 fn progress_lines(lang: Lang, run: &Run, width: usize, theme: Theme) -> Vec<Line<'static>> {
@@ -421,39 +428,36 @@ fn progress_phase(
     max_steps: u16,
     lang: Lang,
 ) -> (&'static str, u64, u64, String) {
-    let zh = lang == Lang::Zh;
     match (progress.phase, method) {
         (Phase::Shrinking, _) => (
             lang.pick("Shrinking the failing schedule…", "正在收缩失败的调度……"),
             1,
             1,
-            if zh {
-                format!(
-                    "收缩 {} 步 · 第 {} 个调度失败",
-                    progress.shrink_steps, progress.cases
-                )
-            } else {
+            lang.pick(
                 format!(
                     "{} shrink steps · schedule {} failed",
                     progress.shrink_steps, progress.cases
-                )
-            },
+                ),
+                format!(
+                    "收缩 {} 步 · 第 {} 个调度失败",
+                    progress.shrink_steps, progress.cases
+                ),
+            ),
         ),
         (Phase::Searching, Method::Random { cases, .. }) => (
             lang.pick("Trying random schedules…", "正在尝试随机调度……"),
             u64::from(progress.cases),
             u64::from(cases),
-            if zh {
-                format!(
-                    "{} / {cases} 个调度 · {} 次转移",
-                    progress.cases, progress.transitions
-                )
-            } else {
+            lang.pick(
                 format!(
                     "{} of {cases} cases · {} transitions",
                     progress.cases, progress.transitions
-                )
-            },
+                ),
+                format!(
+                    "{} / {cases} 个调度 · {} 次转移",
+                    progress.cases, progress.transitions
+                ),
+            ),
         ),
         (Phase::Searching, Method::Exhaustive) => (
             lang.pick(
@@ -462,17 +466,16 @@ fn progress_phase(
             ),
             u64::from(progress.depth),
             u64::from(max_steps),
-            if zh {
-                format!(
-                    "深度 {} / 至多 {max_steps} · {} 个状态 · {} 次转移",
-                    progress.depth, progress.states, progress.transitions
-                )
-            } else {
+            lang.pick(
                 format!(
                     "depth {} of at most {max_steps} · {} states · {} transitions",
                     progress.depth, progress.states, progress.transitions
-                )
-            },
+                ),
+                format!(
+                    "深度 {} / 至多 {max_steps} · {} 个状态 · {} 次转移",
+                    progress.depth, progress.states, progress.transitions
+                ),
+            ),
         ),
     }
 }
@@ -554,21 +557,20 @@ fn counterexample_lines(
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
-    let head = if lang == Lang::Zh {
-        format!(
-            "‼ 不安全 —— 反例共 {} 步，第 {} 步违例（{}）：",
-            found.moves.len(),
-            found.step,
-            sim_core::violation_words(found.kind, lang)
-        )
-    } else {
+    let head = lang.pick(
         format!(
             "‼ UNSAFE — a counterexample of {} moves; step {} violates ({}):",
             found.moves.len(),
             found.step,
             sim_core::violation_words(found.kind, lang)
-        )
-    };
+        ),
+        format!(
+            "‼ 不安全 —— 反例共 {} 步，第 {} 步违例（{}）：",
+            found.moves.len(),
+            found.step,
+            sim_core::violation_words(found.kind, lang)
+        ),
+    );
     let watch = lang.pick(
         "t plays it on the timeline, at the step that violates.",
         "按 t 在时间线上播放它，停在违例的那一步。",
@@ -596,11 +598,10 @@ fn shrink_lines(report: &Report, lang: Lang, width: usize, theme: Theme) -> Vec<
         .iter()
         .map(|moves| moves.len().to_string())
         .collect();
-    let head = if lang == Lang::Zh {
-        format!("收缩：{} 步", lengths.join(" → "))
-    } else {
-        format!("Shrinking: {} moves", lengths.join(" → "))
-    };
+    let head = lang.pick(
+        format!("Shrinking: {} moves", lengths.join(" → ")),
+        format!("收缩：{} 步", lengths.join(" → ")),
+    );
     lines.extend(text::wrap_styled(&head, width, theme.title(), theme));
     let count = report.shrink_history.len();
     let number_width = lengths.iter().map(String::len).max().unwrap_or(1);
@@ -629,34 +630,38 @@ fn shrink_lines(report: &Report, lang: Lang, width: usize, theme: Theme) -> Vec<
 /// What the search did: its counts for its method, and how long it took.
 fn describe_stats(report: &Report, elapsed_ms: u64, lang: Lang) -> String {
     let s = report.stats;
-    match (report.method, lang == Lang::Zh) {
-        (Method::Random { .. }, false) => format!(
-            "cases {} · transitions {} · shrink steps {} · {}",
-            s.cases,
-            s.transitions,
-            s.shrink_steps,
-            elapsed(elapsed_ms)
+    match report.method {
+        Method::Random { .. } => lang.pick(
+            format!(
+                "cases {} · transitions {} · shrink steps {} · {}",
+                s.cases,
+                s.transitions,
+                s.shrink_steps,
+                elapsed(elapsed_ms)
+            ),
+            format!(
+                "调度 {} · 转移 {} · 收缩 {} 步 · {}",
+                s.cases,
+                s.transitions,
+                s.shrink_steps,
+                elapsed(elapsed_ms)
+            ),
         ),
-        (Method::Random { .. }, true) => format!(
-            "调度 {} · 转移 {} · 收缩 {} 步 · {}",
-            s.cases,
-            s.transitions,
-            s.shrink_steps,
-            elapsed(elapsed_ms)
-        ),
-        (Method::Exhaustive, false) => format!(
-            "states {} · transitions {} · depth {} · {}",
-            s.states,
-            s.transitions,
-            s.depth,
-            elapsed(elapsed_ms)
-        ),
-        (Method::Exhaustive, true) => format!(
-            "状态 {} · 转移 {} · 深度 {} · {}",
-            s.states,
-            s.transitions,
-            s.depth,
-            elapsed(elapsed_ms)
+        Method::Exhaustive => lang.pick(
+            format!(
+                "states {} · transitions {} · depth {} · {}",
+                s.states,
+                s.transitions,
+                s.depth,
+                elapsed(elapsed_ms)
+            ),
+            format!(
+                "状态 {} · 转移 {} · 深度 {} · {}",
+                s.states,
+                s.transitions,
+                s.depth,
+                elapsed(elapsed_ms)
+            ),
         ),
     }
 }
@@ -733,10 +738,11 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     let [header, setup, result] = layout::explorer(area);
     let method = if state.exhaustive {
         lang.pick("exhaustive", "穷举").to_owned()
-    } else if lang == Lang::Zh {
-        format!("随机 · 种子 {}", state.seed)
     } else {
-        format!("random · seed {}", state.seed)
+        lang.pick(
+            format!("random · seed {}", state.seed),
+            format!("随机 · 种子 {}", state.seed),
+        )
     };
     render_header(
         frame,

@@ -60,11 +60,10 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     render_header(
         frame,
         header,
-        &if lang == Lang::Zh {
-            format!("第 {} 课 · {}", lesson.order, lesson.title.get(lang))
-        } else {
-            format!("Lesson {} · {}", lesson.order, lesson.title.get(lang))
-        },
+        &lang.pick(
+            format!("Lesson {} · {}", lesson.order, lesson.title.get(lang)),
+            format!("第 {} 课 · {}", lesson.order, lesson.title.get(lang)),
+        ),
         &level_path(app, state),
         theme,
     );
@@ -162,10 +161,11 @@ pub(crate) fn level_path(app: &App, state: &LessonState) -> String {
     };
     let label = if state.page >= levels.len() {
         lang.pick("all exercises", "全部练习").to_owned()
-    } else if lang == Lang::Zh {
-        format!("第 {}/{} 关", state.page + 1, levels.len())
     } else {
-        format!("level {} of {}", state.page + 1, levels.len())
+        lang.pick(
+            format!("level {} of {}", state.page + 1, levels.len()),
+            format!("第 {}/{} 关", state.page + 1, levels.len()),
+        )
     };
     format!("{label} {} {all}", markers.join("─"))
 }
@@ -230,10 +230,10 @@ pub(crate) fn standing_style(standing: Standing, theme: Theme) -> ratatui::style
 
 /// "2 tries", "已尝试 2 次".
 pub(crate) fn tries(lang: Lang, attempts: u32) -> String {
-    match (lang == Lang::Zh, attempts) {
-        (true, n) => format!("已尝试 {n} 次"),
-        (false, 1) => "1 try".to_owned(),
-        (false, n) => format!("{n} tries"),
+    match lang {
+        Lang::En if attempts == 1 => "1 try".to_owned(),
+        Lang::En => format!("{attempts} tries"),
+        Lang::Zh => format!("已尝试 {attempts} 次"),
     }
 }
 

@@ -70,17 +70,16 @@ fn draw(frame: &mut Frame<'_>, app: &App) {
 }
 
 fn render_too_small(frame: &mut Frame<'_>, area: Rect, lang: Lang, theme: Theme) {
-    let message = if lang == Lang::Zh {
-        format!(
-            "fencelab 需要更大的窗口（最好 80×24；现在是 {}×{}）。按 q 退出。",
-            area.width, area.height
-        )
-    } else {
+    let message = lang.pick(
         format!(
             "fencelab needs a larger window (80×24 is best; this one is {}×{}). q quits.",
             area.width, area.height
-        )
-    };
+        ),
+        format!(
+            "fencelab 需要更大的窗口（最好 80×24；现在是 {}×{}）。按 q 退出。",
+            area.width, area.height
+        ),
+    );
     let lines: Vec<Line<'_>> = text::wrap(&message, usize::from(area.width))
         .into_iter()
         .map(|l| Line::styled(l, theme.plain()))
@@ -99,35 +98,35 @@ pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
 
 fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
     // Descriptions in the learner's language; `l` offers the other one.
-    let w = |en: &'static str, zh: &'static str| app.lang().pick(en, zh);
-    let lang = app.lang().other().own_name();
+    let lang = app.lang();
+    let other = lang.other().own_name();
     match app.screen() {
         Screen::Course(_) => vec![
-            ("↑↓", w("choose", "选择")),
-            ("Enter", w("open", "打开")),
-            ("n", w("next unfinished", "下一道未完成")),
-            ("e", w("explore", "探索")),
-            ("l", lang),
-            ("p", w("progress", "进度")),
-            ("Home/End", w("first/last", "首项/末项")),
+            ("↑↓", lang.pick("choose", "选择")),
+            ("Enter", lang.pick("open", "打开")),
+            ("n", lang.pick("next unfinished", "下一道未完成")),
+            ("e", lang.pick("explore", "探索")),
+            ("l", other),
+            ("p", lang.pick("progress", "进度")),
+            ("Home/End", lang.pick("first/last", "首项/末项")),
         ],
         Screen::Lesson(state) => lesson_keys(app, state),
         Screen::Review(_) => vec![
-            ("↑↓", w("choose", "选择")),
-            ("Enter", w("open", "打开")),
-            ("n", w("next unfinished", "下一道未完成")),
-            ("Esc", w("back", "返回")),
-            ("l", lang),
-            ("Home/End", w("first/last", "首项/末项")),
+            ("↑↓", lang.pick("choose", "选择")),
+            ("Enter", lang.pick("open", "打开")),
+            ("n", lang.pick("next unfinished", "下一道未完成")),
+            ("Esc", lang.pick("back", "返回")),
+            ("l", other),
+            ("Home/End", lang.pick("first/last", "首项/末项")),
         ],
         Screen::Sandbox(_) => vec![
-            ("←→", w("step", "单步")),
-            ("Home/End", w("start/end", "开头/结尾")),
-            ("Space", w("play", "播放")),
-            ("↑↓", w("scroll", "滚动")),
-            ("Esc", w("back", "返回")),
-            ("l", lang),
-            ("e", w("explore", "探索")),
+            ("←→", lang.pick("step", "单步")),
+            ("Home/End", lang.pick("start/end", "开头/结尾")),
+            ("Space", lang.pick("play", "播放")),
+            ("↑↓", lang.pick("scroll", "滚动")),
+            ("Esc", lang.pick("back", "返回")),
+            ("l", other),
+            ("e", lang.pick("explore", "探索")),
         ],
         Screen::Explorer(state) => explorer::keys(state, app.lang()),
         Screen::Exercise(state) => exercise_keys(state, app.lang()),
@@ -137,40 +136,40 @@ fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
 /// The lesson reader's keys: the list's on the exercises page, else the
 /// pages' (and the timeline's when the section has a scenario).
 fn lesson_keys(app: &App, state: &LessonState) -> Vec<(&'static str, &'static str)> {
-    let w = |en: &'static str, zh: &'static str| app.lang().pick(en, zh);
-    let lang = app.lang().other().own_name();
+    let lang = app.lang();
+    let other = lang.other().own_name();
     let lesson = app.lessons().get(state.lesson);
     let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
     if exercises_page {
         vec![
-            ("↑↓", w("choose", "选择")),
-            ("Enter", w("open", "打开")),
-            ("←", w("page", "翻页")),
-            ("Esc", w("back", "返回")),
-            ("l", lang),
-            ("p", w("progress", "进度")),
-            ("Home/End", w("first/last", "首项/末项")),
+            ("↑↓", lang.pick("choose", "选择")),
+            ("Enter", lang.pick("open", "打开")),
+            ("←", lang.pick("page", "翻页")),
+            ("Esc", lang.pick("back", "返回")),
+            ("l", other),
+            ("p", lang.pick("progress", "进度")),
+            ("Home/End", lang.pick("first/last", "首项/末项")),
         ]
     } else {
         let timeline = lesson
             .and_then(|l| l.sections.get(state.page))
             .is_some_and(|s| s.scenario.is_some());
         let practice = lesson.is_some_and(|l| !layout::level_exercises(l, state.page).is_empty());
-        let mut keys = vec![("←→", w("level", "关卡"))];
+        let mut keys = vec![("←→", lang.pick("level", "关卡"))];
         if practice {
-            keys.push(("Enter", w("exercise", "练习")));
+            keys.push(("Enter", lang.pick("exercise", "练习")));
         }
-        keys.push(("↑↓", w("scroll", "滚动")));
+        keys.push(("↑↓", lang.pick("scroll", "滚动")));
         if timeline {
-            keys.push(("t", w("timeline", "时间线")));
+            keys.push(("t", lang.pick("timeline", "时间线")));
         }
         keys.extend([
-            ("Esc", w("back", "返回")),
-            ("l", lang),
-            ("p", w("progress", "进度")),
+            ("Esc", lang.pick("back", "返回")),
+            ("l", other),
+            ("p", lang.pick("progress", "进度")),
         ]);
         if practice {
-            keys.push(("Tab", w("next exercise", "下一道练习")));
+            keys.push(("Tab", lang.pick("next exercise", "下一道练习")));
         }
         keys
     }
@@ -183,10 +182,12 @@ const DIGIT_LABELS: [&str; 9] = ["1", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7", 
 /// rows and the keys of an earlier version, listed in the help so that it
 /// names every key the screen handles (a test checks they agree).
 pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
-    let w = |en: &'static str, zh: &'static str| app.lang().pick(en, zh);
-    let rows = ("k j", w("as ↑↓", "同 ↑↓"));
+    let lang = app.lang();
+    let rows = ("k j", lang.pick("as ↑↓", "同 ↑↓"));
     match app.screen() {
-        Screen::Course(_) | Screen::Review(_) => vec![rows, ("→", w("as Enter", "同 Enter"))],
+        Screen::Course(_) | Screen::Review(_) => {
+            vec![rows, ("→", lang.pick("as Enter", "同 Enter"))]
+        }
         Screen::Lesson(state) => {
             let exercises_page = app
                 .lessons()
@@ -194,35 +195,38 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
                 .is_some_and(|l| state.page >= l.sections.len());
             let mut keys = vec![
                 rows,
-                ("PgUp/PgDn", w("scroll by a page", "按页滚动")),
-                ("→", w("next page", "下一页")),
-                ("Space", w("as PgDn", "同 PgDn")),
+                ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
+                ("→", lang.pick("next page", "下一页")),
+                ("Space", lang.pick("as PgDn", "同 PgDn")),
             ];
             let practice = app.lessons().get(state.lesson).is_some_and(|l| {
                 !exercises_page && !layout::level_exercises(l, state.page).is_empty()
             });
             if !exercises_page && !practice {
-                keys.push(("Enter", w("next page", "下一页")));
+                keys.push(("Enter", lang.pick("next page", "下一页")));
             }
             if practice {
-                keys.push(("Shift-Tab", w("as Tab, backwards", "同 Tab，反向")));
+                keys.push(("Shift-Tab", lang.pick("as Tab, backwards", "同 Tab，反向")));
             }
             keys
         }
-        Screen::Sandbox(_) => vec![rows, ("PgUp/PgDn", w("scroll by a page", "按页滚动"))],
+        Screen::Sandbox(_) => vec![
+            rows,
+            ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
+        ],
         Screen::Explorer(state) if state.running() => vec![("l", app.lang().other().own_name())],
         Screen::Explorer(state) => {
             let mut keys = vec![
                 rows,
-                ("Space", w("as →", "同 →")),
-                ("r", w("as Enter", "同 Enter")),
-                ("Home/End", w("first/last setting", "首项/末项设置")),
-                ("PgUp/PgDn", w("scroll the result", "滚动结果")),
+                ("Space", lang.pick("as →", "同 →")),
+                ("r", lang.pick("as Enter", "同 Enter")),
+                ("Home/End", lang.pick("first/last setting", "首项/末项设置")),
+                ("PgUp/PgDn", lang.pick("scroll the result", "滚动结果")),
             ];
             if state.setting() == super::explorer::Setting::Seed && !state.exhaustive {
                 keys.extend([
-                    ("0-9", w("type a seed", "输入种子")),
-                    ("Backspace", w("erase a digit", "删除一位")),
+                    ("0-9", lang.pick("type a seed", "输入种子")),
+                    ("Backspace", lang.pick("erase a digit", "删除一位")),
                 ]);
             }
             keys
@@ -230,7 +234,7 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
         Screen::Exercise(_) if app.sql_running() => Vec::new(),
         Screen::Exercise(state) => {
             let mut keys = exercise_aliases(&state.work, app.lang());
-            keys.push(("Shift-Tab", w("as Tab, backwards", "同 Tab，反向")));
+            keys.push(("Shift-Tab", lang.pick("as Tab, backwards", "同 Tab，反向")));
             keys
         }
     }
@@ -238,27 +242,29 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
 
 /// An exercise's keys beyond its footer (see [`screen_aliases`]).
 fn exercise_aliases(work: &Work, lang: Lang) -> Vec<(&'static str, &'static str)> {
-    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
-    let rows = ("k j", w("as ↑↓", "同 ↑↓"));
+    let rows = ("k j", lang.pick("as ↑↓", "同 ↑↓"));
     match work {
         Work::Mark | Work::Predict { .. } => vec![
-            ("↑↓", w("scroll the panel", "滚动面板")),
+            ("↑↓", lang.pick("scroll the panel", "滚动面板")),
             rows,
-            ("PgUp/PgDn", w("scroll by a page", "按页滚动")),
+            ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
         ],
         Work::Design(_) | Work::Quiz { .. } => vec![rows],
-        Work::Sql(work) if work.editing => vec![("Space", w("type a space", "输入空格"))],
-        Work::Sql(_) => vec![rows, ("PgUp/PgDn", w("scroll by a page", "按页滚动"))],
+        Work::Sql(work) if work.editing => vec![("Space", lang.pick("type a space", "输入空格"))],
+        Work::Sql(_) => vec![
+            rows,
+            ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
+        ],
         Work::Break(work) => {
             let mut keys = vec![
                 rows,
-                ("+ = -", w("as → → ←", "同 → → ←")),
-                ("Insert/Delete", w("as a x", "同 a x")),
+                ("+ = -", lang.pick("as → → ←", "同 → → ←")),
+                ("Insert/Delete", lang.pick("as a x", "同 a x")),
             ];
             if work.field == super::model::StepField::Tick {
                 keys.extend([
-                    ("0-9", w("type the tick", "输入 tick")),
-                    ("Backspace", w("erase a digit", "删除一位")),
+                    ("0-9", lang.pick("type the tick", "输入 tick")),
+                    ("Backspace", lang.pick("erase a digit", "删除一位")),
                 ]);
             }
             keys
@@ -271,7 +277,6 @@ type Keys = Vec<(&'static str, &'static str)>;
 
 /// An exercise's keys: its kind's own, then those every kind shares.
 fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'static str)> {
-    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
     if let Work::Sql(work) = &state.work
         && let Some(keys) = sql_busy_keys(work, lang)
     {
@@ -281,9 +286,9 @@ fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'stat
     // that only save presses (the footer drops these first at 80 columns).
     let (mut keys, later) = kind_keys(state, lang);
     keys.extend([
-        ("h", w("hint", "提示")),
-        ("Esc", w("back", "返回")),
-        ("s", w("solution", "解答")),
+        ("h", lang.pick("hint", "提示")),
+        ("Esc", lang.pick("back", "返回")),
+        ("s", lang.pick("solution", "解答")),
     ]);
     keys.extend(later);
     // Where ↑↓ choose rows, the panel scrolls by page.
@@ -291,7 +296,7 @@ fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'stat
         state.work,
         Work::Design(_) | Work::Break(_) | Work::Quiz { .. }
     ) {
-        keys.push(("PgUp/PgDn", w("scroll", "滚动")));
+        keys.push(("PgUp/PgDn", lang.pick("scroll", "滚动")));
     }
     keys.push(("l", lang.other().own_name()));
     keys
@@ -301,83 +306,81 @@ fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'stat
 /// is: typing, every printable key is text and Esc alone leaves it;
 /// running, the exercise waits and Esc cancels.
 fn sql_busy_keys(work: &SqlWork, lang: Lang) -> Option<Keys> {
-    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
     if work.running.is_some() {
         return Some(vec![
-            ("Esc", w("cancel the run", "取消运行")),
+            ("Esc", lang.pick("cancel the run", "取消运行")),
             ("l", lang.other().own_name()),
         ]);
     }
     work.editing.then(|| {
         vec![
-            ("Esc", w("done typing", "结束输入")),
-            ("Tab", w("next statement", "下一条语句")),
-            ("Enter", w("new line", "换行")),
-            ("←→", w("move", "移动")),
-            ("↑↓", w("line", "换行移动")),
-            ("Home/End", w("line start/end", "行首/行尾")),
-            ("Backspace", w("erase left", "删除左边")),
-            ("Delete", w("erase right", "删除右边")),
-            ("!-~", w("type", "输入")),
+            ("Esc", lang.pick("done typing", "结束输入")),
+            ("Tab", lang.pick("next statement", "下一条语句")),
+            ("Enter", lang.pick("new line", "换行")),
+            ("←→", lang.pick("move", "移动")),
+            ("↑↓", lang.pick("line", "换行移动")),
+            ("Home/End", lang.pick("line start/end", "行首/行尾")),
+            ("Backspace", lang.pick("erase left", "删除左边")),
+            ("Delete", lang.pick("erase right", "删除右边")),
+            ("!-~", lang.pick("type", "输入")),
         ]
     })
 }
 
 /// An exercise kind's own keys, and the ones that only save presses.
 fn kind_keys(state: &ExerciseState, lang: Lang) -> (Keys, Keys) {
-    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
-    let home_end = ("Home/End", w("start/end", "开头/结尾"));
-    let first_last = ("Home/End", w("first/last", "首项/末项"));
+    let home_end = ("Home/End", lang.pick("start/end", "开头/结尾"));
+    let first_last = ("Home/End", lang.pick("first/last", "首项/末项"));
     match &state.work {
         Work::Sql(_) => (
             vec![
-                ("Enter", w("run the cases", "运行用例")),
-                ("e", w("edit", "编辑")),
-                ("Tab", w("next statement", "下一条语句")),
-                ("↑↓", w("scroll", "滚动")),
+                ("Enter", lang.pick("run the cases", "运行用例")),
+                ("e", lang.pick("edit", "编辑")),
+                ("Tab", lang.pick("next statement", "下一条语句")),
+                ("↑↓", lang.pick("scroll", "滚动")),
             ],
             vec![],
         ),
         Work::Mark => (
             vec![
-                ("Tab", w("next ○", "下一个 ○")),
-                ("m", w("mark", "标记")),
-                ("Enter", w("submit", "提交")),
-                ("←→", w("step", "单步")),
+                ("Tab", lang.pick("next ○", "下一个 ○")),
+                ("m", lang.pick("mark", "标记")),
+                ("Enter", lang.pick("submit", "提交")),
+                ("←→", lang.pick("step", "单步")),
             ],
-            vec![("Space", w("play", "播放")), home_end],
+            vec![("Space", lang.pick("play", "播放")), home_end],
         ),
         Work::Predict { .. } => (
             vec![
-                ("Tab", w("next ?", "下一个 ?")),
+                ("Tab", lang.pick("next ?", "下一个 ?")),
                 (
                     "o r d n w",
-                    w("ok/rejected/dup/noop/wait", "成功/拒绝/重复/无操作/等待"),
+                    lang.pick("ok/rejected/dup/noop/wait", "成功/拒绝/重复/无操作/等待"),
                 ),
-                ("Enter", w("submit", "提交")),
-                ("←→", w("step", "单步")),
+                ("Enter", lang.pick("submit", "提交")),
+                ("←→", lang.pick("step", "单步")),
             ],
-            vec![("Space", w("play", "播放")), home_end],
+            vec![("Space", lang.pick("play", "播放")), home_end],
         ),
         Work::Design(_) => (
             vec![
-                ("↑↓", w("knob", "选项")),
-                ("←→/Space", w("change", "更改")),
-                ("Enter", w("submit", "提交")),
-                ("t", w("counterexample", "反例")),
+                ("↑↓", lang.pick("knob", "选项")),
+                ("←→/Space", lang.pick("change", "更改")),
+                ("Enter", lang.pick("submit", "提交")),
+                ("t", lang.pick("counterexample", "反例")),
             ],
-            vec![("Tab", w("next knob", "下一个选项")), first_last],
+            vec![("Tab", lang.pick("next knob", "下一个选项")), first_last],
         ),
         Work::Break(_) => (
             vec![
-                ("↑↓", w("step", "步骤")),
-                ("Tab", w("field", "字段")),
-                ("←→/Space", w("change", "更改")),
-                ("Enter", w("submit", "提交")),
-                ("a", w("add", "添加")),
-                ("x", w("delete", "删除")),
-                ("[ ]", w("move", "移动")),
-                ("t", w("timeline", "时间线")),
+                ("↑↓", lang.pick("step", "步骤")),
+                ("Tab", lang.pick("field", "字段")),
+                ("←→/Space", lang.pick("change", "更改")),
+                ("Enter", lang.pick("submit", "提交")),
+                ("a", lang.pick("add", "添加")),
+                ("x", lang.pick("delete", "删除")),
+                ("[ ]", lang.pick("move", "移动")),
+                ("t", lang.pick("timeline", "时间线")),
             ],
             vec![first_last],
         ),
@@ -389,23 +392,22 @@ fn kind_keys(state: &ExerciseState, lang: Lang) -> (Keys, Keys) {
 
 /// A quiz's keys: a digit per option (one chooses, several toggle).
 fn quiz_keys(multiple: bool, options: usize, lang: Lang) -> (Keys, Keys) {
-    let w = |en: &'static str, zh: &'static str| lang.pick(en, zh);
-    let first_last = ("Home/End", w("first/last", "首项/末项"));
+    let first_last = ("Home/End", lang.pick("first/last", "首项/末项"));
     (
         vec![
             (
                 DIGIT_LABELS[options.clamp(1, DIGIT_LABELS.len()) - 1],
                 if multiple {
-                    w("choose/unchoose", "选中/取消")
+                    lang.pick("choose/unchoose", "选中/取消")
                 } else {
-                    w("choose", "选择")
+                    lang.pick("choose", "选择")
                 },
             ),
-            ("Enter", w("submit", "提交")),
-            ("↑↓", w("option", "选项")),
-            ("Space", w("choose", "选择")),
+            ("Enter", lang.pick("submit", "提交")),
+            ("↑↓", lang.pick("option", "选项")),
+            ("Space", lang.pick("choose", "选择")),
         ],
-        vec![("Tab", w("next option", "下一个选项")), first_last],
+        vec![("Tab", lang.pick("next option", "下一个选项")), first_last],
     )
 }
 
@@ -623,21 +625,21 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
         theme.plain(),
     );
     if let Screen::Exercise(state) = app.screen() {
-        let (en, zh) = match &state.work {
-            Work::Predict { .. } => (
+        let said = match &state.work {
+            Work::Predict { .. } => lang.pick(
                 "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction by its key: o ok, r rejected, d duplicate, n noop, w waiting, the keys that set it; Tab moves on to the next ? step. The last-try row: ✓ right · ✗ wrong.",
                 "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用按键字母显示你的预测：o ok、r rejected、d duplicate、n noop、w waiting，也就是设置它的按键；按 Tab 跳到下一个 ? 步骤。「上次」一行：✓ 对 · ✗ 错。",
             ),
-            Work::Break(_) => (
+            Work::Break(_) => lang.pick(
                 "Break: the timeline previews your schedule's outcomes, run again after each change; Enter grades it, and ‼ marks a violation once solved. The steps stay in tick order: a step whose tick passes another's moves past it.",
                 "攻破：时间线预览你的调度中每一步的结果，每次修改后重新运行；按 Enter 评分，解出之后 ‼ 表示违例。步骤始终按 tick 排序：tick 越过另一步的步骤会移到它后面。",
             ),
-            _ => (
+            _ => lang.pick(
                 "Marks: ○ a step you may mark · ● marked. After a try: ✓ right · ✗ wrong.",
                 "标记：○ 可以标记的步骤 · ● 已标记。作答之后：✓ 对 · ✗ 错。",
             ),
         };
-        prose(lines, lang.pick(en, zh), theme.plain());
+        prose(lines, said, theme.plain());
     }
 }
 
@@ -654,27 +656,27 @@ fn exercise_help(
         push_prose(lines, text, inner_width, style);
     };
     let said = match &state.work {
-        Work::Design(_) => Some((
+        Work::Design(_) => Some(lang.pick(
             "Design: ↑↓ (or Tab) picks a knob; Space or → changes it ([x] a predicate checked or a target sent to reconciliation, ‹ › a choice: a target offers only what its real resource supports, each with its cost), ← back. Enter lets the explorers try every schedule of the world; the answer must be safe and no costlier than needed. When they break it, t opens the counterexample.",
             "设计：↑↓（或 Tab）选择选项；空格或 → 修改（[x] 表示检查该谓词或把目标交给对账，‹ › 表示可选值：每个目标只提供它的真实资源支持的保护，各有代价），← 反向。Enter 让探索器尝试这个世界的所有调度；答案必须安全，代价也不能超过所需。被攻破时按 t 打开反例。",
         )),
-        Work::Break(_) => Some((
+        Work::Break(_) => Some(lang.pick(
             "Schedule: ↑↓ picks a step, Tab a field ([ ] marks it), Space or → changes it and ← back, as in a design (tick, worker, action, target; a tick can also be typed), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
             "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（tick、Worker、动作、目标；tick 也可以直接输入），a 在下一 tick 添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的 tick）。按 t 在独立的时间线上打开调度。",
         )),
-        Work::Sql(_) => Some((
+        Work::Sql(_) => Some(lang.pick(
             "SQL: write each statement as one UPDATE with named parameters (:job, :owner, :token, :now, :ttl). While you type, every key is text; Esc stops typing, e starts again, Tab switches the statement. Enter runs them on a real SQLite against the lesson's scenario and every edge case; a statement SQLite refuses is shown with its line:column and is not counted as a try.",
             "SQL：每条语句写成一条带命名参数（:job、:owner、:token、:now、:ttl）的 UPDATE。输入时每个键都是文字；Esc 结束输入，e 重新开始，Tab 切换语句。Enter 在真实的 SQLite 上，对本课的场景和每个边界用例运行这些语句；SQLite 拒绝的语句会标出行:列，不计入作答次数。",
         )),
-        Work::Quiz { .. } => Some((
+        Work::Quiz { .. } => Some(lang.pick(
             "Quiz: ( ) one answer, [ ] any number. A digit chooses the option with that number; the options stay on screen with the hints. From your second wrong try on, the first wrong option you chose says so; once solved or the solution is open, every option says ✓ true or ✗ false, and why.",
             "测验：( ) 单选，[ ] 多选。数字键选择对应编号的选项；打开提示时选项仍然显示。从第二次答错起，会指出你选错的第一个选项；解出或打开解答之后，每个选项都显示 ✓ 正确 或 ✗ 错误 以及原因。",
         )),
         _ => None,
     };
-    if let Some((en, zh)) = said {
+    if let Some(said) = said {
         lines.push(Line::default());
-        prose(lines, lang.pick(en, zh), theme.plain());
+        prose(lines, said, theme.plain());
     }
     lines.push(Line::default());
     prose(

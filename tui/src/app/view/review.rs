@@ -63,11 +63,10 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
         frame,
         header,
         lang.pick("Your progress", "学习进度"),
-        &if lang == Lang::Zh {
-            format!("已解决 {solved}/{}", rows.len())
-        } else {
-            format!("{solved} of {} solved", rows.len())
-        },
+        &lang.pick(
+            format!("{solved} of {} solved", rows.len()),
+            format!("已解决 {solved}/{}", rows.len()),
+        ),
         theme,
     );
     let width = usize::from(list_area.width);

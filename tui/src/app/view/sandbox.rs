@@ -61,11 +61,10 @@ pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String
         .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
         .map(|t| format!(" → {}", scenario.target_id(t)))
         .unwrap_or_default();
-    let head = if lang == Lang::Zh {
-        format!("第 {index} 步 · tick {}", step.at)
-    } else {
-        format!("Step {index} · tick {}", step.at)
-    };
+    let head = lang.pick(
+        format!("Step {index} · tick {}", step.at),
+        format!("第 {index} 步 · tick {}", step.at),
+    );
     // The glyph the timeline shows, then the action in words.
     let glyph = sim_core::action_glyph(step.action);
     let name = crate::app::timeline::action_name(step.action, lang);
@@ -193,10 +192,12 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
         lang.pick("⏸ paused", "⏸ 已暂停")
     };
     let (step, count) = (timeline.cursor + 1, timeline.len());
-    let position = match (count, lang == Lang::Zh) {
-        (0, _) => lang.pick("no steps", "没有步骤").to_owned(),
-        (_, true) => format!("第 {step}/{count} 步 · {playing}"),
-        (_, false) => format!("step {step} of {count} · {playing}"),
+    let position = match count {
+        0 => lang.pick("no steps", "没有步骤").to_owned(),
+        _ => lang.pick(
+            format!("step {step} of {count} · {playing}"),
+            format!("第 {step}/{count} 步 · {playing}"),
+        ),
     };
     render_header(
         frame,
