@@ -1123,10 +1123,7 @@ fn sql_answer_lines(
         return;
     }
     for refusal in &work.refused {
-        let said = match lang {
-            Lang::En => &refusal.en,
-            Lang::Zh => &refusal.zh,
-        };
+        let said = lang.pick(&refusal.en, &refusal.zh);
         verdict(
             lines,
             false,
