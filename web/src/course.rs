@@ -64,6 +64,9 @@ struct MapJson<'a> {
     /// The next unfinished exercise, in the order of the review (lesson,
     /// level, file), which the lessons' exercises below follow.
     next: Option<NextJson<'a>>,
+    /// Exercises done in the whole course, and the course's count.
+    completed: usize,
+    total: usize,
 }
 
 #[derive(Serialize)]
@@ -77,6 +80,8 @@ struct MapLessonJson<'a> {
     sections_read: usize,
     exercises: Vec<MapExerciseJson<'a>>,
     completed: usize,
+    /// Every exercise of the lesson is done (the session's count).
+    done: bool,
 }
 
 #[derive(Serialize)]
@@ -661,14 +666,21 @@ impl Course {
                     })
                     .collect(),
                 completed: session.completed(lesson).0,
+                done: {
+                    let (done, total) = session.completed(lesson);
+                    done == total
+                },
             })
             .collect();
+        let (completed, total) = session.completed_overall();
         to_value(&MapJson {
             lang: session.lang(),
             lessons,
             position: progress.position.as_ref(),
             self_check: &progress.self_check,
             next: next_json(session, lang),
+            completed,
+            total,
         })
     }
 
@@ -1577,6 +1589,10 @@ mod tests {
         assert_eq!(listed, order);
         assert_eq!(map["next"]["exercise"], json!(order[0]));
         assert_eq!(map["lessons"][0]["exercises"][0]["standing"], "not-started");
+        // The counts the map and the review show are the session's.
+        assert_eq!(map["completed"], 0);
+        assert_eq!(map["total"], course.session().completed_overall().1);
+        assert_eq!(map["lessons"][0]["done"], false);
         // A try: counted on the map, the answer kept and given back on
         // the screen.
         let answer = first_try(&course, lesson, &order[0]);

@@ -180,7 +180,7 @@ function viewMap() {
   const list = h('ol', { class: 'lessons' });
   for (const lesson of map.lessons) {
     const total = lesson.exercises.length;
-    list.append(h('li', { class: lesson.completed === total ? 'lesson-card done' : 'lesson-card' },
+    list.append(h('li', { class: lesson.done ? 'lesson-card done' : 'lesson-card' },
       h('h3', {}, h('a', { href: lessonHref(lesson.id) }, `${lesson.order}. ${lesson.title}`)),
       h('p', {}, inline(lesson.summary)),
       progressBar(lesson.completed, total, t('exercisesDone')),
@@ -239,7 +239,7 @@ function viewReview() {
   const { next } = map;
   return h('article', { class: 'review' },
     h('h1', {}, t('review')),
-    h('p', {}, tf('solvedOf', { n: map.lessons.reduce((n, lesson) => n + lesson.completed, 0), m: rows.length })),
+    h('p', {}, tf('solvedOf', { n: map.completed, m: map.total })),
     next ? h('a', { class: 'button primary next-unfinished', href: lessonHref(next.lesson, next.exercise) }, `${t('nextUnfinished')} →`)
       : h('p', { class: 'verdict good' }, t('allSolved')),
     h('table', { class: 'review-table' },
