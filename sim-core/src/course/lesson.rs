@@ -186,6 +186,18 @@ impl ExerciseKind {
         }
     }
 
+    /// The kind as the exercise screen's heading: what the learner does.
+    pub fn heading(&self, lang: Lang) -> &'static str {
+        match self {
+            ExerciseKind::Mark { .. } => lang.pick("Mark the stale writes", "标出旧写入"),
+            ExerciseKind::Predict { .. } => lang.pick("Predict the outcomes", "预测结果"),
+            ExerciseKind::Design { .. } => lang.pick("Design the protection", "设计保护"),
+            ExerciseKind::Break { .. } => lang.pick("Break the design", "攻破设计"),
+            ExerciseKind::Quiz { .. } => lang.pick("Quiz", "测验"),
+            ExerciseKind::Sql { .. } => lang.pick("Write the SQL", "写 SQL"),
+        }
+    }
+
     /// The scenario the exercise is played on, if it has one.
     pub fn scenario(&self) -> Option<usize> {
         match self {

@@ -50,7 +50,7 @@ pub use progress::{
     SelfCheck,
 };
 pub use screen::{
-    Act, ExerciseScreen, FeedbackItem, FeedbackView, Item, RevealView, Tone, Verdict, kind_label,
+    Act, ExerciseScreen, FeedbackItem, FeedbackView, Item, RevealView, Tone, Verdict, tries_words,
 };
 pub use session::{CourseSession, Graded, Hint, SelfCheckLevel};
 

@@ -352,7 +352,7 @@ impl CourseSession {
             exercise: id.to_owned(),
             title: exercise.title(lang).to_owned(),
             kind: exercise.kind.name(),
-            kind_label: kind_label(exercise.kind.name(), lang).to_owned(),
+            kind_label: exercise.kind.heading(lang).to_owned(),
             task: exercise.prompt.get(lang).to_owned(),
             standing,
             standing_label: standing_label(standing, record.attempts, lang),
@@ -494,20 +494,8 @@ pub(crate) fn verdict_label(verdict: Verdict, lang: Lang) -> String {
     .to_owned()
 }
 
-/// An exercise kind in words.
-pub fn kind_label(kind: &str, lang: Lang) -> &'static str {
-    match kind {
-        "mark" => lang.pick("Mark the stale writes", "标出旧写入"),
-        "predict" => lang.pick("Predict the outcomes", "预测结果"),
-        "design" => lang.pick("Design the protection", "设计保护"),
-        "break" => lang.pick("Break the design", "攻破设计"),
-        "quiz" => lang.pick("Quiz", "测验"),
-        "sql" => lang.pick("Write the SQL", "写 SQL"),
-        _ => lang.pick("Exercise", "练习"),
-    }
-}
-
-fn tries_words(tries: u32, lang: Lang) -> String {
+/// "1 try", "2 tries", "作答 2 次": the screen's header and the review.
+pub fn tries_words(tries: u32, lang: Lang) -> String {
     match (lang, tries) {
         (Lang::En, 1) => "1 try".to_owned(),
         (Lang::En, n) => format!("{n} tries"),

@@ -5,7 +5,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
-use sim_core::Lang;
 use sim_core::course::{Lesson, Standing, concept_name};
 
 use super::{clamp_scroll, render_header, section};
@@ -225,15 +224,6 @@ pub(crate) fn standing_style(standing: Standing, theme: Theme) -> ratatui::style
         Standing::Solved | Standing::SolvedWithSolution => theme.good(),
         Standing::Revealed => theme.warn(),
         Standing::NotStarted | Standing::Tried => theme.dim(),
-    }
-}
-
-/// "2 tries", "已尝试 2 次".
-pub(crate) fn tries(lang: Lang, attempts: u32) -> String {
-    match lang {
-        Lang::En if attempts == 1 => "1 try".to_owned(),
-        Lang::En => format!("{attempts} tries"),
-        Lang::Zh => format!("已尝试 {attempts} 次"),
     }
 }
 

@@ -32,7 +32,7 @@ fn row_line(app: &App, row: &ReviewRow, width: usize, standing_width: usize) -> 
     let place = format!("{order}.{}", row.level + 1);
     let counts = format!(
         "{} · {}",
-        super::lesson::tries(lang, row.attempts),
+        sim_core::course::tries_words(row.attempts, lang),
         hints(lang, row.hints_used)
     );
     let state = row.standing.label().get(lang).to_owned();
