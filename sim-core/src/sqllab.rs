@@ -491,12 +491,34 @@ pub struct SlotRefusal {
     /// A syntax error's position in the statement (1-based).
     pub line: Option<u32>,
     pub col: Option<u32>,
+    /// Nothing was written in this slot: not SQLite's refusal but an
+    /// answer not finished (older records lack it: not empty).
+    #[serde(default)]
+    pub empty: bool,
 }
 
 impl SlotRefusal {
     /// Why the statement was refused, in `lang`.
     pub fn message(&self, lang: Lang) -> &str {
         lang.pick(&self.en, &self.zh)
+    }
+
+    /// The one line that sums up a hand-in the box refused, in both front
+    /// ends (each refusal's own message is shown by its statement): a
+    /// statement still empty is said as that, not as SQLite refusing it.
+    /// Neither counts as a try.
+    pub fn status(refused: &[SlotRefusal], lang: Lang) -> &'static str {
+        if !refused.is_empty() && refused.iter().all(|r| r.empty) {
+            lang.pick(
+                "✗ A statement is still empty (not a try): write it.",
+                "✗ 还有语句是空的：请写上（不计入作答次数）。",
+            )
+        } else {
+            lang.pick(
+                "✗ SQLite refused a statement (not a try): see its message.",
+                "✗ SQLite 拒绝了一条语句（不计入作答次数）：见该语句的说明。",
+            )
+        }
     }
 }
 

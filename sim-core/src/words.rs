@@ -524,11 +524,6 @@ pub const PAGE_WORDS: &[PageWord] = &[
         "正在 SQLite 上运行你的语句…",
     ),
     word(
-        "sqlRefused",
-        "SQLite did not run your statements: see the message under each one marked ✗.",
-        "SQLite 没有运行你的语句：请看标 ✗ 的语句下方的说明。",
-    ),
-    word(
         "sqlRestarted",
         "SQLite did not answer within {s} s, so it was stopped and a fresh one started. Your statements were not graded and the try does not count.",
         "SQLite 在 {s} 秒内没有回答，已被停止并重新启动。你的语句没有评分，也不计入作答次数。",

@@ -83,6 +83,7 @@ fn slot_refusal(slot: Slot, refusal: &Refusal) -> SlotRefusal {
         zh: refusal.message(Lang::Zh),
         line,
         col,
+        empty: matches!(refusal, Refusal::Empty),
     }
 }
 

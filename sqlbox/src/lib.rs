@@ -366,6 +366,16 @@ fn syntax(sql: &str, error: &rusqlite::Error) -> Refusal {
             }
         }
         rusqlite::Error::MultipleStatement => Refusal::MultipleStatements,
+        // SQLite gives no offset when the text ends before the statement
+        // does; the place to go on writing is the end.
+        rusqlite::Error::SqliteFailure(_, Some(msg)) if msg == "incomplete input" => {
+            let (line, col) = line_col(sql.trim_end(), sql.len());
+            Refusal::Syntax {
+                message: msg.clone(),
+                line,
+                col,
+            }
+        }
         other => Refusal::Failed {
             message: other.to_string(),
         },
@@ -738,6 +748,27 @@ mod tests {
         };
         assert!(message.contains("near \"WHER\""), "{message}");
         assert_eq!((line, col), (2, 20), "{message}");
+    }
+
+    /// Issue 22: a statement that stops short ("incomplete input", which
+    /// SQLite reports without an offset) is a syntax error at its end.
+    #[test]
+    fn an_unfinished_statement_is_a_syntax_error_at_its_end() {
+        let conn = table();
+        for (sql, at) in [
+            ("UPDATE jobs SET", (1, 16)),
+            ("UPDATE jobs\nSET state = 'done'\nWHERE id = (", (3, 13)),
+            // An unclosed string: where it opens.
+            ("UPDATE jobs SET state = 'x' WHERE id = 'a", (1, 40)),
+        ] {
+            let error = run_untrusted(&conn, sql, &[Kind::Update], &params());
+            let Err(Refusal::Syntax { message, line, col }) = &error else {
+                panic!("{sql}: {error:?}");
+            };
+            assert_eq!((*line, *col), at, "{sql}: {message}");
+            let said = error.unwrap_err().message(Lang::En);
+            assert!(said.starts_with(&format!("{}:{}: ", at.0, at.1)), "{said}");
+        }
     }
 
     #[test]

@@ -92,8 +92,8 @@ fn with_session(
 /// The learner's action on a `sql` exercise (`act`: the JSON of
 /// sim-core's `Act`), in the worker's session. A hand-in runs the
 /// exercise's plan with the statements on SQLite first: `{"progress",
-/// "value"}` as JSON, where `value` is `{"refused": [...]}` when the box
-/// refused a statement (not a try), else `{"screen": …}`, the exercise's
+/// "value"}` as JSON, where `value` is `{"refused": [...], "status"}` when
+/// the box refused a statement (not a try; `status` sums it up), else `{"screen": …}`, the exercise's
 /// screen after the act as the page's `Course.act` gives it (the try
 /// recorded in `progress`).
 pub fn act_sql(
@@ -120,7 +120,8 @@ pub fn act_sql(
                         .iter()
                         .map(|r| json!({ "slot": r.slot, "message": r.message(lang), "line": r.line, "col": r.col }))
                         .collect();
-                    return Ok(json!({ "refused": refused }));
+                    let status = sim_core::sqllab::SlotRefusal::status(&run.refused, lang);
+                    return Ok(json!({ "refused": refused, "status": status }));
                 }
                 course.hand_in_sql(lesson, exercise, answer, run, lang)
             }

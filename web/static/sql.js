@@ -177,7 +177,7 @@ export function sqlExercise(kind, page, lesson, exercise, body, { submit, change
     if (value.refused) {
       // Once the verdict is drawn (and focused), the caret goes to the statement.
       setTimeout(() => showRefusals(boxes, value.refused), 0);
-      throw new Error(t('sqlRefused'));
+      throw new Error(value.status);
     }
     return value.screen;
   }, (error) => {

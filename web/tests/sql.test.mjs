@@ -131,6 +131,9 @@ for (const [name, statements] of Object.entries(answers)) {
         assert.equal(terminal.correct, false, `${exercise}: refused in the page, not passed in the terminal`);
         const said = sameBound(terminal.refusal ?? JSON.stringify(terminal.items));
         assert.ok(said.includes(sameBound(page.refused[0].message)), `${exercise}: the terminal gives the page's reason: ${said}`);
+        // The verdict line: a statement left empty is not SQLite's refusal.
+        const empty = asked.some((slot) => !given[slot].trim());
+        assert.match(page.status, empty ? /still empty/ : /SQLite refused/, `${exercise}: ${page.status}`);
         continue;
       }
       const feedback = page.screen.feedback;

@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Some("web") => web(),
         Some("e2e") => e2e(),
         Some("install-test") => web().and_then(|()| install_test()),
+        Some("release-size") => web().and_then(|()| release_size()),
         _ => {
             say("usage: cargo xtask test        run every check and test");
             say("       cargo xtask wasm-check  build the engine for wasm32-unknown-unknown");
@@ -36,6 +37,9 @@ fn main() -> ExitCode {
             );
             say(
                 "       cargo xtask install-test  build the page, install fencelab in a temporary root, use it from an empty folder",
+            );
+            say(
+                "       cargo xtask release-size  build the page and the release binary, check its size",
             );
             return ExitCode::from(2);
         }
@@ -118,6 +122,7 @@ fn test() -> Result<(), String> {
     e2e()?;
     // After e2e: the page is built, so the installed binary embeds it.
     install_test()?;
+    release_size()?;
     say("\nall checks passed");
     Ok(())
 }
@@ -533,6 +538,47 @@ fn install_test() -> Result<(), String> {
             "--ignored",
         ]),
     )
+}
+
+/// The most the binary `cargo install --path tui` gives may weigh (issue
+/// 22: it was 56 MB, 45 of them line tables, before the release profile
+/// dropped debug info).
+const RELEASE_BINARY_BUDGET_MB: u64 = 20;
+
+/// Builds `fencelab` as `cargo install` does (the release profile, the page
+/// embedded) and checks its size against [`RELEASE_BINARY_BUDGET_MB`].
+fn release_size() -> Result<(), String> {
+    run(
+        "the release binary (as `cargo install --path tui` builds it)",
+        cargo().args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "fencelab",
+            "--bin",
+            "fencelab",
+        ]),
+    )?;
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let binary = target
+        .join("release")
+        .join(format!("fencelab{}", std::env::consts::EXE_SUFFIX));
+    let bytes = std::fs::metadata(&binary)
+        .map_err(|error| format!("{}: {error}", binary.display()))?
+        .len();
+    let megabytes = bytes as f64 / 1_000_000.0;
+    say(&format!(
+        "release binary: {} is {megabytes:.1} MB (budget {RELEASE_BINARY_BUDGET_MB} MB)",
+        binary.display()
+    ));
+    if bytes > RELEASE_BINARY_BUDGET_MB * 1_000_000 {
+        return Err(format!(
+            "the release binary is {megabytes:.1} MB, over its {RELEASE_BINARY_BUDGET_MB} MB budget"
+        ));
+    }
+    Ok(())
 }
 
 /// `apt-get install -y` of Debian packages, when running as root (CI);

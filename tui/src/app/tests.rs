@@ -2704,6 +2704,32 @@ fn sql_exercise_typing_and_a_refused_statement() {
     }
 }
 
+/// Issue 22: one statement written and another left empty is an answer
+/// not finished, said so — not "SQLite refused a statement" — and no try.
+#[test]
+fn a_statement_left_empty_is_said_to_be_empty() {
+    for (zh, words) in [(false, "still empty"), (true, "还有语句是空的")] {
+        let (mut h, _, _) = open_kind("sql", 80, 24);
+        if zh {
+            h.char('l');
+        }
+        h.char('e');
+        for c in "UPDATE jobs SET state = 'done' WHERE id = :job".chars() {
+            h.char(c);
+        }
+        h.key(KeyCode::Esc).key(KeyCode::Enter);
+        let status = h.app.status.clone().unwrap_or_default();
+        assert!(status.contains(words), "{status}");
+        assert!(!status.contains("SQLite"), "{status}");
+        let (lesson, exercise) = h.app.lesson_exercise(0, h.exercise().exercise).unwrap();
+        let (lesson, exercise) = (lesson.id.clone(), exercise.id.clone());
+        assert_eq!(
+            h.app.session.exercise_progress(&lesson, &exercise).attempts,
+            0
+        );
+    }
+}
+
 #[test]
 fn the_sql_editor_edits_text_and_moves_by_line() {
     let (mut h, _, _) = open_kind("sql", 80, 24);

@@ -93,9 +93,16 @@ impl Drop for Server {
 /// `GET path` on 127.0.0.1:`port`, naming the server as a browser does
 /// (it answers only its own Host): the response head and body.
 fn get(port: u16, path: &str) -> (String, Vec<u8>) {
+    get_with(port, path, "")
+}
+
+/// `GET path` with more header lines (each ending `\r\n`).
+fn get_with(port: u16, path: &str, headers: &str) -> (String, Vec<u8>) {
     let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
     stream
-        .write_all(format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n").as_bytes())
+        .write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{headers}\r\n").as_bytes(),
+        )
         .unwrap();
     let mut response = Vec::new();
     stream.read_to_end(&mut response).unwrap();
@@ -152,6 +159,24 @@ fn check_web(bin: &Path, empty: &Path, dist: &Path) {
     assert!(head.contains("Content-Type: application/wasm"), "{head}");
     let bytes = std::fs::read(&wasm).unwrap();
     assert!(body == bytes, "/{name} is not {}", wasm.display());
+    // A browser takes it compressed, less than half the size.
+    let (head, body) = get_with(port, &format!("/{name}"), "Accept-Encoding: gzip, br\r\n");
+    assert!(head.contains("Content-Encoding: gzip"), "{head}");
+    assert!(
+        body.len() * 2 < bytes.len(),
+        "{} gzipped of {}",
+        body.len(),
+        bytes.len()
+    );
+    let mut unpacked = Vec::new();
+    flate2::read::GzDecoder::new(body.as_slice())
+        .read_to_end(&mut unpacked)
+        .unwrap();
+    assert!(
+        unpacked == bytes,
+        "/{name} gzipped is not {}",
+        wasm.display()
+    );
     drop(server);
 }
 

@@ -1100,8 +1100,8 @@ fn after_hand_in(app: &mut App, state: &mut ExerciseState, handed: Result<(), Co
         // Refused by the box: shown by the editor, not graded, not counted.
         Err(CourseError::SqlRefused(refused)) => {
             app.say(
-                "✗ SQLite refused a statement: see the panel (not counted as a try).",
-                "✗ SQLite 拒绝了一条语句：见面板（不计入作答次数）。",
+                sim_core::sqllab::SlotRefusal::status(&refused, sim_core::Lang::En),
+                sim_core::sqllab::SlotRefusal::status(&refused, sim_core::Lang::Zh),
             );
             if let Work::Sql(work) = &mut state.work {
                 if let Some(first) = refused.first()
