@@ -278,10 +278,15 @@ fn step(
         };
         match input.wait(timeout)? {
             Input::Gone => return Ok(Some(INPUT_GONE)),
-            Input::Idle => {}
             // crossterm reads only what poll(2) saw waiting, then hands out
-            // every event it parsed from it (a paste is many).
-            Input::Ready => {
+            // every event it parsed from it (a paste is many). When idle,
+            // its queue is drained too: a resize (SIGWINCH, which also cut
+            // our wait short) is waiting there, and left until a key comes
+            // it would be handed out alone and swallow that key (crossterm
+            // watches the terminal edge-triggered and reads it no further
+            // once a signal's event is returned: the key came only with the
+            // next one).
+            Input::Idle | Input::Ready => {
                 while event::poll(Duration::ZERO)? {
                     let event = event::read()?;
                     if let Some(message) = message_for_event(app, &event) {

@@ -3,7 +3,8 @@
 //! outcome's words, never with the ✓ and ✗ of right and wrong), a quiz
 //! with a hint open keeps its options on screen, a digit choosing the one
 //! shown with that number, and a quiz solved by copying its worked
-//! solution is "solved with the solution" on the review.
+//! solution is "solved with the solution" on the review, and the first key
+//! after a resize acts.
 
 use std::path::Path;
 use std::time::Duration;
@@ -227,4 +228,44 @@ fn a_quiz_solved_with_its_solution_says_so_on_the_review() {
     assert!(row.contains("(✓)"), "{review}");
     assert!(row.contains("solved with the solution"), "{review}");
     tmux.send(&["q"]);
+}
+
+/// Issue 22: the first key after a resize acts once (it was swallowed, and
+/// the next one acted twice), `q` too.
+#[test]
+fn the_first_key_after_a_resize_acts() {
+    let lesson = lesson_one();
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "cd {repo} && {bin} --lessons lessons --data-dir {data}; sleep 60",
+        repo = quoted(&repo()),
+        data = quoted(dir.path()),
+        bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
+    );
+    let tmux = Tmux::start(&command);
+    let title = lesson.title.en.clone();
+    tmux.wait_for("the course map", |s| s.contains(&title));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("lesson 1's first level", |s| s.contains("level 1 of"));
+    let widest = |screen: &str| screen.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    for (step, (width, height)) in [(100, 30), (80, 24)].into_iter().enumerate() {
+        tmux.resize(width, height);
+        // Drawn at the new size: the header's right end is at the edge.
+        tmux.wait_for("the screen at its new size", |s| {
+            widest(s) == usize::from(width)
+        });
+        tmux.send(&["Right"]);
+        let level = format!("level {} of", step + 2);
+        tmux.wait_for(&level, |s| s.contains(&level));
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            tmux.screen().contains(&level),
+            "one key, one step:\n{}",
+            tmux.screen()
+        );
+    }
+    tmux.resize(120, 40);
+    tmux.wait_for("the screen at 120 columns", |s| widest(s) == 120);
+    tmux.send(&["q"]);
+    tmux.wait_for("the app gone", |s| !s.contains(&title));
 }

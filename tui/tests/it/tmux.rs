@@ -77,6 +77,13 @@ impl Tmux {
         assert!(output.status.success(), "send-keys -l {text}");
     }
 
+    /// Resizes the window, as a learner dragging the terminal's corner.
+    pub(crate) fn resize(&self, width: u16, height: u16) {
+        let (width, height) = (width.to_string(), height.to_string());
+        let output = self.run(&["resize-window", "-t", "main", "-x", &width, "-y", &height]);
+        assert!(output.status.success(), "resize-window {width}x{height}");
+    }
+
     pub(crate) fn screen(&self) -> String {
         let output = self.run(&["capture-pane", "-p", "-t", "main"]);
         String::from_utf8_lossy(&output.stdout).into_owned()
