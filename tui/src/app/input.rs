@@ -8,6 +8,14 @@
 //! reads (standard input when it is a terminal, else `/dev/tty`), and
 //! calls crossterm only when a key is really waiting. A hang-up or an
 //! error on the descriptor means the learner's terminal is gone.
+//!
+//! It also wakes when the terminal is resized (SIGWINCH, through a pipe of
+//! its own: the signal may be delivered to any thread, so an interrupted
+//! wait is not enough). The loop then drains crossterm's queue at once.
+//! Left there until a key arrived, the resize would be handed out alone
+//! and swallow that key: crossterm watches the terminal edge-triggered and
+//! returns the signal's event without reading the bytes that came with it,
+//! which then waited for the next key.
 
 use std::io;
 use std::time::Duration;
@@ -28,6 +36,10 @@ pub(crate) enum Input {
 pub(crate) struct Watch {
     #[cfg(unix)]
     tty: Tty,
+    /// The read end of the pipe a SIGWINCH writes to (none if the signal
+    /// could not be hooked: a resize then waits for the next wake-up).
+    #[cfg(unix)]
+    resized: Option<std::os::unix::net::UnixStream>,
 }
 
 #[cfg(unix)]
@@ -47,7 +59,10 @@ impl Watch {
             } else {
                 Tty::Opened(std::fs::File::open("/dev/tty")?)
             };
-            Ok(Watch { tty })
+            Ok(Watch {
+                tty,
+                resized: resize_pipe(),
+            })
         }
         #[cfg(not(unix))]
         Ok(Watch {})
@@ -63,7 +78,10 @@ impl Watch {
             Tty::Stdin => stdin.as_fd(),
             Tty::Opened(file) => file.as_fd(),
         };
-        let mut fds = [PollFd::from_borrowed_fd(fd, PollFlags::IN)];
+        let mut fds = vec![PollFd::from_borrowed_fd(fd, PollFlags::IN)];
+        if let Some(resized) = &self.resized {
+            fds.push(PollFd::from_borrowed_fd(resized.as_fd(), PollFlags::IN));
+        }
         let timeout = Timespec {
             tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(timeout.subsec_nanos()),
@@ -72,6 +90,12 @@ impl Watch {
             Ok(0) => Ok(Input::Idle),
             Ok(_) => {
                 let revents = fds[0].revents();
+                if fds
+                    .get(1)
+                    .is_some_and(|f| f.revents().contains(PollFlags::IN))
+                {
+                    self.empty_resize_pipe();
+                }
                 if revents.intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL) {
                     Ok(Input::Gone)
                 } else if revents.contains(PollFlags::IN) {
@@ -86,6 +110,17 @@ impl Watch {
         }
     }
 
+    /// Reads what the resize signals wrote, so the pipe wakes the next
+    /// wait only for the next resize.
+    #[cfg(unix)]
+    fn empty_resize_pipe(&self) {
+        use std::io::Read as _;
+        if let Some(mut resized) = self.resized.as_ref() {
+            let mut bytes = [0_u8; 64];
+            while matches!(resized.read(&mut bytes), Ok(n) if n == bytes.len()) {}
+        }
+    }
+
     /// Waits up to `timeout` for input (crossterm's own wait where poll(2)
     /// is not available).
     #[cfg(not(unix))]
@@ -96,4 +131,13 @@ impl Watch {
             Input::Idle
         })
     }
+}
+
+/// A pipe that SIGWINCH writes a byte to; its non-blocking read end.
+#[cfg(unix)]
+fn resize_pipe() -> Option<std::os::unix::net::UnixStream> {
+    let (read, write) = std::os::unix::net::UnixStream::pair().ok()?;
+    read.set_nonblocking(true).ok()?;
+    signal_hook::low_level::pipe::register(signal_hook::consts::SIGWINCH, write).ok()?;
+    Some(read)
 }

@@ -279,13 +279,9 @@ fn step(
         match input.wait(timeout)? {
             Input::Gone => return Ok(Some(INPUT_GONE)),
             // crossterm reads only what poll(2) saw waiting, then hands out
-            // every event it parsed from it (a paste is many). When idle,
-            // its queue is drained too: a resize (SIGWINCH, which also cut
-            // our wait short) is waiting there, and left until a key comes
-            // it would be handed out alone and swallow that key (crossterm
-            // watches the terminal edge-triggered and reads it no further
-            // once a signal's event is returned: the key came only with the
-            // next one).
+            // every event it parsed from it (a paste is many). When no key
+            // woke us, its queue is drained too: a resize is waiting there,
+            // which would swallow the next key (see `input`).
             Input::Idle | Input::Ready => {
                 while event::poll(Duration::ZERO)? {
                     let event = event::read()?;
