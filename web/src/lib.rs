@@ -17,12 +17,10 @@ pub use course::{Course, act_from_json};
 
 use serde_json::{Value, json};
 use sim_core::Lang;
-use std::collections::BTreeMap;
 
-use serde::Serialize;
 use sim_core::explore::{
-    Control, EXPLORER_OFFER, Exploration, ExplorerOffer, ExplorerSettings, NumberSetting, Report,
-    RunToEnd, SettingsError, explore_limited,
+    Control, Exploration, ExplorerSettings, FormField, Report, ReportView, RunToEnd, SettingsError,
+    explore_limited,
 };
 
 use crate::timeline::timeline;
@@ -93,20 +91,30 @@ pub fn explore_json(options_json: &str, lang: Lang) -> Result<String, WebError> 
 }
 
 /// Runs an explorer, telling `control` how it goes, and returns the
-/// `fencelab explore --json` object plus, when it found a counterexample,
-/// its `timeline` (with every verdict) for the page to play.
+/// `fencelab explore --json` object plus the report in words (`view`,
+/// sim-core's [`ReportView`], which the page draws) and, when it found a
+/// counterexample, its `timeline` (with every verdict) for the page to
+/// play. `elapsed_ms` says how long the search took (the page's clock).
 pub fn explore_report(
     options_json: &str,
     lang: Lang,
     control: &mut dyn Control,
+    elapsed_ms: &dyn Fn() -> u64,
 ) -> Result<Value, WebError> {
     let report = explore_with(options_json, control)?;
-    let mut value = report.to_json(0, lang);
-    if let (Some(found), Value::Object(map)) = (&report.counterexample, &mut value) {
+    let elapsed_ms = elapsed_ms();
+    let mut value = report.to_json(elapsed_ms, lang);
+    if let Value::Object(map) = &mut value {
         map.insert(
-            "timeline".into(),
-            timeline(&found.scenario, lang, &Reveal::Everything),
+            "view".into(),
+            serde_json::to_value(ReportView::new(&report, elapsed_ms, lang)).unwrap_or_default(),
         );
+        if let Some(found) = &report.counterexample {
+            map.insert(
+                "timeline".into(),
+                timeline(&found.scenario, lang, &Reveal::Everything),
+            );
+        }
     }
     Ok(value)
 }
@@ -122,58 +130,16 @@ fn explore_with(options_json: &str, control: &mut dyn Control) -> Result<Report,
         .map_err(|error| WebError::Settings(SettingsError::World(error)))
 }
 
-const OFFER: ExplorerOffer = EXPLORER_OFFER;
-
-/// What the explorer's form offers: designs, protections, and each number
-/// with its default and range — sim-core's `EXPLORER_OFFER`, as the
-/// terminal's explorer screen and `fencelab explore` read it.
-#[derive(Debug, Serialize)]
+/// What the explorer's form offers: each field of sim-core's explorer
+/// screen with its label, default and range or choices, in `lang`.
+#[derive(Debug, serde::Serialize)]
 pub struct ExplorerChoices {
-    designs: Vec<&'static str>,
-    default_design: &'static str,
-    protections: Vec<&'static str>,
-    /// Each protection in words, in the language asked for.
-    protection_words: BTreeMap<&'static str, &'static str>,
-    numbers: BTreeMap<&'static str, NumberJson>,
-}
-
-#[derive(Debug, Serialize)]
-struct NumberJson {
-    default: u64,
-    min: u64,
-    max: u64,
+    fields: Vec<FormField>,
 }
 
 pub fn explorer_choices(lang: Lang) -> ExplorerChoices {
-    let number = |setting: NumberSetting| NumberJson {
-        default: setting.default,
-        min: setting.min,
-        max: setting.max,
-    };
     ExplorerChoices {
-        designs: OFFER.designs.iter().map(|d| d.name()).collect(),
-        default_design: OFFER.default_design().name(),
-        protections: OFFER.protections.iter().map(|p| p.name()).collect(),
-        protection_words: OFFER
-            .protections
-            .iter()
-            .map(|p| (p.name(), sim_core::protect_words(*p, lang)))
-            .collect(),
-        numbers: [
-            ("workers", OFFER.workers),
-            ("ttl", OFFER.ttl),
-            ("jobs", OFFER.jobs),
-            ("seed", OFFER.seed),
-            ("cases", OFFER.cases),
-            ("max_time", OFFER.max_time),
-            ("max_claims", OFFER.max_claims),
-            ("max_steps", OFFER.max_steps),
-            ("max_in_flight", OFFER.max_in_flight),
-            ("max_delay", OFFER.max_delay),
-        ]
-        .into_iter()
-        .map(|(key, setting)| (key, number(setting)))
-        .collect(),
+        fields: sim_core::explore::form_fields(lang),
     }
 }
 
@@ -397,14 +363,24 @@ pub mod bindings {
         to_js(super::sandbox(toml, lang).map_err(|e| e.message(lang)))
     }
 
-    /// Progress reports for `explore`, passed to a JavaScript function
-    /// `(phase, cases, states, depth, shrinkSteps) => boolean`; `false`
-    /// stops the search. It also stops it, incomplete, once the options'
-    /// time limit has passed (sim-core reads no clock; the page's does).
+    /// The least time between two progress reports to the page.
+    #[cfg(feature = "explorer")]
+    const PROGRESS_EVERY_MS: f64 = 50.0;
+
+    /// Progress reports for `explore`, passed at most every
+    /// [`PROGRESS_EVERY_MS`] to a JavaScript function `(progress) =>
+    /// boolean` as the JSON text of sim-core's `ProgressView` (the words
+    /// the page shows); `false` stops the search. It also stops it,
+    /// incomplete, once the options' time limit has passed (sim-core reads
+    /// no clock; the page's does).
     #[cfg(feature = "explorer")]
     struct Reporter<'f> {
         callback: &'f js_sys::Function,
+        lang: Lang,
+        method: sim_core::explore::Method,
+        max_steps: u16,
         started_ms: f64,
+        reported_ms: f64,
         limit_ms: f64,
         out_of_time: bool,
     }
@@ -416,24 +392,26 @@ pub mod bindings {
         }
 
         fn progress(&mut self, progress: &sim_core::explore::Progress) -> bool {
-            if js_sys::Date::now() - self.started_ms >= self.limit_ms {
+            let now = js_sys::Date::now();
+            if now - self.started_ms >= self.limit_ms {
                 self.out_of_time = true;
                 return false;
             }
-            let phase = match progress.phase {
-                sim_core::explore::Phase::Searching => "searching",
-                sim_core::explore::Phase::Shrinking => "shrinking",
-            };
-            let numbers = js_sys::Array::of4(
-                &JsValue::from(progress.cases),
-                &JsValue::from(progress.states as f64),
-                &JsValue::from(progress.depth),
-                &JsValue::from(progress.shrink_steps),
+            if now - self.reported_ms < PROGRESS_EVERY_MS {
+                return true;
+            }
+            self.reported_ms = now;
+            let view = sim_core::explore::ProgressView::new(
+                progress,
+                self.method,
+                self.max_steps,
+                (now - self.started_ms) as u64,
+                self.lang,
             );
-            numbers.unshift(&JsValue::from_str(phase));
+            let text = serde_json::to_string(&view).unwrap_or_default();
             !matches!(
                 self.callback
-                    .apply(&JsValue::NULL, &numbers)
+                    .call1(&JsValue::NULL, &JsValue::from_str(&text))
                     .map(|r| r.as_bool()),
                 Ok(Some(false))
             )
@@ -442,7 +420,7 @@ pub mod bindings {
 
     /// Runs an explorer (options as JSON text, the knobs of `fencelab
     /// explore`), calling `on_progress` as it goes; the report (JSON text)
-    /// with the counterexample's `timeline`.
+    /// with its words (`view`) and the counterexample's `timeline`.
     #[cfg(feature = "explorer")]
     #[wasm_bindgen]
     pub fn explore(
@@ -451,17 +429,31 @@ pub mod bindings {
         on_progress: &js_sys::Function,
     ) -> Result<String, JsError> {
         let lang = language(lang)?;
-        let limit_ms = super::exploration(options_json)
-            .ok()
+        let exploration = super::exploration(options_json).ok();
+        let limit_ms = exploration
+            .as_ref()
             .and_then(|exploration| exploration.limits.time_limit_ms)
             .map_or(f64::INFINITY, |ms| ms as f64);
+        let (method, max_steps) = exploration
+            .map_or((sim_core::explore::Method::Exhaustive, 0), |exploration| {
+                (exploration.method, exploration.world.bounds.max_steps)
+            });
+        let started_ms = js_sys::Date::now();
         let mut reporter = Reporter {
             callback: on_progress,
-            started_ms: js_sys::Date::now(),
+            lang,
+            method,
+            max_steps,
+            started_ms,
+            reported_ms: f64::NEG_INFINITY,
             limit_ms,
             out_of_time: false,
         };
-        to_js(super::explore_report(options_json, lang, &mut reporter).map_err(|e| e.message(lang)))
+        let elapsed_ms = || (js_sys::Date::now() - started_ms).max(0.0) as u64;
+        to_js(
+            super::explore_report(options_json, lang, &mut reporter, &elapsed_ms)
+                .map_err(|e| e.message(lang)),
+        )
     }
 
     #[wasm_bindgen(js_name = explorerChoices)]
@@ -533,7 +525,10 @@ mod tests {
             "{explanation}"
         );
         let default = exploration("{}").unwrap().limits;
-        assert_eq!(default.max_states, EXPLORER_OFFER.max_states.default);
+        assert_eq!(
+            default.max_states,
+            sim_core::explore::EXPLORER_OFFER.max_states.default
+        );
     }
 
     #[test]
@@ -582,29 +577,72 @@ mod tests {
             r#"{"design":"ttl-lock-only","exhaustive":true}"#,
             Lang::En,
             &mut RunToEnd,
+            &|| 1500,
         )
         .unwrap();
         assert_eq!(found["verdict"], "unsafe");
         let step = found["violation"]["step"].as_u64().unwrap_or(999) as usize;
         assert_eq!(found["timeline"]["steps"][step]["mark"], "violation");
+        // The words the page draws are sim-core's report view of the same
+        // search, with the time the page measured.
+        assert_eq!(found["stats"]["elapsed_ms"], 1500);
+        let view = &found["view"];
+        assert_eq!(view["title"], "‼ UNSAFE");
+        assert_eq!(view["tone"], "bad");
+        assert_eq!(view["counterexample"]["step"], found["violation"]["step"]);
+        let schedule: Vec<&str> = found["schedule"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(view["counterexample"]["schedule"], schedule.join(" "));
+        assert!(
+            view["stats"]
+                .as_str()
+                .unwrap_or_default()
+                .ends_with("· 1.5 s"),
+            "{view}"
+        );
         let mut calls = 0;
         let mut stop = |_: &sim_core::explore::Progress| {
             calls += 1;
             false
         };
-        let stopped =
-            explore_report(r#"{"design":"full","cases":1000}"#, Lang::En, &mut stop).unwrap();
+        let stopped = explore_report(
+            r#"{"design":"full","cases":1000}"#,
+            Lang::En,
+            &mut stop,
+            &|| 0,
+        )
+        .unwrap();
         assert_eq!(stopped["verdict"], "cancelled");
+        assert_eq!(stopped["view"]["tone"], "warn");
         assert_eq!(calls, 1);
         let choices = serde_json::to_value(explorer_choices(Lang::Zh)).unwrap();
-        assert_eq!(
-            choices["protection_words"]["highest_token"],
-            sim_core::protect_words(sim_core::Protect::HighestToken, Lang::Zh)
+        let field = |key: &str| {
+            choices["fields"]
+                .as_array()
+                .and_then(|fields| fields.iter().find(|f| f["key"] == key))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let targets = field("targets");
+        assert!(
+            targets["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|o| o["value"] == "highest_token"
+                    && o["words"]
+                        == sim_core::protect_words(sim_core::Protect::HighestToken, Lang::Zh))
         );
-        assert_eq!(choices["designs"].as_array().map(Vec::len), Some(8));
-        assert_eq!(choices["default_design"], "ttl-lock-only");
-        assert_eq!(choices["numbers"]["workers"]["max"], 4);
-        assert_eq!(choices["numbers"]["max_in_flight"]["default"], 0);
+        assert_eq!(field("design")["options"].as_array().map(Vec::len), Some(8));
+        assert_eq!(field("design")["default"], "ttl-lock-only");
+        assert_eq!(field("workers")["input"], "number");
+        assert_eq!(field("workers")["max"], 4);
+        assert_eq!(field("max_in_flight")["default"], 0);
+        assert_eq!(field("cancel")["input"], "switch");
         let delayed =
             exploration(r#"{ "design": "sending-gateway", "max_in_flight": 2, "max_delay": 3 }"#)
                 .unwrap()

@@ -818,24 +818,28 @@ function breakExercise(lesson, exercise, body, { submit, change, answer }) {
 let worker = null;
 
 function viewExplore() {
-  const choices = JSON.parse(explorerChoices(lang()));
+  // Every field, its label, default and range or choices: the simulator's
+  // explorer screen (the same offer as `fencelab explore`).
+  const { fields } = JSON.parse(explorerChoices(lang()));
   const field = (label, input) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
-  const number = (id, value, min, max) => h('input', { type: 'number', id, value, min, max });
-  // Defaults and ranges come from the simulator's one explorer offer.
-  const offered = (key) => { const n = choices.numbers[key]; return number(`x-${key.replaceAll('_', '-')}`, n.default, n.min, n.max); };
-  const check = (id, checked) => h('input', { type: 'checkbox', id, checked: checked ? true : null });
-  const design = h('select', { id: 'x-design' }, choices.designs.map((d) => h('option', { value: d, selected: d === choices.default_design ? true : null }, d)));
-  const targetChoices = ['design', ...choices.protections];
-  const protectWords = choices.protection_words;
-  const targets = [0, 1].map((i) => h('select', { id: `x-target-${i}` }, targetChoices.map((p) => h('option', { value: p }, p === 'design' ? t('targetDesign') : protectWords[p] ?? p))));
-  const noTargets = check('x-no-targets', false);
-  const form = {
-    workers: offered('workers'), ttl: offered('ttl'), jobs: offered('jobs'),
-    seed: offered('seed'), cases: offered('cases'),
-    max_time: offered('max_time'), max_claims: offered('max_claims'),
-    max_in_flight: offered('max_in_flight'), max_delay: offered('max_delay'),
-    exhaustive: check('x-exhaustive', false), cancel: check('x-cancel', false), heartbeat: check('x-heartbeat', false), restarted: check('x-restarted', false),
-  };
+  const id = (key) => `x-${key.replaceAll('_', '-')}`;
+  const inputs = {};
+  let targets = [];
+  let noTargets = null;
+  const controls = fields.map((f) => {
+    if (f.input === 'number') return field(f.label, inputs[f.key] = h('input', { type: 'number', id: id(f.key), value: f.default, min: f.min, max: f.max }));
+    if (f.input === 'switch') {
+      const box = inputs[f.key] = h('input', { type: 'checkbox', id: id(f.key) });
+      return h('label', { for: box.id }, box, ` ${f.label}`);
+    }
+    if (f.input === 'design') {
+      return field(f.label, inputs[f.key] = h('select', { id: id(f.key) },
+        f.options.map((d) => h('option', { value: d, selected: d === f.default ? true : null }, d))));
+    }
+    targets = Array.from({ length: f.count }, (_, i) => h('select', { id: `x-target-${i}` }, f.options.map((o) => h('option', { value: o.value }, o.words))));
+    noTargets = h('input', { type: 'checkbox', id: 'x-no-targets' });
+    return h('fieldset', {}, h('legend', {}, f.label), targets.map((sel, i) => field(`t${i + 1}`, sel)), h('label', { for: 'x-no-targets' }, noTargets, ` ${f.none}`));
+  });
   const bar = h('progress', { max: 1, 'aria-label': t('running') });
   const barText = h('span', { class: 'bar-text', 'aria-live': 'polite' });
   const status = h('div', { class: 'explore-status', hidden: true }, bar, barText);
@@ -844,9 +848,11 @@ function viewExplore() {
   const cancelButton = h('button', { type: 'button', disabled: true }, t('cancelRun'));
 
   const options = () => {
-    const value = { design: design.value };
-    for (const [key, input] of Object.entries(form)) value[key] = input.type === 'checkbox' ? input.checked : Number(input.value);
-    if (noTargets.checked) value.targets = [];
+    const value = {};
+    for (const [key, input] of Object.entries(inputs)) {
+      value[key] = input.type === 'checkbox' ? input.checked : input.tagName === 'SELECT' ? input.value : Number(input.value);
+    }
+    if (noTargets?.checked) value.targets = [];
     else if (targets.some((sel) => sel.value !== 'design')) value.targets = targets.map((sel) => sel.value);
     return value;
   };
@@ -860,7 +866,6 @@ function viewExplore() {
   runButton.addEventListener('click', () => {
     worker?.terminate();
     worker = new Worker(new URL('./explore-worker.js', import.meta.url), { type: 'module' });
-    const opts = options();
     runButton.disabled = true;
     cancelButton.disabled = false;
     status.hidden = false;
@@ -870,10 +875,11 @@ function viewExplore() {
     worker.onmessage = (event) => {
       const message = event.data;
       if (message.kind === 'progress') {
+        // The simulator's words for the search so far, and its bar.
         const p = message.progress;
-        if (!opts.exhaustive && p.phase === 'searching') { bar.max = opts.cases; bar.value = p.cases; } else bar.removeAttribute('value');
-        barText.textContent = p.phase === 'shrinking' ? `${t('shrinking')} ${p.shrink_steps}`
-          : opts.exhaustive ? `${t('running')} ${p.states} ${t('states')}, ${t('depth')} ${p.depth}` : `${t('running')} ${p.cases}/${opts.cases} ${t('casesDone')}`;
+        bar.max = p.total;
+        bar.value = p.done;
+        barText.textContent = `${p.title} ${p.counts}`;
       } else if (message.kind === 'done') {
         finish();
         worker.terminate();
@@ -890,36 +896,27 @@ function viewExplore() {
       finish();
       clear(result).append(h('p', { class: 'verdict bad' }, event.message || 'worker error'));
     };
-    worker.postMessage({ options: opts, lang: lang() });
+    worker.postMessage({ options: options(), lang: lang() });
   });
 
   return h('div', { class: 'explore' },
     h('h1', {}, t('exploreTitle')), h('p', { class: 'intro' }, t('exploreIntro')),
     h('form', { class: 'explore-form', onsubmit: (e) => e.preventDefault() },
-      field(t('design'), design), field(t('workers'), form.workers), field(t('ttl'), form.ttl), field(t('jobsCount'), form.jobs),
-      h('fieldset', {}, h('legend', {}, t('targetsField')), targets.map((sel, i) => field(`t${i + 1}`, sel)), h('label', { for: 'x-no-targets' }, noTargets, ` ${t('noTargets')}`)),
-      h('label', { for: 'x-cancel' }, form.cancel, ` ${t('cancel')}`), h('label', { for: 'x-heartbeat' }, form.heartbeat, ` ${t('heartbeat')}`),
-      h('label', { for: 'x-restarted' }, form.restarted, ` ${t('restarted')}`), h('label', { for: 'x-exhaustive' }, form.exhaustive, ` ${t('exhaustive')}`),
-      field(t('seed'), form.seed), field(t('cases'), form.cases), field(t('maxTime'), form.max_time), field(t('maxClaims'), form.max_claims),
-      field(t('maxInFlight'), form.max_in_flight), field(t('maxDelay'), form.max_delay),
-      h('div', { class: 'buttons' }, runButton, cancelButton)),
+      controls, h('div', { class: 'buttons' }, runButton, cancelButton)),
     status, result);
 }
 
+/** A finished search: the simulator's report in words (`view`), and the counterexample's timeline. */
 function showReport(node, report) {
-  const good = report.verdict === 'safe';
-  const incomplete = report.verdict === 'incomplete';
-  const stats = report.stats;
-  const headline = good ? '✓ ' + t('safe') : incomplete ? '◌ ' + t('incomplete') : '‼ ' + t('unsafe');
+  const { view } = report;
+  const found = view.counterexample;
   clear(node).append(
-    h('p', { class: good ? 'verdict good' : incomplete ? 'verdict' : 'verdict bad' }, `${headline} — ${report.design}`),
-    h('p', {}, inline(report.explanation)),
-    h('p', { class: 'muted' }, report.method === 'exhaustive'
-      ? `${stats.states} ${t('states')}, ${t('depth')} ${stats.depth}, ${stats.elapsed_ms} ${t('elapsed')}`
-      : `${stats.cases} ${t('casesDone')}, ${t('seedWord')} ${report.seed}, ${stats.elapsed_ms} ${t('elapsed')}`));
-  if (report.schedule) node.append(h('p', {}, `${t('schedule')}: ${report.schedule.join(' → ')}`));
+    h('p', { class: `verdict ${view.tone}` }, `${view.title} — ${view.design}`),
+    h('p', {}, inline(view.summary)),
+    found ? [h('p', { class: 'code' }, found.schedule), h('p', {}, inline(found.explanation))] : [],
+    h('p', { class: 'muted' }, view.stats));
   if (report.timeline) {
-    node.append(renderTimeline(report.timeline, { initial: report.violation ? report.violation.step : 0, openNarration: true }).element,
+    node.append(renderTimeline(report.timeline, { initial: found ? found.step : 0, openNarration: true }).element,
       shareButton(() => report.timeline.toml));
   }
 }

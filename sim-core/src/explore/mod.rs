@@ -13,6 +13,7 @@ mod explain;
 mod machine;
 mod offer;
 mod random;
+mod screen;
 mod settings;
 
 pub use random::play as play_choices;
@@ -25,6 +26,11 @@ use serde_json::Value;
 pub use bfs::Sites;
 pub use machine::{Machine, Move, MoveResult, State};
 pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
+pub use screen::{
+    Allowed, ChoiceWords, ExplorerForm, FieldInput, FormField, FormKey, FoundView, ProgressView,
+    ReportView, SHRINK_LINES, SettingRow, ShrinkLine, ShrinkView, Tone, bounds_words, form_fields,
+    world_words,
+};
 pub use settings::{DESIGN_WHEN_UNSET, DesignChoice, Exploration, ExplorerSettings, SettingsError};
 pub use world::{
     Bounds, Case, MAX_CLAIMS_BOUND, MAX_DELAY_BOUND, MAX_IN_FLIGHT, MAX_JOBS, MAX_SCHEDULE,

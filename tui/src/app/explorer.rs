@@ -13,44 +13,8 @@
 
 use sim_core::Preset;
 use sim_core::explore::{
-    Control, DesignChoice, EXPLORER_OFFER, ExplorerSettings, Method, Progress, Report,
-    SettingsError, World,
+    Control, EXPLORER_OFFER, ExplorerForm, FormKey, Method, Progress, Report, SettingsError, World,
 };
-
-/// Random schedules the random explorer tries (sim-core's offer).
-pub(crate) const RANDOM_CASES: u32 = EXPLORER_OFFER.cases.default as u32;
-/// The seed a new explorer screen starts with (sim-core's offer).
-pub(crate) const DEFAULT_SEED: u64 = EXPLORER_OFFER.seed.default;
-
-/// The rows of the setup panel, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Setting {
-    Design,
-    Method,
-    Seed,
-    Cancel,
-    Heartbeat,
-    Restarted,
-    Targets,
-    /// Delivery delays: requests in flight at once (0: none).
-    InFlight,
-    /// Delivery delays: ticks a request may travel.
-    Delay,
-}
-
-impl Setting {
-    pub(crate) const ALL: [Setting; 9] = [
-        Setting::Design,
-        Setting::Method,
-        Setting::Seed,
-        Setting::Cancel,
-        Setting::Heartbeat,
-        Setting::Restarted,
-        Setting::Targets,
-        Setting::InFlight,
-        Setting::Delay,
-    ];
-}
 
 /// Where the search is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,153 +38,52 @@ pub(crate) enum Run {
     Failed(SettingsError),
 }
 
+/// The screen: sim-core's form (the settings, their rows and how they
+/// step), and what is the terminal's own — the focused row, the search
+/// and the result's scroll.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ExplorerState {
-    /// The focused setup row (an index into [`Setting::ALL`]).
+    /// The focused setup row (an index into [`FormKey::ALL`]).
     pub(crate) row: usize,
-    /// An index into [`Preset::ALL`].
-    pub(crate) preset: usize,
-    pub(crate) exhaustive: bool,
-    pub(crate) seed: u64,
+    pub(crate) form: ExplorerForm,
     /// The next digit typed starts a new seed (the row was just focused),
     /// so typing `42` over `1` gives 42, not 142.
     pub(crate) seed_fresh: bool,
-    pub(crate) cancel: bool,
-    pub(crate) heartbeat: bool,
-    pub(crate) restarted: bool,
-    /// Two remote targets with the design's protection, or none.
-    pub(crate) targets: bool,
-    /// The delivery-delay bounds (`--max-in-flight`, `--max-delay`), in
-    /// the ranges of sim-core's offer.
-    pub(crate) max_in_flight: u8,
-    pub(crate) max_delay: u8,
     pub(crate) run: Run,
     /// The result panel's scroll.
     pub(crate) scroll: u16,
 }
 
 impl ExplorerState {
-    /// A fresh screen, on `preset` (the weakest design when none).
+    /// A fresh screen, on `preset` (the offer's first design when none).
     pub(crate) fn new(preset: Option<Preset>) -> ExplorerState {
-        let preset = preset
-            .and_then(|p| Preset::ALL.iter().position(|q| *q == p))
-            .unwrap_or_else(|| {
-                let first = EXPLORER_OFFER.default_design();
-                Preset::ALL.iter().position(|q| *q == first).unwrap_or(0)
-            });
         ExplorerState {
             row: 0,
-            preset,
-            exhaustive: false,
-            seed: DEFAULT_SEED,
+            form: ExplorerForm::new(preset),
             seed_fresh: true,
-            cancel: false,
-            heartbeat: false,
-            restarted: false,
-            targets: EXPLORER_OFFER.targets,
-            max_in_flight: EXPLORER_OFFER.bounds().max_in_flight,
-            max_delay: EXPLORER_OFFER.bounds().max_delay,
             run: Run::Idle,
             scroll: 0,
         }
-    }
-
-    pub(crate) fn preset(&self) -> Preset {
-        Preset::ALL
-            .get(self.preset)
-            .copied()
-            .unwrap_or(Preset::TtlLockOnly)
-    }
-
-    pub(crate) fn method(&self) -> Method {
-        if self.exhaustive {
-            Method::Exhaustive
-        } else {
-            Method::Random {
-                seed: self.seed,
-                cases: RANDOM_CASES,
-            }
-        }
-    }
-
-    /// The screen's settings in sim-core's terms; the rest are the offer's
-    /// defaults.
-    pub(crate) fn settings(&self) -> ExplorerSettings {
-        ExplorerSettings {
-            design: Some(DesignChoice::Preset(self.preset())),
-            targets: (!self.targets).then(Vec::new),
-            seed: Some(self.seed),
-            exhaustive: self.exhaustive,
-            max_in_flight: Some(u64::from(self.max_in_flight)),
-            max_delay: Some(u64::from(self.max_delay)),
-            cancel: self.cancel,
-            heartbeat: self.heartbeat,
-            restarted: self.restarted,
-            ..ExplorerSettings::default()
-        }
-    }
-
-    /// The world the settings describe, validated by sim-core.
-    pub(crate) fn world(&self) -> Result<World, SettingsError> {
-        self.settings().world()
     }
 
     pub(crate) fn running(&self) -> bool {
         matches!(self.run, Run::Running { .. })
     }
 
-    pub(crate) fn setting(&self) -> Setting {
-        Setting::ALL
+    pub(crate) fn setting(&self) -> FormKey {
+        FormKey::ALL
             .get(self.row)
             .copied()
-            .unwrap_or(Setting::Design)
+            .unwrap_or(FormKey::Design)
     }
 
     /// Moves the focused setting one value on (`forward`) or back.
     pub(crate) fn change(&mut self, forward: bool) {
-        let count = Preset::ALL.len();
-        match self.setting() {
-            Setting::Design => {
-                self.preset = if forward {
-                    (self.preset + 1) % count
-                } else {
-                    (self.preset + count - 1) % count
-                };
-            }
-            Setting::Method => self.exhaustive = !self.exhaustive,
-            Setting::Seed => {
-                self.seed = if forward {
-                    self.seed.saturating_add(1)
-                } else {
-                    self.seed.saturating_sub(1)
-                };
-            }
-            Setting::Cancel => self.cancel = !self.cancel,
-            Setting::Heartbeat => self.heartbeat = !self.heartbeat,
-            Setting::Restarted => self.restarted = !self.restarted,
-            Setting::Targets => self.targets = !self.targets,
-            Setting::InFlight => {
-                self.max_in_flight =
-                    step_within(self.max_in_flight, EXPLORER_OFFER.max_in_flight, forward);
-            }
-            Setting::Delay => {
-                self.max_delay = step_within(self.max_delay, EXPLORER_OFFER.max_delay, forward);
-            }
-        }
+        self.form.step(self.setting(), forward);
         // A result belongs to the settings it was computed for.
         self.run = Run::Idle;
         self.scroll = 0;
     }
-}
-
-/// `value` one on or back, kept within the range `setting` offers.
-fn step_within(value: u8, setting: sim_core::explore::NumberSetting, forward: bool) -> u8 {
-    let next = if forward {
-        u64::from(value).saturating_add(1)
-    } else {
-        u64::from(value).saturating_sub(1)
-    };
-    u8::try_from(next.clamp(setting.min, setting.max)).unwrap_or(value)
 }
 
 /// A search for the runtime to run.

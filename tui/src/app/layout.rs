@@ -13,9 +13,9 @@ use ratatui::widgets::{Block, Borders, Padding};
 use sim_core::course::{Exercise, Lesson};
 use sim_core::{Diagram, Reveal};
 
-use super::explorer::Setting;
 use super::model::{App, ExerciseState, LessonState, SandboxState, Work};
 use super::text;
+use sim_core::explore::FormKey;
 
 /// Terminal columns per diagram column, at the least: a symbol and a space.
 pub(crate) const SLOT: usize = 2;
@@ -394,7 +394,7 @@ pub(crate) fn lesson_text_area(app: &App, found: &Lesson, page: usize) -> Rect {
 
 /// The explorer: the header, the settings, the result.
 pub(crate) fn explorer(body: Rect) -> [Rect; 3] {
-    let setup = u16::try_from(Setting::ALL.len()).unwrap_or(u16::MAX) + 1;
+    let setup = u16::try_from(FormKey::ALL.len()).unwrap_or(u16::MAX) + 1;
     Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(setup),
@@ -411,7 +411,7 @@ pub(crate) fn explorer_row_at(app: &App, x: u16, y: u16) -> Option<usize> {
         return None;
     }
     let row = usize::from(y - inner.y);
-    (row < Setting::ALL.len()).then_some(row)
+    (row < FormKey::ALL.len()).then_some(row)
 }
 
 /// The most rows an exercise's task text takes before the rest.

@@ -1816,9 +1816,9 @@ fn the_help_lists_exactly_the_keys_each_screen_handles() {
     assert_help_lists_the_handled_keys(&h, "the exercises page");
     h.key(KeyCode::Esc).key(KeyCode::Esc).char('e');
     assert_help_lists_the_handled_keys(&h, "the explorer");
-    for _ in 0..super::explorer::Setting::ALL.len() {
+    for _ in 0..sim_core::explore::FormKey::ALL.len() {
         if let Screen::Explorer(state) = h.app.screen()
-            && state.setting() == super::explorer::Setting::Seed
+            && state.setting() == sim_core::explore::FormKey::Seed
         {
             break;
         }

@@ -204,7 +204,7 @@ fn explorer_unsafe_random_in_chinese() {
 fn explorer_safe_exhaustive() {
     check("explorer_safe", |h| {
         open_explorer(h, 4, true);
-        assert_eq!(h.explorer().preset().name(), "fenced-registered");
+        assert_eq!(h.explorer().form.design.name(), "fenced-registered");
         h.key(KeyCode::Enter).settle(u32::MAX);
         let Run::Done { report, .. } = &h.explorer().run else {
             panic!("the search finished")
@@ -297,7 +297,7 @@ fn changing_a_setting_clears_the_result() {
     h.key(KeyCode::Enter).settle(u32::MAX);
     assert!(matches!(h.explorer().run, Run::Done { .. }));
     h.key(KeyCode::Down).key(KeyCode::Down).key(KeyCode::Right);
-    assert_eq!(h.explorer().seed, 2);
+    assert_eq!(h.explorer().form.seed, 2);
     assert_eq!(h.explorer().run, Run::Idle);
 }
 
@@ -313,7 +313,7 @@ fn the_sandbox_opens_the_explorer_on_its_design() {
     let preset = sim_core::Preset::of(&article_scenario().design);
     h.char('e');
     assert_eq!(
-        Some(h.explorer().preset()),
+        Some(h.explorer().form.design),
         preset.or(Some(sim_core::Preset::TtlLockOnly))
     );
     h.key(KeyCode::Esc);
@@ -447,11 +447,11 @@ fn the_wheel_scrolls_and_clicks_choose_settings() {
     h.click(x, y);
     assert_eq!(h.explorer().row, 1, "a click focuses the setting");
     h.click(x, y);
-    assert!(h.explorer().exhaustive, "a second click changes it");
+    assert!(h.explorer().form.exhaustive, "a second click changes it");
     // Releases and drags do not act a second time.
     h.mouse(MouseEventKind::Up(MouseButton::Left), x, y);
     h.mouse(MouseEventKind::Drag(MouseButton::Left), x, y);
-    assert!(h.explorer().exhaustive);
+    assert!(h.explorer().form.exhaustive);
 }
 
 #[test]
@@ -467,9 +467,9 @@ fn the_seed_takes_digits() {
     let mut h = Harness::course(80, 24);
     open_explorer(&mut h, 0, false);
     h.keys(&[KeyCode::Down, KeyCode::Down, KeyCode::Backspace]);
-    assert_eq!(h.explorer().seed, 0);
+    assert_eq!(h.explorer().form.seed, 0);
     h.keys(&[KeyCode::Char('4'), KeyCode::Char('2')]);
-    assert_eq!(h.explorer().seed, 42);
+    assert_eq!(h.explorer().form.seed, 42);
     h.key(KeyCode::Enter).settle(u32::MAX);
     let Run::Done { report, .. } = &h.explorer().run else {
         panic!("the search finished")
@@ -478,7 +478,7 @@ fn the_seed_takes_digits() {
         report.method,
         sim_core::explore::Method::Random {
             seed: 42,
-            cases: crate::app::explorer::RANDOM_CASES
+            cases: sim_core::explore::EXPLORER_OFFER.cases.default as u32
         }
     );
     assert!(h.render().contains("seed 42"));
@@ -494,8 +494,8 @@ fn the_search_thread_obeys_its_cancel_flag() {
     let state = ExplorerState::new(None);
     let request = crate::app::explorer::SearchRequest {
         id: 7,
-        world: state.world().unwrap(),
-        method: state.method(),
+        world: state.form.world().unwrap(),
+        method: state.form.method(),
     };
     for (cancel, verdict) in [(true, Verdict::Cancelled), (false, Verdict::Unsafe)] {
         let (sender, events) = channel();
@@ -595,12 +595,12 @@ fn every_setup_is_a_valid_world() {
     for preset in 0..sim_core::Preset::ALL.len() {
         for bits in 0..16u8 {
             let mut state = ExplorerState::new(None);
-            state.preset = preset;
-            state.cancel = bits & 1 != 0;
-            state.heartbeat = bits & 2 != 0;
-            state.restarted = bits & 4 != 0;
-            state.targets = bits & 8 != 0;
-            let world = state.world();
+            state.form.design = sim_core::Preset::ALL[preset];
+            state.form.cancel = bits & 1 != 0;
+            state.form.heartbeat = bits & 2 != 0;
+            state.form.restarted = bits & 4 != 0;
+            state.form.targets = bits & 8 != 0;
+            let world = state.form.world();
             assert!(world.is_ok(), "{preset} {bits:04b}: {world:?}");
         }
     }
@@ -615,26 +615,26 @@ fn explorer_offers_delivery_delays() {
     let mut h = Harness::course(100, 40);
     open_explorer(&mut h, 0, false);
     for _ in 0..sim_core::Preset::ALL.len() {
-        if h.explorer().preset() == sim_core::Preset::SendingGateway {
+        if h.explorer().form.design == sim_core::Preset::SendingGateway {
             break;
         }
         h.key(KeyCode::Right);
     }
-    assert_eq!(h.explorer().preset(), sim_core::Preset::SendingGateway);
+    assert_eq!(h.explorer().form.design, sim_core::Preset::SendingGateway);
     // Down to the in-flight row; left of its minimum stays at the minimum.
     for _ in 0..7 {
         h.key(KeyCode::Down);
     }
     h.key(KeyCode::Left);
-    assert_eq!(h.explorer().max_in_flight, 0);
+    assert_eq!(h.explorer().form.max_in_flight, 0);
     h.key(KeyCode::Right);
-    assert_eq!(h.explorer().world().unwrap().bounds.max_in_flight, 1);
+    assert_eq!(h.explorer().form.world().unwrap().bounds.max_in_flight, 1);
     h.key(KeyCode::Down);
     for _ in 0..20 {
         h.key(KeyCode::Right);
     }
     let top = sim_core::explore::EXPLORER_OFFER.max_delay.max;
-    assert_eq!(u64::from(h.explorer().max_delay), top);
+    assert_eq!(u64::from(h.explorer().form.max_delay), top);
     h.key(KeyCode::Enter).settle(u32::MAX);
     let Run::Done { report, .. } = &h.explorer().run else {
         panic!("the search finished")
@@ -663,13 +663,17 @@ fn a_typed_seed_replaces_the_old_one() {
     let mut h = Harness::course(80, 24);
     open_explorer(&mut h, 0, false);
     h.keys(&[KeyCode::Down, KeyCode::Down]);
-    assert_ne!(h.explorer().seed, 0, "the seed starts at its default");
+    assert_ne!(h.explorer().form.seed, 0, "the seed starts at its default");
     h.keys(&[KeyCode::Char('4'), KeyCode::Char('2')]);
-    assert_eq!(h.explorer().seed, 42);
+    assert_eq!(h.explorer().form.seed, 42);
     h.key(KeyCode::Char('7'));
-    assert_eq!(h.explorer().seed, 427, "digits after the first append");
+    assert_eq!(h.explorer().form.seed, 427, "digits after the first append");
     h.keys(&[KeyCode::Up, KeyCode::Down, KeyCode::Char('5')]);
-    assert_eq!(h.explorer().seed, 5, "focused again, a digit starts anew");
+    assert_eq!(
+        h.explorer().form.seed,
+        5,
+        "focused again, a digit starts anew"
+    );
 }
 
 /// The seed row takes only seeds sim-core's offer allows (the command
@@ -683,12 +687,12 @@ fn the_seed_stays_within_the_offered_range() {
     let max = sim_core::explore::EXPLORER_OFFER.seed.max;
     let digits: Vec<KeyCode> = max.to_string().chars().map(KeyCode::Char).collect();
     h.keys(&digits);
-    assert_eq!(h.explorer().seed, max);
+    assert_eq!(h.explorer().form.seed, max);
     h.key(KeyCode::Char('7'));
     assert_eq!(
-        h.explorer().seed,
+        h.explorer().form.seed,
         max,
         "one digit more would leave the range"
     );
-    assert!(h.explorer().world().is_ok());
+    assert!(h.explorer().form.world().is_ok());
 }

@@ -3,10 +3,10 @@
 //! [`app::explorer`](crate::app::explorer)).
 
 use ratatui::crossterm::event::KeyCode;
-use sim_core::explore::{EXPLORER_OFFER, Progress};
+use sim_core::explore::{FormKey, Progress};
 
 use super::Message;
-use crate::app::explorer::{Command, ExplorerState, Run, SearchEvent, SearchRequest, Setting};
+use crate::app::explorer::{Command, ExplorerState, Run, SearchEvent, SearchRequest};
 use crate::app::measure;
 use crate::app::model::{App, SandboxState, Screen, Timeline};
 
@@ -28,14 +28,10 @@ pub(crate) fn message_for_key(state: &ExplorerState, code: KeyCode) -> Option<Me
         KeyCode::Left => Some(M::PrevValue),
         KeyCode::Right | KeyCode::Char(' ') => Some(M::NextValue),
         KeyCode::Enter | KeyCode::Char('r') => Some(M::Run),
-        KeyCode::Char(digit @ '0'..='9')
-            if state.setting() == Setting::Seed && !state.exhaustive =>
-        {
+        KeyCode::Char(digit @ '0'..='9') if state.form.takes_digits(state.setting()) => {
             digit.to_digit(10).map(|d| M::SeedDigit(d as u8))
         }
-        KeyCode::Backspace if state.setting() == Setting::Seed && !state.exhaustive => {
-            Some(M::SeedErase)
-        }
+        KeyCode::Backspace if state.form.takes_digits(state.setting()) => Some(M::SeedErase),
         KeyCode::Char('t') if done => Some(M::OpenTimeline),
         KeyCode::PageUp => Some(M::PageUp),
         KeyCode::PageDown => Some(M::PageDown),
@@ -46,7 +42,7 @@ pub(crate) fn message_for_key(state: &ExplorerState, code: KeyCode) -> Option<Me
 /// Applies `message` to the explorer screen; returns a screen to push.
 pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message) -> Option<Screen> {
     use Message as M;
-    let rows = Setting::ALL.len();
+    let rows = FormKey::ALL.len();
     match message {
         M::Up if !state.running() => {
             state.row = state.row.saturating_sub(1);
@@ -76,10 +72,16 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
             state.change(message == M::NextValue);
         }
         M::Run if !state.running() => start(app, state),
-        M::SeedDigit(digit) if !state.running() => type_seed_digit(state, digit),
+        M::SeedDigit(digit) if !state.running() => {
+            // The first digit on the focused row replaces the seed, the
+            // next ones append.
+            state.form.type_digit(digit, state.seed_fresh);
+            state.seed_fresh = false;
+            state.run = Run::Idle;
+        }
         M::SeedErase if !state.running() => {
             state.seed_fresh = false;
-            state.seed /= 10;
+            state.form.erase_digit();
             state.run = Run::Idle;
         }
         M::CancelSearch => {
@@ -103,20 +105,6 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
     None
 }
 
-/// A digit typed on the seed row: the first on the focused row replaces
-/// the seed, the next ones append (Backspace drops the last one).
-fn type_seed_digit(state: &mut ExplorerState, digit: u8) {
-    let kept = if state.seed_fresh { 0 } else { state.seed };
-    state.seed_fresh = false;
-    // A digit that would leave the offered range is not taken.
-    state.seed = kept
-        .checked_mul(10)
-        .and_then(|s| s.checked_add(u64::from(digit)))
-        .and_then(|seed| EXPLORER_OFFER.seed.check(seed))
-        .unwrap_or(state.seed);
-    state.run = Run::Idle;
-}
-
 /// The sandbox on the finished search's counterexample, at the step that
 /// broke the design; none when the design held.
 fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
@@ -127,7 +115,7 @@ fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
         Some(found) => {
             let mut timeline = Timeline::new(found.scenario.clone());
             timeline.cursor = (found.step as usize).min(timeline.len().saturating_sub(1));
-            let source = text_ui(app, "explorer", "探索器").to_owned();
+            let source = app.lang().pick("explorer", "探索器").to_owned();
             Some(Screen::Sandbox(Box::new(SandboxState {
                 source,
                 timeline,
@@ -158,13 +146,9 @@ fn scroll_result(app: &App, state: &mut ExplorerState, message: Message) {
     .min(max);
 }
 
-fn text_ui<'a>(app: &App, en: &'a str, zh: &'a str) -> &'a str {
-    app.lang().pick(en, zh)
-}
-
 fn start(app: &mut App, state: &mut ExplorerState) {
     state.scroll = 0;
-    match state.settings().build() {
+    match state.form.settings().build() {
         Ok(sim_core::explore::Exploration { world, method, .. }) => {
             app.searches += 1;
             let id = app.searches;

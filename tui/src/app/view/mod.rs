@@ -223,7 +223,7 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
                 ("Home/End", lang.pick("first/last setting", "首项/末项设置")),
                 ("PgUp/PgDn", lang.pick("scroll the result", "滚动结果")),
             ];
-            if state.setting() == super::explorer::Setting::Seed && !state.exhaustive {
+            if state.form.takes_digits(state.setting()) {
                 keys.extend([
                     ("0-9", lang.pick("type a seed", "输入种子")),
                     ("Backspace", lang.pick("erase a digit", "删除一位")),
