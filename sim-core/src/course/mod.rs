@@ -6,6 +6,7 @@
 //! hand over bytes.
 
 mod answer_json;
+mod editor;
 mod error;
 mod feedback;
 pub mod front_door;
@@ -24,6 +25,7 @@ pub use crate::resource::MinimalDesign;
 pub use answer_json::{
     AnswerJson, DesignJson, Field, Names, NoteJson, NoteText, StepJson, answer_from_json,
 };
+pub use editor::{Choice, Edit, EditRefused, Editor, EditorField, EditorKind, EditorRow, Input};
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use feedback::Feedback;
 pub use grade::{
