@@ -344,31 +344,23 @@ pub(crate) fn design_editor(
                 design.renew_checks,
                 check,
             ),
-            KnobRow::Token => plain_row(
+            KnobRow::Token => knob_row(
+                "token",
                 lang.pick("token", "令牌"),
-                choice_field(
-                    "token",
-                    lang.pick("token", "令牌").to_owned(),
-                    design.token.name(),
-                    TokenKind::ALL
-                        .iter()
-                        .map(|t| choice(t.name(), crate::token_words(*t, lang)))
-                        .collect(),
-                    Input::Choice,
-                ),
+                design.token.name(),
+                TokenKind::ALL
+                    .iter()
+                    .map(|t| choice(t.name(), crate::token_words(*t, lang)))
+                    .collect(),
             ),
-            KnobRow::Clock => plain_row(
+            KnobRow::Clock => knob_row(
+                "lease_clock",
                 lang.pick("lease clock", "租约时钟"),
-                choice_field(
-                    "lease_clock",
-                    lang.pick("lease clock", "租约时钟").to_owned(),
-                    design.lease_clock.name(),
-                    LeaseClock::ALL
-                        .iter()
-                        .map(|c| choice(c.name(), crate::clock_words(*c, lang)))
-                        .collect(),
-                    Input::Choice,
-                ),
+                design.lease_clock.name(),
+                LeaseClock::ALL
+                    .iter()
+                    .map(|c| choice(c.name(), crate::clock_words(*c, lang)))
+                    .collect(),
             ),
             KnobRow::Target(index) => target_row(exercise, &ids, &targets, index, lang),
             KnobRow::Reconcile(index) => EditorRow {
@@ -395,10 +387,17 @@ pub(crate) fn design_editor(
     }
 }
 
-fn plain_row(label: &str, field: EditorField) -> EditorRow {
+/// A knob's row: one field over its choices, named as the row.
+fn knob_row(name: &'static str, label: &str, value: &str, choices: Vec<Choice>) -> EditorRow {
     EditorRow {
         label: label.to_owned(),
-        fields: vec![field],
+        fields: vec![choice_field(
+            name,
+            label.to_owned(),
+            value,
+            choices,
+            Input::Choice,
+        )],
         detail: None,
         about: None,
     }
@@ -572,7 +571,7 @@ const STEP_FIELDS: [&str; 7] = ["at", "worker", "do", "target", "job", "op", "va
 
 /// The actions a schedule may use: the ones a break needs, and `register`
 /// only where a target checks registered tokens.
-pub(crate) fn schedule_actions(shell: &Scenario) -> Vec<Action> {
+pub fn schedule_actions(shell: &Scenario) -> Vec<Action> {
     let mut actions = vec![
         Action::Claim,
         Action::Renew,
@@ -1100,6 +1099,18 @@ mod tests {
         course.act(lesson, id, &Act::Edit { edit }, Lang::En)
     }
 
+    /// Step `row`'s field `name` of the break exercise set to `value`.
+    fn set_step(
+        course: &mut CourseSession,
+        row: u32,
+        name: &str,
+        value: &str,
+    ) -> Result<ExerciseScreen, CourseError> {
+        let field = at(name);
+        let value = value.to_owned();
+        edit(course, LESSON, BREAK, Edit::Set { row, field, value })
+    }
+
     fn rows(screen: &ExerciseScreen) -> &[EditorRow] {
         screen.editor.as_ref().map_or(&[], |e| e.rows.as_slice())
     }
@@ -1188,38 +1199,11 @@ mod tests {
         }
         assert_eq!(value(&screen, 2, "do"), "claim");
         // A write gets a target and loses it again as a claim; its op goes.
-        screen = edit(
-            &mut course,
-            LESSON,
-            BREAK,
-            Edit::Set {
-                row: 2,
-                field: at("do"),
-                value: "write".into(),
-            },
-        )?;
+        screen = set_step(&mut course, 2, "do", "write")?;
         assert_eq!(value(&screen, 2, "target"), "report");
-        screen = edit(
-            &mut course,
-            LESSON,
-            BREAK,
-            Edit::Set {
-                row: 2,
-                field: at("op"),
-                value: "publish".into(),
-            },
-        )?;
+        screen = set_step(&mut course, 2, "op", "publish")?;
         assert_eq!(value(&screen, 2, "op"), "publish");
-        screen = edit(
-            &mut course,
-            LESSON,
-            BREAK,
-            Edit::Set {
-                row: 2,
-                field: at("do"),
-                value: "claim".into(),
-            },
-        )?;
+        screen = set_step(&mut course, 2, "do", "claim")?;
         assert_eq!(value(&screen, 2, "target"), "");
         assert_eq!(value(&screen, 2, "op"), "");
         assert_eq!(value(&screen, 2, "worker"), "B");

@@ -25,7 +25,9 @@ pub use crate::resource::MinimalDesign;
 pub use answer_json::{
     AnswerJson, DesignJson, Field, Names, NoteJson, NoteText, StepJson, answer_from_json,
 };
-pub use editor::{Choice, Edit, EditRefused, Editor, EditorField, EditorKind, EditorRow, Input};
+pub use editor::{
+    Choice, Edit, EditRefused, Editor, EditorField, EditorKind, EditorRow, Input, schedule_actions,
+};
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use feedback::Feedback;
 pub use grade::{
