@@ -208,6 +208,26 @@ fn walk(lang: Lang) -> usize {
             learner.open_exercise(lesson_index, index);
             let opened = act(&mut page, &lesson.id, id, &json!({ "act": "open" }), lang);
             same(&learner, &opened, &at("open"));
+            // A design's or break's editor is the session's, drawn by both
+            // (its rows, choices and words are part of the screen compared).
+            let edited = matches!(
+                exercise.kind,
+                ExerciseKind::Design { .. } | ExerciseKind::Break { .. }
+            );
+            assert_eq!(opened["editor"].is_object(), edited, "{}", at("editor"));
+            // The page edits through the same act; the next screens compared
+            // come after a hand-in, which both make the answer in the making.
+            let cyclable = opened["editor"]["rows"][0]["fields"][0]["cyclable"] == json!(true);
+            if edited && cyclable {
+                let edit = json!({ "act": "edit", "edit": { "edit": "cycle", "row": 0, "field": 0, "forward": true } });
+                let turned = act(&mut page, &lesson.id, id, &edit, lang);
+                assert_ne!(
+                    turned["editor"]["rows"][0]["fields"][0]["value"],
+                    opened["editor"]["rows"][0]["fields"][0]["value"],
+                    "{}",
+                    at("an edit")
+                );
+            }
 
             learner.enter_answer(&wrong);
             learner.key(KeyCode::Enter);

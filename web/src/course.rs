@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
-    Act, Answer, CourseError, CourseSession, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
-    Field, Lesson, Position, SelfCheck, SelfCheckLevel, StepJson, concept_name, mark_candidates,
-    scenario_steps,
+    Act, Answer, CourseError, CourseSession, Edit, Exercise, ExerciseKind, ExerciseScreen,
+    FeedbackView, Field, Lesson, Position, SelfCheck, SelfCheckLevel, StepJson, concept_name,
+    mark_candidates, scenario_steps,
 };
 use sim_core::{Action, Check, Lang, LeaseClock, Outcome, Protect, Reveal, Scenario, TokenKind};
 
@@ -353,8 +353,17 @@ pub fn act_from_json(text: &str) -> Option<Act> {
     };
     // (Read without taking the answer out: a map's removal code would
     // cost the download more than the copy costs the page.)
-    if fields.keys().any(|key| key != "act" && key != "answer") {
+    if fields
+        .keys()
+        .any(|key| key != "act" && key != "answer" && key != "edit")
+    {
         return None;
+    }
+    if let Some(edit) = fields.get("edit") {
+        return (fields.len() == 2 && fields.get("act")?.as_str()? == "edit")
+            .then(|| edit_from_json(edit))
+            .flatten()
+            .map(|edit| Act::Edit { edit });
     }
     let answer = fields.get("answer").cloned();
     Some(match (fields.get("act")?.as_str()?, answer) {
@@ -366,6 +375,61 @@ pub fn act_from_json(text: &str) -> Option<Act> {
         ("leave", None) => Act::Leave,
         _ => return None,
     })
+}
+
+/// An editor's edit (`{"edit": "cycle", "row": 0, "field": 1, "forward":
+/// true}`), read by hand as the act is; `None` for anything else.
+fn edit_from_json(value: &Value) -> Option<Edit> {
+    let Value::Object(fields) = value else {
+        return None;
+    };
+    let number = |key: &str| u32::try_from(fields.get(key)?.as_u64()?).ok();
+    let flag = |key: &str| fields.get(key)?.as_bool();
+    let (edit, keys): (Edit, &[&str]) = match fields.get("edit")?.as_str()? {
+        "set" => (
+            Edit::Set {
+                row: number("row")?,
+                field: number("field")?,
+                value: fields.get("value")?.as_str()?.to_owned(),
+            },
+            &["edit", "row", "field", "value"],
+        ),
+        "cycle" => (
+            Edit::Cycle {
+                row: number("row")?,
+                field: number("field")?,
+                forward: flag("forward")?,
+            },
+            &["edit", "row", "field", "forward"],
+        ),
+        "add_step" => (
+            Edit::AddStep {
+                after: match fields.get("after") {
+                    None | Some(Value::Null) => None,
+                    Some(_) => Some(number("after")?),
+                },
+            },
+            &["edit", "after"],
+        ),
+        "remove_step" => (
+            Edit::RemoveStep {
+                row: number("row")?,
+            },
+            &["edit", "row"],
+        ),
+        "move_step" => (
+            Edit::MoveStep {
+                row: number("row")?,
+                later: flag("later")?,
+            },
+            &["edit", "row", "later"],
+        ),
+        _ => return None,
+    };
+    fields
+        .keys()
+        .all(|key| keys.contains(&key.as_str()))
+        .then_some(edit)
 }
 
 /// A feedback's counterexample as the page plays it: from its violating
@@ -1343,6 +1407,35 @@ mod tests {
             },
             Act::Solution,
             Act::Leave,
+            Act::Edit {
+                edit: Edit::Set {
+                    row: 1,
+                    field: 0,
+                    value: "12".to_owned(),
+                },
+            },
+            Act::Edit {
+                edit: Edit::Cycle {
+                    row: 0,
+                    field: 2,
+                    forward: false,
+                },
+            },
+            Act::Edit {
+                edit: Edit::AddStep { after: None },
+            },
+            Act::Edit {
+                edit: Edit::AddStep { after: Some(3) },
+            },
+            Act::Edit {
+                edit: Edit::RemoveStep { row: 2 },
+            },
+            Act::Edit {
+                edit: Edit::MoveStep {
+                    row: 2,
+                    later: true,
+                },
+            },
         ];
         for act in acts {
             let text = serde_json::to_string(&act).unwrap();
@@ -1356,6 +1449,12 @@ mod tests {
             r#"{"act": "hint", "answer": 1}"#,
             r#"{"act": "open", "x": 1}"#,
             r#"{"act": 1}"#,
+            r#"{"act": "edit"}"#,
+            r#"{"act": "open", "edit": {"edit": "remove_step", "row": 1}}"#,
+            r#"{"act": "edit", "edit": {"edit": "remove_step", "row": -1}}"#,
+            r#"{"act": "edit", "edit": {"edit": "cycle", "row": 1, "field": 0}}"#,
+            r#"{"act": "edit", "edit": {"edit": "set", "row": 1, "field": 0, "value": 3}}"#,
+            r#"{"act": "edit", "edit": {"edit": "remove_step", "row": 1, "x": 1}}"#,
         ] {
             assert_eq!(act_from_json(bad), None, "{bad}");
         }

@@ -69,6 +69,9 @@ pub enum CourseError {
     },
     UnknownSelfCheck(String),
     Progress(ProgressError),
+    /// An editor's edit that changed nothing: no such row or field, a value
+    /// the field does not allow, a full schedule, or no editor here.
+    Edit(crate::course::EditRefused),
     /// A `sql` exercise's scenario cannot become a plan.
     #[cfg(feature = "sql-lab")]
     SqlPlan(crate::sqllab::PlanError),
@@ -275,6 +278,17 @@ impl CourseError {
                 format!("未知的自我检查层级 `{level}`：basic、intermediate 或 senior"),
             ),
             CourseError::Progress(error) => error.message(lang),
+            CourseError::Edit(crate::course::EditRefused::NoSuchPlace) => lang.pick(
+                "no such row or field in this editor".to_owned(),
+                "编辑器中没有这一行或这一栏".to_owned(),
+            ),
+            CourseError::Edit(crate::course::EditRefused::NotAllowed) => lang.pick(
+                "this field does not take that value".to_owned(),
+                "这一栏不接受这个值".to_owned(),
+            ),
+            CourseError::Edit(crate::course::EditRefused::Full) => {
+                lang.pick("The schedule is full.".to_owned(), "调度已满。".to_owned())
+            }
             #[cfg(feature = "sql-lab")]
             CourseError::SqlPlan(why) => why.message(lang),
             #[cfg(feature = "sql-lab")]

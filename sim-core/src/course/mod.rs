@@ -6,6 +6,7 @@
 //! hand over bytes.
 
 mod answer_json;
+mod editor;
 mod error;
 mod feedback;
 pub mod front_door;
@@ -23,6 +24,9 @@ mod session;
 pub use crate::resource::MinimalDesign;
 pub use answer_json::{
     AnswerJson, DesignJson, Field, Names, NoteJson, NoteText, StepJson, answer_from_json,
+};
+pub use editor::{
+    Choice, Edit, EditRefused, Editor, EditorField, EditorKind, EditorRow, Input, schedule_actions,
 };
 pub use error::{AnswerError, CourseError, StepProblem};
 pub use feedback::Feedback;

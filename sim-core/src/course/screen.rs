@@ -25,8 +25,12 @@ use serde_json::Value;
 
 use crate::Lang;
 use crate::Reveal;
+use crate::course::editor::{
+    Edit, EditRefused, Editor, EditorRow, Making, design_editor, edit_design, edit_schedule,
+    schedule_editor,
+};
 use crate::course::error::CourseError;
-use crate::course::grade::{Answer, Grade, GradeItem, Solution};
+use crate::course::grade::{Answer, DesignAnswer, Grade, GradeItem, Schedule, Solution};
 use crate::course::kinds;
 use crate::course::last_answer::answer_to_json;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson};
@@ -52,6 +56,10 @@ pub enum Act {
     Solution,
     /// Leaves the screen: the feedback shown goes, the answer stays.
     Leave,
+    /// One change to the answer in the making of a design or break
+    /// exercise, through its editor ([`ExerciseScreen::editor`]); kept as
+    /// the last answer when it is not empty, nothing graded.
+    Edit { edit: Edit },
 }
 
 /// What the screen shows below the answer: the last try's grade as the
@@ -102,6 +110,8 @@ pub struct ExerciseScreen {
     /// target given a protection its resource does not offer).
     pub cost: Option<u32>,
     pub cost_label: Option<String>,
+    /// The editor of the answer in the making (design and break exercises).
+    pub editor: Option<Editor>,
     pub feedback: Option<FeedbackView>,
     /// What the exercise's timeline may show now.
     pub reveal: RevealView,
@@ -201,6 +211,9 @@ pub struct FeedbackView {
     /// of a design exercise only).
     pub key_cost: Option<u32>,
     pub key_cost_label: Option<String>,
+    /// A design key on the editor's rows (the solution of a design
+    /// exercise only).
+    pub key_rows: Option<Vec<EditorRow>>,
     /// A design's counterexample (run by the explorers).
     #[serde(skip)]
     pub counterexample: Option<Counterexample>,
@@ -236,7 +249,12 @@ impl CourseSession {
         let key = (lesson.to_owned(), id.to_owned());
         match act {
             Act::Open => {}
-            Act::Change { answer } => self.keep_answer_json(lesson, id, answer)?,
+            Act::Change { answer } => {
+                let parsed = self.answer_from_json(lesson, id, answer)?;
+                self.keep_answer(lesson, id, &parsed)?;
+                self.keep_making(lesson, id, parsed);
+            }
+            Act::Edit { edit } => self.edit(lesson, id, edit)?,
             Act::Hint => {
                 self.next_hint(lesson, id)?;
             }
@@ -279,6 +297,7 @@ impl CourseSession {
     ) -> Result<ExerciseScreen, CourseError> {
         let graded = self.grade(lesson, id, answer)?;
         self.keep_answer(lesson, id, answer)?;
+        self.keep_making(lesson, id, answer.clone());
         self.shown.insert(
             (lesson.to_owned(), id.to_owned()),
             Shown::Try(Box::new(graded)),
@@ -314,6 +333,82 @@ impl CourseSession {
         );
     }
 
+    /// `answer` as the answer in the making of an editor's exercise (a
+    /// whole answer changed or handed in).
+    fn keep_making(&mut self, lesson: &str, id: &str, answer: Answer) {
+        if matches!(answer, Answer::Design(_) | Answer::Break(_)) {
+            self.making.insert(
+                (lesson.to_owned(), id.to_owned()),
+                Making {
+                    answer,
+                    focus: None,
+                },
+            );
+        }
+    }
+
+    /// The answer in the making: the editor's, else the last answer kept.
+    pub fn answer_in_making(&self, lesson: &str, id: &str) -> Option<Answer> {
+        match self.making.get(&(lesson.to_owned(), id.to_owned())) {
+            Some(making) => Some(making.answer.clone()),
+            None => self.last_answer(lesson, id),
+        }
+    }
+
+    /// [`Act::Edit`]: `edit` applied to the answer in the making of a
+    /// design or break exercise, kept (as the last answer too, unless it
+    /// is empty). Refused, nothing changes.
+    fn edit(&mut self, lesson: &str, id: &str, edit: &Edit) -> Result<(), CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        let now = self.answer_in_making(lesson, id);
+        let (answer, focus) = match &exercise.kind {
+            ExerciseKind::Design { .. } => {
+                let design = kinds::design::DesignExercise::of(&exercise.kind)
+                    .ok_or(CourseError::Edit(EditRefused::NoSuchPlace))?;
+                let current = match now {
+                    Some(Answer::Design(answer)) => answer,
+                    _ => DesignAnswer::default(),
+                };
+                let edited = edit_design(&design, &current, edit).map_err(CourseError::Edit)?;
+                (Answer::Design(edited), None)
+            }
+            ExerciseKind::Break { scenario, .. } => {
+                let shell = found
+                    .scenario(*scenario)
+                    .ok_or(CourseError::MissingScenario)?;
+                let current = match now {
+                    Some(Answer::Break(schedule)) => schedule,
+                    _ => shell_schedule(shell),
+                };
+                let (edited, focus) =
+                    edit_schedule(shell, &current, edit).map_err(CourseError::Edit)?;
+                (Answer::Break(edited), focus)
+            }
+            _ => return Err(CourseError::Edit(EditRefused::NoSuchPlace)),
+        };
+        self.keep_answer(lesson, id, &answer)?;
+        self.making
+            .insert((lesson.to_owned(), id.to_owned()), Making { answer, focus });
+        Ok(())
+    }
+
+    /// A break exercise's schedule in the making run in its world, checked:
+    /// what its preview draws, or why it cannot run.
+    pub fn schedule_preview(&self, lesson: &str, id: &str) -> Result<Scenario, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        let ExerciseKind::Break { scenario, .. } = &exercise.kind else {
+            return Err(CourseError::NotBreak(id.to_owned()));
+        };
+        let shell = found
+            .scenario(*scenario)
+            .ok_or(CourseError::MissingScenario)?;
+        let schedule = match self.answer_in_making(lesson, id) {
+            Some(Answer::Break(schedule)) => schedule,
+            _ => shell_schedule(shell),
+        };
+        kinds::schedule::schedule_scenario(shell, &schedule)
+    }
+
     /// The exercise's screen as it stands, in `lang`.
     pub fn screen(
         &self,
@@ -327,7 +422,11 @@ impl CourseSession {
         let revealed = self.is_revealed(lesson, id);
         let reveal = self.reveal(lesson, id)?;
         let shown = self.shown.get(&(lesson.to_owned(), id.to_owned()));
-        let last = self.last_answer(lesson, id);
+        let last = self.answer_in_making(lesson, id);
+        let focus = self
+            .making
+            .get(&(lesson.to_owned(), id.to_owned()))
+            .and_then(|making| making.focus);
         let answer = last
             .as_ref()
             .map_or(Value::Null, |a| answer_to_json(found, &exercise.kind, a));
@@ -374,6 +473,7 @@ impl CourseSession {
             }),
             cost,
             cost_label,
+            editor: editor(found, exercise, last.as_ref(), focus, lang),
             feedback: shown.map(|shown| feedback_view(found, exercise, shown, lang)),
             reveal: RevealView::from(&reveal),
         })
@@ -557,6 +657,49 @@ fn hint_button(shown: usize, total: usize, lang: Lang) -> String {
     }
 }
 
+/// The schedule a break exercise starts from: its scenario's steps, with
+/// the scenario's named operations and values.
+fn shell_schedule(shell: &Scenario) -> Schedule {
+    Schedule {
+        steps: shell.steps.clone(),
+        ops: shell.ops.clone(),
+        values: shell.values.clone(),
+    }
+}
+
+/// The editor of a design or break exercise over the answer in the making.
+fn editor(
+    lesson: &Lesson,
+    exercise: &Exercise,
+    answer: Option<&Answer>,
+    focus: Option<u32>,
+    lang: Lang,
+) -> Option<Editor> {
+    match &exercise.kind {
+        ExerciseKind::Design { .. } => {
+            let design = kinds::design::DesignExercise::of(&exercise.kind)?;
+            let default = DesignAnswer::default();
+            let answer = match answer {
+                Some(Answer::Design(answer)) => answer,
+                _ => &default,
+            };
+            Some(design_editor(&design, answer, lang))
+        }
+        ExerciseKind::Break {
+            scenario,
+            violation,
+        } => {
+            let shell = lesson.scenario(*scenario)?;
+            let schedule = match answer {
+                Some(Answer::Break(schedule)) => schedule.clone(),
+                _ => shell_schedule(shell),
+            };
+            Some(schedule_editor(shell, *violation, &schedule, focus, lang))
+        }
+        _ => None,
+    }
+}
+
 /// A design answer's cost by the catalogue, and in words.
 fn design_cost(
     kind: &ExerciseKind,
@@ -600,6 +743,12 @@ fn feedback_view(lesson: &Lesson, exercise: &Exercise, shown: &Shown, lang: Lang
                 key: Some(key_words(&solution.key, lang)),
                 key_answer: Some(answer_to_json(lesson, kind, &solution.key)),
                 key_cost,
+                key_rows: match (&solution.key, kinds::design::DesignExercise::of(kind)) {
+                    (Answer::Design(key), Some(design)) => {
+                        Some(design_editor(&design, key, lang).rows)
+                    }
+                    _ => None,
+                },
                 key_cost_label: key_cost.map(|cost| match lang {
                     Lang::En => format!(
                         "The cheapest safe choice, computed by the explorers; its cost: {cost}"
@@ -640,6 +789,7 @@ fn try_view(kind: &ExerciseKind, graded: &Graded, lang: Lang) -> FeedbackView {
         key_answer: None,
         key_cost: None,
         key_cost_label: None,
+        key_rows: None,
         counterexample: shown.counterexample.clone(),
         schedule: shown.scenario.clone(),
         takeaway: shown.takeaway.as_ref().map(|t| t.get(lang).to_owned()),

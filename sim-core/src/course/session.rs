@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use crate::Lang;
 use crate::Reveal;
 use crate::course::answer_json::answer_from_json;
+use crate::course::editor::Making;
 use crate::course::error::{AnswerError, CourseError};
 use crate::course::feedback::{Feedback, feedback};
 use crate::course::grade::{Answer, Grade, Schedule, Solution, grade, worked_solution};
@@ -35,6 +36,10 @@ pub struct CourseSession {
     /// try or the worked solution). Not saved: a screen reopened later
     /// starts from the learner's last answer.
     pub(crate) shown: BTreeMap<(String, String), Shown>,
+    /// Per (lesson, exercise) of a design or break exercise: the answer
+    /// its editor holds now ([`crate::course::Edit`]), kept even when it
+    /// cannot be the last answer (a schedule with no step). Not saved.
+    pub(crate) making: BTreeMap<(String, String), Making>,
 }
 
 /// A hint, as shown.
@@ -128,6 +133,7 @@ impl CourseSession {
             lessons,
             progress,
             shown: BTreeMap::new(),
+            making: BTreeMap::new(),
         }
     }
 
@@ -204,6 +210,8 @@ impl CourseSession {
         let seed = self.progress.seed;
         self.progress = Progress::from_json(text)?;
         self.progress.seed = self.progress.seed.or(seed);
+        // The editors start again from the record's last answers.
+        self.making.clear();
         Ok(())
     }
 
@@ -237,6 +245,7 @@ impl CourseSession {
             ..Progress::default()
         };
         self.shown.clear();
+        self.making.clear();
     }
 
     /// Gives the record the quiz seed `fresh` unless it has one; `true`

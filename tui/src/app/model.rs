@@ -580,26 +580,7 @@ impl BreakWork {
     /// The actions the editor offers: the ones a break schedule needs, and
     /// `register` only where a target checks registered tokens.
     pub(crate) fn actions(&self) -> Vec<Action> {
-        let mut actions = vec![
-            Action::Claim,
-            Action::Renew,
-            Action::Write,
-            Action::Finish,
-            Action::Fail,
-            Action::Check,
-            Action::Pause,
-            Action::Resume,
-            Action::Cancel,
-        ];
-        if self
-            .shell
-            .targets
-            .iter()
-            .any(|t| t.protect == Protect::RegisteredToken)
-        {
-            actions.push(Action::Register);
-        }
-        actions
+        sim_core::course::schedule_actions(&self.shell)
     }
 }
 
