@@ -838,6 +838,26 @@ test('keyboard and phone: every control takes focus visibly; nothing is wider th
   await done(session);
 });
 
+test('in Chinese at 375 px no menu link, progress-table head or state breaks inside a word', async () => {
+  const session = await open('#/review', { width: 375, height: 812 });
+  const { page } = session;
+  await page.getByRole('button', { name: '中文' }).click();
+  await page.locator('main h1', { hasText: '学习进度' }).waitFor();
+  // Lines an element's text takes: distinct tops of its line boxes.
+  const broken = await page.evaluate(() => {
+    const lines = (el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    };
+    return [...document.querySelectorAll('#nav a, .review-table th[scope="col"], .review-table tr > td:last-child')]
+      .filter((el) => lines(el) > 1).map((el) => el.textContent);
+  });
+  assert.deepEqual(broken, []);
+  await page.screenshot({ path: join(SHOTS, 'review-zh-375.png') });
+  await done(session);
+});
+
 test('the last answer in the progress record (the terminal\'s too) comes back when the exercise is opened', async () => {
   const session = await open('#/lesson/01-liveness-vs-safety/mark-after-the-nap');
   const { page } = session;

@@ -249,7 +249,8 @@ function viewReview() {
         h('th', { scope: 'row' }, h('a', { href: lessonHref(lesson.id, e.id) }, e.title)),
         h('td', {}, e.tries),
         h('td', {}, e.hints),
-        h('td', {}, `${e.symbol} ${e.standing_label}`)))));
+        // The symbol stays beside its words (a no-break space).
+        h('td', {}, `${e.symbol}\u00a0${e.standing_label}`)))));
 }
 
 // ---- the lesson reader ----------------------------------------------------------
