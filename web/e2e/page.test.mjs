@@ -838,6 +838,31 @@ test('keyboard and phone: every control takes focus visibly; nothing is wider th
   await done(session);
 });
 
+test('every exercise link of the course map lands on that exercise\'s heading once the page settles', async () => {
+  const session = await open('', { width: 1280, height: 800 });
+  const { page } = session;
+  const links = await page.evaluate(() => [...new Set([...document.querySelectorAll('main a[href^="#/lesson/"]')]
+    .map((a) => a.getAttribute('href')).filter((href) => href.split('/').length === 4))]);
+  assert.ok(links.length >= 50, `${links.length} exercise links`);
+  const missed = [];
+  for (const href of links) {
+    await page.goto(base + href);
+    const id = decodeURIComponent(href.split('/')[3]);
+    // Settled: the heading has not moved for 400 ms (at most 5 s).
+    let top = null;
+    let still = Date.now();
+    for (const start = Date.now(); Date.now() - start < 5000 && Date.now() - still < 400;) {
+      await page.waitForTimeout(50);
+      const now = await page.evaluate((exercise) => document.getElementById(`ex-${exercise}`)?.querySelector('h3')?.getBoundingClientRect().top ?? null, id);
+      if (now !== top) { top = now; still = Date.now(); }
+    }
+    // (Aligned to the top, it may sit a fraction of a pixel above it.)
+    if (top === null || top < -1 || top > 800 - 24) missed.push(`${href}: ${top}`);
+  }
+  assert.deepEqual(missed, []);
+  await done(session);
+});
+
 test('in Chinese at 375 px no menu link, progress-table head or state breaks inside a word', async () => {
   const session = await open('#/review', { width: 375, height: 812 });
   const { page } = session;

@@ -989,6 +989,7 @@ function viewShare(code) {
 function route() {
   let view;
   let page;
+  stopKeeping();
   // Moving on leaves the exercises on screen (their feedback goes, their
   // answers stay); a redraw of the same place (another language) keeps it.
   const leaving = location.hash === shownHash ? [] : onScreen;
@@ -1025,8 +1026,29 @@ function route() {
       heading.setAttribute('tabindex', '-1');
       heading.scrollIntoView({ block: 'start' });
       heading.focus({ preventScroll: true });
+      keepInView(heading);
     }
   }
+}
+
+// What the page draws after it landed (a preview above, the SQL engine's
+// module) grows the page above the target and pushed it out of view: until
+// the page settles (a few seconds) or the learner moves on their own, every
+// change of size brings the target back.
+let stopKeeping = () => {};
+function keepInView(target) {
+  stopKeeping();
+  const watch = new ResizeObserver(() => target.scrollIntoView({ block: 'start' }));
+  const events = ['wheel', 'keydown', 'pointerdown', 'touchstart'];
+  const timer = setTimeout(() => stopKeeping(), 3000);
+  stopKeeping = () => {
+    watch.disconnect();
+    clearTimeout(timer);
+    for (const event of events) window.removeEventListener(event, stopKeeping, true);
+    stopKeeping = () => {};
+  };
+  for (const event of events) window.addEventListener(event, stopKeeping, true);
+  watch.observe(main());
 }
 
 async function boot() {
