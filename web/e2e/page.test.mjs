@@ -377,7 +377,13 @@ test('a progress file from the terminal imports; a damaged record gives a messag
   const newer = join(tmpdir(), `fencelab-progress-newer-${process.pid}.json`);
   writeFileSync(newer, JSON.stringify({ ...record, version: 3 }));
   await page.setInputFiles('#import-file', newer);
-  await page.locator('#banner', { hasText: 'version 3, newer' }).waitFor();
+  // Said beside the Import button, in view where the learner is.
+  const refused = page.locator('.progress-panel .import-error', { hasText: 'version 3, newer' });
+  await refused.waitFor();
+  assert.ok(await refused.evaluate((node) => {
+    const box = node.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }), 'the refusal is in view');
   assert.match(await page.locator('.lesson-card').first().textContent(), /2\/3 sections read/);
 
   await page.evaluate(() => localStorage.setItem('fencelab.progress', '{"version": 2, "lang": '));

@@ -197,6 +197,8 @@ function viewMap() {
 
 function progressPanel(map) {
   const input = h('input', { type: 'file', accept: 'application/json,.json', class: 'visually-hidden', id: 'import-file' });
+  // A refused file is said where the learner is, beside the button.
+  const refused = h('p', { class: 'verdict bad import-error', role: 'alert', hidden: true });
   input.addEventListener('change', async () => {
     const file = input.files && input.files[0];
     if (!file) return;
@@ -208,7 +210,8 @@ function progressPanel(map) {
       route();
       banner(t('imported'));
     } catch (error) {
-      banner(t('importFailed') + errorText(error));
+      refused.textContent = t('importFailed') + errorText(error);
+      refused.hidden = false;
     }
   });
   const levels = ['basic', 'intermediate', 'senior'].map((level) => {
@@ -227,6 +230,7 @@ function progressPanel(map) {
       h('button', { type: 'button', onclick: () => {
         if (window.confirm(t('resetConfirm'))) { course.resetProgress(); save(); route(); }
       } }, t('resetProgress'))),
+    refused,
     h('fieldset', { class: 'self-check' }, h('legend', {}, t('selfCheck')), h('p', { class: 'muted' }, t('selfCheckNote')), levels));
 }
 
