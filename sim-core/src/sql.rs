@@ -19,9 +19,10 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::Lang;
 use crate::design::{Check, CheckSet, LeaseClock, TokenKind};
 use crate::scenario::{Action, JobIdx, Scenario, Step, WorkerIdx};
-use crate::trace::{Outcome, Reason, Trace};
+use crate::trace::{JobState, Outcome, Reason, Trace};
 
 /// Which database's spelling.
 #[derive(
@@ -456,6 +457,29 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// The job table as a learner writing statements for it needs it: its
+/// columns and the values `state` takes, as the box creates it ([`schema`]).
+pub fn jobs_table_words(lang: Lang) -> String {
+    let states = [
+        JobState::Ready,
+        JobState::Running,
+        JobState::Done,
+        JobState::Failed,
+        JobState::Cancelled,
+    ]
+    .map(|state| format!("'{}'", state.name()))
+    .join(lang.pick(", ", "、"));
+    let table = "jobs(id, pos, owner, lease_until, fence, state)";
+    match lang {
+        Lang::En => format!(
+            "The table: {table}. state is one of {states}; a new job is 'ready', with fence 0 and neither owner nor lease_until."
+        ),
+        Lang::Zh => format!(
+            "表：{table}。state 取 {states} 之一；新任务是 'ready'，fence 为 0，没有 owner 和 lease_until。"
+        ),
+    }
+}
+
 /// The statements that create and fill the job table (and, for
 /// PostgreSQL, the simulated database clock `db_now()`).
 pub fn schema(scenario: &Scenario, dialect: Dialect) -> Vec<String> {
@@ -682,6 +706,36 @@ pub fn script(scenario: &Scenario, trace: &Trace, dialect: Dialect) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The words a learner writes statements from name exactly the table
+    /// the box creates: every column of its CREATE TABLE, every state.
+    #[test]
+    fn the_table_in_words_is_the_table_the_box_creates() {
+        let scenario = article();
+        let create = schema(&scenario, Dialect::Sqlite).remove(0);
+        let columns: Vec<&str> = create
+            .split_once('(')
+            .map(|(_, rest)| rest)
+            .unwrap_or_default()
+            .split(", ")
+            .filter_map(|column| column.split_whitespace().next())
+            .collect();
+        assert_eq!(
+            columns,
+            ["id", "pos", "owner", "lease_until", "fence", "state"]
+        );
+        for lang in [Lang::En, Lang::Zh] {
+            let words = jobs_table_words(lang);
+            assert!(
+                words.contains(&format!("jobs({})", columns.join(", "))),
+                "{words}"
+            );
+            for state in ["ready", "running", "done", "failed", "cancelled"] {
+                assert!(words.contains(&format!("'{state}'")), "{words}");
+                assert!(JobState::from_name(state).is_some(), "{state}");
+            }
+        }
+    }
 
     fn article() -> Scenario {
         let text = "id = \"a\"\nttl = 5\nworkers = [\"A\", \"B\"]\ndesign = \"db-conditional\"\n\

@@ -1049,6 +1049,8 @@ test('a SQL exercise is graded in Chromium on SQLite: refusals with line:col, a 
   const { page } = session;
   const exercise = page.locator(`#ex-${SQL_ID}`);
   await exercise.locator('.sql-engine', { hasText: /ready in \d+ ms/ }).waitFor({ timeout: 60000 });
+  // The table the statements change is shown: its columns and states.
+  assert.match(await exercise.locator('.sql-table').textContent(), /jobs\(id, pos, owner, lease_until, fence, state\).*'cancelled'/);
   const fill = async (statements) => {
     for (const [slot, text] of Object.entries(statements)) await exercise.locator(`textarea[data-slot="${slot}"]`).fill(text);
   };

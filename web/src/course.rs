@@ -204,6 +204,8 @@ enum ExerciseDetails<'a> {
     Sql {
         slots: Vec<&'static str>,
         params: [&'static str; 5],
+        /// The job table: its columns and states, in words.
+        table: String,
     },
 }
 
@@ -588,6 +590,7 @@ fn exercise_details<'a>(
         ExerciseKind::Sql { slots, .. } => ExerciseDetails::Sql {
             slots: slots.iter().map(|slot| slot.name()).collect(),
             params: sim_core::sqllab::Slot::PARAMS,
+            table: sim_core::sql::jobs_table_words(lang),
         },
     })
 }

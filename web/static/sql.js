@@ -159,6 +159,7 @@ export function sqlExercise(kind, page, lesson, exercise, body, { submit, change
   const button = h('button', { type: 'button', class: 'primary' }, t('sqlRun'));
   body.append(
     h('p', { class: 'muted' }, t('sqlParams'), ' ', exercise.params.map((p) => [h('code', {}, p), ' '])),
+    h('p', { class: 'muted sql-table' }, exercise.table),
     h('div', { class: 'sql-slots', oninput: keep }, boxes.map((box) => box.field)),
     h('div', { class: 'buttons' }, button), status);
   const ready = () => startEngine().then(({ version, ms }) => {

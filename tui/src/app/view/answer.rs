@@ -1039,6 +1039,13 @@ pub(crate) fn sql_step(
         theme.dim(),
         theme,
     );
+    prose(
+        &mut lines,
+        &sim_core::sql::jobs_table_words(lang),
+        width,
+        theme.dim(),
+        theme,
+    );
     sql_answer_lines(&mut lines, state, work, lang, width, theme);
     PanelText { lines, focus }
 }
