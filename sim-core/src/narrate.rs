@@ -151,13 +151,18 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
         return String::new();
     };
     let actor = who(scenario, index, lang);
+    let at = step.at;
+    if record.outcome == Outcome::Noop
+        && let Some(said) = worker_event(step.action, &actor, at, lang)
+    {
+        return said;
+    }
     let act = action_word(step.action, lang);
     let target = step
         .target
         .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
         .map(|t| scenario.target_id(t).to_owned())
         .unwrap_or_default();
-    let at = step.at;
     let mut text = match lang {
         Lang::En => {
             let place = if target.is_empty() {
@@ -204,6 +209,33 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     }
     text += lang.pick(".", "。");
     text
+}
+
+/// What happens to a worker itself — a pause, a resume, a crash — in its
+/// own words: these steps change no state, yet they are the story (the
+/// pause is why a lease runs out under a worker that still believes in it).
+fn worker_event(action: Action, actor: &str, at: u64, lang: Lang) -> Option<String> {
+    Some(match (action, lang) {
+        (Action::Pause, Lang::En) => format!(
+            "Tick {at}: {actor} pauses (a GC pause, a stalled VM): it still holds its lease and token in memory, and does nothing until it resumes."
+        ),
+        (Action::Pause, Lang::Zh) => format!(
+            "tick {at}：{actor} 暂停了（比如 GC 停顿、虚拟机被挂起）：它内存里还拿着租约和令牌，恢复之前什么都不做。"
+        ),
+        (Action::Resume, Lang::En) => format!(
+            "Tick {at}: {actor} resumes where it stopped, with the lease and token it had; it cannot tell how long it was away."
+        ),
+        (Action::Resume, Lang::Zh) => format!(
+            "tick {at}：{actor} 从停下的地方继续，手里还是原来的租约和令牌；它无从知道自己停了多久。"
+        ),
+        (Action::Crash, Lang::En) => format!(
+            "Tick {at}: {actor} crashes: it stops for good and clears nothing; its lease runs out by itself."
+        ),
+        (Action::Crash, Lang::Zh) => {
+            format!("tick {at}：{actor} 崩溃了：它永远停下，什么也不会清理；它的租约只能自己到期。")
+        }
+        _ => return None,
+    })
 }
 
 /// The parenthesised details of a step's outcome: how long it waited, what
@@ -335,7 +367,7 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
     let must = trace.should_reject.contains(&(index as u32));
     let happened = trace.is_violation(index as u32);
     if must {
-        must_refuse_sentence(&reasons, happened, lang)
+        must_refuse_sentence(&reasons, happened, record.outcome, lang)
     } else if let Some((claim, holder, newest)) =
         newer_grant(scenario, trace, index).filter(|(_, _, newest)| *newest > generation)
     {
@@ -386,14 +418,26 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
     }
 }
 
-/// Why a step had to be refused (`reasons`), and whether it was
-/// (`happened`: it took effect, a violation).
-fn must_refuse_sentence(reasons: &[String], happened: bool, lang: Lang) -> String {
-    let verdict = match (happened, lang) {
-        (true, Lang::En) => "It had to be refused, and it took effect: a violation.",
-        (true, Lang::Zh) => "它必须被拒绝，却生效了：这是一次违例。",
-        (false, Lang::En) => "It had to be refused, and it was (or it changed nothing).",
-        (false, Lang::Zh) => "它必须被拒绝，而它确实被拒绝了（或没有产生效果）。",
+/// Why a step had to be refused (`reasons`), and what it did instead:
+/// took effect (`happened`, a violation), was refused, or did nothing for
+/// another reason (its `outcome` says which).
+fn must_refuse_sentence(
+    reasons: &[String],
+    happened: bool,
+    outcome: Outcome,
+    lang: Lang,
+) -> String {
+    let verdict = match (happened, outcome, lang) {
+        (true, _, Lang::En) => "It had to be refused, and it took effect: a violation.",
+        (true, _, Lang::Zh) => "它必须被拒绝，却生效了：这是一次违例。",
+        (false, Outcome::Rejected, Lang::En) => "It had to be refused, and it was.",
+        (false, Outcome::Rejected, Lang::Zh) => "它必须被拒绝，也确实被拒绝了。",
+        (false, Outcome::Waiting, Lang::En) => {
+            "It had to be refused; it never ran, still waiting for a lock."
+        }
+        (false, Outcome::Waiting, Lang::Zh) => "它必须被拒绝；它一直在等锁，没有执行。",
+        (false, _, Lang::En) => "It had to be refused; it changed nothing, so no harm was done.",
+        (false, _, Lang::Zh) => "它必须被拒绝；它没有改变任何东西，所以没有造成损害。",
     };
     let joined = capitalized(&reasons.join(lang.pick("; ", "；")));
     match lang {

@@ -211,3 +211,46 @@ fn an_expired_but_not_superseded_step_may_be_refused_or_allowed() {
     }
     assert!(either > 0, "A acts after its own lease ran out");
 }
+
+/// Issue 22: a pause, a resume and a crash are told as what happens to the
+/// worker, not as steps that "changed nothing"; a stale finish that was
+/// refused says it was, without "(or it changed nothing)".
+#[test]
+fn a_pause_is_the_story_and_a_refused_stale_step_says_it_was_refused() {
+    let scenario = pause();
+    let trace = sim_core::run(&scenario);
+    let step = |action: &str| {
+        scenario
+            .steps
+            .iter()
+            .position(|s| s.action.name() == action)
+            .unwrap_or_else(|| panic!("a {action} step"))
+    };
+    for lang in [sim_core::Lang::En, sim_core::Lang::Zh] {
+        for action in ["pause", "resume"] {
+            let said = sim_core::describe_step(&scenario, &trace, step(action), lang);
+            assert!(
+                !said.contains("changed nothing") && !said.contains("没有改变"),
+                "{said}"
+            );
+            assert!(said.contains("A"), "{said}");
+        }
+    }
+    let pause_said = sim_core::describe_step(&scenario, &trace, step("pause"), sim_core::Lang::En);
+    assert!(pause_said.contains("lease"), "{pause_said}");
+    // A's finish after the takeover, checked at the commit: the oracle says
+    // refuse, and it was.
+    let text = PAUSE.replace("ttl-lock-only", "db-conditional");
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    let stale = scenario.steps.len() - 1;
+    assert!(trace.should_reject.contains(&(stale as u32)));
+    assert_eq!(trace.steps[stale].outcome, sim_core::Outcome::Rejected);
+    let said = sim_core::describe_step(&scenario, &trace, stale, sim_core::Lang::En);
+    assert!(
+        said.ends_with("It had to be refused, and it was."),
+        "{said}"
+    );
+    let said = sim_core::describe_step(&scenario, &trace, stale, sim_core::Lang::Zh);
+    assert!(said.ends_with("它必须被拒绝，也确实被拒绝了。"), "{said}");
+}
