@@ -217,6 +217,10 @@ fn a_quiz_solved_with_its_solution_says_so_on_the_review() {
     });
     assert!(!screen.contains("✓ solved ·"), "{screen}");
     tmux.send(&["Escape"]);
+    // Back on the lesson before the next key: an Escape and a `p` read
+    // together are Alt-p to a terminal.
+    let heading = format!("· {title}");
+    tmux.wait_for("the lesson again", |s| !s.contains(&heading));
     tmux.send(&["p"]);
     let review = tmux.wait_for("the review, whole", |s| {
         s.contains("Your progress") && s.contains("? help")
