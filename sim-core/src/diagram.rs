@@ -32,7 +32,7 @@ use crate::design::Protect;
 use crate::lang::Lang;
 use crate::leases::{Lease, LeaseClose, leases};
 use crate::narrate::{
-    action_word, describe_outcome, describe_pending, describe_step, protect_words,
+    action_word, describe_outcome, describe_pending, describe_step, protect_short, protect_words,
 };
 use crate::reveal::Reveal;
 use crate::scenario::{Action, JobIdx, Scenario, WorkerIdx};
@@ -66,7 +66,8 @@ pub struct Lane {
     /// Its label, in the learner's language (empty for a worker's only
     /// lease row).
     pub label: String,
-    /// A second line: a target's protection.
+    /// A second line: a target's protection, in a word or two of the
+    /// learner's language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sub: Option<&'static str>,
 }
@@ -413,7 +414,7 @@ impl Lanes {
             lanes.push(Lane {
                 kind: LaneKind::Target,
                 label: target.id.clone(),
-                sub: Some(target.protect.name()),
+                sub: Some(protect_short(target.protect, lang)),
             });
         }
         Lanes {

@@ -659,6 +659,20 @@ pub fn protect_words(protect: Protect, lang: Lang) -> &'static str {
     }
 }
 
+/// A target's protection in one or two words: a lane's second line,
+/// where a whole phrase does not fit.
+pub fn protect_short(protect: Protect, lang: Lang) -> &'static str {
+    match protect {
+        Protect::None => lang.pick("no check", "不检查"),
+        Protect::IdempotencyKey => lang.pick("idempotency key", "幂等键"),
+        Protect::HighestToken => lang.pick("highest token", "最大令牌"),
+        Protect::RegisteredToken => lang.pick("registered token", "登记的令牌"),
+        Protect::Gateway => lang.pick("gateway", "网关"),
+        Protect::SendingGateway => lang.pick("checks at send", "发送时检查"),
+        Protect::Versioned => lang.pick("versioned", "按版本写入"),
+    }
+}
+
 /// A kind of token in a few words.
 pub fn token_words(token: crate::TokenKind, lang: Lang) -> &'static str {
     match token {

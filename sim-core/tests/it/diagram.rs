@@ -498,3 +498,36 @@ id = "t"
     assert_eq!(diagram.flights[0].to_column, diagram.columns.len());
     assert!(diagram.flights[0].words.contains("still in flight"));
 }
+
+/// Issue 22: a target lane's second line names its protection in the
+/// learner's words, never the format's id (`sending_gateway`).
+#[test]
+fn a_target_lane_names_its_protection_in_words() {
+    let text = r#"
+id = "lanes"
+ttl = 5
+workers = ["A"]
+targets = [
+  { id = "t1", protect = "sending_gateway" },
+  { id = "t2", protect = "highest_token" },
+  { id = "t3", protect = "registered_token" },
+  { id = "t4", protect = "idempotency_key" },
+]
+steps = [{ at = 0, worker = "A", do = "claim" }]
+"#;
+    let (scenario, trace) = run(text);
+    for lang in [Lang::En, Lang::Zh] {
+        let diagram = Diagram::new(&scenario, &trace, lang, &Reveal::Everything);
+        let subs: Vec<&str> = diagram
+            .lanes
+            .iter()
+            .filter(|lane| lane.kind == LaneKind::Target)
+            .filter_map(|lane| lane.sub)
+            .collect();
+        assert_eq!(subs.len(), 4, "{subs:?}");
+        for (sub, target) in subs.iter().zip(&scenario.targets) {
+            assert!(!sub.contains('_'), "{sub}");
+            assert_eq!(*sub, sim_core::protect_short(target.protect, lang));
+        }
+    }
+}
