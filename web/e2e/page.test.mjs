@@ -937,6 +937,10 @@ test('the timeline explains itself: legend open on the first, Play animates, lan
     // The legend is open on the first timeline only, and names this
     // timeline's actions in words.
     assert.equal(await first.locator('details.legend').getAttribute('open'), '');
+    // The pointer rests on a step's hit area, so that carries its tooltip:
+    // the action in words, what it did, no backticks shown as characters.
+    const tips = await first.locator('rect.hit > title').allTextContents();
+    assert.ok(tips.length > 0 && tips.every((tip) => / — \S/.test(tip) && !tip.includes('`')), tips.join('\n'));
     if (await blocks.count() > 1) assert.equal(await blocks.nth(1).locator('details.legend').getAttribute('open'), null);
     assert.match(await first.locator('details.legend').textContent(), /C claim/);
     // Each step's tooltip starts with its glyph and its action in words.

@@ -28,6 +28,13 @@ export function s(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG, tag), attrs, children);
 }
 
+/** Text as `inline` draws it, without its markers: for a tooltip. */
+export function plain(text) {
+  const span = document.createElement('span');
+  span.append(...inline(text));
+  return span.textContent;
+}
+
 /**
  * Text with `code` spans and **strong** spans, as nodes (never markup).
  * As in Markdown, an opening `**` is followed and a closing one preceded by

@@ -9,7 +9,7 @@
 // memory; should the worker still not answer in time, it is ended and a
 // fresh one started (`createEngine`'s watchdog).
 
-import { h, clear } from './dom.js';
+import { h, clear, inline } from './dom.js';
 import { t, tf, lang } from './strings.js';
 
 // ---- the engine, one worker for the page ------------------------------------
@@ -216,7 +216,7 @@ function showRefusals(boxes, refused) {
   for (const refusal of refused) {
     const box = boxes.find((b) => b.slot === refusal.slot);
     if (!box) continue;
-    clear(box.error).append('✗ ', refusal.message);
+    clear(box.error).append('✗ ', ...inline(refusal.message));
     box.error.hidden = false;
     box.input.setAttribute('aria-invalid', 'true');
     if (first) continue;

@@ -11,7 +11,7 @@
 // its own, each step's link drawn from actor to resource, a refusal
 // bouncing and a violation flashing (CSS, off under reduced motion).
 
-import { h, s, clear, inline } from './dom.js';
+import { h, s, clear, inline, plain } from './dom.js';
 import { t, tf, legendItems } from './strings.js';
 
 const COL = 40;
@@ -21,6 +21,10 @@ const LABEL = 96;
 const AXIS = 26;
 // The first timeline of the page opens its legend; later ones keep it shut.
 let legendShown = false;
+
+/** A step's tooltip: the action in words first (the glyph alone does not
+ * say it), then what it did, without the text's markers. */
+const tooltip = (step) => `${step.glyph} ${step.word} — ${plain(step.narration)}`;
 
 /** Lanes of the diagram plus the extra rows, with their heights and tops. */
 function laneGeometry(data, extraRows) {
@@ -124,8 +128,7 @@ export function renderTimeline(data, options = {}) {
       g.append(s('text', { class: 'glyph', x, y: ay + 4, 'text-anchor': 'middle' }, step.glyph));
     }
     if (ry !== null) g.append(s('text', { class: 'symbol', x, y: ry + 6, 'text-anchor': 'middle' }, step.symbol));
-    // The action in words first: the glyph alone does not say it.
-    g.append(s('title', {}, `${step.glyph} ${step.word} — ${step.narration}`));
+    g.append(s('title', {}, tooltip(step)));
     svg.append(g);
     return g;
   });
@@ -167,12 +170,13 @@ export function renderTimeline(data, options = {}) {
   }
   drawExtra();
 
-  // Hit areas over every step column, on top.
-  steps.forEach((_, index) => {
+  // Hit areas over every step column, on top: they carry the step's
+  // tooltip too, since the pointer is over them, not over the marker.
+  steps.forEach((step, index) => {
     svg.append(s('rect', {
       class: 'hit', x: stepX(index), y: AXIS - 4, width: COL, height: height - AXIS + 2, 'data-step': index,
       onclick: () => { select(index); options.onActivate?.(index); },
-    }));
+    }, s('title', {}, tooltip(step))));
   });
 
   // Around the drawing: controls, the current step in words, the job table.
