@@ -9,7 +9,7 @@ use crate::trace::{Outcome, Trace};
 /// Why a lease ended before its `lease_until`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LeaseClose {
-    /// The job was finished, failed or cancelled.
+    /// The job was finished or failed (a cancel leaves the lease running).
     Ended,
     /// A newer claim took the row.
     Replaced,
@@ -36,7 +36,7 @@ pub struct Lease {
     pub until: i64,
     /// `until` in true time (the lease clock may be skewed).
     pub expiry: i64,
-    /// The step that ended it early (a finish, a cancel, a newer claim).
+    /// The step that ended it early (a finish, a fail, a newer claim).
     pub closed: Option<(usize, LeaseClose)>,
 }
 
@@ -94,7 +94,10 @@ pub fn leases(scenario: &Scenario, trace: &Trace) -> Vec<Lease> {
                     span.expiry = until.saturating_sub(offset(span.worker));
                 }
             }
-            Action::Finish | Action::Fail | Action::Cancel => {
+            // A cancel marks the job cancelled and leaves its lease in the
+            // row: the old holder's lease runs on (what lesson 5 shows), and
+            // only a check of the state stops its late effects.
+            Action::Finish | Action::Fail => {
                 if let Some(current) = slot.take()
                     && let Some(span) = spans.get_mut(current)
                 {

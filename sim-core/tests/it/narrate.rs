@@ -254,3 +254,32 @@ fn a_pause_is_the_story_and_a_refused_stale_step_says_it_was_refused() {
     let said = sim_core::describe_step(&scenario, &trace, stale, sim_core::Lang::Zh);
     assert!(said.ends_with("它必须被拒绝，也确实被拒绝了。"), "{said}");
 }
+
+/// Issue 22: a cancel marks the job cancelled and leaves the lease in the
+/// row, so the old holder's bar runs on to `lease_until` (lesson 5's point:
+/// the lease stays valid; only a check of the state stops the late finish).
+#[test]
+fn a_cancel_leaves_the_lease_running() {
+    let text = r#"
+id = "cancel"
+ttl = 5
+workers = ["A"]
+design = "db-conditional"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 2, do = "cancel" },
+  { at = 3, worker = "A", do = "finish" },
+]
+"#;
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    assert_eq!(
+        trace.steps[1].outcome,
+        sim_core::Outcome::Ok,
+        "the cancel took effect"
+    );
+    let spans = sim_core::leases(&scenario, &trace);
+    assert_eq!(spans.len(), 1);
+    assert_eq!(spans[0].until, 5);
+    assert_eq!(spans[0].closed, None, "{spans:?}");
+}
