@@ -724,10 +724,23 @@ test('a request in flight is an arrow from its send to its arrival, told in word
   const { page } = session;
   const arrow = page.locator('.sandbox-out svg.timeline-svg g.flight[data-request="a-refund"]');
   await arrow.waitFor();
-  const line = arrow.locator('line');
-  const [x1, y1, x2, y2] = await Promise.all(['x1', 'y1', 'x2', 'y2'].map(async (a) => Number(await line.getAttribute(a))));
-  // Sloped: later and lower (the sender's lane is above the target's).
+  const points = (await arrow.locator('polyline').getAttribute('points')).split(' ').map((p) => p.split(',').map(Number));
+  const [[x1, y1], [x2, y2]] = [points[0], points[points.length - 1]];
+  // Later and lower (the sender's lane is above the target's).
   assert.ok(x2 > x1 && y2 > y1, `${x1},${y1} → ${x2},${y2}`);
+  // It crosses no other step's marker: no glyph box lies on its way.
+  const boxes = await page.locator('.sandbox-out svg.timeline-svg .step rect.glyph-box').evaluateAll((rects) =>
+    rects.map((r) => [Number(r.getAttribute('x')), Number(r.getAttribute('y')), Number(r.getAttribute('width')), Number(r.getAttribute('height'))]));
+  const crosses = ([ax, ay], [bx, by], [x, y, w, hgt]) => {
+    for (let k = 0; k <= 40; k += 1) {
+      const px = ax + ((bx - ax) * k) / 40;
+      const py = ay + ((by - ay) * k) / 40;
+      if (px > x + 1 && px < x + w - 1 && py > y + 1 && py < y + hgt - 1) return true;
+    }
+    return false;
+  };
+  const hit = boxes.filter((box) => points.slice(1).some((p, i) => crosses(points[i], p, box)));
+  assert.deepEqual(hit, [], 'the arrow goes through a marker');
   assert.match(await arrow.locator('title').textContent(), /sent at tick 4.*arrives at tick 9/);
   // Stepping to the arrival tells the whole trip.
   await page.locator('.sandbox-out .timeline-controls button', { hasText: /Last/ }).click();

@@ -133,23 +133,33 @@ export function renderTimeline(data, options = {}) {
     return g;
   });
 
-  // Requests in flight: a sloped arrow from the sender's lane at the send
-  // to the target's lane at the arrival (to the right edge while it is
-  // still travelling), its words as the tooltip.
+  // Requests in flight: an arrow from the sender's lane at the send to the
+  // target's lane at the arrival (to the right edge while it is still
+  // travelling), its words as the tooltip. It drops to the target's lane
+  // within the send's column and runs along that lane above its symbols,
+  // so it crosses no other step's marker (a straight slope went through
+  // the lanes between).
   const flights = data.flights ?? [];
   const flightNodes = flights.map((flight) => {
     if (flight.from_lane === null || flight.to_lane === null) return null;
     const x1 = colX(flight.from_column) + COL / 2 + 9;
     const y1 = middle(flight.from_lane) - 6;
-    const x2 = flight.deliver_step === null ? colX(flight.to_column) : colX(flight.to_column) + COL / 2 - 9;
+    const open = flight.deliver_step === null;
+    const x2 = open ? colX(flight.to_column) : colX(flight.to_column) + COL / 2 - 9;
     const y2 = middle(flight.to_lane) - 4;
-    // The arrowhead, along the line's direction.
-    const angle = Math.atan2(y2 - y1, x2 - x1);
-    const head = [-0.45, 0.45].map((turn) => `${x2 - 8 * Math.cos(angle + turn)},${y2 - 8 * Math.sin(angle + turn)}`);
-    const g = s('g', { class: flight.deliver_step === null ? 'flight flight-open' : 'flight', 'data-request': flight.request },
+    const along = middle(flight.to_lane) - 17;
+    const dropTo = Math.min(x1 + COL / 2 - 9, x2);
+    const points = open
+      ? [[x1, y1], [dropTo, along], [x2, along]]
+      : [[x1, y1], [dropTo, along], [Math.max(dropTo, x2 - 8), along], [x2, y2]];
+    // The arrowhead, along the last stretch's direction.
+    const [[px, py], [qx, qy]] = points.slice(-2);
+    const angle = Math.atan2(qy - py, qx - px);
+    const head = [-0.45, 0.45].map((turn) => `${qx - 8 * Math.cos(angle + turn)},${qy - 8 * Math.sin(angle + turn)}`);
+    const g = s('g', { class: open ? 'flight flight-open' : 'flight', 'data-request': flight.request },
       s('title', {}, flight.words),
-      s('line', { x1, y1, x2, y2 }),
-      s('polygon', { points: `${x2},${y2} ${head.join(' ')}` }));
+      s('polyline', { points: points.map((p) => p.join(',')).join(' ') }),
+      s('polygon', { points: `${qx},${qy} ${head.join(' ')}` }));
     svg.append(g);
     return g;
   });
