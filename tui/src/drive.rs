@@ -6,10 +6,10 @@
 
 pub use ratatui::crossterm::event::KeyCode;
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers};
+use sim_core::Reveal;
 use sim_core::course::{Answer, CourseSession, ExerciseScreen, Feedback, Grade, Lesson, Progress};
-use sim_core::{Check, Reveal};
 
-use crate::app::model::{App, KnobRow, Screen, Work};
+use crate::app::model::{App, Screen, Work};
 use crate::app::theme::Theme;
 use crate::app::update::{Message, message_for_key, update};
 use crate::app::view;
@@ -212,15 +212,8 @@ impl Learner {
             }
             Answer::Design(design) => self.enter_design(design),
             Answer::Sql(answer) => self.enter_sql(&answer.statements),
-            Answer::Break(schedule) => {
-                if let Some(Screen::Exercise(state)) = self.app.screens.last_mut()
-                    && let Work::Break(work) = &mut state.work
-                {
-                    work.shell.ops.clone_from(&schedule.ops);
-                    work.shell.values.clone_from(&schedule.values);
-                    work.steps.clone_from(&schedule.steps);
-                    work.rerun();
-                }
+            Answer::Break(_) => {
+                let _ = self.app.put_answer(answer);
             }
         }
     }
@@ -290,44 +283,48 @@ impl Learner {
     }
 
     /// Walks the design rows from the top, changing each until it holds
-    /// what `answer` says.
+    /// what `answer` says (a knob it leaves out as it is): the values
+    /// wanted are the rows of the editor over that answer, from a copy of
+    /// the session.
     fn enter_design(&mut self, answer: &sim_core::course::DesignAnswer) {
-        let rows = match self.exercise().map(|s| &s.work) {
-            Some(Work::Design(work)) => work.rows.clone(),
-            _ => return,
+        let Some(screen) = self.screen().cloned() else {
+            return;
         };
-        self.keys(KeyCode::Up, rows.len());
-        for row in rows {
+        let (lesson, id) = (&screen.lesson, &screen.exercise);
+        let Ok(Answer::Design(now)) = self.app.session.editor_answer(lesson, id) else {
+            return;
+        };
+        let wanted = Answer::Design(sim_core::course::DesignAnswer {
+            commit_checks: answer.commit_checks.or(now.commit_checks),
+            renew_checks: answer.renew_checks.or(now.renew_checks),
+            token: answer.token.or(now.token),
+            lease_clock: answer.lease_clock.or(now.lease_clock),
+            target_protect: answer.target_protect.clone().or(now.target_protect),
+            reconcile: answer.reconcile.clone(),
+        });
+        let mut copy = self.app.session.clone();
+        let Ok((found, exercise)) = copy.exercise(lesson, id) else {
+            return;
+        };
+        let json = sim_core::course::answer_to_json(found, &exercise.kind, &wanted);
+        let change = sim_core::course::Act::Change { answer: json };
+        let Ok(wanted) = copy.act(lesson, id, &change, self.app.lang()) else {
+            return;
+        };
+        let values = |screen: &ExerciseScreen| -> Vec<String> {
+            let rows = screen.editor.as_ref().map_or(&[][..], |e| &e.rows[..]);
+            rows.iter()
+                .filter_map(|r| r.fields.first().map(|f| f.value.clone()))
+                .collect()
+        };
+        let wanted = values(&wanted);
+        self.keys(KeyCode::Up, wanted.len());
+        for (row, value) in wanted.iter().enumerate() {
             // Each knob has at most this many values: a few presses reach any.
             for _ in 0..8 {
-                let Some(Work::Design(work)) = self.exercise().map(|s| &s.work) else {
-                    return;
-                };
-                let wanted =
-                    |set: Option<sim_core::CheckSet>, current: sim_core::CheckSet, check: Check| {
-                        set.is_none_or(|set| set.contains(check) == current.contains(check))
-                    };
-                let holds = match row {
-                    KnobRow::Commit(check) => {
-                        wanted(answer.commit_checks, work.design.commit_checks, check)
-                    }
-                    KnobRow::Renew(check) => {
-                        wanted(answer.renew_checks, work.design.renew_checks, check)
-                    }
-                    KnobRow::Token => answer.token.is_none_or(|t| t == work.design.token),
-                    KnobRow::Clock => answer
-                        .lease_clock
-                        .is_none_or(|c| c == work.design.lease_clock),
-                    KnobRow::Target(index) => answer
-                        .target_protect
-                        .as_ref()
-                        .is_none_or(|t| t.get(index) == work.targets.get(index)),
-                    KnobRow::Reconcile(index) => {
-                        answer.reconcile.iter().any(|t| usize::from(*t) == index)
-                            == work.reconcile.get(index).copied().unwrap_or(false)
-                    }
-                };
-                if holds {
+                if self.screen().map(values).and_then(|v| v.get(row).cloned())
+                    == Some(value.clone())
+                {
                     break;
                 }
                 self.key(KeyCode::Right);

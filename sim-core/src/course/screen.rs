@@ -26,8 +26,8 @@ use serde_json::Value;
 use crate::Lang;
 use crate::Reveal;
 use crate::course::editor::{
-    Edit, EditRefused, Editor, EditorRow, Making, design_editor, edit_design, edit_schedule,
-    schedule_editor,
+    Edit, EditRefused, Editor, EditorRow, Making, design_editor, design_making, edit_design,
+    edit_schedule, schedule_editor,
 };
 use crate::course::error::CourseError;
 use crate::course::grade::{Answer, DesignAnswer, Grade, GradeItem, Schedule, Solution};
@@ -390,6 +390,34 @@ impl CourseSession {
         self.making
             .insert((lesson.to_owned(), id.to_owned()), Making { answer, focus });
         Ok(())
+    }
+
+    /// The answer a design or break editor shows, whole (untouched, the
+    /// exercise's start: a design's open knobs as given, a break's
+    /// scenario): what a front end hands in.
+    pub fn editor_answer(&self, lesson: &str, id: &str) -> Result<Answer, CourseError> {
+        let (found, exercise) = self.exercise(lesson, id)?;
+        let now = self.answer_in_making(lesson, id);
+        match (&exercise.kind, now) {
+            (ExerciseKind::Break { .. }, Some(Answer::Break(schedule))) => {
+                Ok(Answer::Break(schedule))
+            }
+            (ExerciseKind::Break { scenario, .. }, _) => {
+                let shell = found
+                    .scenario(*scenario)
+                    .ok_or(CourseError::MissingScenario)?;
+                Ok(Answer::Break(shell_schedule(shell)))
+            }
+            (kind, now) => {
+                let design = kinds::design::DesignExercise::of(kind)
+                    .ok_or(CourseError::Edit(EditRefused::NoSuchPlace))?;
+                let current = match now {
+                    Some(Answer::Design(answer)) => answer,
+                    _ => DesignAnswer::default(),
+                };
+                Ok(Answer::Design(design_making(&design, &current)))
+            }
+        }
     }
 
     /// A break exercise's schedule in the making run in its world, checked:

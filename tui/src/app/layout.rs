@@ -449,7 +449,8 @@ pub(crate) fn exercise(
     // The break editor needs room for its list of steps under the preview
     // (its last line, the keys, repeats the footer's and may scroll away
     // before the timeline's legend line does).
-    let min_panel = if matches!(state.work, Work::Break(_)) {
+    let min_panel = if matches!(&state.work, Work::Editor(work) if work.kind == sim_core::course::EditorKind::Schedule)
+    {
         8
     } else {
         5

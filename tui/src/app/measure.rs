@@ -88,13 +88,13 @@ pub(crate) fn exercise_step_at(app: &App, state: &ExerciseState, x: u16, y: u16)
 
 /// The exercise panel's largest scroll and one page, at the current size.
 pub(crate) fn exercise_panel_scroll(app: &App, state: &ExerciseState) -> (u16, u16) {
-    let Some((lesson, found)) = app.lesson_exercise(state.lesson, state.exercise) else {
+    let Some((_, found)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return (0, 1);
     };
     let inner =
         padded_section_inner(view::exercise::areas(app, state, found, body_area(app)).panel);
     let width = usize::from(inner.width).max(1);
-    let lines = view::exercise::panel_lines(app, state, lesson, found, width)
+    let lines = view::exercise::panel_lines(app, state, found, width)
         .lines
         .len();
     scroll_and_page(lines, inner)

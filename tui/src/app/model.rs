@@ -7,13 +7,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sim_core::course::{
-    Act, Answer, CourseSession, DesignAnswer, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
-    Knob, Lesson, Progress, Schedule, Tone,
+    Act, Answer, CourseSession, EditorKind, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
+    Lesson, Progress, Tone,
 };
 use sim_core::sqllab::{Plan, Slot, SlotRefusal, Statements};
-use sim_core::{
-    Action, Check, Design, Diagram, Outcome, Protect, ResourceKind, Reveal, Scenario, Step, Trace,
-};
+use sim_core::{Diagram, Outcome, Reveal, Scenario, Trace};
 
 use super::explorer::{Command, ExplorerState};
 use super::persist::Notice;
@@ -213,8 +211,8 @@ pub(crate) enum Work {
     Predict {
         predictions: BTreeMap<u32, Outcome>,
     },
-    Design(Box<DesignWork>),
-    Break(Box<BreakWork>),
+    /// Design and break: the session's editor.
+    Editor(Box<EditorWork>),
     Quiz {
         multiple: bool,
         /// The options as this learner sees them: position `p` shows
@@ -362,245 +360,81 @@ pub(crate) enum SqlKey {
     End,
 }
 
-/// One editable row of a design exercise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum KnobRow {
-    Commit(Check),
-    Renew(Check),
-    Token,
-    Clock,
-    /// The protection of the target at this index.
-    Target(usize),
-    /// Whether the target at this index goes to reconciliation.
-    Reconcile(usize),
-}
-
+/// A design or break exercise's editor: the answer in the making is the
+/// session's ([`ExerciseScreen::editor`]); the terminal keeps only where
+/// its cursor is and the schedule's preview.
 #[derive(Debug, Clone)]
-pub(crate) struct DesignWork {
-    pub(crate) open: Vec<Knob>,
-    pub(crate) design: Design,
-    /// Per target of the exercise's world, its protection.
-    pub(crate) targets: Vec<Protect>,
-    pub(crate) target_names: Vec<String>,
-    /// The real resource each target stands for, and whether the design
-    /// has a gateway (what each target may be given).
-    pub(crate) resources: Vec<ResourceKind>,
-    pub(crate) gateway: bool,
-    /// Per target: its effects go to reconciliation.
-    pub(crate) reconcile: Vec<bool>,
-    pub(crate) rows: Vec<KnobRow>,
-    pub(crate) cursor: usize,
-}
-
-impl DesignWork {
-    pub(crate) fn new(
-        start: Design,
-        open: &[Knob],
-        targets: Vec<Protect>,
-        target_names: Vec<String>,
-        resources: Vec<ResourceKind>,
-        gateway: bool,
-    ) -> DesignWork {
-        let mut rows = Vec::new();
-        for knob in open {
-            match knob {
-                Knob::CommitChecks => rows.extend(Check::ALL.map(KnobRow::Commit)),
-                Knob::RenewChecks => rows.extend(Check::ALL.map(KnobRow::Renew)),
-                Knob::Token => rows.push(KnobRow::Token),
-                Knob::LeaseClock => rows.push(KnobRow::Clock),
-                Knob::TargetProtect => rows.extend((0..targets.len()).map(KnobRow::Target)),
-            }
-        }
-        // Which targets go to reconciliation is always the learner's call.
-        rows.extend((0..targets.len()).map(KnobRow::Reconcile));
-        DesignWork {
-            open: open.to_vec(),
-            design: start,
-            reconcile: vec![false; targets.len()],
-            targets,
-            target_names,
-            resources,
-            gateway,
-            rows,
-            cursor: 0,
-        }
-    }
-
-    /// The answer: every open knob as it stands now.
-    pub(crate) fn answer(&self) -> DesignAnswer {
-        let open = |knob| self.open.contains(&knob);
-        DesignAnswer {
-            commit_checks: open(Knob::CommitChecks).then_some(self.design.commit_checks),
-            renew_checks: open(Knob::RenewChecks).then_some(self.design.renew_checks),
-            token: open(Knob::Token).then_some(self.design.token),
-            lease_clock: open(Knob::LeaseClock).then_some(self.design.lease_clock),
-            target_protect: open(Knob::TargetProtect).then(|| self.targets.clone()),
-            reconcile: self.reconciled(),
-        }
-    }
-
-    /// The indices of the targets sent to reconciliation.
-    pub(crate) fn reconciled(&self) -> Vec<u8> {
-        (0..self.reconcile.len())
-            .filter(|t| self.reconcile[*t])
-            .filter_map(|t| u8::try_from(t).ok())
-            .collect()
-    }
-
-    /// The kind of the target at `index` (anonymous when unknown).
-    pub(crate) fn resource(&self, index: usize) -> ResourceKind {
-        self.resources
-            .get(index)
-            .copied()
-            .unwrap_or(ResourceKind::Generic)
-    }
-
-    /// The open knobs turned as `answer` turns them (a knob it leaves
-    /// out keeps its place; only the targets it names are reconciled).
-    pub(crate) fn restore(&mut self, answer: DesignAnswer) {
-        let turned = &mut self.design;
-        turned.commit_checks = answer.commit_checks.unwrap_or(turned.commit_checks);
-        turned.renew_checks = answer.renew_checks.unwrap_or(turned.renew_checks);
-        turned.token = answer.token.unwrap_or(turned.token);
-        turned.lease_clock = answer.lease_clock.unwrap_or(turned.lease_clock);
-        if let Some(protects) = answer.target_protect
-            && protects.len() == self.targets.len()
-        {
-            self.targets = protects;
-        }
-        for sent in &mut self.reconcile {
-            *sent = false;
-        }
-        for target in answer.reconcile {
-            if let Some(sent) = self.reconcile.get_mut(usize::from(target)) {
-                *sent = true;
-            }
-        }
-    }
-}
-
-/// A field of a step in the break editor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum StepField {
-    Tick,
-    Worker,
-    Action,
-    Target,
-}
-
-impl StepField {
-    pub(crate) const ALL: [StepField; 4] = [
-        StepField::Tick,
-        StepField::Worker,
-        StepField::Action,
-        StepField::Target,
-    ];
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct BreakWork {
-    /// The exercise's scenario: its world, and the steps the editor starts from.
-    pub(crate) shell: Scenario,
-    pub(crate) steps: Vec<Step>,
-    pub(crate) selected: usize,
-    pub(crate) field: StepField,
-    /// The next digit typed on the tick starts a new number (the field was
+pub(crate) struct EditorWork {
+    pub(crate) kind: EditorKind,
+    /// The cursor: a row of the editor and a field of it.
+    pub(crate) row: usize,
+    pub(crate) field: usize,
+    /// The next digit typed on a number starts a new one (the field was
     /// just reached), so typing `12` over `3` gives 12, not 312.
-    pub(crate) tick_fresh: bool,
-    /// The schedule run now, or why it cannot run.
-    pub(crate) preview: Result<Timeline, sim_core::course::CourseError>,
+    pub(crate) fresh_number: bool,
+    /// A schedule run as it stands (`None`: it cannot run, or a design).
+    pub(crate) preview: Option<Timeline>,
 }
 
-impl BreakWork {
-    pub(crate) fn new(shell: Scenario) -> BreakWork {
-        let steps = shell.steps.clone();
-        let mut work = BreakWork {
-            shell,
-            steps,
-            selected: 0,
-            field: StepField::Tick,
-            tick_fresh: true,
-            // Replaced by `rerun` below, before anyone reads it.
-            preview: Err(sim_core::course::CourseError::Schedule(
-                sim_core::ScenarioError::TooManySteps,
-            )),
-        };
-        work.rerun();
-        work
-    }
-
-    /// The schedule in the exercise's world: the shell's named operations
-    /// and values stay, so the steps it started with still refer to them.
-    pub(crate) fn schedule(&self) -> Schedule {
-        Schedule {
-            steps: self.steps.clone(),
-            ops: self.shell.ops.clone(),
-            values: self.shell.values.clone(),
+impl EditorWork {
+    pub(crate) fn new(kind: EditorKind) -> EditorWork {
+        EditorWork {
+            kind,
+            row: 0,
+            field: 0,
+            fresh_number: true,
+            preview: None,
         }
     }
 
-    /// Runs the schedule again (microseconds), keeping the preview's cursor
-    /// on the selected step.
-    pub(crate) fn rerun(&mut self) {
-        self.preview =
-            sim_core::course::schedule_scenario(&self.shell, &self.schedule()).map(|attempt| {
-                let mut timeline = Timeline::new(attempt);
-                timeline.cursor = self.selected.min(timeline.len().saturating_sub(1));
-                timeline
-            });
-    }
-
-    /// Why the schedule cannot run, in `lang`: the scenario check's own
-    /// words when that is the reason.
-    pub(crate) fn problem(&self, lang: Lang) -> Option<String> {
-        self.preview.as_ref().err().map(|why| match why {
-            sim_core::course::CourseError::Schedule(reason) => reason.message(lang),
-            other => other.message(lang),
-        })
-    }
-
-    /// Moves the selected step, after its tick changed, to where its tick
-    /// puts it (as little as needed), so the schedule stays in time order.
-    pub(crate) fn keep_in_tick_order(&mut self) {
-        let mut at = self.selected;
-        let Some(tick) = self.steps.get(at).map(|s| s.at) else {
+    /// After the session's `screen` came: the cursor on the row an edit
+    /// left its step on (`edited`), kept on the rows, and the schedule run
+    /// again with the preview's cursor on that row.
+    pub(crate) fn follow(
+        &mut self,
+        session: &CourseSession,
+        screen: &ExerciseScreen,
+        edited: bool,
+    ) {
+        let Some(editor) = &screen.editor else {
             return;
         };
-        while at > 0 && self.steps[at - 1].at > tick {
-            self.steps.swap(at - 1, at);
-            at -= 1;
+        if let Some(focus) = editor.focus.filter(|_| edited) {
+            self.row = focus as usize;
         }
-        while at + 1 < self.steps.len() && self.steps[at + 1].at < tick {
-            self.steps.swap(at, at + 1);
-            at += 1;
+        self.row = self.row.min(editor.rows.len().saturating_sub(1));
+        let fields = editor.rows.get(self.row).map_or(1, |r| r.fields.len());
+        self.field = self.field.min(fields.saturating_sub(1));
+        if self.kind == EditorKind::Schedule {
+            self.preview = session
+                .schedule_preview(&screen.lesson, &screen.exercise)
+                .ok()
+                .map(|scenario| {
+                    let mut timeline = Timeline::new(scenario);
+                    timeline.cursor = self.row.min(timeline.len().saturating_sub(1));
+                    timeline
+                });
         }
-        self.selected = at;
-    }
-
-    /// The actions the editor offers: the ones a break schedule needs, and
-    /// `register` only where a target checks registered tokens.
-    pub(crate) fn actions(&self) -> Vec<Action> {
-        sim_core::course::schedule_actions(&self.shell)
     }
 }
 
 impl ExerciseState {
-    /// The answer as it stands now.
-    pub(crate) fn answer(&self) -> Answer {
-        match &self.work {
+    /// The answer as it stands now; `None`: the editor's, which the
+    /// session holds.
+    pub(crate) fn answer(&self) -> Option<Answer> {
+        Some(match &self.work {
             Work::Mark => Answer::Mark(self.marks.iter().copied().collect()),
             Work::Predict { predictions, .. } => {
                 Answer::Predict(predictions.iter().map(|(s, o)| (*s, *o)).collect())
             }
-            Work::Design(work) => Answer::Design(work.answer()),
-            Work::Break(work) => Answer::Break(work.schedule()),
+            Work::Editor(_) => return None,
             Work::Quiz { chosen, .. } => Answer::Quiz(chosen.iter().copied().collect()),
             // The statements as written; running them is the submit's work.
             Work::Sql(work) => Answer::Sql(sim_core::course::SqlAnswer {
                 statements: work.statements(),
                 run: None,
             }),
-        }
+        })
     }
 
     /// Puts a kept answer (the progress record's last answer) back into
@@ -613,14 +447,6 @@ impl ExerciseState {
             }
             (Work::Quiz { chosen, .. }, Answer::Quiz(picked)) => {
                 *chosen = picked.into_iter().collect();
-            }
-            (Work::Design(work), Answer::Design(design)) => work.restore(design),
-            (Work::Break(work), Answer::Break(schedule)) => {
-                work.shell.ops = schedule.ops;
-                work.shell.values = schedule.values;
-                work.steps = schedule.steps;
-                work.selected = 0;
-                work.rerun();
             }
             (Work::Sql(work), Answer::Sql(answer)) => {
                 for (index, slot) in work.slots.iter().enumerate() {
@@ -638,6 +464,15 @@ impl ExerciseState {
         }
     }
 
+    /// The field under the editor's cursor.
+    pub(crate) fn editor_field(&self) -> Option<&sim_core::course::EditorField> {
+        let Work::Editor(work) = &self.work else {
+            return None;
+        };
+        let editor = self.screen.editor.as_ref()?;
+        editor.rows.get(work.row)?.fields.get(work.field)
+    }
+
     /// The feedback of the learner's last try on the screen: the try's, or
     /// the one the session shows beside the worked solution.
     pub(crate) fn last_try(&self) -> Option<&FeedbackView> {
@@ -651,7 +486,7 @@ impl ExerciseState {
     /// The timeline on screen: the exercise's own, or a break schedule's preview.
     pub(crate) fn shown_timeline(&self) -> Option<&Timeline> {
         match &self.work {
-            Work::Break(work) => work.preview.as_ref().ok(),
+            Work::Editor(work) => work.preview.as_ref(),
             _ => self.timeline.as_ref(),
         }
     }
@@ -867,32 +702,13 @@ impl App {
                 };
                 (Some(timeline), asked, work)
             }
-            ExerciseKind::Design {
-                start,
-                open,
-                world,
-                resources,
-                gateway,
-                ..
-            } => {
-                // The world the explorers build: its targets, with their names.
-                let (targets, names) = match world.world() {
-                    Ok(built) => {
-                        let names = (0..built.targets.len())
-                            .map(|i| built.target_id(u8::try_from(i).unwrap_or(u8::MAX)))
-                            .collect();
-                        (built.targets.clone(), names)
-                    }
-                    Err(_) => (world.targets.clone().unwrap_or_default(), Vec::new()),
-                };
-                let work =
-                    DesignWork::new(*start, open, targets, names, resources.clone(), *gateway);
-                (None, Vec::new(), Work::Design(Box::new(work)))
+            ExerciseKind::Design { .. } => {
+                let work = EditorWork::new(EditorKind::Design);
+                (None, Vec::new(), Work::Editor(Box::new(work)))
             }
-            ExerciseKind::Break { scenario, .. } => {
-                let shell = found.scenario(*scenario)?.clone();
-                let work = BreakWork::new(shell);
-                (None, Vec::new(), Work::Break(Box::new(work)))
+            ExerciseKind::Break { .. } => {
+                let work = EditorWork::new(EditorKind::Schedule);
+                (None, Vec::new(), Work::Editor(Box::new(work)))
             }
             ExerciseKind::Sql { slots, .. } => {
                 (None, Vec::new(), Work::Sql(Box::new(SqlWork::new(slots))))
@@ -949,7 +765,33 @@ impl App {
         if let Some(answer) = kept {
             state.restore(answer);
         }
+        if let Work::Editor(work) = &mut state.work {
+            work.follow(&self.session, &state.screen, false);
+        }
         Some(state)
+    }
+
+    /// Puts `answer` whole into the editor on screen as the session's
+    /// answer in the making ([`Act::Change`]): what no key reaches (a
+    /// schedule's named operations and values), for the tests.
+    pub(crate) fn put_answer(
+        &mut self,
+        answer: &Answer,
+    ) -> Result<(), sim_core::course::CourseError> {
+        let lang = self.lang();
+        let Some(Screen::Exercise(state)) = self.screens.last_mut() else {
+            return Err(sim_core::course::CourseError::MissingScenario);
+        };
+        let (lesson, exercise) = (&state.screen.lesson, &state.screen.exercise);
+        let (found, ex) = self.session.exercise(lesson, exercise)?;
+        let answer = sim_core::course::answer_to_json(found, &ex.kind, answer);
+        state.screen = self
+            .session
+            .act(lesson, exercise, &Act::Change { answer }, lang)?;
+        if let Work::Editor(work) = &mut state.work {
+            work.follow(&self.session, &state.screen, false);
+        }
+        Ok(())
     }
 
     /// The exercise screen the app draws now, as the session gave it:

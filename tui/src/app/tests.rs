@@ -992,46 +992,73 @@ fn design_key(lesson: &Lesson, index: usize) -> sim_core::course::MinimalDesign 
         .unwrap()
 }
 
-fn design_work(h: &Harness) -> &super::model::DesignWork {
+/// The editor on screen, as the session gave it.
+fn editor(h: &Harness) -> &sim_core::course::Editor {
+    h.exercise().screen.editor.as_ref().expect("an editor")
+}
+
+fn editor_work(h: &Harness) -> &super::model::EditorWork {
     match &h.exercise().work {
-        super::model::Work::Design(work) => work,
-        other => panic!("not a design exercise: {other:?}"),
+        super::model::Work::Editor(work) => work,
+        other => panic!("not a design or break exercise: {other:?}"),
     }
+}
+
+/// Each row's first field's value (a design's knobs: one field a row).
+fn values(screen: &sim_core::course::ExerciseScreen) -> Vec<String> {
+    let rows = screen.editor.as_ref().map_or(&[][..], |e| &e.rows[..]);
+    rows.iter().map(|r| r.fields[0].value.clone()).collect()
+}
+
+/// The name of the field under the editor's cursor.
+fn field_name(h: &Harness) -> &'static str {
+    let work = editor_work(h);
+    editor(h).rows[work.row].fields[work.field].name
+}
+
+/// The design rows' values for `want`, from a copy of the session.
+fn design_values(h: &Harness, want: &sim_core::course::MinimalDesign) -> Vec<String> {
+    let screen = &h.exercise().screen;
+    let mut copy = h.app.session.clone();
+    let answer = sim_core::course::Answer::Design(sim_core::course::DesignAnswer {
+        commit_checks: Some(want.design.commit_checks),
+        renew_checks: Some(want.design.renew_checks),
+        token: Some(want.design.token),
+        lease_clock: Some(want.design.lease_clock),
+        target_protect: Some(want.targets.clone()),
+        reconcile: want.reconcile.clone(),
+    });
+    let (lesson, exercise) = copy.exercise(&screen.lesson, &screen.exercise).unwrap();
+    let answer = sim_core::course::answer_to_json(lesson, &exercise.kind, &answer);
+    let change = sim_core::course::Act::Change { answer };
+    let wanted = copy.act(
+        &screen.lesson,
+        &screen.exercise,
+        &change,
+        sim_core::Lang::En,
+    );
+    values(&wanted.unwrap())
 }
 
 /// Turns every knob row to `want` with ↓ and Space.
 fn set_design(h: &mut Harness, want: &sim_core::course::MinimalDesign) {
-    use super::model::KnobRow;
-    let rows = design_work(h).rows.clone();
-    for _ in 0..rows.len() {
+    let wanted = design_values(h, want);
+    for _ in 0..wanted.len() {
         h.key(KeyCode::Up);
     }
-    for (position, row) in rows.iter().enumerate() {
-        assert_eq!(design_work(h).cursor, position);
-        let matches = |h: &Harness| {
-            let work = design_work(h);
-            match row {
-                KnobRow::Commit(c) => {
-                    work.design.commit_checks.contains(*c) == want.design.commit_checks.contains(*c)
-                }
-                KnobRow::Renew(c) => {
-                    work.design.renew_checks.contains(*c) == want.design.renew_checks.contains(*c)
-                }
-                KnobRow::Token => work.design.token == want.design.token,
-                KnobRow::Clock => work.design.lease_clock == want.design.lease_clock,
-                KnobRow::Target(t) => work.targets[*t] == want.targets[*t],
-                KnobRow::Reconcile(t) => {
-                    work.reconcile[*t] == want.reconcile.iter().any(|r| usize::from(*r) == *t)
-                }
-            }
-        };
+    for (position, value) in wanted.iter().enumerate() {
+        assert_eq!(editor_work(h).row, position);
         for _ in 0..8 {
-            if matches(h) {
+            if values(&h.exercise().screen)[position] == *value {
                 break;
             }
             h.char(' ');
         }
-        assert!(matches(h), "row {row:?} reached its value");
+        assert_eq!(
+            values(&h.exercise().screen)[position],
+            *value,
+            "row {position}"
+        );
         h.key(KeyCode::Down);
     }
 }
@@ -1087,10 +1114,16 @@ fn full_pass_through_a_design_exercise() {
 
 // Break.
 
-fn break_work(h: &Harness) -> &super::model::BreakWork {
-    match &h.exercise().work {
-        super::model::Work::Break(work) => work,
-        other => panic!("not a break exercise: {other:?}"),
+/// The schedule in the making: the session's.
+fn schedule(h: &Harness) -> Vec<sim_core::Step> {
+    let screen = &h.exercise().screen;
+    match h
+        .app
+        .session
+        .editor_answer(&screen.lesson, &screen.exercise)
+    {
+        Ok(sim_core::course::Answer::Break(schedule)) => schedule.steps,
+        other => panic!("not a schedule: {other:?}"),
     }
 }
 
@@ -1101,10 +1134,6 @@ fn break_key(lesson: &Lesson, index: usize) -> Vec<sim_core::Step> {
 }
 
 /// Presses `key` until `done` holds (at most `limit` times).
-fn press_until(h: &mut Harness, key: char, limit: usize, done: impl Fn(&Harness) -> bool) {
-    press_until_key(h, KeyCode::Char(key), limit, done);
-}
-
 fn press_until_key(h: &mut Harness, key: KeyCode, limit: usize, done: impl Fn(&Harness) -> bool) {
     for _ in 0..limit {
         if done(h) {
@@ -1118,39 +1147,45 @@ fn press_until_key(h: &mut Harness, key: KeyCode, limit: usize, done: impl Fn(&H
 /// Types `steps` into the editor: deletes every step, then adds each one
 /// and sets its fields.
 fn type_schedule(h: &mut Harness, steps: &[sim_core::Step]) {
-    use super::model::StepField;
-    while !break_work(h).steps.is_empty() {
+    while !editor(h).rows.is_empty() {
         h.char('x');
     }
     for (index, want) in steps.iter().enumerate() {
         h.char('a');
-        assert_eq!(break_work(h).selected, index);
-        let field = |h: &mut Harness, wanted: StepField| {
-            for _ in 0..StepField::ALL.len() {
-                if break_work(h).field == wanted {
+        assert_eq!(editor_work(h).row, index);
+        // Tab to the field (it passes those that cannot change), then
+        // press `key` until `done` holds; nothing to do when it does.
+        let set = |h: &mut Harness, name: &str, key: KeyCode, done: &dyn Fn(&Harness) -> bool| {
+            if done(h) {
+                return;
+            }
+            for _ in 0..8 {
+                if field_name(h) == name {
                     break;
                 }
                 h.key(KeyCode::Tab);
             }
-            assert_eq!(break_work(h).field, wanted);
+            assert_eq!(field_name(h), name);
+            press_until_key(h, key, 64, done);
         };
-        let step = |h: &Harness| break_work(h).steps[index].clone();
+        let step = |h: &Harness| schedule(h)[index].clone();
         // Values change as in the design panel: Space or → forward, ← back;
         // the old + and - still work.
-        field(h, StepField::Action);
-        press_until(h, ' ', 12, |h| step(h).action == want.action);
-        field(h, StepField::Worker);
-        press_until_key(h, KeyCode::Right, 8, |h| step(h).worker == want.worker);
-        field(h, StepField::Target);
-        press_until(h, '+', 8, |h| step(h).target == want.target);
-        field(h, StepField::Tick);
-        let at = step(h).at;
-        let key = if at > want.at {
+        set(h, "do", KeyCode::Char(' '), &|h| {
+            step(h).action == want.action
+        });
+        set(h, "worker", KeyCode::Right, &|h| {
+            step(h).worker == want.worker
+        });
+        set(h, "target", KeyCode::Char('+'), &|h| {
+            step(h).target == want.target
+        });
+        let key = if step(h).at > want.at {
             KeyCode::Left
         } else {
             KeyCode::Right
         };
-        press_until_key(h, key, 64, |h| step(h).at == want.at);
+        set(h, "at", key, &|h| step(h).at == want.at);
     }
 }
 
@@ -1162,56 +1197,63 @@ fn break_exercise_start_previews_the_scenario() {
         };
         let own = &lesson.scenario(*scenario).unwrap().steps;
         assert_eq!(
-            &break_work(h).steps,
+            &schedule(h),
             own,
             "the editor starts from the scenario's steps"
         );
-        assert!(break_work(h).preview.is_ok());
+        assert!(editor_work(h).preview.is_some());
     });
 }
 
 #[test]
 fn break_exercise_edits_keep_the_schedule_in_time_order() {
     check_kind("break_edited", "break", |h, _, _| {
-        let count = break_work(h).steps.len();
+        let count = schedule(h).len();
         // The second step, its tick up past every later step: it moves last.
         h.key(KeyCode::Down);
-        let moved = break_work(h).steps[1].clone();
-        let last_at = break_work(h).steps.iter().map(|s| s.at).max().unwrap();
+        let moved = schedule(h)[1].clone();
+        let last_at = schedule(h).iter().map(|s| s.at).max().unwrap();
         for _ in 0..=(last_at - moved.at) {
             h.char('+');
         }
-        let work = break_work(h);
-        assert_eq!(work.selected, count - 1, "the selection follows the step");
-        assert_eq!(work.steps[count - 1].action, moved.action);
-        assert!(work.steps.windows(2).all(|w| w[0].at <= w[1].at));
-        assert!(work.preview.is_ok());
+        let steps = schedule(h);
+        assert_eq!(
+            editor_work(h).row,
+            count - 1,
+            "the selection follows the step"
+        );
+        assert_eq!(steps[count - 1].action, moved.action);
+        assert!(steps.windows(2).all(|w| w[0].at <= w[1].at));
+        assert!(editor_work(h).preview.is_some());
         // Moved back one place, it takes its neighbour's tick.
         h.char('[');
-        let work = break_work(h);
-        assert_eq!(work.selected, count - 2);
-        assert!(work.steps.windows(2).all(|w| w[0].at <= w[1].at));
+        assert_eq!(editor_work(h).row, count - 2);
+        assert!(schedule(h).windows(2).all(|w| w[0].at <= w[1].at));
         // A new step, a copy one tick later; then its action changed.
         h.char('a').key(KeyCode::Tab).key(KeyCode::Tab).char('+');
-        assert_eq!(break_work(h).steps.len(), count + 1);
-        assert!(break_work(h).preview.is_ok());
+        assert_eq!(field_name(h), "do");
+        assert_eq!(schedule(h).len(), count + 1);
+        assert!(editor_work(h).preview.is_some());
     });
 }
 
-/// A schedule the engine refuses (here, time going backwards) is told as a
-/// message, not graded, and nothing panics.
+/// A schedule the session says cannot run (here, time going backwards) is
+/// told as a message, not graded, and nothing panics.
 #[test]
 fn break_exercise_with_an_invalid_schedule() {
     check_kind("break_invalid", "break", |h, _, _| {
+        // The editor never makes such a schedule and the session refuses
+        // one handed to it whole: the session's word that it cannot run is
+        // put on the screen as it would say it.
         let Some(Screen::Exercise(state)) = h.app.screens.last_mut() else {
             panic!()
         };
-        let super::model::Work::Break(work) = &mut state.work else {
+        let super::model::Work::Editor(work) = &mut state.work else {
             panic!()
         };
-        work.steps.reverse();
-        work.rerun();
-        assert!(break_work(h).preview.is_err());
+        work.preview = None;
+        let editor = state.screen.editor.as_mut().unwrap();
+        editor.problem = Some("step 1: `at` goes backwards".to_owned());
         h.key(KeyCode::Enter);
         assert!(h.grade().is_none(), "an invalid schedule is not graded");
         assert!(h.app.status.as_ref().unwrap().contains("cannot run"));
@@ -1237,8 +1279,7 @@ fn full_pass_through_a_break_exercise() {
         let key = break_key(&lesson, index);
         h.key(KeyCode::Enter); // the happy path: a wrong try
         type_schedule(&mut h, &key);
-        let typed: Vec<_> = break_work(&h)
-            .steps
+        let typed: Vec<_> = schedule(&h)
             .iter()
             .map(|s| (s.at, s.worker, s.action, s.target))
             .collect();
@@ -1596,24 +1637,20 @@ fn home_and_end_in_the_course_list() {
 #[test]
 fn design_and_break_change_values_with_the_same_keys() {
     let (mut h, _, _) = open_kind("design", 80, 24);
-    let before = design_work(&h).clone();
+    let before = values(&h.exercise().screen);
     h.key(KeyCode::Right);
-    assert_ne!(design_work(&h).design, before.design, "→ changed the knob");
+    assert_ne!(values(&h.exercise().screen), before, "→ changed the knob");
     h.key(KeyCode::Left);
-    assert_eq!(design_work(&h).design, before.design, "← changed it back");
+    assert_eq!(values(&h.exercise().screen), before, "← changed it back");
     let (mut h, _, _) = open_kind("break", 80, 24);
-    let at = break_work(&h).steps[0].at;
-    assert_eq!(break_work(&h).field, super::model::StepField::Tick);
+    let at = schedule(&h)[0].at;
+    assert_eq!(field_name(&h), "at");
     h.key(KeyCode::Right);
-    assert_eq!(break_work(&h).steps[0].at, at + 1, "→ changed the tick");
+    assert_eq!(schedule(&h)[0].at, at + 1, "→ changed the tick");
     h.key(KeyCode::Left);
-    assert_eq!(break_work(&h).steps[0].at, at, "← changed it back");
+    assert_eq!(schedule(&h)[0].at, at, "← changed it back");
     h.key(KeyCode::Tab);
-    assert_ne!(
-        break_work(&h).field,
-        super::model::StepField::Tick,
-        "Tab: next field"
-    );
+    assert_ne!(field_name(&h), "at", "Tab: next field");
 }
 
 /// A quiz with any number of answers: check boxes, and Space unchooses.
@@ -1904,24 +1941,22 @@ fn design_exercise_with_every_knob() {
         let mut h = Harness::with(app, width, height);
         let state = h.app.exercise_state(0, index).unwrap();
         h.app.screens.push(Screen::Exercise(Box::new(state)));
-        let rows = design_work(&h).rows.clone();
-        assert!(
-            rows.iter()
-                .any(|r| matches!(r, super::model::KnobRow::Target(_)))
-        );
+        let names: Vec<&str> = editor(&h).rows.iter().map(|r| r.fields[0].name).collect();
+        assert!(names.contains(&"protect"));
         // To the token row, and one step along its choices.
-        let token = rows
-            .iter()
-            .position(|r| *r == super::model::KnobRow::Token)
-            .unwrap();
+        let token = names.iter().position(|n| *n == "token").unwrap();
         for _ in 0..token {
             h.key(KeyCode::Down);
         }
-        let before = design_work(&h).design.token;
+        let before = values(&h.exercise().screen)[token].clone();
         h.char(' ');
-        assert_ne!(design_work(&h).design.token, before);
+        assert_ne!(values(&h.exercise().screen)[token], before);
         h.key(KeyCode::Left);
-        assert_eq!(design_work(&h).design.token, before, "← turns it back");
+        assert_eq!(
+            values(&h.exercise().screen)[token],
+            before,
+            "← turns it back"
+        );
         h.key(KeyCode::Down).key(KeyCode::Down).key(KeyCode::Down);
         insta::assert_snapshot!(format!("design_every_knob_{width}x{height}"), h.render());
     }
@@ -1931,7 +1966,6 @@ fn design_exercise_with_every_knob() {
 /// resource offers, and the reconciliation box toggles and counts in the cost.
 #[test]
 fn a_real_resource_turns_only_through_its_offers() {
-    use super::model::KnobRow;
     let (lesson, index) = all_lessons()
         .into_iter()
         .flat_map(|lesson| (0..lesson.exercises.len()).map(move |i| (lesson.clone(), i)))
@@ -1941,28 +1975,26 @@ fn a_real_resource_turns_only_through_its_offers() {
     let mut h = Harness::with(app, 120, 40);
     let state = h.app.exercise_state(0, index).unwrap();
     h.app.screens.push(Screen::Exercise(Box::new(state)));
-    let work = design_work(&h);
-    let (rows, resources, gateway) = (work.rows.clone(), work.resources.clone(), work.gateway);
-    for (position, row) in rows.iter().enumerate() {
-        let KnobRow::Target(target) = *row else {
-            continue;
-        };
-        while design_work(&h).cursor < position {
+    let design = sim_core::course::DesignExercise::of(&lesson.exercises[index].kind).unwrap();
+    let names: Vec<&str> = editor(&h).rows.iter().map(|r| r.fields[0].name).collect();
+    let targets = names.iter().enumerate().filter(|(_, n)| **n == "protect");
+    for (target, (position, _)) in targets.enumerate() {
+        while editor_work(&h).row < position {
             h.key(KeyCode::Down);
         }
-        let offered: Vec<sim_core::Protect> = resources[target]
-            .offers(gateway)
+        let resource = design.resources[target];
+        let offered: Vec<&str> = resource
+            .offers(design.gateway)
             .iter()
-            .map(|o| o.protect)
+            .map(|o| o.protect.name())
             .collect();
         let mut seen = Vec::new();
         for _ in 0..offered.len() * 2 {
             h.char(' ');
-            let now = design_work(&h).targets[target];
+            let now = values(&h.exercise().screen)[position].clone();
             assert!(
-                offered.contains(&now),
-                "{now:?} is not offered by {:?}",
-                resources[target]
+                offered.contains(&now.as_str()),
+                "{now:?} is not offered by {resource:?}"
             );
             if !seen.contains(&now) {
                 seen.push(now);
@@ -1971,11 +2003,8 @@ fn a_real_resource_turns_only_through_its_offers() {
         assert_eq!(seen.len(), offered.len(), "every offer is reachable");
     }
     let before = h.exercise().screen.cost.unwrap();
-    let reconcile = rows
-        .iter()
-        .position(|r| matches!(r, KnobRow::Reconcile(_)))
-        .unwrap();
-    while design_work(&h).cursor < reconcile {
+    let reconcile = names.iter().position(|n| *n == "reconcile").unwrap();
+    while editor_work(&h).row < reconcile {
         h.key(KeyCode::Down);
     }
     h.char(' ');
@@ -2001,10 +2030,7 @@ fn help_overlay_scrolls_to_its_end() {
         let screen = h.render();
         assert!(screen.contains("Esc or ? closes this help."), "{screen}");
         assert!(h.app.help, "scrolling keeps the help open");
-        assert!(
-            break_work(h).selected == 0,
-            "the keys did not reach the editor"
-        );
+        assert!(editor_work(h).row == 0, "the keys did not reach the editor");
     });
 }
 
@@ -2309,12 +2335,16 @@ fn a_reopened_exercise_shows_the_answer_as_left() {
     assert_eq!(quiz_chosen(&h), chosen, "the quiz choice is back");
 
     let (mut h, _, _) = open_kind("design", 80, 24);
-    let start = design_work(&h).design;
+    let start = values(&h.exercise().screen);
     h.key(KeyCode::Right);
-    let turned = design_work(&h).design;
+    let turned = values(&h.exercise().screen);
     assert_ne!(turned, start);
     h.key(KeyCode::Esc).key(KeyCode::Enter);
-    assert_eq!(design_work(&h).design, turned, "the knob stays turned");
+    assert_eq!(
+        values(&h.exercise().screen),
+        turned,
+        "the knob stays turned"
+    );
 
     let mut h = Harness::course(80, 24);
     open_mark_exercise(&mut h);
@@ -2331,14 +2361,18 @@ fn a_reopened_exercise_shows_the_answer_as_left() {
 #[test]
 fn design_keys_never_turn_a_hidden_knob() {
     let (mut h, _, _) = open_kind("design", 80, 24);
-    let start = design_work(&h).design;
+    let start = values(&h.exercise().screen);
     h.char('h');
     assert_eq!(h.exercise().panel, super::model::Panel::Hints);
     h.key(KeyCode::Right);
-    assert_eq!(design_work(&h).design, start, "nothing turned blind");
+    assert_eq!(values(&h.exercise().screen), start, "nothing turned blind");
     assert_eq!(h.exercise().panel, super::model::Panel::Step);
     h.key(KeyCode::Right);
-    assert_ne!(design_work(&h).design, start, "now in sight, → turns it");
+    assert_ne!(
+        values(&h.exercise().screen),
+        start,
+        "now in sight, → turns it"
+    );
 }
 
 /// A tick typed on a break step replaces the old one (`1` then `2` gives
@@ -2346,17 +2380,17 @@ fn design_keys_never_turn_a_hidden_knob() {
 #[test]
 fn a_typed_tick_replaces_the_old_one() {
     let (mut h, _, _) = open_kind("break", 80, 24);
-    assert_eq!(break_work(&h).field, super::model::StepField::Tick);
-    let count = break_work(&h).steps.len();
+    assert_eq!(field_name(&h), "at");
+    let count = schedule(&h).len();
     h.char('1').char('2');
-    let at = |h: &Harness| break_work(h).steps[break_work(h).selected].at;
+    let at = |h: &Harness| schedule(h)[editor_work(h).row].at;
     assert_eq!(at(&h), 12);
     h.key(KeyCode::Backspace);
     assert_eq!(at(&h), 1, "Backspace drops the last digit");
     h.key(KeyCode::Right).char('3');
     assert_eq!(at(&h), 3, "after → the next digit starts anew");
-    assert_eq!(break_work(&h).steps.len(), count);
-    assert!(break_work(&h).steps.windows(2).all(|w| w[0].at <= w[1].at));
+    assert_eq!(schedule(&h).len(), count);
+    assert!(schedule(&h).windows(2).all(|w| w[0].at <= w[1].at));
 }
 
 /// The help explains the trail of a request in flight where the timeline
@@ -2579,14 +2613,14 @@ fn the_last_answer_comes_back_in_a_new_run() {
     // Left without submitting, a changed design is kept too.
     let (mut h, lesson, index) = open_kind("design", 80, 24);
     h.key(KeyCode::Right);
-    let turned = design_work(&h).design;
+    let turned = values(&h.exercise().screen);
     h.key(KeyCode::Esc);
     let saved = h.app.session.export_progress();
     let app = App::course(vec![lesson], Progress::from_json(&saved).unwrap(), PLAIN);
     let mut again = Harness::with(app, 80, 24);
     let state = again.app.exercise_state(0, index).unwrap();
     again.app.screens.push(Screen::Exercise(Box::new(state)));
-    assert_eq!(design_work(&again).design, turned);
+    assert_eq!(values(&again.exercise().screen), turned);
     assert_eq!(
         again
             .app

@@ -9,14 +9,15 @@ use std::collections::BTreeSet;
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::Lang;
-use sim_core::course::{Act, Answer, CourseError, FeedbackView, Tone};
-use sim_core::{Action, Check, LeaseClock, Outcome, Protect, Step, TokenKind};
+use sim_core::Outcome;
+use sim_core::course::{
+    Act, Answer, CourseError, Edit, EditRefused, EditorKind, FeedbackView, Input, Tone,
+};
 
 use super::explorer::ExplorerState;
 use super::model::{
-    App, BreakWork, CourseState, DesignWork, Draft, ExerciseState, KnobRow, LessonState, Panel,
-    ReviewState, SandboxState, Screen, SqlCommand, SqlKey, SqlRequest, SqlRunning, SqlWork,
-    StepField, Timeline, Work,
+    App, CourseState, Draft, EditorWork, ExerciseState, LessonState, Panel, ReviewState,
+    SandboxState, Screen, SqlCommand, SqlKey, SqlRequest, SqlRunning, SqlWork, Timeline, Work,
 };
 use super::{layout, measure};
 
@@ -205,7 +206,7 @@ pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
         Screen::Sandbox(_) if code == KeyCode::Char('e') => Some(M::Explore),
         Screen::Sandbox(_) => timeline_key(code).or_else(|| scroll_key(code)),
         Screen::Explorer(state) => explorer::message_for_key(state, code),
-        Screen::Exercise(state) => exercise_key(&state.work, code),
+        Screen::Exercise(state) => exercise_key(state, code),
     }
 }
 
@@ -321,7 +322,7 @@ fn lesson_key(app: &App, state: &LessonState, code: KeyCode) -> Option<Message> 
 
 /// An exercise's keys: hints, the solution and submitting, then those of
 /// its kind.
-fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
+fn exercise_key(state: &ExerciseState, code: KeyCode) -> Option<Message> {
     use Message as M;
     let common = match code {
         KeyCode::Char('h') => Some(M::Hint),
@@ -329,7 +330,7 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
         KeyCode::Enter => Some(M::Submit),
         _ => None,
     };
-    let own = match work {
+    let own = match &state.work {
         Work::Mark => match code {
             KeyCode::Char('m') => Some(M::ToggleMark),
             KeyCode::Tab => Some(M::NextCandidate),
@@ -346,17 +347,7 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
             KeyCode::BackTab => Some(M::PrevCandidate),
             _ => timeline_key(code).or_else(|| scroll_key(code)),
         },
-        // Design and break share one scheme: ↑↓ a row, Tab the next item
-        // of the row (break: a step's field; design: the next knob), ←→ or
-        // Space its value.
-        Work::Design(_) => match code {
-            KeyCode::Char('t') => Some(M::OpenTimeline),
-            _ => list_key(code)
-                .or_else(|| value_key(code))
-                .or_else(|| item_key(code))
-                .or_else(|| page_key(code)),
-        },
-        Work::Break(work) => break_key(work, code),
+        Work::Editor(work) => editor_key(state, work, code),
         // Not typing: the statements are graded, the slots switched, the
         // panel scrolled; e types again.
         Work::Sql(_) => match code {
@@ -381,23 +372,29 @@ fn exercise_key(work: &Work, code: KeyCode) -> Option<Message> {
     common.or(own)
 }
 
-/// The break editor's keys: its schedule's steps, their fields and values.
-fn break_key(work: &BreakWork, code: KeyCode) -> Option<Message> {
+/// The editor's keys, design and break alike: ↑↓ a row, Tab the next item
+/// of the row (a step's field; in a design, the next knob), ←→ or Space
+/// its value; a schedule's steps are also added, deleted and moved.
+fn editor_key(state: &ExerciseState, work: &EditorWork, code: KeyCode) -> Option<Message> {
     use Message as M;
+    let typed = state
+        .editor_field()
+        .is_some_and(|f| matches!(f.input, Input::Number { .. }));
+    let schedule = work.kind == EditorKind::Schedule;
     match code {
-        // A tick typed as a number (the first digit replaces it).
-        KeyCode::Char(digit @ '0'..='9') if work.field == StepField::Tick => digit
+        // A number typed (the first digit replaces it).
+        KeyCode::Char(digit @ '0'..='9') if typed => digit
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())
             .map(M::TickDigit),
-        KeyCode::Backspace if work.field == StepField::Tick => Some(M::TickErase),
+        KeyCode::Backspace if typed => Some(M::TickErase),
         // The keys of an earlier version, kept: harmless aliases.
-        KeyCode::Char('+' | '=') => Some(M::Adjust { forward: true }),
-        KeyCode::Char('-') => Some(M::Adjust { forward: false }),
-        KeyCode::Char('a') | KeyCode::Insert => Some(M::AddStep),
-        KeyCode::Char('x') | KeyCode::Delete => Some(M::DeleteStep),
-        KeyCode::Char('[') => Some(M::MoveStep { later: false }),
-        KeyCode::Char(']') => Some(M::MoveStep { later: true }),
+        KeyCode::Char('+' | '=') if schedule => Some(M::Adjust { forward: true }),
+        KeyCode::Char('-') if schedule => Some(M::Adjust { forward: false }),
+        KeyCode::Char('a') | KeyCode::Insert if schedule => Some(M::AddStep),
+        KeyCode::Char('x') | KeyCode::Delete if schedule => Some(M::DeleteStep),
+        KeyCode::Char('[') if schedule => Some(M::MoveStep { later: false }),
+        KeyCode::Char(']') if schedule => Some(M::MoveStep { later: true }),
         KeyCode::Char('t') => Some(M::OpenTimeline),
         _ => list_key(code)
             .or_else(|| value_key(code))
@@ -825,23 +822,35 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
 /// the answer changed (an empty one is not kept: the session keeps the last
 /// real one; one it cannot read, a schedule that cannot run, neither).
 fn keep_answer(app: &mut App, state: &mut ExerciseState) {
-    if let Some(answer) = answer_json(app, state)
+    if let Some(answer) = state.answer().filter(|a| !a.is_empty())
+        && let Some(answer) = answer_json(app, state, answer)
         && answer != state.screen.answer
-        && !state.answer().is_empty()
     {
         let _ = act(app, state, &Act::Change { answer });
     }
 }
 
-/// The answer in the making as the session reads it (an answers file's
-/// value for the exercise's kind).
-fn answer_json(app: &App, state: &ExerciseState) -> Option<serde_json::Value> {
+/// `answer` as the session reads it (an answers file's value for the
+/// exercise's kind).
+fn answer_json(app: &App, state: &ExerciseState, answer: Answer) -> Option<serde_json::Value> {
     let (lesson, exercise) = app.lesson_exercise(state.lesson, state.exercise)?;
     Some(sim_core::course::answer_to_json(
         lesson,
         &exercise.kind,
-        &state.answer(),
+        &answer,
     ))
+}
+
+/// The answer to hand in: the work's, or the editor's as the session
+/// holds it.
+fn hand_in_json(app: &App, state: &ExerciseState) -> Option<serde_json::Value> {
+    let answer = match state.answer() {
+        Some(answer) => answer,
+        None => (app.session)
+            .editor_answer(&state.screen.lesson, &state.screen.exercise)
+            .ok()?,
+    };
+    answer_json(app, state, answer)
 }
 
 /// Applies `act` to the exercise through the session; the screen it
@@ -1031,9 +1040,7 @@ fn show_solution(app: &mut App, state: &mut ExerciseState) -> bool {
 /// Hands the answer in ([`Act::HandIn`]): the session grades it and
 /// records the try. A `sql` answer runs first, off the UI thread.
 fn submit(app: &mut App, state: &mut ExerciseState) {
-    if let Work::Break(work) = &state.work
-        && let Some(why) = work.problem(app.lang())
-    {
+    if let Some(why) = state.screen.editor.as_ref().and_then(|e| e.problem.clone()) {
         app.say(
             format!("This schedule cannot run: {why}"),
             format!("这个调度无法运行：{why}"),
@@ -1045,7 +1052,7 @@ fn submit(app: &mut App, state: &mut ExerciseState) {
     {
         return;
     }
-    let Some(answer) = answer_json(app, state) else {
+    let Some(answer) = hand_in_json(app, state) else {
         return;
     };
     let handed = act(app, state, &Act::HandIn { answer });
@@ -1173,21 +1180,6 @@ fn cancel_sql(app: &mut App, state: &mut ExerciseState) {
     }
 }
 
-/// The next (or previous) of `choices` after `current`, wrapping; the first
-/// when `current` is not among them.
-fn cycle<T: PartialEq + Copy>(choices: &[T], current: T, forward: bool) -> Option<T> {
-    let count = choices.len();
-    if count == 0 {
-        return None;
-    }
-    let next = match choices.iter().position(|c| *c == current) {
-        Some(at) if forward => (at + 1) % count,
-        Some(at) => (at + count - 1) % count,
-        None => 0,
-    };
-    choices.get(next).copied()
-}
-
 /// The editing keys of the design, break and quiz panels. `None`: not one
 /// of them, so the shared keys (hints, scrolling) apply.
 fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str) -> Option<Nav> {
@@ -1207,7 +1199,7 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
             | Message::DeleteStep
             | Message::MoveStep { .. }
     );
-    if edits && !moves_rows && matches!(state.work, Work::Design(_) | Work::Break(_)) {
+    if edits && !moves_rows && matches!(state.work, Work::Editor(_)) {
         state.panel = Panel::Step;
         state.panel_scroll = 0;
         return Some(Nav::Stay);
@@ -1215,19 +1207,15 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
     let edited = match &mut state.work {
         Work::Mark | Work::Predict { .. } => false,
         Work::Sql(work) => edit_sql(work, message),
-        Work::Design(_) if message == Message::OpenTimeline => {
-            return Some(open_counterexample(app, state.last_try(), source));
+        Work::Editor(work) if message == Message::OpenTimeline => {
+            return Some(match work.kind {
+                EditorKind::Design => open_counterexample(app, state.last_try(), source),
+                EditorKind::Schedule => open_schedule(app, state, source),
+            });
         }
-        Work::Break(work) if message == Message::OpenTimeline => {
-            let shown_solution = state
-                .screen
-                .feedback
-                .as_ref()
-                .filter(|f| f.tone == Tone::Solution && state.panel == Panel::Solution);
-            return Some(open_schedule(app, work, shown_solution, source));
+        Work::Editor(_) => {
+            return edit_answer(app, state, message, moves_rows).then_some(Nav::Stay);
         }
-        Work::Design(work) => edit_design(work, message, moves_rows),
-        Work::Break(work) => edit_break(app, work, message, moves_rows),
         Work::Quiz {
             multiple,
             order,
@@ -1316,111 +1304,110 @@ fn wrap(at: usize, count: usize, forward: bool) -> usize {
     }
 }
 
-/// A design panel's edit: move between the knobs or turn one. `false`: the
+/// The editor's keys: the cursor moved, or an edit sent to the session
+/// ([`Act::Edit`]), whose screen the cursor then follows. `false`: the
 /// message is not one.
-fn edit_design(work: &mut DesignWork, message: Message, moves_rows: bool) -> bool {
-    match message {
-        Message::Up if moves_rows => work.cursor = work.cursor.saturating_sub(1),
-        Message::Down if moves_rows => {
-            work.cursor = (work.cursor + 1).min(work.rows.len().saturating_sub(1));
-        }
-        Message::ListStart if moves_rows => work.cursor = 0,
-        Message::ListEnd if moves_rows => work.cursor = work.rows.len().saturating_sub(1),
-        Message::NextItem | Message::PrevItem => {
-            work.cursor = wrap(work.cursor, work.rows.len(), message == Message::NextItem);
-        }
-        Message::Adjust { forward } => adjust_knob(work, forward),
-        _ => return false,
-    }
-    true
-}
-
-/// A break panel's edit of the schedule, after which the preview runs it
-/// again. `false`: the message is not one.
-fn edit_break(app: &mut App, work: &mut BreakWork, message: Message, moves_rows: bool) -> bool {
+fn edit_answer(
+    app: &mut App,
+    state: &mut ExerciseState,
+    message: Message,
+    moves_rows: bool,
+) -> bool {
+    let Work::Editor(work) = &mut state.work else {
+        return false;
+    };
+    let rows = state
+        .screen
+        .editor
+        .as_ref()
+        .map_or(&[][..], |e| &e.rows[..]);
+    let (row, field) = (work.row as u32, work.field as u32);
+    let now = rows.get(work.row).and_then(|r| r.fields.get(work.field));
     let typing = matches!(message, Message::TickDigit(_) | Message::TickErase);
-    match message {
+    let edit = match message {
         Message::TickDigit(_) | Message::TickErase if !moves_rows => return false,
-        Message::TickDigit(digit) => {
-            if let Some(step) = work.steps.get_mut(work.selected) {
-                let kept = if work.tick_fresh { 0 } else { step.at };
-                step.at = kept
+        Message::TickDigit(_) | Message::TickErase => {
+            let Some(Input::Number { max, .. }) = now.map(|f| f.input) else {
+                return false;
+            };
+            let was: u64 = now.and_then(|f| f.value.parse().ok()).unwrap_or(0);
+            let value = match message {
+                Message::TickDigit(digit) => (if work.fresh_number { 0 } else { was })
                     .saturating_mul(10)
                     .saturating_add(u64::from(digit))
-                    .min(sim_core::MAX_TIME as u64);
-                work.keep_in_tick_order();
-            }
+                    .min(max),
+                _ => was / 10,
+            };
+            Some(Edit::Set {
+                row,
+                field,
+                value: value.to_string(),
+            })
         }
-        Message::TickErase => {
-            if let Some(step) = work.steps.get_mut(work.selected) {
-                step.at /= 10;
-                work.keep_in_tick_order();
-            }
+        Message::Up if moves_rows => {
+            work.row = work.row.saturating_sub(1);
+            None
         }
-        Message::Up if moves_rows => work.selected = work.selected.saturating_sub(1),
         Message::Down if moves_rows => {
-            work.selected = (work.selected + 1).min(work.steps.len().saturating_sub(1));
+            work.row = (work.row + 1).min(rows.len().saturating_sub(1));
+            None
         }
-        Message::ListStart if moves_rows => work.selected = 0,
-        Message::ListEnd if moves_rows => work.selected = work.steps.len().saturating_sub(1),
-        Message::PrevItem | Message::NextItem => {
+        Message::ListStart if moves_rows => {
+            work.row = 0;
+            None
+        }
+        Message::ListEnd if moves_rows => {
+            work.row = rows.len().saturating_sub(1);
+            None
+        }
+        // A row of several fields (a step): its next field that can change;
+        // of one (a knob): the next row.
+        Message::NextItem | Message::PrevItem => {
             let forward = message == Message::NextItem;
-            work.field = cycle(&StepField::ALL, work.field, forward).unwrap_or(work.field);
-        }
-        Message::Adjust { forward } => adjust_step(work, forward),
-        Message::AddStep => add_step(app, work),
-        Message::DeleteStep => {
-            if work.selected < work.steps.len() {
-                work.steps.remove(work.selected);
-                work.selected = work.selected.min(work.steps.len().saturating_sub(1));
+            match rows.get(work.row).map(|r| &r.fields) {
+                Some(fields) if fields.len() > 1 => {
+                    for _ in 0..fields.len() {
+                        work.field = wrap(work.field, fields.len(), forward);
+                        if fields.get(work.field).is_some_and(|f| f.cyclable) {
+                            break;
+                        }
+                    }
+                }
+                _ => work.row = wrap(work.row, rows.len(), forward),
             }
+            None
         }
-        Message::MoveStep { later } => move_step(work, later),
+        Message::Adjust { forward } => Some(Edit::Cycle {
+            row,
+            field,
+            forward,
+        }),
+        Message::AddStep => Some(Edit::AddStep {
+            after: (!rows.is_empty()).then_some(row),
+        }),
+        Message::DeleteStep => Some(Edit::RemoveStep { row }),
+        Message::MoveStep { later } => Some(Edit::MoveStep { row, later }),
         _ => return false,
-    }
-    // Any other edit leaves the tick: the next digit typed starts anew.
-    work.tick_fresh = !typing;
-    work.rerun();
-    true
-}
-
-/// A copy of the selected step one tick later, or a first claim, after the
-/// selected one.
-fn add_step(app: &mut App, work: &mut BreakWork) {
-    let step = match work.steps.get(work.selected) {
-        Some(current) => Step {
-            at: current.at.saturating_add(1).min(sim_core::MAX_TIME as u64),
-            note: None,
-            ..current.clone()
+    };
+    // Any other key leaves the number: the next digit typed starts anew.
+    work.fresh_number = !typing;
+    let edited = match edit {
+        None => false,
+        Some(edit) => match act(app, state, &Act::Edit { edit }) {
+            Ok(()) => true,
+            Err(CourseError::Edit(EditRefused::Full)) => {
+                app.say("The schedule is full.", "调度已满。");
+                false
+            }
+            // Nothing to change there (one choice, no step past the
+            // edge): nothing changes.
+            Err(_) => false,
         },
-        None => Step::new(0, Some(0), Action::Claim),
     };
-    if work.steps.len() >= sim_core::MAX_STEPS {
-        app.say("The schedule is full.", "调度已满。");
-    } else {
-        let at = (work.selected + 1).min(work.steps.len());
-        work.steps.insert(at, step);
-        work.selected = at;
-        work.keep_in_tick_order();
+    if let Work::Editor(work) = &mut state.work {
+        work.follow(&app.session, &state.screen, edited);
     }
-}
-
-/// The selected step one place later or earlier in the schedule.
-fn move_step(work: &mut BreakWork, later: bool) {
-    let from = work.selected;
-    let to = if later {
-        from + 1
-    } else {
-        from.wrapping_sub(1)
-    };
-    if from < work.steps.len() && to < work.steps.len() {
-        // Moving past a step of another tick takes that tick,
-        // so the schedule stays in time order.
-        let neighbour_at = work.steps[to].at;
-        work.steps.swap(from, to);
-        work.steps[to].at = neighbour_at;
-        work.selected = to;
-    }
+    true
 }
 
 /// Design: the timeline of the counterexample the explorers found against
@@ -1454,143 +1441,34 @@ fn open_counterexample(app: &mut App, grade: Option<&FeedbackView>, source: &str
 
 /// Break: the timeline of the worked solution's schedule while it is
 /// shown, else of the learner's.
-fn open_schedule(
-    app: &mut App,
-    work: &BreakWork,
-    shown_solution: Option<&FeedbackView>,
-    source: &str,
-) -> Nav {
-    let solved = shown_solution.and_then(|s| s.schedule.clone());
+fn open_schedule(app: &mut App, state: &ExerciseState, source: &str) -> Nav {
+    let solved = (state.panel == Panel::Solution)
+        .then_some(state.screen.feedback.as_ref())
+        .flatten()
+        .filter(|f| f.tone == Tone::Solution)
+        .and_then(|s| s.schedule.clone());
+    let preview = match &state.work {
+        Work::Editor(work) => work.preview.as_ref().map(|t| t.scenario.clone()),
+        _ => None,
+    };
     let (label, found) = match solved {
-        Some(scenario) => ("worked solution", Ok(scenario)),
-        None => (
-            "your schedule",
-            work.preview.as_ref().map(|t| t.scenario.clone()),
-        ),
+        Some(scenario) => ("worked solution", Some(scenario)),
+        None => ("your schedule", preview),
     };
     match found {
-        Ok(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
+        Some(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
             source: format!("{source} · {label}"),
             timeline: Timeline::new(scenario),
             detail_scroll: 0,
         }))),
-        Err(why) => {
+        None => {
+            let why = state.screen.editor.as_ref().and_then(|e| e.problem.clone());
+            let why = why.unwrap_or_default();
             app.say(
                 format!("This schedule cannot run: {why}"),
                 format!("这个调度无法运行：{why}"),
             );
             Nav::Stay
-        }
-    }
-}
-
-fn adjust_knob(work: &mut DesignWork, forward: bool) {
-    let Some(row) = work.rows.get(work.cursor).copied() else {
-        return;
-    };
-    let toggle = |set: sim_core::CheckSet, check: Check| {
-        let mut next = sim_core::CheckSet::EMPTY;
-        for each in Check::ALL {
-            if (each == check) != set.contains(each) {
-                next = next.with(each);
-            }
-        }
-        next
-    };
-    let design = &mut work.design;
-    match row {
-        KnobRow::Commit(check) => design.commit_checks = toggle(design.commit_checks, check),
-        KnobRow::Renew(check) => design.renew_checks = toggle(design.renew_checks, check),
-        KnobRow::Token => {
-            design.token = cycle(&TokenKind::ALL, design.token, forward).unwrap_or(design.token);
-        }
-        KnobRow::Clock => {
-            design.lease_clock =
-                cycle(&LeaseClock::ALL, design.lease_clock, forward).unwrap_or(design.lease_clock);
-        }
-        KnobRow::Target(index) => {
-            // Only what the target's real resource offers.
-            let offered: Vec<Protect> = work
-                .resource(index)
-                .offers(work.gateway)
-                .into_iter()
-                .map(|o| o.protect)
-                .collect();
-            if let Some(protect) = work.targets.get_mut(index) {
-                *protect = cycle(&offered, *protect, forward)
-                    .or_else(|| offered.first().copied())
-                    .unwrap_or(*protect);
-            }
-        }
-        KnobRow::Reconcile(index) => {
-            if let Some(flag) = work.reconcile.get_mut(index) {
-                *flag = !*flag;
-            }
-        }
-    }
-}
-
-fn adjust_step(work: &mut BreakWork, forward: bool) {
-    let actions = work.actions();
-    let workers = work.shell.workers.len();
-    let targets = work.shell.targets.len();
-    let Some(step) = work.steps.get_mut(work.selected) else {
-        return;
-    };
-    let worker_choices = |action: Action| -> Vec<Option<sim_core::WorkerIdx>> {
-        let mut choices = Vec::new();
-        if !action.needs_worker() {
-            choices.push(None);
-        }
-        choices.extend(
-            (0..workers)
-                .filter_map(|w| sim_core::WorkerIdx::try_from(w).ok())
-                .map(Some),
-        );
-        choices
-    };
-    let target_choices = |action: Action| -> Vec<Option<sim_core::TargetIdx>> {
-        let mut choices = Vec::new();
-        if !action.needs_target() {
-            choices.push(None);
-        }
-        choices.extend(
-            (0..targets)
-                .filter_map(|t| sim_core::TargetIdx::try_from(t).ok())
-                .map(Some),
-        );
-        choices
-    };
-    match work.field {
-        StepField::Tick => {
-            step.at = if forward {
-                step.at.saturating_add(1).min(sim_core::MAX_TIME as u64)
-            } else {
-                step.at.saturating_sub(1)
-            };
-            work.keep_in_tick_order();
-        }
-        StepField::Worker => {
-            step.worker = cycle(&worker_choices(step.action), step.worker, forward).flatten();
-        }
-        StepField::Action => {
-            step.action = cycle(&actions, step.action, forward).unwrap_or(step.action);
-            // Keep the step well formed for its new action.
-            if step.action == Action::Cancel {
-                step.worker = None;
-            } else if step.worker.is_none() {
-                step.worker = Some(0);
-            }
-            // A write or register goes to a target; the rest start without one
-            // (the target field can still name one).
-            if !step.action.needs_target() {
-                step.target = None;
-            } else if step.target.is_none() {
-                step.target = target_choices(step.action).first().copied().flatten();
-            }
-        }
-        StepField::Target => {
-            step.target = cycle(&target_choices(step.action), step.target, forward).flatten();
         }
     }
 }

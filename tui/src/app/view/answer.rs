@@ -6,13 +6,13 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use sim_core::Lang;
-use sim_core::course::{Exercise, ExerciseKind, FeedbackView, Tone, Verdict};
-use sim_core::{Design, Outcome, Protect, Scenario};
+use sim_core::Outcome;
+use sim_core::course::{
+    EditorField, EditorKind, EditorRow, Exercise, ExerciseKind, FeedbackView, Input, Tone, Verdict,
+};
 
 use super::sandbox::{step_head, step_lines, step_title};
-use crate::app::model::{
-    BreakWork, DesignWork, ExerciseState, KnobRow, SqlWork, StepField, Timeline, Work,
-};
+use crate::app::model::{EditorWork, ExerciseState, SqlWork, Timeline, Work};
 use crate::app::text;
 use crate::app::theme::Theme;
 use crate::app::timeline::outcome_glyph;
@@ -264,191 +264,186 @@ pub(crate) fn predict_title(
     }
 }
 
-fn knob_label(row: KnobRow, targets: &[String], lang: Lang) -> String {
-    match row {
-        KnobRow::Commit(_) => lang.pick("commit checks", "提交检查").to_owned(),
-        KnobRow::Renew(_) => lang.pick("renew checks", "续约检查").to_owned(),
-        KnobRow::Token => lang.pick("token", "令牌").to_owned(),
-        KnobRow::Clock => lang.pick("lease clock", "租约时钟").to_owned(),
-        KnobRow::Target(index) => match targets.get(index) {
-            Some(id) => id.clone(),
-            None => format!("{} {}", lang.pick("target", "目标"), index + 1),
-        },
-        KnobRow::Reconcile(_) => lang.pick("reconcile", "对账").to_owned(),
-    }
-}
-
-/// A row's knob name, written only on the first row of its knob (a check
-/// set spans four rows).
-fn group_label(rows: &[KnobRow], index: usize, names: &[String], lang: Lang) -> String {
-    let label = rows
-        .get(index)
-        .map(|row| knob_label(*row, names, lang))
-        .unwrap_or_default();
-    let previous = index
-        .checked_sub(1)
-        .and_then(|i| rows.get(i))
-        .map(|row| knob_label(*row, names, lang));
-    if previous.as_deref() == Some(label.as_str()) {
-        String::new()
-    } else {
-        label
-    }
-}
-
-/// A knob row's value under `design`, `targets` and `reconcile` (the
-/// learner's, or the worked solution's): a protection with its cost, a
-/// reconciliation box with its target.
-fn knob_value(
-    row: KnobRow,
-    work: &DesignWork,
-    design: &Design,
-    targets: &[Protect],
-    reconcile: &[bool],
-    lang: Lang,
-) -> String {
-    let check = |set: sim_core::CheckSet, check: sim_core::Check| {
-        format!(
-            "[{}] {}",
-            if set.contains(check) { "x" } else { " " },
-            sim_core::check_words(check, lang)
-        )
+/// A field in words: a box for on or off, else its value (between ‹ ›
+/// when `arrows` and it can change), then what it costs.
+fn field_words(field: &EditorField, arrows: bool) -> String {
+    let value = match field.input {
+        Input::Toggle => {
+            let mark = if field.value == "true" { "x" } else { " " };
+            format!("[{mark}] {}", field.label)
+        }
+        _ if arrows && field.cyclable => format!("‹ {} ›", field.value_label),
+        _ => field.value_label.clone(),
     };
-    match row {
-        KnobRow::Commit(c) => check(design.commit_checks, c),
-        KnobRow::Renew(c) => check(design.renew_checks, c),
-        KnobRow::Token => format!("‹ {} ›", sim_core::token_words(design.token, lang)),
-        KnobRow::Clock => format!("‹ {} ›", sim_core::clock_words(design.lease_clock, lang)),
-        KnobRow::Target(index) => {
-            let protect = targets.get(index).copied().unwrap_or(Protect::None);
-            match work.resource(index).offer(protect, work.gateway) {
-                Some(offer) => format!(
-                    "‹ {} › {} {}",
-                    sim_core::protect_words(protect, lang),
-                    lang.pick("cost", "代价"),
-                    offer.cost
-                ),
-                None => format!("‹ {} ›", sim_core::protect_words(protect, lang)),
-            }
-        }
-        KnobRow::Reconcile(index) => format!(
-            "[{}] t{} {} {}",
-            if reconcile.get(index).copied().unwrap_or(false) {
-                "x"
-            } else {
-                " "
-            },
-            index + 1,
-            lang.pick("cost", "代价"),
-            sim_core::RECONCILE_COST
-        ),
+    match &field.note {
+        Some(note) => format!("{value} {note}"),
+        None => value,
     }
 }
 
-/// What the row under the cursor costs in reality, in words.
-fn cost_words(work: &DesignWork, lang: Lang) -> Option<String> {
-    match work.rows.get(work.cursor)? {
-        KnobRow::Target(index) => {
-            let kind = work.resource(*index);
-            let protect = work.targets.get(*index).copied()?;
-            let offer = kind.offer(protect, work.gateway)?;
-            Some(format!("{}: {}", kind.title(lang), offer.cost_words(lang)))
-        }
-        KnobRow::Reconcile(_) => Some(sim_core::reconcile_cost_words(lang).to_owned()),
-        _ => None,
-    }
-}
-
-/// The names of the exercise world's targets, in order, each with the
-/// real resource it stands for.
-fn target_names(work: &DesignWork, lang: Lang) -> Vec<String> {
-    work.target_names
+/// The editor's rows: each row's label (blank where it repeats the row
+/// above: a check set spans four rows), then its fields — one field in
+/// words, several in columns as wide as their widest value, the one under
+/// the `cursor` bracketed, one that cannot change dim — then, with a
+/// `preview` (and whether it shows verdicts), the step's outcome in it.
+/// Also the line of the cursor's row.
+fn editor_rows(
+    rows: &[EditorRow],
+    cursor: Option<(usize, usize)>,
+    preview: Option<(&Timeline, bool)>,
+    theme: Theme,
+) -> (Vec<Line<'static>>, Option<usize>) {
+    let label_width = rows
         .iter()
-        .enumerate()
-        .map(|(index, id)| match work.resource(index) {
-            sim_core::ResourceKind::Generic => format!("{} {id}", lang.pick("target", "目标")),
-            kind => format!("{id} {}", kind.title(lang)),
-        })
-        .collect()
-}
-
-/// The column the knobs' values start at: the widest label and a gap.
-fn knob_label_width(work: &DesignWork, names: &[String], lang: Lang) -> usize {
-    work.rows
-        .iter()
-        .map(|row| text::width(&knob_label(*row, names, lang)))
+        .map(|r| text::width(&r.label))
         .max()
         .unwrap_or(0)
-        + 2
+        + 2;
+    let columns = rows.iter().map(|r| r.fields.len()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.fields.get(c))
+                .map(|f| text::width(&field_words(f, false)) + 2)
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut lines = Vec::new();
+    for (index, row) in rows.iter().enumerate() {
+        let current = cursor
+            .filter(|(at, _)| *at == index)
+            .map(|(_, field)| field);
+        let repeated = index > 0 && rows[index - 1].label == row.label;
+        let mut spans = vec![
+            Span::styled(if current.is_some() { "▸ " } else { "  " }, theme.accent()),
+            Span::styled(
+                text::fit(if repeated { "" } else { &row.label }, label_width),
+                theme.dim(),
+            ),
+        ];
+        if let [field] = row.fields.as_slice() {
+            let style = if current.is_some() {
+                theme.selected()
+            } else {
+                theme.plain()
+            };
+            spans.push(Span::styled(field_words(field, true), style));
+        }
+        for (position, field) in row
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|_| row.fields.len() > 1)
+        {
+            let words = field_words(field, false);
+            let (shown, style) = if current == Some(position) {
+                let style = theme.selected().add_modifier(Modifier::BOLD);
+                (format!("[{words}]"), style)
+            } else if field.cyclable {
+                (format!(" {words} "), theme.plain())
+            } else {
+                (format!(" {words} "), theme.dim())
+            };
+            spans.push(Span::styled(text::fit(&shown, widths[position]), style));
+        }
+        if let Some((timeline, verdicts)) = preview {
+            let glyph = outcome_glyph(&timeline.trace, index, verdicts);
+            let style = if verdicts && timeline.trace.is_violation(index as u32) {
+                theme.bad()
+            } else {
+                theme.dim()
+            };
+            let outcome = timeline
+                .trace
+                .steps
+                .get(index)
+                .map_or("", |r| r.outcome.name());
+            spans.push(Span::styled(format!(" {glyph} {outcome}"), style));
+        }
+        lines.push(Line::from(spans));
+    }
+    let focus = cursor.map(|(row, _)| row).filter(|row| *row < rows.len());
+    (lines, focus)
 }
 
-/// Design: one row per open knob (a check set is a row per predicate).
-pub(crate) fn design_step(
+/// The editor of a design or a break: a break's preview in words and the
+/// last try first, then the rows, the cost, the exercise's world, and a
+/// design's grade or a break's keys.
+pub(crate) fn editor_step(
     state: &ExerciseState,
-    work: &DesignWork,
+    work: &EditorWork,
+    verdicts: bool,
     lang: Lang,
     width: usize,
     theme: Theme,
 ) -> PanelText {
     let mut lines = Vec::new();
-    let names = target_names(work, lang);
-    let label_width = knob_label_width(work, &names, lang);
-    let mut focus = None;
-    for (index, row) in work.rows.iter().enumerate() {
-        let current = index == work.cursor;
-        if current {
-            focus = Some(lines.len());
-        }
-        let style = if current {
-            theme.selected()
-        } else {
-            theme.plain()
-        };
-        lines.push(Line::from(vec![
-            Span::styled(if current { "▸ " } else { "  " }, theme.accent()),
-            Span::styled(
-                text::fit(&group_label(&work.rows, index, &names, lang), label_width),
-                theme.dim(),
-            ),
-            Span::styled(
-                knob_value(
-                    *row,
-                    work,
-                    &work.design,
-                    &work.targets,
-                    &work.reconcile,
-                    lang,
-                ),
-                style,
-            ),
-        ]));
-    }
-    if let Some(cost) = state
-        .screen
-        .cost_label
-        .as_ref()
-        .filter(|_| !work.targets.is_empty())
-    {
-        lines.push(Line::default());
-        prose(&mut lines, cost, width, theme.plain(), theme);
-        if let Some(words) = cost_words(work, lang) {
-            prose(&mut lines, &words, width, theme.dim(), theme);
-        }
-    }
-    if work.rows.is_empty() {
-        prose(
+    let Some(editor) = &state.screen.editor else {
+        return PanelText { lines, focus: None };
+    };
+    let schedule = work.kind == EditorKind::Schedule;
+    if schedule {
+        preview_words(
             &mut lines,
+            editor.problem.as_deref(),
+            work,
+            verdicts,
+            lang,
+            width,
+            theme,
+        );
+        if let Some(grade) = state.last_try() {
+            feedback_head(&mut lines, grade, lang, width, theme);
+            for item in &grade.items {
+                verdict(&mut lines, item.right, &item.text, width, theme);
+            }
+        }
+        lines.push(Line::default());
+    }
+    let preview = work.preview.as_ref().map(|t| (t, verdicts));
+    let (rows, focus) = editor_rows(&editor.rows, Some((work.row, work.field)), preview, theme);
+    let focus = focus.map(|row| row + lines.len());
+    lines.extend(rows);
+    if editor.rows.is_empty() {
+        let said = if schedule {
+            lang.pick("No steps: a adds one.", "没有步骤：按 a 添加一步。")
+        } else {
             lang.pick(
                 "Nothing to change here: Enter asks the explorers about the design as it is.",
                 "这里没有可改的选项：按 Enter 让探索器检查现在的设计。",
+            )
+        };
+        prose(&mut lines, said, width, theme.dim(), theme);
+    }
+    // What the rows cost, where they cost something.
+    if let Some(cost) = (state.screen.cost_label.as_ref())
+        .filter(|_| editor.rows.iter().any(|r| r.detail.is_some()))
+    {
+        lines.push(Line::default());
+        prose(&mut lines, cost, width, theme.plain(), theme);
+        if let Some(detail) = editor.rows.get(work.row).and_then(|r| r.detail.as_ref()) {
+            prose(&mut lines, detail, width, theme.dim(), theme);
+        }
+    }
+    // A design's world closes its panel: its grade, above, stays in view.
+    if schedule {
+        prose(&mut lines, &editor.world, width, theme.dim(), theme);
+        lines.push(Line::default());
+        prose(
+            &mut lines,
+            lang.pick("↑↓ step · Tab field · ←→ or Space change · a add · x delete · [ ] move · t timeline · Enter submit",
+                "↑↓ 选步骤 · Tab 选字段 · ←→ 或空格 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
             ),
             width,
             theme.dim(),
             theme,
         );
+    } else {
+        lines.push(Line::default());
+        design_grade(&mut lines, state.last_try(), lang, width, theme);
+        prose(&mut lines, &editor.world, width, theme.dim(), theme);
     }
-    lines.push(Line::default());
-    design_grade(&mut lines, state.last_try(), lang, width, theme);
     PanelText { lines, focus }
 }
 
@@ -493,14 +488,10 @@ fn design_grade(
     }
 }
 
-/// Design, worked solution: the safe choice of the open knobs (`key`, the
-/// session's key answer put on the learner's knobs), its cost, and each
-/// part's verdict.
+/// Design, worked solution: the safe choice of the open knobs on the
+/// editor's rows (the session's key), its cost, and each part's verdict.
 pub(crate) fn design_solution(
-    work: &DesignWork,
-    key: Option<&DesignWork>,
     solution: &FeedbackView,
-    lang: Lang,
     width: usize,
     theme: Theme,
 ) -> Vec<Line<'static>> {
@@ -508,22 +499,8 @@ pub(crate) fn design_solution(
     if let Some(cost) = &solution.key_cost_label {
         prose(&mut lines, cost, width, theme.plain(), theme);
     }
-    if let Some(key) = key {
-        let names = target_names(work, lang);
-        let label_width = knob_label_width(work, &names, lang);
-        for (index, row) in work.rows.iter().enumerate() {
-            lines.push(Line::from(vec![
-                Span::styled("  ", theme.plain()),
-                Span::styled(
-                    text::fit(&group_label(&work.rows, index, &names, lang), label_width),
-                    theme.dim(),
-                ),
-                Span::styled(
-                    knob_value(*row, key, &key.design, &key.targets, &key.reconcile, lang),
-                    theme.plain(),
-                ),
-            ]));
-        }
+    if let Some(rows) = &solution.key_rows {
+        lines.extend(editor_rows(rows, None, None, theme).0);
         lines.push(Line::default());
     }
     for item in &solution.items {
@@ -532,83 +509,24 @@ pub(crate) fn design_solution(
     lines
 }
 
-fn field_text(scenario: &Scenario, work: &BreakWork, index: usize, field: StepField) -> String {
-    let Some(step) = work.steps.get(index) else {
-        return String::new();
-    };
-    match field {
-        StepField::Tick => format!("t{}", step.at),
-        StepField::Worker => step
-            .worker
-            .map_or("user".to_owned(), |w| scenario.worker_id(w).to_owned()),
-        StepField::Action => step.action.name().to_owned(),
-        StepField::Target => step
-            .target
-            .map_or("—".to_owned(), |t| format!("→ {}", scenario.target_id(t))),
-    }
-}
-
-/// Break: the schedule as an editable list, with each step's result in the
-/// live preview and the grade of the last try.
-pub(crate) fn break_step(
-    state: &ExerciseState,
-    work: &BreakWork,
-    verdicts: bool,
-    lang: Lang,
-    width: usize,
-    theme: Theme,
-) -> PanelText {
-    let mut lines = Vec::new();
-    break_preview_words(&mut lines, work, verdicts, lang, width, theme);
-    if let Some(grade) = state.last_try() {
-        feedback_head(&mut lines, grade, lang, width, theme);
-        for item in &grade.items {
-            verdict(&mut lines, item.right, &item.text, width, theme);
-        }
-    }
-    lines.push(Line::default());
-    // The selected step's row, once the rows follow.
-    let focus = (work.selected < work.steps.len()).then_some(lines.len() + work.selected);
-    lines.extend(break_schedule_rows(work, verdicts, theme));
-    if work.steps.is_empty() {
-        prose(
-            &mut lines,
-            lang.pick("No steps: a adds one.", "没有步骤：按 a 添加一步。"),
-            width,
-            theme.dim(),
-            theme,
-        );
-    }
-    lines.push(Line::default());
-    prose(
-        &mut lines,
-        lang.pick("↑↓ step · Tab field · ←→ or Space change · a add · x delete · [ ] move · t timeline · Enter submit",
-            "↑↓ 选步骤 · Tab 选字段 · ←→ 或空格 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
-        ),
-        width,
-        theme.dim(),
-        theme,
-    );
-    PanelText { lines, focus }
-}
-
-/// What the preview says of the schedule: that it cannot run, its
-/// outcomes only (before the exercise is solved), or its violations.
-fn break_preview_words(
+/// What the preview says of the schedule: that it cannot run (`problem`),
+/// its outcomes only (before the exercise is solved), or its violations.
+fn preview_words(
     lines: &mut Vec<Line<'static>>,
-    work: &BreakWork,
+    problem: Option<&str>,
+    work: &EditorWork,
     verdicts: bool,
     lang: Lang,
     width: usize,
     theme: Theme,
 ) {
-    match &work.preview {
-        Err(_) => prose(
+    match (&work.preview, problem) {
+        (None, _) | (Some(_), Some(_)) => prose(
             lines,
             &format!(
                 "{}{}",
                 lang.pick("⚠ This schedule cannot run: ", "⚠ 这个调度无法运行："),
-                work.problem(lang).unwrap_or_default()
+                problem.unwrap_or_default()
             ),
             width,
             theme.warn(),
@@ -616,7 +534,7 @@ fn break_preview_words(
         ),
         // Before it is solved the preview shows outcomes only: the grade
         // says whether the schedule breaks the design (ARCHITECTURE.md).
-        Ok(_) if !verdicts => prose(
+        (Some(_), None) if !verdicts => prose(
             lines,
             lang.pick(
                 "The preview shows each step's outcome; Enter grades the schedule.",
@@ -626,7 +544,7 @@ fn break_preview_words(
             theme.dim(),
             theme,
         ),
-        Ok(timeline) if timeline.trace.violations.is_empty() => prose(
+        (Some(timeline), None) if timeline.trace.violations.is_empty() => prose(
             lines,
             lang.pick(
                 "No violation in this schedule yet.",
@@ -636,7 +554,7 @@ fn break_preview_words(
             theme.dim(),
             theme,
         ),
-        Ok(timeline) => {
+        (Some(timeline), None) => {
             let kinds: Vec<&str> = timeline
                 .trace
                 .violations
@@ -656,74 +574,6 @@ fn break_preview_words(
             );
         }
     }
-}
-
-/// The schedule's steps, one row each: its fields in columns as wide as
-/// their widest value (the selected one bracketed), then the step's
-/// outcome in the preview.
-fn break_schedule_rows(work: &BreakWork, verdicts: bool, theme: Theme) -> Vec<Line<'static>> {
-    let columns: Vec<Vec<String>> = (0..work.steps.len())
-        .map(|index| {
-            StepField::ALL
-                .iter()
-                .map(|field| field_text(&work.shell, work, index, *field))
-                .collect()
-        })
-        .collect();
-    let widths: Vec<usize> = (0..StepField::ALL.len())
-        .map(|f| {
-            columns
-                .iter()
-                .map(|c| text::width(&c[f]))
-                .max()
-                .unwrap_or(0)
-                + 2
-        })
-        .collect();
-    let preview = work.preview.as_ref().ok();
-    let mut rows = Vec::new();
-    for (index, fields) in columns.iter().enumerate() {
-        let current = index == work.selected;
-        let mut spans = vec![
-            Span::styled(if current { "▸" } else { " " }, theme.accent()),
-            Span::styled(format!("{index:>3} "), theme.dim()),
-        ];
-        for (position, field) in StepField::ALL.iter().enumerate() {
-            let chosen = current && *field == work.field;
-            let shown = if chosen {
-                format!("[{}]", fields[position])
-            } else {
-                format!(" {} ", fields[position])
-            };
-            let style = if chosen {
-                theme.selected().add_modifier(Modifier::BOLD)
-            } else {
-                theme.plain()
-            };
-            spans.push(Span::styled(text::fit(&shown, widths[position]), style));
-        }
-        if let Some(timeline) = preview {
-            let glyph = outcome_glyph(&timeline.trace, index, verdicts);
-            let style = if verdicts && timeline.trace.is_violation(index as u32) {
-                theme.bad()
-            } else {
-                theme.dim()
-            };
-            spans.push(Span::styled(
-                format!(
-                    " {glyph} {}",
-                    timeline
-                        .trace
-                        .steps
-                        .get(index)
-                        .map_or("", |r| r.outcome.name())
-                ),
-                style,
-            ));
-        }
-        rows.push(Line::from(spans));
-    }
-    rows
 }
 
 /// Break, worked solution: a schedule the explorers found, step by step.

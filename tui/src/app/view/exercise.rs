@@ -7,7 +7,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
-use sim_core::course::{Exercise, FeedbackView, Lesson, MarkKey, Tone, Verdict, mark_key};
+use sim_core::course::{
+    EditorKind, Exercise, FeedbackView, Lesson, MarkKey, Tone, Verdict, mark_key,
+};
 use sim_core::{Diagram, Lang, Reveal};
 use std::sync::Arc;
 
@@ -164,16 +166,19 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
                     revealed,
                     lang,
                 ),
-                (Work::Design(_), _) => lang
+                (Work::Editor(work), _) if work.kind == EditorKind::Design => lang
                     .pick(
                         "Your design · ↑↓ choose · Space or ←→ change",
                         "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
                     )
                     .to_owned(),
-                (Work::Break(work), _) => lang.pick(
-                    format!("Your schedule · {} steps", work.steps.len()),
-                    format!("你的调度 · {} 步", work.steps.len()),
-                ),
+                (Work::Editor(_), _) => {
+                    let steps = state.screen.editor.as_ref().map_or(0, |e| e.rows.len());
+                    lang.pick(
+                        format!("Your schedule · {steps} steps"),
+                        format!("你的调度 · {steps} 步"),
+                    )
+                }
                 (Work::Quiz { multiple: true, .. }, _) => lang
                     .pick("Choose every right answer", "选出所有正确答案")
                     .to_owned(),
@@ -191,7 +196,6 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
 pub(crate) fn panel_lines(
     app: &App,
     state: &ExerciseState,
-    lesson: &Lesson,
     exercise: &Exercise,
     width: usize,
 ) -> PanelText {
@@ -200,7 +204,7 @@ pub(crate) fn panel_lines(
     match state.panel {
         Panel::Hints => hints_panel(app, state, exercise, width),
         Panel::Solution => PanelText {
-            lines: solution_lines(app, state, lesson, exercise, width),
+            lines: solution_lines(app, state, exercise, width),
             focus: None,
         },
         Panel::Step => {
@@ -248,7 +252,6 @@ fn hints_panel(app: &App, state: &ExerciseState, exercise: &Exercise, width: usi
 fn solution_lines(
     app: &App,
     state: &ExerciseState,
-    lesson: &Lesson,
     exercise: &Exercise,
     width: usize,
 ) -> Vec<Line<'static>> {
@@ -271,19 +274,11 @@ fn solution_lines(
                 timeline, solution, lang, width, theme,
             ));
         }
-        (Work::Design(work), _) => {
+        (Work::Editor(work), _) if work.kind == EditorKind::Design => {
             lines.push(Line::default());
-            let key = design_key(app, lesson, exercise, work, solution);
-            lines.extend(answer::design_solution(
-                work,
-                key.as_ref(),
-                solution,
-                lang,
-                width,
-                theme,
-            ));
+            lines.extend(answer::design_solution(solution, width, theme));
         }
-        (Work::Break(_), _) => {
+        (Work::Editor(_), _) => {
             lines.push(Line::default());
             lines.extend(answer::break_solution(solution, lang, width, theme));
         }
@@ -315,26 +310,6 @@ fn solution_lines(
         prose(&mut lines, &said, width, style, theme);
     }
     lines
-}
-
-/// The learner's knobs turned as the session's key answer turns them.
-fn design_key(
-    app: &App,
-    lesson: &Lesson,
-    exercise: &Exercise,
-    work: &crate::app::model::DesignWork,
-    solution: &FeedbackView,
-) -> Option<crate::app::model::DesignWork> {
-    let answer = app
-        .session
-        .answer_from_json(&lesson.id, &exercise.id, solution.key_answer.as_ref()?)
-        .ok()?;
-    let sim_core::course::Answer::Design(design) = answer else {
-        return None;
-    };
-    let mut key = work.clone();
-    key.restore(design);
-    Some(key)
 }
 
 /// A mark exercise's solution: each judged step, its key, and why.
@@ -382,9 +357,8 @@ fn step_panel(
         (Work::Predict { predictions, .. }, Some(timeline)) => {
             answer::predict_step(state, timeline, predictions, revealed, lang, width, theme)
         }
-        (Work::Design(work), _) => return answer::design_step(state, work, lang, width, theme),
-        (Work::Break(work), _) => {
-            return answer::break_step(state, work, revealed, lang, width, theme);
+        (Work::Editor(work), _) => {
+            return answer::editor_step(state, work, revealed, lang, width, theme);
         }
         (Work::Quiz { .. }, _) => {
             return answer::quiz_step(state, exercise, lang, width, theme);
@@ -446,10 +420,10 @@ fn mark_step(
 /// view or not, at `width` columns: what the cross-front-end test reads to
 /// check that a wrong try gives no key away.
 pub(crate) fn panel_plain_text(app: &App, state: &ExerciseState, width: usize) -> String {
-    let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
+    let Some((_, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return String::new();
     };
-    panel_lines(app, state, lesson, exercise, width)
+    panel_lines(app, state, exercise, width)
         .lines
         .iter()
         .map(|line| {
@@ -489,7 +463,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     if let Some(diagram_area) = areas.timeline {
         render_timeline(frame, diagram_area, app, state);
     }
-    render_panel(frame, areas.panel, app, state, lesson, exercise);
+    render_panel(frame, areas.panel, app, state, exercise);
 }
 
 /// The header: the lesson, level and exercise; the session's standing
@@ -561,7 +535,6 @@ fn render_panel(
     area: Rect,
     app: &App,
     state: &ExerciseState,
-    lesson: &Lesson,
     exercise: &Exercise,
 ) {
     let theme = app.theme;
@@ -571,13 +544,8 @@ fn render_panel(
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
     let inner = block.inner(area);
-    let PanelText { lines, focus } = panel_lines(
-        app,
-        state,
-        lesson,
-        exercise,
-        usize::from(inner.width).max(1),
-    );
+    let PanelText { lines, focus } =
+        panel_lines(app, state, exercise, usize::from(inner.width).max(1));
     let scroll = follow(state.panel_scroll, focus, inner.height);
     let scroll = clamp_scroll(scroll, lines.len(), inner.height);
     frame.render_widget(block, area);

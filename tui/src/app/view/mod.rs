@@ -16,6 +16,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use sim_core::Lang;
+use sim_core::course::EditorKind;
 
 use super::layout;
 use super::model::{App, ExerciseState, LessonState, Screen, SqlWork, Work};
@@ -233,7 +234,7 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
         }
         Screen::Exercise(_) if app.sql_running() => Vec::new(),
         Screen::Exercise(state) => {
-            let mut keys = exercise_aliases(&state.work, app.lang());
+            let mut keys = exercise_aliases(state, app.lang());
             keys.push(("Shift-Tab", lang.pick("as Tab, backwards", "同 Tab，反向")));
             keys
         }
@@ -241,27 +242,30 @@ pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
 }
 
 /// An exercise's keys beyond its footer (see [`screen_aliases`]).
-fn exercise_aliases(work: &Work, lang: Lang) -> Vec<(&'static str, &'static str)> {
+fn exercise_aliases(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'static str)> {
     let rows = ("k j", lang.pick("as ↑↓", "同 ↑↓"));
-    match work {
+    match &state.work {
         Work::Mark | Work::Predict { .. } => vec![
             ("↑↓", lang.pick("scroll the panel", "滚动面板")),
             rows,
             ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
         ],
-        Work::Design(_) | Work::Quiz { .. } => vec![rows],
+        Work::Editor(work) if work.kind == EditorKind::Design => vec![rows],
+        Work::Quiz { .. } => vec![rows],
         Work::Sql(work) if work.editing => vec![("Space", lang.pick("type a space", "输入空格"))],
         Work::Sql(_) => vec![
             rows,
             ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
         ],
-        Work::Break(work) => {
+        Work::Editor(_) => {
             let mut keys = vec![
                 rows,
                 ("+ = -", lang.pick("as → → ←", "同 → → ←")),
                 ("Insert/Delete", lang.pick("as a x", "同 a x")),
             ];
-            if work.field == super::model::StepField::Tick {
+            if (state.editor_field())
+                .is_some_and(|f| matches!(f.input, sim_core::course::Input::Number { .. }))
+            {
                 keys.extend([
                     ("0-9", lang.pick("type the tick", "输入 tick")),
                     ("Backspace", lang.pick("erase a digit", "删除一位")),
@@ -292,10 +296,7 @@ fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'stat
     ]);
     keys.extend(later);
     // Where ↑↓ choose rows, the panel scrolls by page.
-    if matches!(
-        state.work,
-        Work::Design(_) | Work::Break(_) | Work::Quiz { .. }
-    ) {
+    if matches!(state.work, Work::Editor(_) | Work::Quiz { .. }) {
         keys.push(("PgUp/PgDn", lang.pick("scroll", "滚动")));
     }
     keys.push(("l", lang.other().own_name()));
@@ -362,7 +363,7 @@ fn kind_keys(state: &ExerciseState, lang: Lang) -> (Keys, Keys) {
             ],
             vec![("Space", lang.pick("play", "播放")), home_end],
         ),
-        Work::Design(_) => (
+        Work::Editor(work) if work.kind == EditorKind::Design => (
             vec![
                 ("↑↓", lang.pick("knob", "选项")),
                 ("←→/Space", lang.pick("change", "更改")),
@@ -371,7 +372,7 @@ fn kind_keys(state: &ExerciseState, lang: Lang) -> (Keys, Keys) {
             ],
             vec![("Tab", lang.pick("next knob", "下一个选项")), first_last],
         ),
-        Work::Break(_) => (
+        Work::Editor(_) => (
             vec![
                 ("↑↓", lang.pick("step", "步骤")),
                 ("Tab", lang.pick("field", "字段")),
@@ -630,7 +631,7 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
                 "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction by its key: o ok, r rejected, d duplicate, n noop, w waiting, the keys that set it; Tab moves on to the next ? step. The last-try row: ✓ right · ✗ wrong.",
                 "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用按键字母显示你的预测：o ok、r rejected、d duplicate、n noop、w waiting，也就是设置它的按键；按 Tab 跳到下一个 ? 步骤。「上次」一行：✓ 对 · ✗ 错。",
             ),
-            Work::Break(_) => lang.pick(
+            Work::Editor(_) => lang.pick(
                 "Break: the timeline previews your schedule's outcomes, run again after each change; Enter grades it, and ‼ marks a violation once solved. The steps stay in tick order: a step whose tick passes another's moves past it.",
                 "攻破：时间线预览你的调度中每一步的结果，每次修改后重新运行；按 Enter 评分，解出之后 ‼ 表示违例。步骤始终按 tick 排序：tick 越过另一步的步骤会移到它后面。",
             ),
@@ -656,13 +657,13 @@ fn exercise_help(
         push_prose(lines, text, inner_width, style);
     };
     let said = match &state.work {
-        Work::Design(_) => Some(lang.pick(
+        Work::Editor(work) if work.kind == EditorKind::Design => Some(lang.pick(
             "Design: ↑↓ (or Tab) picks a knob; Space or → changes it ([x] a predicate checked or a target sent to reconciliation, ‹ › a choice: a target offers only what its real resource supports, each with its cost), ← back. Enter lets the explorers try every schedule of the world; the answer must be safe and no costlier than needed. When they break it, t opens the counterexample.",
             "设计：↑↓（或 Tab）选择选项；空格或 → 修改（[x] 表示检查该谓词或把目标交给对账，‹ › 表示可选值：每个目标只提供它的真实资源支持的保护，各有代价），← 反向。Enter 让探索器尝试这个世界的所有调度；答案必须安全，代价也不能超过所需。被攻破时按 t 打开反例。",
         )),
-        Work::Break(_) => Some(lang.pick(
-            "Schedule: ↑↓ picks a step, Tab a field ([ ] marks it), Space or → changes it and ← back, as in a design (tick, worker, action, target; a tick can also be typed), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
-            "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（tick、Worker、动作、目标；tick 也可以直接输入），a 在下一 tick 添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的 tick）。按 t 在独立的时间线上打开调度。",
+        Work::Editor(_) => Some(lang.pick(
+            "Schedule: ↑↓ picks a step, Tab a field ([ ] marks it), Space or → changes it and ← back, as in a design (tick, worker, action, target, job, and a write's op and value; a tick can also be typed), a adds a copy one tick later, x deletes, [ and ] move the step past its neighbour (taking its tick). t opens the schedule on its own timeline.",
+            "调度：↑↓ 选择步骤，Tab 选择字段（[ ] 标出），空格或 → 修改、← 反向，与设计相同（tick、Worker、动作、目标、任务，以及写入的 op 和值；tick 也可以直接输入），a 在下一 tick 添加一份副本，x 删除，[ 和 ] 把步骤移过相邻的一步（并采用它的 tick）。按 t 在独立的时间线上打开调度。",
         )),
         Work::Sql(_) => Some(lang.pick(
             "SQL: write each statement as one UPDATE with named parameters (:job, :owner, :token, :now, :ttl). While you type, every key is text; Esc stops typing, e starts again, Tab switches the statement. Enter runs them on a real SQLite against the lesson's scenario and every edge case; a statement SQLite refuses is shown with its line:column and is not counted as a try.",
