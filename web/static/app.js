@@ -601,6 +601,9 @@ function quizExercise(lesson, exercise, body, { submit, change, answer }) {
 // in tick order) are the editor's. A design's hand-in and solution run the
 // explorers, in the grade worker.
 
+// Each typed name's list of the names in use gets an id of its own.
+let nameLists = 0;
+
 /** A field's control: a checkbox, a tick, a typed name or a choice. */
 function fieldControl(field, name, set) {
   const change = (event) => set(event.target.type === 'checkbox' ? String(event.target.checked) : event.target.value);
@@ -611,7 +614,7 @@ function fieldControl(field, name, set) {
   if (input === 'number') return h('input', { type: 'number', class: 'at', min, max, value: field.value, 'aria-label': name, onchange: change });
   if (input === 'name') {
     const known = field.choices.filter((c) => c.value);
-    const list = known.length ? h('datalist', { id: `${name}-names`.replaceAll(' ', '-') }, known.map((c) => h('option', { value: c.value }))) : null;
+    const list = known.length ? h('datalist', { id: `names-${nameLists += 1}` }, known.map((c) => h('option', { value: c.value }))) : null;
     return [h('input', { type: 'text', size: 8, value: field.value, 'aria-label': name, list: list?.id, disabled: field.cyclable ? null : true, onchange: change }), list];
   }
   return h('select', { 'aria-label': name, disabled: field.cyclable ? null : true, onchange: change },
@@ -620,10 +623,11 @@ function fieldControl(field, name, set) {
 
 /** Rows of fields as a table (cards on a narrow screen); a text that
  * repeats the one above it (a check set's name, a cost) is said once.
- * `cell(field, name, row, index)` draws a field; `buttons(index)` a row's. */
+ * `cell(field, name, row, index, at)` draws field `at` of row `index`
+ * (`name`: its unique label); `buttons(index, count)` a row's buttons. */
 function editorTable(kind, rows, cell, buttons) {
   const heads = kind === 'schedule' && rows.length ? rows[0].fields.map((f) => f.label) : null;
-  const said = (row, index) => [row.label, row.detail, row.about].map((text, at) => (index && text === [rows[index - 1].label, rows[index - 1].detail, rows[index - 1].about][at] ? '' : text));
+  const said = (row, index) => ['label', 'detail', 'about'].map((key) => (index && row[key] === rows[index - 1][key] ? '' : row[key]));
   return h('div', { class: 'editor-scroll' }, h('table', { class: `editor editor-${kind}` },
     heads ? h('thead', {}, h('tr', {}, h('th'), heads.map((label) => h('th', { scope: 'col' }, label)), buttons ? h('th') : null)) : null,
     h('tbody', {}, rows.map((row, index) => {
