@@ -65,11 +65,11 @@ fn page_reveal(timeline: &Value) -> Reveal {
 }
 
 /// The page's timeline of the exercise as it stands: the exercise's own, or
-/// for a break exercise the editor's preview of `schedule`.
-fn page_timeline(page: &Course, lesson: &str, exercise: &Value, schedule: &Value) -> Option<Value> {
+/// for a break exercise the editor's preview of its schedule in the making.
+fn page_timeline(page: &Course, lesson: &str, exercise: &Value) -> Option<Value> {
     let id = exercise["id"].as_str().unwrap_or_default();
     if exercise["kind"] == "break" {
-        page.break_preview(lesson, id, schedule, LANG).ok()
+        page.schedule_preview(lesson, id, LANG).ok()
     } else {
         page.exercise_timeline(lesson, id, LANG).ok()
     }
@@ -78,8 +78,7 @@ fn page_timeline(page: &Course, lesson: &str, exercise: &Value, schedule: &Value
 /// The page's untouched answer: what its editor starts from.
 fn blank_answer(exercise: &Value) -> Value {
     match exercise["kind"].as_str() {
-        Some("predict" | "design" | "sql") => json!({}),
-        Some("break") => exercise["steps"].clone(),
+        Some("predict" | "sql") => json!({}),
         _ => json!([]),
     }
 }
@@ -161,7 +160,7 @@ fn assert_unsaid(at: &str, secret: &Text, page: &Value, terminal: &str) {
 
 fn check_reveal(page: &Course, learner: &Learner, lesson: &str, exercise: &Value, when: &str) {
     let id = &exercise["id"];
-    let shown = page_timeline(page, lesson, exercise, &exercise["steps"]).map(|t| page_reveal(&t));
+    let shown = page_timeline(page, lesson, exercise).map(|t| page_reveal(&t));
     assert_eq!(learner.reveal(), shown, "{lesson}/{id} {when}: reveal");
 }
 

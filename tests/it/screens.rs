@@ -22,10 +22,10 @@ use sim_core::course::{
 
 use crate::front_ends::{lessons, wrong_answer};
 
-/// The page's screen without what only the page adds (the counterexample
-/// and the schedule as timelines, which the terminal draws from the same
-/// scenarios): the counterexample's step is kept, so both must show the
-/// same one.
+/// The page's screen without what only the page adds (the counterexample,
+/// the schedule and a break's preview as timelines, which the terminal
+/// draws from the same scenarios): the counterexample's step is kept, so
+/// both must show the same one.
 fn page_screen(mut value: Value) -> Value {
     fn strip(feedback: &mut Value) -> Option<u64> {
         let shown = feedback.as_object_mut()?;
@@ -41,6 +41,9 @@ fn page_screen(mut value: Value) -> Value {
     if let Some(feedback) = value.get_mut("feedback").filter(|f| f.is_object()) {
         let step = strip(feedback);
         feedback["counterexample_step"] = json!(step);
+    }
+    if let Some(shown) = value.as_object_mut() {
+        shown.remove("preview");
     }
     value
 }

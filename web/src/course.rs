@@ -10,16 +10,13 @@
 //! ([`Course::act`]: sim-core's `ExerciseScreen`, with the feedback's
 //! timelines).
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
-    Act, Answer, CourseError, CourseSession, Edit, Exercise, ExerciseKind, ExerciseScreen,
-    FeedbackView, Field, Lesson, Position, SelfCheck, SelfCheckLevel, StepJson, concept_name,
-    mark_candidates, scenario_steps,
+    Act, CourseError, CourseSession, Edit, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
+    Lesson, Position, SelfCheck, SelfCheckLevel, concept_name, mark_candidates,
 };
-use sim_core::{Action, Check, Lang, LeaseClock, Outcome, Protect, Reveal, Scenario, TokenKind};
+use sim_core::{Lang, Outcome, Reveal, Scenario};
 
 use crate::timeline::timeline;
 
@@ -145,8 +142,9 @@ struct ScenarioJson<'a> {
     title: &'a str,
 }
 
-/// An exercise's fixed parts and what its editor offers; what the learner
-/// did with it and may see now is its screen ([`Course::act`]).
+/// An exercise's fixed parts and what its answer offers; what the learner
+/// did with it and may see now is its screen ([`Course::act`]: a design's
+/// or break's editor is there).
 #[derive(Serialize)]
 struct ExerciseJson<'a> {
     id: &'a str,
@@ -157,10 +155,11 @@ struct ExerciseJson<'a> {
     /// Its level: the section it practises, from 0.
     level: usize,
     #[serde(flatten)]
-    details: ExerciseDetails<'a>,
+    details: Option<ExerciseDetails<'a>>,
 }
 
-/// What each kind of exercise adds: the choices its editor offers.
+/// What each kind of exercise adds: the choices its answer offers (a
+/// design's and a break's are on its screen's editor instead).
 #[derive(Serialize)]
 #[serde(untagged)]
 enum ExerciseDetails<'a> {
@@ -171,29 +170,6 @@ enum ExerciseDetails<'a> {
     Predict {
         steps: Vec<u32>,
         outcomes: [&'static str; 5],
-    },
-    Design {
-        open: Vec<&'static str>,
-        start: DesignStartJson,
-        choices: DesignChoicesJson,
-        world: DesignWorldJson,
-        /// Per target: the real resource it stands for and what it offers.
-        resources: Vec<ResourceJson>,
-        /// What sending one target to reconciliation costs, and in words.
-        reconcile_cost: u32,
-        reconcile_words: &'static str,
-        /// Every check, token, lease clock and protection name the
-        /// exercise's choices use, in the learner's words (a token kind
-        /// under `token:NAME`: `none` is also a protection).
-        words: BTreeMap<String, &'static str>,
-    },
-    Break {
-        violation: Option<&'static str>,
-        steps: Vec<StepJson>,
-        workers: Option<Vec<&'a str>>,
-        targets: Option<Vec<&'a str>>,
-        jobs: Option<&'a [String]>,
-        actions: [&'static str; Action::ALL.len()],
     },
     Quiz {
         multiple: bool,
@@ -247,85 +223,8 @@ struct QuizOptionJson<'a> {
     text: &'a str,
 }
 
-#[derive(Serialize)]
-struct DesignStartJson {
-    commit_checks: Vec<&'static str>,
-    renew_checks: Vec<&'static str>,
-    token: &'static str,
-    lease_clock: &'static str,
-    target_protect: Vec<&'static str>,
-}
-
-#[derive(Serialize)]
-struct DesignChoicesJson {
-    checks: [&'static str; Check::ALL.len()],
-    token: [&'static str; TokenKind::ALL.len()],
-    lease_clock: [&'static str; LeaseClock::ALL.len()],
-    target_protect: [&'static str; Protect::ALL.len()],
-}
-
-/// A design exercise's target as the real resource it stands for.
-#[derive(Serialize)]
-struct ResourceJson {
-    id: String,
-    kind: &'static str,
-    title: &'static str,
-    about: &'static str,
-    /// The protections it offers, cheapest first: the only choices.
-    offers: Vec<OfferJson>,
-}
-
-#[derive(Serialize)]
-struct OfferJson {
-    protect: &'static str,
-    cost: u32,
-    words: &'static str,
-}
-
-#[derive(Serialize)]
-struct DesignWorldJson {
-    workers: u8,
-    targets: usize,
-    ttl: u8,
-    jobs: u8,
-    cancel: bool,
-    heartbeat: bool,
-    restarted: bool,
-}
-
 fn to_value(shown: &impl Serialize) -> Value {
     serde_json::to_value(shown).unwrap_or_default()
-}
-
-/// A scenario's steps as the steps of a break answer, less their notes:
-/// what the learner's schedule starts from.
-fn answer_steps(scenario: &Scenario) -> Vec<StepJson> {
-    scenario_steps(scenario)
-        .into_iter()
-        .map(|step| StepJson {
-            note: Field::Absent,
-            ..step
-        })
-        .collect()
-}
-
-/// The names a design exercise's choices use, each in the learner's words.
-fn design_words(lang: Lang) -> BTreeMap<String, &'static str> {
-    let checks = Check::ALL.map(|c| (c.name().to_owned(), sim_core::check_words(c, lang)));
-    let clocks = LeaseClock::ALL.map(|c| (c.name().to_owned(), sim_core::clock_words(c, lang)));
-    let protections = Protect::ALL.map(|p| (p.name().to_owned(), sim_core::protect_words(p, lang)));
-    let tokens = TokenKind::ALL.map(|k| {
-        (
-            format!("token:{}", k.name()),
-            sim_core::token_words(k, lang),
-        )
-    });
-    checks
-        .into_iter()
-        .chain(clocks)
-        .chain(protections)
-        .chain(tokens)
-        .collect()
 }
 
 /// A counterexample to the learner's design as a timeline: titled as what
@@ -475,78 +374,15 @@ fn add_timelines(feedback: &FeedbackView, shown: &mut Value, lang: Lang) {
     }
 }
 
-/// A design exercise's choices: its resources with what each offers and
-/// costs, the open knobs, their start values and every word they use.
-fn design_details<'a>(
-    start: &sim_core::Design,
-    open: &[sim_core::course::Knob],
-    world: &sim_core::explore::WorldOptions,
-    resources: &[sim_core::ResourceKind],
-    gateway: bool,
-    lang: Lang,
-) -> ExerciseDetails<'a> {
-    ExerciseDetails::Design {
-        resources: resources
-            .iter()
-            .enumerate()
-            .map(|(index, kind)| ResourceJson {
-                id: format!("t{}", index + 1),
-                kind: kind.name(),
-                title: kind.title(lang),
-                about: kind.about(lang),
-                offers: kind
-                    .offers(gateway)
-                    .iter()
-                    .map(|offer| OfferJson {
-                        protect: offer.protect.name(),
-                        cost: offer.cost,
-                        words: offer.cost_words(lang),
-                    })
-                    .collect(),
-            })
-            .collect(),
-        reconcile_cost: sim_core::RECONCILE_COST,
-        reconcile_words: sim_core::reconcile_cost_words(lang),
-        words: design_words(lang),
-        open: open.iter().map(|k| k.name()).collect(),
-        start: DesignStartJson {
-            commit_checks: start.commit_checks.names(),
-            renew_checks: start.renew_checks.names(),
-            token: start.token.name(),
-            lease_clock: start.lease_clock.name(),
-            target_protect: world
-                .targets
-                .as_ref()
-                .map(|t| t.iter().map(|p| p.name()).collect())
-                .unwrap_or_default(),
-        },
-        choices: DesignChoicesJson {
-            checks: Check::ALL.map(Check::name),
-            token: TokenKind::ALL.map(TokenKind::name),
-            lease_clock: LeaseClock::ALL.map(LeaseClock::name),
-            target_protect: Protect::ALL.map(Protect::name),
-        },
-        world: DesignWorldJson {
-            workers: world.workers,
-            targets: world.targets.as_ref().map_or(0, Vec::len),
-            ttl: world.ttl,
-            jobs: world.jobs,
-            cancel: world.allow_cancel,
-            heartbeat: world.heartbeat,
-            restarted: world.restarted,
-        },
-    }
-}
-
-/// What the exercise's kind adds to its JSON: the choices its editor offers.
+/// What the exercise's kind adds to its JSON: the choices its answer offers.
 fn exercise_details<'a>(
     session: &CourseSession,
     lesson: &'a Lesson,
     exercise: &'a Exercise,
     lang: Lang,
-) -> Result<ExerciseDetails<'a>, CourseError> {
+) -> Result<Option<ExerciseDetails<'a>>, CourseError> {
     let scenario = exercise.kind.scenario().and_then(|i| lesson.scenario(i));
-    Ok(match &exercise.kind {
+    Ok(Some(match &exercise.kind {
         ExerciseKind::Mark { candidates, .. } => ExerciseDetails::Mark {
             candidates: candidates.iter().map(|a| a.name()).collect(),
             candidate_steps: scenario
@@ -556,22 +392,6 @@ fn exercise_details<'a>(
         ExerciseKind::Predict { .. } => ExerciseDetails::Predict {
             steps: session.asked_steps(&lesson.id, &exercise.id)?,
             outcomes: OUTCOMES.map(Outcome::name),
-        },
-        ExerciseKind::Design {
-            start,
-            open,
-            world,
-            resources,
-            gateway,
-            ..
-        } => design_details(start, open, world, resources, *gateway, lang),
-        ExerciseKind::Break { violation, .. } => ExerciseDetails::Break {
-            violation: violation.map(|v| v.name()),
-            steps: scenario.map(answer_steps).unwrap_or_default(),
-            workers: scenario.map(|s| s.workers.iter().map(|w| w.id.as_str()).collect()),
-            targets: scenario.map(|s| s.targets.iter().map(|t| t.id.as_str()).collect()),
-            jobs: scenario.map(|s| s.jobs.as_slice()),
-            actions: Action::ALL.map(Action::name),
         },
         ExerciseKind::Quiz { multiple, options } => ExerciseDetails::Quiz {
             multiple: *multiple,
@@ -592,7 +412,8 @@ fn exercise_details<'a>(
             params: sim_core::sqllab::Slot::PARAMS,
             table: sim_core::sql::jobs_table_words(lang),
         },
-    })
+        ExerciseKind::Design { .. } | ExerciseKind::Break { .. } => return Ok(None),
+    }))
 }
 
 impl Course {
@@ -870,23 +691,6 @@ impl Course {
         Ok(timeline(scenario, lang, &reveal))
     }
 
-    /// The timeline of a break exercise's schedule as the learner edits it
-    /// (the editor's live preview), as the session's preview allows.
-    /// Records nothing.
-    pub fn break_preview(
-        &self,
-        lesson: &str,
-        id: &str,
-        answer: &Value,
-        lang: Lang,
-    ) -> Result<Value, CourseError> {
-        let Answer::Break(schedule) = self.session.answer_from_json(lesson, id, answer)? else {
-            return Err(CourseError::NotBreak(id.to_owned()));
-        };
-        let (attempt, reveal) = self.session.break_preview(lesson, id, &schedule)?;
-        Ok(timeline(&attempt, lang, &reveal))
-    }
-
     // ---- exercises --------------------------------------------------------
 
     /// The learner's action on an exercise (open, a change of the answer
@@ -901,7 +705,29 @@ impl Course {
         lang: Lang,
     ) -> Result<Value, CourseError> {
         let screen = self.session.act(lesson, id, act, lang)?;
-        Ok(screen_json(&screen, lang))
+        let mut value = screen_json(&screen, lang);
+        // A break's schedule in the making, run: the editor's live preview
+        // (none when it cannot run: the editor says why).
+        if let (Value::Object(shown), Ok(preview)) =
+            (&mut value, self.schedule_preview(lesson, id, lang))
+        {
+            shown.insert("preview".to_owned(), preview);
+        }
+        Ok(value)
+    }
+
+    /// The timeline of a break exercise's schedule in the making (the
+    /// editor's live preview), as the session's reveal allows: outcomes,
+    /// verdicts only once it is solved or its solution shown. Records
+    /// nothing.
+    pub fn schedule_preview(
+        &self,
+        lesson: &str,
+        id: &str,
+        lang: Lang,
+    ) -> Result<Value, CourseError> {
+        let attempt = self.session.schedule_preview(lesson, id)?;
+        Ok(timeline(&attempt, lang, &self.session.reveal(lesson, id)?))
     }
 
     /// Hands in a `sql` answer (its statements by slot) with the SQL
@@ -919,7 +745,7 @@ impl Course {
         lang: Lang,
     ) -> Result<Value, CourseError> {
         let mut parsed = self.session.answer_from_json(lesson, id, answer)?;
-        if let Answer::Sql(sql) = &mut parsed {
+        if let sim_core::course::Answer::Sql(sql) = &mut parsed {
             sql.run = Some(run);
         }
         let graded = self.session.grade(lesson, id, &parsed)?;
@@ -960,6 +786,7 @@ mod tests {
     /// design, the starting schedule, the first option.
     fn first_try(course: &Course, lesson: &str, id: &str) -> Value {
         let shown = course.lesson_json(lesson, Lang::En).unwrap_or_default();
+        let editor = course.session.screen(lesson, id, Lang::En);
         let exercise = shown["exercises"]
             .as_array()
             .and_then(|all| all.iter().find(|e| e["id"] == id))
@@ -968,8 +795,9 @@ mod tests {
         match exercise["kind"].as_str() {
             Some("mark") => exercise["candidate_steps"].clone(),
             Some("predict") => json!({ exercise["steps"][0].to_string(): "ok" }),
-            Some("break") => exercise["steps"].clone(),
             Some("quiz") => json!([0]),
+            // What the editor shows: the design's start, the schedule given.
+            Some("design" | "break") => editor.map(|s| s.answer).unwrap_or_default(),
             _ => json!({}),
         }
     }
@@ -1083,26 +911,23 @@ mod tests {
     fn a_design_over_real_resources_offers_only_what_each_supports() {
         let mut course = course();
         let lesson = "11-acceptance-test-and-self-check";
-        let value = course.lesson_json(lesson, Lang::Zh).unwrap();
-        let exercise = value["exercises"]
-            .as_array()
-            .and_then(|list| list.iter().find(|e| e["id"] == "design-every-resource"))
-            .cloned()
-            .unwrap_or_default();
-        let resources = exercise["resources"]
+        let id = "design-every-resource";
+        let opened = try_act(&mut course, lesson, id, &json!({"act": "open"}), Lang::Zh).unwrap();
+        let rows = opened["editor"]["rows"]
             .as_array()
             .cloned()
             .unwrap_or_default();
-        assert_eq!(resources.len(), 3, "{exercise:#}");
-        assert_eq!(resources[1]["kind"], "mailer");
-        assert_eq!(resources[1]["title"], "短信 / 邮件发送");
-        let mailer_offers: Vec<&str> = resources[1]["offers"]
+        let targets: Vec<&Value> = rows
+            .iter()
+            .filter(|row| row["fields"][0]["name"] == "protect")
+            .collect();
+        assert_eq!(targets.len(), 3, "{opened:#}");
+        assert_eq!(targets[1]["label"], "t2 短信 / 邮件发送");
+        let mailer_offers: Vec<&str> = targets[1]["fields"][0]["choices"]
             .as_array()
-            .map(|o| o.iter().filter_map(|o| o["protect"].as_str()).collect())
+            .map(|o| o.iter().filter_map(|o| o["value"].as_str()).collect())
             .unwrap_or_default();
         assert_eq!(mailer_offers, ["none"]);
-        assert_eq!(exercise["reconcile_cost"], sim_core::RECONCILE_COST);
-        let id = "design-every-resource";
         let gateway =
             json!({"act": "hand_in", "answer": { "target_protect": ["none", "gateway", "none"] }});
         let refused = try_act(&mut course, lesson, id, &gateway, Lang::En);
@@ -1218,12 +1043,9 @@ mod tests {
             .collect();
         assert!(!breaks.is_empty());
         for (lesson, id) in breaks {
-            let shown = course.lesson_json(&lesson, Lang::En).unwrap_or_default();
-            let exercise = shown["exercises"]
-                .as_array()
-                .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
-                .unwrap_or_default();
-            let graded = hand_in(&mut course, &lesson, &id, &exercise["steps"]);
+            // What the editor shows before any edit: the schedule given.
+            let opened = act(&mut course, &lesson, &id, json!({"act": "open"}));
+            let graded = hand_in(&mut course, &lesson, &id, &opened["answer"]);
             assert_eq!(graded["tries"], 1, "{lesson}/{id}: {graded:#}");
             let key = solution_key(&mut course, &lesson, &id);
             let again = hand_in(&mut course, &lesson, &id, &key);
@@ -1231,35 +1053,30 @@ mod tests {
         }
     }
 
+    /// A break's screen carries its schedule in the making as a preview:
+    /// outcomes but no verdict before it is solved, following each edit;
+    /// a schedule naming an unknown worker is refused.
     #[test]
-    fn a_break_preview_shows_outcomes_but_no_verdict_and_refuses_bad_steps() {
-        let course = course();
+    fn a_break_screen_previews_its_schedule_with_outcomes_but_no_verdict() {
+        let mut course = course();
         let (lesson, id) = first_of_kind(&course, "break");
-        let shown = course.lesson_json(&lesson, Lang::En).unwrap_or_default();
-        let exercise = shown["exercises"]
-            .as_array()
-            .and_then(|l| l.iter().find(|e| e["id"] == json!(id)).cloned())
-            .unwrap_or_default();
-        let steps = exercise["steps"].as_array().map_or(0, Vec::len);
-        let preview = course
-            .break_preview(&lesson, &id, &exercise["steps"], Lang::En)
-            .unwrap();
+        let opened = act(&mut course, &lesson, &id, json!({"act": "open"}));
+        let steps = opened["answer"].as_array().map_or(0, Vec::len);
+        let preview = &opened["preview"];
         assert_eq!(preview["steps"].as_array().map(Vec::len), Some(steps));
         assert_eq!(preview["revealed"], false);
         assert_eq!(preview["toml"], Value::Null);
-        let bad = course.break_preview(
-            &lesson,
-            &id,
-            &json!([{"at": 0, "worker": "Nobody", "do": "claim"}]),
-            Lang::En,
-        );
-        assert!(bad.is_err_and(|e| e.to_string().contains("unknown worker")));
+        let remove = json!({"act": "edit", "edit": {"edit": "remove_step", "row": 0}});
+        let removed = act(&mut course, &lesson, &id, remove);
+        let left = removed["preview"]["steps"].as_array().map(Vec::len);
+        assert_eq!(left, Some(steps - 1), "{removed:#}");
+        let bad =
+            json!({"act": "change", "answer": [{"at": 0, "worker": "Nobody", "do": "claim"}]});
+        let refused = try_act(&mut course, &lesson, &id, &bad, Lang::En);
+        assert!(refused.is_err_and(|e| e.to_string().contains("unknown worker")));
         let (mark_lesson, mark) = first_of_kind(&course, "mark");
-        assert!(
-            course
-                .break_preview(&mark_lesson, &mark, &json!([]), Lang::En)
-                .is_err()
-        );
+        let marked = act(&mut course, &mark_lesson, &mark, json!({"act": "open"}));
+        assert!(marked.get("preview").is_none());
     }
 
     #[test]
@@ -1593,13 +1410,7 @@ mod tests {
     fn a_design_counterexample_is_titled_for_the_learner_not_after_a_preset() {
         let mut course = course();
         let (lesson, design) = first_of_kind(&course, "design");
-        let start = course.lesson_json(&lesson, Lang::En).unwrap()["exercises"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["id"] == design.as_str())
-            .unwrap()["start"]
-            .clone();
+        let start = act(&mut course, &lesson, &design, json!({"act": "open"}))["answer"].clone();
         let answer = json!({ "commit_checks": start["commit_checks"], "renew_checks": start["renew_checks"], "reconcile": [] });
         let graded = hand_in(&mut course, &lesson, &design, &answer);
         let found = &graded["feedback"]["counterexample"];

@@ -191,17 +191,6 @@ pub mod bindings {
         code.parse().map_err(fail)
     }
 
-    /// An answer's JSON text; the page always sends JSON, so the reason
-    /// (serde's, in English) is for its developers.
-    fn answer(text: &str, lang: Lang) -> Result<Value, JsError> {
-        serde_json::from_str(text).map_err(|e| {
-            fail(format!(
-                "{}{e}",
-                lang.pick("the answer is not JSON: ", "答案不是 JSON：")
-            ))
-        })
-    }
-
     /// The course: lessons embedded at build time, and the learner's progress.
     #[wasm_bindgen]
     #[derive(Debug)]
@@ -320,8 +309,9 @@ pub mod bindings {
         /// The learner's action on an exercise (JSON text of sim-core's
         /// `Act`: `{"act":"open"}`, `{"act":"change","answer":…}`,
         /// `{"act":"hint"}`, `{"act":"hand_in","answer":…}`,
-        /// `{"act":"solution"}`, `{"act":"leave"}`) and the exercise's
-        /// screen after it, as JSON text.
+        /// `{"act":"solution"}`, `{"act":"leave"}`, `{"act":"edit","edit":…}`)
+        /// and the exercise's screen after it, as JSON text (a break's with
+        /// its schedule's preview).
         pub fn act(
             &mut self,
             lesson: &str,
@@ -336,23 +326,6 @@ pub mod bindings {
                 ))
             })?;
             course_js(self.inner.act(lesson, exercise, &act, lang), lang)
-        }
-
-        /// A break exercise's edited schedule on the timeline (the editor's
-        /// live preview): outcomes, and verdicts only once it is solved.
-        #[wasm_bindgen(js_name = breakPreview)]
-        pub fn break_preview(
-            &self,
-            lesson: &str,
-            exercise: &str,
-            answer_json: &str,
-        ) -> Result<String, JsError> {
-            let answer = answer(answer_json, self.inner.lang())?;
-            let lang = self.inner.lang();
-            course_js(
-                self.inner.break_preview(lesson, exercise, &answer, lang),
-                lang,
-            )
         }
     }
 

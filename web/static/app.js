@@ -168,9 +168,6 @@ function exerciseMarks(lesson) {
     h('a', { href: lessonHref(lesson.id, e.id) }, e.title), h('span', { class: 'visually-hidden' }, ` (${e.standing_label})`))));
 }
 
-// A break exercise's required violation, in words.
-const VIOLATION_KEYS = { stale: 'violationStale', after_terminal: 'violationAfterTerminal' };
-
 function viewMap() {
   const map = JSON.parse(course.map());
   const door = JSON.parse(course.frontDoor());
@@ -328,7 +325,7 @@ function drawFeedback(node, feedback, keyView) {
   clear(node).append(h('p', { class: `verdict ${feedback.tone}`, tabindex: -1 }, `${feedback.head} — `, inline(feedback.summary)));
   const items = feedbackItems(feedback.items);
   if (items) node.append(items);
-  if (feedback.key) node.append(h('p', { class: 'key' }, `${t('key')}: `, keyView?.(feedback.key_answer) ?? feedback.key));
+  if (feedback.key) node.append(h('p', { class: 'key' }, `${t('key')}: `, keyView?.(feedback.key_answer, feedback) ?? feedback.key));
   if (feedback.counterexample) {
     const played = feedback.counterexample.timeline;
     // The explanation is the verdict's sentence above: said once.
@@ -436,7 +433,7 @@ function viewExercise(lesson, exercise) {
 
   const screen = JSON.parse(course.act(lesson.id, exercise.id, '{"act":"open"}'));
   onScreen.push(() => act({ act: 'leave' }).catch(() => {}));
-  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: designExercise, break: breakExercise, sql: sqlExercise };
+  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: editorExercise, break: editorExercise, sql: sqlExercise };
   kind = builders[exercise.kind]?.(lesson, exercise, body, { ...ctx, answer: screen.answer }) ?? null;
   draw(screen, 'open');
 
@@ -602,218 +599,145 @@ function quizExercise(lesson, exercise, body, { submit, change, answer }) {
   };
 }
 
-/** A design exercise's world in words: workers, targets, TTL, jobs, options. */
-function worldSummary(world) {
-  const parts = [
-    tf('worldWorkers', { n: world.workers }), tf('worldTargets', { n: world.targets }),
-    tf('worldTtl', { n: world.ttl }), tf('worldJobs', { n: world.jobs }),
-  ];
-  if (world.cancel) parts.push(t('worldCancel'));
-  if (world.heartbeat) parts.push(t('worldHeartbeat'));
-  if (world.restarted) parts.push(t('worldRestarted'));
-  return parts.join(t('listSep'));
-}
+// A design's knobs and a break's schedule: sim-core's editor
+// (`screen.editor`), drawn as rows of fields. Each change is one edit act
+// (`{act:'edit', edit}`) on this thread, and the editor is drawn again from
+// the screen after it; the rules (what each field may take, that steps stay
+// in tick order) are the editor's. A design's hand-in and solution run the
+// explorers, in the grade worker.
 
-// The knobs' names in words (the lesson format's names stay in files).
-const KNOB_KEYS = { commit_checks: 'knobCommit', renew_checks: 'knobRenew', token: 'knobToken', lease_clock: 'knobClock' };
+// Each typed name's list of the names in use gets an id of its own.
+let nameLists = 0;
 
-/** A design key (its open knobs, the targets sent to reconciliation) in words. */
-function designKey(key, word) {
-  const parts = [];
-  for (const knob of ['commit_checks', 'renew_checks']) {
-    if (key[knob]) parts.push(`${t(KNOB_KEYS[knob])}: ${key[knob].map(word).join(t('listSep')) || t('keyNothing')}`);
+/** A field's control: a checkbox, a tick, a typed name or a choice. */
+function fieldControl(field, name, set) {
+  const change = (event) => set(event.target.type === 'checkbox' ? String(event.target.checked) : event.target.value);
+  const { input, min, max } = field.input;
+  if (input === 'toggle') {
+    return h('label', {}, h('input', { type: 'checkbox', 'aria-label': name, checked: field.value === 'true' ? true : null, onchange: change }), ` ${field.label}`);
   }
-  if (key.token) parts.push(`${t(KNOB_KEYS.token)}: ${word(`token:${key.token}`)}`);
-  if (key.lease_clock) parts.push(`${t(KNOB_KEYS.lease_clock)}: ${word(key.lease_clock)}`);
-  (key.target_protect ?? []).forEach((protect, i) => parts.push(`t${i + 1}: ${word(protect)}`));
-  const reconcile = key.reconcile ?? [];
-  parts.push(`${t('reconcileWord')}: ${reconcile.length ? reconcile.join(t('listSep')) : t('keyNothing')}`);
-  return parts.join(' · ');
+  if (input === 'number') return h('input', { type: 'number', class: 'at', min, max, value: field.value, 'aria-label': name, onchange: change });
+  if (input === 'name') {
+    const known = field.choices.filter((c) => c.value);
+    const list = known.length ? h('datalist', { id: `names-${nameLists += 1}` }, known.map((c) => h('option', { value: c.value }))) : null;
+    return [h('input', { type: 'text', size: 8, value: field.value, 'aria-label': name, list: list?.id, disabled: field.cyclable ? null : true, onchange: change }), list];
+  }
+  return h('select', { 'aria-label': name, disabled: field.cyclable ? null : true, onchange: change },
+    field.choices.map((c) => h('option', { value: c.value, selected: c.value === field.value ? true : null }, c.label)));
 }
 
-function designExercise(lesson, exercise, body, { submit, change, answer: kept }) {
-  const world = exercise.world;
-  const word = (name) => exercise.words?.[name] ?? name;
-  const fields = [];
-  // The knobs as the learner left them (the session's last answer), else
-  // the exercise's start.
-  const given = kept ?? {};
-  const startOf = (knob) => given[knob] ?? exercise.start[knob];
-  const answer = () => Object.fromEntries(fields.map((f) => f()));
-  const controls = h('div', { class: 'design-knobs', onchange: () => change(answer()) });
+/** Rows of fields as a table (cards on a narrow screen); a text that
+ * repeats the one above it (a check set's name, a cost) is said once.
+ * `cell(field, name, row, index, at)` draws field `at` of row `index`
+ * (`name`: its unique label); `buttons(index, count)` a row's buttons. */
+function editorTable(kind, rows, cell, buttons) {
+  const heads = kind === 'schedule' && rows.length ? rows[0].fields.map((f) => f.label) : null;
+  const said = (row, index) => ['label', 'detail', 'about'].map((key) => (index && row[key] === rows[index - 1][key] ? '' : row[key]));
+  return h('div', { class: 'editor-scroll' }, h('table', { class: `editor editor-${kind}` },
+    heads ? h('thead', {}, h('tr', {}, h('th'), heads.map((label) => h('th', { scope: 'col' }, label)), buttons ? h('th') : null)) : null,
+    h('tbody', {}, rows.map((row, index) => {
+      const [label, detail, about] = said(row, index);
+      return h('tr', {}, h('th', { scope: 'row' }, label),
+        row.fields.map((field, at) => h('td', { 'data-label': heads ? field.label : null },
+          cell(field, field.label === row.label ? row.label : `${row.label} ${field.label}`, row, index, at))),
+        detail || about ? h('td', { class: 'muted' }, [detail, about].filter(Boolean).join(' — ')) : null,
+        buttons?.(index, rows.length));
+    }))));
+}
+
+/** A field as the key shows it: ✓ or ✗ beside a checked name, else its value. */
+const keyCell = (field) => (field.input.input === 'toggle' ? `${field.value === 'true' ? '✓' : '✗'} ${field.label}` : field.value_label);
+
+function editorExercise(lesson, exercise, body, { submit, act }) {
+  const design = exercise.kind === 'design';
+  let shown = null;
+  // Where focus goes after the next screen: a row (the editor's, when it
+  // moved the step) and its field or button.
+  let focusing = null;
+  const world = h('p', { class: 'editor-world' });
+  const rows = h('div');
   const total = h('p', { class: 'design-total', 'aria-live': 'polite' });
-  const checksField = (knob) => {
-    const start = new Set(startOf(knob));
-    const boxes = exercise.choices.checks.map((check) => {
-      const id = `${exercise.id}-${knob}-${check}`;
-      const box = h('input', { type: 'checkbox', id, checked: start.has(check) ? true : null });
-      return { check, box, label: h('label', { for: id }, box, ` ${word(check)}`) };
-    });
-    controls.append(h('fieldset', {}, h('legend', {}, t(KNOB_KEYS[knob])), boxes.map((b) => b.label)));
-    fields.push(() => [knob, boxes.filter((b) => b.box.checked).map((b) => b.check)]);
-  };
-  const selectField = (knob, choices, start) => {
-    const id = `${exercise.id}-${knob}`;
-    const said = (c) => (knob === 'token' ? word(`token:${c}`) : word(c));
-    const chosen = choices.includes(start) ? start : exercise.start[knob];
-    const select = h('select', { id }, choices.map((c) => h('option', { value: c, selected: c === chosen ? true : null }, said(c))));
-    controls.append(h('div', {}, h('label', { for: id }, `${t(KNOB_KEYS[knob])} `), select));
-    return select;
-  };
-  for (const knob of exercise.open) {
-    if (knob === 'commit_checks' || knob === 'renew_checks') checksField(knob);
-    else if (knob === 'token' || knob === 'lease_clock') {
-      const select = selectField(knob, exercise.choices[knob], startOf(knob));
-      fields.push(() => [knob, select.value]);
-    } else if (knob === 'target_protect') {
-      // Each target offers only what its real resource supports, with the cost.
-      const selects = exercise.resources.map((resource, i) => {
-        const id = `${exercise.id}-target-${i}`;
-        const chosen = startOf('target_protect')?.[i];
-        const start = resource.offers.some((o) => o.protect === chosen) ? chosen : exercise.start.target_protect[i];
-        const words = h('span', { class: 'muted' });
-        const select = h('select', { id, onchange: () => showWords() },
-          resource.offers.map((o) => h('option', { value: o.protect, selected: o.protect === start ? true : null }, `${word(o.protect)} (${tf('designCost', { n: o.cost })})`)));
-        const showWords = () => { words.textContent = ` ${resource.offers.find((o) => o.protect === select.value)?.words ?? ''}`; };
-        showWords();
-        controls.append(h('div', { class: 'design-target' },
-          h('label', { for: id }, `${resource.id} · ${resource.title} `), select, h('p', { class: 'muted' }, resource.about), words));
-        return select;
-      });
-      fields.push(() => [knob, selects.map((sel) => sel.value)]);
-    }
-  }
-  // Which targets' effects stay possible and go to reconciliation: always the learner's call.
-  const reconcileBoxes = exercise.resources.map((resource, i) => {
-    const id = `${exercise.id}-reconcile-${i}`;
-    const chosen = (given.reconcile ?? []).includes(resource.id);
-    const box = h('input', { type: 'checkbox', id, checked: chosen ? true : null });
-    return { id: resource.id, box, label: h('label', { for: id }, box, ` ${resource.id} · ${resource.title}`) };
-  });
-  if (reconcileBoxes.length) {
-    controls.append(h('fieldset', {}, h('legend', {}, tf('designReconcile', { n: exercise.reconcile_cost })),
-      reconcileBoxes.map((b) => b.label), h('p', { class: 'muted' }, exercise.reconcile_words)));
-    fields.push(() => ['reconcile', reconcileBoxes.filter((b) => b.box.checked).map((b) => b.id)]);
-    controls.append(total);
-  }
-  body.append(
-    h('p', {}, `${t('designWorld')}: ${worldSummary(world)}`),
-    h('p', {}, t('designPrompt')), controls,
-    h('button', { type: 'button', class: 'primary', onclick: () => submit(answer()) }, t('submit')));
-  return {
-    // The grade (the explorers) and the solution run in the worker's session.
-    elsewhere: (act) => (act.act === 'hand_in' || act.act === 'solution' ? actOffThread(lesson.id, exercise.id, act) : null),
-    busy: t('checkingDesign'),
-    keyView: (key) => designKey(key, word),
-    // The cost of the design as it stands, by the catalogue (the session's sum).
-    screen(screen) { total.textContent = screen.cost_label ?? ''; },
-  };
-}
-
-function breakExercise(lesson, exercise, body, { submit, change, answer }) {
-  const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
-  const id = `break-${exercise.id}`;
-  let steps = structuredClone(answer ?? exercise.steps);
-  const area = h('textarea', { id, rows: 6, spellcheck: 'false', class: 'code' });
-  const rows = h('tbody');
   const preview = h('div', { class: 'break-preview' });
-  let timer = 0;
-  const showPreview = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      try {
-        clear(preview).append(h('h4', {}, t('previewTitle')),
-          renderTimeline(JSON.parse(course.breakPreview(lesson.id, exercise.id, JSON.stringify(steps)))).element);
-      } catch (error) {
-        clear(preview).append(h('p', { class: 'verdict bad' }, t('previewError') + errorText(error)));
-      }
-    }, 120);
+  // Sent once focus has settled (a typed tick or name changes as focus
+  // leaves it: the redraw keeps focus where the learner took it), in order;
+  // a hand-in waits for them.
+  let edits = Promise.resolve();
+  const edit = (row, what, edited) => {
+    edits = edits.then(() => new Promise((ok) => { setTimeout(ok); })).then(() => {
+      focusing = { row, what };
+      return act({ act: 'edit', edit: edited });
+    }).catch((error) => { draw(shown); banner(errorText(error)); });
   };
-  const changed = () => { area.value = JSON.stringify(steps, null, 1); showPreview(); change(steps); };
-  const choice = (label, value, options, set, blank = true) => {
-    const select = h('select', { 'aria-label': label },
-      blank ? h('option', { value: '' }, t('none')) : null,
-      options.map((o) => h('option', { value: o, selected: o === value ? true : null }, o)));
-    select.addEventListener('change', () => { set(select.value || undefined); changed(); });
-    return select;
+  const focusAt = (row, what) => {
+    const node = rows.querySelector(`[data-at="${row}/${what}"]`);
+    return node?.matches('span') ? node.querySelector('input, select') : node;
   };
-  const text = (label, value, set, disabled) => {
-    const input = h('input', { type: 'text', 'aria-label': label, value: value ?? '', disabled: disabled ? true : null, size: 6 });
-    input.addEventListener('change', () => { set(input.value || undefined); changed(); });
-    return input;
+  const button = (index, what, text, label, edited, disabled) => h('button', { type: 'button', 'data-at': `${index}/${what}`, 'aria-label': label, disabled: disabled ? true : null, onclick: () => edit(index, what, edited) }, text);
+  const stepButtons = (index, count) => {
+    const name = (key) => `${shown.editor.rows[index].label} ${t(key)}`;
+    return h('td', { class: 'row-buttons' },
+      button(index, 'up', '↑', name('moveUp'), { edit: 'move_step', row: index, later: false }, index === 0),
+      button(index, 'down', '↓', name('moveDown'), { edit: 'move_step', row: index, later: true }, index === count - 1),
+      button(index, 'remove', '✕', name('removeStep'), { edit: 'remove_step', row: index }));
   };
-  const draw = () => {
-    clear(rows);
-    steps.forEach((step, index) => {
-      const name = (what) => `${t('stepN')} ${index} ${what}`;
-      const put = (key) => (value) => { if (value === undefined) delete step[key]; else step[key] = value; };
-      const at = h('input', { type: 'number', min: 0, max: 48, value: step.at ?? 0, 'aria-label': name(t('editorAt')), class: 'at' });
-      at.addEventListener('change', () => { step.at = Math.max(0, Number(at.value) || 0); changed(); });
-      const write = step.do === 'write';
-      const action = choice(name(t('editorDo')), step.do, exercise.actions, (v) => {
-        step.do = v ?? 'claim';
-        if (step.do !== 'write') { delete step.op; delete step.value; }
-        draw();
-      }, false);
-      const move = (to) => {
-        if (to < 0 || to >= steps.length) return;
-        [steps[index], steps[to]] = [steps[to], steps[index]];
-        draw();
-        changed();
-        rows.children[to]?.querySelector(`button[data-move="${to > index ? 'down' : 'up'}"]`)?.focus();
-      };
-      rows.append(h('tr', {},
-        h('th', { scope: 'row' }, `#${index}`),
-        h('td', {}, at),
-        h('td', {}, choice(name(t('editorWorker')), step.worker, exercise.workers, put('worker'))),
-        h('td', {}, action),
-        h('td', {}, choice(name(t('editorTarget')), step.target, exercise.targets, put('target'))),
-        h('td', {}, choice(name(t('editorJob')), step.job, exercise.jobs, put('job'))),
-        h('td', {}, text(name(t('editorOp')), step.op, put('op'), !write), ' ', text(name(t('editorValue')), step.value, put('value'), !write)),
-        h('td', { class: 'row-buttons' },
-          h('button', { type: 'button', 'data-move': 'up', 'aria-label': name(t('moveUp')), disabled: index === 0 ? true : null, onclick: () => move(index - 1) }, '↑'),
-          h('button', { type: 'button', 'data-move': 'down', 'aria-label': name(t('moveDown')), disabled: index === steps.length - 1 ? true : null, onclick: () => move(index + 1) }, '↓'),
-          h('button', { type: 'button', class: 'remove', 'aria-label': name(t('removeStep')), onclick: () => { steps.splice(index, 1); draw(); changed(); } }, '✕'))));
-    });
-  };
+  const addButton = h('button', { type: 'button', 'data-at': 'add', onclick: () => edit(null, 0, { edit: 'add_step', after: null }) }, t('addStep'));
+  const area = h('textarea', { id: `break-${exercise.id}`, rows: 6, spellcheck: 'false', class: 'code' });
+  const jsonProblem = h('p', { class: 'verdict bad', role: 'alert', hidden: true });
+  // The whole schedule pasted as JSON: one change of the answer.
   area.addEventListener('change', () => {
+    let answer;
     try {
-      const parsed = JSON.parse(area.value);
-      if (Array.isArray(parsed) && parsed.every((step) => step && typeof step === 'object')) { steps = parsed; draw(); showPreview(); }
-    } catch { /* reported when checked */ }
+      answer = JSON.parse(area.value);
+    } catch (error) {
+      jsonProblem.hidden = false;
+      jsonProblem.textContent = t('breakJsonError') + errorText(error);
+      return;
+    }
+    act({ act: 'change', answer }).then(() => { jsonProblem.hidden = true; }, (error) => {
+      jsonProblem.hidden = false;
+      jsonProblem.textContent = errorText(error);
+    });
   });
-  const addButton = h('button', { type: 'button', onclick: () => {
-    const last = steps[steps.length - 1];
-    steps.push({ at: last?.at ?? 0, worker: exercise.workers[0], do: 'claim' });
-    draw();
-    changed();
-    rows.lastElementChild?.querySelector('input')?.focus();
-  } }, t('addStep'));
-  const head = ['#', t('editorAt'), t('editorWorker'), t('editorDo'), t('editorTarget'), t('editorJob'), `${t('editorOp')} / ${t('editorValue')}`, t('editorMove')];
-  draw();
-  area.value = JSON.stringify(steps, null, 1);
-  body.append(renderTimeline(data).element,
-    h('p', {}, `${t('editorWorker')}: ${exercise.workers.join(', ')} · ${t('editorTarget')}: ${exercise.targets.join(', ') || '—'} · ${t('editorJob')}: ${exercise.jobs.join(', ')}${exercise.violation ? ` · ${t(VIOLATION_KEYS[exercise.violation] ?? 'violation')}` : ''}`),
-    h('div', { class: 'editor-scroll' }, h('table', { class: 'break-editor' }, h('caption', {}, t('editorCaption')),
-      h('thead', {}, h('tr', {}, head.map((label) => h('th', { scope: 'col' }, label)))), rows)),
-    h('div', { class: 'buttons' }, addButton),
-    preview,
-    h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('label', { for: id }, t('breakPrompt')), area),
-    h('button', { type: 'button', class: 'primary', onclick: () => {
-      let answer;
-      try {
-        answer = JSON.parse(area.value);
-      } catch (error) {
-        banner(t('breakJsonError') + errorText(error));
-        return;
-      }
-      submit(answer);
-    } }, t('submit')));
-  showPreview();
+  const draw = (screen) => {
+    shown = screen;
+    const was = rows.contains(document.activeElement) && document.activeElement.closest('[data-at]')?.dataset.at;
+    const { editor } = screen;
+    world.textContent = editor.world;
+    const cell = (field, name, row, index, at) => h('span', { 'data-at': `${index}/${at}` },
+      fieldControl(field, name, (value) => edit(index, at, { edit: 'set', row: index, field: at, value })));
+    clear(rows).append(editorTable(editor.kind, editor.rows, cell, editor.kind === 'schedule' ? stepButtons : null));
+    total.textContent = screen.cost_label ?? '';
+    addButton.disabled = !editor.can_add;
+    if (editor.kind === 'schedule') {
+      area.value = JSON.stringify(screen.answer, null, 1);
+      clear(preview).append(h('h4', {}, t('previewTitle')),
+        screen.preview ? renderTimeline(screen.preview).element : h('p', { class: 'verdict bad' }, t('previewError') + (editor.problem ?? '')));
+    }
+    const edited = focusing;
+    focusing = null;
+    if (was && was !== `${edited?.row}/${edited?.what}`) {
+      focusAt(...was.split('/'))?.focus();
+    } else if (edited) {
+      // The edited control again, on the row its step went to.
+      const row = editor.focus ?? edited.row;
+      [focusAt(row, edited.what), focusAt(row, edited.what === 'up' ? 'down' : 'up'), focusAt(row, 'remove'), addButton]
+        .find((node) => node && !node.disabled)?.focus();
+    }
+  };
+  body.append(...(design ? [world, h('p', {}, t('designPrompt')), rows, total]
+    : [renderTimeline(JSON.parse(course.exerciseTimeline(lesson.id, exercise.id))).element, world, rows,
+      h('div', { class: 'buttons' }, addButton), preview,
+      h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('label', { for: area.id }, t('breakPrompt')), area, jsonProblem)]),
+  h('button', { type: 'button', class: 'primary', onclick: () => edits.then(() => submit(shown.answer)) }, t('submit')));
   return {
-    // A schedule key: its steps in words, and the JSON the editor takes.
-    keyView: (key) => [key.map((step) => `${t('tick')} ${step.at}: ${[step.worker, step.do, step.target && `→ ${step.target}`].filter(Boolean).join(' ')}`).join('; '),
-      h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('pre', { class: 'code key-json' }, JSON.stringify(key, null, 1)))],
+    // A design's grade (the explorers) and solution run in the worker's session.
+    elsewhere: (what) => (design && (what.act === 'hand_in' || what.act === 'solution') ? actOffThread(lesson.id, exercise.id, what) : null),
+    busy: design ? t('checkingDesign') : null,
+    keyView: (key, feedback) => (feedback.key_rows ? editorTable('design', feedback.key_rows, keyCell)
+      // A schedule key: its steps in words, and the JSON the editor takes.
+      : [key.map((step) => `${t('tick')} ${step.at}: ${[step.worker, step.do, step.target && `→ ${step.target}`].filter(Boolean).join(' ')}`).join('; '),
+        h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('pre', { class: 'code key-json' }, JSON.stringify(key, null, 1)))]),
+    screen: draw,
   };
 }
 

@@ -670,8 +670,8 @@ fn name_field(
         choices.extend(names.iter().map(|n| choice(n.clone(), n.clone())));
     }
     let mut built = choice_field(field, label, now.unwrap_or(""), choices, Input::Name);
-    // Only a write carries an op or a value.
-    built.cyclable &= write;
+    // Only a write carries an op or a value; there any name may be typed.
+    built.cyclable = write;
     built
 }
 
@@ -1147,6 +1147,8 @@ mod tests {
         let editor = screen.editor.as_ref().ok_or(CourseError::MissingScenario)?;
         assert_eq!(editor.kind, EditorKind::Schedule);
         assert_eq!(ticks(&screen), ["0", "1", "5", "6", "7"]);
+        // Nothing kept yet: the screen's answer is what the editor shows.
+        assert_eq!(screen.answer.as_array().map(Vec::len), Some(5));
         assert!(editor.world.contains("A, B"), "{}", editor.world);
         let workers: Vec<&str> = field(&screen, 0, "worker")
             .map(|f| f.choices.iter().map(|c| c.value.as_str()).collect())
@@ -1201,6 +1203,8 @@ mod tests {
         // A write gets a target and loses it again as a claim; its op goes.
         screen = set_step(&mut course, 2, "do", "write")?;
         assert_eq!(value(&screen, 2, "target"), "report");
+        // A write's op may be typed, though the schedule names none yet.
+        assert!(field(&screen, 2, "op").is_some_and(|f| f.cyclable));
         screen = set_step(&mut course, 2, "op", "publish")?;
         assert_eq!(value(&screen, 2, "op"), "publish");
         screen = set_step(&mut course, 2, "do", "claim")?;
@@ -1366,6 +1370,11 @@ mod tests {
         let screen = course.act(LESSON, DESIGN, &Act::Open, Lang::En)?;
         let editor = screen.editor.as_ref().ok_or(CourseError::MissingScenario)?;
         assert_eq!(editor.kind, EditorKind::Design);
+        assert!(
+            screen.answer["target_protect"].is_array(),
+            "{}",
+            screen.answer
+        );
         assert!(
             editor.world.starts_with("World: 2 workers, 2 targets"),
             "{}",

@@ -347,11 +347,33 @@ impl CourseSession {
         }
     }
 
-    /// The answer in the making: the editor's, else the last answer kept.
+    /// The answer in the making: the editor's, else the last answer kept,
+    /// else (a design or break exercise) the answer its editor starts from,
+    /// so that the screen's answer is what the editor shows and a front end
+    /// hands that in.
     pub fn answer_in_making(&self, lesson: &str, id: &str) -> Option<Answer> {
         match self.making.get(&(lesson.to_owned(), id.to_owned())) {
             Some(making) => Some(making.answer.clone()),
-            None => self.last_answer(lesson, id),
+            None => self
+                .last_answer(lesson, id)
+                .or_else(|| self.starting_answer(lesson, id)),
+        }
+    }
+
+    /// The answer a design's or break's editor starts from: every open
+    /// knob at its start value, the scenario's schedule.
+    fn starting_answer(&self, lesson: &str, id: &str) -> Option<Answer> {
+        let (found, exercise) = self.exercise(lesson, id).ok()?;
+        match &exercise.kind {
+            ExerciseKind::Design { .. } => {
+                let design = kinds::design::DesignExercise::of(&exercise.kind)?;
+                let start = design_making(&design, &DesignAnswer::default());
+                Some(Answer::Design(start))
+            }
+            ExerciseKind::Break { scenario, .. } => {
+                Some(Answer::Break(shell_schedule(found.scenario(*scenario)?)))
+            }
+            _ => None,
         }
     }
 

@@ -17,9 +17,8 @@ use crate::course::answer_json::answer_from_json;
 use crate::course::editor::Making;
 use crate::course::error::{AnswerError, CourseError};
 use crate::course::feedback::{Feedback, feedback};
-use crate::course::grade::{Answer, Grade, Schedule, Solution, grade, worked_solution};
+use crate::course::grade::{Answer, Grade, Solution, grade, worked_solution};
 use crate::course::kinds::predict::asked_steps;
-use crate::course::kinds::schedule::schedule_scenario;
 use crate::course::last_answer::answer_to_json;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson, parse_lesson};
 use crate::course::order::option_order;
@@ -423,23 +422,6 @@ impl CourseSession {
             ExerciseKind::Predict { .. } => Reveal::NotTheseSteps(self.asked_steps(lesson, id)?),
             _ => Reveal::NoVerdicts,
         })
-    }
-
-    /// A break exercise's world running `schedule` (the editor's live
-    /// preview), with what it may show. Records nothing.
-    pub fn break_preview(
-        &self,
-        lesson: &str,
-        id: &str,
-        schedule: &Schedule,
-    ) -> Result<(Scenario, Reveal), CourseError> {
-        let (_, exercise) = self.exercise(lesson, id)?;
-        if !matches!(exercise.kind, ExerciseKind::Break { .. }) {
-            return Err(CourseError::NotBreak(id.to_owned()));
-        }
-        let shell = self.exercise_scenario(lesson, id)?;
-        let attempt = schedule_scenario(shell, schedule)?;
-        Ok((attempt, self.reveal(lesson, id)?))
     }
 
     /// Reads an answer's JSON (the value an answers file holds under the
