@@ -341,8 +341,13 @@ pub const PAGE_WORDS: &[PageWord] = &[
     ),
     word(
         "sandboxIntro",
-        "Paste or open a scenario file (the format of docs/scenario-format.md) and run it.",
-        "粘贴或打开一个场景文件（格式见 docs/scenario-format.md）并运行。",
+        "Paste or open a scenario file and run it.",
+        "粘贴或打开一个场景文件并运行。",
+    ),
+    word(
+        "scenarioFormat",
+        "The scenario format, every field",
+        "场景文件的格式：每个字段",
     ),
     word("openFile", "Open a file", "打开文件"),
     word("runScenario", "Run", "运行"),

@@ -482,6 +482,25 @@ test('the sandbox runs pasted TOML and reports mistakes as LINE:COL', async () =
   await page.fill('#sandbox-text', 'id = "x"\nttl = 2\nworkers = ["A"]\nsteps = [{ at = 0, worker = "Z", do = "claim" }]\n');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   assert.match(await page.locator('.sandbox-out pre.errors').textContent(), /^4:\d+: /);
+  // What was pasted is still there after leaving and coming back.
+  const pasted = await page.inputValue('#sandbox-text');
+  await page.goto(`${base}#/`);
+  await page.goto(`${base}#/sandbox`);
+  assert.equal(await page.inputValue('#sandbox-text'), pasted);
+  // An example, then a file: the menu no longer names the example.
+  await page.selectOption('#sandbox-example', { index: 1 });
+  assert.notEqual(await page.inputValue('#sandbox-example'), '');
+  const file = join(tmpdir(), `fencelab-sandbox-${process.pid}.toml`);
+  writeFileSync(file, 'id = "f"\nttl = 2\nworkers = ["A"]\nsteps = [{ at = 0, worker = "A", do = "claim" }]\n');
+  await page.setInputFiles('#sandbox-file', file);
+  await page.waitForFunction(() => document.querySelector('#sandbox-text').value.startsWith('id = "f"'));
+  assert.equal(await page.inputValue('#sandbox-example'), '');
+  // The format is a link that opens, as text.
+  const format = await page.getByRole('link', { name: 'The scenario format, every field' }).getAttribute('href');
+  const served = await page.evaluate(async (href) => { const r = await fetch(href); return [r.status, r.headers.get('content-type'), (await r.text()).slice(0, 200)]; }, format);
+  assert.equal(served[0], 200);
+  assert.match(served[1], /^text\/plain/);
+  assert.match(served[2], /scenario/i);
   await done(session);
 });
 
