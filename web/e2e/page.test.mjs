@@ -105,6 +105,14 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     assert.equal(await stories.nth(0).locator('.story-symbol.mark-violation').count(), 1);
     assert.equal(await stories.nth(1).locator('.story-outcome.good').count(), 1);
     assert.equal(await stories.nth(1).locator('.story-symbol.mark-rejected').count(), 1);
+    // Each story has a tick axis and a key to its symbols, and the two
+    // play side by side at the same time (one schedule, two endings).
+    for (const n of [0, 1]) {
+      assert.ok(await stories.nth(n).locator('.story-axis').count() > 2);
+      assert.match(await stories.nth(n).locator('.story-legend').textContent(), /took effect/);
+    }
+    const starts = await stories.evaluateAll((figures) => figures.map((f) => f.querySelector('.story-step').style.getPropertyValue('--at')));
+    assert.equal(starts[0], starts[1]);
     // Reduced motion: nothing moves; the stories are drawn whole.
     assert.equal(await page.evaluate(() => document.getAnimations().length), 0);
     assert.equal(await door.getByRole('button', { name: 'Play again' }).isVisible(), false);
