@@ -695,6 +695,19 @@ fn resumes_at_the_saved_position() {
         matches!(h.app.screen(), Screen::Course(_)),
         "Esc goes back to the map"
     );
+    // Issue 22: quit from the map, and the next start opens the map (on
+    // that lesson), not the lesson; the lesson still reopens on its page.
+    let saved = Progress::from_json(&h.app.session.progress().to_json()).unwrap();
+    let mut again = Harness::with(App::course(course_lessons(), saved, PLAIN), 80, 24);
+    match again.app.screen() {
+        Screen::Course(state) => assert_eq!(state.selected, 0),
+        other => panic!("{other:?}"),
+    }
+    again.key(KeyCode::Enter);
+    match again.app.screen() {
+        Screen::Lesson(state) => assert_eq!((state.lesson, state.page), (0, 1)),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// A progress file cut off mid-write, or garbage, is kept aside with a

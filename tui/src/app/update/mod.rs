@@ -509,6 +509,15 @@ fn back(app: &mut App) {
     if app.help {
         app.help = false;
     } else if app.screens.len() > 1 {
+        // Back on the map from a lesson: a relaunch opens the map too.
+        if matches!(app.screens.last(), Some(Screen::Lesson(_)))
+            && matches!(
+                app.screens.get(app.screens.len() - 2),
+                Some(Screen::Course(_))
+            )
+        {
+            app.session.leave_lesson();
+        }
         // Leaving an exercise keeps its answer for when it is reopened.
         if let Some(Screen::Exercise(mut state)) = app.screens.pop() {
             // The session keeps the answer (the progress record, for the
