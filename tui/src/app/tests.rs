@@ -2557,6 +2557,13 @@ fn the_review_lists_every_exercise_by_title_and_opens_the_next_unfinished() {
         )
         .unwrap();
     h.key(KeyCode::Esc).char('p').char('n');
+    // Issue 22: level 3's text is unread and its exercise untried, so its
+    // text comes first, the exercise selected; Enter opens it.
+    let Screen::Lesson(state) = h.app.screen() else {
+        panic!("not the lesson: {:?}", h.app.screen())
+    };
+    assert_eq!(state.page, 2, "level 3's text");
+    h.key(KeyCode::Enter);
     let opened = h.exercise().exercise;
     assert_eq!(one.level_of(opened), 2, "level 3");
     assert_eq!(one.levels()[2][0], opened, "its first exercise");

@@ -707,13 +707,23 @@ fn first_of_level(app: &App, state: &LessonState) -> usize {
 /// Opens exercise `exercise` of lesson `lesson` with its level's page
 /// under it, so Esc goes where it would had the learner walked there.
 fn open_in_lesson(app: &mut App, lesson: usize, exercise: usize) -> Nav {
-    let Some(next) = app.exercise_state(lesson, exercise) else {
-        return Nav::Stay;
-    };
     let page = app
         .lessons()
         .get(lesson)
         .map_or(0, |l| l.level_of(exercise));
+    if app.session.read_first(lesson, exercise) {
+        // The level's text first; the exercise is the one Enter opens.
+        app.set_position(lesson, page);
+        return Nav::PushAll(vec![Screen::Lesson(LessonState {
+            lesson,
+            page,
+            scroll: 0,
+            exercise,
+        })]);
+    }
+    let Some(next) = app.exercise_state(lesson, exercise) else {
+        return Nav::Stay;
+    };
     app.set_position(lesson, page);
     Nav::PushAll(vec![
         Screen::Lesson(LessonState {
