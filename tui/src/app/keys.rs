@@ -4,7 +4,9 @@
 //! it is shown and when it applies. [`message_for_key`] looks a key up here
 //! and the footer and the help list the same bindings, so a key is handled
 //! exactly where it is listed: the keys a binding handles are read from its
-//! label ([`label_keys`]).
+//! label ([`label_keys`]). The exceptions are few and said where they are:
+//! Ctrl-C, the overlays' keys, Esc on the first screen and `t` on a search
+//! that found nothing to play.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::course::{EditorKind, Input};
@@ -136,7 +138,8 @@ enum Place {
     /// Only in the help, after the footer's keys: the vi rows, the keys of
     /// an earlier version, and keys the footer has no room for.
     Help,
-    /// Nowhere: a key that only answers why it does nothing here.
+    /// Nowhere: an overlay's keys (it lists none), or a key that only
+    /// answers why it does nothing here.
     Unlisted,
 }
 
