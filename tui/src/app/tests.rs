@@ -1759,47 +1759,6 @@ fn quiz_options_show_in_the_learners_order() {
     );
 }
 
-/// The keys a help label names: `↑↓`, `Home/End`, `o r d n w`, `1-4`…
-/// An unknown word fails the test, so a label cannot name a key this
-/// reader does not know.
-fn label_keys(label: &str) -> Vec<KeyCode> {
-    let mut codes = Vec::new();
-    for word in label.split([' ', '/']).filter(|w| !w.is_empty()) {
-        let named = match word {
-            "↑↓" => vec![KeyCode::Up, KeyCode::Down],
-            "←→" => vec![KeyCode::Left, KeyCode::Right],
-            "←" => vec![KeyCode::Left],
-            "→" => vec![KeyCode::Right],
-            "Home" => vec![KeyCode::Home],
-            "End" => vec![KeyCode::End],
-            "PgUp" => vec![KeyCode::PageUp],
-            "PgDn" => vec![KeyCode::PageDown],
-            "Tab" => vec![KeyCode::Tab],
-            "Shift-Tab" => vec![KeyCode::BackTab],
-            "Enter" => vec![KeyCode::Enter],
-            "Esc" => vec![KeyCode::Esc],
-            "Space" => vec![KeyCode::Char(' ')],
-            "Backspace" => vec![KeyCode::Backspace],
-            "Insert" => vec![KeyCode::Insert],
-            "Delete" => vec![KeyCode::Delete],
-            range if range.len() == 3 && range.as_bytes()[1] == b'-' => {
-                let [from, _, to] = range.as_bytes() else {
-                    unreachable!()
-                };
-                (*from..=*to)
-                    .map(|b| KeyCode::Char(char::from(b)))
-                    .collect()
-            }
-            single if single.chars().count() == 1 => {
-                vec![KeyCode::Char(single.chars().next().unwrap())]
-            }
-            other => panic!("a help label names an unknown key: {other:?} in {label:?}"),
-        };
-        codes.extend(named);
-    }
-    codes
-}
-
 /// Every key a learner might press, to ask the app which it handles.
 fn every_key() -> Vec<KeyCode> {
     let mut codes: Vec<KeyCode> = (b' '..=b'~')
@@ -1830,7 +1789,7 @@ fn every_key() -> Vec<KeyCode> {
 fn assert_help_lists_the_handled_keys(h: &Harness, screen: &str) {
     let mut listed: Vec<String> = super::view::help_keys(&h.app)
         .iter()
-        .flat_map(|(label, _)| label_keys(label))
+        .flat_map(|(label, _)| super::keys::label_keys(label))
         .map(|code| format!("{code:?}"))
         .collect();
     listed.sort();
