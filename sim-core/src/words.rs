@@ -443,13 +443,13 @@ pub const LEGEND: &[LegendItem] = &[
     },
     LegendItem {
         symbol: "✗",
-        en: "rejected",
+        en: "refused",
         zh: "被拒绝",
     },
     LegendItem {
         symbol: "↺",
-        en: "duplicate (no new effect)",
-        zh: "重复（没有新效果）",
+        en: "duplicate",
+        zh: "重复",
     },
     LegendItem {
         symbol: "·",
@@ -458,7 +458,7 @@ pub const LEGEND: &[LegendItem] = &[
     },
     LegendItem {
         symbol: "◷",
-        en: "waiting for a row lock",
+        en: "waiting for a lock",
         zh: "在等行锁",
     },
     LegendItem {
@@ -469,7 +469,7 @@ pub const LEGEND: &[LegendItem] = &[
     LegendItem {
         symbol: "?",
         en: "outcome hidden: predict it",
-        zh: "结果已隐藏：请预测",
+        zh: "结果已隐藏：待预测",
     },
     LegendItem {
         symbol: "▬",
