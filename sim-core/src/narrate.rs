@@ -66,6 +66,30 @@ pub fn action_word(action: Action, lang: Lang) -> &'static str {
     }
 }
 
+/// An action in a word or two, for a legend beside its glyph: English
+/// keeps the names a scenario file uses (in words, not `snake_case`);
+/// Chinese says what the action does.
+pub fn action_short(action: Action, lang: Lang) -> &'static str {
+    match lang {
+        Lang::Zh => action_word(action, lang),
+        Lang::En => match action {
+            Action::ClaimNext => "claim next",
+            Action::UpdateClaim => "update claim",
+            Action::SelectForUpdate => "select for update",
+            Action::SelectSkipLocked => "skip locked",
+            Action::SelectNowait => "nowait",
+            Action::Register => "register",
+            Action::Check => "check",
+            Action::Begin => "begin",
+            Action::Select => "select",
+            Action::Commit => "commit",
+            Action::Rollback => "rollback",
+            Action::Deliver => "deliver",
+            other => action_word(other, lang),
+        },
+    }
+}
+
 /// The step (and its worker) that was granted `generation` of `job`.
 fn grant_of(
     scenario: &Scenario,

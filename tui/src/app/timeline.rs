@@ -30,43 +30,31 @@ use super::layout::{self, Cells};
 use super::text;
 use super::theme::Theme;
 
-/// The legend of the step glyphs, for the help overlay: one action per
-/// glyph (`claim_next` shares `C` with `claim`), its glyph from sim-core's
-/// one table (`sim_core::action_glyph`).
-pub(crate) const GLYPH_LEGEND: &[(Action, &str)] = &[
-    (Action::Claim, "claim"),
-    (Action::UpdateClaim, "update_claim"),
-    (Action::Renew, "renew"),
-    (Action::Write, "write"),
-    (Action::Finish, "finish"),
-    (Action::Fail, "fail"),
-    (Action::Cancel, "cancel"),
-    (Action::Register, "register"),
-    (Action::Check, "check"),
-    (Action::Crash, "crash"),
-    (Action::Pause, "pause"),
-    (Action::Resume, "resume"),
-    (Action::Begin, "begin"),
-    (Action::Select, "select"),
-    (Action::SelectForUpdate, "select for update"),
-    (Action::SelectSkipLocked, "skip locked"),
-    (Action::SelectNowait, "nowait"),
-    (Action::Commit, "commit"),
-    (Action::Rollback, "rollback"),
-    (Action::Deliver, "deliver"),
+/// The actions the help overlay's legend explains, one per glyph
+/// (`claim_next` shares `C` with `claim`), each glyph from sim-core's one
+/// table (`sim_core::action_glyph`), each word `sim_core::action_short`.
+pub(crate) const GLYPH_LEGEND: &[Action] = &[
+    Action::Claim,
+    Action::UpdateClaim,
+    Action::Renew,
+    Action::Write,
+    Action::Finish,
+    Action::Fail,
+    Action::Cancel,
+    Action::Register,
+    Action::Check,
+    Action::Crash,
+    Action::Pause,
+    Action::Resume,
+    Action::Begin,
+    Action::Select,
+    Action::SelectForUpdate,
+    Action::SelectSkipLocked,
+    Action::SelectNowait,
+    Action::Commit,
+    Action::Rollback,
+    Action::Deliver,
 ];
-
-/// An action's short name for the legends: English keeps the names a
-/// scenario file uses; Chinese says what the action does.
-pub(crate) fn action_name(action: Action, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => GLYPH_LEGEND
-            .iter()
-            .find(|(a, _)| *a == action)
-            .map_or("claim", |(_, name)| name),
-        Lang::Zh => sim_core::action_word(action, lang),
-    }
-}
 
 /// The one-line legend under a timeline: the glyphs, symbols and bars
 /// this diagram shows, each with its word, as many as fit in `width`
@@ -99,7 +87,11 @@ pub(crate) fn legend_line(diagram: &Diagram, lang: Lang, width: usize) -> String
             .iter()
             .find(|a| sim_core::action_glyph(**a) == step.glyph)
         {
-            push(format!("{} {}", step.glyph, action_name(*action, lang)));
+            push(format!(
+                "{} {}",
+                step.glyph,
+                sim_core::action_short(*action, lang)
+            ));
         }
     }
     if !diagram.leases.is_empty() {
@@ -679,7 +671,7 @@ mod tests {
     fn the_help_legend_explains_every_glyph() {
         let explained: Vec<char> = GLYPH_LEGEND
             .iter()
-            .map(|(action, _)| sim_core::action_glyph(*action))
+            .map(|action| sim_core::action_glyph(*action))
             .collect();
         for action in Action::ALL {
             let glyph = sim_core::action_glyph(action);

@@ -15,13 +15,13 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
-use sim_core::Lang;
 use sim_core::course::EditorKind;
+use sim_core::{Lang, MarkKind};
 
 use super::model::{App, ExerciseState, Screen, Work};
 use super::text;
 use super::theme::Theme;
-use super::timeline::{GLYPH_LEGEND, action_name};
+use super::timeline::GLYPH_LEGEND;
 use super::{keys, layout};
 
 /// Below this the screens give way to a request for a larger window.
@@ -233,8 +233,8 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     );
     let legend: Vec<String> = GLYPH_LEGEND
         .iter()
-        .map(|(action, _)| {
-            let word = action_name(*action, lang);
+        .map(|action| {
+            let word = sim_core::action_short(*action, lang);
             format!("{} {word}", sim_core::action_glyph(*action))
         })
         .collect();
@@ -243,10 +243,33 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
         &format!("{}{}.", lang.pick("Steps: ", "步骤："), legend.join(" · ")),
         theme.plain(),
     );
+    // The outcomes as the page's legend says them (each in the words every
+    // legend uses, `MarkKind::words`, with what a violation is).
+    let marks: Vec<String> = [
+        MarkKind::Ok,
+        MarkKind::Rejected,
+        MarkKind::Duplicate,
+        MarkKind::Waiting,
+        MarkKind::Noop,
+        MarkKind::Violation,
+        MarkKind::Hidden,
+    ]
+    .iter()
+    .filter_map(|mark| {
+        let symbol = mark.symbol().to_string();
+        let item = sim_core::words::LEGEND
+            .iter()
+            .find(|i| i.symbol == symbol)?;
+        Some(format!("{symbol} {}", lang.pick(item.en, item.zh)))
+    })
+    .collect();
     prose(
         lines,
-        lang.pick("At the resource: ✓ took effect · ✗ rejected · ↺ duplicate (no new effect) · ◷ waiting for a row lock · · nothing to do · ‼ a violation: a stale or after-terminal effect · ? hidden: predict it.",
-            "资源端：✓ 生效 · ✗ 被拒绝 · ↺ 重复请求（没有新效果） · ◷ 等待行锁 · · 无事可做 · ‼ 违例：旧代次的或任务结束后的效果 · ? 隐藏：请你预测。",
+        &format!(
+            "{}{}{}",
+            lang.pick("At the resource: ", "资源端："),
+            marks.join(" · "),
+            lang.pick(".", "。")
         ),
         theme.plain(),
     );

@@ -67,7 +67,7 @@ pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String
     );
     // The glyph the timeline shows, then the action in words.
     let glyph = sim_core::action_glyph(step.action);
-    let name = crate::app::timeline::action_name(step.action, lang);
+    let name = sim_core::action_short(step.action, lang);
     format!("{head} · {actor} {name} ({glyph}){target}")
 }
 
