@@ -190,10 +190,18 @@ pub(crate) fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Ve
     match &state.run {
         Run::Idle => match state.form.preview(lang) {
             Ok(words) => {
-                let mut lines: Vec<Line<'static>> = words
-                    .iter()
-                    .flat_map(|text| text::wrap_styled(text, width, theme.plain(), theme))
-                    .collect();
+                // The setting in focus, its note whole (its row cuts it).
+                let mut lines: Vec<Line<'static>> = Vec::new();
+                if let Some(row) = state.form.rows(lang).get(state.row) {
+                    let about = format!("▸ {}: {}", row.label, row.note);
+                    lines.extend(text::wrap_styled(&about, width, theme.dim(), theme));
+                    lines.push(Line::default());
+                }
+                lines.extend(
+                    words
+                        .iter()
+                        .flat_map(|text| text::wrap_styled(text, width, theme.plain(), theme)),
+                );
                 lines.push(Line::default());
                 lines.extend(text::wrap_styled(
                     lang.pick(
