@@ -168,13 +168,28 @@ pub enum MarkKind {
 }
 
 impl MarkKind {
-    fn of(outcome: Outcome) -> MarkKind {
+    pub fn of(outcome: Outcome) -> MarkKind {
         match outcome {
             Outcome::Ok => MarkKind::Ok,
             Outcome::Rejected => MarkKind::Rejected,
             Outcome::Duplicate => MarkKind::Duplicate,
             Outcome::Noop => MarkKind::Noop,
             Outcome::Waiting => MarkKind::Waiting,
+        }
+    }
+
+    /// What the symbol means, in a word or two: the one name of each
+    /// outcome in every legend, prediction and table ([`outcome_label`]
+    /// says the same).
+    pub fn words(self, lang: Lang) -> &'static str {
+        match self {
+            MarkKind::Ok => lang.pick("took effect", "生效"),
+            MarkKind::Rejected => lang.pick("refused", "被拒绝"),
+            MarkKind::Duplicate => lang.pick("duplicate", "重复"),
+            MarkKind::Noop => lang.pick("changed nothing", "没有改变"),
+            MarkKind::Waiting => lang.pick("waiting for a lock", "在等行锁"),
+            MarkKind::Violation => lang.pick("violation", "违例"),
+            MarkKind::Hidden => lang.pick("predict it", "待预测"),
         }
     }
 

@@ -184,7 +184,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     let outcome = match (record.outcome, lang) {
         (Outcome::Ok, Lang::En) => " took effect".to_owned(),
         (Outcome::Ok, Lang::Zh) => "生效了".to_owned(),
-        (Outcome::Rejected, Lang::En) => " was rejected".to_owned(),
+        (Outcome::Rejected, Lang::En) => " was refused".to_owned(),
         (Outcome::Rejected, Lang::Zh) => "被拒绝".to_owned(),
         (Outcome::Duplicate, Lang::En) => {
             " was a duplicate: the operation id had already been applied, so nothing new happened"
@@ -570,19 +570,10 @@ fn capitalized(sentence: &str) -> String {
     }
 }
 
-/// An outcome in a word, for tables: the outcome's name in English (as
-/// files and JSON spell it), a word in Chinese.
+/// An outcome in a word or two, the learner's (files and JSON spell it
+/// by its name): the same words as the timeline's legend.
 pub fn outcome_label(outcome: Outcome, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => outcome.name(),
-        Lang::Zh => match outcome {
-            Outcome::Ok => "生效",
-            Outcome::Rejected => "被拒绝",
-            Outcome::Duplicate => "重复",
-            Outcome::Noop => "无效果",
-            Outcome::Waiting => "等待中",
-        },
-    }
+    crate::MarkKind::of(outcome).words(lang)
 }
 
 /// A reason in a few words, for tables (the name with spaces in English).

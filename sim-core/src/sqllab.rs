@@ -52,6 +52,23 @@ impl Slot {
         self.into()
     }
 
+    /// The slot as a tab names it: its name (the statement's kind, as the
+    /// files and the feedback say it), in Chinese after what it does.
+    pub fn tab_label(self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.name().to_owned(),
+            Lang::Zh => {
+                let does = match self {
+                    Slot::Claim => "领取",
+                    Slot::Renew => "续约",
+                    Slot::Finish => "完成",
+                    Slot::Cancel => "取消",
+                };
+                format!("{does} {}", self.name())
+            }
+        }
+    }
+
     /// The slot a scenario action's statement fills, if the learner writes it.
     pub fn of(action: Action) -> Option<Slot> {
         match action {

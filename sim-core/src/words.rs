@@ -318,8 +318,13 @@ pub const PAGE_WORDS: &[PageWord] = &[
     ),
     word(
         "sandboxIntro",
-        "Paste or open a scenario file (the format of docs/scenario-format.md) and run it.",
-        "粘贴或打开一个场景文件（格式见 docs/scenario-format.md）并运行。",
+        "Paste or open a scenario file and run it.",
+        "粘贴或打开一个场景文件并运行。",
+    ),
+    word(
+        "scenarioFormat",
+        "The scenario format, every field",
+        "场景文件的格式：每个字段",
     ),
     word("openFile", "Open a file", "打开文件"),
     word("runScenario", "Run", "运行"),
@@ -415,13 +420,13 @@ pub const LEGEND: &[LegendItem] = &[
     },
     LegendItem {
         symbol: "✗",
-        en: "rejected",
+        en: "refused",
         zh: "被拒绝",
     },
     LegendItem {
         symbol: "↺",
-        en: "duplicate (no new effect)",
-        zh: "重复（没有新效果）",
+        en: "duplicate",
+        zh: "重复",
     },
     LegendItem {
         symbol: "·",
@@ -430,7 +435,7 @@ pub const LEGEND: &[LegendItem] = &[
     },
     LegendItem {
         symbol: "◷",
-        en: "waiting for a row lock",
+        en: "waiting for a lock",
         zh: "在等行锁",
     },
     LegendItem {
@@ -441,7 +446,7 @@ pub const LEGEND: &[LegendItem] = &[
     LegendItem {
         symbol: "?",
         en: "outcome hidden: predict it",
-        zh: "结果已隐藏：请预测",
+        zh: "结果已隐藏：待预测",
     },
     LegendItem {
         symbol: "▬",

@@ -274,7 +274,8 @@ pub(crate) fn mime(path: &Path) -> &'static str {
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "ico" => "image/x-icon",
-        "txt" | "toml" => "text/plain; charset=utf-8",
+        // Markdown as text: a browser shows it rather than download it.
+        "txt" | "toml" | "md" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }
@@ -784,5 +785,6 @@ mod tests {
         assert_eq!(mime(Path::new("a.wasm")), "application/wasm");
         assert!(mime(Path::new("a.js")).starts_with("text/javascript"));
         assert_eq!(mime(Path::new("a.bin")), "application/octet-stream");
+        assert!(mime(Path::new("scenario-format.md")).starts_with("text/plain"));
     }
 }

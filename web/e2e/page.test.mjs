@@ -105,6 +105,14 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     assert.equal(await stories.nth(0).locator('.story-symbol.mark-violation').count(), 1);
     assert.equal(await stories.nth(1).locator('.story-outcome.good').count(), 1);
     assert.equal(await stories.nth(1).locator('.story-symbol.mark-rejected').count(), 1);
+    // Each story has a tick axis and a key to its symbols, and the two
+    // play side by side at the same time (one schedule, two endings).
+    for (const n of [0, 1]) {
+      assert.ok(await stories.nth(n).locator('.story-axis').count() > 2);
+      assert.match(await stories.nth(n).locator('.story-legend').textContent(), /took effect/);
+    }
+    const starts = await stories.evaluateAll((figures) => figures.map((f) => f.querySelector('.story-step').style.getPropertyValue('--at')));
+    assert.equal(starts[0], starts[1]);
     // Reduced motion: nothing moves; the stories are drawn whole.
     assert.equal(await page.evaluate(() => document.getAnimations().length), 0);
     assert.equal(await door.getByRole('button', { name: 'Play again' }).isVisible(), false);
@@ -173,7 +181,8 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     const solvedRow = page.locator('.review-table tr.solved-with-solution');
     assert.match(await solvedRow.locator('th').textContent(), /^Which writes after the nap\?$/);
     assert.equal(await solvedRow.locator('td').nth(1).textContent(), '2');
-    assert.equal(await solvedRow.locator('td').nth(3).textContent(), '(✓) solved with the solution');
+    // (The symbol is held to its words by a no-break space.)
+    assert.equal(await solvedRow.locator('td').nth(3).textContent(), '(✓)\u00a0solved with the solution');
     assert.equal(await page.locator('.review-table tr.not-started').count(), await page.locator('.review-table tr').count() - 2);
     await page.getByRole('link', { name: 'Next unfinished →' }).click();
     await page.waitForFunction(() => document.activeElement?.closest('.exercise')?.id === 'ex-quiz-expiry');
@@ -481,6 +490,25 @@ test('the sandbox runs pasted TOML and reports mistakes as LINE:COL', async () =
   await page.fill('#sandbox-text', 'id = "x"\nttl = 2\nworkers = ["A"]\nsteps = [{ at = 0, worker = "Z", do = "claim" }]\n');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   assert.match(await page.locator('.sandbox-out pre.errors').textContent(), /^4:\d+: /);
+  // What was pasted is still there after leaving and coming back.
+  const pasted = await page.inputValue('#sandbox-text');
+  await page.goto(`${base}#/`);
+  await page.goto(`${base}#/sandbox`);
+  assert.equal(await page.inputValue('#sandbox-text'), pasted);
+  // An example, then a file: the menu no longer names the example.
+  await page.selectOption('#sandbox-example', { index: 1 });
+  assert.notEqual(await page.inputValue('#sandbox-example'), '');
+  const file = join(tmpdir(), `fencelab-sandbox-${process.pid}.toml`);
+  writeFileSync(file, 'id = "f"\nttl = 2\nworkers = ["A"]\nsteps = [{ at = 0, worker = "A", do = "claim" }]\n');
+  await page.setInputFiles('#sandbox-file', file);
+  await page.waitForFunction(() => document.querySelector('#sandbox-text').value.startsWith('id = "f"'));
+  assert.equal(await page.inputValue('#sandbox-example'), '');
+  // The format is a link that opens, as text.
+  const format = await page.getByRole('link', { name: 'The scenario format, every field' }).getAttribute('href');
+  const served = await page.evaluate(async (href) => { const r = await fetch(href); return [r.status, r.headers.get('content-type'), (await r.text()).slice(0, 200)]; }, format);
+  assert.equal(served[0], 200);
+  assert.match(served[1], /^text\/plain/);
+  assert.match(served[2], /scenario/i);
   await done(session);
 });
 

@@ -794,9 +794,15 @@ function showReport(node, report) {
 
 // ---- the sandbox ------------------------------------------------------------------------
 
-function viewSandbox(text = sandboxSample(), title = t('sandboxTitle'), shared = false) {
+// The sandbox's text outlives leaving it: kept in the browser as it is typed.
+const SANDBOX_KEY = 'fencelab.sandbox';
+
+function viewSandbox(text = storage()?.getItem(SANDBOX_KEY) ?? sandboxSample(), title = t('sandboxTitle'), shared = false) {
   const area = h('textarea', { id: 'sandbox-text', rows: 16, spellcheck: 'false', class: 'code' });
   area.value = text;
+  // A shared scenario is the link's, not the learner's draft, until edited.
+  const keep = () => { try { storage()?.setItem(SANDBOX_KEY, area.value); } catch { /* full or blocked: the text stays on screen */ } };
+  area.addEventListener('input', keep);
   const out = h('div', { class: 'sandbox-out', 'aria-live': 'polite' });
   const fileInput = h('input', { type: 'file', id: 'sandbox-file', accept: '.toml,text/plain', class: 'visually-hidden' });
   const runIt = () => {
@@ -808,7 +814,13 @@ function viewSandbox(text = sandboxSample(), title = t('sandboxTitle'), shared =
   };
   fileInput.addEventListener('change', async () => {
     const file = fileInput.files && fileInput.files[0];
-    if (file) { area.value = await file.text(); runIt(); }
+    if (file) {
+      area.value = await file.text();
+      // The menu no longer names an example: the text is the file's.
+      picker.value = '';
+      keep();
+      runIt();
+    }
   });
   if (shared) runIt();
   // Examples: the scenarios the lessons' sections show in full (never an
@@ -826,10 +838,11 @@ function viewSandbox(text = sandboxSample(), title = t('sandboxTitle'), shared =
     if (!picker.value) return;
     const [lessonId, name] = picker.value.split('/');
     const toml = JSON.parse(course.scenarioTimeline(lessonId, name)).toml;
-    if (toml) { area.value = toml; runIt(); }
+    if (toml) { area.value = toml; keep(); runIt(); }
   });
   return h('div', { class: 'sandbox' },
-    h('h1', {}, title), h('p', {}, t('sandboxIntro')),
+    h('h1', {}, title),
+    h('p', {}, t('sandboxIntro'), ' ', h('a', { href: 'scenario-format.md', target: '_blank', rel: 'noopener' }, t('scenarioFormat'))),
     h('p', { class: 'field' }, h('label', { for: 'sandbox-example' }, `${t('sandboxExample')} `), picker),
     h('label', { for: 'sandbox-text', class: 'visually-hidden' }, t('sandboxTitle')), area,
     h('div', { class: 'buttons' },

@@ -13,7 +13,8 @@ const COL = 36;
 const LANE = 34;
 const LEASE_LANE = 16;
 const LABEL = 66;
-const TOP = 8;
+/** Room for the tick axis above the lanes. */
+const TOP = 22;
 /** Seconds between two steps of a story. */
 const BEAT = 0.9;
 
@@ -35,7 +36,7 @@ function symbolWords(mark) {
   return words ?? '';
 }
 
-/** One story: the drawing, then its steps in words; `offset` beats before it starts. */
+/** One story: the drawing, its key, then its steps in words; `offset` beats before it starts. */
 function storyFigure(story, offset) {
   const data = story.timeline;
   const { lanes, bottom } = lanesOf(data);
@@ -47,6 +48,14 @@ function storyFigure(story, offset) {
     class: 'story-svg', viewBox: `0 0 ${width} ${bottom}`, width, height: bottom,
     role: 'img', 'aria-label': `${data.title}: ${story.ending}`,
   });
+  // The tick axis: each tick over the steps it holds (a group of steps
+  // that share one tick gets one label), `⋯` over quiet ticks.
+  svg.append(s('text', { class: 'story-axis', x: 4, y: 14 }, t('tick')));
+  for (const label of data.tick_labels) {
+    const at = x(label.column) + ((label.span - 1) * COL) / 2;
+    svg.append(s('text', { class: 'story-axis', x: at, y: 14, 'text-anchor': 'middle' }, label.text,
+      label.words ? s('title', {}, label.words) : null));
+  }
   lanes.forEach((lane) => {
     if (lane.kind !== 'lease') svg.append(s('line', { class: 'story-lane', x1: LABEL, x2: width - 4, y1: lane.y + lane.height / 2, y2: lane.y + lane.height / 2 }));
     if (lane.label) svg.append(s('text', { class: 'story-label', x: 4, y: lane.y + lane.height / 2 + 4 }, lane.label));
@@ -99,10 +108,16 @@ function storyFigure(story, offset) {
   const outcome = h('p', { class: `story-outcome ${story.violation ? 'bad' : 'good'}` },
     h('span', { class: 'sym', 'aria-hidden': 'true' }, story.violation ? '‼ ' : '✗ '), story.ending);
   outcome.style.setProperty('--at', beat(data.steps.length));
+  // The key to what this story shows: its actions, then its symbols.
+  const key = new Map();
+  for (const step of data.steps) key.set(step.glyph, step.word);
+  for (const step of data.steps) if (step.symbol.trim()) key.set(step.symbol, symbolWords(step));
+  const legend = h('p', { class: 'story-legend muted' },
+    [...key].map(([symbol, words]) => h('span', {}, h('b', { 'aria-hidden': 'true' }, symbol), ` ${words}`)));
   return h('figure', { class: 'story' },
     h('figcaption', {}, h('h2', {}, data.title)),
     h('div', { class: 'story-scroll' }, svg),
-    captions, outcome);
+    legend, captions, outcome);
 }
 
 /**
@@ -110,12 +125,8 @@ function storyFigure(story, offset) {
  * `lessonHref(lessonId, exerciseId)` makes the link Start or Continue follows.
  */
 export function frontDoor(door, firstLesson, lessonHref) {
-  let offset = 0;
-  const figures = door.stories.map((story) => {
-    const figure = storyFigure(story, offset);
-    offset += story.timeline.steps.length + 2;
-    return figure;
-  });
+  // Side by side and at the same time: one schedule, two endings.
+  const figures = door.stories.map((story) => storyFigure(story, 0));
   const stories = h('div', { class: 'stories playing' }, figures);
   const replay = h('button', { type: 'button', class: 'replay', onclick: () => {
     // Restarting a CSS animation: take the class off, let the browser see

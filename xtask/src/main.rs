@@ -310,6 +310,12 @@ fn web() -> Result<(), String> {
         }
     }
     write_lessons(&dist.join("lessons.json"))?;
+    // The sandbox links the scenario format; it is fetched only then.
+    std::fs::copy(
+        root().join("docs/scenario-format.md"),
+        dist.join("scenario-format.md"),
+    )
+    .map_err(|error| format!("cannot copy docs/scenario-format.md: {error}"))?;
     // Comments are for readers of the source, not bytes for every visitor.
     for entry in std::fs::read_dir(&dist)
         .map_err(|error| format!("cannot read {}: {error}", dist.display()))?

@@ -262,6 +262,26 @@ impl CourseSession {
             .collect()
     }
 
+    /// Whether "next unfinished" should open the text of the level holding
+    /// exercise `exercise` of lesson `lesson` (indices) before the exercise:
+    /// the text is unread and the exercise never tried — rather than drop
+    /// the learner into an exercise on something they have not read.
+    pub fn read_first(&self, lesson: usize, exercise: usize) -> bool {
+        let Some(found) = self.lessons().get(lesson) else {
+            return false;
+        };
+        let Some(wanted) = found.exercises.get(exercise) else {
+            return false;
+        };
+        let level = found.level_of(exercise);
+        let tried = self.exercise_progress(&found.id, &wanted.id).attempts > 0;
+        level < found.sections.len()
+            && !tried
+            && !self
+                .sections_read(&found.id)
+                .contains(&u32::try_from(level).unwrap_or(u32::MAX))
+    }
+
     /// The next exercise to offer after `after` (lesson index, exercise
     /// index) in course order ([`CourseSession::course_order`]), wrapping
     /// round to the start; from the start when `after` is `None`: an

@@ -57,6 +57,11 @@ pub struct SelfCheck {
 pub struct Position {
     pub lesson: String,
     pub section: u32,
+    /// The learner went back from that lesson to the course map: a
+    /// relaunch opens the map (on that lesson), not the lesson. Absent in
+    /// older records: in the lesson.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub at_map: bool,
     /// Fields a newer fencelab wrote, kept as they were.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,

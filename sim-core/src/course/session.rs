@@ -304,6 +304,7 @@ impl CourseSession {
         let position = self.progress.position.get_or_insert_with(Position::default);
         position.lesson = lesson.to_owned();
         position.section = page;
+        position.at_map = false;
         if (page as usize) < sections {
             let read = &mut self
                 .progress
@@ -330,6 +331,23 @@ impl CourseSession {
             });
         }
         self.visit(lesson, section)
+    }
+
+    /// Records that the learner went back to the course map from the
+    /// lesson they were in (its page is kept for when they reopen it).
+    pub fn leave_lesson(&mut self) {
+        if let Some(position) = &mut self.progress.position {
+            position.at_map = true;
+        }
+    }
+
+    /// Where a relaunch opens: the lesson the learner was in and its page,
+    /// or `None` for the course map (nothing visited yet, or they went back
+    /// to the map last).
+    pub fn resume_lesson(&self) -> Option<(&str, u32)> {
+        let position = self.progress.position.as_ref().filter(|p| !p.at_map)?;
+        self.lesson(&position.lesson).ok()?;
+        Some((position.lesson.as_str(), self.resume_page(&position.lesson)))
     }
 
     /// The page to open `lesson` on: where the learner left it, else 0.

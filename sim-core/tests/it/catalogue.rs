@@ -206,3 +206,40 @@ fn the_sites_search_counts_the_explorers_states() {
         }
     }
 }
+
+/// Issue 22: one name per outcome. The page's legend, the terminal's
+/// legend line, predictions and tables all say an outcome with
+/// `MarkKind::words` (`outcome_label` is the same words).
+#[test]
+fn every_legend_says_an_outcome_in_the_same_words() {
+    use sim_core::{MarkKind, Outcome};
+    for lang in [sim_core::Lang::En, sim_core::Lang::Zh] {
+        for outcome in Outcome::ALL {
+            assert_eq!(
+                sim_core::outcome_label(outcome, lang),
+                MarkKind::of(outcome).words(lang)
+            );
+        }
+        for mark in [
+            MarkKind::Ok,
+            MarkKind::Rejected,
+            MarkKind::Duplicate,
+            MarkKind::Noop,
+            MarkKind::Waiting,
+            MarkKind::Violation,
+            MarkKind::Hidden,
+        ] {
+            let symbol = mark.symbol().to_string();
+            let item = sim_core::words::LEGEND
+                .iter()
+                .find(|item| item.symbol == symbol)
+                .unwrap_or_else(|| panic!("{symbol} is in the page's legend"));
+            let said = lang.pick(item.en, item.zh);
+            assert!(
+                said.contains(mark.words(lang)),
+                "{symbol}: {said:?} vs {:?}",
+                mark.words(lang)
+            );
+        }
+    }
+}

@@ -16,6 +16,7 @@
 
 pub(crate) mod explorer;
 pub(crate) mod input;
+pub(crate) mod keys;
 pub(crate) mod layout;
 pub(crate) mod measure;
 pub(crate) mod model;

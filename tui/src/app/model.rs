@@ -562,17 +562,21 @@ impl App {
             sql_runs: SqlRuns::default(),
             drafts: HashMap::new(),
         };
-        let next = app.next_lesson().unwrap_or(0);
-        let resume = app
+        // On the map, the lesson last visited is selected (else the next).
+        let last = app
             .session
             .progress()
             .position
             .as_ref()
-            .and_then(|position| {
-                let lesson = app.lessons().iter().position(|l| l.id == position.lesson)?;
-                let page = app.session.resume_page(&position.lesson);
-                Some((lesson, page as usize))
-            });
+            .map(|p| p.lesson.clone());
+        let next = last
+            .and_then(|id| app.lessons().iter().position(|l| l.id == id))
+            .or_else(|| app.next_lesson())
+            .unwrap_or(0);
+        let resume = app.session.resume_lesson().and_then(|(id, page)| {
+            let lesson = app.lessons().iter().position(|l| l.id == id)?;
+            Some((lesson, page as usize))
+        });
         match resume {
             Some((lesson, page)) => {
                 app.screens = vec![

@@ -68,19 +68,6 @@ pub(crate) fn action_name(action: Action, lang: Lang) -> &'static str {
     }
 }
 
-/// A result symbol's short meaning, for the legend line.
-fn mark_name(mark: MarkKind, lang: Lang) -> &'static str {
-    match mark {
-        MarkKind::Ok => lang.pick("took effect", "生效"),
-        MarkKind::Rejected => lang.pick("refused", "被拒绝"),
-        MarkKind::Duplicate => lang.pick("duplicate", "重复"),
-        MarkKind::Noop => lang.pick("nothing", "无事"),
-        MarkKind::Waiting => lang.pick("waiting", "等待"),
-        MarkKind::Violation => lang.pick("violation", "违例"),
-        MarkKind::Hidden => lang.pick("predict it", "待预测"),
-    }
-}
-
 /// The one-line legend under a timeline: the glyphs, symbols and bars
 /// this diagram shows, each with its word, as many as fit in `width`
 /// (an ellipsis says more are in `?`).
@@ -104,7 +91,7 @@ pub(crate) fn legend_line(diagram: &Diagram, lang: Lang, width: usize) -> String
     ];
     for mark in order {
         if diagram.steps.iter().any(|s| s.mark == mark) {
-            push(format!("{} {}", mark.symbol(), mark_name(mark, lang)));
+            push(format!("{} {}", mark.symbol(), mark.words(lang)));
         }
     }
     for step in &diagram.steps {

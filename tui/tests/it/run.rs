@@ -9,8 +9,8 @@ fn table_shows_outcomes_with_symbols_and_no_colour_when_piped() {
     let output = fencelab(&["run", &example("01-article-stale-finish.toml")]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let table = stdout(&output);
-    assert!(table.contains("✗ rejected: owner, fence"), "{table}");
-    assert!(table.contains("✓ ok"), "{table}");
+    assert!(table.contains("✗ refused: owner, fence"), "{table}");
+    assert!(table.contains("✓ took effect"), "{table}");
     assert!(table.contains("no violations"), "{table}");
     assert!(!table.contains('\x1b'), "stdout is a pipe: no colour");
 }

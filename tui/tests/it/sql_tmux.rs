@@ -72,7 +72,7 @@ fn submit_the_cpu_statement(app: &Started) -> (Lesson, String, Vec<(String, Stri
         typed.push((slot.name().to_owned(), text.to_owned()));
     }
     tmux.wait_for("the last statement typed", |s| {
-        s.contains("typing · Esc stops") && s.contains("LIMIT 10000000")
+        s.contains("typing · Esc stops") && s.contains("10000000) SELECT x FROM c))")
     });
     // Esc alone (an Esc followed at once by a key reads as Alt+key).
     tmux.send(&["Escape"]);

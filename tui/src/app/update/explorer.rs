@@ -1,43 +1,13 @@
-//! The explorer screen's keys and messages, and the news of its searches
+//! The explorer screen's messages, and the news of its searches
 //! ([`receive`]): the state is [`ExplorerState`]'s (see
 //! [`app::explorer`](crate::app::explorer)).
 
-use ratatui::crossterm::event::KeyCode;
 use sim_core::explore::{FormKey, Progress};
 
 use super::Message;
 use crate::app::explorer::{Command, ExplorerState, Run, SearchEvent, SearchRequest};
 use crate::app::measure;
 use crate::app::model::{App, SandboxState, Screen, Timeline};
-
-/// The explorer screen's keys.
-pub(crate) fn message_for_key(state: &ExplorerState, code: KeyCode) -> Option<Message> {
-    use Message as M;
-    if state.running() {
-        return match code {
-            KeyCode::Char('c') => Some(M::CancelSearch),
-            _ => None,
-        };
-    }
-    let done = matches!(state.run, Run::Done { .. });
-    match code {
-        KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-        KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
-        KeyCode::Home => Some(M::ListStart),
-        KeyCode::End => Some(M::ListEnd),
-        KeyCode::Left => Some(M::PrevValue),
-        KeyCode::Right | KeyCode::Char(' ') => Some(M::NextValue),
-        KeyCode::Enter | KeyCode::Char('r') => Some(M::Run),
-        KeyCode::Char(digit @ '0'..='9') if state.form.takes_digits(state.setting()) => {
-            digit.to_digit(10).map(|d| M::SeedDigit(d as u8))
-        }
-        KeyCode::Backspace if state.form.takes_digits(state.setting()) => Some(M::SeedErase),
-        KeyCode::Char('t') if done => Some(M::OpenTimeline),
-        KeyCode::PageUp => Some(M::PageUp),
-        KeyCode::PageDown => Some(M::PageDown),
-        _ => None,
-    }
-}
 
 /// Applies `message` to the explorer screen; returns a screen to push.
 pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message) -> Option<Screen> {

@@ -7,112 +7,19 @@ pub(crate) mod mouse;
 
 use std::collections::BTreeSet;
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::Event;
 use sim_core::Lang;
-use sim_core::Outcome;
 use sim_core::course::{
     Act, Answer, CourseError, Edit, EditRefused, EditorKind, FeedbackView, Input, Tone,
 };
 
 use super::explorer::ExplorerState;
+pub(crate) use super::keys::{Message, message_for_key};
 use super::model::{
-    App, CourseState, Draft, EditorWork, ExerciseState, LessonState, Panel, ReviewState,
-    SandboxState, Screen, SqlCommand, SqlKey, SqlRequest, SqlRunning, SqlWork, Timeline, Work,
+    App, CourseState, Draft, ExerciseState, LessonState, Panel, ReviewState, SandboxState, Screen,
+    SqlCommand, SqlRequest, SqlRunning, SqlWork, Timeline, Work,
 };
 use super::{layout, measure};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Message {
-    Quit,
-    /// Close the overlay, or go back one screen.
-    Back,
-    ToggleHelp,
-    ToggleLang,
-    /// Close the notice.
-    Dismiss,
-    Resize {
-        width: u16,
-        height: u16,
-    },
-    /// Time passed while a timeline plays.
-    Tick,
-    /// Choose in a list.
-    Up,
-    Down,
-    /// A list's first or last row (Home, End).
-    ListStart,
-    ListEnd,
-    /// The next or previous item of an exercise (Tab, Shift-Tab), wrapping
-    /// around: a knob, a step field, a quiz option.
-    NextItem,
-    PrevItem,
-    Open,
-    ScrollUp,
-    ScrollDown,
-    PageUp,
-    PageDown,
-    PrevPage,
-    NextPage,
-    OpenTimeline,
-    StepBack,
-    StepForward,
-    FirstStep,
-    LastStep,
-    PlayPause,
-    NextCandidate,
-    PrevCandidate,
-    ToggleMark,
-    Submit,
-    Hint,
-    Solution,
-    /// Open the explorer screen.
-    Explore,
-    /// The course map's front door: the next unfinished exercise.
-    Continue,
-    /// The review of every exercise: tries, hints, how far each got.
-    Review,
-    /// The explorer: the focused setting's previous or next value.
-    PrevValue,
-    NextValue,
-    /// The explorer: run the search.
-    Run,
-    /// The explorer: a digit typed on the seed row, or Backspace.
-    SeedDigit(u8),
-    SeedErase,
-    /// The explorer: stop the running search.
-    CancelSearch,
-    /// A click on a timeline's step.
-    SelectStep(usize),
-    /// A click on a list's row (the course map, the explorer's settings).
-    ClickRow(usize),
-    /// Predict: the outcome the learner expects of the current step.
-    Predict(Outcome),
-    /// Design and break: the current value to the next (or previous) choice.
-    Adjust {
-        forward: bool,
-    },
-    AddStep,
-    DeleteStep,
-    MoveStep {
-        later: bool,
-    },
-    /// Break: a digit typed on the tick field, or Backspace.
-    TickDigit(u8),
-    TickErase,
-    /// Quiz: choose (or unchoose) the current option.
-    Choose,
-    /// Quiz: choose (or unchoose) the option shown at this position (from
-    /// 0; the learner types its number, from 1).
-    ChooseAt(u8),
-    /// SQL: a key typed into the statement on screen.
-    Sql(SqlKey),
-    /// SQL: start or stop typing into the statement (keys then act as
-    /// commands: grade, hint, solution, help).
-    EditSql,
-    StopEditSql,
-    /// SQL: stop the statements running on SQLite.
-    CancelSql,
-}
 
 /// A terminal event as a message. Only key presses count: terminals that
 /// report releases and repeats (Windows, the kitty protocol) would
@@ -125,289 +32,6 @@ pub(crate) fn message_for_event(app: &App, event: &Event) -> Option<Message> {
             height: *height,
         }),
         Event::Mouse(mouse) => mouse::message_for_mouse(app, *mouse),
-        _ => None,
-    }
-}
-
-pub(crate) fn message_for_key(app: &App, key: KeyEvent) -> Option<Message> {
-    use Message as M;
-    if key.kind != KeyEventKind::Press {
-        return None;
-    }
-    let code = key.code;
-    if key.modifiers.contains(KeyModifiers::CONTROL) {
-        // Raw mode turns Ctrl-C into a key: it quits like `q`.
-        return matches!(code, KeyCode::Char('c')).then_some(M::Quit);
-    }
-    if app.notice.is_some() {
-        return match code {
-            KeyCode::Char('q') => Some(M::Quit),
-            KeyCode::Enter | KeyCode::Esc | KeyCode::Char(' ') => Some(M::Dismiss),
-            _ => None,
-        };
-    }
-    if app.help {
-        return match code {
-            KeyCode::Char('q') => Some(M::Quit),
-            KeyCode::Esc | KeyCode::Enter | KeyCode::Char('?') => Some(M::ToggleHelp),
-            _ => scroll_key(code),
-        };
-    }
-    // While the statements run on SQLite the exercise waits: Esc cancels
-    // the run; language, help and quit still work.
-    if app.sql_running() {
-        return match code {
-            KeyCode::Esc => Some(M::CancelSql),
-            KeyCode::Char('q') => Some(M::Quit),
-            KeyCode::Char('?') => Some(M::ToggleHelp),
-            KeyCode::Char('l') => Some(M::ToggleLang),
-            _ => None,
-        };
-    }
-    // While a statement is edited every printable key is text: only Esc
-    // (stop editing) and the editing keys act.
-    if let Screen::Exercise(state) = app.screen()
-        && let Work::Sql(work) = &state.work
-        && work.editing
-    {
-        return sql_edit_key(code);
-    }
-    if let Screen::Explorer(state) = app.screen()
-        && state.running()
-        && code == KeyCode::Esc
-    {
-        return Some(M::CancelSearch);
-    }
-    match code {
-        KeyCode::Char('q') => return Some(M::Quit),
-        KeyCode::Char('?') => return Some(M::ToggleHelp),
-        KeyCode::Char('l') => return Some(M::ToggleLang),
-        KeyCode::Esc => return Some(M::Back),
-        _ => {}
-    }
-    match app.screen() {
-        Screen::Course(_) => match code {
-            KeyCode::Up | KeyCode::Char('k') => Some(M::Up),
-            KeyCode::Down | KeyCode::Char('j') => Some(M::Down),
-            KeyCode::Home => Some(M::ListStart),
-            KeyCode::End => Some(M::ListEnd),
-            KeyCode::Enter | KeyCode::Right => Some(M::Open),
-            KeyCode::Char('e') => Some(M::Explore),
-            KeyCode::Char('n') => Some(M::Continue),
-            KeyCode::Char('p') => Some(M::Review),
-            _ => None,
-        },
-        Screen::Review(_) => match code {
-            KeyCode::Enter | KeyCode::Right => Some(M::Open),
-            KeyCode::Char('n') => Some(M::Continue),
-            _ => list_key(code),
-        },
-        Screen::Lesson(state) => lesson_key(app, state, code),
-        Screen::Sandbox(_) if code == KeyCode::Char('e') => Some(M::Explore),
-        Screen::Sandbox(_) => timeline_key(code).or_else(|| scroll_key(code)),
-        Screen::Explorer(state) => explorer::message_for_key(state, code),
-        Screen::Exercise(state) => exercise_key(state, code),
-    }
-}
-
-/// The keys of a list: ↑↓ (and vi's k j) a row, Home/End the first and
-/// last. The same in every list, so a learner learns them once.
-fn list_key(code: KeyCode) -> Option<Message> {
-    match code {
-        KeyCode::Up | KeyCode::Char('k') => Some(Message::Up),
-        KeyCode::Down | KeyCode::Char('j') => Some(Message::Down),
-        KeyCode::Home => Some(Message::ListStart),
-        KeyCode::End => Some(Message::ListEnd),
-        _ => None,
-    }
-}
-
-/// The keys that change a value, the same in the design, break and
-/// explorer panels: → or Space the next choice, ← the previous.
-fn value_key(code: KeyCode) -> Option<Message> {
-    match code {
-        KeyCode::Right | KeyCode::Char(' ') => Some(Message::Adjust { forward: true }),
-        KeyCode::Left => Some(Message::Adjust { forward: false }),
-        _ => None,
-    }
-}
-
-/// Tab and Shift-Tab: the next and previous item of an exercise, wrapping.
-fn item_key(code: KeyCode) -> Option<Message> {
-    match code {
-        KeyCode::Tab => Some(Message::NextItem),
-        KeyCode::BackTab => Some(Message::PrevItem),
-        _ => None,
-    }
-}
-
-/// The SQL editor's keys while typing.
-fn sql_edit_key(code: KeyCode) -> Option<Message> {
-    let key = match code {
-        KeyCode::Esc => return Some(Message::StopEditSql),
-        KeyCode::Tab => return Some(Message::NextItem),
-        KeyCode::BackTab => return Some(Message::PrevItem),
-        KeyCode::Char(c) => SqlKey::Type(c),
-        KeyCode::Enter => SqlKey::Type('\n'),
-        KeyCode::Backspace => SqlKey::Backspace,
-        KeyCode::Delete => SqlKey::Delete,
-        KeyCode::Left => SqlKey::Left,
-        KeyCode::Right => SqlKey::Right,
-        KeyCode::Up => SqlKey::Up,
-        KeyCode::Down => SqlKey::Down,
-        KeyCode::Home => SqlKey::Home,
-        KeyCode::End => SqlKey::End,
-        _ => return None,
-    };
-    Some(Message::Sql(key))
-}
-
-/// The keys that move along a timeline.
-fn timeline_key(code: KeyCode) -> Option<Message> {
-    match code {
-        KeyCode::Left => Some(Message::StepBack),
-        KeyCode::Right => Some(Message::StepForward),
-        KeyCode::Home => Some(Message::FirstStep),
-        KeyCode::End => Some(Message::LastStep),
-        KeyCode::Char(' ') => Some(Message::PlayPause),
-        _ => None,
-    }
-}
-
-/// The keys that scroll a text by a line or a page.
-fn scroll_key(code: KeyCode) -> Option<Message> {
-    match code {
-        KeyCode::Up | KeyCode::Char('k') => Some(Message::ScrollUp),
-        KeyCode::Down | KeyCode::Char('j') => Some(Message::ScrollDown),
-        KeyCode::PageUp => Some(Message::PageUp),
-        KeyCode::PageDown => Some(Message::PageDown),
-        _ => None,
-    }
-}
-
-/// The lesson reader's keys: pages, and on the exercises page the list.
-fn lesson_key(app: &App, state: &LessonState, code: KeyCode) -> Option<Message> {
-    use Message as M;
-    let lesson = app.lessons().get(state.lesson);
-    let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
-    let timeline = lesson
-        .and_then(|l| l.sections.get(state.page))
-        .is_some_and(|s| s.scenario.is_some());
-    let practice = !exercises_page
-        && lesson.is_some_and(|l| !layout::level_exercises(l, state.page).is_empty());
-    match code {
-        KeyCode::Char('p') => Some(M::Review),
-        KeyCode::Tab if practice => Some(M::NextItem),
-        KeyCode::BackTab if practice => Some(M::PrevItem),
-        KeyCode::Enter if practice => Some(M::Open),
-        KeyCode::Left => Some(M::PrevPage),
-        KeyCode::Right => Some(M::NextPage),
-        KeyCode::Up
-        | KeyCode::Char('k')
-        | KeyCode::Home
-        | KeyCode::End
-        | KeyCode::Down
-        | KeyCode::Char('j')
-            if exercises_page =>
-        {
-            list_key(code)
-        }
-        KeyCode::Enter if exercises_page => Some(M::Open),
-        KeyCode::Enter => Some(M::NextPage),
-        KeyCode::Char(' ') => Some(M::PageDown),
-        KeyCode::Char('t') if timeline => Some(M::OpenTimeline),
-        _ => scroll_key(code),
-    }
-}
-
-/// An exercise's keys: hints, the solution and submitting, then those of
-/// its kind.
-fn exercise_key(state: &ExerciseState, code: KeyCode) -> Option<Message> {
-    use Message as M;
-    let common = match code {
-        KeyCode::Char('h') => Some(M::Hint),
-        KeyCode::Char('s') => Some(M::Solution),
-        KeyCode::Enter => Some(M::Submit),
-        _ => None,
-    };
-    let own = match &state.work {
-        Work::Mark => match code {
-            KeyCode::Char('m') => Some(M::ToggleMark),
-            KeyCode::Tab => Some(M::NextCandidate),
-            KeyCode::BackTab => Some(M::PrevCandidate),
-            _ => timeline_key(code).or_else(|| scroll_key(code)),
-        },
-        Work::Predict { .. } => match code {
-            KeyCode::Char('o') => Some(M::Predict(Outcome::Ok)),
-            KeyCode::Char('r') => Some(M::Predict(Outcome::Rejected)),
-            KeyCode::Char('d') => Some(M::Predict(Outcome::Duplicate)),
-            KeyCode::Char('n') => Some(M::Predict(Outcome::Noop)),
-            KeyCode::Char('w') => Some(M::Predict(Outcome::Waiting)),
-            KeyCode::Tab => Some(M::NextCandidate),
-            KeyCode::BackTab => Some(M::PrevCandidate),
-            _ => timeline_key(code).or_else(|| scroll_key(code)),
-        },
-        Work::Editor(work) => editor_key(state, work, code),
-        // Not typing: the statements are graded, the slots switched, the
-        // panel scrolled; e types again.
-        Work::Sql(_) => match code {
-            KeyCode::Char('e') => Some(M::EditSql),
-            _ => item_key(code)
-                .or_else(|| scroll_key(code))
-                .or_else(|| page_key(code)),
-        },
-        Work::Quiz { order, .. } => match code {
-            KeyCode::Char(' ') => Some(M::Choose),
-            // By the number shown beside the option, in this learner's order.
-            KeyCode::Char(digit @ '1'..='9') => digit
-                .to_digit(10)
-                .and_then(|d| u8::try_from(d - 1).ok())
-                .filter(|at| usize::from(*at) < order.len())
-                .map(M::ChooseAt),
-            _ => list_key(code)
-                .or_else(|| item_key(code))
-                .or_else(|| page_key(code)),
-        },
-    };
-    common.or(own)
-}
-
-/// The editor's keys, design and break alike: ↑↓ a row, Tab the next item
-/// of the row (a step's field; in a design, the next knob), ←→ or Space
-/// its value; a schedule's steps are also added, deleted and moved.
-fn editor_key(state: &ExerciseState, work: &EditorWork, code: KeyCode) -> Option<Message> {
-    use Message as M;
-    let typed = state
-        .editor_field()
-        .is_some_and(|f| matches!(f.input, Input::Number { .. }));
-    let schedule = work.kind == EditorKind::Schedule;
-    match code {
-        // A number typed (the first digit replaces it).
-        KeyCode::Char(digit @ '0'..='9') if typed => digit
-            .to_digit(10)
-            .and_then(|d| u8::try_from(d).ok())
-            .map(M::TickDigit),
-        KeyCode::Backspace if typed => Some(M::TickErase),
-        // The keys of an earlier version, kept: harmless aliases.
-        KeyCode::Char('+' | '=') if schedule => Some(M::Adjust { forward: true }),
-        KeyCode::Char('-') if schedule => Some(M::Adjust { forward: false }),
-        KeyCode::Char('a') | KeyCode::Insert if schedule => Some(M::AddStep),
-        KeyCode::Char('x') | KeyCode::Delete if schedule => Some(M::DeleteStep),
-        KeyCode::Char('[') if schedule => Some(M::MoveStep { later: false }),
-        KeyCode::Char(']') if schedule => Some(M::MoveStep { later: true }),
-        KeyCode::Char('t') => Some(M::OpenTimeline),
-        _ => list_key(code)
-            .or_else(|| value_key(code))
-            .or_else(|| item_key(code))
-            .or_else(|| page_key(code)),
-    }
-}
-
-/// PgUp/PgDn, where ↑↓ choose rows and the panel scrolls by page.
-fn page_key(code: KeyCode) -> Option<Message> {
-    match code {
-        KeyCode::PageUp => Some(Message::PageUp),
-        KeyCode::PageDown => Some(Message::PageDown),
         _ => None,
     }
 }
@@ -509,6 +133,15 @@ fn back(app: &mut App) {
     if app.help {
         app.help = false;
     } else if app.screens.len() > 1 {
+        // Back on the map from a lesson: a relaunch opens the map too.
+        if matches!(app.screens.last(), Some(Screen::Lesson(_)))
+            && matches!(
+                app.screens.get(app.screens.len() - 2),
+                Some(Screen::Course(_))
+            )
+        {
+            app.session.leave_lesson();
+        }
         // Leaving an exercise keeps its answer for when it is reopened.
         if let Some(Screen::Exercise(mut state)) = app.screens.pop() {
             // The session keeps the answer (the progress record, for the
@@ -698,13 +331,23 @@ fn first_of_level(app: &App, state: &LessonState) -> usize {
 /// Opens exercise `exercise` of lesson `lesson` with its level's page
 /// under it, so Esc goes where it would had the learner walked there.
 fn open_in_lesson(app: &mut App, lesson: usize, exercise: usize) -> Nav {
-    let Some(next) = app.exercise_state(lesson, exercise) else {
-        return Nav::Stay;
-    };
     let page = app
         .lessons()
         .get(lesson)
         .map_or(0, |l| l.level_of(exercise));
+    if app.session.read_first(lesson, exercise) {
+        // The level's text first; the exercise is the one Enter opens.
+        app.set_position(lesson, page);
+        return Nav::PushAll(vec![Screen::Lesson(LessonState {
+            lesson,
+            page,
+            scroll: 0,
+            exercise,
+        })]);
+    }
+    let Some(next) = app.exercise_state(lesson, exercise) else {
+        return Nav::Stay;
+    };
     app.set_position(lesson, page);
     Nav::PushAll(vec![
         Screen::Lesson(LessonState {

@@ -436,9 +436,9 @@ pub(crate) fn sql_title(work: &SqlWork, lang: Lang) -> String {
         .enumerate()
         .map(|(index, slot)| {
             if index == work.slot {
-                format!("[{}]", slot.name())
+                format!("[{}]", slot.tab_label(lang))
             } else {
-                slot.name().to_owned()
+                slot.tab_label(lang)
             }
         })
         .collect();
@@ -517,11 +517,14 @@ fn sql_statement_lines(
         let chars: Vec<char> = line.chars().collect();
         let here = (work.editing && (offset..=offset + chars.len()).contains(&cursor))
             .then(|| cursor - offset);
-        let pieces = chars.len().div_ceil(room).max(1)
-            + usize::from(here.is_some_and(|at| at == chars.len() && at > 0 && at % room == 0));
-        for piece in 0..pieces {
-            let start = piece * room;
-            let end = (start + room).min(chars.len());
+        let mut pieces = word_pieces(&chars, room);
+        // The cursor after a full last piece starts a piece of its own.
+        if here == Some(chars.len()) && pieces.last().is_some_and(|(s, e)| e - s >= room) {
+            pieces.push((chars.len(), chars.len()));
+        }
+        let count = pieces.len();
+        for (piece, (start, end)) in pieces.into_iter().enumerate() {
+            let last = piece + 1 == count;
             let gutter = if piece == 0 {
                 format!("{:>3}│", number + 1)
             } else {
@@ -533,7 +536,7 @@ fn sql_statement_lines(
                     .get(from..to)
                     .map_or_else(String::new, |c| c.iter().collect())
             };
-            match here.filter(|at| (start..start + room).contains(at)) {
+            match here.filter(|&at| (start..end).contains(&at) || (last && at == end)) {
                 Some(at) => {
                     focus = Some(lines.len());
                     let under = chars.get(at).map_or(" ".to_owned(), char::to_string);
@@ -548,6 +551,25 @@ fn sql_statement_lines(
         offset += chars.len() + 1;
     }
     (lines, focus)
+}
+
+/// A line cut into pieces of at most `room` characters, each ending after
+/// a space where one falls within it, so a word is never split ("fen/ce")
+/// unless it alone is longer than a piece.
+fn word_pieces(chars: &[char], room: usize) -> Vec<(usize, usize)> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    while chars.len() - start > room {
+        let hard = start + room;
+        let cut = (start + 1..=hard)
+            .rev()
+            .find(|&at| chars.get(at - 1) == Some(&' '))
+            .unwrap_or(hard);
+        pieces.push((start, cut));
+        start = cut;
+    }
+    pieces.push((start, chars.len()));
+    pieces
 }
 
 /// Under the statement: that it runs now, or what SQLite refused and the

@@ -20,29 +20,6 @@ use crate::app::model::App;
 use crate::app::text;
 use crate::app::theme::Theme;
 
-/// The footer's keys for the explorer.
-pub(crate) fn keys(state: &ExplorerState, lang: Lang) -> Vec<(&'static str, &'static str)> {
-    if state.running() {
-        return vec![
-            ("c", lang.pick("cancel", "取消")),
-            ("Esc", lang.pick("cancel", "取消")),
-        ];
-    }
-    let mut keys = vec![("Enter", lang.pick("run", "运行"))];
-    if let Run::Done { report, .. } = &state.run
-        && report.counterexample.is_some()
-    {
-        keys.push(("t", lang.pick("timeline", "时间线")));
-    }
-    keys.extend([
-        ("↑↓", lang.pick("setting", "设置")),
-        ("←→", lang.pick("change", "更改")),
-        ("Esc", lang.pick("back", "返回")),
-        ("l", lang.other().own_name()),
-    ]);
-    keys
-}
-
 /// What the help overlay says about this screen.
 pub(crate) fn help(lang: Lang) -> [&'static str; 3] {
     lang.pick(

@@ -19,11 +19,11 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use sim_core::Lang;
 use sim_core::course::EditorKind;
 
-use super::layout;
-use super::model::{App, ExerciseState, LessonState, Screen, SqlWork, Work};
+use super::model::{App, ExerciseState, Screen, Work};
 use super::text;
 use super::theme::Theme;
 use super::timeline::{GLYPH_LEGEND, action_name};
+use super::{keys, layout};
 
 /// Below this the screens give way to a request for a larger window.
 pub(crate) use super::layout::clamp_scroll;
@@ -89,335 +89,11 @@ fn render_too_small(frame: &mut Frame<'_>, area: Rect, lang: Lang, theme: Theme)
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// `(key, what it does)` for the current screen, most useful first.
-pub(crate) fn screen_keys(app: &App) -> Vec<(&'static str, &'static str)> {
-    let mut keys = screen_keys_all(app);
-    if app.screens.len() < 2 {
-        keys.retain(|(key, _)| *key != "Esc");
-    }
-    keys
-}
-
-fn screen_keys_all(app: &App) -> Vec<(&'static str, &'static str)> {
-    // Descriptions in the learner's language; `l` offers the other one.
-    let lang = app.lang();
-    let other = lang.other().own_name();
-    match app.screen() {
-        Screen::Course(_) => vec![
-            ("↑↓", lang.pick("choose", "选择")),
-            ("Enter", lang.pick("open", "打开")),
-            ("n", lang.pick("next unfinished", "下一道未完成")),
-            ("e", lang.pick("explore", "探索")),
-            ("l", other),
-            ("p", lang.pick("progress", "进度")),
-            ("Home/End", lang.pick("first/last", "首项/末项")),
-        ],
-        Screen::Lesson(state) => lesson_keys(app, state),
-        Screen::Review(_) => vec![
-            ("↑↓", lang.pick("choose", "选择")),
-            ("Enter", lang.pick("open", "打开")),
-            ("n", lang.pick("next unfinished", "下一道未完成")),
-            ("Esc", lang.pick("back", "返回")),
-            ("l", other),
-            ("Home/End", lang.pick("first/last", "首项/末项")),
-        ],
-        Screen::Sandbox(_) => vec![
-            ("←→", lang.pick("step", "单步")),
-            ("Home/End", lang.pick("start/end", "开头/结尾")),
-            ("Space", lang.pick("play", "播放")),
-            ("↑↓", lang.pick("scroll", "滚动")),
-            ("Esc", lang.pick("back", "返回")),
-            ("l", other),
-            ("e", lang.pick("explore", "探索")),
-        ],
-        Screen::Explorer(state) => explorer::keys(state, app.lang()),
-        Screen::Exercise(state) => exercise_keys(state, app.lang()),
-    }
-}
-
-/// The lesson reader's keys: the list's on the exercises page, else the
-/// pages' (and the timeline's when the section has a scenario).
-fn lesson_keys(app: &App, state: &LessonState) -> Vec<(&'static str, &'static str)> {
-    let lang = app.lang();
-    let other = lang.other().own_name();
-    let lesson = app.lessons().get(state.lesson);
-    let exercises_page = lesson.is_some_and(|l| state.page >= l.sections.len());
-    if exercises_page {
-        vec![
-            ("↑↓", lang.pick("choose", "选择")),
-            ("Enter", lang.pick("open", "打开")),
-            ("←", lang.pick("page", "翻页")),
-            ("Esc", lang.pick("back", "返回")),
-            ("l", other),
-            ("p", lang.pick("progress", "进度")),
-            ("Home/End", lang.pick("first/last", "首项/末项")),
-        ]
-    } else {
-        let timeline = lesson
-            .and_then(|l| l.sections.get(state.page))
-            .is_some_and(|s| s.scenario.is_some());
-        let practice = lesson.is_some_and(|l| !layout::level_exercises(l, state.page).is_empty());
-        let mut keys = vec![("←→", lang.pick("level", "关卡"))];
-        if practice {
-            keys.push(("Enter", lang.pick("exercise", "练习")));
-        }
-        keys.push(("↑↓", lang.pick("scroll", "滚动")));
-        if timeline {
-            keys.push(("t", lang.pick("timeline", "时间线")));
-        }
-        keys.extend([
-            ("Esc", lang.pick("back", "返回")),
-            ("l", other),
-            ("p", lang.pick("progress", "进度")),
-        ]);
-        if practice {
-            keys.push(("Tab", lang.pick("next exercise", "下一道练习")));
-        }
-        keys
-    }
-}
-
-/// The label of the digit keys that pick a quiz's options, by how many.
-const DIGIT_LABELS: [&str; 9] = ["1", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "1-9"];
-
-/// Keys the app also takes that the footer leaves out for room: the vi
-/// rows and the keys of an earlier version, listed in the help so that it
-/// names every key the screen handles (a test checks they agree).
-pub(crate) fn screen_aliases(app: &App) -> Vec<(&'static str, &'static str)> {
-    let lang = app.lang();
-    let rows = ("k j", lang.pick("as ↑↓", "同 ↑↓"));
-    match app.screen() {
-        Screen::Course(_) | Screen::Review(_) => {
-            vec![rows, ("→", lang.pick("as Enter", "同 Enter"))]
-        }
-        Screen::Lesson(state) => {
-            let exercises_page = app
-                .lessons()
-                .get(state.lesson)
-                .is_some_and(|l| state.page >= l.sections.len());
-            let mut keys = vec![
-                rows,
-                ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
-                ("→", lang.pick("next page", "下一页")),
-                ("Space", lang.pick("as PgDn", "同 PgDn")),
-            ];
-            let practice = app.lessons().get(state.lesson).is_some_and(|l| {
-                !exercises_page && !layout::level_exercises(l, state.page).is_empty()
-            });
-            if !exercises_page && !practice {
-                keys.push(("Enter", lang.pick("next page", "下一页")));
-            }
-            if practice {
-                keys.push(("Shift-Tab", lang.pick("as Tab, backwards", "同 Tab，反向")));
-            }
-            keys
-        }
-        Screen::Sandbox(_) => vec![
-            rows,
-            ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
-        ],
-        Screen::Explorer(state) if state.running() => vec![("l", app.lang().other().own_name())],
-        Screen::Explorer(state) => {
-            let mut keys = vec![
-                rows,
-                ("Space", lang.pick("as →", "同 →")),
-                ("r", lang.pick("as Enter", "同 Enter")),
-                ("Home/End", lang.pick("first/last setting", "首项/末项设置")),
-                ("PgUp/PgDn", lang.pick("scroll the result", "滚动结果")),
-            ];
-            if state.form.takes_digits(state.setting()) {
-                keys.extend([
-                    ("0-9", lang.pick("type a seed", "输入种子")),
-                    ("Backspace", lang.pick("erase a digit", "删除一位")),
-                ]);
-            }
-            keys
-        }
-        Screen::Exercise(_) if app.sql_running() => Vec::new(),
-        Screen::Exercise(state) => {
-            let mut keys = exercise_aliases(state, app.lang());
-            keys.push(("Shift-Tab", lang.pick("as Tab, backwards", "同 Tab，反向")));
-            keys
-        }
-    }
-}
-
-/// An exercise's keys beyond its footer (see [`screen_aliases`]).
-fn exercise_aliases(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'static str)> {
-    let rows = ("k j", lang.pick("as ↑↓", "同 ↑↓"));
-    match &state.work {
-        Work::Mark | Work::Predict { .. } => vec![
-            ("↑↓", lang.pick("scroll the panel", "滚动面板")),
-            rows,
-            ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
-        ],
-        Work::Editor(work) if work.kind == EditorKind::Design => vec![rows],
-        Work::Quiz { .. } => vec![rows],
-        Work::Sql(work) if work.editing => vec![("Space", lang.pick("type a space", "输入空格"))],
-        Work::Sql(_) => vec![
-            rows,
-            ("PgUp/PgDn", lang.pick("scroll by a page", "按页滚动")),
-        ],
-        Work::Editor(_) => {
-            let mut keys = vec![
-                rows,
-                ("+ = -", lang.pick("as → → ←", "同 → → ←")),
-                ("Insert/Delete", lang.pick("as a x", "同 a x")),
-            ];
-            if (state.editor_field())
-                .is_some_and(|f| matches!(f.input, sim_core::course::Input::Number { .. }))
-            {
-                keys.extend([
-                    ("0-9", lang.pick("type the tick", "输入 tick")),
-                    ("Backspace", lang.pick("erase a digit", "删除一位")),
-                ]);
-            }
-            keys
-        }
-    }
-}
-
-/// Keys and what they do, in the footer's order.
-type Keys = Vec<(&'static str, &'static str)>;
-
-/// An exercise's keys: its kind's own, then those every kind shares.
-fn exercise_keys(state: &ExerciseState, lang: Lang) -> Vec<(&'static str, &'static str)> {
-    if let Work::Sql(work) = &state.work
-        && let Some(keys) = sql_busy_keys(work, lang)
-    {
-        return keys;
-    }
-    // Each kind's own keys, then those every kind shares, then the keys
-    // that only save presses (the footer drops these first at 80 columns).
-    let (mut keys, later) = kind_keys(state, lang);
-    keys.extend([
-        ("h", lang.pick("hint", "提示")),
-        ("Esc", lang.pick("back", "返回")),
-        ("s", lang.pick("solution", "解答")),
-    ]);
-    keys.extend(later);
-    // Where ↑↓ choose rows, the panel scrolls by page.
-    if matches!(state.work, Work::Editor(_) | Work::Quiz { .. }) {
-        keys.push(("PgUp/PgDn", lang.pick("scroll", "滚动")));
-    }
-    keys.push(("l", lang.other().own_name()));
-    keys
-}
-
-/// A SQL exercise's only keys while its statement is typed or run, if it
-/// is: typing, every printable key is text and Esc alone leaves it;
-/// running, the exercise waits and Esc cancels.
-fn sql_busy_keys(work: &SqlWork, lang: Lang) -> Option<Keys> {
-    if work.running.is_some() {
-        return Some(vec![
-            ("Esc", lang.pick("cancel the run", "取消运行")),
-            ("l", lang.other().own_name()),
-        ]);
-    }
-    work.editing.then(|| {
-        vec![
-            ("Esc", lang.pick("done typing", "结束输入")),
-            ("Tab", lang.pick("next statement", "下一条语句")),
-            ("Enter", lang.pick("new line", "换行")),
-            ("←→", lang.pick("move", "移动")),
-            ("↑↓", lang.pick("line", "换行移动")),
-            ("Home/End", lang.pick("line start/end", "行首/行尾")),
-            ("Backspace", lang.pick("erase left", "删除左边")),
-            ("Delete", lang.pick("erase right", "删除右边")),
-            ("!-~", lang.pick("type", "输入")),
-        ]
-    })
-}
-
-/// An exercise kind's own keys, and the ones that only save presses.
-fn kind_keys(state: &ExerciseState, lang: Lang) -> (Keys, Keys) {
-    let home_end = ("Home/End", lang.pick("start/end", "开头/结尾"));
-    let first_last = ("Home/End", lang.pick("first/last", "首项/末项"));
-    match &state.work {
-        Work::Sql(_) => (
-            vec![
-                ("Enter", lang.pick("run the cases", "运行用例")),
-                ("e", lang.pick("edit", "编辑")),
-                ("Tab", lang.pick("next statement", "下一条语句")),
-                ("↑↓", lang.pick("scroll", "滚动")),
-            ],
-            vec![],
-        ),
-        Work::Mark => (
-            vec![
-                ("Tab", lang.pick("next ○", "下一个 ○")),
-                ("m", lang.pick("mark", "标记")),
-                ("Enter", lang.pick("submit", "提交")),
-                ("←→", lang.pick("step", "单步")),
-            ],
-            vec![("Space", lang.pick("play", "播放")), home_end],
-        ),
-        Work::Predict { .. } => (
-            vec![
-                ("Tab", lang.pick("next ?", "下一个 ?")),
-                (
-                    "o r d n w",
-                    lang.pick("ok/rejected/dup/noop/wait", "成功/拒绝/重复/无操作/等待"),
-                ),
-                ("Enter", lang.pick("submit", "提交")),
-                ("←→", lang.pick("step", "单步")),
-            ],
-            vec![("Space", lang.pick("play", "播放")), home_end],
-        ),
-        Work::Editor(work) if work.kind == EditorKind::Design => (
-            vec![
-                ("↑↓", lang.pick("knob", "选项")),
-                ("←→/Space", lang.pick("change", "更改")),
-                ("Enter", lang.pick("submit", "提交")),
-                ("t", lang.pick("counterexample", "反例")),
-            ],
-            vec![("Tab", lang.pick("next knob", "下一个选项")), first_last],
-        ),
-        Work::Editor(_) => (
-            vec![
-                ("↑↓", lang.pick("step", "步骤")),
-                ("Tab", lang.pick("field", "字段")),
-                ("←→/Space", lang.pick("change", "更改")),
-                ("Enter", lang.pick("submit", "提交")),
-                ("a", lang.pick("add", "添加")),
-                ("x", lang.pick("delete", "删除")),
-                ("[ ]", lang.pick("move", "移动")),
-                ("t", lang.pick("timeline", "时间线")),
-            ],
-            vec![first_last],
-        ),
-        Work::Quiz {
-            multiple, order, ..
-        } => quiz_keys(*multiple, order.len(), lang),
-    }
-}
-
-/// A quiz's keys: a digit per option (one chooses, several toggle).
-fn quiz_keys(multiple: bool, options: usize, lang: Lang) -> (Keys, Keys) {
-    let first_last = ("Home/End", lang.pick("first/last", "首项/末项"));
-    (
-        vec![
-            (
-                DIGIT_LABELS[options.clamp(1, DIGIT_LABELS.len()) - 1],
-                if multiple {
-                    lang.pick("choose/unchoose", "选中/取消")
-                } else {
-                    lang.pick("choose", "选择")
-                },
-            ),
-            ("Enter", lang.pick("submit", "提交")),
-            ("↑↓", lang.pick("option", "选项")),
-            ("Space", lang.pick("choose", "选择")),
-        ],
-        vec![("Tab", lang.pick("next option", "下一个选项")), first_last],
-    )
-}
-
-fn key_spans(keys: &[(&str, &str)], theme: Theme) -> Vec<Span<'static>> {
+fn key_spans(keys: &[(&str, &str)], gap: &'static str, theme: Theme) -> Vec<Span<'static>> {
     let mut spans = Vec::new();
     for (index, (key, what)) in keys.iter().enumerate() {
         if index > 0 {
-            spans.push(Span::raw("  "));
+            spans.push(Span::raw(gap));
         }
         spans.push(Span::styled((*key).to_owned(), theme.key()));
         spans.push(Span::styled(format!(" {what}"), theme.plain()));
@@ -435,35 +111,13 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App) {
         spans.push(Span::styled(status, theme.warn()));
         spans.push(Span::raw(" ".repeat(footer.pad)));
     }
-    spans.extend(key_spans(&footer.keys, theme));
+    spans.extend(key_spans(&footer.keys, "  ", theme));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 /// The footer at `width`: this screen's keys placed by [`layout::footer`].
 pub(crate) fn footer(app: &App, width: u16) -> layout::Footer {
-    layout::footer(app, width, screen_keys(app), footer_tail(app))
-}
-
-/// The footer's last two keys, help and quit.
-pub(crate) fn footer_tail(app: &App) -> Vec<(&'static str, &'static str)> {
-    // While a statement is typed, ? and q are text (Ctrl-C still quits).
-    if sql_typing(app) {
-        return Vec::new();
-    }
-    footer_tail_keys(app.lang()).to_vec()
-}
-
-/// Whether keys type into a SQL statement now.
-pub(crate) fn sql_typing(app: &App) -> bool {
-    matches!(app.screen(), Screen::Exercise(state) if matches!(&state.work, Work::Sql(work) if work.editing))
-}
-
-/// Help and quit, as the footer ends.
-fn footer_tail_keys(lang: Lang) -> [(&'static str, &'static str); 2] {
-    [
-        ("?", lang.pick("help", "帮助")),
-        ("q", lang.pick("quit", "退出")),
-    ]
+    layout::footer(app, width, keys::footer_keys(app), keys::footer_tail(app))
 }
 
 /// Clears `area` for an overlay. A wide character (Chinese) just left of
@@ -501,29 +155,7 @@ fn overlay_block(title: &str, theme: Theme) -> Block<'static> {
         .title(Span::styled(format!(" {title} "), theme.title()))
 }
 
-/// Every key the help lists for the current screen, as `(key, what it
-/// does)`: the footer's, help and quit, and the aliases. A test checks
-/// these are exactly the keys the screen handles.
-pub(crate) fn help_keys(app: &App) -> Vec<(&'static str, &'static str)> {
-    let lang = app.lang();
-    let mut keys = screen_keys(app);
-    if sql_typing(app) {
-        keys.extend(screen_aliases(app));
-        return keys;
-    }
-    keys.extend([
-        ("?", lang.pick("this help", "本帮助")),
-        (
-            "q",
-            lang.pick(
-                "quit, from anywhere (Ctrl-C too)",
-                "退出，任何界面都可以（Ctrl-C 亦可）",
-            ),
-        ),
-    ]);
-    keys.extend(screen_aliases(app));
-    keys
-}
+pub(crate) use super::keys::help_keys;
 
 /// The help overlay's width and its text at that width.
 pub(crate) fn help_lines(app: &App, body: Rect) -> (u16, Vec<Line<'static>>) {
@@ -725,18 +357,8 @@ fn render_notice(frame: &mut Frame<'_>, body: Rect, app: &App) {
         }
     }
     lines.push(Line::default());
-    lines.push(Line::from(vec![
-        Span::styled("Enter", theme.key()),
-        Span::styled(
-            format!(" {}   ", app.lang().pick("continue", "继续")),
-            theme.plain(),
-        ),
-        Span::styled("q", theme.key()),
-        Span::styled(
-            format!(" {}", app.lang().pick("quit", "退出")),
-            theme.plain(),
-        ),
-    ]));
+    let notice_keys = keys::notice_keys(app.lang());
+    lines.push(Line::from(key_spans(&notice_keys, "   ", theme)));
     let height = (lines.len() as u16 + 2).min(body.height);
     let area = centered(body, width, height);
     clear_overlay(frame, area);
