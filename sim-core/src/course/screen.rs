@@ -127,7 +127,8 @@ pub struct Item {
     pub index: u32,
     /// `step 3`, `option 2`.
     pub label: String,
-    /// The learner's choice in words (`⚑ marked`, `rejected`, `chosen`),
+    /// The learner's choice in words (`● marked as must be refused`,
+    /// `Your prediction: refused`, `chosen`),
     /// `None`: nothing chosen.
     pub choice: Option<String>,
     pub chosen: bool,
@@ -1256,6 +1257,43 @@ options = [
         assert_eq!(named.first().copied(), first_wrong);
         assert_eq!(named.len(), 1);
         assert!(second.items.iter().all(|i| i.why.is_none()));
+        Ok(())
+    }
+
+    #[test]
+    fn a_mark_steps_key_shows_only_beside_the_worked_solution_and_an_emptied_answer_shows_empty()
+    -> Result<(), CourseError> {
+        let mut course = CourseSession::from_sources(&[("nap", NAP)])?;
+        let opened = course.act("nap", "mark", &Act::Open, Lang::En)?;
+        let choosing = opened
+            .choosing
+            .as_ref()
+            .ok_or(CourseError::MissingScenario)?;
+        assert!(choosing.on_timeline && choosing.pick == Pick::Any);
+        let first = opened.items.first().map_or(0, |i| i.index);
+        let marked = course.act(
+            "nap",
+            "mark",
+            &hand_in(serde_json::json!([first])),
+            Lang::En,
+        )?;
+        assert!(marked.items.iter().all(|i| i.key.is_none()));
+        assert_eq!(marked.items.first().map(|i| i.sign.as_str()), Some("●"));
+        let shown = course.act("nap", "mark", &Act::Solution, Lang::En)?;
+        assert!(shown.items.iter().all(|i| i.key.is_some()));
+        // Emptied: drawn as such, while the last answer kept stays.
+        let emptied = course.act(
+            "nap",
+            "mark",
+            &Act::Change {
+                answer: serde_json::json!([]),
+            },
+            Lang::En,
+        )?;
+        assert!(emptied.items.iter().all(|i| !i.chosen && i.sign == "○"));
+        assert!(course.last_answer("nap", "mark").is_some());
+        let left = course.act("nap", "mark", &Act::Leave, Lang::En)?;
+        assert!(left.items.iter().all(|i| i.key.is_none()));
         Ok(())
     }
 
