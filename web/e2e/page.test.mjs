@@ -152,7 +152,7 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     await exercise.scrollIntoViewIfNeeded();
     // Every candidate marked is wrong (lint: some step must be allowed);
     // the solution, computed by the page's simulator, then names the key.
-    for (const box of await exercise.locator('.candidates input[type=checkbox]').all()) await box.check();
+    for (const box of await exercise.locator('.items input[type=checkbox]').all()) await box.check();
     await exercise.getByRole('button', { name: 'Check my answer' }).click();
     await exercise.locator('.feedback .verdict.bad').waitFor();
     assert.match(await exercise.locator('.exercise-status').textContent(), /1 try\b/);
@@ -160,8 +160,8 @@ test('the front door: two stories the engine ends, Start, lesson 1 solved, then 
     const keyText = (await exercise.locator('.key').textContent()).replace(/^[^:]*:\s*/, '');
     const key = [...keyText.matchAll(/\d+/g)].map((m) => Number(m[0]));
     assert.ok(key.length > 0, keyText);
-    for (const box of await exercise.locator('.candidates input[type=checkbox]').all()) await box.uncheck();
-    for (const step of key) await exercise.locator(`#mark-mark-after-the-nap-${step}`).check();
+    for (const box of await exercise.locator('.items input[type=checkbox]').all()) await box.uncheck();
+    for (const step of key) await exercise.locator(`#item-mark-after-the-nap-${step}`).check();
     await exercise.getByRole('button', { name: 'Check my answer' }).click();
     await exercise.locator('.feedback .verdict.good').waitFor();
     assert.match(await exercise.locator('.exercise-status').textContent(), /2 tries/);
@@ -243,7 +243,7 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   assert.equal(await exercise.getByRole('button', { name: 'Show the solution' }).isDisabled(), true);
   // Every step marked: wrong (some step must be allowed). The page says how
   // many are wrong, but no step's verdict or reason, and no takeaway.
-  const boxes = await exercise.locator('.candidates input[type=checkbox]').all();
+  const boxes = await exercise.locator('.items input[type=checkbox]').all();
   for (const box of boxes) await box.check();
   await exercise.getByRole('button', { name: 'Check my answer' }).click();
   const wrong = exercise.locator('.feedback .verdict.bad', { hasText: /of \d+ steps wrong/ });
@@ -261,8 +261,8 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   const first = Number((await exercise.locator('.feedback .verdict').textContent()).match(/the first: step (\d+)/)[1]);
   assert.equal(await exercise.locator('.feedback .grade-items li.wrong').count(), 1);
   assert.equal(await exercise.locator('svg.timeline-svg text.extra-cell.wrong').count(), 1);
-  assert.equal(await exercise.locator('.candidates .item-verdict').count(), 1);
-  assert.match(await exercise.locator(`#mark-mark-after-the-nap-${first}`).locator('xpath=ancestor::li').textContent(), /✗ wrong/);
+  assert.equal(await exercise.locator('.items .item-verdict').count(), 1);
+  assert.match(await exercise.locator(`#item-mark-after-the-nap-${first}`).locator('xpath=ancestor::li').textContent(), /✗ wrong/);
   const again = await exercise.locator('.feedback').textContent();
   assert.doesNotMatch(again, /must be refused|must be allowed|conservative|generation|Takeaway/, again);
   // Now the solution opens and names the key; a step A wrote after its own
@@ -281,7 +281,7 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   assert.match(await exercise.locator('.feedback').textContent(), /conservative/);
   assert.equal(await exercise.locator('.feedback .takeaway').count(), 1);
   // Mark the key by clicking the steps on the timeline, from no marks.
-  for (const box of await exercise.locator('.candidates input[type=checkbox]').all()) await box.uncheck();
+  for (const box of await exercise.locator('.items input[type=checkbox]').all()) await box.uncheck();
   const svg = exercise.locator('svg.timeline-svg');
   for (const step of key) await svg.locator(`rect.hit[data-step="${step}"]`).click();
   await exercise.getByRole('button', { name: 'Check my answer' }).click();
@@ -523,7 +523,7 @@ test('every exercise kind can be answered and graded', async () => {
   };
   // predict: choose an outcome for every asked step.
   const predict = page.locator('.exercise.kind-predict').first();
-  for (const select of await predict.locator('.predictions select').all()) await select.selectOption('ok');
+  for (const select of await predict.locator('.items select').all()) await select.selectOption('ok');
   assert.match(await graded(predict), /—/);
   // design: the start design is weak; the explorers find a counterexample.
   const design = page.locator('.exercise.kind-design').first();
@@ -639,7 +639,7 @@ test('quiz options come in the learner\'s own order, from the seed in the progre
     })), seed);
     await page.reload();
     await page.waitForSelector('main h1');
-    const labels = await quiz.locator('.option label').allTextContents();
+    const labels = await quiz.locator('.items label').allTextContents();
     // Numbered by position, whatever option is there.
     labels.forEach((label, at) => assert.match(label, new RegExp(`^\\s*${at + 1}\\. `)));
     orders.push(labels.map((label) => label.replace(/^\s*\d+\. /, '')));
@@ -648,20 +648,20 @@ test('quiz options come in the learner\'s own order, from the seed in the progre
   assert.ok(orders.some((order) => order.join('|') !== orders[0].join('|')), 'four seeds, one order');
   // A wrong try: it says the chosen option is wrong, and nothing else
   // under the verdict; no option is marked.
-  const wrongOption = quiz.locator('.option', { hasText: 'A has been stopped' });
+  const wrongOption = quiz.locator('.items li', { hasText: 'A has been stopped' });
   await wrongOption.locator('input').check();
   await quiz.getByRole('button', { name: 'Check my answer' }).click();
   await quiz.locator('.feedback > p.verdict.bad', { hasText: 'The option you chose is not right' }).waitFor();
   assert.equal(await quiz.locator('.feedback > *').count(), 1, await quiz.locator('.feedback').innerHTML());
-  assert.equal(await quiz.locator('.option .sym').count(), 0);
+  assert.equal(await quiz.locator('.item-verdict').count(), 0);
   // Again: the chosen option is marked wrong, and no other option at all.
   await quiz.getByRole('button', { name: 'Check my answer' }).click();
-  await quiz.locator('.option.wrong').waitFor();
-  assert.equal(await quiz.locator('.option .sym').count(), 1);
-  assert.match(await wrongOption.locator('.sym').textContent(), /✗ wrong/);
-  assert.equal(await quiz.locator('.option.right').count(), 0);
+  await quiz.locator('.item-verdict.wrong').waitFor();
+  assert.equal(await quiz.locator('.item-verdict').count(), 1);
+  assert.match(await wrongOption.locator('.item-verdict').textContent(), /✗ wrong/);
+  assert.equal(await quiz.locator('.item-verdict.right').count(), 0);
   // The choice is graded by the option, wherever it is shown.
-  await quiz.locator('.option', { hasText: 'A is still frozen' }).locator('input').check();
+  await quiz.locator('.items li', { hasText: 'A is still frozen' }).locator('input').check();
   await quiz.getByRole('button', { name: 'Check my answer' }).click();
   await quiz.locator('.feedback > p.verdict').waitFor();
   assert.match(await quiz.locator('.feedback > p.verdict').textContent(), /Right/);
@@ -978,7 +978,7 @@ test('in Chinese at 375 px no menu link, progress-table head or state breaks ins
 test('the last answer in the progress record (the terminal\'s too) comes back when the exercise is opened', async () => {
   const session = await open('#/lesson/01-liveness-vs-safety/mark-after-the-nap');
   const { page } = session;
-  const candidate = Number((await page.locator('.candidates input').first().getAttribute('id')).split('-').pop());
+  const candidate = Number((await page.locator('.items input').first().getAttribute('id')).split('-').pop());
   // A record as the terminal writes it: a wrong try at the quiz and marks
   // left on the mark exercise, each exercise's last answer kept with it.
   const record = JSON.parse(await page.evaluate(() => localStorage.getItem('fencelab.progress')));
@@ -996,11 +996,11 @@ test('the last answer in the progress record (the terminal\'s too) comes back wh
   await page.waitForSelector('main h1');
   await page.goto(base + '#/lesson/01-liveness-vs-safety/quiz-expiry');
   await page.locator('.exercise.kind-quiz').waitFor();
-  assert.ok(await page.locator('#quiz-quiz-expiry-1').isChecked(), 'the quiz choice is back');
-  assert.ok(!(await page.locator('#quiz-quiz-expiry-0').isChecked()));
-  assert.ok(await page.locator(`#mark-mark-after-the-nap-${candidate}`).isChecked(), 'the mark is back');
+  assert.ok(await page.locator('#item-quiz-expiry-1').isChecked(), 'the quiz choice is back');
+  assert.ok(!(await page.locator('#item-quiz-expiry-0').isChecked()));
+  assert.ok(await page.locator(`#item-mark-after-the-nap-${candidate}`).isChecked(), 'the mark is back');
   // A new try is kept in its place, for the terminal to show.
-  await page.locator('#quiz-quiz-expiry-0').check();
+  await page.locator('#item-quiz-expiry-0').check();
   const quiz = page.locator('.exercise.kind-quiz');
   await quiz.getByRole('button', { name: 'Check my answer' }).click();
   await quiz.locator('.feedback > p.verdict').waitFor();

@@ -14,9 +14,9 @@ use serde::Serialize;
 use serde_json::Value;
 use sim_core::course::{
     Act, CourseError, CourseSession, Edit, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
-    Lesson, Position, SelfCheck, SelfCheckLevel, concept_name, mark_candidates,
+    Lesson, Position, SelfCheck, SelfCheckLevel, concept_name,
 };
-use sim_core::{Lang, Outcome, Reveal, Scenario};
+use sim_core::{Lang, Reveal, Scenario};
 
 use crate::timeline::timeline;
 
@@ -28,14 +28,6 @@ include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
 pub struct Course {
     session: CourseSession,
 }
-
-const OUTCOMES: [Outcome; 5] = [
-    Outcome::Ok,
-    Outcome::Rejected,
-    Outcome::Duplicate,
-    Outcome::Noop,
-    Outcome::Waiting,
-];
 
 #[derive(Serialize)]
 struct ConceptJson<'a> {
@@ -155,34 +147,18 @@ struct ExerciseJson<'a> {
     /// Its level: the section it practises, from 0.
     level: usize,
     #[serde(flatten)]
-    details: Option<ExerciseDetails<'a>>,
+    sql: Option<SqlDetails>,
 }
 
-/// What each kind of exercise adds: the choices its answer offers (a
-/// design's and a break's are on its screen's editor instead).
+/// What a SQL exercise adds: the statements the learner writes and the
+/// parameters they may name (a design's and a break's choices are on its
+/// screen's editor, a mark's, predict's and quiz's are its screen's items).
 #[derive(Serialize)]
-#[serde(untagged)]
-enum ExerciseDetails<'a> {
-    Mark {
-        candidates: Vec<&'static str>,
-        candidate_steps: Vec<u32>,
-    },
-    Predict {
-        steps: Vec<u32>,
-        outcomes: [&'static str; 5],
-    },
-    Quiz {
-        multiple: bool,
-        /// In the order this learner sees them (the session's shuffle).
-        options: Vec<QuizOptionJson<'a>>,
-    },
-    /// The statements the learner writes, and the parameters they may name.
-    Sql {
-        slots: Vec<&'static str>,
-        params: [&'static str; 5],
-        /// The job table: its columns and states, in words.
-        table: String,
-    },
+struct SqlDetails {
+    slots: Vec<&'static str>,
+    params: [&'static str; 5],
+    /// The job table: its columns and states, in words.
+    table: String,
 }
 
 /// The front door: the problem, the two stories (each a full timeline and
@@ -217,12 +193,6 @@ struct NextJson<'a> {
 }
 
 /// A quiz option as shown: its authored index (what an answer names) and text.
-#[derive(Serialize)]
-struct QuizOptionJson<'a> {
-    index: usize,
-    text: &'a str,
-}
-
 fn to_value(shown: &impl Serialize) -> Value {
     serde_json::to_value(shown).unwrap_or_default()
 }
@@ -374,46 +344,16 @@ fn add_timelines(feedback: &FeedbackView, shown: &mut Value, lang: Lang) {
     }
 }
 
-/// What the exercise's kind adds to its JSON: the choices its answer offers.
-fn exercise_details<'a>(
-    session: &CourseSession,
-    lesson: &'a Lesson,
-    exercise: &'a Exercise,
-    lang: Lang,
-) -> Result<Option<ExerciseDetails<'a>>, CourseError> {
-    let scenario = exercise.kind.scenario().and_then(|i| lesson.scenario(i));
-    Ok(Some(match &exercise.kind {
-        ExerciseKind::Mark { candidates, .. } => ExerciseDetails::Mark {
-            candidates: candidates.iter().map(|a| a.name()).collect(),
-            candidate_steps: scenario
-                .map(|s| mark_candidates(s, candidates))
-                .unwrap_or_default(),
-        },
-        ExerciseKind::Predict { .. } => ExerciseDetails::Predict {
-            steps: session.asked_steps(&lesson.id, &exercise.id)?,
-            outcomes: OUTCOMES.map(Outcome::name),
-        },
-        ExerciseKind::Quiz { multiple, options } => ExerciseDetails::Quiz {
-            multiple: *multiple,
-            options: session
-                .quiz_order(&lesson.id, &exercise.id)?
-                .into_iter()
-                .filter_map(|index| {
-                    let option = options.get(index)?;
-                    Some(QuizOptionJson {
-                        index,
-                        text: option.text.get(lang),
-                    })
-                })
-                .collect(),
-        },
-        ExerciseKind::Sql { slots, .. } => ExerciseDetails::Sql {
+/// What a SQL exercise adds to its JSON.
+fn sql_details(exercise: &Exercise, lang: Lang) -> Option<SqlDetails> {
+    match &exercise.kind {
+        ExerciseKind::Sql { slots, .. } => Some(SqlDetails {
             slots: slots.iter().map(|slot| slot.name()).collect(),
             params: sim_core::sqllab::Slot::PARAMS,
             table: sim_core::sql::jobs_table_words(lang),
-        },
-        ExerciseKind::Design { .. } | ExerciseKind::Break { .. } => return Ok(None),
-    }))
+        }),
+        _ => None,
+    }
 }
 
 impl Course {
@@ -651,8 +591,6 @@ impl Course {
         exercise: &'a Exercise,
         lang: Lang,
     ) -> Result<ExerciseJson<'a>, CourseError> {
-        let session = &self.session;
-        let details = exercise_details(session, lesson, exercise, lang)?;
         Ok(ExerciseJson {
             id: &exercise.id,
             title: exercise.title(lang),
@@ -664,7 +602,7 @@ impl Course {
                 .and_then(|i| lesson.scenarios.get(i))
                 .map(|(name, _)| name.as_str()),
             level: lesson.section_of(exercise),
-            details,
+            sql: sql_details(exercise, lang),
         })
     }
 
@@ -792,9 +730,14 @@ mod tests {
             .and_then(|all| all.iter().find(|e| e["id"] == id))
             .cloned()
             .unwrap_or_default();
+        let items: Vec<u32> = (editor.as_ref().map(|s| s.items.as_slice()))
+            .unwrap_or_default()
+            .iter()
+            .map(|item| item.index)
+            .collect();
         match exercise["kind"].as_str() {
-            Some("mark") => exercise["candidate_steps"].clone(),
-            Some("predict") => json!({ exercise["steps"][0].to_string(): "ok" }),
+            Some("mark") => json!(items),
+            Some("predict") => json!({ items[0].to_string(): "ok" }),
             Some("quiz") => json!([0]),
             // What the editor shows: the design's start, the schedule given.
             Some("design" | "break") => editor.map(|s| s.answer).unwrap_or_default(),
@@ -1083,12 +1026,8 @@ mod tests {
     fn a_predict_timeline_hides_the_outcomes_it_asks_for() {
         let course = course();
         let (lesson, id) = first_of_kind(&course, "predict");
-        let value = course.lesson_json(&lesson, Lang::En).unwrap_or_default();
-        let exercise = value["exercises"]
-            .as_array()
-            .and_then(|list| list.iter().find(|e| e["id"] == json!(id)).cloned())
-            .unwrap_or_default();
-        let asked = exercise["steps"][0].as_u64().unwrap_or(0) as usize;
+        let screen = course.session.screen(&lesson, &id, Lang::En).unwrap();
+        let asked = screen.items[0].index as usize;
         let timeline = course
             .exercise_timeline(&lesson, &id, Lang::En)
             .unwrap_or_default();

@@ -10,7 +10,7 @@
 
 import init, { Course, sandbox, explorerChoices, engineVersion, pageWords, langOfLocale, sandboxSample } from './fencelab_web.js';
 import { h, clear, inline, paragraphs } from './dom.js';
-import { t, tf, outcomeKey, setWords, lang, langTag } from './strings.js';
+import { t, tf, setWords, lang, langTag } from './strings.js';
 import { renderTimeline } from './timeline.js';
 import { shareButton, decodeShare, ShareError } from './share.js';
 import { frontDoor } from './frontdoor.js';
@@ -433,7 +433,7 @@ function viewExercise(lesson, exercise) {
 
   const screen = JSON.parse(course.act(lesson.id, exercise.id, '{"act":"open"}'));
   onScreen.push(() => act({ act: 'leave' }).catch(() => {}));
-  const builders = { mark: markExercise, predict: predictExercise, quiz: quizExercise, design: editorExercise, break: editorExercise, sql: sqlExercise };
+  const builders = { mark: itemsExercise, predict: itemsExercise, quiz: itemsExercise, design: editorExercise, break: editorExercise, sql: sqlExercise };
   kind = builders[exercise.kind]?.(lesson, exercise, body, { ...ctx, answer: screen.answer }) ?? null;
   draw(screen, 'open');
 
@@ -461,139 +461,81 @@ function itemMarks(item) {
     item?.why && h('p', { class: 'why' }, inline(item.why))].filter(Boolean);
 }
 
-const itemsByIndex = (screen) => new Map(screen.items.map((item) => [item.index, item]));
-// A verdict as a mark on the timeline.
+// A verdict and a key's sign as marks on the timeline.
 const VERDICT_CELLS = { right: { text: '✓', cls: 'right' }, true: { text: '✓', cls: 'right' }, wrong: { text: '✗', cls: 'wrong' }, false: { text: '✗', cls: 'wrong' } };
+const KEY_CELLS = { must: 'wrong', either: 'marked', leave: '' };
 
-function markExercise(lesson, exercise, body, { submit, change, answer }) {
-  const candidates = new Set(exercise.candidate_steps);
-  const marked = new Set(answer ?? []);
-  let items = new Map();
-  let shows = null;
+// Mark, predict and quiz: the screen's items (`screen.items`), drawn alike
+// as `screen.choosing` says — on the exercise's timeline (steps) or as a
+// list (options, in this learner's order, numbered by position), each with
+// a box (any number), a radio (one) or a choice (each item one of
+// `choices`), and what the session may say of it. The answer is made from
+// the controls as the pick says: the chosen indices, or index → value.
+function itemsExercise(lesson, exercise, body, { submit, change }) {
+  let choosing = null;
+  let items = [];
+  let shape = null;
   let timeline = null;
-  const boxes = new Map();
+  const controls = new Map();
   const marks = new Map();
-  const verdicts = () => [...items.values()].filter((item) => item.verdict);
-  const extraRows = () => [
-    { label: t('yourMarks'), cells: new Map([...candidates].map((i) => [i, marked.has(i) ? { text: '⚑', cls: 'marked' } : { text: '○', cls: 'unmarked' }])) },
-    // The verdicts the session gives (none before it names an item).
-    verdicts().length ? { label: '✓ / ✗', cells: new Map(verdicts().map((item) => [item.index, VERDICT_CELLS[item.verdict]])) } : null,
-  ].filter(Boolean);
-  const showMarks = () => {
-    for (const [index, node] of marks) clear(node).append(...itemMarks(items.get(index)));
+  const answer = () => {
+    if (choosing.pick === 'each') return Object.fromEntries([...controls].filter(([, c]) => c.value).map(([i, c]) => [String(i), c.value]));
+    return [...controls].filter(([, c]) => c.checked).map(([i]) => i).sort((a, b) => a - b);
   };
-  const toggle = (index) => {
-    if (!candidates.has(index)) return;
-    if (marked.has(index)) marked.delete(index); else marked.add(index);
-    const box = boxes.get(index);
-    if (box) box.checked = marked.has(index);
-    timeline.setExtra(extraRows());
-    change([...marked].sort((a, b) => a - b));
+  const rows = () => {
+    const verdicts = items.filter((item) => item.verdict);
+    const keyed = items.filter((item) => item.key);
+    return [
+      { label: choosing.row_label, cells: new Map(items.map((item) => [item.index, { text: [...item.sign][0], cls: item.chosen ? 'marked' : 'unmarked' }])) },
+      // The verdicts the session gives (none before it names an item), the key beside the solution.
+      verdicts.length ? { label: '✓ / ✗', cells: new Map(verdicts.map((item) => [item.index, VERDICT_CELLS[item.verdict]])) } : null,
+      keyed.length ? { label: t('key'), cells: new Map(keyed.map((item) => [item.index, { text: item.key.sign, cls: KEY_CELLS[item.key.tone] }])) } : null,
+    ].filter(Boolean);
+  };
+  const activate = (index) => {
+    const control = controls.get(index);
+    if (!control) return;
+    if (choosing.pick === 'each') { control.focus(); return; }
+    control.checked = !control.checked;
+    change(answer());
   };
   const draw = () => {
-    const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
-    const rendered = renderTimeline(data, { extra: extraRows(), onActivate: toggle, initial: timeline ? timeline.current() : 0 });
-    const list = h('ul', { class: 'candidates' });
-    boxes.clear();
+    const data = choosing.on_timeline ? JSON.parse(course.exerciseTimeline(lesson.id, exercise.id)) : null;
+    const type = choosing.pick === 'one' ? 'radio' : 'checkbox';
+    const list = h('ul', { class: 'items' });
+    controls.clear();
     marks.clear();
-    for (const index of exercise.candidate_steps) {
-      const id = `mark-${exercise.id}-${index}`;
-      const box = h('input', { type: 'checkbox', id, checked: marked.has(index) ? true : null });
-      box.addEventListener('change', () => { if (box.checked !== marked.has(index)) toggle(index); rendered.select(index); });
-      boxes.set(index, box);
-      marks.set(index, h('span', { class: 'item-marks' }));
-      list.append(h('li', {}, h('label', { for: id }, box, ` ${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? '')), marks.get(index)));
-    }
-    timeline = rendered;
-    showMarks();
-    clear(body).append(rendered.element, h('p', {}, t('markPrompt')), list,
-      h('button', { type: 'button', class: 'primary', onclick: () => submit([...marked].sort((a, b) => a - b)) }, t('submit')));
+    items.forEach((item, position) => {
+      const id = `item-${exercise.id}-${item.index}`;
+      // A step chosen is shown on the timeline too.
+      const onchange = () => { timeline?.select(item.index); change(answer()); };
+      const control = choosing.pick === 'each'
+        ? h('select', { id, onchange }, h('option', { value: '' }, t('choose')),
+          choosing.choices.map((c) => h('option', { value: c.value, selected: item.value === c.value ? true : null }, c.label)))
+        : h('input', { type, name: `items-${exercise.id}`, id, value: item.index, checked: item.chosen ? true : null, onchange });
+      controls.set(item.index, control);
+      marks.set(item.index, h('span', { class: 'item-marks' }));
+      const said = data ? `${item.label}: ${data.steps[item.index]?.narration ?? ''}` : `${position + 1}. ${item.text}`;
+      list.append(h('li', {}, control, ' ', h('label', { for: id }, inline(said)), marks.get(item.index)));
+    });
+    timeline = data && renderTimeline(data, { extra: rows(), onActivate: activate, initial: timeline ? timeline.current() : 0 });
+    clear(body).append(...[timeline?.element, h('p', {}, choosing.prompt), list,
+      h('button', { type: 'button', class: 'primary', onclick: () => submit(answer()) }, t('submit'))].filter(Boolean));
   };
-  draw();
   return {
     screen(screen) {
-      const hadRow = verdicts().length > 0;
-      items = itemsByIndex(screen);
+      ({ choosing, items } = screen);
       // What the timeline may show changed, or a row came (or went): the
       // drawing's height changes, so draw anew.
-      if (shows !== null && shows !== screen.reveal.shows) draw();
-      else if (hadRow !== verdicts().length > 0) draw();
-      else { timeline.setExtra(extraRows()); showMarks(); }
-      shows = screen.reveal.shows;
-    },
-  };
-}
-
-function predictExercise(lesson, exercise, body, { submit, change, answer }) {
-  const selects = new Map();
-  const marks = new Map();
-  const given = answer ?? {};
-  let items = new Map();
-  let shows = null;
-  const chosen = () => {
-    const predicted = {};
-    for (const [index, select] of selects) if (select.value) predicted[String(index)] = select.value;
-    return predicted;
-  };
-  const showMarks = () => {
-    for (const [index, node] of marks) clear(node).append(...itemMarks(items.get(index)));
-  };
-  const draw = () => {
-    const data = JSON.parse(course.exerciseTimeline(lesson.id, exercise.id));
-    const list = h('ul', { class: 'predictions' });
-    for (const index of exercise.steps) {
-      const id = `predict-${exercise.id}-${index}`;
-      const old = selects.get(index)?.value ?? given[String(index)];
-      const select = h('select', { id, onchange: () => change(chosen()) }, h('option', { value: '' }, t('choose')),
-        exercise.outcomes.map((o) => h('option', { value: o, selected: old === o ? true : null }, outcomeKey(o) ? t(outcomeKey(o)) : o)));
-      selects.set(index, select);
-      marks.set(index, h('span', { class: 'item-marks' }));
-      list.append(h('li', {}, h('label', { for: id }, `${tf('stepNumber', { n: index })}: `, inline(data.steps[index]?.narration ?? ''), ' '), select, marks.get(index)));
-    }
-    showMarks();
-    clear(body).append(renderTimeline(data).element, h('p', {}, t('predictPrompt')), list,
-      h('button', { type: 'button', class: 'primary', onclick: () => submit(chosen()) }, t('submit')));
-  };
-  draw();
-  return {
-    screen(screen) {
-      items = itemsByIndex(screen);
-      if (shows !== null && shows !== screen.reveal.shows) draw();
-      else showMarks();
-      shows = screen.reveal.shows;
-    },
-  };
-}
-
-// The options come in this learner's shuffled order (the session's, from
-// the progress seed), numbered by position; each input's value is the
-// option's authored index, which answers and the screen's items name.
-function quizExercise(lesson, exercise, body, { submit, change, answer }) {
-  const type = exercise.multiple ? 'checkbox' : 'radio';
-  const kept = Array.isArray(answer) ? answer : [];
-  const chosen = () => inputs.filter((i) => i.input.checked).map((i) => Number(i.input.value));
-  const inputs = exercise.options.map((option, position) => {
-    const id = `quiz-${exercise.id}-${option.index}`;
-    const checked = kept.includes(option.index) ? true : null;
-    return { input: h('input', { type, name: `quiz-${exercise.id}`, id, value: option.index, checked, onchange: () => change(chosen()) }), id, text: option.text, number: position + 1 };
-  });
-  body.append(h('fieldset', {}, h('legend', {}, exercise.multiple ? t('quizMultiple') : t('quizSingle')),
-    inputs.map(({ input, id, text, number }) => h('div', { class: 'option' }, input, h('label', { for: id }, ` ${number}. `, inline(text))))),
-  h('button', { type: 'button', class: 'primary', onclick: () => submit(chosen()) }, t('submit')));
-  return {
-    // A mark beside an option only where the screen gives one.
-    screen(screen) {
-      const items = itemsByIndex(screen);
-      for (const { input } of inputs) {
-        const option = input.parentElement;
-        option.querySelectorAll('.sym, .why').forEach((node) => node.remove());
-        option.classList.remove('right', 'wrong');
-        const item = items.get(Number(input.value));
-        if (!item?.verdict) continue;
-        const good = item.verdict === 'right' || item.verdict === 'true';
-        option.classList.add(good ? 'right' : 'wrong');
-        option.prepend(h('span', { class: 'sym' }, `${item.verdict_label} `));
-        if (item.why) option.append(h('p', { class: 'why' }, inline(item.why)));
+      const now = `${screen.reveal.shows} ${rows().length}`;
+      if (now !== shape) draw();
+      else timeline?.setExtra(rows());
+      shape = now;
+      for (const item of items) {
+        const control = controls.get(item.index);
+        if (choosing.pick === 'each') control.value = item.value ?? '';
+        else control.checked = item.chosen;
+        clear(marks.get(item.index)).append(...itemMarks(item));
       }
     },
   };

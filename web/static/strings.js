@@ -43,11 +43,5 @@ export function kindKey(kind) {
   return KIND_KEYS[kind] ?? 'exercise';
 }
 
-/** The key of an outcome's name (`rejected` → `outcomeRejected`). */
-export function outcomeKey(outcome) {
-  return OUTCOME_KEYS[outcome];
-}
-
 // Spelled out, so that a test can find every key the page uses.
 const KIND_KEYS = { mark: 'kindMark', predict: 'kindPredict', design: 'kindDesign', break: 'kindBreak', quiz: 'kindQuiz' };
-const OUTCOME_KEYS = { ok: 'outcomeOk', rejected: 'outcomeRejected', duplicate: 'outcomeDuplicate', noop: 'outcomeNoop', waiting: 'outcomeWaiting' };

@@ -79,7 +79,11 @@ fn the_embedded_course_grades_and_keeps_progress_in_wasm() {
     assert!(act(&mut course, lesson, &id, &empty).is_err());
     assert!(act(&mut course, lesson, &id, &solution).is_err());
     // Every candidate marked is wrong: lint keeps a step that must be allowed.
-    let every = json!({"act": "hand_in", "answer": mark["candidate_steps"]});
+    let opened = act(&mut course, lesson, &id, &json!({"act": "open"})).unwrap();
+    let candidates: Vec<&Value> = (opened["items"].as_array().into_iter().flatten())
+        .map(|item| &item["index"])
+        .collect();
+    let every = json!({"act": "hand_in", "answer": candidates});
     let first = act(&mut course, lesson, &id, &every).unwrap();
     assert_eq!(first["feedback"]["tone"], "bad");
     assert_eq!(first["tries"], 1);

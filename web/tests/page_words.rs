@@ -3,7 +3,7 @@
 //! data. These tests read the scripts in `web/static` as text: no script
 //! compares or indexes by a language code or writes Chinese, and every key
 //! a script asks the catalogue for (`t('key')`, `tf('key', …)`, the kind
-//! and outcome keys of strings.js) is in it, in both languages.
+//! keys of strings.js) is in it, in both languages.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
@@ -152,7 +152,7 @@ fn the_scan_finds_what_it_forbids() {
 }
 
 /// The first argument of every `t('…')` and `tf('…'` call in `text`, and
-/// the keys strings.js maps kinds and outcomes to.
+/// the keys strings.js maps kinds to.
 fn keys_asked(text: &str) -> BTreeSet<String> {
     let mut asked = BTreeSet::new();
     for call in ["t('", "tf('"] {
@@ -168,7 +168,7 @@ fn keys_asked(text: &str) -> BTreeSet<String> {
         }
     }
     for line in text.lines() {
-        if line.starts_with("const KIND_KEYS") || line.starts_with("const OUTCOME_KEYS") {
+        if line.starts_with("const KIND_KEYS") {
             for value in line.split(": '").skip(1) {
                 if let Some((key, _)) = value.split_once('\'') {
                     asked.insert(key.to_owned());
@@ -190,11 +190,7 @@ fn every_key_a_script_asks_for_is_in_the_catalogue_in_both_languages() {
         "the scripts ask for words: {}",
         asked.len()
     );
-    assert!(
-        asked.contains("kindMark")
-            && asked.contains("outcomeWaiting")
-            && asked.contains("sqlRestarted")
-    );
+    assert!(asked.contains("kindMark") && asked.contains("sqlRestarted"));
     for lang in Lang::ALL {
         let catalogue = sim_core::page_words(lang);
         let missing: Vec<&String> = asked

@@ -154,8 +154,8 @@ pub struct Editor {
     pub focus: Option<u32>,
 }
 
-/// The answer in the making of an editor kind, with the row the last edit
-/// left its step on.
+/// The answer in the making, with the row an editor's last edit left its
+/// step on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Making {
     pub(crate) answer: crate::course::grade::Answer,

@@ -54,7 +54,8 @@ pub use progress::{
     SelfCheck,
 };
 pub use screen::{
-    Act, ExerciseScreen, FeedbackItem, FeedbackView, Item, RevealView, Tone, Verdict, tries_words,
+    Act, Choosing, ExerciseScreen, FeedbackItem, FeedbackView, Item, ItemChoice, ItemKey, KeyTone,
+    Pick, RevealView, Tone, Verdict, tries_words,
 };
 pub use session::{CourseSession, Graded, Hint, SelfCheckLevel};
 

@@ -97,6 +97,9 @@ pub struct ExerciseScreen {
     /// of them: mark and predict steps, quiz options in this learner's
     /// order.
     pub items: Vec<Item>,
+    /// How the items are answered (mark, predict, quiz; `None`: the kind
+    /// has no items).
+    pub choosing: Option<Choosing>,
     pub hints: Vec<String>,
     /// Another hint may be asked for, and the button's words.
     pub more_hints: bool,
@@ -124,7 +127,8 @@ pub struct Item {
     pub index: u32,
     /// `step 3`, `option 2`.
     pub label: String,
-    /// The learner's choice in words (`⚑ marked`, `rejected`, `chosen`),
+    /// The learner's choice in words (`● marked as must be refused`,
+    /// `Your prediction: refused`, `chosen`),
     /// `None`: nothing chosen.
     pub choice: Option<String>,
     pub chosen: bool,
@@ -134,6 +138,85 @@ pub struct Item {
     pub verdict_label: Option<String>,
     /// Its reason, once the exercise is solved or its solution opened.
     pub why: Option<String>,
+    /// Its words: a quiz option's statement (`None`: a step, which the
+    /// timeline tells).
+    pub text: Option<String>,
+    /// The learner's choice as a sign: `●` or `○` (a mark), an outcome's
+    /// key letter or `?` (a prediction), `(•)`, `( )`, `[x]`, `[ ]` (an
+    /// option).
+    pub sign: String,
+    /// The value chosen (`Pick::Each`: the choice's `value`).
+    pub value: Option<&'static str>,
+    /// What the worked solution's key says of it, while the solution is
+    /// shown (a mark step's).
+    pub key: Option<ItemKey>,
+}
+
+/// How the learner answers on the items: what a front end draws them
+/// with and makes the answer from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Choosing {
+    /// The items are steps of the exercise's timeline (else a list).
+    pub on_timeline: bool,
+    pub pick: Pick,
+    /// What to do, above the items.
+    pub prompt: String,
+    /// What an item may be set to, each with its key letter and words
+    /// (`Pick::Each`; `Pick::Any` on a timeline: the one choice, marking).
+    pub choices: Vec<ItemChoice>,
+    /// The label of the timeline's row of the learner's choices.
+    pub row_label: String,
+    /// The sign of an item nothing is chosen for (`○`, `?`) and in words.
+    pub blank: String,
+    pub unchosen: String,
+    /// A step on the timeline that is no item, in words.
+    pub not_an_item: String,
+    /// An item's reason tells its whole step (a prediction's does):
+    /// beside it only the step's note is left to say.
+    pub why_tells_step: bool,
+}
+
+/// How items are chosen; the answer is made accordingly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pick {
+    /// Any number of items (mark, a multiple-choice quiz): the answer is
+    /// the chosen items' indices in order.
+    Any,
+    /// Exactly one item (a single-choice quiz): the answer is its index.
+    One,
+    /// Each item set to one of the choices (predict): the answer maps
+    /// each index to the value chosen.
+    Each,
+}
+
+/// A value an item may take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ItemChoice {
+    /// As the answer names it (an outcome's name).
+    pub value: &'static str,
+    /// The terminal's key for it.
+    pub key: char,
+    pub label: String,
+}
+
+/// What a key says of an item, by its sign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ItemKey {
+    pub sign: char,
+    pub tone: KeyTone,
+}
+
+/// How strongly an item's key speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyTone {
+    /// It must be chosen (a step a safe system must refuse).
+    Must,
+    /// Either way is right.
+    Either,
+    /// It must be left.
+    Leave,
 }
 
 /// What may be said of an item.
@@ -333,18 +416,17 @@ impl CourseSession {
         );
     }
 
-    /// `answer` as the answer in the making of an editor's exercise (a
-    /// whole answer changed or handed in).
+    /// `answer` as the answer in the making (a whole answer changed or
+    /// handed in): an empty one too, which is not kept as the last answer,
+    /// so the screen's items show what the learner has now.
     fn keep_making(&mut self, lesson: &str, id: &str, answer: Answer) {
-        if matches!(answer, Answer::Design(_) | Answer::Break(_)) {
-            self.making.insert(
-                (lesson.to_owned(), id.to_owned()),
-                Making {
-                    answer,
-                    focus: None,
-                },
-            );
-        }
+        self.making.insert(
+            (lesson.to_owned(), id.to_owned()),
+            Making {
+                answer,
+                focus: None,
+            },
+        );
     }
 
     /// The answer in the making: the editor's, else the last answer kept,
@@ -493,9 +575,10 @@ impl CourseSession {
         let named = Named {
             items: &named,
             revealed,
+            solution: matches!(shown, Some(Shown::Solution { .. })),
             lang,
         };
-        let items = items(self, found, exercise, last.as_ref(), &named)?;
+        let (items, choosing) = items(self, found, exercise, last.as_ref(), &named)?;
         Ok(ExerciseScreen {
             lesson: lesson.to_owned(),
             exercise: id.to_owned(),
@@ -509,6 +592,7 @@ impl CourseSession {
             status: status_line(standing, record.attempts, solution_open, lang),
             answer,
             items,
+            choosing,
             more_hints,
             hint_button: hint_button(hints.len(), total_hints, lang),
             hints,
@@ -548,6 +632,8 @@ fn named_items(shown: Option<&Shown>) -> Vec<GradeItem> {
 pub(crate) struct Named<'a> {
     pub(crate) items: &'a [GradeItem],
     pub(crate) revealed: bool,
+    /// The worked solution is shown: an item's key may be said.
+    pub(crate) solution: bool,
     pub(crate) lang: Lang,
 }
 
@@ -574,8 +660,15 @@ impl Named<'_> {
             .map(|item| item.text.get(self.lang).to_owned())
     }
 
-    /// A step with the learner's choice and what may be said of it.
-    pub(crate) fn step(&self, index: u32, choice: Option<String>) -> Item {
+    /// A step with the learner's choice (in words, its sign, its value)
+    /// and what may be said of it.
+    pub(crate) fn step(
+        &self,
+        index: u32,
+        choice: Option<String>,
+        sign: String,
+        value: Option<&'static str>,
+    ) -> Item {
         let verdict = self.verdict(index);
         Item {
             index,
@@ -585,37 +678,53 @@ impl Named<'_> {
             verdict,
             verdict_label: verdict.map(|v| verdict_label(v, self.lang)),
             why: self.why(index),
+            text: None,
+            sign,
+            value,
+            key: None,
         }
     }
 }
 
 /// The answer's parts, each kind's own (mark and predict steps, quiz
-/// options; the other kinds draw their answer from `answer`).
+/// options; the other kinds draw their answer from `answer`), and how
+/// they are chosen.
 fn items(
     session: &CourseSession,
     lesson: &Lesson,
     exercise: &Exercise,
     answer: Option<&Answer>,
     named: &Named<'_>,
-) -> Result<Vec<Item>, CourseError> {
+) -> Result<(Vec<Item>, Option<Choosing>), CourseError> {
+    let lang = named.lang;
     Ok(match &exercise.kind {
         ExerciseKind::Mark {
             candidates,
             scenario,
-        } => kinds::mark::mark_items(lesson.scenario(*scenario), candidates, answer, named),
-        ExerciseKind::Predict { .. } => kinds::predict::predict_items(
-            &session.asked_steps(&lesson.id, &exercise.id)?,
-            answer,
-            named,
+        } => (
+            kinds::mark::mark_items(lesson.scenario(*scenario), candidates, answer, named),
+            Some(kinds::mark::mark_choosing(lang)),
         ),
-        ExerciseKind::Quiz { options, .. } => kinds::quiz::quiz_items(
-            &session.quiz_order(&lesson.id, &exercise.id)?,
-            options,
-            answer,
-            named,
+        ExerciseKind::Predict { .. } => (
+            kinds::predict::predict_items(
+                &session.asked_steps(&lesson.id, &exercise.id)?,
+                answer,
+                named,
+            ),
+            Some(kinds::predict::predict_choosing(lang)),
+        ),
+        ExerciseKind::Quiz { options, multiple } => (
+            kinds::quiz::quiz_items(
+                &session.quiz_order(&lesson.id, &exercise.id)?,
+                options,
+                *multiple,
+                answer,
+                named,
+            ),
+            Some(kinds::quiz::quiz_choosing(*multiple, lang)),
         ),
         ExerciseKind::Design { .. } | ExerciseKind::Break { .. } | ExerciseKind::Sql { .. } => {
-            Vec::new()
+            (Vec::new(), None)
         }
     })
 }
@@ -1148,6 +1257,43 @@ options = [
         assert_eq!(named.first().copied(), first_wrong);
         assert_eq!(named.len(), 1);
         assert!(second.items.iter().all(|i| i.why.is_none()));
+        Ok(())
+    }
+
+    #[test]
+    fn a_mark_steps_key_shows_only_beside_the_worked_solution_and_an_emptied_answer_shows_empty()
+    -> Result<(), CourseError> {
+        let mut course = CourseSession::from_sources(&[("nap", NAP)])?;
+        let opened = course.act("nap", "mark", &Act::Open, Lang::En)?;
+        let choosing = opened
+            .choosing
+            .as_ref()
+            .ok_or(CourseError::MissingScenario)?;
+        assert!(choosing.on_timeline && choosing.pick == Pick::Any);
+        let first = opened.items.first().map_or(0, |i| i.index);
+        let marked = course.act(
+            "nap",
+            "mark",
+            &hand_in(serde_json::json!([first])),
+            Lang::En,
+        )?;
+        assert!(marked.items.iter().all(|i| i.key.is_none()));
+        assert_eq!(marked.items.first().map(|i| i.sign.as_str()), Some("●"));
+        let shown = course.act("nap", "mark", &Act::Solution, Lang::En)?;
+        assert!(shown.items.iter().all(|i| i.key.is_some()));
+        // Emptied: drawn as such, while the last answer kept stays.
+        let emptied = course.act(
+            "nap",
+            "mark",
+            &Act::Change {
+                answer: serde_json::json!([]),
+            },
+            Lang::En,
+        )?;
+        assert!(emptied.items.iter().all(|i| !i.chosen && i.sign == "○"));
+        assert!(course.last_answer("nap", "mark").is_some());
+        let left = course.act("nap", "mark", &Act::Leave, Lang::En)?;
+        assert!(left.items.iter().all(|i| i.key.is_none()));
         Ok(())
     }
 

@@ -35,9 +35,10 @@ pub struct CourseSession {
     /// try or the worked solution). Not saved: a screen reopened later
     /// starts from the learner's last answer.
     pub(crate) shown: BTreeMap<(String, String), Shown>,
-    /// Per (lesson, exercise) of a design or break exercise: the answer
-    /// its editor holds now ([`crate::course::Edit`]), kept even when it
-    /// cannot be the last answer (a schedule with no step). Not saved.
+    /// Per (lesson, exercise): the answer in the making (changed, handed
+    /// in, or a design's or break's editor's, [`crate::course::Edit`]),
+    /// kept even when it cannot be the last answer (empty: no mark, a
+    /// schedule with no step). Not saved.
     pub(crate) making: BTreeMap<(String, String), Making>,
 }
 

@@ -94,9 +94,7 @@ pub(crate) fn exercise_panel_scroll(app: &App, state: &ExerciseState) -> (u16, u
     let inner =
         padded_section_inner(view::exercise::areas(app, state, found, body_area(app)).panel);
     let width = usize::from(inner.width).max(1);
-    let lines = view::exercise::panel_lines(app, state, found, width)
-        .lines
-        .len();
+    let lines = view::exercise::panel_lines(app, state, width).lines.len();
     scroll_and_page(lines, inner)
 }
 

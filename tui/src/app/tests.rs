@@ -872,11 +872,12 @@ fn asked_leases(lesson: &Lesson, index: usize) -> Vec<u32> {
         .collect()
 }
 
-fn predict_char(outcome: sim_core::Outcome) -> char {
-    super::view::answer::PREDICT_KEYS
-        .iter()
-        .find(|(_, o)| *o == outcome)
-        .map(|(c, _)| *c)
+/// The key the screen names for predicting `outcome`.
+fn predict_char(h: &Harness, outcome: sim_core::Outcome) -> char {
+    let choosing = h.exercise().screen.choosing.as_ref().unwrap();
+    (choosing.choices.iter())
+        .find(|c| c.value == outcome.name())
+        .map(|c| c.key)
         .unwrap()
 }
 
@@ -896,7 +897,8 @@ fn predict(
         }
         let cursor = h.exercise().timeline.as_ref().unwrap().cursor as u32;
         assert_eq!(cursor, *step, "Tab moves on to the next asked step");
-        h.char(predict_char(choose(*actual)));
+        let pressed = predict_char(h, choose(*actual));
+        h.char(pressed);
         let after = h.exercise().timeline.as_ref().unwrap().cursor as u32;
         assert_eq!(after, *step, "a prediction does not move the cursor");
     }

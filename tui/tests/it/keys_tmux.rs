@@ -78,7 +78,7 @@ fn a_prediction_does_not_move_to_the_next_step_by_itself() {
     let asked = current_step(&screen).unwrap_or_else(|| panic!("no step title:\n{screen}"));
     tmux.send(&["o"]);
     tmux.wait_for("the prediction shown", |s| {
-        s.contains("Your prediction: ok")
+        s.contains("Your prediction: took effect")
     });
     // Give a stray automatic move time to happen before looking again.
     std::thread::sleep(Duration::from_millis(300));
@@ -88,13 +88,13 @@ fn a_prediction_does_not_move_to_the_next_step_by_itself() {
         Some(asked.as_str()),
         "{screen}"
     );
-    assert!(screen.contains("Your prediction: ok"), "{screen}");
+    assert!(screen.contains("Your prediction: took effect"), "{screen}");
     // Tab is what moves on.
     tmux.send(&["Tab"]);
     let moved = tmux.wait_for("the next asked step", |s| {
         current_step(s).is_some_and(|step| step != asked)
     });
-    assert!(!moved.contains("Your prediction: ok"), "{moved}");
+    assert!(!moved.contains("Your prediction: took effect"), "{moved}");
 }
 
 #[test]

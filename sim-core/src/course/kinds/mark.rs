@@ -229,8 +229,9 @@ impl Reader<'_> {
     }
 }
 
-/// The candidate steps as the screen shows them: marked or not, and what
-/// the feedback may say of each.
+/// The candidate steps as the screen shows them: marked or not, what the
+/// feedback may say of each, and each one's key while the worked solution
+/// is shown.
 pub(crate) fn mark_items(
     scenario: Option<&Scenario>,
     candidates: &[Action],
@@ -241,11 +242,61 @@ pub(crate) fn mark_items(
         Some(Answer::Mark(marked)) => marked,
         _ => &[],
     };
-    let mark = named.lang.pick("⚑ marked", "⚑ 已标记");
-    scenario
-        .map(|s| mark_candidates(s, candidates))
-        .unwrap_or_default()
+    let Some(scenario) = scenario else {
+        return Vec::new();
+    };
+    let trace = named.solution.then(|| crate::run(scenario));
+    let mark = named
+        .lang
+        .pick("● marked as must be refused", "● 已标记为必须拒绝");
+    mark_candidates(scenario, candidates)
         .into_iter()
-        .map(|index| named.step(index, marked.contains(&index).then(|| mark.to_owned())))
+        .map(|index| {
+            let chosen = marked.contains(&index);
+            let sign = if chosen { "●" } else { "○" };
+            let mut item = named.step(
+                index,
+                chosen.then(|| mark.to_owned()),
+                sign.to_owned(),
+                None,
+            );
+            item.key = trace.as_ref().map(|trace| {
+                let (sign, tone) = match mark_key(scenario, trace, index) {
+                    MarkKey::MustRefuse => ('●', KeyTone::Must),
+                    MarkKey::Either => ('◐', KeyTone::Either),
+                    MarkKey::MustAllow => ('·', KeyTone::Leave),
+                };
+                ItemKey { sign, tone }
+            });
+            item
+        })
         .collect()
+}
+
+/// How a mark exercise's steps are chosen: any number, on its timeline.
+pub(crate) fn mark_choosing(lang: Lang) -> Choosing {
+    Choosing {
+        on_timeline: true,
+        pick: Pick::Any,
+        prompt: lang
+            .pick(
+                "Mark every step that must be rejected (click it on the timeline or tick it here):",
+                "标出每一个必须被拒绝的步骤（在时间线上点击，或在这里勾选）：",
+            )
+            .to_owned(),
+        choices: vec![ItemChoice {
+            value: "marked",
+            key: 'm',
+            label: lang
+                .pick("marks it as must be refused", "标记为必须拒绝")
+                .to_owned(),
+        }],
+        row_label: lang.pick("mark", "标记").to_owned(),
+        blank: "○".to_owned(),
+        unchosen: lang.pick("not marked", "未标记").to_owned(),
+        not_an_item: lang
+            .pick("Not a step to judge here", "这一步不需要判断")
+            .to_owned(),
+        why_tells_step: false,
+    }
 }

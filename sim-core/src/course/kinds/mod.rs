@@ -32,7 +32,10 @@ mod prelude {
         Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption,
     };
     pub(crate) use crate::course::lint::*;
-    pub(crate) use crate::course::screen::{Item, Named, Verdict, option_label, verdict_label};
+    pub(crate) use crate::course::screen::{
+        Choosing, Item, ItemChoice, ItemKey, KeyTone, Named, Pick, Verdict, option_label,
+        verdict_label,
+    };
     pub(crate) use crate::course::{CONCEPTS, complete};
     pub(crate) use crate::design::Preset;
     pub(crate) use crate::design::{Check, CheckSet, Design, LeaseClock, Protect, TokenKind};

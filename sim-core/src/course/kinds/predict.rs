@@ -116,8 +116,18 @@ impl Reader<'_> {
     }
 }
 
-/// The asked steps as the screen shows them: the learner's guess in words,
-/// and what the feedback may say of it.
+/// The outcomes a prediction may name, each with its key letter, in the
+/// order the choices list them.
+const PREDICTABLE: [(Outcome, char); 5] = [
+    (Outcome::Ok, 'o'),
+    (Outcome::Rejected, 'r'),
+    (Outcome::Duplicate, 'd'),
+    (Outcome::Noop, 'n'),
+    (Outcome::Waiting, 'w'),
+];
+
+/// The asked steps as the screen shows them: the learner's guess in words
+/// and by its key letter, and what the feedback may say of it.
 pub(crate) fn predict_items(
     asked: &[u32],
     answer: Option<&Answer>,
@@ -127,6 +137,7 @@ pub(crate) fn predict_items(
         Some(Answer::Predict(predicted)) => predicted,
         _ => &[],
     };
+    let lang = named.lang;
     asked
         .iter()
         .map(|&index| {
@@ -134,8 +145,44 @@ pub(crate) fn predict_items(
                 .iter()
                 .find(|(at, _)| *at == index)
                 .map(|(_, o)| *o);
-            let words = guess.map(|o| crate::narrate::outcome_label(o, named.lang).to_owned());
-            named.step(index, words)
+            let words = guess.map(|o| {
+                let said = crate::narrate::outcome_label(o, lang);
+                lang.pick(
+                    format!("Your prediction: {said}"),
+                    format!("你的预测：{said}"),
+                )
+            });
+            let letter = guess
+                .and_then(|o| PREDICTABLE.iter().find(|(at, _)| *at == o))
+                .map_or('?', |(_, key)| *key);
+            named.step(index, words, letter.to_string(), guess.map(Outcome::name))
         })
         .collect()
+}
+
+/// How a predict exercise's steps are chosen: each set to an outcome, on
+/// its timeline.
+pub(crate) fn predict_choosing(lang: Lang) -> Choosing {
+    Choosing {
+        on_timeline: true,
+        pick: Pick::Each,
+        prompt: lang
+            .pick("Predict each step’s outcome:", "预测每一步的结果：")
+            .to_owned(),
+        choices: PREDICTABLE
+            .iter()
+            .map(|&(outcome, key)| ItemChoice {
+                value: outcome.name(),
+                key,
+                label: crate::narrate::outcome_label(outcome, lang).to_owned(),
+            })
+            .collect(),
+        row_label: lang.pick("guess", "预测").to_owned(),
+        blank: "?".to_owned(),
+        unchosen: lang.pick("not predicted yet", "尚未预测").to_owned(),
+        not_an_item: lang
+            .pick("Not a step to predict", "这一步不需要预测")
+            .to_owned(),
+        why_tells_step: true,
+    }
 }

@@ -221,6 +221,7 @@ impl Reader<'_> {
 pub(crate) fn quiz_items(
     order: &[usize],
     options: &[QuizOption],
+    multiple: bool,
     answer: Option<&Answer>,
     named: &Named<'_>,
 ) -> Vec<Item> {
@@ -241,6 +242,12 @@ pub(crate) fn quiz_items(
                 (true, false) => Some(Verdict::False),
                 (false, _) => named.verdict(at).filter(|_| picked),
             };
+            let sign = match (multiple, picked) {
+                (true, true) => "[x]",
+                (true, false) => "[ ]",
+                (false, true) => "(•)",
+                (false, false) => "( )",
+            };
             Some(Item {
                 index: at,
                 label: option_label(position + 1, lang),
@@ -249,7 +256,34 @@ pub(crate) fn quiz_items(
                 verdict,
                 verdict_label: verdict.map(|v| verdict_label(v, lang)),
                 why: named.revealed.then(|| option.why.get(lang).to_owned()),
+                text: Some(option.text.get(lang).to_owned()),
+                sign: sign.to_owned(),
+                value: None,
+                key: None,
             })
         })
         .collect()
+}
+
+/// How a quiz's options are chosen: one, or any number, from a list.
+pub(crate) fn quiz_choosing(multiple: bool, lang: Lang) -> Choosing {
+    let (pick, prompt) = if multiple {
+        (
+            Pick::Any,
+            lang.pick("Choose every correct option:", "选出所有正确的选项："),
+        )
+    } else {
+        (Pick::One, lang.pick("Choose one option:", "选择一个选项："))
+    };
+    Choosing {
+        on_timeline: false,
+        pick,
+        prompt: prompt.to_owned(),
+        choices: Vec::new(),
+        row_label: String::new(),
+        blank: String::new(),
+        unchosen: String::new(),
+        not_an_item: String::new(),
+        why_tells_step: false,
+    }
 }

@@ -462,10 +462,10 @@ fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
 }
 
 /// The session's screen for the answer in the making: [`Act::Change`] when
-/// the answer changed (an empty one is not kept: the session keeps the last
-/// real one; one it cannot read, a schedule that cannot run, neither).
+/// the answer changed (an empty one is drawn but not kept as the last
+/// answer; one it cannot read, a schedule that cannot run, is neither).
 fn keep_answer(app: &mut App, state: &mut ExerciseState) {
-    if let Some(answer) = state.answer().filter(|a| !a.is_empty())
+    if let Some(answer) = state.answer()
         && let Some(answer) = answer_json(app, state, answer)
         && answer != state.screen.answer
     {

@@ -7,14 +7,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
-use sim_core::course::{
-    EditorKind, Exercise, FeedbackView, Lesson, MarkKey, Tone, Verdict, mark_key,
-};
+use sim_core::course::{EditorKind, Exercise, FeedbackView, Lesson, Tone};
 use sim_core::{Diagram, Lang, Reveal};
 use std::sync::Arc;
 
 use super::answer::{self, PanelText, prose};
-use super::sandbox::{step_lines, step_title, timeline_title};
+use super::items;
+use super::sandbox::timeline_title;
 use super::{clamp_scroll, render_header, section};
 use crate::app::layout;
 use crate::app::model::{App, ExerciseState, Panel, Timeline, Work};
@@ -44,93 +43,9 @@ pub(crate) fn timeline_reveal(state: &ExerciseState) -> Option<Reveal> {
     Some(reveal(state))
 }
 
-/// The steps whose outcome the timeline hides (a predict exercise's asked
-/// steps, until it is solved or its solution shown).
-fn hidden_steps(reveal: &Reveal) -> &[u32] {
-    match reveal {
-        Reveal::NotTheseSteps(steps) => steps,
-        Reveal::Everything | Reveal::NoVerdicts => &[],
-    }
-}
-
-/// The rows under the lanes: the marks, the last try, the key.
+/// The rows under the lanes: the learner's choices, the last try, the key.
 pub(crate) fn extra_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
-    let theme = app.theme;
-    let mut rows = match &state.work {
-        Work::Mark => mark_rows(app, state),
-        Work::Predict { predictions, .. } => vec![ExtraRow {
-            label: app.lang().pick("guess", "预测").to_owned(),
-            cells: state
-                .candidates
-                .iter()
-                .map(|step| match predictions.get(step) {
-                    Some(outcome) => (
-                        *step as usize,
-                        answer::outcome_letter(*outcome),
-                        theme.accent(),
-                    ),
-                    None => (*step as usize, '?', theme.dim()),
-                })
-                .collect(),
-        }],
-        _ => return Vec::new(),
-    };
-    // The row appears once the session says something of a step (from the
-    // second wrong try on, or solved): before that it would only be empty.
-    let verdicts: Vec<(usize, char, ratatui::style::Style)> = state
-        .screen
-        .items
-        .iter()
-        .filter_map(|item| match item.verdict? {
-            Verdict::Right | Verdict::True => Some((item.index as usize, '✓', theme.good())),
-            Verdict::Wrong | Verdict::False => Some((item.index as usize, '✗', theme.bad())),
-        })
-        .collect();
-    if !verdicts.is_empty() {
-        rows.push(ExtraRow {
-            label: app.lang().pick("last try", "上次").to_owned(),
-            cells: verdicts,
-        });
-    }
-    if matches!(state.work, Work::Mark)
-        && shown_solution(state).is_some()
-        && let Some(timeline) = &state.timeline
-    {
-        rows.push(ExtraRow {
-            label: app.lang().pick("key", "答案").to_owned(),
-            cells: state
-                .candidates
-                .iter()
-                .map(
-                    |step| match mark_key(&timeline.scenario, &timeline.trace, *step) {
-                        MarkKey::MustRefuse => (*step as usize, '●', theme.bad()),
-                        MarkKey::Either => (*step as usize, '◐', theme.accent()),
-                        MarkKey::MustAllow => (*step as usize, '·', theme.dim()),
-                    },
-                )
-                .collect(),
-        });
-    }
-    rows
-}
-
-/// A mark exercise's marks row.
-fn mark_rows(app: &App, state: &ExerciseState) -> Vec<ExtraRow> {
-    let theme = app.theme;
-    vec![ExtraRow {
-        label: app.lang().pick("mark", "标记").to_owned(),
-        cells: state
-            .candidates
-            .iter()
-            .map(|step| {
-                if state.marks.contains(step) {
-                    (*step as usize, '●', theme.accent())
-                } else {
-                    (*step as usize, '○', theme.dim())
-                }
-            })
-            .collect(),
-    }]
+    items::item_rows(state, app.lang(), app.theme)
 }
 
 /// The timeline's diagram as shown now: as much as the session's reveal
@@ -151,72 +66,50 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
         Panel::Solution => shown_solution(state)
             .map(|solution| solution.head.clone())
             .unwrap_or_default(),
-        Panel::Step => {
-            let reveal = reveal(state);
-            let revealed = reveal.shows_verdicts();
-            match (&state.work, &state.timeline) {
-                (Work::Predict { .. }, Some(timeline)) => {
-                    let hidden = hidden_steps(&reveal).contains(&(timeline.cursor as u32));
-                    answer::predict_title(timeline, hidden, revealed, lang)
-                }
-                (Work::Mark, Some(timeline)) => step_title(
-                    &timeline.scenario,
-                    &timeline.trace,
-                    timeline.cursor,
-                    revealed,
-                    lang,
-                ),
-                (Work::Editor(work), _) if work.kind == EditorKind::Design => lang
-                    .pick(
-                        "Your design · ↑↓ choose · Space or ←→ change",
-                        "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
-                    )
-                    .to_owned(),
-                (Work::Editor(_), _) => {
-                    let steps = state.screen.editor.as_ref().map_or(0, |e| e.rows.len());
-                    lang.pick(
-                        format!("Your schedule · {steps} steps"),
-                        format!("你的调度 · {steps} 步"),
-                    )
-                }
-                (Work::Quiz { multiple: true, .. }, _) => lang
-                    .pick("Choose every right answer", "选出所有正确答案")
-                    .to_owned(),
-                (Work::Quiz { .. }, _) => lang.pick("Choose one answer", "选择一个答案").to_owned(),
-                (Work::Sql(work), _) => answer::sql_title(work, lang),
-                _ => String::new(),
+        Panel::Step => match &state.work {
+            Work::Mark | Work::Predict { .. } | Work::Quiz { .. } => {
+                items::items_title(state, lang)
             }
-        }
+            Work::Editor(work) if work.kind == EditorKind::Design => lang
+                .pick(
+                    "Your design · ↑↓ choose · Space or ←→ change",
+                    "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
+                )
+                .to_owned(),
+            Work::Editor(_) => {
+                let steps = state.screen.editor.as_ref().map_or(0, |e| e.rows.len());
+                lang.pick(
+                    format!("Your schedule · {steps} steps"),
+                    format!("你的调度 · {steps} 步"),
+                )
+            }
+            Work::Sql(work) => answer::sql_title(work, lang),
+        },
     }
 }
 
 /// The bottom panel's lines: the hints, the worked solution, or the
-/// current step with the last grade, per exercise kind. The one place that
-/// chooses between them; each kind's own lines live in `answer.rs`.
-pub(crate) fn panel_lines(
-    app: &App,
-    state: &ExerciseState,
-    exercise: &Exercise,
-    width: usize,
-) -> PanelText {
+/// current step with the last grade. The one place that chooses between
+/// them; the items' lines live in `items.rs`, the editors' in `answer.rs`.
+pub(crate) fn panel_lines(app: &App, state: &ExerciseState, width: usize) -> PanelText {
     let theme = app.theme;
     let lang = app.lang();
     match state.panel {
-        Panel::Hints => hints_panel(app, state, exercise, width),
+        Panel::Hints => hints_panel(app, state, width),
         Panel::Solution => PanelText {
-            lines: solution_lines(app, state, exercise, width),
+            lines: solution_lines(app, state, width),
             focus: None,
         },
         Panel::Step => {
             let revealed = reveal(state).shows_verdicts();
-            step_panel(state, exercise, revealed, lang, width, theme)
+            step_panel(state, revealed, lang, width, theme)
         }
     }
 }
 
 /// The hints the session shows, and whether another may be asked for (the
 /// session's words); a quiz's options under them.
-fn hints_panel(app: &App, state: &ExerciseState, exercise: &Exercise, width: usize) -> PanelText {
+fn hints_panel(app: &App, state: &ExerciseState, width: usize) -> PanelText {
     let theme = app.theme;
     let lang = app.lang();
     let mut lines: Vec<Line<'static>> = Vec::new();
@@ -238,7 +131,7 @@ fn hints_panel(app: &App, state: &ExerciseState, exercise: &Exercise, width: usi
     // so what they act on stays in sight.
     if let Work::Quiz { .. } = &state.work {
         lines.push(Line::default());
-        let options = answer::quiz_step(state, exercise, lang, width, theme);
+        let options = items::items_panel(state, lang, width, theme);
         let focus = options.focus.map(|f| f + lines.len());
         lines.extend(options.lines);
         return PanelText { lines, focus };
@@ -249,12 +142,7 @@ fn hints_panel(app: &App, state: &ExerciseState, exercise: &Exercise, width: usi
 /// The worked solution as the session shows it: its head, the takeaway,
 /// the key in words, the solution in the exercise kind's terms, then the
 /// learner's own last try beside it, as it was graded.
-fn solution_lines(
-    app: &App,
-    state: &ExerciseState,
-    exercise: &Exercise,
-    width: usize,
-) -> Vec<Line<'static>> {
+fn solution_lines(app: &App, state: &ExerciseState, width: usize) -> Vec<Line<'static>> {
     let (lang, theme) = (app.lang(), app.theme);
     let mut lines: Vec<Line<'static>> = Vec::new();
     let Some(solution) = shown_solution(state) else {
@@ -265,32 +153,22 @@ fn solution_lines(
         let said = format!("{}{key}", lang.pick("Key: ", "答案："));
         prose(&mut lines, &said, width, theme.plain(), theme);
     }
-    match (&state.work, &state.timeline) {
-        (Work::Mark, Some(timeline)) => {
-            lines.extend(mark_solution(timeline, solution, lang, width, theme));
+    match &state.work {
+        Work::Mark | Work::Predict { .. } | Work::Quiz { .. } => {
+            lines.extend(items::items_solution(state, solution, lang, width, theme));
         }
-        (Work::Predict { .. }, Some(timeline)) => {
-            lines.extend(answer::predict_solution(
-                timeline, solution, lang, width, theme,
-            ));
-        }
-        (Work::Editor(work), _) if work.kind == EditorKind::Design => {
+        Work::Editor(work) if work.kind == EditorKind::Design => {
             lines.push(Line::default());
             lines.extend(answer::design_solution(solution, width, theme));
         }
-        (Work::Editor(_), _) => {
+        Work::Editor(_) => {
             lines.push(Line::default());
             lines.extend(answer::break_solution(solution, lang, width, theme));
         }
-        (Work::Quiz { .. }, _) => {
-            lines.push(Line::default());
-            lines.extend(answer::quiz_solution(state, exercise, lang, width, theme));
-        }
-        (Work::Sql(_), _) => {
+        Work::Sql(_) => {
             lines.push(Line::default());
             lines.extend(answer::sql_solution(solution, width, theme));
         }
-        _ => {}
     }
     if let Some(yours) = &solution.your_try {
         lines.push(Line::default());
@@ -312,118 +190,28 @@ fn solution_lines(
     lines
 }
 
-/// A mark exercise's solution: each judged step, its key, and why.
-fn mark_solution(
-    timeline: &Timeline,
-    solution: &FeedbackView,
-    lang: Lang,
-    width: usize,
-    theme: Theme,
-) -> Vec<Line<'static>> {
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    for item in &solution.items {
-        lines.push(Line::default());
-        let Some(index) = item.index else { continue };
-        let key = mark_key(&timeline.scenario, &timeline.trace, index);
-        let (glyph, style) = match key {
-            MarkKey::MustRefuse => ("●", theme.bad()),
-            MarkKey::Either => ("◐", theme.accent()),
-            MarkKey::MustAllow => ("·", theme.plain()),
-        };
-        let title = step_title(
-            &timeline.scenario,
-            &timeline.trace,
-            index as usize,
-            true,
-            lang,
-        );
-        prose(&mut lines, &format!("{glyph} {title}"), width, style, theme);
-        prose(&mut lines, &item.text, width, theme.plain(), theme);
-    }
-    lines
-}
-
 /// The current step's panel, per exercise kind, with the last grade.
 fn step_panel(
     state: &ExerciseState,
-    exercise: &Exercise,
     revealed: bool,
     lang: Lang,
     width: usize,
     theme: Theme,
 ) -> PanelText {
-    let lines = match (&state.work, &state.timeline) {
-        (Work::Mark, Some(timeline)) => mark_step(state, timeline, revealed, lang, width, theme),
-        (Work::Predict { predictions, .. }, Some(timeline)) => {
-            answer::predict_step(state, timeline, predictions, revealed, lang, width, theme)
+    match &state.work {
+        Work::Mark | Work::Predict { .. } | Work::Quiz { .. } => {
+            items::items_panel(state, lang, width, theme)
         }
-        (Work::Editor(work), _) => {
-            return answer::editor_step(state, work, revealed, lang, width, theme);
-        }
-        (Work::Quiz { .. }, _) => {
-            return answer::quiz_step(state, exercise, lang, width, theme);
-        }
-        (Work::Sql(work), _) => return answer::sql_step(state, work, lang, width, theme),
-        _ => Vec::new(),
-    };
-    PanelText { lines, focus: None }
-}
-
-/// A mark exercise's current step: whether it is marked, the last try's
-/// word on it, then the step itself.
-fn mark_step(
-    state: &ExerciseState,
-    timeline: &Timeline,
-    revealed: bool,
-    lang: Lang,
-    width: usize,
-    theme: Theme,
-) -> Vec<Line<'static>> {
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    let step = timeline.cursor as u32;
-    let candidate = state.candidates.contains(&step);
-    let marked = state.marks.contains(&step);
-    let (status, style) = match (candidate, marked) {
-        (true, true) => (
-            lang.pick(
-                "● marked as must be refused · m unmarks it",
-                "● 已标记为必须拒绝 · 按 m 取消",
-            ),
-            theme.accent(),
-        ),
-        (true, false) => (
-            lang.pick(
-                "○ not marked · m marks it as must be refused",
-                "○ 未标记 · 按 m 标记为必须拒绝",
-            ),
-            theme.plain(),
-        ),
-        (false, _) => (
-            lang.pick(
-                "Not a step to judge here · Tab jumps to the next ○",
-                "这一步不需要判断 · 按 Tab 跳到下一个 ○",
-            ),
-            theme.dim(),
-        ),
-    };
-    prose(&mut lines, status, width, style, theme);
-    if let Some(feedback) = state.last_try() {
-        answer::feedback_head(&mut lines, feedback, lang, width, theme);
+        Work::Editor(work) => answer::editor_step(state, work, revealed, lang, width, theme),
+        Work::Sql(work) => answer::sql_step(state, work, lang, width, theme),
     }
-    answer::item_verdict(&mut lines, state, step, width, theme);
-    lines.push(Line::default());
-    lines.extend(step_lines(timeline, lang, revealed, width, theme));
-    lines
 }
 
 /// Every line of the exercise's bottom panel as plain text, scrolled into
 /// view or not, at `width` columns: what the cross-front-end test reads to
 /// check that a wrong try gives no key away.
 pub(crate) fn panel_plain_text(app: &App, state: &ExerciseState, width: usize) -> String {
-    let Some((_, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
-        return String::new();
-    };
-    panel_lines(app, state, exercise, width)
+    panel_lines(app, state, width)
         .lines
         .iter()
         .map(|line| {
@@ -544,8 +332,7 @@ fn render_panel(
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
     let inner = block.inner(area);
-    let PanelText { lines, focus } =
-        panel_lines(app, state, exercise, usize::from(inner.width).max(1));
+    let PanelText { lines, focus } = panel_lines(app, state, usize::from(inner.width).max(1));
     let scroll = follow(state.panel_scroll, focus, inner.height);
     let scroll = clamp_scroll(scroll, lines.len(), inner.height);
     frame.render_widget(block, area);

@@ -6,6 +6,7 @@ pub(crate) mod answer;
 pub(crate) mod course;
 pub(crate) mod exercise;
 pub(crate) mod explorer;
+pub(crate) mod items;
 pub(crate) mod lesson;
 pub(crate) mod review;
 pub(crate) mod sandbox;
