@@ -127,6 +127,9 @@ pub const PAGE_WORDS: &[PageWord] = &[
         "Tick each level you reach in lesson 11’s self-check: basic knows the problem, intermediate fixes the database, senior accounts for every resource.",
         "在第 11 课的自我检查中达到哪一层，就勾选哪一层：基础层知道问题在哪，中级层修好了数据库，高级层对每个资源都有交代。",
     ),
+    // Between a label and what it labels ("Step 2: …"): Chinese has its
+    // own colon.
+    word("labelSep", ": ", "："),
     word(
         "sandboxExample",
         "Start from an example:",

@@ -315,7 +315,7 @@ let shownHash = null;
 function feedbackItems(items) {
   if (!items.length) return null;
   return h('ul', { class: 'grade-items' }, items.map((item) => h('li', { class: item.right ? 'right' : 'wrong' },
-    h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ', item.label ? `${item.label}: ` : '', inline(item.text))));
+    h('span', { class: 'sym' }, item.right ? '✓' : '✗'), ' ', item.label ? `${item.label}${t('labelSep')}` : '', inline(item.text))));
 }
 
 /** A feedback block: a try's grade, or the worked solution with the
@@ -515,7 +515,7 @@ function itemsExercise(lesson, exercise, body, { submit, change }) {
         : h('input', { type, name: `items-${exercise.id}`, id, value: item.index, checked: item.chosen ? true : null, onchange });
       controls.set(item.index, control);
       marks.set(item.index, h('span', { class: 'item-marks' }));
-      const said = data ? `${item.label}: ${data.steps[item.index]?.narration ?? ''}` : `${position + 1}. ${item.text}`;
+      const said = data ? `${item.label}${t('labelSep')}${data.steps[item.index]?.narration ?? ''}` : `${position + 1}. ${item.text}`;
       list.append(h('li', {}, control, ' ', h('label', { for: id }, inline(said)), marks.get(item.index)));
     });
     timeline = data && renderTimeline(data, { extra: rows(), onActivate: activate, initial: timeline ? timeline.current() : 0 });
@@ -677,7 +677,7 @@ function editorExercise(lesson, exercise, body, { submit, act }) {
     busy: design ? t('checkingDesign') : null,
     keyView: (key, feedback) => (feedback.key_rows ? editorTable('design', feedback.key_rows, keyCell)
       // A schedule key: its steps in words, and the JSON the editor takes.
-      : [key.map((step) => `${t('tick')} ${step.at}: ${[step.worker, step.do, step.target && `→ ${step.target}`].filter(Boolean).join(' ')}`).join('; '),
+      : [key.map((step) => `${t('tick')} ${step.at}${t('labelSep')}${[step.worker, step.do, step.target && `→ ${step.target}`].filter(Boolean).join(' ')}`).join('; '),
         h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('pre', { class: 'code key-json' }, JSON.stringify(key, null, 1)))]),
     screen: draw,
   };

@@ -46,7 +46,7 @@ function storyFigure(story, offset) {
   const beat = (index) => `${(offset + index) * BEAT}s`;
   const svg = s('svg', {
     class: 'story-svg', viewBox: `0 0 ${width} ${bottom}`, width, height: bottom,
-    role: 'img', 'aria-label': `${data.title}: ${story.ending}`,
+    role: 'img', 'aria-label': `${data.title}${t('labelSep')}${story.ending}`,
   });
   // The tick axis: each tick over the steps it holds (a group of steps
   // that share one tick gets one label), `⋯` over quiet ticks.
@@ -138,7 +138,7 @@ export function frontDoor(door, firstLesson, lessonHref) {
   let action;
   if (door.next && door.started) {
     action = h('a', { class: 'button primary start', href: lessonHref(door.next.lesson, door.next.exercise) },
-      `${t('continueNext')}: ${tf('continueWhere', { n: door.next.lesson_order, title: door.next.title })}`);
+      `${t('continueNext')}${t('labelSep')}${tf('continueWhere', { n: door.next.lesson_order, title: door.next.title })}`);
   } else if (door.next || firstLesson) {
     action = h('a', { class: 'button primary start', href: lessonHref(firstLesson) }, t('startLesson1'));
   } else {

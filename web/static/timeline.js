@@ -63,7 +63,7 @@ export function renderTimeline(data, options = {}) {
 
   const svg = s('svg', {
     class: 'timeline-svg', width, height, viewBox: `0 0 ${width} ${height}`,
-    role: 'img', 'aria-label': `${t('timeline')}: ${data.title}`,
+    role: 'img', 'aria-label': `${t('timeline')}${t('labelSep')}${data.title}`,
   });
   const cursor = s('rect', { class: 'cursor', x: 0, y: AXIS - 4, width: COL, height: height - AXIS + 2, rx: 4 });
   svg.append(cursor);
