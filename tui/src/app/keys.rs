@@ -410,8 +410,9 @@ const PREDICT: &[Binding] = &[
 ];
 const NEXT_GUESS: Binding = key("Tab", "next ?", "下一个 ?", &[M::NextCandidate]);
 const GUESS: Binding = key("o r d n w", GUESS_EN, GUESS_ZH, &OUTCOMES);
-const GUESS_EN: Str = "ok/rejected/dup/noop/wait";
-const GUESS_ZH: Str = "成功/拒绝/重复/无操作/等待";
+// The outcomes by name are beside the step (o took effect · r refused …).
+const GUESS_EN: Str = "predict";
+const GUESS_ZH: Str = "预测";
 const OUTCOMES: [Message; 5] = [
     M::Predict(Outcome::Ok),
     M::Predict(Outcome::Rejected),
