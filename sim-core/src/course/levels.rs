@@ -52,7 +52,8 @@ impl Lesson {
 }
 
 /// Where a learner stands on a level of the path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LevelState {
     /// The section is read and every exercise in it solved.
     Done,
@@ -307,12 +308,13 @@ impl CourseSession {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::course::error::CourseError;
     use crate::course::grade::Answer;
 
-    const LESSON: &str = r#"
+    /// A lesson of two sections and three quizzes (also the views' tests').
+    pub(crate) const LESSON: &str = r#"
 id = "one"
 order = 1
 title = { en = "One", zh = "一" }

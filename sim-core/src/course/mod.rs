@@ -20,6 +20,7 @@ mod order;
 mod progress;
 mod screen;
 mod session;
+mod views;
 
 pub use crate::resource::MinimalDesign;
 pub use answer_json::{
@@ -57,6 +58,10 @@ pub use screen::{
     Act, ExerciseScreen, FeedbackItem, FeedbackView, Item, RevealView, Tone, Verdict, tries_words,
 };
 pub use session::{CourseSession, Graded, Hint, SelfCheckLevel};
+pub use views::{
+    ConceptView, ExerciseView, FrontDoorView, LessonView, MapLessonView, MapView, NextView,
+    ReviewLine, ReviewView, ScenarioView, SectionView, StoryView, hints_words,
+};
 
 use crate::Lang;
 use crate::scenario::Text;
