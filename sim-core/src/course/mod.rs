@@ -47,7 +47,7 @@ pub use last_answer::{answer_json, answer_to_json};
 pub use lesson::{
     Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
 };
-pub use levels::{Level, LevelState, ReviewRow, Standing};
+pub use levels::{Level, LevelState, Standing};
 pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
 pub use order::option_order;
 pub use progress::{

@@ -39,6 +39,10 @@ pub struct ExerciseView {
     pub concepts: Vec<ConceptView>,
     /// The lesson scenario it is about, by name.
     pub scenario: Option<String>,
+    /// The task (its prompt), for a list that shows the selected one's;
+    /// the page has it on the exercise's screen instead.
+    #[serde(skip)]
+    pub task: String,
     /// Its level: the section it practises, from 0.
     pub level: usize,
     /// Its tries and the hints opened.
@@ -232,6 +236,7 @@ impl CourseSession {
             kind_label: exercise.kind.label(lang),
             concepts: concepts(&exercise.concepts, lang),
             scenario: scenario_name(lesson, exercise.kind.scenario()),
+            task: exercise.prompt.get(lang).to_owned(),
             level: lesson.section_of(exercise),
             tries: record.attempts,
             hints: record.hints_used,
