@@ -344,11 +344,7 @@ options = [
         assert_eq!(lesson.levels(), vec![vec![1], vec![0, 2]]);
         assert_eq!(lesson.level_of(0), 1);
         let review = course.review_view(crate::Lang::En);
-        let titles: Vec<&str> = review
-            .rows
-            .iter()
-            .map(|r| r.exercise.title.as_str())
-            .collect();
+        let titles: Vec<&str> = review.rows.iter().map(|r| r.exercise.title).collect();
         assert_eq!(titles, ["Early quiz", "Late quiz", "Placed by hand"]);
         Ok(())
     }

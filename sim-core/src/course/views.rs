@@ -20,29 +20,29 @@ use crate::scenario::Scenario;
 
 /// A concept: its code and its name in the learner's language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ConceptView {
-    pub id: String,
+pub struct ConceptView<'a> {
+    pub id: &'a str,
     pub name: &'static str,
 }
 
 /// An exercise as the map, a lesson's page and the review list it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ExerciseView {
+pub struct ExerciseView<'a> {
     /// Its index in its lesson's file, as the front ends open it.
     #[serde(skip)]
     pub index: usize,
-    pub id: String,
-    pub title: String,
+    pub id: &'a str,
+    pub title: &'a str,
     /// The kind's name (`mark`, `predict`, …) and in words.
     pub kind: &'static str,
     pub kind_label: &'static str,
-    pub concepts: Vec<ConceptView>,
+    pub concepts: Vec<ConceptView<'a>>,
     /// The lesson scenario it is about, by name.
-    pub scenario: Option<String>,
+    pub scenario: Option<&'a str>,
     /// The task (its prompt), for a list that shows the selected one's;
     /// the page has it on the exercise's screen instead.
     #[serde(skip)]
-    pub task: String,
+    pub task: &'a str,
     /// Its level: the section it practises, from 0.
     pub level: usize,
     /// Its tries and the hints opened.
@@ -57,22 +57,22 @@ pub struct ExerciseView {
 /// The next unfinished exercise (the front door's Continue, the map's
 /// "next", the review's way on).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct NextView {
+pub struct NextView<'a> {
     /// Lesson and exercise by index, as the front ends open them.
     #[serde(skip)]
     pub at: (usize, usize),
-    pub lesson: String,
+    pub lesson: &'a str,
     pub lesson_order: u32,
-    pub lesson_title: String,
-    pub exercise: String,
-    pub title: String,
+    pub lesson_title: &'a str,
+    pub exercise: &'a str,
+    pub title: &'a str,
 }
 
 /// The course map: every lesson with its progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MapView<'a> {
     pub lang: Lang,
-    pub lessons: Vec<MapLessonView>,
+    pub lessons: Vec<MapLessonView<'a>>,
     /// Where the learner left off, and the self-checks ticked: the
     /// progress record's own (borrowed: the page's download pays for
     /// every copy of a record's kept keys).
@@ -80,7 +80,7 @@ pub struct MapView<'a> {
     pub self_check: &'a SelfCheck,
     /// The next unfinished exercise, in the order of the review (lesson,
     /// level, file), which the lessons' exercises below follow.
-    pub next: Option<NextView>,
+    pub next: Option<NextView<'a>>,
     /// Exercises done in the whole course, and the course's count.
     pub completed: usize,
     pub total: usize,
@@ -88,17 +88,17 @@ pub struct MapView<'a> {
 
 /// A lesson on the map.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MapLessonView {
-    pub id: String,
+pub struct MapLessonView<'a> {
+    pub id: &'a str,
     pub order: u32,
-    pub title: String,
-    pub summary: String,
-    pub concepts: Vec<ConceptView>,
+    pub title: &'a str,
+    pub summary: &'a str,
+    pub concepts: Vec<ConceptView<'a>>,
     /// Its sections, and how many of them are read.
     pub sections: usize,
     pub sections_read: usize,
     /// Its exercises in course order (level, then file).
-    pub exercises: Vec<ExerciseView>,
+    pub exercises: Vec<ExerciseView<'a>>,
     /// Exercises done, and whether every one is.
     pub completed: usize,
     pub done: bool,
@@ -107,27 +107,27 @@ pub struct MapLessonView {
 /// One lesson's page: its sections as the levels of its path, its
 /// scenarios and its exercises in file order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LessonView {
-    pub id: String,
+pub struct LessonView<'a> {
+    pub id: &'a str,
     pub order: u32,
-    pub title: String,
-    pub summary: String,
-    pub concepts: Vec<ConceptView>,
-    pub sections: Vec<SectionView>,
+    pub title: &'a str,
+    pub summary: &'a str,
+    pub concepts: Vec<ConceptView<'a>>,
+    pub sections: Vec<SectionView<'a>>,
     pub sections_read: usize,
-    pub scenarios: Vec<ScenarioView>,
-    pub exercises: Vec<ExerciseView>,
+    pub scenarios: Vec<ScenarioView<'a>>,
+    pub exercises: Vec<ExerciseView<'a>>,
     pub completed: usize,
 }
 
 /// A section, the text of one level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SectionView {
-    pub title: String,
-    pub body: String,
-    pub concepts: Vec<ConceptView>,
+pub struct SectionView<'a> {
+    pub title: &'a str,
+    pub body: &'a str,
+    pub concepts: Vec<ConceptView<'a>>,
     /// The scenario it shows, by name.
-    pub scenario: Option<String>,
+    pub scenario: Option<&'a str>,
     /// Its level on the lesson's path: `done` (read, and its exercises
     /// solved), `current` or `open`.
     pub state: LevelState,
@@ -136,46 +136,46 @@ pub struct SectionView {
 
 /// A lesson scenario: its name and title.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ScenarioView {
-    pub name: String,
-    pub title: String,
+pub struct ScenarioView<'a> {
+    pub name: &'a str,
+    pub title: &'a str,
 }
 
 /// The review: every exercise of the course in course order with the
 /// learner's tries, hints and standing, and the way on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ReviewView {
-    pub rows: Vec<ReviewLine>,
+pub struct ReviewView<'a> {
+    pub rows: Vec<ReviewLine<'a>>,
     /// Exercises solved (with or without the solution), of all.
     pub solved: usize,
     pub total: usize,
-    pub next: Option<NextView>,
+    pub next: Option<NextView<'a>>,
 }
 
 /// A row of the review.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ReviewLine {
+pub struct ReviewLine<'a> {
     /// The lesson by index, id and number.
     #[serde(skip)]
     pub lesson: usize,
-    pub lesson_id: String,
+    pub lesson_id: &'a str,
     /// `lesson.level`: `2.1`.
     pub place: String,
     /// Tries and hints in words: `2 tries · 1 hint`.
     pub counts: String,
-    pub exercise: ExerciseView,
+    pub exercise: ExerciseView<'a>,
 }
 
 /// The front door: the problem, the two stories as the engine ends them,
 /// and where Start or Continue leads.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FrontDoorView {
+pub struct FrontDoorView<'a> {
     pub problem: &'static str,
     pub stories: Vec<StoryView>,
     /// Whether the learner has begun (Continue instead of Start).
     pub started: bool,
     /// The next unfinished exercise; absent when all are complete.
-    pub next: Option<NextView>,
+    pub next: Option<NextView<'a>>,
 }
 
 /// One story and how A's late write ended, from the run.
@@ -203,40 +203,40 @@ pub fn hints_words(hints: u32, lang: Lang) -> String {
     }
 }
 
-fn concepts(ids: &[String], lang: Lang) -> Vec<ConceptView> {
+fn concepts(ids: &[String], lang: Lang) -> Vec<ConceptView<'_>> {
     ids.iter()
         .map(|id| ConceptView {
-            id: id.clone(),
+            id,
             name: concept_name(id, lang).unwrap_or_default(),
         })
         .collect()
 }
 
-fn scenario_name(lesson: &Lesson, index: Option<usize>) -> Option<String> {
+fn scenario_name(lesson: &Lesson, index: Option<usize>) -> Option<&str> {
     index
         .and_then(|i| lesson.scenarios.get(i))
-        .map(|(name, _)| name.clone())
+        .map(|(name, _)| name.as_str())
 }
 
 impl CourseSession {
-    fn exercise_view(
+    fn exercise_view<'a>(
         &self,
-        lesson: &Lesson,
+        lesson: &'a Lesson,
         index: usize,
-        exercise: &Exercise,
+        exercise: &'a Exercise,
         lang: Lang,
-    ) -> ExerciseView {
+    ) -> ExerciseView<'a> {
         let standing = self.standing(&lesson.id, &exercise.id);
         let record = self.exercise_progress(&lesson.id, &exercise.id);
         ExerciseView {
             index,
-            id: exercise.id.clone(),
-            title: exercise.title(lang).to_owned(),
+            id: &exercise.id,
+            title: exercise.title(lang),
             kind: exercise.kind.name(),
             kind_label: exercise.kind.label(lang),
             concepts: concepts(&exercise.concepts, lang),
             scenario: scenario_name(lesson, exercise.kind.scenario()),
-            task: exercise.prompt.get(lang).to_owned(),
+            task: exercise.prompt.get(lang),
             level: lesson.section_of(exercise),
             tries: record.attempts,
             hints: record.hints_used,
@@ -255,7 +255,7 @@ impl CourseSession {
     }
 
     /// The exercises of lesson `at` in course order (level, then file).
-    fn exercises_in_order(&self, at: usize, lang: Lang) -> Vec<ExerciseView> {
+    fn exercises_in_order(&self, at: usize, lang: Lang) -> Vec<ExerciseView<'_>> {
         let Some(lesson) = self.lessons().get(at) else {
             return Vec::new();
         };
@@ -271,17 +271,17 @@ impl CourseSession {
     }
 
     /// The next unfinished exercise ([`CourseSession::next_unfinished`]).
-    pub fn next_view(&self, lang: Lang) -> Option<NextView> {
+    pub fn next_view(&self, lang: Lang) -> Option<NextView<'_>> {
         let at = self.next_unfinished()?;
         let lesson = self.lessons().get(at.0)?;
         let exercise = lesson.exercises.get(at.1)?;
         Some(NextView {
             at,
-            lesson: lesson.id.clone(),
+            lesson: &lesson.id,
             lesson_order: lesson.order,
-            lesson_title: lesson.title.get(lang).to_owned(),
-            exercise: exercise.id.clone(),
-            title: exercise.title(lang).to_owned(),
+            lesson_title: lesson.title.get(lang),
+            exercise: &exercise.id,
+            title: exercise.title(lang),
         })
     }
 
@@ -294,10 +294,10 @@ impl CourseSession {
             .map(|(at, lesson)| {
                 let (completed, total) = self.completed(lesson);
                 MapLessonView {
-                    id: lesson.id.clone(),
+                    id: &lesson.id,
                     order: lesson.order,
-                    title: lesson.title.get(lang).to_owned(),
-                    summary: lesson.summary.get(lang).to_owned(),
+                    title: lesson.title.get(lang),
+                    summary: lesson.summary.get(lang),
                     concepts: concepts(&lesson.concepts, lang),
                     sections: lesson.sections.len(),
                     sections_read: self.read_count(lesson),
@@ -321,7 +321,7 @@ impl CourseSession {
     }
 
     /// Lesson `id`'s page in `lang`.
-    pub fn lesson_view(&self, id: &str, lang: Lang) -> Result<LessonView, CourseError> {
+    pub fn lesson_view(&self, id: &str, lang: Lang) -> Result<LessonView<'_>, CourseError> {
         let lesson = self.lesson(id)?;
         let at = self.lessons().iter().position(|l| l.id == id);
         let levels = at.map(|at| self.levels(at)).unwrap_or_default();
@@ -331,8 +331,8 @@ impl CourseSession {
             .iter()
             .enumerate()
             .map(|(index, section)| SectionView {
-                title: section.title.get(lang).to_owned(),
-                body: section.body.get(lang).to_owned(),
+                title: section.title.get(lang),
+                body: section.body.get(lang),
                 concepts: concepts(&section.concepts, lang),
                 scenario: scenario_name(lesson, section.scenario),
                 state: levels.get(index).map_or(LevelState::Open, |l| l.state),
@@ -340,10 +340,10 @@ impl CourseSession {
             })
             .collect();
         Ok(LessonView {
-            id: lesson.id.clone(),
+            id: &lesson.id,
             order: lesson.order,
-            title: lesson.title.get(lang).to_owned(),
-            summary: lesson.summary.get(lang).to_owned(),
+            title: lesson.title.get(lang),
+            summary: lesson.summary.get(lang),
             concepts: concepts(&lesson.concepts, lang),
             sections,
             sections_read: self.read_count(lesson),
@@ -351,8 +351,8 @@ impl CourseSession {
                 .scenarios
                 .iter()
                 .map(|(name, scenario)| ScenarioView {
-                    name: name.clone(),
-                    title: scenario.title.get(lang).to_owned(),
+                    name,
+                    title: scenario.title.get(lang),
                 })
                 .collect(),
             exercises: lesson
@@ -366,8 +366,8 @@ impl CourseSession {
     }
 
     /// The review in `lang`: the rows of [`CourseSession::review`].
-    pub fn review_view(&self, lang: Lang) -> ReviewView {
-        let rows: Vec<ReviewLine> = self
+    pub fn review_view(&self, lang: Lang) -> ReviewView<'_> {
+        let rows: Vec<ReviewLine<'_>> = self
             .lessons()
             .iter()
             .enumerate()
@@ -376,7 +376,7 @@ impl CourseSession {
                     .into_iter()
                     .map(move |exercise| ReviewLine {
                         lesson: at,
-                        lesson_id: lesson.id.clone(),
+                        lesson_id: &lesson.id,
                         place: format!("{}.{}", lesson.order, exercise.level + 1),
                         counts: format!(
                             "{} · {}",
@@ -396,7 +396,7 @@ impl CourseSession {
     }
 
     /// The front door in `lang`: the stories are run now, by the engine.
-    pub fn front_door_view(&self, lang: Lang) -> FrontDoorView {
+    pub fn front_door_view(&self, lang: Lang) -> FrontDoorView<'_> {
         let stories = Story::BOTH
             .iter()
             .filter_map(|story| {
@@ -436,8 +436,8 @@ mod tests {
         CourseSession::from_sources(&[("one", LESSON)])
     }
 
-    fn ids(exercises: &[ExerciseView]) -> Vec<&str> {
-        exercises.iter().map(|e| e.id.as_str()).collect()
+    fn ids<'a>(exercises: &[ExerciseView<'a>]) -> Vec<&'a str> {
+        exercises.iter().map(|e| e.id).collect()
     }
 
     #[test]
@@ -451,7 +451,7 @@ mod tests {
         assert_eq!((lesson.completed, lesson.done), (0, false));
         assert_eq!((map.completed, map.total), (0, 3));
         assert_eq!(lesson.concepts[0].name, "Liveness vs safety");
-        let next = map.next.as_ref().map(|n| (n.at, n.exercise.as_str()));
+        let next = map.next.as_ref().map(|n| (n.at, n.exercise));
         assert_eq!(next, Some(((0, 1), "early")));
 
         course.grade("one", "early", &Answer::Quiz(vec![1]))?;
@@ -467,7 +467,7 @@ mod tests {
         assert_eq!(early.standing_label, "已解决");
         assert_eq!((lesson.sections_read, lesson.completed), (1, 1));
         assert_eq!(map.completed, 1);
-        assert_eq!(map.next.map(|n| n.title), Some("后面的题".to_owned()));
+        assert_eq!(map.next.map(|n| n.title), Some("后面的题"));
         Ok(())
     }
 
@@ -517,7 +517,7 @@ mod tests {
         let rows: Vec<(&str, &str, &str)> = review
             .rows
             .iter()
-            .map(|r| (r.place.as_str(), r.exercise.id.as_str(), r.counts.as_str()))
+            .map(|r| (r.place.as_str(), r.exercise.id, r.counts.as_str()))
             .collect();
         assert_eq!(
             rows,
@@ -549,7 +549,7 @@ mod tests {
         assert_eq!(door.stories[1].title, "With a fencing token");
         assert_eq!(door.stories[1].ending_step, 5);
         assert!(!door.started);
-        assert_eq!(door.next.map(|n| n.exercise), Some("early".to_owned()));
+        assert_eq!(door.next.map(|n| n.exercise), Some("early"));
         course.grade("one", "named", &Answer::Quiz(vec![1]))?;
         let door = course.front_door_view(Lang::Zh);
         assert!(door.started);

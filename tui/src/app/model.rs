@@ -654,7 +654,7 @@ impl App {
     }
 
     /// Lesson `lesson`'s page (by index), as the session builds it.
-    pub(crate) fn lesson_view(&self, lesson: usize) -> Option<LessonView> {
+    pub(crate) fn lesson_view(&self, lesson: usize) -> Option<LessonView<'_>> {
         let id = &self.lessons().get(lesson)?.id;
         self.session.lesson_view(id, self.lang()).ok()
     }

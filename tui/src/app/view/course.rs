@@ -92,7 +92,7 @@ fn render_list(
             ListItem::new(Line::from(vec![
                 Span::raw(format!("{marker} ")),
                 Span::styled(format!("{:>2}  ", lesson.order), theme.dim()),
-                Span::styled(text::fit(&lesson.title, title_width), theme.plain()),
+                Span::styled(text::fit(lesson.title, title_width), theme.plain()),
                 Span::raw("  "),
                 Span::styled(format!("{counts:>5}"), counts_style),
                 Span::raw(" "),
@@ -129,7 +129,7 @@ fn render_detail(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &Co
         format!(
             " {} ",
             text::truncate(
-                &lesson.title,
+                lesson.title,
                 usize::from(detail_area.width.saturating_sub(6))
             )
         ),
@@ -156,7 +156,7 @@ fn lesson_summary(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line
     let theme = app.theme;
     let lang = app.lang();
     let mut lines: Vec<Line<'static>> =
-        text::wrap_styled(&lesson.summary, wrap_width, theme.plain(), theme);
+        text::wrap_styled(lesson.summary, wrap_width, theme.plain(), theme);
     lines.push(Line::default());
     let concepts = concept_words(&lesson.concepts);
     let said = format!("{}{concepts}", lang.pick("Concepts: ", "概念："));

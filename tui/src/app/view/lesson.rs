@@ -26,7 +26,7 @@ pub(crate) fn section_lines(app: &App, found: &SectionView, width: usize) -> Vec
         lines.push(Line::styled(line, theme.dim()));
     }
     lines.push(Line::default());
-    lines.extend(text::wrap_styled(&found.body, width, theme.plain(), theme));
+    lines.extend(text::wrap_styled(found.body, width, theme.plain(), theme));
     lines
 }
 
@@ -65,7 +65,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     let title = Line::from(Span::styled(
         format!(
             " {} ",
-            text::truncate(&found.title, usize::from(body.width.saturating_sub(6)))
+            text::truncate(found.title, usize::from(body.width.saturating_sub(6)))
         ),
         theme.title(),
     ));
@@ -178,10 +178,7 @@ fn render_level_exercises(
             let title_width = width.saturating_sub(text::width(&head) + text::width(status) + 3);
             ListItem::new(Line::from(vec![
                 Span::styled(head, standing_style(exercise.standing, theme)),
-                Span::styled(
-                    text::fit(&exercise.title, title_width.max(4)),
-                    theme.plain(),
-                ),
+                Span::styled(text::fit(exercise.title, title_width.max(4)), theme.plain()),
                 Span::styled(format!("  {status}"), theme.dim()),
             ]))
         })
@@ -243,7 +240,7 @@ fn render_exercises(
                 .max(4);
             ListItem::new(Line::from(vec![
                 Span::raw(head),
-                Span::styled(text::fit(&exercise.title, title_width), theme.plain()),
+                Span::styled(text::fit(exercise.title, title_width), theme.plain()),
                 Span::styled(
                     format!("  {status}"),
                     standing_style(exercise.standing, theme),
@@ -266,7 +263,7 @@ fn render_exercises(
     if let Some(exercise) = lesson.exercises.get(state.exercise) {
         let text_area = layout::lesson_text(prompt_area);
         let lines = text::wrap_styled(
-            &exercise.task,
+            exercise.task,
             usize::from(text_area.width).max(1),
             theme.plain(),
             theme,

@@ -33,7 +33,7 @@ fn row_line(app: &App, row: &ReviewLine, width: usize, standing_width: usize) ->
     let style = standing_style(exercise.standing, theme);
     Line::from(vec![
         Span::styled(head, style),
-        Span::styled(text::fit(&exercise.title, title_width), theme.plain()),
+        Span::styled(text::fit(exercise.title, title_width), theme.plain()),
         Span::styled(tail, style),
     ])
 }
