@@ -6,15 +6,17 @@
 //! timeline may show, completion. Here each answer only becomes the JSON
 //! the page reads (`static/app.js`), from `Serialize` structs: what the
 //! session does not give (a hidden hint, a takeaway before an attempt) is
-//! absent by construction. An exercise on the page is its screen
-//! ([`Course::act`]: sim-core's `ExerciseScreen`, with the feedback's
-//! timelines).
+//! absent by construction. The map, a lesson's page and the front door are
+//! sim-core's views (`MapView`, `LessonView`, `FrontDoorView`) as they
+//! serialize, with the timelines and answer choices added; an exercise on
+//! the page is its screen ([`Course::act`]: sim-core's `ExerciseScreen`,
+//! with the feedback's timelines).
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use sim_core::course::{
     Act, CourseError, CourseSession, Edit, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
-    Lesson, Position, SelfCheck, SelfCheckLevel, concept_name,
+    SelfCheckLevel,
 };
 use sim_core::{Lang, Reveal, Scenario};
 
@@ -29,127 +31,6 @@ pub struct Course {
     session: CourseSession,
 }
 
-#[derive(Serialize)]
-struct ConceptJson<'a> {
-    id: &'a str,
-    name: &'static str,
-}
-
-fn concepts(ids: &[String], lang: Lang) -> Vec<ConceptJson<'_>> {
-    ids.iter()
-        .map(|id| ConceptJson {
-            id,
-            name: concept_name(id, lang).unwrap_or_default(),
-        })
-        .collect()
-}
-
-#[derive(Serialize)]
-struct MapJson<'a> {
-    lang: Lang,
-    lessons: Vec<MapLessonJson<'a>>,
-    position: Option<&'a Position>,
-    self_check: &'a SelfCheck,
-    /// The next unfinished exercise, in the order of the review (lesson,
-    /// level, file), which the lessons' exercises below follow.
-    next: Option<NextJson<'a>>,
-    /// Exercises done in the whole course, and the course's count.
-    completed: usize,
-    total: usize,
-}
-
-#[derive(Serialize)]
-struct MapLessonJson<'a> {
-    id: &'a str,
-    order: u32,
-    title: &'a str,
-    summary: &'a str,
-    concepts: Vec<ConceptJson<'a>>,
-    sections: usize,
-    sections_read: usize,
-    exercises: Vec<MapExerciseJson<'a>>,
-    completed: usize,
-    /// Every exercise of the lesson is done (the session's count).
-    done: bool,
-}
-
-#[derive(Serialize)]
-struct MapExerciseJson<'a> {
-    id: &'a str,
-    title: &'a str,
-    kind: &'static str,
-    /// Its tries and the hints opened (the review's columns).
-    tries: u32,
-    hints: u32,
-    /// Its level (section), from 0, and how far the learner got
-    /// (`solved`, `solved-with-solution`, `revealed`, `tried`,
-    /// `not-started`), with its sign and in words.
-    level: usize,
-    standing: &'static str,
-    symbol: &'static str,
-    standing_label: String,
-}
-
-/// The next unfinished exercise (the front door's Continue, the review's
-/// button).
-fn next_json(session: &CourseSession, lang: Lang) -> Option<NextJson<'_>> {
-    let (lesson, exercise) = session.next_unfinished()?;
-    let lesson = session.lessons().get(lesson)?;
-    let exercise = lesson.exercises.get(exercise)?;
-    Some(NextJson {
-        lesson: &lesson.id,
-        lesson_order: lesson.order,
-        lesson_title: lesson.title.get(lang),
-        exercise: &exercise.id,
-        title: exercise.title(lang),
-    })
-}
-
-#[derive(Serialize)]
-struct LessonJson<'a> {
-    id: &'a str,
-    order: u32,
-    title: &'a str,
-    summary: &'a str,
-    concepts: Vec<ConceptJson<'a>>,
-    sections: Vec<SectionJson<'a>>,
-    scenarios: Vec<ScenarioJson<'a>>,
-    exercises: Vec<ExerciseJson<'a>>,
-}
-
-#[derive(Serialize)]
-struct SectionJson<'a> {
-    title: &'a str,
-    body: &'a str,
-    concepts: Vec<ConceptJson<'a>>,
-    scenario: Option<&'a str>,
-    /// Its level on the lesson's path: `done`, `current` or `open` (done:
-    /// read, and its exercises solved).
-    state: &'static str,
-}
-
-#[derive(Serialize)]
-struct ScenarioJson<'a> {
-    name: &'a str,
-    title: &'a str,
-}
-
-/// An exercise's fixed parts and what its answer offers; what the learner
-/// did with it and may see now is its screen ([`Course::act`]: a design's
-/// or break's editor is there).
-#[derive(Serialize)]
-struct ExerciseJson<'a> {
-    id: &'a str,
-    title: &'a str,
-    kind: &'static str,
-    concepts: Vec<ConceptJson<'a>>,
-    scenario: Option<&'a str>,
-    /// Its level: the section it practises, from 0.
-    level: usize,
-    #[serde(flatten)]
-    sql: Option<SqlDetails>,
-}
-
 /// What a SQL exercise adds: the statements the learner writes and the
 /// parameters they may name (a design's and a break's choices are on its
 /// screen's editor, a mark's, predict's and quiz's are its screen's items).
@@ -161,40 +42,22 @@ struct SqlDetails {
     table: String,
 }
 
-/// The front door: the problem, the two stories (each a full timeline and
-/// how A's late write ended, from the run), and where Start or Continue
-/// leads.
-#[derive(Serialize)]
-struct FrontDoorJson<'a> {
-    problem: &'static str,
-    stories: Vec<StoryJson>,
-    /// Whether the learner has begun (Continue instead of Start).
-    started: bool,
-    /// The next unfinished exercise; absent when all are complete.
-    next: Option<NextJson<'a>>,
-}
-
-#[derive(Serialize)]
-struct StoryJson {
-    timeline: Value,
-    ending_step: u32,
-    landed: bool,
-    violation: bool,
-    ending: &'static str,
-}
-
-#[derive(Serialize)]
-struct NextJson<'a> {
-    lesson: &'a str,
-    lesson_order: u32,
-    lesson_title: &'a str,
-    exercise: &'a str,
-    title: &'a str,
-}
-
 /// A quiz option as shown: its authored index (what an answer names) and text.
 fn to_value(shown: &impl Serialize) -> Value {
     serde_json::to_value(shown).unwrap_or_default()
+}
+
+/// Adds to the `at`th object of the list `value[key]` the fields `more(at)`
+/// gives: what a view leaves to the page (a story's timeline, the choices
+/// an exercise's answer offers).
+fn add_to_each(value: &mut Value, key: &str, add: impl Fn(usize, &mut Map<String, Value>)) {
+    if let Some(Value::Array(list)) = value.get_mut(key) {
+        for (at, shown) in list.iter_mut().enumerate() {
+            if let Value::Object(shown) = shown {
+                add(at, shown);
+            }
+        }
+    }
 }
 
 /// A counterexample to the learner's design as a timeline: titled as what
@@ -452,158 +315,45 @@ impl Course {
 
     // ---- what the page shows ---------------------------------------------
 
-    /// The course map: every lesson with its progress.
+    /// The course map: every lesson with its progress (sim-core's
+    /// `MapView`; the review is drawn from it too).
     pub fn map(&self, lang: Lang) -> Value {
-        let session = &self.session;
-        let progress = session.progress();
-        // The exercises in course order (lesson, level, file).
-        let order = session.course_order();
-        let lessons = session
-            .lessons()
-            .iter()
-            .enumerate()
-            .map(|(at, lesson)| MapLessonJson {
-                id: &lesson.id,
-                order: lesson.order,
-                title: lesson.title.get(lang),
-                summary: lesson.summary.get(lang),
-                concepts: concepts(&lesson.concepts, lang),
-                sections: lesson.sections.len(),
-                sections_read: progress
-                    .lessons
-                    .get(&lesson.id)
-                    .map_or(0, |p| p.sections_read.len()),
-                exercises: order
-                    .iter()
-                    .filter(|(of, _)| *of == at)
-                    .filter_map(|(_, index)| lesson.exercises.get(*index))
-                    .map(|exercise| {
-                        let standing = session.standing(&lesson.id, &exercise.id);
-                        let record = session.exercise_progress(&lesson.id, &exercise.id);
-                        MapExerciseJson {
-                            id: &exercise.id,
-                            title: exercise.title(lang),
-                            kind: exercise.kind.name(),
-                            tries: record.attempts,
-                            hints: record.hints_used,
-                            level: lesson.section_of(exercise),
-                            standing: standing.name(),
-                            symbol: standing.symbol(),
-                            standing_label: standing.label().get(lang).to_owned(),
-                        }
-                    })
-                    .collect(),
-                completed: session.completed(lesson).0,
-                done: {
-                    let (done, total) = session.completed(lesson);
-                    done == total
-                },
-            })
-            .collect();
-        let (completed, total) = session.completed_overall();
-        to_value(&MapJson {
-            lang: session.lang(),
-            lessons,
-            position: progress.position.as_ref(),
-            self_check: &progress.self_check,
-            next: next_json(session, lang),
-            completed,
-            total,
-        })
+        to_value(&self.session.map_view(lang))
     }
 
-    /// The front door, in `lang`: the stories are run now, by the engine.
+    /// The front door, in `lang` (sim-core's `FrontDoorView`), each story
+    /// with its timeline: the stories are run now, by the engine.
     pub fn front_door(&self, lang: Lang) -> Value {
-        use sim_core::course::front_door::{Ending, Story, problem};
-        let stories = Story::BOTH
-            .iter()
-            .filter_map(|story| {
-                let scenario = story.scenario();
-                let ending = Ending::of(&scenario, &sim_core::run(&scenario))?;
-                Some(StoryJson {
-                    timeline: timeline(&scenario, lang, &Reveal::Everything),
-                    ending_step: ending.step,
-                    landed: ending.landed,
-                    violation: ending.violation,
-                    ending: ending.words(lang),
-                })
-            })
-            .collect();
-        let session = &self.session;
-        let next = next_json(session, lang);
-        to_value(&FrontDoorJson {
-            problem: problem(lang),
-            stories,
-            started: session.started(),
-            next,
-        })
+        let door = self.session.front_door_view(lang);
+        let mut value = to_value(&door);
+        add_to_each(&mut value, "stories", |at, shown| {
+            if let Some(story) = door.stories.get(at) {
+                let drawn = timeline(&story.scenario, lang, &Reveal::Everything);
+                shown.insert("timeline".to_owned(), drawn);
+            }
+        });
+        value
     }
 
-    /// One lesson: its sections, scenarios and exercises, in `lang`.
+    /// One lesson's page, in `lang` (sim-core's `LessonView`), each
+    /// exercise with the choices its answer offers.
     pub fn lesson_json(&self, id: &str, lang: Lang) -> Result<Value, CourseError> {
         let lesson = self.session.lesson(id)?;
-        let scenario_name = |index: Option<usize>| {
-            index
-                .and_then(|i| lesson.scenarios.get(i))
-                .map(|(name, _)| name.as_str())
-        };
-        let at = self.session.lessons().iter().position(|l| l.id == id);
-        let levels = at.map(|at| self.session.levels(at)).unwrap_or_default();
-        let sections = lesson
-            .sections
-            .iter()
-            .enumerate()
-            .map(|(index, section)| SectionJson {
-                title: section.title.get(lang),
-                body: section.body.get(lang),
-                concepts: concepts(&section.concepts, lang),
-                scenario: scenario_name(section.scenario),
-                state: levels.get(index).map_or("open", |l| l.state.name()),
-            })
-            .collect();
-        let exercises = lesson
+        let details = lesson
             .exercises
             .iter()
-            .map(|exercise| self.exercise_json(lesson, exercise, lang))
-            .collect::<Result<_, _>>()?;
-        Ok(to_value(&LessonJson {
-            id: &lesson.id,
-            order: lesson.order,
-            title: lesson.title.get(lang),
-            summary: lesson.summary.get(lang),
-            concepts: concepts(&lesson.concepts, lang),
-            sections,
-            scenarios: lesson
-                .scenarios
-                .iter()
-                .map(|(name, scenario)| ScenarioJson {
-                    name,
-                    title: scenario.title.get(lang),
-                })
-                .collect(),
-            exercises,
-        }))
-    }
-
-    fn exercise_json<'a>(
-        &'a self,
-        lesson: &'a Lesson,
-        exercise: &'a Exercise,
-        lang: Lang,
-    ) -> Result<ExerciseJson<'a>, CourseError> {
-        Ok(ExerciseJson {
-            id: &exercise.id,
-            title: exercise.title(lang),
-            kind: exercise.kind.name(),
-            concepts: concepts(&exercise.concepts, lang),
-            scenario: exercise
-                .kind
-                .scenario()
-                .and_then(|i| lesson.scenarios.get(i))
-                .map(|(name, _)| name.as_str()),
-            level: lesson.section_of(exercise),
-            sql: sql_details(exercise, lang),
-        })
+            .map(|exercise| sql_details(exercise, lang))
+            .collect::<Vec<_>>();
+        let mut value = to_value(&self.session.lesson_view(id, lang)?);
+        // A SQL exercise's statements and parameters beside its view.
+        add_to_each(&mut value, "exercises", |at, shown| {
+            if let Some(Value::Object(more)) =
+                details.get(at).and_then(Option::as_ref).map(to_value)
+            {
+                shown.extend(more);
+            }
+        });
+        Ok(value)
     }
 
     /// A lesson scenario's timeline with every verdict (the lesson reader).

@@ -106,7 +106,7 @@ function storyFigure(story, offset) {
     captions.append(item);
   });
   const outcome = h('p', { class: `story-outcome ${story.violation ? 'bad' : 'good'}` },
-    h('span', { class: 'sym', 'aria-hidden': 'true' }, story.violation ? '‼ ' : '✗ '), story.ending);
+    h('span', { class: 'sym', 'aria-hidden': 'true' }, `${story.symbol} `), story.ending);
   outcome.style.setProperty('--at', beat(data.steps.length));
   // The key to what this story shows: its actions, then its symbols.
   const key = new Map();

@@ -5,8 +5,10 @@
 //! An exercise belongs to the section its `section` key names, counted
 //! from 1; without one, to the first section after which every concept it
 //! practises has been taught; failing that, to the last section. Both
-//! front ends draw the same path from [`CourseSession::levels`] and the same
-//! review rows from [`CourseSession::review`].
+//! front ends draw the same path and the same review from the session's
+//! views (`views.rs`: [`CourseSession::lesson_view`],
+//! [`CourseSession::review_view`]), built on [`CourseSession::levels`] and
+//! [`CourseSession::course_order`].
 
 use crate::course::lesson::{Exercise, Lesson};
 use crate::course::session::CourseSession;
@@ -52,7 +54,8 @@ impl Lesson {
 }
 
 /// Where a learner stands on a level of the path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LevelState {
     /// The section is read and every exercise in it solved.
     Done,
@@ -154,22 +157,6 @@ impl Standing {
     }
 }
 
-/// One row of the review screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReviewRow {
-    /// Lesson and exercise by index, as the front ends open them.
-    pub lesson: usize,
-    pub exercise: usize,
-    /// Its level (section) in the lesson, from 0.
-    pub level: usize,
-    pub lesson_id: String,
-    pub exercise_id: String,
-    pub title: Text,
-    pub attempts: u32,
-    pub hints_used: u32,
-    pub standing: Standing,
-}
-
 impl CourseSession {
     /// How far the learner got with one exercise.
     pub fn standing(&self, lesson: &str, id: &str) -> Standing {
@@ -234,34 +221,6 @@ impl CourseSession {
         order
     }
 
-    /// Every exercise of the course, in course order, with the learner's
-    /// tries, hints and standing.
-    pub fn review(&self) -> Vec<ReviewRow> {
-        let lessons = self.lessons();
-        self.course_order()
-            .into_iter()
-            .filter_map(|(at, index)| {
-                let lesson = lessons.get(at)?;
-                let exercise = lesson.exercises.get(index)?;
-                let record = self.exercise_progress(&lesson.id, &exercise.id);
-                Some(ReviewRow {
-                    lesson: at,
-                    exercise: index,
-                    level: lesson.section_of(exercise),
-                    lesson_id: lesson.id.clone(),
-                    exercise_id: exercise.id.clone(),
-                    title: Text {
-                        en: exercise.title(crate::Lang::En).to_owned(),
-                        zh: exercise.title(crate::Lang::Zh).to_owned(),
-                    },
-                    attempts: record.attempts,
-                    hints_used: record.hints_used,
-                    standing: self.standing(&lesson.id, &exercise.id),
-                })
-            })
-            .collect()
-    }
-
     /// Whether "next unfinished" should open the text of the level holding
     /// exercise `exercise` of lesson `lesson` (indices) before the exercise:
     /// the text is unread and the exercise never tried — rather than drop
@@ -307,12 +266,13 @@ impl CourseSession {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::course::error::CourseError;
     use crate::course::grade::Answer;
 
-    const LESSON: &str = r#"
+    /// A lesson of two sections and three quizzes (also the views' tests').
+    pub(crate) const LESSON: &str = r#"
 id = "one"
 order = 1
 title = { en = "One", zh = "一" }
@@ -383,7 +343,8 @@ options = [
         // says section 2 itself.
         assert_eq!(lesson.levels(), vec![vec![1], vec![0, 2]]);
         assert_eq!(lesson.level_of(0), 1);
-        let titles: Vec<String> = course.review().into_iter().map(|r| r.title.en).collect();
+        let review = course.review_view(crate::Lang::En);
+        let titles: Vec<&str> = review.rows.iter().map(|r| r.exercise.title).collect();
         assert_eq!(titles, ["Early quiz", "Late quiz", "Placed by hand"]);
         Ok(())
     }
@@ -392,7 +353,8 @@ options = [
     fn review_rows_and_next_unfinished_follow_the_learner() -> Result<(), CourseError> {
         let mut course = course()?;
         let standings = |c: &CourseSession| -> Vec<Standing> {
-            c.review().into_iter().map(|r| r.standing).collect()
+            let review = c.review_view(crate::Lang::En);
+            review.rows.iter().map(|r| r.exercise.standing).collect()
         };
         assert_eq!(standings(&course), [Standing::NotStarted; 3]);
         assert_eq!(course.next_unfinished_after(None), Some((0, 1)));
@@ -409,9 +371,14 @@ options = [
         // `late` tried and its solution shown.
         course.grade("one", "late", &Answer::Quiz(vec![1]))?;
         course.solution("one", "late")?;
-        let rows = course.review();
+        let rows: Vec<_> = course
+            .review_view(crate::Lang::En)
+            .rows
+            .into_iter()
+            .map(|r| r.exercise)
+            .collect();
         assert_eq!(
-            (rows[0].attempts, rows[0].hints_used, rows[0].standing),
+            (rows[0].tries, rows[0].hints, rows[0].standing),
             (2, 1, Standing::Solved)
         );
         assert_eq!(rows[1].standing, Standing::Revealed);

@@ -20,6 +20,7 @@ mod order;
 mod progress;
 mod screen;
 mod session;
+mod views;
 
 pub use crate::resource::MinimalDesign;
 pub use answer_json::{
@@ -46,7 +47,7 @@ pub use last_answer::{answer_json, answer_to_json};
 pub use lesson::{
     Exercise, ExerciseKind, Knob, Lesson, MinimalMemo, QuizOption, Section, parse_lesson,
 };
-pub use levels::{Level, LevelState, ReviewRow, Standing};
+pub use levels::{Level, LevelState, Standing};
 pub use lint::{LintKind, LintProblem, check_lessons, lint_course, lint_lesson};
 pub use order::option_order;
 pub use progress::{
@@ -58,6 +59,10 @@ pub use screen::{
     Pick, RevealView, Tone, Verdict, tries_words,
 };
 pub use session::{CourseSession, Graded, Hint, SelfCheckLevel};
+pub use views::{
+    ConceptView, ExerciseView, FrontDoorView, LessonView, MapLessonView, MapView, NextView,
+    ReviewLine, ReviewView, ScenarioView, SectionView, StoryView, hints_words,
+};
 
 use crate::Lang;
 use crate::scenario::Text;

@@ -291,7 +291,7 @@ pub(crate) fn review(body: Rect) -> [Rect; 3] {
 /// The review row drawn at `(x, y)`, for a mouse click.
 pub(crate) fn review_row_at(app: &App, selected: usize, x: u16, y: u16) -> Option<usize> {
     let [_, list, _] = review(body_area(app));
-    let count = app.session.review().len();
+    let count = app.session.course_order().len();
     list_row_at(section_inner(list), selected, count, x, y)
 }
 
@@ -338,8 +338,8 @@ pub(crate) fn level_exercises(lesson: &Lesson, page: usize) -> Vec<usize> {
 }
 
 /// The exercises page: the list and the selected exercise's task.
-pub(crate) fn lesson_exercises(area: Rect, lesson: &Lesson) -> [Rect; 2] {
-    let rows = (lesson.exercises.len() as u16).saturating_add(1);
+pub(crate) fn lesson_exercises(area: Rect, exercises: usize) -> [Rect; 2] {
+    let rows = (exercises as u16).saturating_add(1);
     Layout::vertical([
         Constraint::Length(rows.min(area.height.saturating_sub(3).max(2))),
         Constraint::Min(0),
@@ -369,7 +369,7 @@ pub(crate) fn lesson_click_at(
         let row = list_row_at(section_inner(boxed), selected, level.len(), x, y)?;
         return level.get(row).copied().map(Ok);
     }
-    let [list, _] = lesson_exercises(body, found);
+    let [list, _] = lesson_exercises(body, found.exercises.len());
     let count = found.exercises.len();
     list_row_at(section_inner(list), state.exercise, count, x, y).map(Ok)
 }

@@ -51,7 +51,13 @@ pub(crate) fn lesson_max_scroll(app: &App, state: &LessonState) -> u16 {
     };
     let inner = layout::lesson_text(layout::lesson_text_area(app, found, state.page));
     let width = usize::from(inner.width).max(1);
-    let lines = view::lesson::section_lines(app, found, state.page, width).len();
+    let lines = app
+        .lesson_view(state.lesson)
+        .and_then(|lesson| {
+            let found = lesson.sections.get(state.page)?;
+            Some(view::lesson::section_lines(app, found, width).len())
+        })
+        .unwrap_or(0);
     clamp_scroll(u16::MAX, lines, inner.height)
 }
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use sim_core::course::{
     Act, Answer, CourseSession, EditorKind, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
-    Lesson, Progress, Tone,
+    Lesson, LessonView, Progress, Tone,
 };
 use sim_core::sqllab::{Plan, Slot, SlotRefusal, Statements};
 use sim_core::{Diagram, Outcome, Reveal, Scenario, Trace};
@@ -651,6 +651,12 @@ impl App {
     /// In course order.
     pub(crate) fn lessons(&self) -> &[Lesson] {
         self.session.lessons()
+    }
+
+    /// Lesson `lesson`'s page (by index), as the session builds it.
+    pub(crate) fn lesson_view(&self, lesson: usize) -> Option<LessonView<'_>> {
+        let id = &self.lessons().get(lesson)?.id;
+        self.session.lesson_view(id, self.lang()).ok()
     }
 
     /// The lesson with the first unfinished exercise.

@@ -362,7 +362,8 @@ fn open_in_lesson(app: &mut App, lesson: usize, exercise: usize) -> Nav {
 
 /// The review screen: every exercise, and the way to the next unfinished.
 fn review(app: &mut App, state: &mut ReviewState, message: Message) -> Nav {
-    let rows = app.session.review();
+    // The review's rows are the course order's (lesson, exercise) pairs.
+    let rows = app.session.course_order();
     let count = rows.len();
     match message {
         Message::Up => state.selected = state.selected.saturating_sub(1),
@@ -371,8 +372,8 @@ fn review(app: &mut App, state: &mut ReviewState, message: Message) -> Nav {
         Message::ListEnd => state.selected = count.saturating_sub(1),
         Message::ClickRow(row) if row < count && row != state.selected => state.selected = row,
         Message::Open | Message::ClickRow(_) => {
-            if let Some(row) = rows.get(state.selected) {
-                return open_in_lesson(app, row.lesson, row.exercise);
+            if let Some(&(lesson, exercise)) = rows.get(state.selected) {
+                return open_in_lesson(app, lesson, exercise);
             }
         }
         Message::Continue => {
@@ -380,10 +381,7 @@ fn review(app: &mut App, state: &mut ReviewState, message: Message) -> Nav {
                 app.say("Every exercise is solved.", "所有练习都已解决。");
                 return Nav::Stay;
             };
-            if let Some(at) = rows
-                .iter()
-                .position(|r| r.lesson == lesson && r.exercise == exercise)
-            {
+            if let Some(at) = rows.iter().position(|at| *at == (lesson, exercise)) {
                 state.selected = at;
             }
             return open_in_lesson(app, lesson, exercise);

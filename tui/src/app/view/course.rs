@@ -8,8 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::Lang;
-use sim_core::course::front_door::{Ending, Story, problem};
-use sim_core::course::{Lesson, concept_name};
+use sim_core::course::{ConceptView, LessonView, MapView};
 
 use super::{render_header, section};
 use crate::app::layout;
@@ -23,11 +22,12 @@ pub(crate) fn areas(app: &App, body: Rect) -> [Rect; 4] {
 }
 
 /// The course map: the front door, the lesson list and the selected
-/// lesson's detail.
+/// lesson's detail, from the session's map view.
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &CourseState) {
     let theme = app.theme;
     let lang = app.lang();
-    let (done, total) = app.session.completed_overall();
+    let map = app.session.map_view(lang);
+    let (done, total) = (map.completed, map.total);
     let [header, door_area, list_area, detail_area] = areas(app, area);
     render_header(
         frame,
@@ -47,29 +47,32 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         ),
         door_area,
     );
-    render_list(frame, list_area, app, state);
+    render_list(frame, list_area, app, &map, state);
     render_detail(frame, detail_area, app, state);
 }
 
 /// The lesson list: each lesson's number, title, exercises done and the
 /// next one to do.
-fn render_list(frame: &mut Frame<'_>, list_area: Rect, app: &App, state: &CourseState) {
+fn render_list(
+    frame: &mut Frame<'_>,
+    list_area: Rect,
+    app: &App,
+    map: &MapView<'_>,
+    state: &CourseState,
+) {
     let theme = app.theme;
     let lang = app.lang();
     let width = usize::from(list_area.width);
-    let next = app.next_lesson();
-    let items: Vec<ListItem<'_>> = app
-        .lessons()
+    let next = map.next.as_ref().map(|next| next.at.0);
+    let items: Vec<ListItem<'_>> = map
+        .lessons
         .iter()
         .enumerate()
         .map(|(index, lesson)| {
-            let (complete, count) = app.session.completed(lesson);
+            let (complete, count) = (lesson.completed, lesson.exercises.len());
+            let all_done = count > 0 && lesson.done;
             let marker = if index == state.selected { "▸" } else { " " };
-            let check = if count > 0 && complete == count {
-                "✓"
-            } else {
-                " "
-            };
+            let check = if all_done { "✓" } else { " " };
             let counts = format!("{complete}/{count}{check}");
             let next_mark = if next == Some(index) {
                 lang.pick("◂ next", "◂ 下一课")
@@ -81,24 +84,20 @@ fn render_list(frame: &mut Frame<'_>, list_area: Rect, app: &App, state: &Course
             // and the selected lesson's details name them.
             let fixed = 2 + 4 + 2 + 5 + 1 + next_width + 1;
             let title_width = width.saturating_sub(fixed).max(4);
-            let mut spans = vec![
-                Span::raw(format!("{marker} ")),
-                Span::styled(format!("{:>2}  ", lesson.order), theme.dim()),
-                Span::styled(
-                    text::fit(lesson.title.get(lang), title_width),
-                    theme.plain(),
-                ),
-                Span::raw("  "),
-            ];
-            let counts_style = if count > 0 && complete == count {
+            let counts_style = if all_done {
                 theme.good()
             } else {
                 theme.plain()
             };
-            spans.push(Span::styled(format!("{counts:>5}"), counts_style));
-            spans.push(Span::raw(" "));
-            spans.push(Span::styled(next_mark, theme.accent()));
-            ListItem::new(Line::from(spans))
+            ListItem::new(Line::from(vec![
+                Span::raw(format!("{marker} ")),
+                Span::styled(format!("{:>2}  ", lesson.order), theme.dim()),
+                Span::styled(text::fit(lesson.title, title_width), theme.plain()),
+                Span::raw("  "),
+                Span::styled(format!("{counts:>5}"), counts_style),
+                Span::raw(" "),
+                Span::styled(next_mark, theme.accent()),
+            ]))
         })
         .collect();
     let title = Line::from(Span::styled(
@@ -116,8 +115,7 @@ fn render_list(frame: &mut Frame<'_>, list_area: Rect, app: &App, state: &Course
 /// sections and exercises for the rows a tall window has to spare.
 fn render_detail(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &CourseState) {
     let theme = app.theme;
-    let lang = app.lang();
-    let Some(lesson) = app.lessons().get(state.selected) else {
+    let Some(lesson) = app.lesson_view(state.selected) else {
         frame.render_widget(
             Paragraph::new("No lessons.").block(section(Line::default(), theme)),
             detail_area,
@@ -125,13 +123,13 @@ fn render_detail(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &Co
         return;
     };
     let wrap_width = usize::from(detail_area.width.saturating_sub(2)).clamp(1, 96);
-    let mut lines = lesson_summary(app, lesson, wrap_width);
-    lines.extend(lesson_contents(app, lesson, wrap_width));
+    let mut lines = lesson_summary(app, &lesson, wrap_width);
+    lines.extend(lesson_contents(app, &lesson, wrap_width));
     let title = Line::from(Span::styled(
         format!(
             " {} ",
             text::truncate(
-                lesson.title.get(lang),
+                lesson.title,
                 usize::from(detail_area.width.saturating_sub(6))
             )
         ),
@@ -144,36 +142,29 @@ fn render_detail(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &Co
     );
 }
 
+/// Concepts as `C01 Liveness vs safety · C02 …`.
+pub(crate) fn concept_words(concepts: &[ConceptView]) -> String {
+    let named: Vec<String> = concepts
+        .iter()
+        .map(|c| format!("{} {}", c.id, c.name))
+        .collect();
+    named.join(" · ")
+}
+
 /// A lesson's summary, its concepts, and how much of it is done.
-fn lesson_summary(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'static>> {
+fn lesson_summary(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
     let lang = app.lang();
     let mut lines: Vec<Line<'static>> =
-        text::wrap_styled(lesson.summary.get(lang), wrap_width, theme.plain(), theme);
+        text::wrap_styled(lesson.summary, wrap_width, theme.plain(), theme);
     lines.push(Line::default());
-    let concepts: Vec<String> = lesson
-        .concepts
-        .iter()
-        .map(|c| format!("{c} {}", concept_name(c, lang).unwrap_or_default()))
-        .collect();
-    for line in text::wrap(
-        &format!(
-            "{}{}",
-            lang.pick("Concepts: ", "概念："),
-            concepts.join(" · ")
-        ),
-        wrap_width,
-    ) {
+    let concepts = concept_words(&lesson.concepts);
+    let said = format!("{}{concepts}", lang.pick("Concepts: ", "概念："));
+    for line in text::wrap(&said, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }
-    let (complete, count) = app.session.completed(lesson);
-    let read = app
-        .session
-        .sections_read(&lesson.id)
-        .iter()
-        .filter(|s| (**s as usize) < lesson.sections.len())
-        .count();
-    let sections = lesson.sections.len();
+    let (complete, count) = (lesson.completed, lesson.exercises.len());
+    let (read, sections) = (lesson.sections_read, lesson.sections.len());
     let status = lang.pick(
         format!("Exercises: {complete} of {count} complete · sections read: {read} of {sections}"),
         format!("练习完成 {complete}/{count} · 已读小节 {read}/{sections}"),
@@ -184,39 +175,29 @@ fn lesson_summary(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'st
     lines
 }
 
-/// What the lesson holds: its sections (✓ read) and exercises (✓ done),
-/// one line each, after a blank line.
-fn lesson_contents(app: &App, lesson: &Lesson, wrap_width: usize) -> Vec<Line<'static>> {
+/// What the lesson holds: its sections (✓ read) and exercises (their
+/// standing's sign), one line each, after a blank line.
+fn lesson_contents(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
-    let lang = app.lang();
-    let read: &[u32] = app.session.sections_read(&lesson.id);
-    let mut lines = vec![Line::default()];
-    for (index, found) in lesson.sections.iter().enumerate() {
-        let mark = if read.contains(&(index as u32)) {
-            "✓"
-        } else {
-            " "
-        };
-        let line = format!("{mark} §{} {}", index + 1, found.title.get(lang));
-        lines.push(Line::styled(
-            text::truncate(&line, wrap_width),
-            theme.plain(),
-        ));
-    }
-    for exercise in &lesson.exercises {
-        let standing = app.session.standing(&lesson.id, &exercise.id);
-        let line = format!(
+    let sections = lesson.sections.iter().enumerate().map(|(index, found)| {
+        let mark = if found.read { "✓" } else { " " };
+        format!("{mark} §{} {}", index + 1, found.title)
+    });
+    let exercises = lesson.exercises.iter().map(|exercise| {
+        format!(
             "{:<3} {} {}",
-            standing.symbol(),
-            text::fit(exercise.kind.label(lang), 8),
-            exercise.title(lang)
-        );
-        lines.push(Line::styled(
-            text::truncate(&line, wrap_width),
-            theme.plain(),
-        ));
-    }
-    lines
+            exercise.symbol,
+            text::fit(exercise.kind_label, 8),
+            exercise.title
+        )
+    });
+    std::iter::once(Line::default())
+        .chain(
+            sections
+                .chain(exercises)
+                .map(|line| Line::styled(text::truncate(&line, wrap_width), theme.plain())),
+        )
+        .collect()
 }
 
 /// The front door in `width` columns: the problem, the story with its two
@@ -225,52 +206,39 @@ pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
     let lang = app.lang();
     let width = width.max(1);
-    let mut lines: Vec<Line<'static>> = text::wrap(problem(lang), width)
+    let door = app.session.front_door_view(lang);
+    let mut lines: Vec<Line<'static>> = text::wrap(door.problem, width)
         .into_iter()
         .map(|line| Line::styled(line, theme.title()))
         .collect();
-    let endings: Vec<String> = Story::BOTH
-        .iter()
-        .filter_map(|story| {
-            let scenario = story.scenario();
-            let ending = Ending::of(&scenario, &sim_core::run(&scenario))?;
-            let symbol = match (ending.landed, ending.violation) {
-                (_, true) => "‼",
-                (true, false) => "✓",
-                (false, false) => "✗",
-            };
-            Some(format!(
-                "{}{}{symbol} {}{}",
-                scenario.title.get(lang),
-                lang.pick(": ", "："),
-                ending.words(lang),
-                lang.pick(".", "。")
-            ))
-        })
-        .collect();
+    let endings = door.stories.iter().map(|story| {
+        format!(
+            "{}{}{} {}{}",
+            story.title,
+            lang.pick(": ", "："),
+            story.symbol,
+            story.ending,
+            lang.pick(".", "。")
+        )
+    });
     // The story, then each ending on its own line.
     let story = lang.pick(
         "A pauses past its lease; B takes over; A wakes and writes.",
         "A 暂停到租约过期；B 接管；A 醒来后写入。",
     );
-    for said in std::iter::once(story).chain(endings.iter().map(String::as_str)) {
+    for said in std::iter::once(story.to_owned()).chain(endings) {
         lines.extend(
-            text::wrap(said, width)
+            text::wrap(&said, width)
                 .into_iter()
                 .map(|line| Line::styled(line, theme.plain())),
         );
     }
-    let session = &app.session;
-    let next = session.next_unfinished().and_then(|(lesson, exercise)| {
-        let lesson = app.lessons().get(lesson)?;
-        Some((lesson.order, lesson.exercises.get(exercise)?.title(lang)))
-    });
-    let (key, what) = match next {
-        Some((order, title)) if session.started() => (
+    let (key, what) = match door.next {
+        Some(next) if door.started => (
             "n",
             match lang {
-                Lang::En => format!("Continue: lesson {order} · {title}"),
-                Lang::Zh => format!("继续：第 {order} 课 · {title}"),
+                Lang::En => format!("Continue: lesson {} · {}", next.lesson_order, next.title),
+                Lang::Zh => format!("继续：第 {} 课 · {}", next.lesson_order, next.title),
             },
         ),
         Some(_) => (

@@ -1,11 +1,12 @@
 //! The lesson reader: one section per page, scrollable, in the learner's
-//! language; the last page lists the lesson's exercises.
+//! language; the last page lists the lesson's exercises. All of it is the
+//! session's lesson view: titles, the path's states, standings.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
-use sim_core::course::{Lesson, Standing, concept_name};
+use sim_core::course::{ExerciseView, LessonView, SectionView, Standing};
 
 use super::{clamp_scroll, render_header, section};
 use crate::app::layout;
@@ -17,112 +18,98 @@ fn body_block(title: Line<'static>, theme: Theme) -> Block<'static> {
     section(title, theme).padding(Padding::horizontal(1))
 }
 
-/// The lines of section `page`, wrapped to `width`.
-pub(crate) fn section_lines(
-    app: &App,
-    lesson: &Lesson,
-    page: usize,
-    width: usize,
-) -> Vec<Line<'static>> {
+/// The lines of a section, wrapped to `width`.
+pub(crate) fn section_lines(app: &App, found: &SectionView, width: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
-    let lang = app.lang();
-    let Some(found) = lesson.sections.get(page) else {
-        return Vec::new();
-    };
     let mut lines = Vec::new();
-    let concepts: Vec<String> = found
-        .concepts
-        .iter()
-        .map(|c| format!("{c} {}", concept_name(c, lang).unwrap_or_default()))
-        .collect();
-    for line in text::wrap(&concepts.join(" · "), width) {
+    for line in text::wrap(&super::course::concept_words(&found.concepts), width) {
         lines.push(Line::styled(line, theme.dim()));
     }
     lines.push(Line::default());
-    lines.extend(text::wrap_styled(
-        found.body.get(lang),
-        width,
-        theme.plain(),
-        theme,
-    ));
+    lines.extend(text::wrap_styled(found.body, width, theme.plain(), theme));
     lines
 }
 
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &LessonState) {
     let theme = app.theme;
     let lang = app.lang();
-    let Some(lesson) = app.lessons().get(state.lesson) else {
+    let Some(lesson) = app.lesson_view(state.lesson) else {
         return;
     };
     let [header, body, link] = layout::lesson(area);
-    let sections = lesson.sections.len();
     render_header(
         frame,
         header,
         &lang.pick(
-            format!("Lesson {} · {}", lesson.order, lesson.title.get(lang)),
-            format!("第 {} 课 · {}", lesson.order, lesson.title.get(lang)),
+            format!("Lesson {} · {}", lesson.order, lesson.title),
+            format!("第 {} 课 · {}", lesson.order, lesson.title),
         ),
-        &level_path(app, state),
+        &level_path(app, &lesson, state.page),
         theme,
     );
-    if state.page >= sections {
-        render_exercises(frame, body, app, lesson, state);
-        return;
-    }
     let Some(found) = lesson.sections.get(state.page) else {
+        render_exercises(frame, body, app, &lesson, state);
         return;
     };
-    let level = layout::level_exercises(lesson, state.page);
+    let level: Vec<&ExerciseView> = lesson
+        .exercises
+        .iter()
+        .filter(|e| e.level == state.page)
+        .collect();
     let [body, practice] = layout::lesson_section(body, level.len());
-    render_level_exercises(frame, practice, app, lesson, &level, state.exercise);
+    render_level_exercises(frame, practice, app, &level, state.exercise);
     let text_area = layout::lesson_text(body);
-    let lines = section_lines(app, lesson, state.page, usize::from(text_area.width).max(1));
+    let lines = section_lines(app, found, usize::from(text_area.width).max(1));
     let count = lines.len();
     let scroll = clamp_scroll(state.scroll, count, text_area.height);
     let title = Line::from(Span::styled(
         format!(
             " {} ",
-            text::truncate(
-                found.title.get(lang),
-                usize::from(body.width.saturating_sub(6))
-            )
+            text::truncate(found.title, usize::from(body.width.saturating_sub(6)))
         ),
         theme.title(),
     ));
     frame.render_widget(body_block(title, theme), body);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), text_area);
     let below = usize::from(scroll) + usize::from(text_area.height) < count;
-    render_link(frame, link, app, state, below);
+    render_link(frame, link, app, &lesson, state.page, below);
 }
 
-/// The bottom line: the section's timeline and where the text continues
-/// (`below`: more of this section).
-fn render_link(frame: &mut Frame<'_>, link: Rect, app: &App, state: &LessonState, below: bool) {
+/// The bottom line: section `page`'s timeline and where the text
+/// continues (`below`: more of this section).
+fn render_link(
+    frame: &mut Frame<'_>,
+    link: Rect,
+    app: &App,
+    lesson: &LessonView,
+    page: usize,
+    below: bool,
+) {
     let theme = app.theme;
     let lang = app.lang();
-    let Some(lesson) = app.lessons().get(state.lesson) else {
+    let Some(found) = lesson.sections.get(page) else {
         return;
     };
-    let Some(found) = lesson.sections.get(state.page) else {
-        return;
-    };
-    let sections = lesson.sections.len();
     let more = if below {
         lang.pick("↓ more", "↓ 更多")
-    } else if state.page + 1 < sections {
+    } else if page + 1 < lesson.sections.len() {
         lang.pick("→ next level", "→ 下一关")
     } else {
         lang.pick("→ all exercises", "→ 全部练习")
     };
     let mut spans = vec![Span::raw(" ")];
-    if let Some((name, scenario)) = found.scenario.and_then(|i| lesson.scenarios.get(i)) {
+    let shown = found
+        .scenario
+        .as_ref()
+        .and_then(|name| lesson.scenarios.iter().find(|s| s.name == *name));
+    if let Some(scenario) = shown {
         spans.push(Span::styled("t", theme.key()));
         spans.push(Span::styled(
             format!(
-                " ▸ {}{} ({name})",
+                " ▸ {}{} ({})",
                 lang.pick("timeline: ", "时间线："),
-                scenario.title.get(lang)
+                scenario.title,
+                scenario.name
             ),
             theme.accent(),
         ));
@@ -138,32 +125,32 @@ fn render_link(frame: &mut Frame<'_>, link: Rect, app: &App, state: &LessonState
 
 /// The lesson's path, as the header's right side: "level 2 of 3 ●─[◉]─○ ≡"
 /// — one marker per level (● done, ◉ where to go on, ○ open), the one on
-/// screen in brackets, and ≡ for the page listing every exercise.
-pub(crate) fn level_path(app: &App, state: &LessonState) -> String {
+/// screen (`page`) in brackets, and ≡ for the page listing every exercise.
+pub(crate) fn level_path(app: &App, lesson: &LessonView, page: usize) -> String {
     let lang = app.lang();
-    let levels = app.session.levels(state.lesson);
-    let markers: Vec<String> = levels
+    let levels = lesson.sections.len();
+    let markers: Vec<String> = lesson
+        .sections
         .iter()
-        .map(|level| {
+        .enumerate()
+        .map(|(at, level)| {
             let marker = level.state.marker();
-            if level.section == state.page {
+            if at == page {
                 format!("[{marker}]")
             } else {
                 marker.to_owned()
             }
         })
         .collect();
-    let all = if state.page >= levels.len() {
-        "[≡]"
+    let (all, label) = if page >= levels {
+        ("[≡]", lang.pick("all exercises", "全部练习").to_owned())
     } else {
-        "≡"
-    };
-    let label = if state.page >= levels.len() {
-        lang.pick("all exercises", "全部练习").to_owned()
-    } else {
-        lang.pick(
-            format!("level {} of {}", state.page + 1, levels.len()),
-            format!("第 {}/{} 关", state.page + 1, levels.len()),
+        (
+            "≡",
+            lang.pick(
+                format!("level {} of {levels}", page + 1),
+                format!("第 {}/{levels} 关", page + 1),
+            ),
         )
     };
     format!("{label} {} {all}", markers.join("─"))
@@ -174,8 +161,7 @@ fn render_level_exercises(
     frame: &mut Frame<'_>,
     area: Rect,
     app: &App,
-    lesson: &Lesson,
-    level: &[usize],
+    level: &[&ExerciseView],
     selected: usize,
 ) {
     if level.is_empty() || area.height == 0 {
@@ -186,18 +172,13 @@ fn render_level_exercises(
     let width = usize::from(area.width);
     let items: Vec<ListItem<'_>> = level
         .iter()
-        .filter_map(|index| lesson.exercises.get(*index))
         .map(|exercise| {
-            let standing = app.session.standing(&lesson.id, &exercise.id);
-            let status = standing.label().get(lang).to_owned();
-            let head = format!(" {:<3} ", standing.symbol());
-            let title_width = width.saturating_sub(text::width(&head) + text::width(&status) + 3);
+            let status = &exercise.standing_label;
+            let head = format!(" {:<3} ", exercise.symbol);
+            let title_width = width.saturating_sub(text::width(&head) + text::width(status) + 3);
             ListItem::new(Line::from(vec![
-                Span::styled(head, standing_style(standing, theme)),
-                Span::styled(
-                    text::fit(exercise.title(lang), title_width.max(4)),
-                    theme.plain(),
-                ),
+                Span::styled(head, standing_style(exercise.standing, theme)),
+                Span::styled(text::fit(exercise.title, title_width.max(4)), theme.plain()),
                 Span::styled(format!("  {status}"), theme.dim()),
             ]))
         })
@@ -206,7 +187,7 @@ fn render_level_exercises(
         lang.pick(" Practise it · Enter ", " 练一练 · Enter "),
         theme.title(),
     ));
-    let at = level.iter().position(|e| *e == selected).unwrap_or(0);
+    let at = level.iter().position(|e| e.index == selected).unwrap_or(0);
     let mut list_state = ListState::default().with_selected(Some(at));
     frame.render_stateful_widget(
         List::new(items)
@@ -231,34 +212,39 @@ fn render_exercises(
     frame: &mut Frame<'_>,
     body: Rect,
     app: &App,
-    lesson: &Lesson,
+    lesson: &LessonView,
     state: &LessonState,
 ) {
     let theme = app.theme;
     let lang = app.lang();
-    let [list_area, prompt_area] = layout::lesson_exercises(body, lesson);
+    let [list_area, prompt_area] = layout::lesson_exercises(body, lesson.exercises.len());
     let width = usize::from(list_area.width);
     let items: Vec<ListItem<'_>> = lesson
         .exercises
         .iter()
-        .enumerate()
-        .map(|(index, exercise)| {
-            let standing = app.session.standing(&lesson.id, &exercise.id);
-            let status = standing.label().get(lang).to_owned();
-            let marker = if index == state.exercise { "▸" } else { " " };
+        .map(|exercise| {
+            let status = &exercise.standing_label;
+            let marker = if exercise.index == state.exercise {
+                "▸"
+            } else {
+                " "
+            };
             let head = format!(
                 "{marker} {:<3} {}. {}",
-                standing.symbol(),
-                index + 1,
-                text::fit(exercise.kind.label(lang), 8)
+                exercise.symbol,
+                exercise.index + 1,
+                text::fit(exercise.kind_label, 8)
             );
             let title_width = width
-                .saturating_sub(text::width(&head) + text::width(&status) + 2)
+                .saturating_sub(text::width(&head) + text::width(status) + 2)
                 .max(4);
             ListItem::new(Line::from(vec![
                 Span::raw(head),
-                Span::styled(text::fit(exercise.title(lang), title_width), theme.plain()),
-                Span::styled(format!("  {status}"), standing_style(standing, theme)),
+                Span::styled(text::fit(exercise.title, title_width), theme.plain()),
+                Span::styled(
+                    format!("  {status}"),
+                    standing_style(exercise.standing, theme),
+                ),
             ]))
         })
         .collect();
@@ -277,7 +263,7 @@ fn render_exercises(
     if let Some(exercise) = lesson.exercises.get(state.exercise) {
         let text_area = layout::lesson_text(prompt_area);
         let lines = text::wrap_styled(
-            exercise.prompt.get(lang),
+            exercise.task,
             usize::from(text_area.width).max(1),
             theme.plain(),
             theme,

@@ -1,81 +1,68 @@
 //! The review screen: every exercise of the course with the learner's
 //! tries, hints and how far each got, in the course session's order
-//! (lesson, level, file), and the way to the next unfinished one.
+//! (lesson, level, file), and the way to the next unfinished one — the
+//! session's review view, drawn.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
-use sim_core::Lang;
-use sim_core::course::ReviewRow;
+use sim_core::course::ReviewLine;
 
+use super::lesson::standing_style;
 use super::{render_header, section};
 use crate::app::layout;
 use crate::app::model::{App, ReviewState};
 use crate::app::text;
 
-/// "2 hints", "提示 2 次".
-fn hints(lang: Lang, used: u32) -> String {
-    match (lang, used) {
-        (Lang::Zh, n) => format!("提示 {n} 次"),
-        (Lang::En, 1) => "1 hint".to_owned(),
-        (Lang::En, n) => format!("{n} hints"),
-    }
-}
-
 /// A row: sign, place, title, tries and hints, and the standing in words
 /// in a column `standing_width` wide (the widest on the list: never cut).
-fn row_line(app: &App, row: &ReviewRow, width: usize, standing_width: usize) -> Line<'static> {
-    let lang = app.lang();
+fn row_line(app: &App, row: &ReviewLine, width: usize, standing_width: usize) -> Line<'static> {
     let theme = app.theme;
-    let order = app.lessons().get(row.lesson).map_or(0, |l| l.order);
-    let place = format!("{order}.{}", row.level + 1);
-    let counts = format!(
-        "{} · {}",
-        sim_core::course::tries_words(row.attempts, lang),
-        hints(lang, row.hints_used)
-    );
-    let state = row.standing.label().get(lang).to_owned();
+    let exercise = &row.exercise;
     let tail = format!(
         "  {} {}",
-        text::fit(&counts, 20),
-        text::fit(&state, standing_width)
+        text::fit(&row.counts, 20),
+        text::fit(&exercise.standing_label, standing_width)
     );
     // The sign is the course's (sim-core), padded to the widest, `(✓)`.
-    let head = format!(" {:<3} {place:>5} ", row.standing.symbol());
+    let head = format!(" {:<3} {:>5} ", exercise.symbol, row.place);
     let title_width = width
         .saturating_sub(text::width(&head) + text::width(&tail))
         .max(4);
+    let style = standing_style(exercise.standing, theme);
     Line::from(vec![
-        Span::styled(head, super::lesson::standing_style(row.standing, theme)),
-        Span::styled(text::fit(row.title.get(lang), title_width), theme.plain()),
-        Span::styled(tail, super::lesson::standing_style(row.standing, theme)),
+        Span::styled(head, style),
+        Span::styled(text::fit(exercise.title, title_width), theme.plain()),
+        Span::styled(tail, style),
     ])
 }
 
 pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &ReviewState) {
     let theme = app.theme;
     let lang = app.lang();
-    let rows = app.session.review();
-    let solved = rows.iter().filter(|r| !r.standing.unfinished()).count();
+    let review = app.session.review_view(lang);
+    let (solved, total) = (review.solved, review.total);
     let [header, list_area, next_area] = layout::review(area);
     render_header(
         frame,
         header,
         lang.pick("Your progress", "学习进度"),
         &lang.pick(
-            format!("{solved} of {} solved", rows.len()),
-            format!("已解决 {solved}/{}", rows.len()),
+            format!("{solved} of {total} solved"),
+            format!("已解决 {solved}/{total}"),
         ),
         theme,
     );
     let width = usize::from(list_area.width);
-    let standing_width = rows
+    let standing_width = review
+        .rows
         .iter()
-        .map(|row| text::width(row.standing.label().get(lang)))
+        .map(|row| text::width(&row.exercise.standing_label))
         .max()
         .unwrap_or(0);
-    let items: Vec<ListItem<'_>> = rows
+    let items: Vec<ListItem<'_>> = review
+        .rows
         .iter()
         .map(|row| ListItem::new(row_line(app, row, width, standing_width)))
         .collect();
@@ -91,22 +78,15 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
         list_area,
         &mut list_state,
     );
-    let next = app
-        .session
-        .next_unfinished_after(None)
-        .and_then(|(lesson, exercise)| {
-            rows.iter()
-                .find(|r| r.lesson == lesson && r.exercise == exercise)
-        });
-    let line = match next {
-        Some(row) => Line::from(vec![
+    let line = match review.next {
+        Some(next) => Line::from(vec![
             Span::raw(" "),
             Span::styled("n", theme.key()),
             Span::styled(
                 format!(
                     " ▸ {}{}",
                     lang.pick("next unfinished: ", "下一道未完成："),
-                    row.title.get(lang)
+                    next.title
                 ),
                 theme.accent(),
             ),
