@@ -168,6 +168,17 @@ pub enum MarkKind {
 }
 
 impl MarkKind {
+    /// Every kind, in the order a legend lists them.
+    pub const ALL: [MarkKind; 7] = [
+        MarkKind::Ok,
+        MarkKind::Rejected,
+        MarkKind::Duplicate,
+        MarkKind::Waiting,
+        MarkKind::Noop,
+        MarkKind::Violation,
+        MarkKind::Hidden,
+    ];
+
     pub fn of(outcome: Outcome) -> MarkKind {
         match outcome {
             Outcome::Ok => MarkKind::Ok,
@@ -1065,16 +1076,7 @@ mod tests {
         for lane in ['A', 'B'] {
             assert!(!glyphs.contains(&lane), "{lane}");
         }
-        let marks = [
-            MarkKind::Ok,
-            MarkKind::Rejected,
-            MarkKind::Duplicate,
-            MarkKind::Noop,
-            MarkKind::Waiting,
-            MarkKind::Violation,
-            MarkKind::Hidden,
-        ];
-        for mark in marks {
+        for mark in MarkKind::ALL {
             let symbol = mark.symbol() as u32;
             // Emoji-presentation blocks (⌛ is U+231B) and the pictographs.
             assert!(

@@ -220,15 +220,7 @@ fn every_legend_says_an_outcome_in_the_same_words() {
                 MarkKind::of(outcome).words(lang)
             );
         }
-        for mark in [
-            MarkKind::Ok,
-            MarkKind::Rejected,
-            MarkKind::Duplicate,
-            MarkKind::Noop,
-            MarkKind::Waiting,
-            MarkKind::Violation,
-            MarkKind::Hidden,
-        ] {
+        for mark in MarkKind::ALL {
             let symbol = mark.symbol().to_string();
             let item = sim_core::words::LEGEND
                 .iter()

@@ -246,24 +246,16 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
     );
     // The outcomes as the page's legend says them (each in the words every
     // legend uses, `MarkKind::words`, with what a violation is).
-    let marks: Vec<String> = [
-        MarkKind::Ok,
-        MarkKind::Rejected,
-        MarkKind::Duplicate,
-        MarkKind::Waiting,
-        MarkKind::Noop,
-        MarkKind::Violation,
-        MarkKind::Hidden,
-    ]
-    .iter()
-    .filter_map(|mark| {
-        let symbol = mark.symbol().to_string();
-        let item = sim_core::words::LEGEND
-            .iter()
-            .find(|i| i.symbol == symbol)?;
-        Some(format!("{symbol} {}", lang.pick(item.en, item.zh)))
-    })
-    .collect();
+    let marks: Vec<String> = MarkKind::ALL
+        .iter()
+        .filter_map(|mark| {
+            let symbol = mark.symbol().to_string();
+            let item = sim_core::words::LEGEND
+                .iter()
+                .find(|i| i.symbol == symbol)?;
+            Some(format!("{symbol} {}", lang.pick(item.en, item.zh)))
+        })
+        .collect();
     prose(
         lines,
         &format!(
