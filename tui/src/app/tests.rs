@@ -2906,3 +2906,29 @@ fn sql_exercise_second_wrong_try_names_the_case() {
         insta::assert_snapshot!(format!("{name}_80x24"), h.render());
     }
 }
+
+/// Issue 22: the predict help names each key's outcome in the legend's
+/// words (o took effect, r refused …), not the engine's (ok, noop).
+#[test]
+fn the_predict_help_names_outcomes_in_the_legend_words() {
+    let (mut h, _, _) = open_kind("predict", 120, 40);
+    h.char('?');
+    let (_, lines) = super::view::help_lines(&h.app, ratatui::layout::Rect::new(0, 0, 200, 60));
+    let text: String = lines
+        .iter()
+        .map(|line| line.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (key, outcome) in [
+        ('o', sim_core::Outcome::Ok),
+        ('r', sim_core::Outcome::Rejected),
+        ('n', sim_core::Outcome::Noop),
+    ] {
+        let said = format!(
+            "{key} {}",
+            sim_core::outcome_label(outcome, sim_core::Lang::En)
+        );
+        assert!(text.contains(&said), "{said}: {text}");
+    }
+    assert!(!text.contains("o ok") && !text.contains("n noop"), "{text}");
+}

@@ -274,11 +274,18 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
         theme.plain(),
     );
     if let Screen::Exercise(state) = app.screen() {
+        // The keys of a prediction, each with its outcome in the words every
+        // legend uses (the screen's choices).
+        let keys: Vec<String> = (state.screen.choosing.iter())
+            .flat_map(|choosing| &choosing.choices)
+            .map(|choice| format!("{} {}", choice.key, choice.label))
+            .collect();
+        let predict = lang.pick(
+            format!("Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction by the key that sets it: {}; Tab moves on to the next ? step. The last-try row: ✓ right · ✗ wrong.", keys.join(", ")),
+            format!("预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用设置它的按键字母显示你的预测：{}；按 Tab 跳到下一个 ? 步骤。「上次」一行：✓ 对 · ✗ 错。", keys.join("、")),
+        );
         let said = match &state.work {
-            Work::Predict { .. } => lang.pick(
-                "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction by its key: o ok, r rejected, d duplicate, n noop, w waiting, the keys that set it; Tab moves on to the next ? step. The last-try row: ✓ right · ✗ wrong.",
-                "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用按键字母显示你的预测：o ok、r rejected、d duplicate、n noop、w waiting，也就是设置它的按键；按 Tab 跳到下一个 ? 步骤。「上次」一行：✓ 对 · ✗ 错。",
-            ),
+            Work::Predict { .. } => predict.as_str(),
             Work::Editor(_) => lang.pick(
                 "Break: the timeline previews your schedule's outcomes, run again after each change; Enter grades it, and ‼ marks a violation once solved. The steps stay in tick order: a step whose tick passes another's moves past it.",
                 "攻破：时间线预览你的调度中每一步的结果，每次修改后重新运行；按 Enter 评分，解出之后 ‼ 表示违例。步骤始终按 tick 排序：tick 越过另一步的步骤会移到它后面。",
