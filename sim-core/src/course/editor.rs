@@ -926,6 +926,10 @@ pub(crate) fn edit_schedule(
 }
 
 /// The field `field` of step `at` as `wanted` asks; the step's row after it.
+/// Long because it is one arm per field of a step, each with the rule that
+/// field keeps (a tick keeps the schedule in order, an action keeps the
+/// worker and drops what it no longer takes, …): split, the rules of one
+/// step would be read in several places.
 fn set_step_field(
     shell: &Scenario,
     schedule: &mut Schedule,

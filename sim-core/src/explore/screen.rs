@@ -231,7 +231,9 @@ impl ExplorerForm {
         FormKey::ALL.map(|key| self.row(key, lang)).to_vec()
     }
 
-    /// `key`'s row in words.
+    /// `key`'s row in words. Long because it is one arm per setting, each
+    /// with its value, note and bounds in both languages: split, a
+    /// setting's words would be apart from its value.
     pub fn row(&self, key: FormKey, lang: Lang) -> SettingRow {
         let offer = EXPLORER_OFFER;
         let switch = |on: bool, label: &str, note: String| SettingRow {
@@ -514,7 +516,9 @@ pub struct ChoiceWords {
     pub words: String,
 }
 
-/// The page's explorer form, in `lang`.
+/// The page's explorer form, in `lang`. Long because it lists every field
+/// of the form, in its order, each with its words, default and bounds from
+/// `EXPLORER_OFFER`: one list reads as the form does.
 pub fn form_fields(lang: Lang) -> Vec<FormField> {
     let offer = EXPLORER_OFFER;
     let field = |key, label: &str, input| FormField {

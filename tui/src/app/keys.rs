@@ -519,7 +519,9 @@ fn choose_at(digit: u8) -> Message {
 }
 
 /// The bindings of the screen on top as `(label, binding)`, help and quit
-/// first (they take precedence), the screen's in the footer's order.
+/// first (they take precedence), the screen's in the footer's order. Long
+/// because it is one arm per screen and mode, each naming its table: the
+/// one place that says which keys apply where.
 fn screen_bindings(app: &App) -> Vec<(&'static str, &'static Binding)> {
     let mut facts = Vec::new();
     let mut options = 0;

@@ -947,7 +947,9 @@ fn wrap(at: usize, count: usize, forward: bool) -> usize {
 
 /// The editor's keys: the cursor moved, or an edit sent to the session
 /// ([`Act::Edit`]), whose screen the cursor then follows. `false`: the
-/// message is not one.
+/// message is not one. Long because it is one arm per editor message
+/// (cursor, cycle, typed digits, add, remove, move): each is a few lines,
+/// and one match is the editor's whole key handling in one place.
 fn edit_answer(
     app: &mut App,
     state: &mut ExerciseState,
