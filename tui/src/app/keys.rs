@@ -315,7 +315,7 @@ const AS_ENTER: Binding = alias("→", "as Enter", "同 Enter", &[M::Open]);
 const SCROLL: Binding = key("↑↓", "scroll", "滚动", SCROLLS);
 const BY_PAGE: Binding = alias("PgUp/PgDn", "scroll by a page", "按页滚动", PAGES);
 const PAGING: Binding = key("PgUp/PgDn", "scroll", "滚动", PAGES);
-const NEXT_PAGE: Binding = alias("→", "next page", "下一页", &[M::NextPage]);
+const NEXT_PAGE: Binding = alias("→", "next level", "下一关", &[M::NextPage]);
 const SPACE_PAGE: Binding = alias("Space", "as PgDn", "同 PgDn", &[M::PageDown]);
 const STEP: Binding = key("←→", "step", "单步", &[M::StepBack, M::StepForward]);
 const START_END: Binding = key("Home/End", "start/end", "开头/结尾", STEP_ENDS);
@@ -366,7 +366,7 @@ const SCENARIO: Binding = TIMELINE.when(W::Timeline);
 const NEXT_EX: Binding =
     key("Tab", "next exercise", "下一道练习", &[M::NextItem]).when(W::Practice);
 const ENTER_PAGE: Binding =
-    alias("Enter", "next page", "下一页", &[M::NextPage]).when(W::NoPractice);
+    alias("Enter", "next level", "下一关", &[M::NextPage]).when(W::NoPractice);
 const PREV_EX: Binding = PREV_ITEM.when(W::Practice);
 
 const SANDBOX: &[Binding] = &[

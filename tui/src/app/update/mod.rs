@@ -200,7 +200,7 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
         }
         Message::Continue => {
             let Some((lesson, exercise)) = app.session.next_unfinished_after(None) else {
-                app.say("Every exercise is complete.", "所有练习都已完成。");
+                app.say("Every exercise is solved.", "所有练习都已解决。");
                 return Nav::Stay;
             };
             state.selected = lesson;

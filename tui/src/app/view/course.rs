@@ -166,8 +166,8 @@ fn lesson_summary(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line
     let (complete, count) = (lesson.completed, lesson.exercises.len());
     let (read, sections) = (lesson.sections_read, lesson.sections.len());
     let status = lang.pick(
-        format!("Exercises: {complete} of {count} complete · sections read: {read} of {sections}"),
-        format!("练习完成 {complete}/{count} · 已读小节 {read}/{sections}"),
+        format!("Exercises solved: {complete} of {count} · levels read: {read} of {sections}"),
+        format!("已解决练习 {complete}/{count} · 已读关卡 {read}/{sections}"),
     );
     for line in text::wrap(&status, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
@@ -179,9 +179,14 @@ fn lesson_summary(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line
 /// standing's sign), one line each, after a blank line.
 fn lesson_contents(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
+    let lang = app.lang();
     let sections = lesson.sections.iter().enumerate().map(|(index, found)| {
         let mark = if found.read { "✓" } else { " " };
-        format!("{mark} §{} {}", index + 1, found.title)
+        // A section is a level, named as the lesson's path names it.
+        lang.pick(
+            format!("{mark} level {} · {}", index + 1, found.title),
+            format!("{mark} 第 {} 关 · {}", index + 1, found.title),
+        )
     });
     let exercises = lesson.exercises.iter().map(|exercise| {
         format!(
@@ -248,8 +253,8 @@ pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         None => (
             "",
             lang.pick(
-                "Every exercise is complete: review any lesson below.",
-                "所有练习都已完成：可以在下面复习任何一课。",
+                "Every exercise is solved: review any lesson below.",
+                "所有练习都已解决：可以在下面复习任何一课。",
             )
             .to_owned(),
         ),

@@ -105,11 +105,11 @@ fn render_link(
     if let Some(scenario) = shown {
         spans.push(Span::styled("t", theme.key()));
         spans.push(Span::styled(
+            // Its title only: the file's name for it is no learner's word.
             format!(
-                " ▸ {}{} ({})",
+                " ▸ {}{}",
                 lang.pick("timeline: ", "时间线："),
-                scenario.title,
-                scenario.name
+                scenario.title
             ),
             theme.accent(),
         ));
