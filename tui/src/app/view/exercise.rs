@@ -226,17 +226,12 @@ pub(crate) fn panel_plain_text(app: &App, state: &ExerciseState, width: usize) -
 
 /// The exercise screen's areas in `body`, the timeline as tall as the
 /// diagram shown and its extra rows.
-pub(crate) fn areas(
-    app: &App,
-    state: &ExerciseState,
-    exercise: &Exercise,
-    body: Rect,
-) -> layout::ExerciseAreas {
+pub(crate) fn areas(app: &App, state: &ExerciseState, body: Rect) -> layout::ExerciseAreas {
     let timeline_rows = state.shown_timeline().map(|timeline| {
         let diagram = shown_diagram(app, state, timeline);
         layout::diagram_height(&diagram) + extra_rows(app, state).len()
     });
-    layout::exercise(app, state, exercise, body, timeline_rows)
+    layout::exercise(app, state, body, timeline_rows)
 }
 
 /// The exercise screen: header, task, timeline, panel, each area drawn by
@@ -245,7 +240,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return;
     };
-    let areas = areas(app, state, exercise, area);
+    let areas = areas(app, state, area);
     render_exercise_header(frame, areas.header, app, state, lesson, exercise);
     render_prompt(frame, areas.prompt, app, state);
     if let Some(diagram_area) = areas.timeline {
@@ -332,9 +327,11 @@ fn render_panel(
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
     let inner = block.inner(area);
-    let PanelText { lines, focus } = panel_lines(app, state, usize::from(inner.width).max(1));
-    let scroll = follow(state.panel_scroll, focus, inner.height);
-    let scroll = clamp_scroll(scroll, lines.len(), inner.height);
+    let PanelText { lines, .. } = panel_lines(app, state, usize::from(inner.width).max(1));
+    // The update keeps the focused line in view (`measure::
+    // exercise_panel_follow`); here the scroll is only kept in bounds, so a
+    // page key may take the focus out of view to show what is below.
+    let scroll = clamp_scroll(state.panel_scroll, lines.len(), inner.height);
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
@@ -359,18 +356,4 @@ fn render_timeline(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exercis
         },
         inner,
     );
-}
-
-/// `scroll`, moved as little as needed to keep the `focus` line in view.
-fn follow(scroll: u16, focus: Option<usize>, rows: u16) -> u16 {
-    let Some(focus) = focus.and_then(|f| u16::try_from(f).ok()) else {
-        return scroll;
-    };
-    if focus < scroll {
-        focus
-    } else if rows > 0 && focus >= scroll.saturating_add(rows) {
-        focus - rows + 1
-    } else {
-        scroll
-    }
 }
