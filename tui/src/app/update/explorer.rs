@@ -3,6 +3,7 @@
 //! [`app::explorer`](crate::app::explorer)).
 
 use sim_core::explore::{FormKey, Progress};
+use sim_core::words::terminal as words;
 
 use super::Message;
 use crate::app::explorer::{Command, ExplorerState, Run, SearchEvent, SearchRequest};
@@ -85,7 +86,7 @@ fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
         Some(found) => {
             let mut timeline = Timeline::new(found.scenario.clone());
             timeline.cursor = (found.step as usize).min(timeline.len().saturating_sub(1));
-            let source = app.lang().pick("explorer", "探索器").to_owned();
+            let source = words::EXPLORER_SOURCE.get(app.lang()).to_owned();
             Some(Screen::Sandbox(Box::new(SandboxState {
                 source,
                 timeline,

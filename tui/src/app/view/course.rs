@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::Lang;
 use sim_core::course::{ConceptView, LessonView, MapView};
+use sim_core::words::terminal as words;
 
 use super::{render_header, section};
 use crate::app::layout;
@@ -32,7 +33,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     render_header(
         frame,
         header,
-        lang.pick("fencelab · the course", "fencelab · 课程"),
+        words::COURSE_HEADER.get(lang),
         &lang.pick(
             format!("{done}/{total} exercises · English"),
             format!("练习 {done}/{total} · 中文"),
@@ -75,11 +76,11 @@ fn render_list(
             let check = if all_done { "✓" } else { " " };
             let counts = format!("{complete}/{count}{check}");
             let next_mark = if next == Some(index) {
-                lang.pick("◂ next", "◂ 下一课")
+                words::COURSE_NEXT_MARK.get(lang)
             } else {
                 ""
             };
-            let next_width = text::width(lang.pick("◂ next", "◂ 下一课"));
+            let next_width = text::width(words::COURSE_NEXT_MARK.get(lang));
             // No concept codes here: they are for teachers and the curious,
             // and the selected lesson's details name them.
             let fixed = 2 + 4 + 2 + 5 + 1 + next_width + 1;
@@ -100,10 +101,7 @@ fn render_list(
             ]))
         })
         .collect();
-    let title = Line::from(Span::styled(
-        lang.pick(" Lessons ", " 课程 "),
-        theme.title(),
-    ));
+    let title = Line::from(Span::styled(words::COURSE_LESSONS.get(lang), theme.title()));
     let list = List::new(items)
         .block(section(title, theme))
         .highlight_style(theme.selected());
@@ -159,7 +157,7 @@ fn lesson_summary(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line
         text::wrap_styled(lesson.summary, wrap_width, theme.plain(), theme);
     lines.push(Line::default());
     let concepts = concept_words(&lesson.concepts);
-    let said = format!("{}{concepts}", lang.pick("Concepts: ", "概念："));
+    let said = format!("{}{concepts}", words::COURSE_CONCEPTS_LABEL.get(lang));
     for line in text::wrap(&said, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }
@@ -220,17 +218,14 @@ pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         format!(
             "{}{}{} {}{}",
             story.title,
-            lang.pick(": ", "："),
+            words::LABEL_SEP.get(lang),
             story.symbol,
             story.ending,
-            lang.pick(".", "。")
+            words::FULL_STOP.get(lang)
         )
     });
     // The story, then each ending on its own line.
-    let story = lang.pick(
-        "A pauses past its lease; B takes over; A wakes and writes.",
-        "A 暂停到租约过期；B 接管；A 醒来后写入。",
-    );
+    let story = words::COURSE_STORY.get(lang);
     for said in std::iter::once(story.to_owned()).chain(endings) {
         lines.extend(
             text::wrap(&said, width)
@@ -246,18 +241,8 @@ pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
                 Lang::Zh => format!("继续：第 {} 课 · {}", next.lesson_order, next.title),
             },
         ),
-        Some(_) => (
-            "Enter",
-            lang.pick("Start lesson 1", "开始第 1 课").to_owned(),
-        ),
-        None => (
-            "",
-            lang.pick(
-                "Every exercise is solved: review any lesson below.",
-                "所有练习都已解决：可以在下面复习任何一课。",
-            )
-            .to_owned(),
-        ),
+        Some(_) => ("Enter", words::START_LESSON_1.get(lang).to_owned()),
+        None => ("", words::COURSE_ALL_SOLVED.get(lang).to_owned()),
     };
     let mut spans = vec![Span::styled("▶ ", theme.accent())];
     if !key.is_empty() {

@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::Lang;
 use sim_core::explore::{ProgressView, ReportView, ShrinkLine, Tone};
+use sim_core::words::terminal as words;
 
 use super::{clamp_scroll, render_header, section};
 use crate::app::explorer::{ExplorerState, Run};
@@ -107,9 +108,9 @@ fn progress_lines(lang: Lang, run: &Run, width: usize, theme: Theme) -> Vec<Line
     lines.push(Line::styled(view.elapsed, theme.dim()));
     lines.push(Line::default());
     let hint = if *cancelling {
-        lang.pick("Cancelling…", "正在取消……")
+        words::EXPLORER_CANCELLING.get(lang)
     } else {
-        lang.pick("c or Esc cancels the search.", "按 c 或 Esc 取消搜索。")
+        words::EXPLORER_HOW_TO_CANCEL.get(lang)
     };
     lines.push(Line::styled(hint.to_owned(), theme.dim()));
     lines
@@ -136,10 +137,7 @@ fn report_lines(view: &ReportView, lang: Lang, width: usize, theme: Theme) -> Ve
         prose(&mut lines, &found.explanation, theme.plain());
         prose(
             &mut lines,
-            lang.pick(
-                "t plays it on the timeline, at the step that violates.",
-                "按 t 在时间线上播放它，停在违例的那一步。",
-            ),
+            words::EXPLORER_PLAY_COUNTEREXAMPLE.get(lang),
             theme.dim(),
         );
     }
@@ -176,9 +174,9 @@ fn report_lines(view: &ReportView, lang: Lang, width: usize, theme: Theme) -> Ve
 
 fn result_title(state: &ExplorerState, lang: Lang) -> String {
     let title = match &state.run {
-        Run::Idle => lang.pick("Result", "结果").to_owned(),
-        Run::Running { .. } => lang.pick("Searching…", "搜索中……").to_owned(),
-        Run::Failed(_) => lang.pick("Could not run", "无法运行").to_owned(),
+        Run::Idle => words::EXPLORER_RESULT.get(lang).to_owned(),
+        Run::Running { .. } => words::SEARCHING.get(lang).to_owned(),
+        Run::Failed(_) => words::EXPLORER_COULD_NOT_RUN.get(lang).to_owned(),
         Run::Done { report, elapsed_ms } => ReportView::new(report, *elapsed_ms, lang).title,
     };
     format!(" {title} ")
@@ -204,10 +202,7 @@ pub(crate) fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Ve
                 );
                 lines.push(Line::default());
                 lines.extend(text::wrap_styled(
-                    lang.pick(
-                        "Enter runs the search. Can the scheduler make this design break?",
-                        "按 Enter 运行搜索。调度器能让这个设计出错吗？",
-                    ),
+                    words::EXPLORER_HOW_TO_RUN.get(lang),
                     width,
                     theme.dim(),
                     theme,
@@ -234,12 +229,12 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     render_header(
         frame,
         header,
-        lang.pick("fencelab · explore a design", "fencelab · 探索一个设计"),
+        words::EXPLORER_HEADER.get(lang),
         &state.form.summary(lang),
         theme,
     );
 
-    let title = Line::from(Span::styled(lang.pick(" Setup ", " 设置 "), theme.title()));
+    let title = Line::from(Span::styled(words::EXPLORER_SETUP.get(lang), theme.title()));
     let block = section(title, theme);
     let inner = layout::section_inner(setup);
     frame.render_widget(block, setup);
@@ -256,9 +251,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     let max = clamp_scroll(u16::MAX, lines.len(), inner.height);
     if max > 0 {
         let more = if scroll < max {
-            lang.pick(" ↓ more: PgDn ", " ↓ 还有：PgDn ")
+            words::EXPLORER_MORE_BELOW.get(lang)
         } else {
-            lang.pick(" ↑ PgUp ", " ↑ PgUp ")
+            words::EXPLORER_MORE_ABOVE.get(lang)
         };
         title.push(Span::styled(more, theme.dim()));
     }
