@@ -551,6 +551,34 @@ mod tests {
         }
     }
 
+    /// Every named entry has both texts, and Chinese ends a sentence or a
+    /// label with its own punctuation where English does (`.` → `。`,
+    /// `:` → `：`).
+    #[test]
+    fn every_named_word_has_both_languages_and_chinese_punctuation() {
+        let catalogues = [shared::ALL, terminal::ALL, keys::ALL];
+        for (name, words) in catalogues.into_iter().flatten() {
+            assert!(!words.en.trim().is_empty(), "`{name}` has no English");
+            assert!(!words.zh.trim().is_empty(), "`{name}` has no Chinese");
+            let (en, zh) = (words.en.trim_end(), words.zh.trim_end());
+            for (ascii, chinese) in [('.', '。'), (':', '：')] {
+                if en.ends_with(ascii) {
+                    assert!(
+                        zh.ends_with(chinese),
+                        "`{name}`: {zh:?} should end in {chinese}"
+                    );
+                }
+            }
+        }
+        for lang in Lang::ALL {
+            for legend in [&["C claim".to_owned()][..], &[]] {
+                let said = terminal::steps_legend(legend, lang);
+                let stop = lang.pick('.', '。');
+                assert!(said.ends_with(stop), "{said:?}");
+            }
+        }
+    }
+
     #[test]
     fn the_sandbox_sample_runs_and_shows_the_stale_finish() {
         let scenario = crate::parse_scenario(SANDBOX_SAMPLE.as_bytes());

@@ -6,6 +6,7 @@
 //! places to fill is a function taking the values and the language.
 
 use super::Words;
+use crate::Lang;
 
 pub use super::shared::{ALL_SOLVED, LABEL_SEP, SEARCHING, START_LESSON_1, YOUR_PROGRESS};
 
@@ -202,4 +203,166 @@ catalogue! {
         "▶ 播放中";
     SANDBOX_PAUSED = "⏸ paused",
         "⏸ 已暂停";
+
+    // Said while the terminal works.
+    SQL_CANCELLED = "Cancelled: nothing graded, not counted as a try.",
+        "已取消：没有评分，不计入作答次数。";
+    EXPLORER_CANCELLING_SEARCH = "Cancelling the search…", "正在取消搜索……";
+    EXPLORER_NOTHING_TO_PLAY = "No counterexample to play: the design held.",
+        "没有反例可以播放：这个设计守住了。";
+
+    // The explorer's help, a paragraph each.
+    EXPLORER_HELP_WHAT = "The explorer: an adversarial scheduler tries the interleavings of the chosen design — which worker moves next, when time passes (a paused worker), when the user cancels.",
+        "探索器：对选定的设计，调度器尝试各种交错——哪个 Worker 先走、时间何时流逝（即暂停的 Worker）、用户何时取消。";
+    EXPLORER_HELP_HOW = "Random draws schedules from the seed and shrinks the first failure to a minimal counterexample (evidence, not proof). Exhaustive visits every state within the bounds, breadth first: the shortest counterexample, or safe within bounds.",
+        "随机：按种子抽取调度，找到失败后收缩成最短的反例（这是证据，不是证明）。穷举：广度优先遍历界限内的所有状态，给出最短反例，或在界限内证明安全。";
+    EXPLORER_HELP_KEYS = "↑↓ choose a setting, ←→ or Space change it (digits type a seed), Enter runs, c or Esc cancels a running search, t plays the counterexample on the timeline. With the mouse: a click focuses a setting, a second click changes it.",
+        "↑↓ 选择设置，←→ 或空格更改（数字键输入种子），Enter 运行，c 或 Esc 取消正在运行的搜索，t 在时间线上播放反例。鼠标：点击一项设置选中它，再点击一次更改它。";
+}
+
+/// The request for a larger window, with the one it has.
+pub fn too_small(width: u16, height: u16, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "fencelab needs a larger window (80×24 is best; this one is {width}×{height}). q quits."
+        ),
+        Lang::Zh => {
+            format!("fencelab 需要更大的窗口（最好 80×24；现在是 {width}×{height}）。按 q 退出。")
+        }
+    }
+}
+
+/// The help on a prediction's timeline, with the keys that set each
+/// outcome (`o took effect`, …).
+pub fn predict_help(keys: &[String], lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction by the key that sets it: {}; Tab moves on to the next ? step. The last-try row: ✓ right · ✗ wrong.",
+            keys.join(", ")
+        ),
+        Lang::Zh => format!(
+            "预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用设置它的按键字母显示你的预测：{}；按 Tab 跳到下一个 ? 步骤。「上次」一行：✓ 对 · ✗ 错。",
+            keys.join("、")
+        ),
+    }
+}
+
+/// The help's line of step glyphs, `C claim · W write …`, as a sentence.
+pub fn steps_legend(legend: &[String], lang: Lang) -> String {
+    let full_stop = FULL_STOP.get(lang);
+    format!(
+        "{}{}{full_stop}",
+        HELP_STEPS_LABEL.get(lang),
+        legend.join(" · ")
+    )
+}
+
+/// The hints panel's title: how many of them are open.
+pub fn hints_title(revealed: usize, total: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Hints · {revealed} of {total}"),
+        Lang::Zh => format!("提示 · {revealed}/{total}"),
+    }
+}
+
+/// The schedule panel's title: how many steps it has.
+pub fn schedule_title(steps: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Your schedule · {steps} steps"),
+        Lang::Zh => format!("你的调度 · {steps} 步"),
+    }
+}
+
+/// An exercise's header: its lesson, its level and its title.
+pub fn exercise_header(
+    lesson: u32,
+    level: usize,
+    levels: usize,
+    title: &str,
+    lang: Lang,
+) -> String {
+    match lang {
+        Lang::En => format!("Lesson {lesson} · level {level} of {levels} · {title}"),
+        Lang::Zh => format!("第 {lesson} 课 · 第 {level}/{levels} 关 · {title}"),
+    }
+}
+
+/// A lesson's header: its number and title.
+pub fn lesson_header(lesson: u32, title: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Lesson {lesson} · {title}"),
+        Lang::Zh => format!("第 {lesson} 课 · {title}"),
+    }
+}
+
+/// Which level of how many a lesson's path is at.
+pub fn level_of(level: usize, levels: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("level {level} of {levels}"),
+        Lang::Zh => format!("第 {level}/{levels} 关"),
+    }
+}
+
+/// A level in the course map's list of a lesson's levels, after its mark.
+pub fn level_line(mark: &str, level: usize, title: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{mark} level {level} · {title}"),
+        Lang::Zh => format!("{mark} 第 {level} 关 · {title}"),
+    }
+}
+
+/// The sandbox's heading of a step: its number and tick.
+pub fn sandbox_step(step: usize, tick: u64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Step {step} · tick {tick}"),
+        Lang::Zh => format!("第 {step} 步 · tick {tick}"),
+    }
+}
+
+/// Where the sandbox's timeline is, and whether it plays.
+pub fn sandbox_position(step: usize, count: usize, playing: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("step {step} of {count} · {playing}"),
+        Lang::Zh => format!("第 {step}/{count} 步 · {playing}"),
+    }
+}
+
+/// How many exercises are solved, of how many.
+pub fn solved_of(solved: usize, total: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{solved} of {total} solved"),
+        Lang::Zh => format!("已解决 {solved}/{total}"),
+    }
+}
+
+/// The course map's header: exercises done, and the language shown.
+pub fn course_counts(done: usize, total: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{done}/{total} exercises · English"),
+        Lang::Zh => format!("练习 {done}/{total} · 中文"),
+    }
+}
+
+/// A lesson's standing on the course map.
+pub fn lesson_standing(
+    solved: usize,
+    exercises: usize,
+    read: usize,
+    levels: usize,
+    lang: Lang,
+) -> String {
+    match lang {
+        Lang::En => {
+            format!("Exercises solved: {solved} of {exercises} · levels read: {read} of {levels}")
+        }
+        Lang::Zh => format!("已解决练习 {solved}/{exercises} · 已读关卡 {read}/{levels}"),
+    }
+}
+
+/// The front door's way on: the next unfinished exercise's lesson.
+pub fn continue_at(lesson: u32, title: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Continue: lesson {lesson} · {title}"),
+        Lang::Zh => format!("继续：第 {lesson} 课 · {title}"),
+    }
 }

@@ -61,7 +61,8 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
                     *cancelling = true;
                     app.outbox.push(Command::Cancel(*id));
                 }
-                app.say("Cancelling the search…", "正在取消搜索……");
+                let said = words::EXPLORER_CANCELLING_SEARCH;
+                app.say(said.en, said.zh);
             }
         }
         M::OpenTimeline => return open_counterexample(app, state),
@@ -94,10 +95,8 @@ fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
             })))
         }
         None => {
-            app.say(
-                "No counterexample to play: the design held.",
-                "没有反例可以播放：这个设计守住了。",
-            );
+            let said = words::EXPLORER_NOTHING_TO_PLAY;
+            app.say(said.en, said.zh);
             None
         }
     }

@@ -7,7 +7,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
-use sim_core::Lang;
 use sim_core::course::{ConceptView, LessonView, MapView};
 use sim_core::words::terminal as words;
 
@@ -34,10 +33,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
         frame,
         header,
         words::COURSE_HEADER.get(lang),
-        &lang.pick(
-            format!("{done}/{total} exercises · English"),
-            format!("练习 {done}/{total} · 中文"),
-        ),
+        &words::course_counts(done, total, lang),
         theme,
     );
 
@@ -163,10 +159,7 @@ fn lesson_summary(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line
     }
     let (complete, count) = (lesson.completed, lesson.exercises.len());
     let (read, sections) = (lesson.sections_read, lesson.sections.len());
-    let status = lang.pick(
-        format!("Exercises solved: {complete} of {count} · levels read: {read} of {sections}"),
-        format!("已解决练习 {complete}/{count} · 已读关卡 {read}/{sections}"),
-    );
+    let status = words::lesson_standing(complete, count, read, sections, lang);
     for line in text::wrap(&status, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }
@@ -181,10 +174,7 @@ fn lesson_contents(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Lin
     let sections = lesson.sections.iter().enumerate().map(|(index, found)| {
         let mark = if found.read { "✓" } else { " " };
         // A section is a level, named as the lesson's path names it.
-        lang.pick(
-            format!("{mark} level {} · {}", index + 1, found.title),
-            format!("{mark} 第 {} 关 · {}", index + 1, found.title),
-        )
+        words::level_line(mark, index + 1, found.title, lang)
     });
     let exercises = lesson.exercises.iter().map(|exercise| {
         format!(
@@ -234,13 +224,9 @@ pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         );
     }
     let (key, what) = match door.next {
-        Some(next) if door.started => (
-            "n",
-            match lang {
-                Lang::En => format!("Continue: lesson {} · {}", next.lesson_order, next.title),
-                Lang::Zh => format!("继续：第 {} 课 · {}", next.lesson_order, next.title),
-            },
-        ),
+        Some(next) if door.started => {
+            ("n", words::continue_at(next.lesson_order, next.title, lang))
+        }
         Some(_) => ("Enter", words::START_LESSON_1.get(lang).to_owned()),
         None => ("", words::COURSE_ALL_SOLVED.get(lang).to_owned()),
     };

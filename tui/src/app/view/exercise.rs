@@ -60,10 +60,7 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
     let lang = app.lang();
     let revealed = state.screen.hints.len();
     match state.panel {
-        Panel::Hints => lang.pick(
-            format!("Hints · {revealed} of {}", exercise.hints.len()),
-            format!("提示 · {revealed}/{}", exercise.hints.len()),
-        ),
+        Panel::Hints => words::hints_title(revealed, exercise.hints.len(), lang),
         Panel::Solution => shown_solution(state)
             .map(|solution| solution.head.clone())
             .unwrap_or_default(),
@@ -76,10 +73,7 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
             }
             Work::Editor(_) => {
                 let steps = state.screen.editor.as_ref().map_or(0, |e| e.rows.len());
-                lang.pick(
-                    format!("Your schedule · {steps} steps"),
-                    format!("你的调度 · {steps} 步"),
-                )
+                words::schedule_title(steps, lang)
             }
             Work::Sql(work) => answer::sql_title(work, lang),
         },
@@ -277,16 +271,7 @@ fn render_exercise_header(
     };
     let level = lesson.level_of(state.exercise) + 1;
     let levels = lesson.sections.len().max(1);
-    let left = match lang {
-        Lang::Zh => format!(
-            "第 {} 课 · 第 {level}/{levels} 关 · {}",
-            lesson.order, screen.title
-        ),
-        Lang::En => format!(
-            "Lesson {} · level {level} of {levels} · {}",
-            lesson.order, screen.title
-        ),
-    };
+    let left = words::exercise_header(lesson.order, level, levels, &screen.title, lang);
     render_header(frame, area, &left, &right, app.theme);
 }
 

@@ -23,18 +23,12 @@ use crate::app::theme::Theme;
 
 /// What the help overlay says about this screen.
 pub(crate) fn help(lang: Lang) -> [&'static str; 3] {
-    lang.pick(
-        [
-            "The explorer: an adversarial scheduler tries the interleavings of the chosen design — which worker moves next, when time passes (a paused worker), when the user cancels.",
-            "Random draws schedules from the seed and shrinks the first failure to a minimal counterexample (evidence, not proof). Exhaustive visits every state within the bounds, breadth first: the shortest counterexample, or safe within bounds.",
-            "↑↓ choose a setting, ←→ or Space change it (digits type a seed), Enter runs, c or Esc cancels a running search, t plays the counterexample on the timeline. With the mouse: a click focuses a setting, a second click changes it.",
-        ],
-        [
-            "探索器：对选定的设计，调度器尝试各种交错——哪个 Worker 先走、时间何时流逝（即暂停的 Worker）、用户何时取消。",
-            "随机：按种子抽取调度，找到失败后收缩成最短的反例（这是证据，不是证明）。穷举：广度优先遍历界限内的所有状态，给出最短反例，或在界限内证明安全。",
-            "↑↓ 选择设置，←→ 或空格更改（数字键输入种子），Enter 运行，c 或 Esc 取消正在运行的搜索，t 在时间线上播放反例。鼠标：点击一项设置选中它，再点击一次更改它。",
-        ],
-    )
+    [
+        words::EXPLORER_HELP_WHAT,
+        words::EXPLORER_HELP_HOW,
+        words::EXPLORER_HELP_KEYS,
+    ]
+    .map(|paragraph| paragraph.get(lang))
 }
 
 fn setup_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'static>> {

@@ -41,10 +41,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     render_header(
         frame,
         header,
-        &lang.pick(
-            format!("Lesson {} · {}", lesson.order, lesson.title),
-            format!("第 {} 课 · {}", lesson.order, lesson.title),
-        ),
+        &words::lesson_header(lesson.order, lesson.title, lang),
         &level_path(app, &lesson, state.page),
         theme,
     );
@@ -146,13 +143,7 @@ pub(crate) fn level_path(app: &App, lesson: &LessonView, page: usize) -> String 
     let (all, label) = if page >= levels {
         ("[≡]", words::LESSON_ALL_EXERCISES.get(lang).to_owned())
     } else {
-        (
-            "≡",
-            lang.pick(
-                format!("level {} of {levels}", page + 1),
-                format!("第 {}/{levels} 关", page + 1),
-            ),
-        )
+        ("≡", words::level_of(page + 1, levels, lang))
     };
     format!("{label} {} {all}", markers.join("─"))
 }

@@ -73,16 +73,7 @@ fn draw(frame: &mut Frame<'_>, app: &App) {
 }
 
 fn render_too_small(frame: &mut Frame<'_>, area: Rect, lang: Lang, theme: Theme) {
-    let message = lang.pick(
-        format!(
-            "fencelab needs a larger window (80×24 is best; this one is {}×{}). q quits.",
-            area.width, area.height
-        ),
-        format!(
-            "fencelab 需要更大的窗口（最好 80×24；现在是 {}×{}）。按 q 退出。",
-            area.width, area.height
-        ),
-    );
+    let message = words::too_small(area.width, area.height, lang);
     let lines: Vec<Line<'_>> = text::wrap(&message, usize::from(area.width))
         .into_iter()
         .map(|l| Line::styled(l, theme.plain()))
@@ -225,15 +216,7 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
             format!("{} {word}", sim_core::action_glyph(*action))
         })
         .collect();
-    prose(
-        lines,
-        &format!(
-            "{}{}.",
-            words::HELP_STEPS_LABEL.get(lang),
-            legend.join(" · ")
-        ),
-        theme.plain(),
-    );
+    prose(lines, &words::steps_legend(&legend, lang), theme.plain());
     // The outcomes as the page's legend says them (each in the words every
     // legend uses, `MarkKind::words`, with what a violation is).
     let marks: Vec<String> = MarkKind::ALL
@@ -264,10 +247,7 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
             .flat_map(|choosing| &choosing.choices)
             .map(|choice| format!("{} {}", choice.key, choice.label))
             .collect();
-        let predict = lang.pick(
-            format!("Predict: ? a step whose result you predict (hidden until solved); the guess row shows your prediction by the key that sets it: {}; Tab moves on to the next ? step. The last-try row: ✓ right · ✗ wrong.", keys.join(", ")),
-            format!("预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用设置它的按键字母显示你的预测：{}；按 Tab 跳到下一个 ? 步骤。「上次」一行：✓ 对 · ✗ 错。", keys.join("、")),
-        );
+        let predict = words::predict_help(&keys, lang);
         let said = match &state.work {
             Work::Predict { .. } => predict.as_str(),
             Work::Editor(_) => words::HELP_BREAK_TIMELINE.get(lang),

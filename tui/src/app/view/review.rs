@@ -49,10 +49,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
         frame,
         header,
         words::YOUR_PROGRESS.get(lang),
-        &lang.pick(
-            format!("{solved} of {total} solved"),
-            format!("已解决 {solved}/{total}"),
-        ),
+        &words::solved_of(solved, total, lang),
         theme,
     );
     let width = usize::from(list_area.width);

@@ -62,10 +62,7 @@ pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String
         .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
         .map(|t| format!(" → {}", scenario.target_id(t)))
         .unwrap_or_default();
-    let head = lang.pick(
-        format!("Step {index} · tick {}", step.at),
-        format!("第 {index} 步 · tick {}", step.at),
-    );
+    let head = words::sandbox_step(index, step.at, lang);
     // The glyph the timeline shows, then the action in words.
     let glyph = sim_core::action_glyph(step.action);
     let name = sim_core::action_short(step.action, lang);
@@ -195,10 +192,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
     let (step, count) = (timeline.cursor + 1, timeline.len());
     let position = match count {
         0 => words::SANDBOX_NO_STEPS.get(lang).to_owned(),
-        _ => lang.pick(
-            format!("step {step} of {count} · {playing}"),
-            format!("第 {step}/{count} 步 · {playing}"),
-        ),
+        _ => words::sandbox_position(step, count, playing, lang),
     };
     render_header(
         frame,
