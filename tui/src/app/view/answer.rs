@@ -7,6 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use sim_core::Lang;
 use sim_core::course::{EditorField, EditorKind, EditorRow, FeedbackView, Input, Tone};
+use sim_core::words::terminal as words;
 
 use super::sandbox::step_head;
 use crate::app::model::{EditorWork, ExerciseState, SqlWork, Timeline};
@@ -61,7 +62,7 @@ pub(crate) fn feedback_head(
     if let Some(said) = &feedback.takeaway {
         prose(
             lines,
-            &format!("{}{said}", lang.pick("Takeaway: ", "要点：")),
+            &format!("{}{said}", words::TAKEAWAY_LABEL.get(lang)),
             width,
             theme.plain(),
             theme,
@@ -221,12 +222,9 @@ pub(crate) fn editor_step(
     lines.extend(rows);
     if editor.rows.is_empty() {
         let said = if schedule {
-            lang.pick("No steps: a adds one.", "没有步骤：按 a 添加一步。")
+            words::SCHEDULE_EMPTY.get(lang)
         } else {
-            lang.pick(
-                "Nothing to change here: Enter asks the explorers about the design as it is.",
-                "这里没有可改的选项：按 Enter 让探索器检查现在的设计。",
-            )
+            words::DESIGN_NOTHING_TO_CHANGE.get(lang)
         };
         prose(&mut lines, said, width, theme.dim(), theme);
     }
@@ -246,9 +244,7 @@ pub(crate) fn editor_step(
         lines.push(Line::default());
         prose(
             &mut lines,
-            lang.pick("↑↓ step · Tab field · ←→ or Space change · a add · x delete · [ ] move · t timeline · Enter submit",
-                "↑↓ 选步骤 · Tab 选字段 · ←→ 或空格 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
-            ),
+            words::SCHEDULE_KEYS.get(lang),
             width,
             theme.dim(),
             theme,
@@ -273,9 +269,7 @@ fn design_grade(
     match grade {
         None => prose(
             lines,
-            lang.pick("Enter lets the explorers attack this design: every schedule of the world, exhaustively.",
-                "按 Enter 让探索器攻击这个设计：穷举这个世界的每一种调度。",
-            ),
+            words::DESIGN_HOW_TO_SUBMIT.get(lang),
             width,
             theme.dim(),
             theme,
@@ -290,9 +284,7 @@ fn design_grade(
             if grade.counterexample.is_some() {
                 prose(
                     lines,
-                    lang.pick("t opens the counterexample on the timeline.",
-                        "按 t 在时间线上打开反例。",
-                    ),
+                    words::DESIGN_OPEN_COUNTEREXAMPLE.get(lang),
                     width,
                     theme.dim(),
                     theme,
@@ -339,7 +331,7 @@ fn preview_words(
             lines,
             &format!(
                 "{}{}",
-                lang.pick("⚠ This schedule cannot run: ", "⚠ 这个调度无法运行："),
+                words::SCHEDULE_CANNOT_RUN.get(lang),
                 problem.unwrap_or_default()
             ),
             width,
@@ -350,20 +342,14 @@ fn preview_words(
         // says whether the schedule breaks the design (ARCHITECTURE.md).
         (Some(_), None) if !verdicts => prose(
             lines,
-            lang.pick(
-                "The preview shows each step's outcome; Enter grades the schedule.",
-                "预览显示每一步的结果；按 Enter 给调度评分。",
-            ),
+            words::SCHEDULE_PREVIEW_OUTCOMES.get(lang),
             width,
             theme.dim(),
             theme,
         ),
         (Some(timeline), None) if timeline.trace.violations.is_empty() => prose(
             lines,
-            lang.pick(
-                "No violation in this schedule yet.",
-                "这个调度中还没有违例。",
-            ),
+            words::SCHEDULE_NO_VIOLATION_YET.get(lang),
             width,
             theme.dim(),
             theme,
@@ -379,7 +365,7 @@ fn preview_words(
                 lines,
                 &format!(
                     "‼ {}{} · Enter",
-                    lang.pick("The preview shows a violation: ", "预览中出现违例："),
+                    words::SCHEDULE_PREVIEW_VIOLATION.get(lang),
                     kinds.join(", ")
                 ),
                 width,
@@ -405,10 +391,7 @@ pub(crate) fn break_solution(
         lines.push(Line::default());
         prose(
             &mut lines,
-            lang.pick(
-                "A schedule that breaks it (t opens it on the timeline):",
-                "一个能攻破它的调度（按 t 在时间线上打开）：",
-            ),
+            words::SOLUTION_BREAKING_SCHEDULE.get(lang),
             width,
             theme.plain(),
             theme,
@@ -443,11 +426,11 @@ pub(crate) fn sql_title(work: &SqlWork, lang: Lang) -> String {
         })
         .collect();
     let mode = if work.running.is_some() {
-        lang.pick("running · Esc cancels", "运行中 · Esc 取消")
+        words::SQL_MODE_RUNNING.get(lang)
     } else if work.editing {
-        lang.pick("typing · Esc stops", "输入中 · Esc 结束")
+        words::SQL_MODE_TYPING.get(lang)
     } else {
-        lang.pick("e edits · Enter runs", "e 编辑 · Enter 运行")
+        words::SQL_MODE_COMMANDS.get(lang)
     };
     format!("SQL · {} · {mode}", names.join(" "))
 }
@@ -466,10 +449,7 @@ pub(crate) fn sql_step(
     if text.is_empty() {
         prose(
             &mut lines,
-            lang.pick(
-                "(empty: e starts typing one UPDATE statement)",
-                "（空：按 e 开始输入一条 UPDATE 语句）",
-            ),
+            words::SQL_EMPTY_STATEMENT.get(lang),
             width,
             theme.dim(),
             theme,
@@ -480,7 +460,7 @@ pub(crate) fn sql_step(
         &mut lines,
         &format!(
             "{}{}",
-            lang.pick("Parameters: ", "参数："),
+            words::SQL_PARAMETERS_LABEL.get(lang),
             sim_core::sqllab::Slot::PARAMS.join(" ")
         ),
         width,
@@ -585,15 +565,9 @@ fn sql_answer_lines(
     if let Some(running) = work.running {
         lines.push(Line::default());
         let said = if running.cancelling {
-            lang.pick(
-                "Cancelling: SQLite stops at its next check…",
-                "正在取消：SQLite 会在下一次检查时停止……",
-            )
+            words::SQL_CANCELLING.get(lang)
         } else {
-            lang.pick(
-                "Running your statements on SQLite against every case… Esc cancels.",
-                "正在 SQLite 上对每个用例运行你的语句…… 按 Esc 取消。",
-            )
+            words::SQL_RUNNING.get(lang)
         };
         prose(lines, said, width, theme.warn(), theme);
         // The answer below is the last try's, not this one's.

@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::course::{EditorKind, Exercise, FeedbackView, Lesson, Tone};
+use sim_core::words::terminal as words;
 use sim_core::{Diagram, Lang, Reveal};
 use std::sync::Arc;
 
@@ -59,10 +60,7 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
     let lang = app.lang();
     let revealed = state.screen.hints.len();
     match state.panel {
-        Panel::Hints => lang.pick(
-            format!("Hints · {revealed} of {}", exercise.hints.len()),
-            format!("提示 · {revealed}/{}", exercise.hints.len()),
-        ),
+        Panel::Hints => words::hints_title(revealed, exercise.hints.len(), lang),
         Panel::Solution => shown_solution(state)
             .map(|solution| solution.head.clone())
             .unwrap_or_default(),
@@ -70,18 +68,12 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
             Work::Mark | Work::Predict { .. } | Work::Quiz { .. } => {
                 items::items_title(state, lang)
             }
-            Work::Editor(work) if work.kind == EditorKind::Design => lang
-                .pick(
-                    "Your design · ↑↓ choose · Space or ←→ change",
-                    "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
-                )
-                .to_owned(),
+            Work::Editor(work) if work.kind == EditorKind::Design => {
+                words::DESIGN_PANEL_TITLE.get(lang).to_owned()
+            }
             Work::Editor(_) => {
                 let steps = state.screen.editor.as_ref().map_or(0, |e| e.rows.len());
-                lang.pick(
-                    format!("Your schedule · {steps} steps"),
-                    format!("你的调度 · {steps} 步"),
-                )
+                words::schedule_title(steps, lang)
             }
             Work::Sql(work) => answer::sql_title(work, lang),
         },
@@ -150,7 +142,7 @@ fn solution_lines(app: &App, state: &ExerciseState, width: usize) -> Vec<Line<'s
     };
     answer::feedback_head(&mut lines, solution, lang, width, theme);
     if let Some(key) = &solution.key {
-        let said = format!("{}{key}", lang.pick("Key: ", "答案："));
+        let said = format!("{}{key}", words::SOLUTION_KEY_LABEL.get(lang));
         prose(&mut lines, &said, width, theme.plain(), theme);
     }
     match &state.work {
@@ -174,7 +166,7 @@ fn solution_lines(app: &App, state: &ExerciseState, width: usize) -> Vec<Line<'s
         lines.push(Line::default());
         prose(
             &mut lines,
-            lang.pick("Your last try:", "你上次的作答："),
+            words::LAST_TRY_LABEL.get(lang),
             width,
             theme.title(),
             theme,
@@ -263,7 +255,7 @@ fn render_exercise_header(
     let screen = &state.screen;
     let hints = format!(
         "{} {}/{}",
-        lang.pick("hints", "提示"),
+        words::HINTS_TITLE.get(lang),
         screen.hints.len(),
         exercise.hints.len()
     );
@@ -274,16 +266,7 @@ fn render_exercise_header(
     };
     let level = lesson.level_of(state.exercise) + 1;
     let levels = lesson.sections.len().max(1);
-    let left = match lang {
-        Lang::Zh => format!(
-            "第 {} 课 · 第 {level}/{levels} 关 · {}",
-            lesson.order, screen.title
-        ),
-        Lang::En => format!(
-            "Lesson {} · level {level} of {levels} · {}",
-            lesson.order, screen.title
-        ),
-    };
+    let left = words::exercise_header(lesson.order, level, levels, &screen.title, lang);
     render_header(frame, area, &left, &right, app.theme);
 }
 

@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::course::ReviewLine;
+use sim_core::words::terminal as words;
 
 use super::lesson::standing_style;
 use super::{render_header, section};
@@ -47,11 +48,8 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
     render_header(
         frame,
         header,
-        lang.pick("Your progress", "学习进度"),
-        &lang.pick(
-            format!("{solved} of {total} solved"),
-            format!("已解决 {solved}/{total}"),
-        ),
+        words::YOUR_PROGRESS.get(lang),
+        &words::solved_of(solved, total, lang),
         theme,
     );
     let width = usize::from(list_area.width);
@@ -67,7 +65,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
         .map(|row| ListItem::new(row_line(app, row, width, standing_width)))
         .collect();
     let title = Line::from(Span::styled(
-        lang.pick(" Every exercise · lesson.level ", " 全部练习 · 课.关 "),
+        words::REVIEW_LIST_TITLE.get(lang),
         theme.title(),
     ));
     let mut list_state = ListState::default().with_selected(Some(state.selected));
@@ -85,16 +83,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
             Span::styled(
                 format!(
                     " ▸ {}{}",
-                    lang.pick("next unfinished: ", "下一道未完成："),
+                    words::REVIEW_NEXT_UNFINISHED_LABEL.get(lang),
                     next.title
                 ),
                 theme.accent(),
             ),
         ]),
-        None => Line::styled(
-            lang.pick(" Every exercise is solved.", " 所有练习都已解决。"),
-            theme.good(),
-        ),
+        None => Line::styled(format!(" {}", words::ALL_SOLVED.get(lang)), theme.good()),
     };
     frame.render_widget(Paragraph::new(line), next_area);
 }
