@@ -100,12 +100,14 @@ fn field_words(field: &EditorField, arrows: bool) -> String {
 /// above: a check set spans four rows), then its fields — one field in
 /// words, several in columns as wide as their widest value, the one under
 /// the `cursor` bracketed, one that cannot change dim — then, with a
-/// `preview` (and whether it shows verdicts), the step's outcome in it.
-/// Also the line of the cursor's row.
+/// `preview` (and whether it shows verdicts, and in which language), the
+/// step's outcome in the learner's words, under the step when it does not
+/// fit in `width`. Also the line of the cursor's row.
 fn editor_rows(
     rows: &[EditorRow],
     cursor: Option<(usize, usize)>,
-    preview: Option<(&Timeline, bool)>,
+    preview: Option<(&Timeline, bool, Lang)>,
+    width: usize,
     theme: Theme,
 ) -> (Vec<Line<'static>>, Option<usize>) {
     let label_width = rows
@@ -125,7 +127,10 @@ fn editor_rows(
         })
         .collect();
     let mut lines = Vec::new();
+    // The line each row starts on (a row may take two).
+    let mut starts = Vec::with_capacity(rows.len());
     for (index, row) in rows.iter().enumerate() {
+        starts.push(lines.len());
         let current = cursor
             .filter(|(at, _)| *at == index)
             .map(|(_, field)| field);
@@ -162,23 +167,27 @@ fn editor_rows(
             };
             spans.push(Span::styled(text::fit(&shown, widths[position]), style));
         }
-        if let Some((timeline, verdicts)) = preview {
+        if let Some((timeline, verdicts, lang)) = preview {
             let glyph = outcome_glyph(&timeline.trace, index, verdicts);
             let style = if verdicts && timeline.trace.is_violation(index as u32) {
                 theme.bad()
             } else {
                 theme.dim()
             };
-            let outcome = timeline
-                .trace
-                .steps
-                .get(index)
-                .map_or("", |r| r.outcome.name());
-            spans.push(Span::styled(format!(" {glyph} {outcome}"), style));
+            let outcome = (timeline.trace.steps.get(index))
+                .map_or("", |r| sim_core::outcome_label(r.outcome, lang));
+            let said = format!(" {glyph} {outcome}");
+            // An outcome that does not fit beside its step goes under it.
+            let used: usize = spans.iter().map(|s| text::width(&s.content)).sum();
+            if used + text::width(&said) > width {
+                lines.push(Line::from(std::mem::take(&mut spans)));
+                spans.push(Span::raw(" ".repeat(label_width + 1)));
+            }
+            spans.push(Span::styled(said, style));
         }
         lines.push(Line::from(spans));
     }
-    let focus = cursor.map(|(row, _)| row).filter(|row| *row < rows.len());
+    let focus = cursor.and_then(|(row, _)| starts.get(row).copied());
     (lines, focus)
 }
 
@@ -216,8 +225,14 @@ pub(crate) fn editor_step(
         }
         lines.push(Line::default());
     }
-    let preview = work.preview.as_ref().map(|t| (t, verdicts));
-    let (rows, focus) = editor_rows(&editor.rows, Some((work.row, work.field)), preview, theme);
+    let preview = work.preview.as_ref().map(|t| (t, verdicts, lang));
+    let (rows, focus) = editor_rows(
+        &editor.rows,
+        Some((work.row, work.field)),
+        preview,
+        width,
+        theme,
+    );
     let focus = focus.map(|row| row + lines.len());
     lines.extend(rows);
     if editor.rows.is_empty() {
@@ -306,7 +321,7 @@ pub(crate) fn design_solution(
         prose(&mut lines, cost, width, theme.plain(), theme);
     }
     if let Some(rows) = &solution.key_rows {
-        lines.extend(editor_rows(rows, None, None, theme).0);
+        lines.extend(editor_rows(rows, None, None, width, theme).0);
         lines.push(Line::default());
     }
     for item in &solution.items {
