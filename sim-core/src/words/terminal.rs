@@ -319,11 +319,13 @@ pub fn sandbox_step(step: usize, tick: u64, lang: Lang) -> String {
     }
 }
 
-/// Where the sandbox's timeline is, and whether it plays.
-pub fn sandbox_position(step: usize, count: usize, playing: &str, lang: Lang) -> String {
+/// Where the sandbox's timeline is (steps are numbered from 0, as the
+/// panel, the narration and the scenario's JSON number them: `step 3 / 5`
+/// is the fourth of six), and whether it plays.
+pub fn sandbox_position(step: usize, last: usize, playing: &str, lang: Lang) -> String {
     match lang {
-        Lang::En => format!("step {step} of {count} · {playing}"),
-        Lang::Zh => format!("第 {step}/{count} 步 · {playing}"),
+        Lang::En => format!("step {step} / {last} · {playing}"),
+        Lang::Zh => format!("第 {step} 步 / {last} · {playing}"),
     }
 }
 

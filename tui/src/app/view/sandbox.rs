@@ -189,10 +189,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
     } else {
         words::SANDBOX_PAUSED.get(lang)
     };
-    let (step, count) = (timeline.cursor + 1, timeline.len());
-    let position = match count {
-        0 => words::SANDBOX_NO_STEPS.get(lang).to_owned(),
-        _ => words::sandbox_position(step, count, playing, lang),
+    let position = match timeline.len().checked_sub(1) {
+        None => words::SANDBOX_NO_STEPS.get(lang).to_owned(),
+        Some(last) => words::sandbox_position(timeline.cursor, last, playing, lang),
     };
     render_header(
         frame,
