@@ -16,14 +16,21 @@ use crate::app::layout;
 use crate::app::model::{App, ReviewState};
 use crate::app::text;
 
-/// A row: sign, place, title, tries and hints, and the standing in words
-/// in a column `standing_width` wide (the widest on the list: never cut).
-fn row_line(app: &App, row: &ReviewLine, width: usize, standing_width: usize) -> Line<'static> {
+/// A row: sign, place, title, then tries and hints, and the standing in
+/// words, in columns as wide as the widest on the list (`tail_widths`):
+/// never cut, the title gives way.
+fn row_line(
+    app: &App,
+    row: &ReviewLine,
+    width: usize,
+    tail_widths: (usize, usize),
+) -> Line<'static> {
     let theme = app.theme;
     let exercise = &row.exercise;
+    let (counts_width, standing_width) = tail_widths;
     let tail = format!(
-        "  {} {}",
-        text::fit(&row.counts, 20),
+        "  {}  {}",
+        text::fit(&row.counts, counts_width),
         text::fit(&exercise.standing_label, standing_width)
     );
     // The sign is the course's (sim-core), padded to the widest, `(✓)`.
@@ -53,16 +60,15 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
         theme,
     );
     let width = usize::from(list_area.width);
-    let standing_width = review
-        .rows
-        .iter()
-        .map(|row| text::width(&row.exercise.standing_label))
-        .max()
-        .unwrap_or(0);
+    let widest = |of: fn(&ReviewLine) -> usize| review.rows.iter().map(of).max().unwrap_or(0);
+    let tail_widths = (
+        widest(|row| text::width(&row.counts)),
+        widest(|row| text::width(&row.exercise.standing_label)),
+    );
     let items: Vec<ListItem<'_>> = review
         .rows
         .iter()
-        .map(|row| ListItem::new(row_line(app, row, width, standing_width)))
+        .map(|row| ListItem::new(row_line(app, row, width, tail_widths)))
         .collect();
     let title = Line::from(Span::styled(
         words::REVIEW_LIST_TITLE.get(lang),
