@@ -59,6 +59,17 @@ impl Cells {
         Cells { starts }
     }
 
+    /// The cells for a plot `plot_width` columns wide: these, spread evenly
+    /// to two or three times as wide when the plot has the room, so that a
+    /// wide terminal shows a wide timeline rather than empty columns.
+    pub(crate) fn fitted(diagram: &Diagram, plot_width: usize) -> Cells {
+        let narrow = Cells::of(diagram);
+        let spread = (plot_width / narrow.width().max(1)).clamp(1, 3);
+        Cells {
+            starts: narrow.starts.iter().map(|x| x * spread).collect(),
+        }
+    }
+
     /// The first terminal column of diagram column `column` (the width
     /// past the last).
     pub(crate) fn x(&self, column: usize) -> usize {
@@ -84,11 +95,13 @@ pub(crate) fn diagram_height(diagram: &Diagram) -> usize {
 
 /// Where the diagram lands across an area: label columns on the left, then
 /// the plot, scrolled by `offset` terminal columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Window {
     pub(crate) label_width: usize,
     pub(crate) plot_width: usize,
     pub(crate) offset: usize,
+    /// Where each diagram column is drawn, fitted to the plot.
+    pub(crate) cells: Cells,
 }
 
 /// The window for an area `width` columns wide, scrolled to keep `cursor`
@@ -110,7 +123,7 @@ pub(crate) fn window(
     let label_width = (longest + 1).clamp(5, 12).min(usize::from(width) / 3);
     let plot_width = usize::from(width) - label_width;
     let cursor = cursor.filter(|c| *c < diagram.steps.len());
-    let cells = Cells::of(diagram);
+    let cells = Cells::fitted(diagram, plot_width);
     let cursor_x = cursor.map_or(0, |c| cells.x(diagram.step_column(c)));
     let full = cells.width();
     let offset = if full <= plot_width {
@@ -124,6 +137,7 @@ pub(crate) fn window(
         label_width,
         plot_width,
         offset,
+        cells,
     }
 }
 
@@ -145,7 +159,7 @@ pub(crate) fn step_at(
     if column >= window.plot_width {
         return None;
     }
-    let column = Cells::of(diagram).column_at(column + window.offset)?;
+    let column = window.cells.column_at(column + window.offset)?;
     match diagram.columns.get(column)?.kind {
         sim_core::ColumnKind::Step { step } => Some(step),
         _ => None,

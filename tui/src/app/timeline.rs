@@ -537,7 +537,7 @@ impl Widget for TimelineWidget<'_> {
             height: rows.total() - rows.legend,
             offset: window.offset,
             cells: vec![(' ', Style::new()); window.plot_width * (rows.total() - rows.legend)],
-            columns: Cells::of(diagram),
+            columns: window.cells,
         };
         self.draw_leases(&mut canvas, &rows, cursor);
         self.draw_idle(&mut canvas, &rows);
@@ -710,7 +710,7 @@ mod tests {
         // the labels.
         let diagram = Diagram::new(&scenario, &trace, Lang::En, &Reveal::Everything);
         let window = layout::window(&diagram, 60, Some(4), std::iter::empty());
-        let cells = Cells::of(&diagram);
+        let cells = &window.cells;
         let axis = &lines[0];
         for step in &diagram.steps {
             let label = diagram
