@@ -336,11 +336,15 @@ pub(crate) fn lesson(body: Rect) -> [Rect; 3] {
     .areas(body)
 }
 
-/// Where a section's text goes inside `area`, at most [`TEXT_WIDTH`] wide.
+/// Where a section's text goes inside `area`: at most [`TEXT_WIDTH`] wide,
+/// in the middle of a wider screen (not left against its edge, with the
+/// rest of the screen empty beside it).
 pub(crate) fn lesson_text(area: Rect) -> Rect {
     let inner = padded_section_inner(area);
+    let width = inner.width.min(TEXT_WIDTH);
     Rect {
-        width: inner.width.min(TEXT_WIDTH),
+        x: inner.x + (inner.width - width) / 2,
+        width,
         ..inner
     }
 }
