@@ -696,7 +696,13 @@ fn submit(app: &mut App, state: &mut ExerciseState) {
     let Some(answer) = hand_in_json(app, state) else {
         return;
     };
-    let handed = act(app, state, &Act::HandIn { answer });
+    let handed = act(
+        app,
+        state,
+        &Act::HandIn {
+            answer: Some(answer),
+        },
+    );
     after_hand_in(app, state, handed);
 }
 
