@@ -285,7 +285,7 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
             format!("预测：? 表示要你预测结果的步骤（解出之前隐藏）；「预测」一行用设置它的按键字母显示你的预测：{}；按 Tab 跳到下一个 ? 步骤。「上次」一行：✓ 对 · ✗ 错。", keys.join("、")),
         );
         let said = match &state.work {
-            Work::Predict { .. } => predict.as_str(),
+            Work::Items { .. } if state.sets_each() => predict.as_str(),
             Work::Editor(_) => lang.pick(
                 "Break: the timeline previews your schedule's outcomes, run again after each change; Enter grades it, and ‼ marks a violation once solved. The steps stay in tick order: a step whose tick passes another's moves past it.",
                 "攻破：时间线预览你的调度中每一步的结果，每次修改后重新运行；按 Enter 评分，解出之后 ‼ 表示违例。步骤始终按 tick 排序：tick 越过另一步的步骤会移到它后面。",
@@ -324,7 +324,7 @@ fn exercise_help(
             "SQL: write each statement as one UPDATE with named parameters (:job, :owner, :token, :now, :ttl). While you type, every key is text; Esc stops typing, e starts again, Tab switches the statement. Enter runs them on a real SQLite against the lesson's scenario and every edge case; a statement SQLite refuses is shown with its line:column and is not counted as a try.",
             "SQL：每条语句写成一条带命名参数（:job、:owner、:token、:now、:ttl）的 UPDATE。输入时每个键都是文字；Esc 结束输入，e 重新开始，Tab 切换语句。Enter 在真实的 SQLite 上，对本课的场景和每个边界用例运行这些语句；SQLite 拒绝的语句会标出行:列，不计入作答次数。",
         )),
-        Work::Quiz { .. } => Some(lang.pick(
+        Work::Items { .. } if state.on_list() => Some(lang.pick(
             "Quiz: ( ) one answer, [ ] any number. A digit chooses the option with that number; the options stay on screen with the hints. From your second wrong try on, the first wrong option you chose says so; once solved or the solution is open, every option says ✓ true or ✗ false, and why.",
             "测验：( ) 单选，[ ] 多选。数字键选择对应编号的选项；打开提示时选项仍然显示。从第二次答错起，会指出你选错的第一个选项；解出或打开解答之后，每个选项都显示 ✓ 正确 或 ✗ 错误 以及原因。",
         )),
