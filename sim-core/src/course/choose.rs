@@ -215,36 +215,17 @@ takeaway = {{ en = "Done.", zh = "完成。" }}
         let mut course = course()?;
         answer_after(&mut course, "nap", "guess", &choose(2, Some("ok")))?;
         answer_after(&mut course, "one", "many", &choose(1, None))?;
+        use EditRefused::{NoSuchPlace, NotAllowed};
         let refused = [
             // Step 3 is not asked; 99 is no step.
-            (
-                "nap",
-                "guess",
-                choose(3, Some("ok")),
-                EditRefused::NoSuchPlace,
-            ),
-            ("nap", "guess", choose(99, None), EditRefused::NoSuchPlace),
-            (
-                "nap",
-                "guess",
-                choose(2, Some("exploded")),
-                EditRefused::NotAllowed,
-            ),
+            ("nap", "guess", choose(3, Some("ok")), NoSuchPlace),
+            ("nap", "guess", choose(99, None), NoSuchPlace),
+            ("nap", "guess", choose(2, Some("exploded")), NotAllowed),
             // A claim is no step to mark here.
-            ("nap", "mark", choose(0, None), EditRefused::NoSuchPlace),
-            (
-                "nap",
-                "mark",
-                choose(4, Some("marked")),
-                EditRefused::NotAllowed,
-            ),
-            ("one", "many", choose(4, None), EditRefused::NoSuchPlace),
-            (
-                "one",
-                "pick",
-                choose(0, Some("ok")),
-                EditRefused::NotAllowed,
-            ),
+            ("nap", "mark", choose(0, None), NoSuchPlace),
+            ("nap", "mark", choose(4, Some("marked")), NotAllowed),
+            ("one", "many", choose(4, None), NoSuchPlace),
+            ("one", "pick", choose(0, Some("ok")), NotAllowed),
         ];
         for (lesson, id, act, why) in refused {
             let before = course.act(lesson, id, &Act::Open, Lang::En)?;
