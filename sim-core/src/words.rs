@@ -13,6 +13,51 @@ use serde::Serialize;
 
 use crate::Lang;
 
+/// A text in both languages, held as a constant of a catalogue: a word is
+/// named, so a misspelt name does not compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Words {
+    pub en: &'static str,
+    pub zh: &'static str,
+}
+
+impl Words {
+    /// The text in `lang`.
+    pub fn get(self, lang: Lang) -> &'static str {
+        lang.pick(self.en, self.zh)
+    }
+}
+
+/// Named [`Words`], each `NAME = "English", "中文";`, and `ALL`, every one
+/// of them by name, so a test can check them all without a list kept by
+/// hand.
+macro_rules! catalogue {
+    ($($name:ident = $en:literal, $zh:literal;)*) => {
+        $(pub const $name: Words = Words { en: $en, zh: $zh };)*
+        /// Every entry of this catalogue, by name.
+        pub const ALL: &[(&str, Words)] = &[$((stringify!($name), $name)),*];
+    };
+}
+
+pub mod keys;
+pub mod terminal;
+
+/// The words both front ends say: the page by key (in [`PAGE_WORDS`]),
+/// the terminal by name ([`terminal`] shows them again).
+pub mod shared {
+    use super::Words;
+
+    catalogue! {
+        YOUR_PROGRESS = "Your progress", "学习进度";
+        START_LESSON_1 = "Start lesson 1", "开始第 1 课";
+        SEARCHING = "Searching…", "搜索中……";
+        ALL_SOLVED = "Every exercise is solved.", "所有练习都已解决。";
+        // Between a label and what it labels ("Step 2: …"): Chinese has
+        // its own colon.
+        LABEL_SEP = ": ", "：";
+    }
+}
+
 /// A word of the page: the key the scripts ask for, and its text in each
 /// language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +69,11 @@ pub struct PageWord {
 
 const fn word(key: &'static str, en: &'static str, zh: &'static str) -> PageWord {
     PageWord { key, en, zh }
+}
+
+/// A word of the page that the terminal says too: one text, one place.
+const fn shared_word(key: &'static str, words: Words) -> PageWord {
+    word(key, words.en, words.zh)
 }
 
 /// One line of the timeline's legend: a symbol and what it means.
@@ -100,7 +150,7 @@ pub const PAGE_WORDS: &[PageWord] = &[
     word("course", "Course", "课程"),
     word("explorer", "Explorer", "探索器"),
     word("sandbox", "Sandbox", "沙盒"),
-    word("startLesson1", "Start lesson 1", "开始第 1 课"),
+    shared_word("startLesson1", shared::START_LESSON_1),
     word("continueNext", "Continue", "继续"),
     word(
         "continueWhere",
@@ -127,9 +177,7 @@ pub const PAGE_WORDS: &[PageWord] = &[
         "Tick each level you reach in lesson 11’s self-check: basic knows the problem, intermediate fixes the database, senior accounts for every resource.",
         "在第 11 课的自我检查中达到哪一层，就勾选哪一层：基础层知道问题在哪，中级层修好了数据库，高级层对每个资源都有交代。",
     ),
-    // Between a label and what it labels ("Step 2: …"): Chinese has its
-    // own colon.
-    word("labelSep", ": ", "："),
+    shared_word("labelSep", shared::LABEL_SEP),
     word(
         "sandboxExample",
         "Start from an example:",
@@ -151,7 +199,7 @@ pub const PAGE_WORDS: &[PageWord] = &[
     word("sectionsRead", "sections read", "节已读"),
     word("exercisesDone", "exercises done", "个练习已完成"),
     word("open", "Open", "打开"),
-    word("progressTitle", "Your progress", "学习进度"),
+    shared_word("progressTitle", shared::YOUR_PROGRESS),
     word("exportProgress", "Export progress", "导出进度"),
     word("importProgress", "Import progress", "导入进度"),
     word("resetProgress", "Reset progress", "清空进度"),
@@ -192,11 +240,7 @@ pub const PAGE_WORDS: &[PageWord] = &[
     word("review", "Progress", "学习进度"),
     word("solvedOf", "{n} of {m} solved", "已解决 {n}/{m}"),
     word("nextUnfinished", "Next unfinished", "下一道未完成"),
-    word(
-        "allSolved",
-        "Every exercise is solved.",
-        "所有练习都已解决。",
-    ),
+    shared_word("allSolved", shared::ALL_SOLVED),
     word("where", "Lesson.level", "课.关"),
     word("hintsCol", "Hints", "提示"),
     word("triesCol", "Tries", "尝试"),
@@ -307,7 +351,7 @@ pub const PAGE_WORDS: &[PageWord] = &[
     ),
     word("run", "Run the explorer", "运行探索器"),
     word("cancelRun", "Cancel", "取消"),
-    word("running", "Searching…", "搜索中……"),
+    shared_word("running", shared::SEARCHING),
     word(
         "cancelled",
         "Cancelled: the worker was stopped, no verdict.",
@@ -504,6 +548,34 @@ mod tests {
                 "legend `{}`",
                 item.symbol
             );
+        }
+    }
+
+    /// Every named entry has both texts, and Chinese ends a sentence or a
+    /// label with its own punctuation where English does (`.` → `。`,
+    /// `:` → `：`).
+    #[test]
+    fn every_named_word_has_both_languages_and_chinese_punctuation() {
+        let catalogues = [shared::ALL, terminal::ALL, keys::ALL];
+        for (name, words) in catalogues.into_iter().flatten() {
+            assert!(!words.en.trim().is_empty(), "`{name}` has no English");
+            assert!(!words.zh.trim().is_empty(), "`{name}` has no Chinese");
+            let (en, zh) = (words.en.trim_end(), words.zh.trim_end());
+            for (ascii, chinese) in [('.', '。'), (':', '：')] {
+                if en.ends_with(ascii) {
+                    assert!(
+                        zh.ends_with(chinese),
+                        "`{name}`: {zh:?} should end in {chinese}"
+                    );
+                }
+            }
+        }
+        for lang in Lang::ALL {
+            for legend in [&["C claim".to_owned()][..], &[]] {
+                let said = terminal::steps_legend(legend, lang);
+                let stop = lang.pick('.', '。');
+                assert!(said.ends_with(stop), "{said:?}");
+            }
         }
     }
 

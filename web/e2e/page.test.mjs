@@ -347,6 +347,11 @@ test('the explorer finds the ttl-lock-only counterexample in a worker; cancel st
   const session = await open('#/explore');
   const { page } = session;
   await page.selectOption('#x-design', 'ttl-lock-only');
+  // The menu names the design; the note under it says what it is made of.
+  assert.match(await page.locator('#x-design-note').textContent(), /token: .* · commit checks none · targets: /);
+  await page.selectOption('#x-design', 'db-conditional');
+  assert.doesNotMatch(await page.locator('#x-design-note').textContent(), /commit checks none/);
+  await page.selectOption('#x-design', 'ttl-lock-only');
   await page.check('#x-exhaustive');
   await page.getByRole('button', { name: 'Run the explorer' }).click();
   const verdict = page.locator('.explore-result > p.verdict').first();
@@ -615,6 +620,11 @@ test('a design check runs in the worker with a busy line; focus moves to the ver
   await quiz.getByRole('button', { name: 'Check my answer' }).click();
   await quiz.locator('.feedback > p.verdict').waitFor();
   assert.ok(await page.evaluate(() => document.activeElement?.closest('.kind-quiz') && document.activeElement.classList.contains('verdict')), 'focus on the quiz verdict');
+  // Tab from the verdict reaches the hint button, inside the exercise: the
+  // verdict comes before what a learner does next.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('.exercise')?.id), 'ex-quiz-renew-failed');
+  assert.match(await page.evaluate(() => document.activeElement?.textContent ?? ''), /hint/i);
   // After a reload the choice and the knob are as the learner left them.
   await page.reload();
   await page.waitForSelector('main h1');
@@ -773,6 +783,11 @@ test('share links: the sandbox and a counterexample make one; opening it shows t
 
   // A counterexample from the explorer, shared and opened.
   await page.goto(base + '#/explore');
+  await page.selectOption('#x-design', 'ttl-lock-only');
+  // The menu names the design; the note under it says what it is made of.
+  assert.match(await page.locator('#x-design-note').textContent(), /token: .* · commit checks none · targets: /);
+  await page.selectOption('#x-design', 'db-conditional');
+  assert.doesNotMatch(await page.locator('#x-design-note').textContent(), /commit checks none/);
   await page.selectOption('#x-design', 'ttl-lock-only');
   await page.check('#x-exhaustive');
   await page.getByRole('button', { name: 'Run the explorer' }).click();

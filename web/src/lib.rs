@@ -611,6 +611,14 @@ mod tests {
                         == sim_core::protect_words(sim_core::Protect::HighestToken, Lang::Zh))
         );
         assert_eq!(field("design")["options"].as_array().map(Vec::len), Some(8));
+        // A design is offered by its name and what it is made of, not a bare id.
+        let designs = field("design")["options"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let full = designs.iter().find(|d| d["value"] == "full");
+        let note = full.and_then(|d| d["note"].as_str()).unwrap_or_default();
+        assert!(note.contains("令牌"), "{note}");
         assert_eq!(field("design")["default"], "ttl-lock-only");
         assert_eq!(field("workers")["input"], "number");
         assert_eq!(field("workers")["max"], 4);

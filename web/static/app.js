@@ -443,9 +443,12 @@ function viewExercise(lesson, exercise) {
       h('p', { class: 'chips' }, exercise.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
       h('p', { class: 'muted' }, exercise.id)),
     h('p', { class: 'prompt' }, inline(screen.task)),
-    status, next, body,
+    // The verdict comes right after the answer and before the hint and
+    // solution buttons: focus goes to it after a hand-in, and Tab then
+    // reaches what a learner does next, not the next exercise.
+    status, next, body, feedback,
     h('div', { class: 'buttons' }, hintButton, solutionButton, solutionNote),
-    hints, feedback);
+    hints);
   return box;
 }
 
@@ -703,8 +706,14 @@ function viewExplore() {
       return h('label', { for: box.id }, box, ` ${f.label}`);
     }
     if (f.input === 'design') {
-      return field(f.label, inputs[f.key] = h('select', { id: id(f.key) },
-        f.options.map((d) => h('option', { value: d, selected: d === f.default ? true : null }, d))));
+      // The chosen design's contents under its menu.
+      const note = h('small', { class: 'muted design-note', id: id('design-note') });
+      const menu = inputs[f.key] = h('select', { id: id(f.key), 'aria-describedby': note.id },
+        f.options.map((d) => h('option', { value: d.value, selected: d.value === f.default ? true : null }, d.value)));
+      const describe = () => { note.textContent = f.options.find((d) => d.value === menu.value)?.note ?? ''; };
+      menu.addEventListener('change', describe);
+      describe();
+      return h('div', { class: 'design-field' }, field(f.label, menu), note);
     }
     targets = Array.from({ length: f.count }, (_, i) => h('select', { id: `x-target-${i}` }, f.options.map((o) => h('option', { value: o.value }, o.words))));
     noTargets = h('input', { type: 'checkbox', id: 'x-no-targets' });

@@ -332,21 +332,7 @@ impl ExplorerForm {
 
     /// The design row: the preset, and its token, checks and targets.
     fn design_row(&self, lang: Lang) -> SettingRow {
-        let design = self.design.design();
-        let checks = design.commit_checks.names();
-        let checks = if checks.is_empty() {
-            lang.pick("none", "无").to_owned()
-        } else {
-            checks.join(lang.pick(", ", "、"))
-        };
-        let (token, targets) = (
-            crate::token_words(design.token, lang),
-            crate::protect_words(design.target_protect, lang),
-        );
-        let note = lang.pick(
-            format!("token: {token} · commit checks {checks} · targets: {targets}"),
-            format!("令牌 {token} · 提交检查 {checks} · 目标 {targets}"),
-        );
+        let note = design_contents(self.design, lang);
         let designs = EXPLORER_OFFER.designs;
         let chosen = designs.iter().position(|d| *d == self.design).unwrap_or(0);
         SettingRow {
@@ -495,9 +481,10 @@ pub enum FieldInput {
         max: u64,
     },
     Switch,
-    /// A preset's name.
+    /// A preset: its name as the value and the words, and what it is made
+    /// of as the note the page shows under the menu.
     Design {
-        options: Vec<&'static str>,
+        options: Vec<DesignOption>,
         default: &'static str,
     },
     /// A protection per target (`design`: the design's own), or none.
@@ -509,11 +496,38 @@ pub enum FieldInput {
     },
 }
 
+/// A design the form offers: its name, and what it is made of in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DesignOption {
+    pub value: &'static str,
+    pub note: String,
+}
+
 /// A value and its words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ChoiceWords {
     pub value: &'static str,
     pub words: String,
+}
+
+/// What a preset is made of, in words: its token, its commit checks and
+/// what its targets check (the note beside the design, in both front ends).
+fn design_contents(preset: Preset, lang: Lang) -> String {
+    let design = preset.design();
+    let checks = design.commit_checks.names();
+    let checks = if checks.is_empty() {
+        lang.pick("none", "无").to_owned()
+    } else {
+        checks.join(lang.pick(", ", "、"))
+    };
+    let (token, targets) = (
+        crate::token_words(design.token, lang),
+        crate::protect_words(design.target_protect, lang),
+    );
+    lang.pick(
+        format!("token: {token} · commit checks {checks} · targets: {targets}"),
+        format!("令牌 {token} · 提交检查 {checks} · 目标 {targets}"),
+    )
 }
 
 /// The page's explorer form, in `lang`. Long because it lists every field
@@ -550,7 +564,14 @@ pub fn form_fields(lang: Lang) -> Vec<FormField> {
             "design",
             lang.pick("Design", "设计"),
             FieldInput::Design {
-                options: offer.designs.iter().map(|d| d.name()).collect(),
+                options: offer
+                    .designs
+                    .iter()
+                    .map(|d| DesignOption {
+                        value: d.name(),
+                        note: design_contents(*d, lang),
+                    })
+                    .collect(),
                 default: offer.default_design().name(),
             },
         ),

@@ -10,6 +10,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use sim_core::course::{EditorKind, Input, Pick};
+use sim_core::words::Words;
+use sim_core::words::keys as said;
 use sim_core::{Lang, Outcome};
 
 use super::explorer::Run;
@@ -115,17 +117,19 @@ pub(crate) struct Binding {
     /// The keys as the footer writes them: `↑↓`, `Home/End`, `o r d n w`,
     /// `0-9` (see [`label_keys`]).
     label: &'static str,
-    words: Words,
+    words: KeyWords,
     place: Place,
     when: When,
     sends: Sends,
 }
 
 #[derive(Clone, Copy)]
-enum Words {
-    Said(&'static str, &'static str),
+enum KeyWords {
+    Said(Words),
     /// The language key is called by the language it switches to.
     OtherLanguage,
+    /// An unlisted key is never said.
+    Unsaid,
 }
 
 /// Where a binding is listed.
@@ -179,10 +183,14 @@ enum When {
 /// The text of the table: labels and words.
 type Str = &'static str;
 
-const fn key(label: Str, en: Str, zh: Str, sends: &'static [Message]) -> Binding {
+const fn key(label: Str, words: Words, sends: &'static [Message]) -> Binding {
+    bind(label, KeyWords::Said(words), sends)
+}
+
+const fn bind(label: Str, words: KeyWords, sends: &'static [Message]) -> Binding {
     Binding {
         label,
-        words: Words::Said(en, zh),
+        words,
         place: Place::Footer,
         when: When::Always,
         sends: Sends::Each(sends),
@@ -190,21 +198,21 @@ const fn key(label: Str, en: Str, zh: Str, sends: &'static [Message]) -> Binding
 }
 
 /// Listed only in the help.
-const fn alias(label: Str, en: Str, zh: Str, sends: &'static [Message]) -> Binding {
-    key(label, en, zh, sends).placed(Place::Help)
+const fn alias(label: Str, words: Words, sends: &'static [Message]) -> Binding {
+    key(label, words, sends).placed(Place::Help)
 }
 
 /// Digit keys, each sending its digit.
-const fn digits(label: Str, en: Str, zh: Str, sends: fn(u8) -> Message) -> Binding {
+const fn digits(label: Str, words: Words, sends: fn(u8) -> Message) -> Binding {
     Binding {
         sends: Sends::Digit(sends),
-        ..key(label, en, zh, &[])
+        ..key(label, words, &[])
     }
 }
 
 /// A key that acts under an overlay, which lists no keys.
 const fn unlisted(label: Str, sends: &'static [Message]) -> Binding {
-    key(label, "", "", sends).placed(Place::Unlisted)
+    bind(label, KeyWords::Unsaid, sends).placed(Place::Unlisted)
 }
 
 impl Binding {
@@ -218,8 +226,9 @@ impl Binding {
 
     fn words(&self, lang: Lang) -> &'static str {
         match self.words {
-            Words::Said(en, zh) => lang.pick(en, zh),
-            Words::OtherLanguage => lang.other().own_name(),
+            KeyWords::Said(words) => words.get(lang),
+            KeyWords::OtherLanguage => lang.other().own_name(),
+            KeyWords::Unsaid => "",
         }
     }
 
@@ -289,56 +298,48 @@ const PAGES: &[Message] = &[M::PageUp, M::PageDown];
 const ENDS: &[Message] = &[M::ListStart, M::ListEnd];
 
 // Help and quit: the footer ends with them, the help says more.
-const HELP: Binding = key("?", "help", "帮助", &[M::ToggleHelp]).placed(Place::Tail);
-const QUIT: Binding = key("q", "quit", "退出", &[M::Quit]).placed(Place::Tail);
-const THIS_HELP: Binding = alias("?", "this help", "本帮助", &[M::ToggleHelp]);
-const QUIT_ANY: Binding = alias("q", QUIT_EN, QUIT_ZH, &[M::Quit]);
-const QUIT_EN: Str = "quit, from anywhere (Ctrl-C too)";
-const QUIT_ZH: Str = "退出，任何界面都可以（Ctrl-C 亦可）";
+const HELP: Binding = key("?", said::HELP, &[M::ToggleHelp]).placed(Place::Tail);
+const QUIT: Binding = key("q", said::QUIT, &[M::Quit]).placed(Place::Tail);
+const THIS_HELP: Binding = alias("?", said::THIS_HELP, &[M::ToggleHelp]);
+const QUIT_ANY: Binding = alias("q", said::QUIT_ANYWHERE, &[M::Quit]);
 const TAIL: &[Binding] = &[HELP, QUIT, THIS_HELP, QUIT_ANY];
 
 // The bindings several screens share.
-const BACK: Binding = key("Esc", "back", "返回", &[M::Back]);
-const LANG: Binding = Binding {
-    words: Words::OtherLanguage,
-    ..key("l", "", "", &[M::ToggleLang])
-};
-const CHOOSE: Binding = key("↑↓", "choose", "选择", ROW);
-const OPEN: Binding = key("Enter", "open", "打开", &[M::Open]);
-const CONTINUE: Binding = key("n", "next unfinished", "下一道未完成", &[M::Continue]);
-const PROGRESS: Binding = key("p", "progress", "进度", &[M::Review]);
-const EXPLORE: Binding = key("e", "explore", "探索", &[M::Explore]);
-const FIRST_LAST: Binding = key("Home/End", "first/last", "首项/末项", ENDS);
-const VI_ROWS: Binding = alias("k j", "as ↑↓", "同 ↑↓", ROW);
-const VI_SCROLL: Binding = alias("k j", "as ↑↓", "同 ↑↓", SCROLLS);
-const AS_ENTER: Binding = alias("→", "as Enter", "同 Enter", &[M::Open]);
-const SCROLL: Binding = key("↑↓", "scroll", "滚动", SCROLLS);
-const BY_PAGE: Binding = alias("PgUp/PgDn", "scroll by a page", "按页滚动", PAGES);
-const PAGING: Binding = key("PgUp/PgDn", "scroll", "滚动", PAGES);
-const NEXT_PAGE: Binding = alias("→", "next level", "下一关", &[M::NextPage]);
-const SPACE_PAGE: Binding = alias("Space", "as PgDn", "同 PgDn", &[M::PageDown]);
-const STEP: Binding = key("←→", "step", "单步", &[M::StepBack, M::StepForward]);
-const START_END: Binding = key("Home/End", "start/end", "开头/结尾", STEP_ENDS);
+const BACK: Binding = key("Esc", said::BACK, &[M::Back]);
+const LANG: Binding = bind("l", KeyWords::OtherLanguage, &[M::ToggleLang]);
+const CHOOSE: Binding = key("↑↓", said::CHOOSE, ROW);
+const OPEN: Binding = key("Enter", said::OPEN, &[M::Open]);
+const CONTINUE: Binding = key("n", said::NEXT_UNFINISHED, &[M::Continue]);
+const PROGRESS: Binding = key("p", said::PROGRESS, &[M::Review]);
+const EXPLORE: Binding = key("e", said::EXPLORE, &[M::Explore]);
+const FIRST_LAST: Binding = key("Home/End", said::FIRST_LAST, ENDS);
+const VI_ROWS: Binding = alias("k j", said::AS_UP_DOWN, ROW);
+const VI_SCROLL: Binding = alias("k j", said::AS_UP_DOWN, SCROLLS);
+const AS_ENTER: Binding = alias("→", said::AS_ENTER, &[M::Open]);
+const SCROLL: Binding = key("↑↓", said::SCROLL, SCROLLS);
+const BY_PAGE: Binding = alias("PgUp/PgDn", said::SCROLL_BY_A_PAGE, PAGES);
+const PAGING: Binding = key("PgUp/PgDn", said::SCROLL, PAGES);
+const NEXT_PAGE: Binding = alias("→", said::NEXT_LEVEL, &[M::NextPage]);
+const SPACE_PAGE: Binding = alias("Space", said::AS_PGDN, &[M::PageDown]);
+const STEP: Binding = key("←→", said::STEP_THROUGH, &[M::StepBack, M::StepForward]);
+const START_END: Binding = key("Home/End", said::START_END, STEP_ENDS);
 const STEP_ENDS: &[Message] = &[M::FirstStep, M::LastStep];
-const PLAY: Binding = key("Space", "play", "播放", &[M::PlayPause]);
-const SUBMIT: Binding = key("Enter", "submit", "提交", &[M::Submit]);
-const HINT: Binding = key("h", "hint", "提示", &[M::Hint]);
-const SOLUTION: Binding = key("s", "solution", "解答", &[M::Solution]);
-const CHANGE: Binding = key("←→/Space", "change", "更改", &[BACKWARD, FORWARD, FORWARD]);
-const PREV_ITEM: Binding = alias("Shift-Tab", BACKWARDS, BACKWARDS_ZH, &[M::PrevItem]);
-const BACKWARDS: Str = "as Tab, backwards";
-const BACKWARDS_ZH: Str = "同 Tab，反向";
+const PLAY: Binding = key("Space", said::PLAY, &[M::PlayPause]);
+const SUBMIT: Binding = key("Enter", said::SUBMIT, &[M::Submit]);
+const HINT: Binding = key("h", said::HINT, &[M::Hint]);
+const SOLUTION: Binding = key("s", said::SOLUTION, &[M::Solution]);
+const CHANGE: Binding = key("←→/Space", said::CHANGE, &[BACKWARD, FORWARD, FORWARD]);
+const PREV_ITEM: Binding = alias("Shift-Tab", said::AS_TAB_BACKWARDS, &[M::PrevItem]);
 const PREV_ASKED: Binding = Binding {
     sends: Sends::Each(&[M::PrevCandidate]),
     ..PREV_ITEM
 };
-const PANEL: Binding = alias("↑↓", "scroll the panel", "滚动面板", SCROLLS);
-const TICK: Binding = digits("0-9", "type the tick", "输入 tick", M::TickDigit)
+const PANEL: Binding = alias("↑↓", said::SCROLL_THE_PANEL, SCROLLS);
+const TICK: Binding = digits("0-9", said::TYPE_THE_TICK, M::TickDigit)
     .placed(Place::Help)
     .when(W::Number);
-const TICK_ERASE: Binding = alias("Backspace", ERASE, ERASE_ZH, &[M::TickErase]).when(W::Number);
-const ERASE: Str = "erase a digit";
-const ERASE_ZH: Str = "删除一位";
+const TICK_ERASE: Binding =
+    alias("Backspace", said::ERASE_A_DIGIT, &[M::TickErase]).when(W::Number);
 
 const COURSE: &[Binding] = &[
     CHOOSE, OPEN, CONTINUE, EXPLORE, LANG, PROGRESS, FIRST_LAST, VI_ROWS, AS_ENTER, BACK,
@@ -352,21 +353,19 @@ const LESSON_LIST: &[Binding] = &[
     CHOOSE, OPEN, PREV_PAGE, BACK, LANG, PROGRESS, FIRST_LAST, VI_ROWS, BY_PAGE, NEXT_PAGE,
     SPACE_PAGE,
 ];
-const PREV_PAGE: Binding = key("←", "page", "翻页", &[M::PrevPage]);
+const PREV_PAGE: Binding = key("←", said::PAGE, &[M::PrevPage]);
 
 /// A lesson's page of text: its level's exercises open from it.
 const LESSON_PAGE: &[Binding] = &[
     LEVEL, EXERCISE, SCROLL, SCENARIO, BACK, LANG, PROGRESS, NEXT_EX, VI_SCROLL, BY_PAGE,
     NEXT_PAGE, SPACE_PAGE, ENTER_PAGE, PREV_EX,
 ];
-const LEVEL: Binding = key("←→", "level", "关卡", &[M::PrevPage, M::NextPage]);
-const EXERCISE: Binding = key("Enter", "exercise", "练习", &[M::Open]).when(W::Practice);
-const TIMELINE: Binding = key("t", "timeline", "时间线", &[M::OpenTimeline]);
+const LEVEL: Binding = key("←→", said::LEVEL, &[M::PrevPage, M::NextPage]);
+const EXERCISE: Binding = key("Enter", said::EXERCISE, &[M::Open]).when(W::Practice);
+const TIMELINE: Binding = key("t", said::TIMELINE, &[M::OpenTimeline]);
 const SCENARIO: Binding = TIMELINE.when(W::Timeline);
-const NEXT_EX: Binding =
-    key("Tab", "next exercise", "下一道练习", &[M::NextItem]).when(W::Practice);
-const ENTER_PAGE: Binding =
-    alias("Enter", "next level", "下一关", &[M::NextPage]).when(W::NoPractice);
+const NEXT_EX: Binding = key("Tab", said::NEXT_EXERCISE, &[M::NextItem]).when(W::Practice);
+const ENTER_PAGE: Binding = alias("Enter", said::NEXT_LEVEL, &[M::NextPage]).when(W::NoPractice);
 const PREV_EX: Binding = PREV_ITEM.when(W::Practice);
 
 const SANDBOX: &[Binding] = &[
@@ -377,42 +376,40 @@ const EXPLORER: &[Binding] = &[
     RUN, FOUND, NONE_FOUND, SETTING, VALUE, BACK, LANG, VI_ROWS, SPACE_NEXT, R_RUN, SET_ENDS,
     RESULT, SEED, SEED_ERASE,
 ];
-const RUN: Binding = key("Enter", "run", "运行", &[M::Run]);
+const RUN: Binding = key("Enter", said::RUN, &[M::Run]);
 const FOUND: Binding = TIMELINE.when(W::Counterexample);
 /// A search that found none answers that it has nothing to play.
 const NONE_FOUND: Binding = TIMELINE.placed(Place::Unlisted).when(W::Held);
-const SETTING: Binding = key("↑↓", "setting", "设置", ROW);
-const VALUE: Binding = key("←→", "change", "更改", &[M::PrevValue, M::NextValue]);
-const SPACE_NEXT: Binding = alias("Space", "as →", "同 →", &[M::NextValue]);
-const R_RUN: Binding = alias("r", "as Enter", "同 Enter", &[M::Run]);
-const SET_ENDS: Binding = alias("Home/End", "first/last setting", "首项/末项设置", ENDS);
-const RESULT: Binding = alias("PgUp/PgDn", "scroll the result", "滚动结果", PAGES);
-const SEED: Binding = digits("0-9", "type a seed", "输入种子", M::SeedDigit)
+const SETTING: Binding = key("↑↓", said::SETTING, ROW);
+const VALUE: Binding = key("←→", said::CHANGE, &[M::PrevValue, M::NextValue]);
+const SPACE_NEXT: Binding = alias("Space", said::AS_RIGHT, &[M::NextValue]);
+const R_RUN: Binding = alias("r", said::AS_ENTER, &[M::Run]);
+const SET_ENDS: Binding = alias("Home/End", said::FIRST_LAST_SETTING, ENDS);
+const RESULT: Binding = alias("PgUp/PgDn", said::SCROLL_THE_RESULT, PAGES);
+const SEED: Binding = digits("0-9", said::TYPE_A_SEED, M::SeedDigit)
     .placed(Place::Help)
     .when(W::Seed);
-const SEED_ERASE: Binding = alias("Backspace", ERASE, ERASE_ZH, &[M::SeedErase]).when(W::Seed);
+const SEED_ERASE: Binding = alias("Backspace", said::ERASE_A_DIGIT, &[M::SeedErase]).when(W::Seed);
 
 const EXPLORER_RUNNING: &[Binding] = &[CANCEL_C, CANCEL_ESC, LANG_ALIAS];
 const LANG_ALIAS: Binding = LANG.placed(Place::Help);
-const CANCEL_C: Binding = key("c", "cancel", "取消", &[M::CancelSearch]);
-const CANCEL_ESC: Binding = key("Esc", "cancel", "取消", &[M::CancelSearch]);
+const CANCEL_C: Binding = key("c", said::CANCEL, &[M::CancelSearch]);
+const CANCEL_ESC: Binding = key("Esc", said::CANCEL, &[M::CancelSearch]);
 
 const MARK: &[Binding] = &[
     NEXT_MARK, MARK_STEP, SUBMIT, STEP, HINT, BACK, SOLUTION, PLAY, START_END, LANG, PANEL,
     VI_SCROLL, BY_PAGE, PREV_ASKED,
 ];
-const NEXT_MARK: Binding = key("Tab", "next ○", "下一个 ○", &[M::NextCandidate]);
-const MARK_STEP: Binding = key("m", "mark", "标记", &[M::ToggleMark]);
+const NEXT_MARK: Binding = key("Tab", said::NEXT_CIRCLE, &[M::NextCandidate]);
+const MARK_STEP: Binding = key("m", said::MARK, &[M::ToggleMark]);
 
 const PREDICT: &[Binding] = &[
     NEXT_GUESS, GUESS, SUBMIT, STEP, HINT, BACK, SOLUTION, PLAY, START_END, LANG, PANEL, VI_SCROLL,
     BY_PAGE, PREV_ASKED,
 ];
-const NEXT_GUESS: Binding = key("Tab", "next ?", "下一个 ?", &[M::NextCandidate]);
-const GUESS: Binding = key("o r d n w", GUESS_EN, GUESS_ZH, &OUTCOMES);
+const NEXT_GUESS: Binding = key("Tab", said::NEXT_QUESTION, &[M::NextCandidate]);
 // The outcomes by name are beside the step (o took effect · r refused …).
-const GUESS_EN: Str = "predict";
-const GUESS_ZH: Str = "预测";
+const GUESS: Binding = key("o r d n w", said::PREDICT, &OUTCOMES);
 const OUTCOMES: [Message; 5] = [
     M::Predict(Outcome::Ok),
     M::Predict(Outcome::Rejected),
@@ -425,9 +422,9 @@ const DESIGN: &[Binding] = &[
     KNOB, CHANGE, SUBMIT, COUNTER, HINT, BACK, SOLUTION, NEXT_KNOB, FIRST_LAST, PAGING, LANG,
     VI_ROWS, TICK, TICK_ERASE, PREV_ITEM,
 ];
-const KNOB: Binding = key("↑↓", "knob", "选项", ROW);
-const COUNTER: Binding = key("t", "counterexample", "反例", &[M::OpenTimeline]);
-const NEXT_KNOB: Binding = key("Tab", "next knob", "下一个选项", &[M::NextItem]);
+const KNOB: Binding = key("↑↓", said::KNOB, ROW);
+const COUNTER: Binding = key("t", said::COUNTEREXAMPLE, &[M::OpenTimeline]);
+const NEXT_KNOB: Binding = key("Tab", said::NEXT_KNOB, &[M::NextItem]);
 
 /// A break exercise's schedule; `+ = -` and Insert/Delete are the keys of
 /// an earlier version, kept: harmless aliases.
@@ -435,16 +432,16 @@ const SCHEDULE: &[Binding] = &[
     STEP_ROW, FIELD, CHANGE, SUBMIT, ADD, DELETE, MOVE, TIMELINE, HINT, BACK, SOLUTION, FIRST_LAST,
     PAGING, LANG, VI_ROWS, PLUS_MINUS, INS_DEL, TICK, TICK_ERASE, PREV_ITEM,
 ];
-const STEP_ROW: Binding = key("↑↓", "step", "步骤", ROW);
-const FIELD: Binding = key("Tab", "field", "字段", &[M::NextItem]);
-const ADD: Binding = key("a", "add", "添加", &[M::AddStep]);
-const DELETE: Binding = key("x", "delete", "删除", &[M::DeleteStep]);
-const MOVE: Binding = key("[ ]", "move", "移动", &[EARLIER, LATER]);
+const STEP_ROW: Binding = key("↑↓", said::STEP_ROW, ROW);
+const FIELD: Binding = key("Tab", said::FIELD, &[M::NextItem]);
+const ADD: Binding = key("a", said::ADD, &[M::AddStep]);
+const DELETE: Binding = key("x", said::DELETE, &[M::DeleteStep]);
+const MOVE: Binding = key("[ ]", said::MOVE, &[EARLIER, LATER]);
 const EARLIER: Message = M::MoveStep { later: false };
 const LATER: Message = M::MoveStep { later: true };
-const PLUS_MINUS: Binding = alias("+ = -", "as → → ←", "同 → → ←", OLD_CHANGE);
+const PLUS_MINUS: Binding = alias("+ = -", said::AS_RIGHT_RIGHT_LEFT, OLD_CHANGE);
 const OLD_CHANGE: &[Message] = &[FORWARD, FORWARD, BACKWARD];
-const INS_DEL: Binding = alias("Insert/Delete", "as a x", "同 a x", ADD_DELETE);
+const INS_DEL: Binding = alias("Insert/Delete", said::AS_A_X, ADD_DELETE);
 const ADD_DELETE: &[Message] = &[M::AddStep, M::DeleteStep];
 
 /// A quiz's keys: a digit per option (one chooses, several toggle).
@@ -452,21 +449,20 @@ const QUIZ: &[Binding] = &[
     CHOOSE_ONE, CHOOSE_ANY, SUBMIT, OPTION, CURRENT, HINT, BACK, SOLUTION, NEXT_OPT, FIRST_LAST,
     PAGING, LANG, VI_ROWS, PREV_ITEM,
 ];
-const CHOOSE_ONE: Binding = digits("1-9", "choose", "选择", choose_at).when(W::Single);
-const CHOOSE_ANY: Binding =
-    digits("1-9", "choose/unchoose", "选中/取消", choose_at).when(W::Multiple);
-const OPTION: Binding = key("↑↓", "option", "选项", ROW);
-const CURRENT: Binding = key("Space", "choose", "选择", &[M::Choose]);
-const NEXT_OPT: Binding = key("Tab", "next option", "下一个选项", &[M::NextItem]);
+const CHOOSE_ONE: Binding = digits("1-9", said::CHOOSE, choose_at).when(W::Single);
+const CHOOSE_ANY: Binding = digits("1-9", said::CHOOSE_UNCHOOSE, choose_at).when(W::Multiple);
+const OPTION: Binding = key("↑↓", said::OPTION, ROW);
+const CURRENT: Binding = key("Space", said::CHOOSE, &[M::Choose]);
+const NEXT_OPT: Binding = key("Tab", said::NEXT_OPTION, &[M::NextItem]);
 
 /// A SQL exercise, not typing: the statements are graded, the slots
 /// switched, the panel scrolled; e types again.
 const SQL: &[Binding] = &[
     RUN_CASES, EDIT, NEXT_SLOT, SCROLL, HINT, BACK, SOLUTION, LANG, VI_SCROLL, BY_PAGE, PREV_ITEM,
 ];
-const RUN_CASES: Binding = key("Enter", "run the cases", "运行用例", &[M::Submit]);
-const EDIT: Binding = key("e", "edit", "编辑", &[M::EditSql]);
-const NEXT_SLOT: Binding = key("Tab", "next statement", "下一条语句", &[M::NextItem]);
+const RUN_CASES: Binding = key("Enter", said::RUN_THE_CASES, &[M::Submit]);
+const EDIT: Binding = key("e", said::EDIT, &[M::EditSql]);
+const NEXT_SLOT: Binding = key("Tab", said::NEXT_STATEMENT, &[M::NextItem]);
 
 /// While a statement is typed every printable key is text (no help, no
 /// quit: Ctrl-C still quits); only Esc and the editing keys act.
@@ -474,30 +470,30 @@ const SQL_TYPING: &[Binding] = &[
     STOP_EDIT, NEXT_SLOT, NEW_LINE, CURSOR, LINE, LINE_ENDS, ERASE_LEFT, ERASE_NEXT, TYPE,
     TYPE_SPACE, PREV_ITEM,
 ];
-const STOP_EDIT: Binding = key("Esc", "done typing", "结束输入", &[M::StopEditSql]);
-const NEW_LINE: Binding = key("Enter", "new line", "换行", &[M::Sql(K::Type('\n'))]);
-const CURSOR: Binding = key("←→", "move", "移动", &[M::Sql(K::Left), M::Sql(K::Right)]);
-const LINE: Binding = key("↑↓", "line", "换行移动", &[M::Sql(K::Up), M::Sql(K::Down)]);
-const LINE_ENDS: Binding = key("Home/End", "line start/end", "行首/行尾", SQL_ENDS);
+const STOP_EDIT: Binding = key("Esc", said::DONE_TYPING, &[M::StopEditSql]);
+const NEW_LINE: Binding = key("Enter", said::NEW_LINE, &[M::Sql(K::Type('\n'))]);
+const CURSOR: Binding = key("←→", said::MOVE, &[M::Sql(K::Left), M::Sql(K::Right)]);
+const LINE: Binding = key("↑↓", said::LINE, &[M::Sql(K::Up), M::Sql(K::Down)]);
+const LINE_ENDS: Binding = key("Home/End", said::LINE_START_END, SQL_ENDS);
 const SQL_ENDS: &[Message] = &[M::Sql(K::Home), M::Sql(K::End)];
-const ERASE_LEFT: Binding = key("Backspace", "erase left", "删除左边", &[BACKSPACE]);
+const ERASE_LEFT: Binding = key("Backspace", said::ERASE_LEFT, &[BACKSPACE]);
 const BACKSPACE: Message = M::Sql(K::Backspace);
-const ERASE_NEXT: Binding = key("Delete", "erase right", "删除右边", &[M::Sql(K::Delete)]);
+const ERASE_NEXT: Binding = key("Delete", said::ERASE_RIGHT, &[M::Sql(K::Delete)]);
 const TYPE: Binding = Binding {
     sends: Sends::Text,
-    ..key("!-~", "type", "输入", &[])
+    ..key("!-~", said::TYPE, &[])
 };
-const TYPE_SPACE: Binding = alias("Space", "type a space", "输入空格", &[M::Sql(K::Type(' '))]);
+const TYPE_SPACE: Binding = alias("Space", said::TYPE_A_SPACE, &[M::Sql(K::Type(' '))]);
 
 /// While the statements run on SQLite the exercise waits: Esc cancels the
 /// run; language, help and quit still work.
 const SQL_RUNNING: &[Binding] = &[CANCEL_RUN, LANG];
-const CANCEL_RUN: Binding = key("Esc", "cancel the run", "取消运行", &[M::CancelSql]);
+const CANCEL_RUN: Binding = key("Esc", said::CANCEL_THE_RUN, &[M::CancelSql]);
 
 /// A notice over the screen: its line of keys, and keys that close it too.
 const NOTICE: &[Binding] = &[
-    key("Enter", "continue", "继续", &[M::Dismiss]),
-    key("q", "quit", "退出", &[M::Quit]),
+    key("Enter", said::CONTINUE, &[M::Dismiss]),
+    key("q", said::QUIT, &[M::Quit]),
     unlisted("Esc/Space", &[M::Dismiss]),
 ];
 

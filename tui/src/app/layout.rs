@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Block, Borders, Padding};
-use sim_core::course::{Exercise, Lesson};
+use sim_core::course::Lesson;
 use sim_core::{Diagram, Reveal};
 
 use super::model::{App, ExerciseState, LessonState, SandboxState, Work};
@@ -191,6 +191,20 @@ pub(crate) fn section_inner(area: Rect) -> Rect {
 /// The inside of a section in `area`, with a column of padding each side.
 pub(crate) fn padded_section_inner(area: Rect) -> Rect {
     section_block().padding(Padding::horizontal(1)).inner(area)
+}
+
+/// `scroll`, moved as little as needed to keep the `focus` line in view.
+pub(crate) fn follow(scroll: u16, focus: Option<usize>, rows: u16) -> u16 {
+    let Some(focus) = focus.and_then(|f| u16::try_from(f).ok()) else {
+        return scroll;
+    };
+    if focus < scroll {
+        focus
+    } else if rows > 0 && focus >= scroll.saturating_add(rows) {
+        focus - rows + 1
+    } else {
+        scroll
+    }
 }
 
 /// `lines` scrolled by `scroll`, clamped so the last line stays on screen.
@@ -414,7 +428,9 @@ pub(crate) fn explorer_row_at(app: &App, x: u16, y: u16) -> Option<usize> {
     (row < FormKey::ALL.len()).then_some(row)
 }
 
-/// The most rows an exercise's task text takes before the rest.
+/// The rows an exercise's task text may always take; on a taller screen
+/// it may take up to half the body, so that every task of the course can
+/// be read whole at 80×24 (the panel below scrolls instead).
 const PROMPT_ROWS: usize = 5;
 
 /// An exercise screen: header, task, the timeline (for exercises with
@@ -432,14 +448,19 @@ pub(crate) struct ExerciseAreas {
 pub(crate) fn exercise(
     app: &App,
     state: &ExerciseState,
-    exercise: &Exercise,
     body: Rect,
     timeline_rows: Option<usize>,
 ) -> ExerciseAreas {
     let text_width = usize::from(body.width.saturating_sub(2)).max(1);
-    let prompt_lines = text::wrap(exercise.prompt.get(app.lang()), text_width)
-        .len()
-        .min(PROMPT_ROWS) as u16;
+    // Wrapped as the view draws it: the screen's task, its markup resolved.
+    let task_lines = text::wrap_styled(
+        &state.screen.task,
+        text_width,
+        ratatui::style::Style::new(),
+        app.theme,
+    );
+    let most = PROMPT_ROWS.max(usize::from(body.height / 2).saturating_sub(1));
+    let prompt_lines = task_lines.len().min(most) as u16;
     let [header, prompt, rest] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(prompt_lines + 1),

@@ -73,9 +73,8 @@ pub(crate) fn explorer_result_scroll(app: &App, state: &ExplorerState) -> (u16, 
 /// The step drawn at `(x, y)` on an exercise's timeline, for a mouse
 /// click: the same areas, diagram and extra rows as the view draws.
 pub(crate) fn exercise_step_at(app: &App, state: &ExerciseState, x: u16, y: u16) -> Option<usize> {
-    let (_, found) = app.lesson_exercise(state.lesson, state.exercise)?;
     let timeline = state.shown_timeline()?;
-    let area = view::exercise::areas(app, state, found, body_area(app)).timeline?;
+    let area = view::exercise::areas(app, state, body_area(app)).timeline?;
     let labels: Vec<usize> = view::exercise::extra_rows(app, state)
         .iter()
         .map(|row| text::width(&row.label))
@@ -94,14 +93,20 @@ pub(crate) fn exercise_step_at(app: &App, state: &ExerciseState, x: u16, y: u16)
 
 /// The exercise panel's largest scroll and one page, at the current size.
 pub(crate) fn exercise_panel_scroll(app: &App, state: &ExerciseState) -> (u16, u16) {
-    let Some((_, found)) = app.lesson_exercise(state.lesson, state.exercise) else {
-        return (0, 1);
-    };
-    let inner =
-        padded_section_inner(view::exercise::areas(app, state, found, body_area(app)).panel);
+    let inner = padded_section_inner(view::exercise::areas(app, state, body_area(app)).panel);
     let width = usize::from(inner.width).max(1);
     let lines = view::exercise::panel_lines(app, state, width).lines.len();
     scroll_and_page(lines, inner)
+}
+
+/// The exercise panel's scroll moved as little as needed to show its
+/// focused line (a knob, a step, an option), within bounds.
+pub(crate) fn exercise_panel_follow(app: &App, state: &ExerciseState) -> u16 {
+    let inner = padded_section_inner(view::exercise::areas(app, state, body_area(app)).panel);
+    let width = usize::from(inner.width).max(1);
+    let panel = view::exercise::panel_lines(app, state, width);
+    let scroll = layout::follow(state.panel_scroll, panel.focus, inner.height);
+    clamp_scroll(scroll, panel.lines.len(), inner.height)
 }
 
 /// Where the footer's keys are, at the current size.

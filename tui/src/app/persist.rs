@@ -33,6 +33,7 @@
 //! aside to `progress.json.bad-<n>`, the first free `n`, and the learner is
 //! told where it went.
 
+use sim_core::words::terminal as words;
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -78,26 +79,17 @@ impl Notice {
 
     pub(crate) fn title(&self, lang: Lang) -> &'static str {
         match self {
-            Notice::KeptAside { .. } => lang.pick(
-                "Your saved progress was kept aside",
-                "已保存的进度被放到了一边",
-            ),
-            Notice::Unreadable { .. } | Notice::NotMovedAside { .. } => lang.pick(
-                "Your saved progress could not be read",
-                "无法读取已保存的进度",
-            ),
-            Notice::NoHome => lang.pick("Progress will not be saved", "进度不会被保存"),
+            Notice::KeptAside { .. } => words::PROGRESS_KEPT_ASIDE.get(lang),
+            Notice::Unreadable { .. } | Notice::NotMovedAside { .. } => {
+                words::PROGRESS_UNREADABLE.get(lang)
+            }
+            Notice::NoHome => words::PROGRESS_NOT_SAVED.get(lang),
         }
     }
 
     /// The notice's paragraphs.
     pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
-        let not_saved = lang
-            .pick(
-                "Progress will not be saved this time, so that file is not overwritten.",
-                "这次不会保存进度，以免覆盖那个文件。",
-            )
-            .to_owned();
+        let not_saved = words::PROGRESS_NOT_SAVED_THIS_TIME.get(lang).to_owned();
         match (self, lang) {
             (Notice::KeptAside { why, kept, dir }, Lang::En) => vec![
                 format!("fencelab could not read progress.json: {why}."),

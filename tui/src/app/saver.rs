@@ -20,6 +20,7 @@
 //! written to a temporary one and renamed) and nothing is lost; the app
 //! waits for that at most [`EXIT_WAIT`].
 
+use sim_core::words::terminal as words;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
@@ -111,10 +112,7 @@ impl Ending {
 
 /// What the footer says while the lock is held elsewhere.
 pub(crate) fn waiting_words(lang: Lang) -> &'static str {
-    lang.pick(
-        "Waiting for another fencelab using the same data folder…",
-        "正在等待另一个使用同一数据文件夹的 fencelab…",
-    )
+    words::WAITING_FOR_OTHER_SAVER.get(lang)
 }
 
 /// The event loop's side of the saving thread.

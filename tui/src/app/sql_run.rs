@@ -12,6 +12,7 @@
 //! statement at its next progress check and the thread ends. The tests
 //! run the same [`run`] synchronously and feed [`receive`] its answer.
 
+use sim_core::words::terminal as words;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 use sim_core::sqllab::PlanRun;
@@ -77,10 +78,8 @@ pub(crate) fn receive(app: &mut App, done: SqlDone) {
             work.running = None;
         }
         if done.cancelled {
-            app.say(
-                "Cancelled: nothing graded, not counted as a try.",
-                "已取消：没有评分，不计入作答次数。",
-            );
+            let said = words::SQL_CANCELLED;
+            app.say(said.en, said.zh);
         } else {
             super::update::grade_sql_run(app, &mut state, done.run);
         }

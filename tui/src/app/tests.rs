@@ -20,7 +20,7 @@ use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use sim_core::course::{ExerciseKind, Lesson, Position, Progress, ProgressError, parse_lesson};
-use sim_core::{Scenario, Text};
+use sim_core::{Lang, Scenario, Text};
 
 use super::model::{App, Screen};
 use super::persist::{FILE_NAME, Notice, Store};
@@ -1900,6 +1900,56 @@ fn every_exercise_of_the_course_can_be_completed_by_keys() {
                 h.grade().map(|g| g.items),
                 h.app.status
             );
+        }
+    }
+}
+
+/// At 80×24, in both languages, every exercise's task is drawn whole, and
+/// after a try everything its panel holds (the answer, the feedback) can be
+/// brought into view with PgDn.
+#[test]
+fn every_exercise_task_and_feedback_can_be_read_at_80x24() {
+    use super::layout::padded_section_inner;
+    for lesson in all_lessons() {
+        for (index, exercise) in lesson.exercises.iter().enumerate() {
+            for lang in [Lang::En, Lang::Zh] {
+                let mut app = App::course(vec![lesson.clone()], Progress::default(), PLAIN);
+                app.session.set_lang(lang);
+                let mut h = Harness::with(app, 80, 24);
+                let state = h.app.exercise_state(0, index).unwrap();
+                h.app.screens.push(Screen::Exercise(Box::new(state)));
+                let place = format!("{}/{} ({lang:?})", lesson.id, exercise.id);
+                let body = super::layout::body_area(&h.app);
+                let areas = super::view::exercise::areas(&h.app, h.exercise(), body);
+                let task = super::text::wrap_styled(
+                    &h.exercise().screen.task,
+                    usize::from(body.width - 2),
+                    ratatui::style::Style::new(),
+                    h.app.theme,
+                );
+                assert!(
+                    usize::from(areas.prompt.height) > task.len(),
+                    "{place}: the task takes {} lines, {} shown",
+                    task.len(),
+                    areas.prompt.height.saturating_sub(1)
+                );
+                update(&mut h.app, Message::Submit);
+                let areas = super::view::exercise::areas(&h.app, h.exercise(), body);
+                let width = usize::from(padded_section_inner(areas.panel).width);
+                let panel = super::view::exercise::panel_plain_text(&h.app, h.exercise(), width);
+                let mut seen = h.render();
+                for _ in 0..40 {
+                    h.key(KeyCode::PageDown);
+                    seen.push_str(&h.render());
+                }
+                for line in panel
+                    .lines()
+                    .map(str::trim_end)
+                    .filter(|l| !l.trim().is_empty())
+                {
+                    assert!(seen.contains(line), "{place}: never shown: {line:?}");
+                }
+            }
         }
     }
 }

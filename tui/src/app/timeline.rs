@@ -23,6 +23,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
+use sim_core::words::terminal as words;
 use sim_core::{Action, ColumnKind, Diagram, Lang, LeaseBar, LeaseEnd, MarkKind, Trace};
 use unicode_width::UnicodeWidthChar;
 
@@ -95,22 +96,19 @@ pub(crate) fn legend_line(diagram: &Diagram, lang: Lang, width: usize) -> String
         }
     }
     if !diagram.leases.is_empty() {
-        push(
-            lang.pick("━ lease left ─ spent", "━ 租约剩余 ─ 已用")
-                .to_owned(),
-        );
+        push(words::TIMELINE_LEASE_LEFT_SPENT.get(lang).to_owned());
     }
     if diagram.leases.iter().any(|l| l.end == LeaseEnd::Beyond) {
-        push(lang.pick("▸ runs on", "▸ 延续到图外").to_owned());
+        push(words::TIMELINE_RUNS_ON.get(lang).to_owned());
     }
     if diagram.idle.iter().any(|i| !i.crashed) {
-        push(lang.pick("┄ paused", "┄ 暂停").to_owned());
+        push(words::TIMELINE_PAUSED.get(lang).to_owned());
     }
     if !diagram.flights.is_empty() {
-        push(lang.pick("╲╌→ in flight", "╲╌→ 在途").to_owned());
+        push(words::TIMELINE_IN_FLIGHT.get(lang).to_owned());
     }
     if diagram.tick_labels.iter().any(|l| l.gap) {
-        push(lang.pick("⋯ quiet ticks", "⋯ 略去的 tick").to_owned());
+        push(words::TIMELINE_QUIET_TICKS.get(lang).to_owned());
     }
     let mut line = String::new();
     for (index, item) in items.iter().enumerate() {

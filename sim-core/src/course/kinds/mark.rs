@@ -112,13 +112,11 @@ pub(crate) fn grade_mark(
             let chose = marked.contains(&index);
             let right = key.accepts(chose);
             let verdict = |lang: Lang| {
+                // A step that must be refused: the reason below says so and
+                // what the step did, and the item's verdict says right or
+                // wrong, so no head says it a second time.
                 let head = match (key, chose) {
-                    (MarkKey::MustRefuse, true) => {
-                        lang.pick("Right: it must be refused.", "正确：它必须被拒绝。")
-                    }
-                    (MarkKey::MustRefuse, false) => {
-                        lang.pick("Missed: it must be refused.", "漏标：它必须被拒绝。")
-                    }
+                    (MarkKey::MustRefuse, _) => "",
                     (MarkKey::MustAllow, true) => {
                         lang.pick("Wrong: it must be allowed.", "错标：它必须被放行。")
                     }
@@ -134,7 +132,11 @@ pub(crate) fn grade_mark(
                         "正确：你放行了它，这里放行是安全的。",
                     ),
                 };
-                let gap = lang.pick(" ", "");
+                let gap = if head.is_empty() {
+                    ""
+                } else {
+                    lang.pick(" ", "")
+                };
                 format!(
                     "{head}{gap}{}",
                     safety_reason(scenario, &trace, index as usize, lang)

@@ -3,6 +3,7 @@
 //! [`app::explorer`](crate::app::explorer)).
 
 use sim_core::explore::{FormKey, Progress};
+use sim_core::words::terminal as words;
 
 use super::Message;
 use crate::app::explorer::{Command, ExplorerState, Run, SearchEvent, SearchRequest};
@@ -60,7 +61,8 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
                     *cancelling = true;
                     app.outbox.push(Command::Cancel(*id));
                 }
-                app.say("Cancelling the search…", "正在取消搜索……");
+                let said = words::EXPLORER_CANCELLING_SEARCH;
+                app.say(said.en, said.zh);
             }
         }
         M::OpenTimeline => return open_counterexample(app, state),
@@ -85,7 +87,7 @@ fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
         Some(found) => {
             let mut timeline = Timeline::new(found.scenario.clone());
             timeline.cursor = (found.step as usize).min(timeline.len().saturating_sub(1));
-            let source = app.lang().pick("explorer", "探索器").to_owned();
+            let source = words::EXPLORER_SOURCE.get(app.lang()).to_owned();
             Some(Screen::Sandbox(Box::new(SandboxState {
                 source,
                 timeline,
@@ -93,10 +95,8 @@ fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
             })))
         }
         None => {
-            app.say(
-                "No counterexample to play: the design held.",
-                "没有反例可以播放：这个设计守住了。",
-            );
+            let said = words::EXPLORER_NOTHING_TO_PLAY;
+            app.say(said.en, said.zh);
             None
         }
     }

@@ -451,6 +451,18 @@ fn sandbox(app: &mut App, state: &mut SandboxState, message: Message) -> Nav {
 fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
     let nav = exercise_message(app, state, message);
     keep_answer(app, state);
+    // The focused line (a knob, a step, an option) comes into view after
+    // every key but a scrolling one: those may take it out of view to show
+    // the task's or the feedback's rest below.
+    let scrolls = [
+        Message::ScrollUp,
+        Message::ScrollDown,
+        Message::PageUp,
+        Message::PageDown,
+    ];
+    if !scrolls.contains(&message) {
+        state.panel_scroll = measure::exercise_panel_follow(app, state);
+    }
     nav
 }
 

@@ -7,6 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use sim_core::Lang;
 use sim_core::course::{EditorField, EditorKind, EditorRow, FeedbackView, Input, Tone};
+use sim_core::words::terminal as words;
 
 use super::sandbox::step_head;
 use crate::app::model::{EditorWork, ExerciseState, SqlWork, Timeline};
@@ -61,7 +62,7 @@ pub(crate) fn feedback_head(
     if let Some(said) = &feedback.takeaway {
         prose(
             lines,
-            &format!("{}{said}", lang.pick("Takeaway: ", "要点：")),
+            &format!("{}{said}", words::TAKEAWAY_LABEL.get(lang)),
             width,
             theme.plain(),
             theme,
@@ -99,12 +100,14 @@ fn field_words(field: &EditorField, arrows: bool) -> String {
 /// above: a check set spans four rows), then its fields — one field in
 /// words, several in columns as wide as their widest value, the one under
 /// the `cursor` bracketed, one that cannot change dim — then, with a
-/// `preview` (and whether it shows verdicts), the step's outcome in it.
-/// Also the line of the cursor's row.
+/// `preview` (and whether it shows verdicts, and in which language), the
+/// step's outcome in the learner's words, under the step when it does not
+/// fit in `width`. Also the line of the cursor's row.
 fn editor_rows(
     rows: &[EditorRow],
     cursor: Option<(usize, usize)>,
-    preview: Option<(&Timeline, bool)>,
+    preview: Option<(&Timeline, bool, Lang)>,
+    width: usize,
     theme: Theme,
 ) -> (Vec<Line<'static>>, Option<usize>) {
     let label_width = rows
@@ -124,7 +127,10 @@ fn editor_rows(
         })
         .collect();
     let mut lines = Vec::new();
+    // The line each row starts on (a row may take two).
+    let mut starts = Vec::with_capacity(rows.len());
     for (index, row) in rows.iter().enumerate() {
+        starts.push(lines.len());
         let current = cursor
             .filter(|(at, _)| *at == index)
             .map(|(_, field)| field);
@@ -161,23 +167,27 @@ fn editor_rows(
             };
             spans.push(Span::styled(text::fit(&shown, widths[position]), style));
         }
-        if let Some((timeline, verdicts)) = preview {
+        if let Some((timeline, verdicts, lang)) = preview {
             let glyph = outcome_glyph(&timeline.trace, index, verdicts);
             let style = if verdicts && timeline.trace.is_violation(index as u32) {
                 theme.bad()
             } else {
                 theme.dim()
             };
-            let outcome = timeline
-                .trace
-                .steps
-                .get(index)
-                .map_or("", |r| r.outcome.name());
-            spans.push(Span::styled(format!(" {glyph} {outcome}"), style));
+            let outcome = (timeline.trace.steps.get(index))
+                .map_or("", |r| sim_core::outcome_label(r.outcome, lang));
+            let said = format!(" {glyph} {outcome}");
+            // An outcome that does not fit beside its step goes under it.
+            let used: usize = spans.iter().map(|s| text::width(&s.content)).sum();
+            if used + text::width(&said) > width {
+                lines.push(Line::from(std::mem::take(&mut spans)));
+                spans.push(Span::raw(" ".repeat(label_width + 1)));
+            }
+            spans.push(Span::styled(said, style));
         }
         lines.push(Line::from(spans));
     }
-    let focus = cursor.map(|(row, _)| row).filter(|row| *row < rows.len());
+    let focus = cursor.and_then(|(row, _)| starts.get(row).copied());
     (lines, focus)
 }
 
@@ -215,18 +225,21 @@ pub(crate) fn editor_step(
         }
         lines.push(Line::default());
     }
-    let preview = work.preview.as_ref().map(|t| (t, verdicts));
-    let (rows, focus) = editor_rows(&editor.rows, Some((work.row, work.field)), preview, theme);
+    let preview = work.preview.as_ref().map(|t| (t, verdicts, lang));
+    let (rows, focus) = editor_rows(
+        &editor.rows,
+        Some((work.row, work.field)),
+        preview,
+        width,
+        theme,
+    );
     let focus = focus.map(|row| row + lines.len());
     lines.extend(rows);
     if editor.rows.is_empty() {
         let said = if schedule {
-            lang.pick("No steps: a adds one.", "没有步骤：按 a 添加一步。")
+            words::SCHEDULE_EMPTY.get(lang)
         } else {
-            lang.pick(
-                "Nothing to change here: Enter asks the explorers about the design as it is.",
-                "这里没有可改的选项：按 Enter 让探索器检查现在的设计。",
-            )
+            words::DESIGN_NOTHING_TO_CHANGE.get(lang)
         };
         prose(&mut lines, said, width, theme.dim(), theme);
     }
@@ -246,9 +259,7 @@ pub(crate) fn editor_step(
         lines.push(Line::default());
         prose(
             &mut lines,
-            lang.pick("↑↓ step · Tab field · ←→ or Space change · a add · x delete · [ ] move · t timeline · Enter submit",
-                "↑↓ 选步骤 · Tab 选字段 · ←→ 或空格 修改 · a 添加 · x 删除 · [ ] 移动 · t 时间线 · Enter 提交",
-            ),
+            words::SCHEDULE_KEYS.get(lang),
             width,
             theme.dim(),
             theme,
@@ -273,9 +284,7 @@ fn design_grade(
     match grade {
         None => prose(
             lines,
-            lang.pick("Enter lets the explorers attack this design: every schedule of the world, exhaustively.",
-                "按 Enter 让探索器攻击这个设计：穷举这个世界的每一种调度。",
-            ),
+            words::DESIGN_HOW_TO_SUBMIT.get(lang),
             width,
             theme.dim(),
             theme,
@@ -290,9 +299,7 @@ fn design_grade(
             if grade.counterexample.is_some() {
                 prose(
                     lines,
-                    lang.pick("t opens the counterexample on the timeline.",
-                        "按 t 在时间线上打开反例。",
-                    ),
+                    words::DESIGN_OPEN_COUNTEREXAMPLE.get(lang),
                     width,
                     theme.dim(),
                     theme,
@@ -314,7 +321,7 @@ pub(crate) fn design_solution(
         prose(&mut lines, cost, width, theme.plain(), theme);
     }
     if let Some(rows) = &solution.key_rows {
-        lines.extend(editor_rows(rows, None, None, theme).0);
+        lines.extend(editor_rows(rows, None, None, width, theme).0);
         lines.push(Line::default());
     }
     for item in &solution.items {
@@ -339,7 +346,7 @@ fn preview_words(
             lines,
             &format!(
                 "{}{}",
-                lang.pick("⚠ This schedule cannot run: ", "⚠ 这个调度无法运行："),
+                words::SCHEDULE_CANNOT_RUN.get(lang),
                 problem.unwrap_or_default()
             ),
             width,
@@ -350,20 +357,14 @@ fn preview_words(
         // says whether the schedule breaks the design (ARCHITECTURE.md).
         (Some(_), None) if !verdicts => prose(
             lines,
-            lang.pick(
-                "The preview shows each step's outcome; Enter grades the schedule.",
-                "预览显示每一步的结果；按 Enter 给调度评分。",
-            ),
+            words::SCHEDULE_PREVIEW_OUTCOMES.get(lang),
             width,
             theme.dim(),
             theme,
         ),
         (Some(timeline), None) if timeline.trace.violations.is_empty() => prose(
             lines,
-            lang.pick(
-                "No violation in this schedule yet.",
-                "这个调度中还没有违例。",
-            ),
+            words::SCHEDULE_NO_VIOLATION_YET.get(lang),
             width,
             theme.dim(),
             theme,
@@ -379,7 +380,7 @@ fn preview_words(
                 lines,
                 &format!(
                     "‼ {}{} · Enter",
-                    lang.pick("The preview shows a violation: ", "预览中出现违例："),
+                    words::SCHEDULE_PREVIEW_VIOLATION.get(lang),
                     kinds.join(", ")
                 ),
                 width,
@@ -405,10 +406,7 @@ pub(crate) fn break_solution(
         lines.push(Line::default());
         prose(
             &mut lines,
-            lang.pick(
-                "A schedule that breaks it (t opens it on the timeline):",
-                "一个能攻破它的调度（按 t 在时间线上打开）：",
-            ),
+            words::SOLUTION_BREAKING_SCHEDULE.get(lang),
             width,
             theme.plain(),
             theme,
@@ -443,11 +441,11 @@ pub(crate) fn sql_title(work: &SqlWork, lang: Lang) -> String {
         })
         .collect();
     let mode = if work.running.is_some() {
-        lang.pick("running · Esc cancels", "运行中 · Esc 取消")
+        words::SQL_MODE_RUNNING.get(lang)
     } else if work.editing {
-        lang.pick("typing · Esc stops", "输入中 · Esc 结束")
+        words::SQL_MODE_TYPING.get(lang)
     } else {
-        lang.pick("e edits · Enter runs", "e 编辑 · Enter 运行")
+        words::SQL_MODE_COMMANDS.get(lang)
     };
     format!("SQL · {} · {mode}", names.join(" "))
 }
@@ -466,10 +464,7 @@ pub(crate) fn sql_step(
     if text.is_empty() {
         prose(
             &mut lines,
-            lang.pick(
-                "(empty: e starts typing one UPDATE statement)",
-                "（空：按 e 开始输入一条 UPDATE 语句）",
-            ),
+            words::SQL_EMPTY_STATEMENT.get(lang),
             width,
             theme.dim(),
             theme,
@@ -480,7 +475,7 @@ pub(crate) fn sql_step(
         &mut lines,
         &format!(
             "{}{}",
-            lang.pick("Parameters: ", "参数："),
+            words::SQL_PARAMETERS_LABEL.get(lang),
             sim_core::sqllab::Slot::PARAMS.join(" ")
         ),
         width,
@@ -585,15 +580,9 @@ fn sql_answer_lines(
     if let Some(running) = work.running {
         lines.push(Line::default());
         let said = if running.cancelling {
-            lang.pick(
-                "Cancelling: SQLite stops at its next check…",
-                "正在取消：SQLite 会在下一次检查时停止……",
-            )
+            words::SQL_CANCELLING.get(lang)
         } else {
-            lang.pick(
-                "Running your statements on SQLite against every case… Esc cancels.",
-                "正在 SQLite 上对每个用例运行你的语句…… 按 Esc 取消。",
-            )
+            words::SQL_RUNNING.get(lang)
         };
         prose(lines, said, width, theme.warn(), theme);
         // The answer below is the last try's, not this one's.

@@ -7,8 +7,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
-use sim_core::Lang;
 use sim_core::course::{ConceptView, LessonView, MapView};
+use sim_core::words::terminal as words;
 
 use super::{render_header, section};
 use crate::app::layout;
@@ -32,11 +32,8 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Cours
     render_header(
         frame,
         header,
-        lang.pick("fencelab · the course", "fencelab · 课程"),
-        &lang.pick(
-            format!("{done}/{total} exercises · English"),
-            format!("练习 {done}/{total} · 中文"),
-        ),
+        words::COURSE_HEADER.get(lang),
+        &words::course_counts(done, total, lang),
         theme,
     );
 
@@ -75,11 +72,11 @@ fn render_list(
             let check = if all_done { "✓" } else { " " };
             let counts = format!("{complete}/{count}{check}");
             let next_mark = if next == Some(index) {
-                lang.pick("◂ next", "◂ 下一课")
+                words::COURSE_NEXT_MARK.get(lang)
             } else {
                 ""
             };
-            let next_width = text::width(lang.pick("◂ next", "◂ 下一课"));
+            let next_width = text::width(words::COURSE_NEXT_MARK.get(lang));
             // No concept codes here: they are for teachers and the curious,
             // and the selected lesson's details name them.
             let fixed = 2 + 4 + 2 + 5 + 1 + next_width + 1;
@@ -100,10 +97,7 @@ fn render_list(
             ]))
         })
         .collect();
-    let title = Line::from(Span::styled(
-        lang.pick(" Lessons ", " 课程 "),
-        theme.title(),
-    ));
+    let title = Line::from(Span::styled(words::COURSE_LESSONS.get(lang), theme.title()));
     let list = List::new(items)
         .block(section(title, theme))
         .highlight_style(theme.selected());
@@ -159,16 +153,13 @@ fn lesson_summary(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Line
         text::wrap_styled(lesson.summary, wrap_width, theme.plain(), theme);
     lines.push(Line::default());
     let concepts = concept_words(&lesson.concepts);
-    let said = format!("{}{concepts}", lang.pick("Concepts: ", "概念："));
+    let said = format!("{}{concepts}", words::COURSE_CONCEPTS_LABEL.get(lang));
     for line in text::wrap(&said, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }
     let (complete, count) = (lesson.completed, lesson.exercises.len());
     let (read, sections) = (lesson.sections_read, lesson.sections.len());
-    let status = lang.pick(
-        format!("Exercises solved: {complete} of {count} · levels read: {read} of {sections}"),
-        format!("已解决练习 {complete}/{count} · 已读关卡 {read}/{sections}"),
-    );
+    let status = words::lesson_standing(complete, count, read, sections, lang);
     for line in text::wrap(&status, wrap_width) {
         lines.push(Line::styled(line, theme.dim()));
     }
@@ -183,10 +174,7 @@ fn lesson_contents(app: &App, lesson: &LessonView, wrap_width: usize) -> Vec<Lin
     let sections = lesson.sections.iter().enumerate().map(|(index, found)| {
         let mark = if found.read { "✓" } else { " " };
         // A section is a level, named as the lesson's path names it.
-        lang.pick(
-            format!("{mark} level {} · {}", index + 1, found.title),
-            format!("{mark} 第 {} 关 · {}", index + 1, found.title),
-        )
+        words::level_line(mark, index + 1, found.title, lang)
     });
     let exercises = lesson.exercises.iter().map(|exercise| {
         format!(
@@ -220,17 +208,14 @@ pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         format!(
             "{}{}{} {}{}",
             story.title,
-            lang.pick(": ", "："),
+            words::LABEL_SEP.get(lang),
             story.symbol,
             story.ending,
-            lang.pick(".", "。")
+            words::FULL_STOP.get(lang)
         )
     });
     // The story, then each ending on its own line.
-    let story = lang.pick(
-        "A pauses past its lease; B takes over; A wakes and writes.",
-        "A 暂停到租约过期；B 接管；A 醒来后写入。",
-    );
+    let story = words::COURSE_STORY.get(lang);
     for said in std::iter::once(story.to_owned()).chain(endings) {
         lines.extend(
             text::wrap(&said, width)
@@ -239,25 +224,11 @@ pub(crate) fn door_lines(app: &App, width: usize) -> Vec<Line<'static>> {
         );
     }
     let (key, what) = match door.next {
-        Some(next) if door.started => (
-            "n",
-            match lang {
-                Lang::En => format!("Continue: lesson {} · {}", next.lesson_order, next.title),
-                Lang::Zh => format!("继续：第 {} 课 · {}", next.lesson_order, next.title),
-            },
-        ),
-        Some(_) => (
-            "Enter",
-            lang.pick("Start lesson 1", "开始第 1 课").to_owned(),
-        ),
-        None => (
-            "",
-            lang.pick(
-                "Every exercise is solved: review any lesson below.",
-                "所有练习都已解决：可以在下面复习任何一课。",
-            )
-            .to_owned(),
-        ),
+        Some(next) if door.started => {
+            ("n", words::continue_at(next.lesson_order, next.title, lang))
+        }
+        Some(_) => ("Enter", words::START_LESSON_1.get(lang).to_owned()),
+        None => ("", words::COURSE_ALL_SOLVED.get(lang).to_owned()),
     };
     let mut spans = vec![Span::styled("▶ ", theme.accent())];
     if !key.is_empty() {

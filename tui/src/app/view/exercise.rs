@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::course::{EditorKind, Exercise, FeedbackView, Lesson, Tone};
+use sim_core::words::terminal as words;
 use sim_core::{Diagram, Lang, Reveal};
 use std::sync::Arc;
 
@@ -59,27 +60,18 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
     let lang = app.lang();
     let revealed = state.screen.hints.len();
     match state.panel {
-        Panel::Hints => lang.pick(
-            format!("Hints · {revealed} of {}", exercise.hints.len()),
-            format!("提示 · {revealed}/{}", exercise.hints.len()),
-        ),
+        Panel::Hints => words::hints_title(revealed, exercise.hints.len(), lang),
         Panel::Solution => shown_solution(state)
             .map(|solution| solution.head.clone())
             .unwrap_or_default(),
         Panel::Step => match &state.work {
             Work::Items { .. } => items::items_title(state, lang),
-            Work::Editor(work) if work.kind == EditorKind::Design => lang
-                .pick(
-                    "Your design · ↑↓ choose · Space or ←→ change",
-                    "你的设计 · ↑↓ 选择 · 空格或 ←→ 修改",
-                )
-                .to_owned(),
+            Work::Editor(work) if work.kind == EditorKind::Design => {
+                words::DESIGN_PANEL_TITLE.get(lang).to_owned()
+            }
             Work::Editor(_) => {
                 let steps = state.screen.editor.as_ref().map_or(0, |e| e.rows.len());
-                lang.pick(
-                    format!("Your schedule · {steps} steps"),
-                    format!("你的调度 · {steps} 步"),
-                )
+                words::schedule_title(steps, lang)
             }
             Work::Sql(work) => answer::sql_title(work, lang),
         },
@@ -148,7 +140,7 @@ fn solution_lines(app: &App, state: &ExerciseState, width: usize) -> Vec<Line<'s
     };
     answer::feedback_head(&mut lines, solution, lang, width, theme);
     if let Some(key) = &solution.key {
-        let said = format!("{}{key}", lang.pick("Key: ", "答案："));
+        let said = format!("{}{key}", words::SOLUTION_KEY_LABEL.get(lang));
         prose(&mut lines, &said, width, theme.plain(), theme);
     }
     match &state.work {
@@ -172,7 +164,7 @@ fn solution_lines(app: &App, state: &ExerciseState, width: usize) -> Vec<Line<'s
         lines.push(Line::default());
         prose(
             &mut lines,
-            lang.pick("Your last try:", "你上次的作答："),
+            words::LAST_TRY_LABEL.get(lang),
             width,
             theme.title(),
             theme,
@@ -222,17 +214,12 @@ pub(crate) fn panel_plain_text(app: &App, state: &ExerciseState, width: usize) -
 
 /// The exercise screen's areas in `body`, the timeline as tall as the
 /// diagram shown and its extra rows.
-pub(crate) fn areas(
-    app: &App,
-    state: &ExerciseState,
-    exercise: &Exercise,
-    body: Rect,
-) -> layout::ExerciseAreas {
+pub(crate) fn areas(app: &App, state: &ExerciseState, body: Rect) -> layout::ExerciseAreas {
     let timeline_rows = state.shown_timeline().map(|timeline| {
         let diagram = shown_diagram(app, state, timeline);
         layout::diagram_height(&diagram) + extra_rows(app, state).len()
     });
-    layout::exercise(app, state, exercise, body, timeline_rows)
+    layout::exercise(app, state, body, timeline_rows)
 }
 
 /// The exercise screen: header, task, timeline, panel, each area drawn by
@@ -241,7 +228,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exerc
     let Some((lesson, exercise)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return;
     };
-    let areas = areas(app, state, exercise, area);
+    let areas = areas(app, state, area);
     render_exercise_header(frame, areas.header, app, state, lesson, exercise);
     render_prompt(frame, areas.prompt, app, state);
     if let Some(diagram_area) = areas.timeline {
@@ -264,7 +251,7 @@ fn render_exercise_header(
     let screen = &state.screen;
     let hints = format!(
         "{} {}/{}",
-        lang.pick("hints", "提示"),
+        words::HINTS_TITLE.get(lang),
         screen.hints.len(),
         exercise.hints.len()
     );
@@ -275,16 +262,7 @@ fn render_exercise_header(
     };
     let level = lesson.level_of(state.exercise) + 1;
     let levels = lesson.sections.len().max(1);
-    let left = match lang {
-        Lang::Zh => format!(
-            "第 {} 课 · 第 {level}/{levels} 关 · {}",
-            lesson.order, screen.title
-        ),
-        Lang::En => format!(
-            "Lesson {} · level {level} of {levels} · {}",
-            lesson.order, screen.title
-        ),
-    };
+    let left = words::exercise_header(lesson.order, level, levels, &screen.title, lang);
     render_header(frame, area, &left, &right, app.theme);
 }
 
@@ -328,9 +306,11 @@ fn render_panel(
     ));
     let block = section(title, theme).padding(Padding::horizontal(1));
     let inner = block.inner(area);
-    let PanelText { lines, focus } = panel_lines(app, state, usize::from(inner.width).max(1));
-    let scroll = follow(state.panel_scroll, focus, inner.height);
-    let scroll = clamp_scroll(scroll, lines.len(), inner.height);
+    let PanelText { lines, .. } = panel_lines(app, state, usize::from(inner.width).max(1));
+    // The update keeps the focused line in view (`measure::
+    // exercise_panel_follow`); here the scroll is only kept in bounds, so a
+    // page key may take the focus out of view to show what is below.
+    let scroll = clamp_scroll(state.panel_scroll, lines.len(), inner.height);
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
@@ -355,18 +335,4 @@ fn render_timeline(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Exercis
         },
         inner,
     );
-}
-
-/// `scroll`, moved as little as needed to keep the `focus` line in view.
-fn follow(scroll: u16, focus: Option<usize>, rows: u16) -> u16 {
-    let Some(focus) = focus.and_then(|f| u16::try_from(f).ok()) else {
-        return scroll;
-    };
-    if focus < scroll {
-        focus
-    } else if rows > 0 && focus >= scroll.saturating_add(rows) {
-        focus - rows + 1
-    } else {
-        scroll
-    }
 }

@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
 use sim_core::Lang;
 use sim_core::explore::{ProgressView, ReportView, ShrinkLine, Tone};
+use sim_core::words::terminal as words;
 
 use super::{clamp_scroll, render_header, section};
 use crate::app::explorer::{ExplorerState, Run};
@@ -22,18 +23,12 @@ use crate::app::theme::Theme;
 
 /// What the help overlay says about this screen.
 pub(crate) fn help(lang: Lang) -> [&'static str; 3] {
-    lang.pick(
-        [
-            "The explorer: an adversarial scheduler tries the interleavings of the chosen design — which worker moves next, when time passes (a paused worker), when the user cancels.",
-            "Random draws schedules from the seed and shrinks the first failure to a minimal counterexample (evidence, not proof). Exhaustive visits every state within the bounds, breadth first: the shortest counterexample, or safe within bounds.",
-            "↑↓ choose a setting, ←→ or Space change it (digits type a seed), Enter runs, c or Esc cancels a running search, t plays the counterexample on the timeline. With the mouse: a click focuses a setting, a second click changes it.",
-        ],
-        [
-            "探索器：对选定的设计，调度器尝试各种交错——哪个 Worker 先走、时间何时流逝（即暂停的 Worker）、用户何时取消。",
-            "随机：按种子抽取调度，找到失败后收缩成最短的反例（这是证据，不是证明）。穷举：广度优先遍历界限内的所有状态，给出最短反例，或在界限内证明安全。",
-            "↑↓ 选择设置，←→ 或空格更改（数字键输入种子），Enter 运行，c 或 Esc 取消正在运行的搜索，t 在时间线上播放反例。鼠标：点击一项设置选中它，再点击一次更改它。",
-        ],
-    )
+    [
+        words::EXPLORER_HELP_WHAT,
+        words::EXPLORER_HELP_HOW,
+        words::EXPLORER_HELP_KEYS,
+    ]
+    .map(|paragraph| paragraph.get(lang))
 }
 
 fn setup_lines(app: &App, state: &ExplorerState, width: usize) -> Vec<Line<'static>> {
@@ -107,9 +102,9 @@ fn progress_lines(lang: Lang, run: &Run, width: usize, theme: Theme) -> Vec<Line
     lines.push(Line::styled(view.elapsed, theme.dim()));
     lines.push(Line::default());
     let hint = if *cancelling {
-        lang.pick("Cancelling…", "正在取消……")
+        words::EXPLORER_CANCELLING.get(lang)
     } else {
-        lang.pick("c or Esc cancels the search.", "按 c 或 Esc 取消搜索。")
+        words::EXPLORER_HOW_TO_CANCEL.get(lang)
     };
     lines.push(Line::styled(hint.to_owned(), theme.dim()));
     lines
@@ -136,10 +131,7 @@ fn report_lines(view: &ReportView, lang: Lang, width: usize, theme: Theme) -> Ve
         prose(&mut lines, &found.explanation, theme.plain());
         prose(
             &mut lines,
-            lang.pick(
-                "t plays it on the timeline, at the step that violates.",
-                "按 t 在时间线上播放它，停在违例的那一步。",
-            ),
+            words::EXPLORER_PLAY_COUNTEREXAMPLE.get(lang),
             theme.dim(),
         );
     }
@@ -176,9 +168,9 @@ fn report_lines(view: &ReportView, lang: Lang, width: usize, theme: Theme) -> Ve
 
 fn result_title(state: &ExplorerState, lang: Lang) -> String {
     let title = match &state.run {
-        Run::Idle => lang.pick("Result", "结果").to_owned(),
-        Run::Running { .. } => lang.pick("Searching…", "搜索中……").to_owned(),
-        Run::Failed(_) => lang.pick("Could not run", "无法运行").to_owned(),
+        Run::Idle => words::EXPLORER_RESULT.get(lang).to_owned(),
+        Run::Running { .. } => words::SEARCHING.get(lang).to_owned(),
+        Run::Failed(_) => words::EXPLORER_COULD_NOT_RUN.get(lang).to_owned(),
         Run::Done { report, elapsed_ms } => ReportView::new(report, *elapsed_ms, lang).title,
     };
     format!(" {title} ")
@@ -204,10 +196,7 @@ pub(crate) fn result_lines(app: &App, state: &ExplorerState, width: usize) -> Ve
                 );
                 lines.push(Line::default());
                 lines.extend(text::wrap_styled(
-                    lang.pick(
-                        "Enter runs the search. Can the scheduler make this design break?",
-                        "按 Enter 运行搜索。调度器能让这个设计出错吗？",
-                    ),
+                    words::EXPLORER_HOW_TO_RUN.get(lang),
                     width,
                     theme.dim(),
                     theme,
@@ -234,12 +223,12 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     render_header(
         frame,
         header,
-        lang.pick("fencelab · explore a design", "fencelab · 探索一个设计"),
+        words::EXPLORER_HEADER.get(lang),
         &state.form.summary(lang),
         theme,
     );
 
-    let title = Line::from(Span::styled(lang.pick(" Setup ", " 设置 "), theme.title()));
+    let title = Line::from(Span::styled(words::EXPLORER_SETUP.get(lang), theme.title()));
     let block = section(title, theme);
     let inner = layout::section_inner(setup);
     frame.render_widget(block, setup);
@@ -256,9 +245,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     let max = clamp_scroll(u16::MAX, lines.len(), inner.height);
     if max > 0 {
         let more = if scroll < max {
-            lang.pick(" ↓ more: PgDn ", " ↓ 还有：PgDn ")
+            words::EXPLORER_MORE_BELOW.get(lang)
         } else {
-            lang.pick(" ↑ PgUp ", " ↑ PgUp ")
+            words::EXPLORER_MORE_ABOVE.get(lang)
         };
         title.push(Span::styled(more, theme.dim()));
     }

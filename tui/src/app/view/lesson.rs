@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
 use sim_core::course::{ExerciseView, LessonView, SectionView, Standing};
+use sim_core::words::terminal as words;
 
 use super::{clamp_scroll, render_header, section};
 use crate::app::layout;
@@ -40,10 +41,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Lesso
     render_header(
         frame,
         header,
-        &lang.pick(
-            format!("Lesson {} · {}", lesson.order, lesson.title),
-            format!("第 {} 课 · {}", lesson.order, lesson.title),
-        ),
+        &words::lesson_header(lesson.order, lesson.title, lang),
         &level_path(app, &lesson, state.page),
         theme,
     );
@@ -91,11 +89,11 @@ fn render_link(
         return;
     };
     let more = if below {
-        lang.pick("↓ more", "↓ 更多")
+        words::LESSON_MORE_BELOW.get(lang)
     } else if page + 1 < lesson.sections.len() {
-        lang.pick("→ next level", "→ 下一关")
+        words::LESSON_ON_TO_NEXT_LEVEL.get(lang)
     } else {
-        lang.pick("→ all exercises", "→ 全部练习")
+        words::LESSON_ON_TO_ALL_EXERCISES.get(lang)
     };
     let mut spans = vec![Span::raw(" ")];
     let shown = found
@@ -108,7 +106,7 @@ fn render_link(
             // Its title only: the file's name for it is no learner's word.
             format!(
                 " ▸ {}{}",
-                lang.pick("timeline: ", "时间线："),
+                words::LESSON_TIMELINE_LABEL.get(lang),
                 scenario.title
             ),
             theme.accent(),
@@ -143,15 +141,9 @@ pub(crate) fn level_path(app: &App, lesson: &LessonView, page: usize) -> String 
         })
         .collect();
     let (all, label) = if page >= levels {
-        ("[≡]", lang.pick("all exercises", "全部练习").to_owned())
+        ("[≡]", words::LESSON_ALL_EXERCISES.get(lang).to_owned())
     } else {
-        (
-            "≡",
-            lang.pick(
-                format!("level {} of {levels}", page + 1),
-                format!("第 {}/{levels} 关", page + 1),
-            ),
-        )
+        ("≡", words::level_of(page + 1, levels, lang))
     };
     format!("{label} {} {all}", markers.join("─"))
 }
@@ -184,7 +176,7 @@ fn render_level_exercises(
         })
         .collect();
     let title = Line::from(Span::styled(
-        lang.pick(" Practise it · Enter ", " 练一练 · Enter "),
+        words::LESSON_PRACTISE_IT.get(lang),
         theme.title(),
     ));
     let at = level.iter().position(|e| e.index == selected).unwrap_or(0);
@@ -249,7 +241,7 @@ fn render_exercises(
         })
         .collect();
     let title = Line::from(Span::styled(
-        lang.pick(" Exercises ", " 练习 "),
+        words::LESSON_EXERCISES.get(lang),
         theme.title(),
     ));
     let mut list_state = ListState::default().with_selected(Some(state.exercise));
@@ -269,7 +261,7 @@ fn render_exercises(
             theme,
         );
         let title = Line::from(Span::styled(
-            lang.pick(" The task ", " 题目 "),
+            words::LESSON_THE_TASK.get(lang),
             theme.title(),
         ));
         frame.render_widget(body_block(title, theme), prompt_area);

@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use sim_core::course::ReviewLine;
+use sim_core::words::terminal as words;
 
 use super::lesson::standing_style;
 use super::{render_header, section};
@@ -15,14 +16,21 @@ use crate::app::layout;
 use crate::app::model::{App, ReviewState};
 use crate::app::text;
 
-/// A row: sign, place, title, tries and hints, and the standing in words
-/// in a column `standing_width` wide (the widest on the list: never cut).
-fn row_line(app: &App, row: &ReviewLine, width: usize, standing_width: usize) -> Line<'static> {
+/// A row: sign, place, title, then tries and hints, and the standing in
+/// words, in columns as wide as the widest on the list (`tail_widths`):
+/// never cut, the title gives way.
+fn row_line(
+    app: &App,
+    row: &ReviewLine,
+    width: usize,
+    tail_widths: (usize, usize),
+) -> Line<'static> {
     let theme = app.theme;
     let exercise = &row.exercise;
+    let (counts_width, standing_width) = tail_widths;
     let tail = format!(
-        "  {} {}",
-        text::fit(&row.counts, 20),
+        "  {}  {}",
+        text::fit(&row.counts, counts_width),
         text::fit(&exercise.standing_label, standing_width)
     );
     // The sign is the course's (sim-core), padded to the widest, `(✓)`.
@@ -47,27 +55,23 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
     render_header(
         frame,
         header,
-        lang.pick("Your progress", "学习进度"),
-        &lang.pick(
-            format!("{solved} of {total} solved"),
-            format!("已解决 {solved}/{total}"),
-        ),
+        words::YOUR_PROGRESS.get(lang),
+        &words::solved_of(solved, total, lang),
         theme,
     );
     let width = usize::from(list_area.width);
-    let standing_width = review
-        .rows
-        .iter()
-        .map(|row| text::width(&row.exercise.standing_label))
-        .max()
-        .unwrap_or(0);
+    let widest = |of: fn(&ReviewLine) -> usize| review.rows.iter().map(of).max().unwrap_or(0);
+    let tail_widths = (
+        widest(|row| text::width(&row.counts)),
+        widest(|row| text::width(&row.exercise.standing_label)),
+    );
     let items: Vec<ListItem<'_>> = review
         .rows
         .iter()
-        .map(|row| ListItem::new(row_line(app, row, width, standing_width)))
+        .map(|row| ListItem::new(row_line(app, row, width, tail_widths)))
         .collect();
     let title = Line::from(Span::styled(
-        lang.pick(" Every exercise · lesson.level ", " 全部练习 · 课.关 "),
+        words::REVIEW_LIST_TITLE.get(lang),
         theme.title(),
     ));
     let mut list_state = ListState::default().with_selected(Some(state.selected));
@@ -85,16 +89,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
             Span::styled(
                 format!(
                     " ▸ {}{}",
-                    lang.pick("next unfinished: ", "下一道未完成："),
+                    words::REVIEW_NEXT_UNFINISHED_LABEL.get(lang),
                     next.title
                 ),
                 theme.accent(),
             ),
         ]),
-        None => Line::styled(
-            lang.pick(" Every exercise is solved.", " 所有练习都已解决。"),
-            theme.good(),
-        ),
+        None => Line::styled(format!(" {}", words::ALL_SOLVED.get(lang)), theme.good()),
     };
     frame.render_widget(Paragraph::new(line), next_area);
 }

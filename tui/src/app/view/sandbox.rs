@@ -6,6 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Padding, Paragraph};
+use sim_core::words::terminal as words;
 use sim_core::{Lang, Preset, Reveal, Scenario, Trace};
 
 use super::{clamp_scroll, render_header, section};
@@ -18,7 +19,7 @@ use crate::app::timeline::{ExtraRow, TimelineWidget, outcome_glyph};
 pub(crate) fn design_label(scenario: &Scenario, lang: Lang) -> String {
     match Preset::of(&scenario.design) {
         Some(preset) => preset.name().to_owned(),
-        None => lang.pick("custom design", "自定义设计").to_owned(),
+        None => words::SANDBOX_CUSTOM_DESIGN.get(lang).to_owned(),
     }
 }
 
@@ -31,7 +32,7 @@ pub(crate) fn step_title(
     lang: Lang,
 ) -> String {
     let (Some(_), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
-        return lang.pick("no steps", "没有步骤").to_owned();
+        return words::SANDBOX_NO_STEPS.get(lang).to_owned();
     };
     let glyph = outcome_glyph(trace, index, false);
     let mut title = format!(
@@ -50,21 +51,18 @@ pub(crate) fn step_title(
 /// "Step 4 · tick 7 · A write (W) → report": the step without its result.
 pub(crate) fn step_head(scenario: &Scenario, index: usize, lang: Lang) -> String {
     let Some(step) = scenario.steps.get(index) else {
-        return lang.pick("no steps", "没有步骤").to_owned();
+        return words::SANDBOX_NO_STEPS.get(lang).to_owned();
     };
     // A delivery is the sender's request reaching the sender's target.
     let actor = scenario
         .acting_worker(index)
-        .map_or(lang.pick("user", "用户"), |w| scenario.worker_id(w));
+        .map_or(words::SANDBOX_USER.get(lang), |w| scenario.worker_id(w));
     let target = step
         .target
         .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
         .map(|t| format!(" → {}", scenario.target_id(t)))
         .unwrap_or_default();
-    let head = lang.pick(
-        format!("Step {index} · tick {}", step.at),
-        format!("第 {index} 步 · tick {}", step.at),
-    );
+    let head = words::sandbox_step(index, step.at, lang);
     // The glyph the timeline shows, then the action in words.
     let glyph = sim_core::action_glyph(step.action);
     let name = sim_core::action_short(step.action, lang);
@@ -100,7 +98,7 @@ pub(crate) fn step_lines(
     let mut lines = Vec::new();
     if timeline.len() == 0 {
         lines.push(Line::styled(
-            lang.pick("This scenario has no steps.", "这个场景没有步骤。"),
+            words::SANDBOX_EMPTY_SCENARIO.get(lang),
             theme.dim(),
         ));
         return lines;
@@ -124,7 +122,7 @@ pub(crate) fn step_lines(
         .and_then(|s| s.note.as_ref())
     {
         for line in text::wrap(
-            &format!("{}{}", lang.pick("Note: ", "注："), note.get(lang)),
+            &format!("{}{}", words::SANDBOX_NOTE_LABEL.get(lang), note.get(lang)),
             width,
         ) {
             lines.push(Line::styled(line, theme.dim()));
@@ -172,7 +170,7 @@ pub(crate) fn timeline_title(timeline: &Timeline, lang: Lang, theme: Theme) -> L
     Line::from(Span::styled(
         format!(
             " {} {} · ttl {} ",
-            lang.pick("timeline · design", "时间线 · 设计"),
+            words::SANDBOX_TITLE.get(lang),
             design_label(&timeline.scenario, lang),
             timeline.scenario.ttl
         ),
@@ -187,17 +185,13 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Sandb
     let diagram = timeline.diagram(lang, &Reveal::Everything);
     let areas = layout::sandbox(area, &diagram);
     let playing = if timeline.playing {
-        lang.pick("▶ playing", "▶ 播放中")
+        words::SANDBOX_PLAYING.get(lang)
     } else {
-        lang.pick("⏸ paused", "⏸ 已暂停")
+        words::SANDBOX_PAUSED.get(lang)
     };
-    let (step, count) = (timeline.cursor + 1, timeline.len());
-    let position = match count {
-        0 => lang.pick("no steps", "没有步骤").to_owned(),
-        _ => lang.pick(
-            format!("step {step} of {count} · {playing}"),
-            format!("第 {step}/{count} 步 · {playing}"),
-        ),
+    let position = match timeline.len().checked_sub(1) {
+        None => words::SANDBOX_NO_STEPS.get(lang).to_owned(),
+        Some(last) => words::sandbox_position(timeline.cursor, last, playing, lang),
     };
     render_header(
         frame,

@@ -1,0 +1,77 @@
+//! What each key of the terminal app does, in words: the footer and the
+//! help list a key's label beside one of these.
+
+use super::Words;
+
+catalogue! {
+    HELP = "help", "帮助";
+    QUIT = "quit", "退出";
+    THIS_HELP = "this help", "本帮助";
+    QUIT_ANYWHERE = "quit, from anywhere (Ctrl-C too)", "退出，任何界面都可以（Ctrl-C 亦可）";
+    BACK = "back", "返回";
+    CHOOSE = "choose", "选择";
+    OPEN = "open", "打开";
+    NEXT_UNFINISHED = "next unfinished", "下一道未完成";
+    PROGRESS = "progress", "进度";
+    EXPLORE = "explore", "探索";
+    FIRST_LAST = "first/last", "首项/末项";
+    AS_UP_DOWN = "as ↑↓", "同 ↑↓";
+    AS_ENTER = "as Enter", "同 Enter";
+    SCROLL = "scroll", "滚动";
+    SCROLL_BY_A_PAGE = "scroll by a page", "按页滚动";
+    NEXT_LEVEL = "next level", "下一关";
+    AS_PGDN = "as PgDn", "同 PgDn";
+    STEP_THROUGH = "step", "单步";
+    START_END = "start/end", "开头/结尾";
+    PLAY = "play", "播放";
+    SUBMIT = "submit", "提交";
+    HINT = "hint", "提示";
+    SOLUTION = "solution", "解答";
+    CHANGE = "change", "更改";
+    AS_TAB_BACKWARDS = "as Tab, backwards", "同 Tab，反向";
+    SCROLL_THE_PANEL = "scroll the panel", "滚动面板";
+    TYPE_THE_TICK = "type the tick", "输入 tick";
+    ERASE_A_DIGIT = "erase a digit", "删除一位";
+    PAGE = "page", "翻页";
+    LEVEL = "level", "关卡";
+    EXERCISE = "exercise", "练习";
+    TIMELINE = "timeline", "时间线";
+    NEXT_EXERCISE = "next exercise", "下一道练习";
+    RUN = "run", "运行";
+    SETTING = "setting", "设置";
+    AS_RIGHT = "as →", "同 →";
+    FIRST_LAST_SETTING = "first/last setting", "首项/末项设置";
+    SCROLL_THE_RESULT = "scroll the result", "滚动结果";
+    TYPE_A_SEED = "type a seed", "输入种子";
+    CANCEL = "cancel", "取消";
+    NEXT_CIRCLE = "next ○", "下一个 ○";
+    MARK = "mark", "标记";
+    NEXT_QUESTION = "next ?", "下一个 ?";
+    PREDICT = "predict", "预测";
+    KNOB = "knob", "选项";
+    COUNTEREXAMPLE = "counterexample", "反例";
+    NEXT_KNOB = "next knob", "下一个选项";
+    STEP_ROW = "step", "步骤";
+    FIELD = "field", "字段";
+    ADD = "add", "添加";
+    DELETE = "delete", "删除";
+    MOVE = "move", "移动";
+    AS_RIGHT_RIGHT_LEFT = "as → → ←", "同 → → ←";
+    AS_A_X = "as a x", "同 a x";
+    CHOOSE_UNCHOOSE = "choose/unchoose", "选中/取消";
+    OPTION = "option", "选项";
+    NEXT_OPTION = "next option", "下一个选项";
+    RUN_THE_CASES = "run the cases", "运行用例";
+    EDIT = "edit", "编辑";
+    NEXT_STATEMENT = "next statement", "下一条语句";
+    DONE_TYPING = "done typing", "结束输入";
+    NEW_LINE = "new line", "换行";
+    LINE = "line", "换行移动";
+    LINE_START_END = "line start/end", "行首/行尾";
+    ERASE_LEFT = "erase left", "删除左边";
+    ERASE_RIGHT = "erase right", "删除右边";
+    TYPE = "type", "输入";
+    TYPE_A_SPACE = "type a space", "输入空格";
+    CANCEL_THE_RUN = "cancel the run", "取消运行";
+    CONTINUE = "continue", "继续";
+}
