@@ -432,7 +432,7 @@ fn quiz_orders(lessons: &[Lesson], seed: u32) -> Vec<(String, Vec<usize>, Vec<us
                 continue;
             }
             learner.open_exercise(lesson_index, index);
-            let terminal = learner.quiz_order().map(<[usize]>::to_vec);
+            let terminal = learner.quiz_order();
             // The page draws the options as its screen's items, in order.
             let open = json!({"act": "open"});
             let screen = screens::act(&mut page, &lesson.id, &exercise.id, &open, LANG);

@@ -16,8 +16,8 @@ use fencelab_web::Course;
 use serde_json::{Value, json};
 use sim_core::Lang;
 use sim_core::course::{
-    Answer, CourseError, DesignAnswer, DesignExercise, ExerciseKind, Knob, Lesson, Progress,
-    Schedule, answer_to_json,
+    Answer, CourseError, DesignAnswer, DesignExercise, ExerciseKind, ExerciseScreen, Knob, Lesson,
+    Pick, Progress, Schedule, answer_to_json,
 };
 
 use crate::front_ends::{lessons, wrong_answer};
@@ -82,7 +82,9 @@ pub(crate) fn act(page: &mut Course, lesson: &str, id: &str, act: &Value, lang: 
 }
 
 /// A hand-in on the page: a `sql` answer goes through the SQL worker's
-/// calls (the battery, then `hand_in_sql`), any other through `act`.
+/// calls (the battery, then `hand_in_sql`); a mark, predict or quiz answer
+/// is chosen on the screen's items, one edit act per click as `app.js`
+/// sends them, then handed in without an answer; any other through `act`.
 pub(crate) fn hand_in(
     page: &mut Course,
     lesson: &Lesson,
@@ -102,6 +104,15 @@ pub(crate) fn hand_in(
             .unwrap_or_else(|e| panic!("{}/{id}: {}", lesson.id, e.message(lang)));
         return page_screen(screen);
     }
+    let screen = (page.session().screen(&lesson.id, id, lang))
+        .unwrap_or_else(|e| panic!("{}/{id}: {}", lesson.id, e.message(lang)));
+    if screen.choosing.is_some() {
+        for edit in item_clicks(&screen, answer) {
+            let edit = json!({ "act": "edit", "edit": edit });
+            act(page, &lesson.id, id, &edit, lang);
+        }
+        return act(page, &lesson.id, id, &json!({ "act": "hand_in" }), lang);
+    }
     act(
         page,
         &lesson.id,
@@ -109,6 +120,43 @@ pub(crate) fn hand_in(
         &json!({ "act": "hand_in", "answer": value }),
         lang,
     )
+}
+
+/// The choices the page's items send to turn the screen's choices into
+/// `answer` (`{"edit": "choose", …}`): an item whose state differs is
+/// toggled (any number), the one option chosen (one), or set to its value
+/// or cleared (each).
+fn item_clicks(screen: &ExerciseScreen, answer: &Answer) -> Vec<Value> {
+    let one = screen
+        .choosing
+        .as_ref()
+        .is_some_and(|c| c.pick == Pick::One);
+    (screen.items.iter())
+        .filter_map(|item| {
+            let index = item.index;
+            let (click, value) = match answer {
+                Answer::Mark(steps) => (steps.contains(&index) != item.chosen, None),
+                Answer::Quiz(options) => {
+                    let want = options.contains(&(index as usize));
+                    // A radio is only ever clicked on.
+                    let click = if one {
+                        want && !item.chosen
+                    } else {
+                        want != item.chosen
+                    };
+                    (click, None)
+                }
+                Answer::Predict(outcomes) => {
+                    let want = (outcomes.iter())
+                        .find(|(at, _)| *at == index)
+                        .map(|(_, outcome)| outcome.name());
+                    (want != item.value, want)
+                }
+                _ => (false, None),
+            };
+            click.then(|| json!({ "edit": "choose", "item": index, "value": value }))
+        })
+        .collect()
 }
 
 /// The answer a learner starts from where no item can be changed: a

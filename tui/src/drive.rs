@@ -118,11 +118,16 @@ impl Learner {
 
     /// A quiz's options as the screen lists them: the authored index at
     /// each position. `None` off a quiz.
-    pub fn quiz_order(&self) -> Option<&[usize]> {
-        match &self.exercise()?.work {
-            Work::Quiz { order, .. } => Some(order),
-            _ => None,
-        }
+    pub fn quiz_order(&self) -> Option<Vec<usize>> {
+        let state = self.exercise().filter(|state| state.on_list())?;
+        Some(
+            state
+                .screen
+                .items
+                .iter()
+                .map(|i| i.index as usize)
+                .collect(),
+        )
     }
 
     /// What the screen shows of the last try's grade in this visit (also
@@ -192,10 +197,7 @@ impl Learner {
             }
             Answer::Quiz(options) => {
                 // The answer names authored options; walk to where each is shown.
-                let order = match self.exercise().map(|s| &s.work) {
-                    Some(Work::Quiz { order, .. }) => order.clone(),
-                    _ => Vec::new(),
-                };
+                let order = self.quiz_order().unwrap_or_default();
                 for option in options {
                     let Some(position) = order.iter().position(|shown| shown == option) else {
                         continue;
@@ -224,15 +226,21 @@ impl Learner {
         let Some(state) = self.exercise() else {
             return;
         };
-        let marks: Vec<u32> = state.marks.iter().copied().collect();
-        let chosen: Vec<usize> = match &state.work {
-            Work::Quiz { order, chosen, .. } => order
-                .iter()
-                .enumerate()
-                .filter(|(_, option)| chosen.contains(option))
-                .map(|(position, _)| position)
-                .collect(),
-            _ => Vec::new(),
+        let chosen = |item: &&sim_core::course::Item| item.chosen;
+        let items = state.screen.items.iter();
+        let (marks, chosen): (Vec<u32>, Vec<usize>) = if state.on_list() {
+            let positions = items.enumerate().filter(|(_, item)| chosen(item));
+            (
+                Vec::new(),
+                positions.map(|(position, _)| position).collect(),
+            )
+        } else if state.sets_each() {
+            (Vec::new(), Vec::new())
+        } else {
+            (
+                items.filter(chosen).map(|item| item.index).collect(),
+                Vec::new(),
+            )
         };
         for step in marks {
             self.key(KeyCode::Home);

@@ -105,7 +105,9 @@ pub fn act_sql(
     let act: Act = serde_json::from_str(act).map_err(|error| format!("act: {error}"))?;
     with_session(page, |course, lang| {
         let screen = match &act {
-            Act::HandIn { answer } => {
+            Act::HandIn {
+                answer: Some(answer),
+            } => {
                 let texts: Statements = serde_json::from_value(answer.clone())
                     .map_err(|error| format!("statements: {error}"))?;
                 let plan = course

@@ -76,11 +76,12 @@ fn counterexample_timeline(scenario: &Scenario, lang: Lang) -> Value {
     timeline(&shown, lang, &Reveal::Everything)
 }
 
-/// An act as the page sends it (`{"act": "hand_in", "answer": …}`, the
-/// JSON of sim-core's [`Act`]), read by hand: the derived reader of a
-/// tagged enum costs the page's initial download more than it can spare.
-/// `None` for anything else (an unknown act, an answer missing or where
-/// none belongs, another key).
+/// An act as the page sends it (`{"act": "hand_in"}`, `{"act": "edit",
+/// "edit": {"edit": "choose", "item": 3}}`, the JSON of sim-core's
+/// [`Act`]), read by hand: the derived reader of a tagged enum costs the
+/// page's initial download more than it can spare. `None` for anything
+/// else (an unknown act, a change without its answer, an answer where none
+/// belongs, another key).
 pub fn act_from_json(text: &str) -> Option<Act> {
     let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(text) else {
         return None;
@@ -104,7 +105,10 @@ pub fn act_from_json(text: &str) -> Option<Act> {
         ("open", None) => Act::Open,
         ("change", Some(answer)) => Act::Change { answer },
         ("hint", None) => Act::Hint,
-        ("hand_in", Some(answer)) => Act::HandIn { answer },
+        // No answer (or null): the answer in the making is handed in.
+        ("hand_in", answer) => Act::HandIn {
+            answer: answer.filter(|answer| !answer.is_null()),
+        },
         ("solution", None) => Act::Solution,
         ("leave", None) => Act::Leave,
         _ => return None,
@@ -157,6 +161,16 @@ fn edit_from_json(value: &Value) -> Option<Edit> {
                 later: flag("later")?,
             },
             &["edit", "row", "later"],
+        ),
+        "choose" => (
+            Edit::Choose {
+                item: number("item")?,
+                value: match fields.get("value") {
+                    None | Some(Value::Null) => None,
+                    Some(value) => Some(value.as_str()?.to_owned()),
+                },
+            },
+            &["edit", "item", "value"],
         ),
         _ => return None,
     };
@@ -912,8 +926,9 @@ mod tests {
             },
             Act::Hint,
             Act::HandIn {
-                answer: json!({"3": "ok"}),
+                answer: Some(json!({"3": "ok"})),
             },
+            Act::HandIn { answer: None },
             Act::Solution,
             Act::Leave,
             Act::Edit {
@@ -945,6 +960,18 @@ mod tests {
                     later: true,
                 },
             },
+            Act::Edit {
+                edit: Edit::Choose {
+                    item: 3,
+                    value: Some("ok".to_owned()),
+                },
+            },
+            Act::Edit {
+                edit: Edit::Choose {
+                    item: 0,
+                    value: None,
+                },
+            },
         ];
         for act in acts {
             let text = serde_json::to_string(&act).unwrap();
@@ -954,7 +981,8 @@ mod tests {
             "",
             "[]",
             r#"{"act": "dance"}"#,
-            r#"{"act": "hand_in"}"#,
+            r#"{"act": "edit", "edit": {"edit": "choose", "item": 1, "value": 2}}"#,
+            r#"{"act": "edit", "edit": {"edit": "choose", "value": "ok"}}"#,
             r#"{"act": "hint", "answer": 1}"#,
             r#"{"act": "open", "x": 1}"#,
             r#"{"act": 1}"#,

@@ -359,8 +359,8 @@ function viewExercise(lesson, exercise) {
   const solutionNote = h('span', { class: 'muted' });
   let kind = null;
 
-  // The screen after an act. A hint or a change of the answer leaves the
-  // feedback shown as it is (a worker's session may hold it).
+  // The screen after an act. A hint, a change or an edit of the answer
+  // leaves the feedback shown as it is (a worker's session may hold it).
   const draw = (screen, act) => {
     clear(heading).append(screen.title, ' ', h('span', { class: 'muted kind' }, `· ${screen.kind_label}`));
     status.textContent = screen.standing_label;
@@ -372,7 +372,7 @@ function viewExercise(lesson, exercise) {
     solutionButton.disabled = !screen.solution_open;
     solutionButton.title = screen.solution_note ?? '';
     solutionNote.textContent = screen.solution_note ?? '';
-    if (act !== 'hint' && act !== 'change') {
+    if (act !== 'hint' && act !== 'change' && act !== 'edit') {
       if (screen.feedback) drawFeedback(feedback, screen.feedback, kind?.keyView);
       else clear(feedback);
     }
@@ -422,6 +422,7 @@ function viewExercise(lesson, exercise) {
     }
   };
   const ctx = {
+    // No answer: the session hands in the one in the making.
     submit: (answer) => handIn({ act: 'hand_in', answer }),
     // The answer in the making; one the session cannot read yet (a break
     // step half edited) is simply not kept.
@@ -472,19 +473,18 @@ const KEY_CELLS = { must: 'wrong', either: 'marked', leave: '' };
 // as `screen.choosing` says — on the exercise's timeline (steps) or as a
 // list (options, in this learner's order, numbered by position), each with
 // a box (any number), a radio (one) or a choice (each item one of
-// `choices`), and what the session may say of it. The answer is made from
-// the controls as the pick says: the chosen indices, or index → value.
-function itemsExercise(lesson, exercise, body, { submit, change }) {
+// `choices`), and what the session may say of it. Each click or choice is
+// one edit act (`{edit: 'choose', item, value}`): the session toggles the
+// item, chooses it alone or sets its value, and the controls are drawn
+// from the screen after it; the hand-in sends no answer.
+function itemsExercise(lesson, exercise, body, { submit, act }) {
   let choosing = null;
   let items = [];
   let shape = null;
   let timeline = null;
   const controls = new Map();
   const marks = new Map();
-  const answer = () => {
-    if (choosing.pick === 'each') return Object.fromEntries([...controls].filter(([, c]) => c.value).map(([i, c]) => [String(i), c.value]));
-    return [...controls].filter(([, c]) => c.checked).map(([i]) => i).sort((a, b) => a - b);
-  };
+  const choose = (item, value = null) => act({ act: 'edit', edit: { edit: 'choose', item, value } }).catch((error) => banner(errorText(error)));
   const rows = () => {
     const verdicts = items.filter((item) => item.verdict);
     const keyed = items.filter((item) => item.key);
@@ -498,9 +498,8 @@ function itemsExercise(lesson, exercise, body, { submit, change }) {
   const activate = (index) => {
     const control = controls.get(index);
     if (!control) return;
-    if (choosing.pick === 'each') { control.focus(); return; }
-    control.checked = !control.checked;
-    change(answer());
+    if (choosing.pick === 'each') control.focus();
+    else choose(index);
   };
   const draw = () => {
     const data = choosing.on_timeline ? JSON.parse(course.exerciseTimeline(lesson.id, exercise.id)) : null;
@@ -511,7 +510,7 @@ function itemsExercise(lesson, exercise, body, { submit, change }) {
     items.forEach((item, position) => {
       const id = `item-${exercise.id}-${item.index}`;
       // A step chosen is shown on the timeline too.
-      const onchange = () => { timeline?.select(item.index); change(answer()); };
+      const onchange = (event) => { timeline?.select(item.index); choose(item.index, choosing.pick === 'each' ? event.target.value || null : null); };
       const control = choosing.pick === 'each'
         ? h('select', { id, onchange }, h('option', { value: '' }, t('choose')),
           choosing.choices.map((c) => h('option', { value: c.value, selected: item.value === c.value ? true : null }, c.label)))
@@ -523,7 +522,7 @@ function itemsExercise(lesson, exercise, body, { submit, change }) {
     });
     timeline = data && renderTimeline(data, { extra: rows(), onActivate: activate, initial: timeline ? timeline.current() : 0 });
     clear(body).append(...[timeline?.element, h('p', {}, choosing.prompt), list,
-      h('button', { type: 'button', class: 'primary', onclick: () => submit(answer()) }, t('submit'))].filter(Boolean));
+      h('button', { type: 'button', class: 'primary', onclick: () => submit() }, t('submit'))].filter(Boolean));
   };
   return {
     screen(screen) {

@@ -5,7 +5,9 @@
 //! live here — what a target may be given, which actions a schedule may
 //! use, that a step keeps its worker when its action changes, that the
 //! steps stay in tick order — so the terminal and the page only draw the
-//! rows and send the learner's keys and clicks as edits.
+//! rows and send the learner's keys and clicks as edits. The items of a
+//! mark, predict or quiz exercise are edited through the same act
+//! ([`Edit::Choose`], applied in `choose.rs`).
 
 use serde::{Deserialize, Serialize};
 
@@ -55,12 +57,25 @@ pub enum Edit {
         row: u32,
         later: bool,
     },
+    /// A mark, predict or quiz exercise: `item` is an index of the screen's
+    /// items ([`super::Item::index`]: a step, or a quiz option's authored
+    /// index), chosen as the screen's [`super::Pick`] says. `Any` (mark, a
+    /// multiple-choice quiz) toggles it; `One` (a single-choice quiz)
+    /// chooses it alone; both take no `value`. `Each` (predict) sets it to
+    /// `value`, one of the choices' values ([`super::Choosing::choices`]),
+    /// or clears it (`None`). No such item, or a value not offered, is
+    /// refused.
+    Choose {
+        item: u32,
+        #[serde(default)]
+        value: Option<String>,
+    },
 }
 
 /// Why an edit changed nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EditRefused {
-    /// No such row or field, or not an edit of this kind of editor.
+    /// No such row, field or item, or not an edit of this kind of editor.
     NoSuchPlace,
     /// Not a value the field allows.
     NotAllowed,
@@ -921,6 +936,7 @@ pub(crate) fn edit_schedule(
             let at = row(*r)?;
             set_step_field(shell, &mut schedule, at, *field, Wanted::Step(*forward))?
         }
+        Edit::Choose { .. } => return Err(EditRefused::NoSuchPlace),
     };
     Ok((schedule, u32::try_from(focus).ok()))
 }
@@ -1503,7 +1519,14 @@ mod tests {
     fn a_solution_shows_the_design_key_on_the_editor_rows() -> Result<(), CourseError> {
         let mut course = lessons()?;
         let answer = serde_json::json!({});
-        course.act(LESSON, DESIGN, &Act::HandIn { answer }, Lang::En)?;
+        course.act(
+            LESSON,
+            DESIGN,
+            &Act::HandIn {
+                answer: Some(answer),
+            },
+            Lang::En,
+        )?;
         let screen = course.act(LESSON, DESIGN, &Act::Solution, Lang::En)?;
         let rows = screen
             .feedback

@@ -6,6 +6,7 @@
 //! hand over bytes.
 
 mod answer_json;
+mod choose;
 mod editor;
 mod error;
 mod feedback;

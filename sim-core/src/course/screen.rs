@@ -25,6 +25,7 @@ use serde_json::Value;
 
 use crate::Lang;
 use crate::Reveal;
+use crate::course::choose::choose_item;
 use crate::course::editor::{
     Edit, EditRefused, Editor, EditorRow, Making, design_editor, design_making, edit_design,
     edit_schedule, schedule_editor,
@@ -50,14 +51,21 @@ pub enum Act {
     Change { answer: Value },
     /// Shows the next hint.
     Hint,
-    /// Hands the answer in: graded, the try recorded.
-    HandIn { answer: Value },
+    /// Hands the answer in: graded, the try recorded. Without an answer
+    /// (`{"act": "hand_in"}`, or `"answer": null`) the answer in the making
+    /// is handed in ([`CourseSession::made_answer`]): what a front end that
+    /// edits through [`Act::Edit`] sends.
+    HandIn {
+        #[serde(default)]
+        answer: Option<Value>,
+    },
     /// Opens the worked solution (only after a try).
     Solution,
     /// Leaves the screen: the feedback shown goes, the answer stays.
     Leave,
-    /// One change to the answer in the making of a design or break
-    /// exercise, through its editor ([`ExerciseScreen::editor`]); kept as
+    /// One change to the answer in the making: of a design or break
+    /// exercise through its editor ([`ExerciseScreen::editor`]), of a mark,
+    /// predict or quiz exercise on its items ([`Edit::Choose`]); kept as
     /// the last answer when it is not empty, nothing graded.
     Edit { edit: Edit },
 }
@@ -342,7 +350,10 @@ impl CourseSession {
                 self.next_hint(lesson, id)?;
             }
             Act::HandIn { answer } => {
-                let parsed = self.answer_from_json(lesson, id, answer)?;
+                let parsed = match answer {
+                    Some(answer) => self.answer_from_json(lesson, id, answer)?,
+                    None => self.made_answer(lesson, id)?,
+                };
                 return self.hand_in(lesson, id, &parsed, lang);
             }
             Act::Solution => {
@@ -459,9 +470,25 @@ impl CourseSession {
         }
     }
 
-    /// [`Act::Edit`]: `edit` applied to the answer in the making of a
-    /// design or break exercise, kept (as the last answer too, unless it
-    /// is empty). Refused, nothing changes.
+    /// The answer in the making, whole, as [`Act::HandIn`] without an
+    /// answer hands it in: a design's or break's editor's, else the one
+    /// chosen on the items (or kept). Nothing chosen is refused as an empty
+    /// answer is ([`AnswerError::Empty`](crate::course::AnswerError::Empty)).
+    pub fn made_answer(&self, lesson: &str, id: &str) -> Result<Answer, CourseError> {
+        let (_, exercise) = self.exercise(lesson, id)?;
+        match &exercise.kind {
+            ExerciseKind::Design { .. } | ExerciseKind::Break { .. } => {
+                self.editor_answer(lesson, id)
+            }
+            kind => self
+                .answer_in_making(lesson, id)
+                .ok_or_else(|| crate::course::AnswerError::Empty(kind.name()).into()),
+        }
+    }
+
+    /// [`Act::Edit`]: `edit` applied to the answer in the making (a design's
+    /// or break's editor, the items of the other kinds), kept (as the last
+    /// answer too, unless it is empty). Refused, nothing changes.
     fn edit(&mut self, lesson: &str, id: &str, edit: &Edit) -> Result<(), CourseError> {
         let (found, exercise) = self.exercise(lesson, id)?;
         let now = self.answer_in_making(lesson, id);
@@ -488,7 +515,21 @@ impl CourseSession {
                     edit_schedule(shell, &current, edit).map_err(CourseError::Edit)?;
                 (Answer::Break(edited), focus)
             }
-            _ => return Err(CourseError::Edit(EditRefused::NoSuchPlace)),
+            kind => {
+                // The items as the screen shows them, with nothing said of
+                // them: only their indices and how they are chosen count.
+                let named = Named {
+                    items: &[],
+                    revealed: false,
+                    solution: false,
+                    lang: self.lang(),
+                };
+                let (items, choosing) = items(self, found, exercise, now.as_ref(), &named)?;
+                let choosing = choosing.ok_or(CourseError::Edit(EditRefused::NoSuchPlace))?;
+                let chosen =
+                    choose_item(kind, &items, &choosing, now, edit).map_err(CourseError::Edit)?;
+                (chosen, None)
+            }
         };
         self.keep_answer(lesson, id, &answer)?;
         self.making
@@ -1017,11 +1058,12 @@ fn key_words(key: &Answer, lang: Lang) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::course::{MarkKey, mark_keys};
 
-    const LESSON: &str = r#"
+    /// Two quizzes: one single-choice (`pick`), one multiple (`many`).
+    pub(crate) const LESSON: &str = r#"
 id = "one"
 order = 1
 title = { en = "One", zh = "一" }
@@ -1068,7 +1110,9 @@ options = [
     }
 
     fn hand_in(value: Value) -> Act {
-        Act::HandIn { answer: value }
+        Act::HandIn {
+            answer: Some(value),
+        }
     }
 
     /// The whole screen as the page receives it, in both languages.

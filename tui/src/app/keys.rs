@@ -9,7 +9,7 @@
 //! that found nothing to play.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use sim_core::course::{EditorKind, Input};
+use sim_core::course::{EditorKind, Input, Pick};
 use sim_core::words::Words;
 use sim_core::words::keys as said;
 use sim_core::{Lang, Outcome};
@@ -562,8 +562,14 @@ fn screen_bindings(app: &App) -> Vec<(&'static str, &'static Binding)> {
             EXPLORER
         }
         Screen::Exercise(state) => match &state.work {
-            Work::Mark => MARK,
-            Work::Predict { .. } => PREDICT,
+            Work::Items { .. } if state.on_list() => {
+                let any = (state.screen.choosing.as_ref()).is_some_and(|c| c.pick == Pick::Any);
+                facts.push(if any { When::Multiple } else { When::Single });
+                options = state.screen.items.len();
+                QUIZ
+            }
+            Work::Items { .. } if state.sets_each() => PREDICT,
+            Work::Items { .. } => MARK,
             Work::Sql(work) if work.running.is_some() => SQL_RUNNING,
             Work::Sql(work) if work.editing => {
                 tail = &[];
@@ -578,17 +584,6 @@ fn screen_bindings(app: &App) -> Vec<(&'static str, &'static Binding)> {
                     EditorKind::Design => DESIGN,
                     EditorKind::Schedule => SCHEDULE,
                 }
-            }
-            Work::Quiz {
-                multiple, order, ..
-            } => {
-                facts.push(if *multiple {
-                    When::Multiple
-                } else {
-                    When::Single
-                });
-                options = order.len();
-                QUIZ
             }
         },
     };

@@ -3,15 +3,15 @@
 //! draws it; nothing else touches it.
 
 use sim_core::Lang;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sim_core::course::{
     Act, Answer, CourseSession, EditorKind, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
-    Lesson, LessonView, Progress, Tone,
+    Lesson, LessonView, Pick, Progress, Tone,
 };
 use sim_core::sqllab::{Plan, Slot, SlotRefusal, Statements};
-use sim_core::{Diagram, Outcome, Reveal, Scenario, Trace};
+use sim_core::{Diagram, Reveal, Scenario, Trace};
 
 use super::explorer::{Command, ExplorerState};
 use super::persist::Notice;
@@ -186,11 +186,8 @@ pub(crate) enum Panel {
 pub(crate) struct ExerciseState {
     pub(crate) lesson: usize,
     pub(crate) exercise: usize,
-    /// Mark exercises: the timeline the learner marks steps on.
+    /// Mark and predict exercises: the timeline the learner chooses on.
     pub(crate) timeline: Option<Timeline>,
-    /// The steps a mark exercise lets the learner mark.
-    pub(crate) candidates: Vec<u32>,
-    pub(crate) marks: BTreeSet<u32>,
     /// The exercise screen as the session gave it at the last act, in the
     /// learner's language: standing, hints, the feedback of the last try
     /// or the worked solution, what may be said of each item. The view
@@ -202,27 +199,19 @@ pub(crate) struct ExerciseState {
     pub(crate) work: Work,
 }
 
-/// The learner's answer in the making, one variant per exercise kind.
+/// What the terminal keeps of an exercise's answer in the making: where
+/// its cursor is, and a SQL exercise's statements as typed.
 #[derive(Debug, Clone)]
 pub(crate) enum Work {
-    /// Mark keeps its marks in [`ExerciseState::marks`].
-    Mark,
-    /// The asked steps are [`ExerciseState::candidates`].
-    Predict {
-        predictions: BTreeMap<u32, Outcome>,
+    /// Mark, predict and quiz: the answer is the session's, chosen on the
+    /// screen's items ([`ExerciseScreen::items`], through
+    /// [`sim_core::course::Edit::Choose`]). A list's cursor is a position
+    /// among them; on a timeline the timeline's cursor is the step.
+    Items {
+        cursor: usize,
     },
     /// Design and break: the session's editor.
     Editor(Box<EditorWork>),
-    Quiz {
-        multiple: bool,
-        /// The options as this learner sees them: position `p` shows
-        /// authored option `order[p]` (the session's per-learner shuffle).
-        order: Vec<usize>,
-        /// A position in `order`.
-        cursor: usize,
-        /// Authored indices, as the answer and the key name them.
-        chosen: BTreeSet<usize>,
-    },
     Sql(Box<SqlWork>),
 }
 
@@ -419,48 +408,44 @@ impl EditorWork {
 }
 
 impl ExerciseState {
-    /// The answer as it stands now; `None`: the editor's, which the
-    /// session holds.
+    /// The answer the terminal holds: a SQL exercise's statements as
+    /// written (running them is the submit's work); `None`: the session
+    /// holds it (the items' choices, the editor's).
     pub(crate) fn answer(&self) -> Option<Answer> {
-        Some(match &self.work {
-            Work::Mark => Answer::Mark(self.marks.iter().copied().collect()),
-            Work::Predict { predictions, .. } => {
-                Answer::Predict(predictions.iter().map(|(s, o)| (*s, *o)).collect())
-            }
-            Work::Editor(_) => return None,
-            Work::Quiz { chosen, .. } => Answer::Quiz(chosen.iter().copied().collect()),
-            // The statements as written; running them is the submit's work.
-            Work::Sql(work) => Answer::Sql(sim_core::course::SqlAnswer {
+        match &self.work {
+            Work::Sql(work) => Some(Answer::Sql(sim_core::course::SqlAnswer {
                 statements: work.statements(),
                 run: None,
-            }),
-        })
+            })),
+            Work::Items { .. } | Work::Editor(_) => None,
+        }
     }
 
-    /// Puts a kept answer (the progress record's last answer) back into
-    /// fresh work of the same kind; another kind's answer changes nothing.
+    /// The items are a list (a quiz's options), not steps on a timeline.
+    pub(crate) fn on_list(&self) -> bool {
+        (self.screen.choosing.as_ref()).is_some_and(|choosing| !choosing.on_timeline)
+    }
+
+    /// Each item is set to one of the choices (a prediction's outcome).
+    pub(crate) fn sets_each(&self) -> bool {
+        (self.screen.choosing.as_ref()).is_some_and(|choosing| choosing.pick == Pick::Each)
+    }
+
+    /// Puts a kept SQL answer (the progress record's last answer) back into
+    /// fresh statements; another kind's answer is the session's to show.
     pub(crate) fn restore(&mut self, answer: Answer) {
-        match (&mut self.work, answer) {
-            (Work::Mark, Answer::Mark(marked)) => self.marks = marked.into_iter().collect(),
-            (Work::Predict { predictions }, Answer::Predict(predicted)) => {
-                *predictions = predicted.into_iter().collect();
-            }
-            (Work::Quiz { chosen, .. }, Answer::Quiz(picked)) => {
-                *chosen = picked.into_iter().collect();
-            }
-            (Work::Sql(work), Answer::Sql(answer)) => {
-                for (index, slot) in work.slots.iter().enumerate() {
-                    if let (Some(text), Some(kept)) =
-                        (work.texts.get_mut(index), answer.statements.get(slot))
-                    {
-                        text.clone_from(kept);
-                        if let Some(cursor) = work.cursors.get_mut(index) {
-                            *cursor = kept.chars().count();
-                        }
-                    }
+        let (Work::Sql(work), Answer::Sql(answer)) = (&mut self.work, answer) else {
+            return;
+        };
+        for (index, slot) in work.slots.iter().enumerate() {
+            if let (Some(text), Some(kept)) =
+                (work.texts.get_mut(index), answer.statements.get(slot))
+            {
+                text.clone_from(kept);
+                if let Some(cursor) = work.cursors.get_mut(index) {
+                    *cursor = kept.chars().count();
                 }
             }
-            _ => {}
         }
     }
 
@@ -530,16 +515,11 @@ pub(crate) struct App {
     pub(crate) searches: u64,
     /// SQL runs asked of the runtime (start, cancel) and their count.
     pub(crate) sql_runs: SqlRuns,
-    /// The learner's answer as it stood when they left an exercise, by
-    /// (lesson, exercise) index, so reopening it in this run shows it again.
-    pub(crate) drafts: HashMap<(usize, usize), Draft>,
-}
-
-/// An exercise's answer in the making, kept when the learner leaves it.
-#[derive(Debug, Clone)]
-pub(crate) struct Draft {
-    pub(crate) work: Work,
-    pub(crate) marks: BTreeSet<u32>,
+    /// The learner's work as it stood when they left an exercise (its
+    /// cursor, a SQL exercise's statements), by (lesson, exercise) index,
+    /// so reopening it in this run shows it again; the session keeps the
+    /// rest of the answer in the making.
+    pub(crate) drafts: HashMap<(usize, usize), Work>,
 }
 
 impl App {
@@ -686,20 +666,13 @@ impl App {
     }
 
     /// An exercise's work as a first visit starts it: its timeline (mark,
-    /// predict), the steps it asks about, and the answer's blank form.
-    fn fresh_work(
-        &self,
-        found: &Lesson,
-        ex: &Exercise,
-    ) -> Option<(Option<Timeline>, Vec<u32>, Work)> {
+    /// predict) and the cursor's or answer's blank form.
+    fn fresh_work(&self, found: &Lesson, ex: &Exercise) -> Option<(Option<Timeline>, Work)> {
+        let items = Work::Items { cursor: 0 };
         Some(match &ex.kind {
-            ExerciseKind::Mark {
-                scenario,
-                candidates,
-            } => {
+            ExerciseKind::Mark { scenario, .. } => {
                 let scenario = found.scenario(*scenario)?.clone();
-                let steps = sim_core::course::mark_candidates(&scenario, candidates);
-                (Some(Timeline::new(scenario)), steps, Work::Mark)
+                (Some(Timeline::new(scenario)), items)
             }
             ExerciseKind::Predict { scenario, .. } => {
                 let scenario = found.scenario(*scenario)?.clone();
@@ -707,32 +680,18 @@ impl App {
                 let mut timeline = Timeline::new(scenario);
                 // Start on the first step asked about.
                 timeline.cursor = asked.first().map_or(0, |s| *s as usize);
-                let work = Work::Predict {
-                    predictions: BTreeMap::new(),
-                };
-                (Some(timeline), asked, work)
+                (Some(timeline), items)
             }
             ExerciseKind::Design { .. } => {
                 let work = EditorWork::new(EditorKind::Design);
-                (None, Vec::new(), Work::Editor(Box::new(work)))
+                (None, Work::Editor(Box::new(work)))
             }
             ExerciseKind::Break { .. } => {
                 let work = EditorWork::new(EditorKind::Schedule);
-                (None, Vec::new(), Work::Editor(Box::new(work)))
+                (None, Work::Editor(Box::new(work)))
             }
-            ExerciseKind::Sql { slots, .. } => {
-                (None, Vec::new(), Work::Sql(Box::new(SqlWork::new(slots))))
-            }
-            ExerciseKind::Quiz { multiple, .. } => (
-                None,
-                Vec::new(),
-                Work::Quiz {
-                    multiple: *multiple,
-                    order: self.session.quiz_order(&found.id, &ex.id).ok()?,
-                    cursor: 0,
-                    chosen: BTreeSet::new(),
-                },
-            ),
+            ExerciseKind::Sql { slots, .. } => (None, Work::Sql(Box::new(SqlWork::new(slots)))),
+            ExerciseKind::Quiz { .. } => (None, items),
         })
     }
 
@@ -744,17 +703,13 @@ impl App {
     ) -> Option<ExerciseState> {
         let (found, ex) = self.lesson_exercise(lesson, exercise)?;
         let (lesson_id, exercise_id) = (found.id.clone(), ex.id.clone());
-        let (timeline, candidates, work) = self.fresh_work(found, ex)?;
-        // Reopened in this run: the learner's own answer as they left it.
-        let (work, marks, kept) = match self.drafts.get(&(lesson, exercise)) {
-            Some(draft) => (draft.work.clone(), draft.marks.clone(), None),
+        let (timeline, work) = self.fresh_work(found, ex)?;
+        // Reopened in this run: the learner's own work as they left it.
+        let (work, kept) = match self.drafts.get(&(lesson, exercise)) {
+            Some(draft) => (draft.clone(), None),
             // Else the last answer the progress record kept (an earlier
             // run, or the page).
-            None => (
-                work,
-                BTreeSet::new(),
-                self.session.last_answer(&lesson_id, &exercise_id),
-            ),
+            None => (work, self.session.last_answer(&lesson_id, &exercise_id)),
         };
         let lang = self.lang();
         let screen = self
@@ -765,8 +720,6 @@ impl App {
             lesson,
             exercise,
             timeline,
-            candidates,
-            marks,
             screen,
             panel: Panel::Step,
             panel_scroll: 0,

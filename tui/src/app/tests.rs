@@ -545,7 +545,7 @@ fn help_overlay_closes_and_q_quits_from_anywhere() {
     assert!(h.app.help);
     h.char('m');
     assert!(
-        h.exercise().marks.is_empty(),
+        marked(&h).is_empty(),
         "keys do not reach the screen under the help"
     );
     h.key(KeyCode::Esc);
@@ -1334,10 +1334,7 @@ fn quiz_key(lesson: &Lesson, index: usize) -> Vec<usize> {
 /// Chooses the authored options `chosen`, wherever this learner's order
 /// shows them.
 fn choose(h: &mut Harness, chosen: &[usize]) {
-    let super::model::Work::Quiz { order, .. } = &h.exercise().work else {
-        panic!("not a quiz")
-    };
-    let order = order.clone();
+    let order = quiz_order(h);
     for _ in 0..order.len() {
         h.key(KeyCode::Up);
     }
@@ -1524,18 +1521,27 @@ fn a_quiz_solved_with_its_solution_says_so_everywhere() {
     }
 }
 
+/// The quiz's options as its screen lists them: authored indices.
 fn quiz_order(h: &Harness) -> Vec<usize> {
-    let super::model::Work::Quiz { order, .. } = &h.exercise().work else {
-        panic!("not a quiz")
-    };
-    order.clone()
+    assert!(h.exercise().on_list(), "not a quiz");
+    let items = &h.exercise().screen.items;
+    items.iter().map(|item| item.index as usize).collect()
 }
 
+/// The authored options chosen, in index order.
 fn quiz_chosen(h: &Harness) -> Vec<usize> {
-    let super::model::Work::Quiz { chosen, .. } = &h.exercise().work else {
-        panic!("not a quiz")
-    };
-    chosen.iter().copied().collect()
+    marked(h).into_iter().map(|index| index as usize).collect()
+}
+
+/// The items chosen on the exercise's screen (marked steps, chosen
+/// options), in index order.
+fn marked(h: &Harness) -> Vec<u32> {
+    let items = &h.exercise().screen.items;
+    let mut chosen: Vec<u32> = (items.iter().filter(|item| item.chosen))
+        .map(|item| item.index)
+        .collect();
+    chosen.sort_unstable();
+    chosen
 }
 
 /// With a hint open the options stay on the panel, and a digit chooses the
@@ -1595,7 +1601,7 @@ fn quiz_option_keys_never_act_on_hidden_options() {
 fn quiz_tab_wraps_and_home_end_reach_the_ends() {
     let (mut h, _, _) = open_kind("quiz", 80, 24);
     let cursor = |h: &Harness| match &h.exercise().work {
-        super::model::Work::Quiz { cursor, .. } => *cursor,
+        super::model::Work::Items { cursor } => *cursor,
         _ => unreachable!(),
     };
     let count = quiz_order(&h).len();
@@ -1618,7 +1624,9 @@ fn quiz_tab_wraps_and_home_end_reach_the_ends() {
 fn mark_tab_wraps_over_the_steps_to_mark() {
     let mut h = Harness::course(80, 24);
     open_mark_exercise(&mut h);
-    let candidates = h.exercise().candidates.clone();
+    let candidates: Vec<u32> = (h.exercise().screen.items.iter())
+        .map(|item| item.index)
+        .collect();
     let cursor = |h: &Harness| h.exercise().timeline.as_ref().unwrap().cursor as u32;
     h.key(KeyCode::Home);
     for want in candidates.iter().chain(candidates.first()) {
@@ -1692,13 +1700,11 @@ fn quiz_with_several_answers() {
             .char(' ')
             .key(KeyCode::Down)
             .char(' ');
-        let super::model::Work::Quiz { chosen, order, .. } = &h.exercise().work else {
-            panic!()
-        };
+        let order = quiz_order(&h);
         // Positions 0 and 2 hold the authored options the order puts there.
         let mut shown = vec![order[0], order[2]];
         shown.sort_unstable();
-        assert_eq!(chosen.iter().copied().collect::<Vec<_>>(), shown);
+        assert_eq!(quiz_chosen(&h), shown);
         insta::assert_snapshot!(format!("quiz_multiple_{width}x{height}"), h.render());
     }
 }
@@ -2373,11 +2379,11 @@ fn a_reopened_exercise_shows_the_answer_as_left() {
     let mut h = Harness::course(80, 24);
     open_mark_exercise(&mut h);
     h.key(KeyCode::Home).key(KeyCode::Tab).char('m');
-    let marks = h.exercise().marks.clone();
+    let marks = marked(&h);
     assert_eq!(marks.len(), 1);
     h.key(KeyCode::Esc).key(KeyCode::Down).key(KeyCode::Up);
     h.key(KeyCode::Enter);
-    assert_eq!(h.exercise().marks, marks, "the mark is back");
+    assert_eq!(marked(&h), marks, "the mark is back");
 }
 
 /// Over the hints, a design's knobs are not drawn: → brings them back and

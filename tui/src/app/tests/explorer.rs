@@ -375,7 +375,7 @@ fn a_click_on_a_mark_exercise_step_selects_it() {
     h.click(x, y);
     assert_eq!(h.exercise().timeline.as_ref().unwrap().cursor, target);
     h.char('m');
-    assert!(h.exercise().marks.contains(&(target as u32)));
+    assert!(marked(&h).contains(&(target as u32)));
 }
 
 #[test]

@@ -5,8 +5,6 @@
 pub(crate) mod explorer;
 pub(crate) mod mouse;
 
-use std::collections::BTreeSet;
-
 use ratatui::crossterm::event::Event;
 use sim_core::Lang;
 use sim_core::course::{
@@ -16,7 +14,7 @@ use sim_core::course::{
 use super::explorer::ExplorerState;
 pub(crate) use super::keys::{Message, message_for_key};
 use super::model::{
-    App, CourseState, Draft, ExerciseState, LessonState, Panel, ReviewState, SandboxState, Screen,
+    App, CourseState, ExerciseState, LessonState, Panel, ReviewState, SandboxState, Screen,
     SqlCommand, SqlRequest, SqlRunning, SqlWork, Timeline, Work,
 };
 use super::{layout, measure};
@@ -148,11 +146,8 @@ fn back(app: &mut App) {
             // next run and the page) and drops the feedback shown.
             keep_answer(app, &mut state);
             let _ = act(app, &mut state, &Act::Leave);
-            let draft = Draft {
-                work: state.work,
-                marks: state.marks,
-            };
-            app.drafts.insert((state.lesson, state.exercise), draft);
+            app.drafts
+                .insert((state.lesson, state.exercise), state.work);
         }
     } else {
         app.say(
@@ -494,18 +489,6 @@ fn answer_json(app: &App, state: &ExerciseState, answer: Answer) -> Option<serde
     ))
 }
 
-/// The answer to hand in: the work's, or the editor's as the session
-/// holds it.
-fn hand_in_json(app: &App, state: &ExerciseState) -> Option<serde_json::Value> {
-    let answer = match state.answer() {
-        Some(answer) => answer,
-        None => (app.session)
-            .editor_answer(&state.screen.lesson, &state.screen.exercise)
-            .ok()?,
-    };
-    answer_json(app, state, answer)
-}
-
 /// Applies `act` to the exercise through the session; the screen it
 /// answers with is what the exercise draws from now on.
 fn act(app: &mut App, state: &mut ExerciseState, act: &Act) -> Result<(), CourseError> {
@@ -564,22 +547,25 @@ fn exercise_message(app: &mut App, state: &mut ExerciseState, message: Message) 
     Nav::Stay
 }
 
-/// The mark and predict keys: moving between the steps asked about,
-/// marking one, predicting its outcome.
+/// The mark and predict keys: moving between the steps asked about (the
+/// screen's items), marking one, predicting its outcome; the choice goes to
+/// the session ([`Edit::Choose`]).
 fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
+    let asked: Vec<u32> = state.screen.items.iter().map(|item| item.index).collect();
     match message {
         Message::NextCandidate | Message::PrevCandidate => {
+            let predicts = state.sets_each();
             if let Some(timeline) = state.timeline.as_mut() {
                 let cursor = timeline.cursor as u32;
                 // Past the last asked step, Tab wraps to the first (and
                 // Shift-Tab the other way), as Tab does in every list.
                 let found = if message == Message::NextCandidate {
-                    (state.candidates.iter().find(|c| **c > cursor))
-                        .or_else(|| state.candidates.first())
+                    (asked.iter().find(|c| **c > cursor))
+                        .or_else(|| asked.first())
                         .copied()
                 } else {
-                    (state.candidates.iter().rev().find(|c| **c < cursor))
-                        .or_else(|| state.candidates.last())
+                    (asked.iter().rev().find(|c| **c < cursor))
+                        .or_else(|| asked.last())
                         .copied()
                 };
                 match found {
@@ -589,7 +575,7 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
                         state.panel = Panel::Step;
                         state.panel_scroll = 0;
                     }
-                    None if matches!(state.work, Work::Predict { .. }) => {
+                    None if predicts => {
                         app.say("No step is asked about.", "没有要预测的步骤。");
                     }
                     None => app.say("No step can be marked.", "没有可以标记的步骤。"),
@@ -599,10 +585,8 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
         Message::ToggleMark => {
             if let Some(timeline) = state.timeline.as_ref() {
                 let step = timeline.cursor as u32;
-                if state.candidates.contains(&step) {
-                    if !state.marks.remove(&step) {
-                        state.marks.insert(step);
-                    }
+                if asked.contains(&step) {
+                    choose(app, state, step, None);
                     state.panel = Panel::Step;
                 } else {
                     app.say(
@@ -612,18 +596,16 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
                 }
             }
         }
-        Message::Predict(outcome) => {
-            if let (Some(timeline), Work::Predict { predictions, .. }) =
-                (state.timeline.as_mut(), &mut state.work)
-            {
+        Message::Predict(outcome) if state.sets_each() => {
+            if let Some(timeline) = state.timeline.as_mut() {
                 let step = timeline.cursor as u32;
-                if state.candidates.contains(&step) {
-                    predictions.insert(step, outcome);
+                if asked.contains(&step) {
                     // The cursor stays: the learner sees the prediction land
                     // on this step and moves on with Tab when ready.
                     timeline.playing = false;
                     state.panel = Panel::Step;
                     state.panel_scroll = 0;
+                    choose(app, state, step, Some(outcome.name()));
                 } else {
                     app.say(
                         "This step is not asked about; Tab jumps to the next ? step.",
@@ -634,6 +616,21 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
         }
         _ => {}
     }
+}
+
+/// Item `item` chosen through the session ([`Edit::Choose`]): toggled,
+/// chosen alone, or set to `value`, as the screen's items are chosen. The
+/// item is one on screen, so the session has no cause to refuse it; were
+/// it refused, nothing would change, which is all a key could do.
+fn choose(app: &mut App, state: &mut ExerciseState, item: u32, value: Option<&str>) {
+    let value = value.map(str::to_owned);
+    let _ = act(
+        app,
+        state,
+        &Act::Edit {
+            edit: Edit::Choose { item, value },
+        },
+    );
 }
 
 /// The next hint, as the session's order allows, on the hints panel.
@@ -656,11 +653,7 @@ fn hint(app: &mut App, state: &mut ExerciseState) {
     state.panel = Panel::Hints;
     // The newest hint is last; a quiz's options follow its hints, so there
     // the panel starts at the top and scrolls only to keep the option in view.
-    state.panel_scroll = if matches!(state.work, Work::Quiz { .. }) {
-        0
-    } else {
-        u16::MAX
-    };
+    state.panel_scroll = if state.on_list() { 0 } else { u16::MAX };
 }
 
 /// The worked solution on its panel, once the session opens it (after a
@@ -705,9 +698,9 @@ fn submit(app: &mut App, state: &mut ExerciseState) {
     {
         return;
     }
-    let Some(answer) = hand_in_json(app, state) else {
-        return;
-    };
+    // A SQL exercise's statements as typed; else the answer in the making
+    // the session holds (the items' choices, the editor's).
+    let answer = (state.answer()).and_then(|answer| answer_json(app, state, answer));
     let handed = act(app, state, &Act::HandIn { answer });
     after_hand_in(app, state, handed);
 }
@@ -838,7 +831,7 @@ fn cancel_sql(app: &mut App, state: &mut ExerciseState) {
 fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str) -> Option<Nav> {
     // Over the hints or the solution, ↑↓ scroll the panel instead; but a
     // quiz shows its options above its hints, so they stay its to choose.
-    let quiz = matches!(state.work, Work::Quiz { .. });
+    let quiz = state.on_list();
     let moves_rows = state.panel == Panel::Step || (quiz && state.panel == Panel::Hints);
     // A design's knobs and a break's schedule are not drawn over the hints
     // or the solution: an editing key first brings them back, changing
@@ -858,7 +851,23 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
         return Some(Nav::Stay);
     }
     let edited = match &mut state.work {
-        Work::Mark | Work::Predict { .. } => false,
+        Work::Items { cursor } if quiz => {
+            let count = state.screen.items.len();
+            match list_key(cursor, count, message, moves_rows) {
+                None => false,
+                Some(false) => true,
+                Some(true) => {
+                    // The choice is the option shown there, by its authored
+                    // index; no option there: nothing is chosen, the options
+                    // are on screen already (rows move), the panel stays.
+                    if let Some(item) = state.screen.items.get(*cursor).map(|i| i.index) {
+                        choose(app, state, item, None);
+                    }
+                    true
+                }
+            }
+        }
+        Work::Items { .. } => false,
         Work::Sql(work) => edit_sql(work, message),
         Work::Editor(work) if message == Message::OpenTimeline => {
             return Some(match work.kind {
@@ -869,12 +878,6 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
         Work::Editor(_) => {
             return edit_answer(app, state, message, moves_rows).then_some(Nav::Stay);
         }
-        Work::Quiz {
-            multiple,
-            order,
-            cursor,
-            chosen,
-        } => edit_quiz(*multiple, order, cursor, chosen, message, moves_rows),
     };
     if !edited {
         return None;
@@ -901,17 +904,11 @@ fn edit_sql(work: &mut SqlWork, message: Message) -> bool {
     true
 }
 
-/// A quiz's edit: move between the options or choose one (`multiple`:
-/// toggle it). `false`: the message is not one.
-fn edit_quiz(
-    multiple: bool,
-    order: &[usize],
-    cursor: &mut usize,
-    chosen: &mut BTreeSet<usize>,
-    message: Message,
-    moves_rows: bool,
-) -> bool {
-    let count = order.len();
+/// A quiz's list keys over its `count` options: the cursor moved
+/// (`Some(false)`), or the option at the cursor to be chosen
+/// (`Some(true)`: the session toggles it, or chooses it alone). `None`:
+/// the message is not one.
+fn list_key(cursor: &mut usize, count: usize, message: Message, moves_rows: bool) -> Option<bool> {
     match message {
         // Over the worked solution the options are not on screen: an
         // option key first brings them back, choosing nothing blind.
@@ -924,28 +921,14 @@ fn edit_quiz(
         Message::NextItem | Message::PrevItem => {
             *cursor = wrap(*cursor, count, message == Message::NextItem);
         }
-        Message::Choose | Message::ChooseAt(_) => {
-            if let Message::ChooseAt(at) = message {
-                *cursor = usize::from(at);
-            }
-            // The choice is the option shown there, by its authored index.
-            let Some(&option) = order.get(*cursor) else {
-                // No option there: nothing is chosen; the options are on
-                // screen already (rows move), so the panel stays as it is.
-                return true;
-            };
-            if multiple {
-                if !chosen.remove(&option) {
-                    chosen.insert(option);
-                }
-            } else {
-                chosen.clear();
-                chosen.insert(option);
-            }
+        Message::Choose => return Some(true),
+        Message::ChooseAt(at) => {
+            *cursor = usize::from(at);
+            return Some(true);
         }
-        _ => return false,
+        _ => return None,
     }
-    true
+    Some(false)
 }
 
 /// The position after (or before) `at` among `count`, wrapping around.

@@ -65,9 +65,7 @@ fn panel_title(app: &App, state: &ExerciseState, exercise: &Exercise) -> String 
             .map(|solution| solution.head.clone())
             .unwrap_or_default(),
         Panel::Step => match &state.work {
-            Work::Mark | Work::Predict { .. } | Work::Quiz { .. } => {
-                items::items_title(state, lang)
-            }
+            Work::Items { .. } => items::items_title(state, lang),
             Work::Editor(work) if work.kind == EditorKind::Design => {
                 words::DESIGN_PANEL_TITLE.get(lang).to_owned()
             }
@@ -121,7 +119,7 @@ fn hints_panel(app: &App, state: &ExerciseState, width: usize) -> PanelText {
     prose(&mut lines, &more, width, theme.dim(), theme);
     // A quiz keeps its options under its hints: the option keys still act,
     // so what they act on stays in sight.
-    if let Work::Quiz { .. } = &state.work {
+    if state.on_list() {
         lines.push(Line::default());
         let options = items::items_panel(state, lang, width, theme);
         let focus = options.focus.map(|f| f + lines.len());
@@ -146,7 +144,7 @@ fn solution_lines(app: &App, state: &ExerciseState, width: usize) -> Vec<Line<'s
         prose(&mut lines, &said, width, theme.plain(), theme);
     }
     match &state.work {
-        Work::Mark | Work::Predict { .. } | Work::Quiz { .. } => {
+        Work::Items { .. } => {
             lines.extend(items::items_solution(state, solution, lang, width, theme));
         }
         Work::Editor(work) if work.kind == EditorKind::Design => {
@@ -191,9 +189,7 @@ fn step_panel(
     theme: Theme,
 ) -> PanelText {
     match &state.work {
-        Work::Mark | Work::Predict { .. } | Work::Quiz { .. } => {
-            items::items_panel(state, lang, width, theme)
-        }
+        Work::Items { .. } => items::items_panel(state, lang, width, theme),
         Work::Editor(work) => answer::editor_step(state, work, revealed, lang, width, theme),
         Work::Sql(work) => answer::sql_step(state, work, lang, width, theme),
     }

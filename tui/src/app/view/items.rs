@@ -225,7 +225,7 @@ fn list_panel(
     theme: Theme,
 ) -> PanelText {
     let cursor = match &state.work {
-        Work::Quiz { cursor, .. } => *cursor,
+        Work::Items { cursor } => *cursor,
         _ => 0,
     };
     let mut lines = Vec::new();

@@ -249,7 +249,7 @@ fn timeline_help(app: &App, lines: &mut Vec<Line<'static>>, inner_width: usize) 
             .collect();
         let predict = words::predict_help(&keys, lang);
         let said = match &state.work {
-            Work::Predict { .. } => predict.as_str(),
+            Work::Items { .. } if state.sets_each() => predict.as_str(),
             Work::Editor(_) => words::HELP_BREAK_TIMELINE.get(lang),
             _ => words::HELP_MARK_TIMELINE.get(lang),
         };
@@ -273,7 +273,7 @@ fn exercise_help(
         Work::Editor(work) if work.kind == EditorKind::Design => Some(words::HELP_DESIGN.get(lang)),
         Work::Editor(_) => Some(words::HELP_SCHEDULE.get(lang)),
         Work::Sql(_) => Some(words::HELP_SQL.get(lang)),
-        Work::Quiz { .. } => Some(words::HELP_QUIZ.get(lang)),
+        Work::Items { .. } if state.on_list() => Some(words::HELP_QUIZ.get(lang)),
         _ => None,
     };
     if let Some(said) = said {
