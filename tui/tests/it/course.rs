@@ -123,7 +123,11 @@ fn grade_reports_every_answer_computed_by_the_simulator() {
         "en",
     ]));
     assert!(table.contains("Ada: 3 of 4 answers correct"), "{table}");
-    assert!(table.contains("Missed"), "{table}");
+    // The missed step is named, with why it had to be refused.
+    assert!(
+        table.contains("✗ step") && table.contains("It had to be refused"),
+        "{table}"
+    );
 }
 
 #[test]
