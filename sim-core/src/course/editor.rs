@@ -460,7 +460,10 @@ fn target_row(
     EditorRow {
         label,
         fields: vec![field],
-        detail: offer.map(|o| format!("{}: {}", kind.title(lang), o.cost_words(lang))),
+        detail: offer.map(|o| {
+            let sep = crate::words::shared::LABEL_SEP.get(lang);
+            format!("{}{sep}{}", kind.title(lang), o.cost_words(lang))
+        }),
         about: Some(kind.about(lang).to_owned()),
     }
 }
@@ -789,22 +792,23 @@ fn schedule_world(shell: &Scenario, violation: Option<ViolationKind>, lang: Lang
         if names.is_empty() {
             "—".to_owned()
         } else {
-            names.join(", ")
+            names.join(lang.pick(", ", "、"))
         }
     };
+    let sep = crate::words::shared::LABEL_SEP.get(lang);
     let mut parts = vec![
         format!(
-            "{}: {}",
+            "{}{sep}{}",
             step_field_label("worker", lang),
             join(shell.workers.iter().map(|w| w.id.as_str()).collect())
         ),
         format!(
-            "{}: {}",
+            "{}{sep}{}",
             step_field_label("target", lang),
             join(shell.targets.iter().map(|t| t.id.as_str()).collect())
         ),
         format!(
-            "{}: {}",
+            "{}{sep}{}",
             step_field_label("job", lang),
             join(shell.jobs.iter().map(String::as_str).collect())
         ),

@@ -2386,21 +2386,34 @@ fn a_reopened_exercise_shows_the_answer_as_left() {
     assert_eq!(marked(&h), marks, "the mark is back");
 }
 
-/// Over the hints, a design's knobs are not drawn: → brings them back and
-/// turns nothing.
+/// Over the hints a design's knobs stay drawn, under them: → turns the
+/// knob and the hints stay open. A knob the page keys scrolled out of view
+/// is not turned blind: → first brings it back, the next → turns it.
 #[test]
 fn design_keys_never_turn_a_hidden_knob() {
-    let (mut h, _, _) = open_kind("design", 80, 24);
+    let (mut h, _, _) = open_kind("design", 80, 16);
     let start = values(&h.exercise().screen);
     h.char('h');
     assert_eq!(h.exercise().panel, super::model::Panel::Hints);
     h.key(KeyCode::Right);
-    assert_eq!(values(&h.exercise().screen), start, "nothing turned blind");
-    assert_eq!(h.exercise().panel, super::model::Panel::Step);
+    let turned = values(&h.exercise().screen);
+    assert_ne!(turned, start, "in sight under the hints, → turns it");
+    assert_eq!(h.exercise().panel, super::model::Panel::Hints);
+    for _ in 0..6 {
+        h.key(KeyCode::PageDown);
+    }
+    let scrolled = h.exercise().panel_scroll;
+    assert!(scrolled > 0, "the panel scrolled:\n{}", h.render());
+    h.key(KeyCode::Right);
+    assert_eq!(values(&h.exercise().screen), turned, "nothing turned blind");
+    assert!(
+        h.exercise().panel_scroll < scrolled,
+        "the knob came back into view"
+    );
     h.key(KeyCode::Right);
     assert_ne!(
         values(&h.exercise().screen),
-        start,
+        turned,
         "now in sight, → turns it"
     );
 }

@@ -651,9 +651,11 @@ fn hint(app: &mut App, state: &mut ExerciseState) {
         }
     }
     state.panel = Panel::Hints;
-    // The newest hint is last; a quiz's options follow its hints, so there
-    // the panel starts at the top and scrolls only to keep the option in view.
-    state.panel_scroll = if state.on_list() { 0 } else { u16::MAX };
+    // The newest hint is last; a quiz's options and an editor follow the
+    // hints, so there the panel starts at the top and scrolls only to keep
+    // the option, knob or step in view.
+    let under_hints = state.on_list() || matches!(state.work, Work::Editor(_));
+    state.panel_scroll = if under_hints { 0 } else { u16::MAX };
 }
 
 /// The worked solution on its panel, once the session opens it (after a
@@ -830,12 +832,14 @@ fn cancel_sql(app: &mut App, state: &mut ExerciseState) {
 /// of them, so the shared keys (hints, scrolling) apply.
 fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str) -> Option<Nav> {
     // Over the hints or the solution, ↑↓ scroll the panel instead; but a
-    // quiz shows its options above its hints, so they stay its to choose.
+    // quiz shows its options under its hints, and a design or a break its
+    // editor, so they stay theirs to choose.
     let quiz = state.on_list();
-    let moves_rows = state.panel == Panel::Step || (quiz && state.panel == Panel::Hints);
-    // A design's knobs and a break's schedule are not drawn over the hints
-    // or the solution: an editing key first brings them back, changing
-    // nothing unseen.
+    let under_hints = quiz || matches!(state.work, Work::Editor(_));
+    let moves_rows = state.panel == Panel::Step || (under_hints && state.panel == Panel::Hints);
+    // A design's knobs and a break's schedule are not drawn over the
+    // solution: an editing key first brings them back, changing nothing
+    // unseen.
     let edits = matches!(
         message,
         Message::Adjust { .. }
@@ -848,6 +852,13 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
     if edits && !moves_rows && matches!(state.work, Work::Editor(_)) {
         state.panel = Panel::Step;
         state.panel_scroll = 0;
+        return Some(Nav::Stay);
+    }
+    // Nor is a knob or step turned that the page keys scrolled out of
+    // view: the first editing key brings it back into view.
+    let shown = measure::exercise_panel_follow(app, state);
+    if edits && matches!(state.work, Work::Editor(_)) && shown != state.panel_scroll {
+        state.panel_scroll = shown;
         return Some(Nav::Stay);
     }
     let edited = match &mut state.work {
@@ -882,8 +893,8 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
     if !edited {
         return None;
     }
-    // A quiz keeps its hints open beside the options it is answering.
-    if !(quiz && state.panel == Panel::Hints) {
+    // A quiz or an editor keeps its hints open above what it is answering.
+    if !(under_hints && state.panel == Panel::Hints) {
         state.panel = Panel::Step;
     }
     Some(Nav::Stay)

@@ -117,16 +117,20 @@ fn hints_panel(app: &App, state: &ExerciseState, width: usize) -> PanelText {
         state.screen.hint_button.clone()
     };
     prose(&mut lines, &more, width, theme.dim(), theme);
-    // A quiz keeps its options under its hints: the option keys still act,
-    // so what they act on stays in sight.
-    if state.on_list() {
-        lines.push(Line::default());
-        let options = items::items_panel(state, lang, width, theme);
-        let focus = options.focus.map(|f| f + lines.len());
-        lines.extend(options.lines);
-        return PanelText { lines, focus };
-    }
-    PanelText { lines, focus: None }
+    // A quiz keeps its options under its hints, and a design or break its
+    // editor: their keys still act, so what they act on stays in sight.
+    let below = match &state.work {
+        Work::Items { .. } if state.on_list() => items::items_panel(state, lang, width, theme),
+        Work::Editor(work) => {
+            let revealed = reveal(state).shows_verdicts();
+            answer::editor_step(state, work, revealed, lang, width, theme)
+        }
+        _ => return PanelText { lines, focus: None },
+    };
+    lines.push(Line::default());
+    let focus = below.focus.map(|f| f + lines.len());
+    lines.extend(below.lines);
+    PanelText { lines, focus }
 }
 
 /// The worked solution as the session shows it: its head, the takeaway,
