@@ -233,6 +233,8 @@ test('lesson 1: the mark exercise by clicks, language switch, progress kept afte
   const { page } = session;
   const exercise = page.locator('.exercise.kind-mark').first();
   await exercise.scrollIntoViewIfNeeded();
+  // The timeline's help line says what Space or Enter does on a step here.
+  assert.match(await exercise.locator('.timeline .help, p.help').first().textContent(), /Space or Enter marks the step/);
   // The solution stays closed before an attempt.
   assert.equal(await exercise.getByRole('button', { name: 'Show the solution' }).isDisabled(), true);
   await exercise.getByRole('button', { name: /Show a hint/ }).click();

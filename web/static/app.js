@@ -520,7 +520,7 @@ function itemsExercise(lesson, exercise, body, { submit, act }) {
       const said = data ? `${item.label}${t('labelSep')}${data.steps[item.index]?.narration ?? ''}` : `${position + 1}. ${item.text}`;
       list.append(h('li', {}, control, ' ', h('label', { for: id }, inline(said)), marks.get(item.index)));
     });
-    timeline = data && renderTimeline(data, { extra: rows(), onActivate: activate, initial: timeline ? timeline.current() : 0 });
+    timeline = data && renderTimeline(data, { extra: rows(), onActivate: activate, help: choosing.timeline_help, initial: timeline ? timeline.current() : 0 });
     clear(body).append(...[timeline?.element, h('p', {}, choosing.prompt), list,
       h('button', { type: 'button', class: 'primary', onclick: () => submit() }, t('submit'))].filter(Boolean));
   };

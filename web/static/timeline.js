@@ -48,10 +48,13 @@ function laneGeometry(data, extraRows) {
  *
  * options.extra: rows under the lanes, `{ label, cells: Map(step → {text, cls}) }`
  * options.onActivate(index): a step was clicked or chosen with Space/Enter
+ * options.help: the help line, saying what that does (default: moving only)
  * options.onSelect(index): the cursor moved
  */
 export function renderTimeline(data, options = {}) {
   const steps = data.steps;
+  // What Space or Enter on a step does, where a step is an answer's.
+  const help = options.help ?? t('timelineHelp');
   let extraRows = options.extra ?? [];
   const geometry = laneGeometry(data, extraRows);
   const lanes = geometry.lanes;
@@ -230,7 +233,7 @@ export function renderTimeline(data, options = {}) {
 
   const frame = h('div', {
     class: 'timeline', tabindex: 0, role: 'group',
-    'aria-label': `${t('timeline')}: ${data.title}. ${t('timelineHelp')}`,
+    'aria-label': `${t('timeline')}: ${data.title}. ${help}`,
     onkeydown: (event) => {
       const keys = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: steps.length - 1 };
       if (event.key in keys) { event.preventDefault(); select(keys[event.key]); }
@@ -247,7 +250,7 @@ export function renderTimeline(data, options = {}) {
   const element = h('section', { class: 'timeline-block', 'aria-label': data.title },
     h('h4', { class: 'timeline-title' }, data.title),
     data.description ? h('p', { class: 'timeline-description' }, inline(data.description)) : null,
-    frame, legend, h('p', { class: 'help' }, t('timelineHelp')), controls, live, trip, note, sqlBox, table, verdictLine,
+    frame, legend, h('p', { class: 'help' }, help), controls, live, trip, note, sqlBox, table, verdictLine,
     h('details', { class: 'narration-block', open: options.openNarration ? true : null },
       h('summary', {}, t('narration')), narrationList));
 

@@ -182,6 +182,9 @@ pub struct Choosing {
     /// An item's reason tells its whole step (a prediction's does):
     /// beside it only the step's note is left to say.
     pub why_tells_step: bool,
+    /// The page timeline's help line where its steps are items: what a
+    /// click, Space or Enter on one does (`None`: not on a timeline).
+    pub timeline_help: Option<String>,
 }
 
 /// How items are chosen; the answer is made accordingly.

@@ -300,5 +300,12 @@ pub(crate) fn mark_choosing(lang: Lang) -> Choosing {
             .pick("Not a step to judge here", "这一步不需要判断")
             .to_owned(),
         why_tells_step: false,
+        timeline_help: Some(
+            lang.pick(
+                "Click a step or use ← → (Home, End) when the timeline has focus; Space or Enter marks the step, or takes the mark off.",
+                "点击某一步，或在时间线获得焦点时使用 ← →（Home、End）；按空格或 Enter 标记这一步，或取消标记。",
+            )
+            .to_owned(),
+        ),
     }
 }

@@ -184,5 +184,12 @@ pub(crate) fn predict_choosing(lang: Lang) -> Choosing {
             .pick("Not a step to predict", "这一步不需要预测")
             .to_owned(),
         why_tells_step: true,
+        timeline_help: Some(
+            lang.pick(
+                "Click a step or use ← → (Home, End) when the timeline has focus; Space or Enter takes you to the step's prediction.",
+                "点击某一步，或在时间线获得焦点时使用 ← →（Home、End）；按空格或 Enter 跳到这一步的预测。",
+            )
+            .to_owned(),
+        ),
     }
 }

@@ -285,5 +285,6 @@ pub(crate) fn quiz_choosing(multiple: bool, lang: Lang) -> Choosing {
         unchosen: String::new(),
         not_an_item: String::new(),
         why_tells_step: false,
+        timeline_help: None,
     }
 }
