@@ -28,6 +28,17 @@ impl Words {
     }
 }
 
+/// A catalogue entry as text held in both languages, for what carries a
+/// [`Text`](crate::Text) (a scenario's title).
+impl From<Words> for crate::Text {
+    fn from(words: Words) -> crate::Text {
+        crate::Text {
+            en: words.en.to_owned(),
+            zh: words.zh.to_owned(),
+        }
+    }
+}
+
 /// Named [`Words`], each `NAME = "English", "中文";`, and `ALL`, every one
 /// of them by name, so a test can check them all without a list kept by
 /// hand.
@@ -571,9 +582,18 @@ mod tests {
             }
         }
         for lang in Lang::ALL {
+            let stop = lang.pick('.', '。');
             for legend in [&["C claim".to_owned()][..], &[]] {
                 let said = terminal::steps_legend(legend, lang);
-                let stop = lang.pick('.', '。');
+                assert!(said.ends_with(stop), "{said:?}");
+            }
+            // The texts with places to fill that are sentences.
+            for said in [
+                terminal::progress_unreadable("progress.json", "why", lang),
+                terminal::progress_kept_as("progress.json.bad-1", "dir", lang),
+                terminal::progress_not_moved_aside("error", lang),
+                terminal::farewell_pending("path", lang),
+            ] {
                 assert!(said.ends_with(stop), "{said:?}");
             }
         }

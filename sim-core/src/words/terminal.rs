@@ -195,7 +195,7 @@ catalogue! {
         "用户";
     SANDBOX_EMPTY_SCENARIO = "This scenario has no steps.",
         "这个场景没有步骤。";
-    SANDBOX_NOTE_LABEL = "Note: ",
+    STEP_NOTE_LABEL = "Note: ",
         "注：";
     SANDBOX_TITLE = "timeline · design",
         "时间线 · 设计";
@@ -210,6 +210,64 @@ catalogue! {
     EXPLORER_CANCELLING_SEARCH = "Cancelling the search…", "正在取消搜索……";
     EXPLORER_NOTHING_TO_PLAY = "No counterexample to play: the design held.",
         "没有反例可以播放：这个设计守住了。";
+
+    // Said on the footer, answering a key.
+    SQL_WAIT_FOR_RUN = "SQLite is running your statements: Esc cancels.",
+        "SQLite 正在运行你的语句：按 Esc 取消。";
+    FIRST_SCREEN = "This is the first screen: q quits.",
+        "这是第一个界面：按 q 退出。";
+    LESSON_LAST_PAGE = "This is the last page of the lesson.",
+        "这是本课的最后一页。";
+    PAGE_HAS_NO_TIMELINE = "This page has no timeline.",
+        "这一页没有时间线。";
+    NO_STEP_TO_PREDICT = "No step is asked about.",
+        "没有要预测的步骤。";
+    NO_STEP_TO_MARK = "No step can be marked.",
+        "没有可以标记的步骤。";
+    ONLY_CIRCLED_STEPS_MARKED = "Only ○ steps can be marked; Tab jumps to the next.",
+        "只有 ○ 步骤可以标记；按 Tab 跳到下一个。";
+    STEP_NOT_TO_PREDICT = "This step is not asked about; Tab jumps to the next ? step.",
+        "这一步不需要预测；按 Tab 跳到下一个 ? 步骤。";
+    LAST_HINT_TRY_AN_ANSWER = "That was the last hint. Now try an answer.",
+        "这是最后一条提示。试着作答吧。";
+    LAST_HINT_SEE_SOLUTION = "That was the last hint; s shows the worked solution.",
+        "这是最后一条提示；按 s 查看参考解答。";
+    SQL_RUN_STARTED = "Running your statements on SQLite… Esc cancels.",
+        "正在 SQLite 上运行你的语句…… 按 Esc 取消。";
+    SQL_CANCELLING_RUN = "Cancelling the run…",
+        "正在取消运行……";
+    SCHEDULE_FULL = "The schedule is full.",
+        "调度已满。";
+    NO_COUNTEREXAMPLE_YET = "No counterexample: submit a design the explorers break first.",
+        "没有反例：先提交一个被探索器攻破的设计。";
+    // The title of the counterexample's timeline: what it is to the
+    // learner, not the preset the explorer matched.
+    COUNTEREXAMPLE_TO_YOUR_DESIGN = "A counterexample to your design",
+        "你的设计的一个反例";
+
+    // An exercise's items: a step on the timeline, a list of options.
+    YOUR_CALL = "your call",
+        "由你预测";
+    LIST_KEYS_ONE = "A number or ↑↓ and Space: choose (one) · Enter submit",
+        "数字键或 ↑↓ 加空格：选择（单选） · Enter 提交";
+    LIST_KEYS_ANY = "A number or ↑↓ and Space: choose or unchoose (any number) · Enter submit",
+        "数字键或 ↑↓ 加空格：选中或取消（可多选） · Enter 提交";
+    LAST_TRY_ROW = "last try",
+        "上次";
+    SOLUTION_KEY_ROW = "key",
+        "答案";
+
+    // The progress file's notices, their paragraphs.
+    PROGRESS_STARTS_FRESH = "You start with fresh progress; nothing was deleted.",
+        "你将从新的进度开始；没有删除任何东西。";
+    PROGRESS_NO_HOME = "fencelab found no home directory to keep your progress in.",
+        "fencelab 找不到可以保存进度的主目录。";
+    PROGRESS_CHOOSE_DATA_DIR = "Start it with --data-dir DIR to choose a folder.",
+        "用 --data-dir DIR 启动，选一个文件夹。";
+
+    // Said on stderr when the lessons cannot be opened.
+    LESSONS_NOT_A_FOLDER = "fencelab: --lessons names a folder of lesson files; without it, the course built into fencelab opens",
+        "fencelab：--lessons 应指向存放课程文件的文件夹；不加它则打开 fencelab 内置的课程";
 
     // The explorer's help, a paragraph each.
     EXPLORER_HELP_WHAT = "The explorer: an adversarial scheduler tries the interleavings of the chosen design — which worker moves next, when time passes (a paused worker), when the user cancels.",
@@ -366,5 +424,108 @@ pub fn continue_at(lesson: u32, title: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("Continue: lesson {lesson} · {title}"),
         Lang::Zh => format!("继续：第 {lesson} 课 · {title}"),
+    }
+}
+
+/// A lesson by its number, as a timeline opened from it names its source.
+pub fn lesson_label(lesson: u32, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("lesson {lesson}"),
+        Lang::Zh => format!("第 {lesson} 课"),
+    }
+}
+
+/// Why the worked solution cannot be shown.
+pub fn no_worked_solution(why: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("No worked solution: {why}"),
+        Lang::Zh => format!("没有参考解答：{why}"),
+    }
+}
+
+/// Why a schedule cannot be handed in or opened on its timeline.
+pub fn schedule_cannot_run(why: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("This schedule cannot run: {why}"),
+        Lang::Zh => format!("这个调度无法运行：{why}"),
+    }
+}
+
+/// Why an answer was not graded.
+pub fn could_not_grade(why: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Could not grade: {why}"),
+        Lang::Zh => format!("无法评分：{why}"),
+    }
+}
+
+/// A step's choice and the keys that change it.
+pub fn choice_and_keys(choice: &str, letters: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{choice} · {letters} changes it"),
+        Lang::Zh => format!("{choice} · 按 {letters} 修改"),
+    }
+}
+
+/// A step that is no item, and how to reach the next one (marked `blank`).
+pub fn not_an_item(said: &str, blank: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{said} · Tab jumps to the next {blank}"),
+        Lang::Zh => format!("{said} · 按 Tab 跳到下一个 {blank}"),
+    }
+}
+
+/// A progress file that could not be read as progress, and why.
+pub fn progress_unreadable(file: &str, why: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("fencelab could not read {file}: {why}."),
+        Lang::Zh => format!("fencelab 无法读取 {file}：{why}。"),
+    }
+}
+
+/// Where the unreadable progress file was kept.
+pub fn progress_kept_as(kept: &str, dir: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("The file is kept, untouched, as {kept} in {dir}."),
+        Lang::Zh => format!("这个文件原样保留为 {dir} 中的 {kept}。"),
+    }
+}
+
+/// Why the unreadable progress file could not be moved aside.
+pub fn progress_not_moved_aside(error: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Moving it aside failed too ({error})."),
+        Lang::Zh => format!("把它移到一边也失败了（{error}）。"),
+    }
+}
+
+/// The footer when a save failed, in the system's words.
+pub fn progress_save_failed(error: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Progress not saved: {error}"),
+        Lang::Zh => format!("进度没有保存：{error}"),
+    }
+}
+
+/// The last word on the way out when the last save failed.
+pub fn farewell_not_saved(error: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("fencelab: progress not saved: {error}"),
+        Lang::Zh => format!("fencelab：进度没有保存：{error}"),
+    }
+}
+
+/// The last word on the way out when the progress waits in a file of its
+/// own for the next start.
+pub fn farewell_pending(path: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "fencelab: another fencelab was using the same data folder, so your progress \
+             is kept in {path}; it is merged into progress.json when fencelab next starts."
+        ),
+        Lang::Zh => format!(
+            "fencelab：另一个 fencelab 正在使用同一数据文件夹，你的进度已保存在 {path}；\
+             下次启动 fencelab 时会合并进 progress.json。"
+        ),
     }
 }

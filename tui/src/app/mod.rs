@@ -104,13 +104,8 @@ pub(crate) fn open(launch: &Launch, lang: sim_core::Lang) -> Result<Opened, Exit
             Err(mut problems) => {
                 if matches!(lessons, crate::course_cmd::LessonSource::Folder(dir) if !dir.is_dir())
                 {
-                    problems.push(
-                        lang.pick(
-                            "fencelab: --lessons names a folder of lesson files; without it, the course built into fencelab opens",
-                            "fencelab：--lessons 应指向存放课程文件的文件夹；不加它则打开 fencelab 内置的课程",
-                        )
-                        .to_owned(),
-                    );
+                    let said = sim_core::words::terminal::LESSONS_NOT_A_FOLDER;
+                    problems.push(said.get(lang).to_owned());
                 }
                 complain(&problems);
                 Err(ExitCode::from(EXIT_BAD_INPUT))

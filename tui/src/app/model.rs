@@ -3,6 +3,7 @@
 //! draws it; nothing else touches it.
 
 use sim_core::Lang;
+use sim_core::words::Words;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -617,11 +618,8 @@ impl App {
     }
 
     /// Answers the last key on the footer, in the learner's language.
-    pub(crate) fn say(&mut self, en: impl Into<String>, zh: impl Into<String>) {
-        self.status = Some(match self.lang() {
-            Lang::En => en.into(),
-            Lang::Zh => zh.into(),
-        });
+    pub(crate) fn say(&mut self, said: impl Said) {
+        self.status = Some(said.in_lang(self.lang()));
     }
 
     pub(crate) fn lang(&self) -> Lang {
@@ -773,5 +771,30 @@ impl App {
             Screen::Exercise(state) => state.shown_timeline().is_some_and(|t| t.playing),
             _ => false,
         }
+    }
+}
+
+/// What the footer is told ([`App::say`]): a catalogue entry, taken in the
+/// learner's language, or a text already made in it (a catalogue
+/// function's, a session's message).
+pub(crate) trait Said {
+    fn in_lang(self, lang: Lang) -> String;
+}
+
+impl Said for Words {
+    fn in_lang(self, lang: Lang) -> String {
+        self.get(lang).to_owned()
+    }
+}
+
+impl Said for String {
+    fn in_lang(self, _: Lang) -> String {
+        self
+    }
+}
+
+impl Said for &str {
+    fn in_lang(self, _: Lang) -> String {
+        self.to_owned()
     }
 }

@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use sim_core::Lang;
-use sim_core::course::{PROGRESS_VERSION, Progress, ProgressError};
+use sim_core::course::{Progress, ProgressError};
 
 /// A message the learner must see and dismiss, said in the app's language
 /// when it is drawn (the learner may switch it while the notice is up).
@@ -90,56 +90,26 @@ impl Notice {
     /// The notice's paragraphs.
     pub(crate) fn lines(&self, lang: Lang) -> Vec<String> {
         let not_saved = words::PROGRESS_NOT_SAVED_THIS_TIME.get(lang).to_owned();
-        match (self, lang) {
-            (Notice::KeptAside { why, kept, dir }, Lang::En) => vec![
-                format!("fencelab could not read progress.json: {why}."),
-                format!("The file is kept, untouched, as {kept} in {dir}."),
-                "You start with fresh progress; nothing was deleted.".to_owned(),
+        match self {
+            Notice::KeptAside { why, kept, dir } => vec![
+                words::progress_unreadable("progress.json", &why.message(lang), lang),
+                words::progress_kept_as(kept, dir, lang),
+                words::PROGRESS_STARTS_FRESH.get(lang).to_owned(),
             ],
-            (Notice::KeptAside { why, kept, dir }, Lang::Zh) => vec![
-                format!(
-                    "fencelab 无法读取 progress.json：{}。",
-                    progress_error_zh(why)
-                ),
-                format!("这个文件原样保留为 {dir} 中的 {kept}。"),
-                "你将从新的进度开始；没有删除任何东西。".to_owned(),
-            ],
-            (Notice::Unreadable { path, error }, Lang::En) => {
-                vec![format!("{}.", error.line(path, lang)), not_saved]
-            }
-            (Notice::Unreadable { path, error }, Lang::Zh) => {
-                vec![format!("{}。", error.line(path, lang)), not_saved]
-            }
-            (Notice::NotMovedAside { path, why, error }, Lang::En) => vec![
-                format!("fencelab could not read {path}: {why}."),
-                format!("Moving it aside failed too ({error})."),
+            Notice::Unreadable { path, error } => vec![
+                format!("{}{}", error.line(path, lang), words::FULL_STOP.get(lang)),
                 not_saved,
             ],
-            (Notice::NotMovedAside { path, why, error }, Lang::Zh) => vec![
-                format!("fencelab 无法读取 {path}：{}。", progress_error_zh(why)),
-                format!("把它移到一边也失败了（{error}）。"),
+            Notice::NotMovedAside { path, why, error } => vec![
+                words::progress_unreadable(path, &why.message(lang), lang),
+                words::progress_not_moved_aside(error, lang),
                 not_saved,
             ],
-            (Notice::NoHome, Lang::En) => vec![
-                "fencelab found no home directory to keep your progress in.".to_owned(),
-                "Start it with --data-dir DIR to choose a folder.".to_owned(),
-            ],
-            (Notice::NoHome, Lang::Zh) => vec![
-                "fencelab 找不到可以保存进度的主目录。".to_owned(),
-                "用 --data-dir DIR 启动，选一个文件夹。".to_owned(),
+            Notice::NoHome => vec![
+                words::PROGRESS_NO_HOME.get(lang).to_owned(),
+                words::PROGRESS_CHOOSE_DATA_DIR.get(lang).to_owned(),
             ],
         }
-    }
-}
-
-/// [`ProgressError`] in Chinese (its `Display` is English; the parser's own
-/// detail stays as the parser wrote it).
-fn progress_error_zh(error: &ProgressError) -> String {
-    match error {
-        ProgressError::Corrupt(why) => format!("进度记录已损坏：{why}"),
-        ProgressError::Newer(version) => format!(
-            "进度记录的版本是 {version}，比这个 fencelab 能理解的版本（{PROGRESS_VERSION}）更新"
-        ),
     }
 }
 

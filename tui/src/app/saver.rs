@@ -90,22 +90,12 @@ pub(crate) enum Ending {
 impl Ending {
     /// What to tell the learner once the terminal is given back, if anything.
     pub(crate) fn farewell(&self, lang: Lang) -> Option<String> {
-        match (self, lang) {
-            (Ending::Nothing | Ending::Saved, _) => None,
-            (Ending::Pending(path), Lang::En) => Some(format!(
-                "fencelab: another fencelab was using the same data folder, so your progress \
-                 is kept in {}; it is merged into progress.json when fencelab next starts.",
-                path.display()
-            )),
-            (Ending::Pending(path), Lang::Zh) => Some(format!(
-                "fencelab：另一个 fencelab 正在使用同一数据文件夹，你的进度已保存在 {}；\
-                 下次启动 fencelab 时会合并进 progress.json。",
-                path.display()
-            )),
-            (Ending::Failed(error), Lang::En) => {
-                Some(format!("fencelab: progress not saved: {error}"))
+        match self {
+            Ending::Nothing | Ending::Saved => None,
+            Ending::Pending(path) => {
+                Some(words::farewell_pending(&path.display().to_string(), lang))
             }
-            (Ending::Failed(error), Lang::Zh) => Some(format!("fencelab：进度没有保存：{error}")),
+            Ending::Failed(error) => Some(words::farewell_not_saved(error, lang)),
         }
     }
 }
@@ -163,10 +153,7 @@ impl Saving {
                 }
                 Report::Failed(error) => {
                     self.in_flight = false;
-                    app.say(
-                        format!("Progress not saved: {error}"),
-                        format!("进度没有保存：{error}"),
-                    );
+                    app.say(words::progress_save_failed(&error, app.lang()));
                 }
                 Report::Finished(_) => {}
             }

@@ -78,8 +78,7 @@ pub(crate) fn receive(app: &mut App, done: SqlDone) {
             work.running = None;
         }
         if done.cancelled {
-            let said = words::SQL_CANCELLED;
-            app.say(said.en, said.zh);
+            app.say(words::SQL_CANCELLED);
         } else {
             super::update::grade_sql_run(app, &mut state, done.run);
         }

@@ -61,8 +61,7 @@ pub(crate) fn update(app: &mut App, state: &mut ExplorerState, message: Message)
                     *cancelling = true;
                     app.outbox.push(Command::Cancel(*id));
                 }
-                let said = words::EXPLORER_CANCELLING_SEARCH;
-                app.say(said.en, said.zh);
+                app.say(words::EXPLORER_CANCELLING_SEARCH);
             }
         }
         M::OpenTimeline => return open_counterexample(app, state),
@@ -95,8 +94,7 @@ fn open_counterexample(app: &mut App, state: &ExplorerState) -> Option<Screen> {
             })))
         }
         None => {
-            let said = words::EXPLORER_NOTHING_TO_PLAY;
-            app.say(said.en, said.zh);
+            app.say(words::EXPLORER_NOTHING_TO_PLAY);
             None
         }
     }

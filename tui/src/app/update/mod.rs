@@ -6,10 +6,10 @@ pub(crate) mod explorer;
 pub(crate) mod mouse;
 
 use ratatui::crossterm::event::Event;
-use sim_core::Lang;
 use sim_core::course::{
     Act, Answer, CourseError, Edit, EditRefused, EditorKind, FeedbackView, Input, Tone,
 };
+use sim_core::words::terminal as words;
 
 use super::explorer::ExplorerState;
 pub(crate) use super::keys::{Message, message_for_key};
@@ -60,10 +60,7 @@ pub(crate) fn update(app: &mut App, message: Message) {
             | M::Dismiss
     ) || app.help;
     if app.sql_running() && !waits {
-        app.say(
-            "SQLite is running your statements: Esc cancels.",
-            "SQLite 正在运行你的语句：按 Esc 取消。",
-        );
+        app.say(words::SQL_WAIT_FOR_RUN);
         return;
     }
     if app_wide(app, message) {
@@ -150,10 +147,7 @@ fn back(app: &mut App) {
                 .insert((state.lesson, state.exercise), state.work);
         }
     } else {
-        app.say(
-            "This is the first screen: q quits.",
-            "这是第一个界面：按 q 退出。",
-        );
+        app.say(words::FIRST_SCREEN);
     }
 }
 
@@ -195,7 +189,7 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
         }
         Message::Continue => {
             let Some((lesson, exercise)) = app.session.next_unfinished_after(None) else {
-                app.say("Every exercise is solved.", "所有练习都已解决。");
+                app.say(words::ALL_SOLVED);
                 return Nav::Stay;
             };
             state.selected = lesson;
@@ -250,10 +244,7 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
         Message::PrevPage if state.page > 0 => turn_to(app, state, state.page - 1),
         Message::NextPage if state.page + 1 < pages => turn_to(app, state, state.page + 1),
         Message::NextPage => {
-            app.say(
-                "This is the last page of the lesson.",
-                "这是本课的最后一页。",
-            );
+            app.say(words::LESSON_LAST_PAGE);
         }
         Message::Up => state.exercise = state.exercise.saturating_sub(1),
         Message::Down => state.exercise = (state.exercise + 1).min(exercises.saturating_sub(1)),
@@ -296,10 +287,7 @@ fn open_section_timeline(app: &mut App, state: &LessonState) -> Nav {
         .and_then(|s| s.scenario)
         .and_then(|i| lesson.scenarios.get(i))
         .map(|(name, scenario)| (name.clone(), scenario.clone()));
-    let lesson_label = match app.lang() {
-        Lang::En => format!("lesson {}", lesson.order),
-        Lang::Zh => format!("第 {} 课", lesson.order),
-    };
+    let lesson_label = words::lesson_label(lesson.order, app.lang());
     match section_scenario {
         Some((name, scenario)) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
             source: format!("{lesson_label} · {name}"),
@@ -307,7 +295,7 @@ fn open_section_timeline(app: &mut App, state: &LessonState) -> Nav {
             detail_scroll: 0,
         }))),
         None => {
-            app.say("This page has no timeline.", "这一页没有时间线。");
+            app.say(words::PAGE_HAS_NO_TIMELINE);
             Nav::Stay
         }
     }
@@ -373,7 +361,7 @@ fn review(app: &mut App, state: &mut ReviewState, message: Message) -> Nav {
         }
         Message::Continue => {
             let Some((lesson, exercise)) = app.session.next_unfinished_after(None) else {
-                app.say("Every exercise is solved.", "所有练习都已解决。");
+                app.say(words::ALL_SOLVED);
                 return Nav::Stay;
             };
             if let Some(at) = rows.iter().position(|at| *at == (lesson, exercise)) {
@@ -503,10 +491,7 @@ fn exercise_message(app: &mut App, state: &mut ExerciseState, message: Message) 
     let Some((lesson, _)) = app.lesson_exercise(state.lesson, state.exercise) else {
         return Nav::Stay;
     };
-    let lesson_label = match app.lang() {
-        Lang::En => format!("lesson {}", lesson.order),
-        Lang::Zh => format!("第 {} 课", lesson.order),
-    };
+    let lesson_label = words::lesson_label(lesson.order, app.lang());
 
     if let Some(timeline) = state.timeline.as_mut() {
         let before = timeline.cursor;
@@ -576,9 +561,9 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
                         state.panel_scroll = 0;
                     }
                     None if predicts => {
-                        app.say("No step is asked about.", "没有要预测的步骤。");
+                        app.say(words::NO_STEP_TO_PREDICT);
                     }
-                    None => app.say("No step can be marked.", "没有可以标记的步骤。"),
+                    None => app.say(words::NO_STEP_TO_MARK),
                 }
             }
         }
@@ -589,10 +574,7 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
                     choose(app, state, step, None);
                     state.panel = Panel::Step;
                 } else {
-                    app.say(
-                        "Only ○ steps can be marked; Tab jumps to the next.",
-                        "只有 ○ 步骤可以标记；按 Tab 跳到下一个。",
-                    );
+                    app.say(words::ONLY_CIRCLED_STEPS_MARKED);
                 }
             }
         }
@@ -607,10 +589,7 @@ fn on_timeline(app: &mut App, state: &mut ExerciseState, message: Message) {
                     state.panel_scroll = 0;
                     choose(app, state, step, Some(outcome.name()));
                 } else {
-                    app.say(
-                        "This step is not asked about; Tab jumps to the next ? step.",
-                        "这一步不需要预测；按 Tab 跳到下一个 ? 步骤。",
-                    );
+                    app.say(words::STEP_NOT_TO_PREDICT);
                 }
             }
         }
@@ -637,18 +616,13 @@ fn choose(app: &mut App, state: &mut ExerciseState, item: u32, value: Option<&st
 fn hint(app: &mut App, state: &mut ExerciseState) {
     match act(app, state, &Act::Hint) {
         Ok(_) => {}
-        Err(CourseError::NoMoreHints { attempted: false }) => app.say(
-            "That was the last hint. Now try an answer.",
-            "这是最后一条提示。试着作答吧。",
-        ),
-        Err(CourseError::NoMoreHints { attempted: true }) => app.say(
-            "That was the last hint; s shows the worked solution.",
-            "这是最后一条提示；按 s 查看参考解答。",
-        ),
-        Err(other) => {
-            let lang = app.lang();
-            app.status = Some(other.message(lang));
+        Err(CourseError::NoMoreHints { attempted: false }) => {
+            app.say(words::LAST_HINT_TRY_AN_ANSWER);
         }
+        Err(CourseError::NoMoreHints { attempted: true }) => {
+            app.say(words::LAST_HINT_SEE_SOLUTION);
+        }
+        Err(other) => app.say(other.message(app.lang())),
     }
     state.panel = Panel::Hints;
     // The newest hint is last; a quiz's options and an editor follow the
@@ -673,10 +647,8 @@ fn show_solution(app: &mut App, state: &mut ExerciseState) -> bool {
             return false;
         }
         if let Err(why) = act(app, state, &Act::Solution) {
-            app.say(
-                format!("No worked solution: {why}"),
-                format!("没有参考解答：{}", why.message(sim_core::Lang::Zh)),
-            );
+            let lang = app.lang();
+            app.say(words::no_worked_solution(&why.message(lang), lang));
             return false;
         }
     }
@@ -689,10 +661,7 @@ fn show_solution(app: &mut App, state: &mut ExerciseState) -> bool {
 /// records the try. A `sql` answer runs first, off the UI thread.
 fn submit(app: &mut App, state: &mut ExerciseState) {
     if let Some(why) = state.screen.editor.as_ref().and_then(|e| e.problem.clone()) {
-        app.say(
-            format!("This schedule cannot run: {why}"),
-            format!("这个调度无法运行：{why}"),
-        );
+        app.say(words::schedule_cannot_run(&why, app.lang()));
         return;
     }
     if let Work::Sql(work) = &mut state.work
@@ -746,18 +715,12 @@ fn after_hand_in(app: &mut App, state: &mut ExerciseState, handed: Result<(), Co
         // An empty answer: said as it is, nothing was graded or counted.
         // Back on the step panel, where the answer is entered.
         Err(why @ CourseError::Answer(sim_core::course::AnswerError::Empty(_))) => {
-            app.say(
-                format!("✗ {}", why.message(sim_core::Lang::En)),
-                format!("✗ {}", why.message(sim_core::Lang::Zh)),
-            );
+            app.say(format!("✗ {}", why.message(app.lang())));
             state.panel = Panel::Step;
         }
         // Refused by the box: shown by the editor, not graded, not counted.
         Err(CourseError::SqlRefused(refused)) => {
-            app.say(
-                sim_core::sqllab::SlotRefusal::status(&refused, sim_core::Lang::En),
-                sim_core::sqllab::SlotRefusal::status(&refused, sim_core::Lang::Zh),
-            );
+            app.say(sim_core::sqllab::SlotRefusal::status(&refused, app.lang()));
             if let Work::Sql(work) = &mut state.work {
                 if let Some(first) = refused.first()
                     && let Some(at) = work.slots.iter().position(|s| *s == first.slot)
@@ -768,10 +731,10 @@ fn after_hand_in(app: &mut App, state: &mut ExerciseState, handed: Result<(), Co
             }
             state.panel = Panel::Step;
         }
-        Err(why) => app.say(
-            format!("Could not grade: {why}"),
-            format!("无法评分：{}", why.message(sim_core::Lang::Zh)),
-        ),
+        Err(why) => {
+            let lang = app.lang();
+            app.say(words::could_not_grade(&why.message(lang), lang));
+        }
     }
 }
 
@@ -789,10 +752,8 @@ fn start_sql(app: &mut App, work: &mut SqlWork, lesson_id: &str, exercise_id: &s
     let plan = match app.session.sql_plan(lesson_id, exercise_id) {
         Ok(plan) => plan,
         Err(why) => {
-            app.say(
-                format!("Could not grade: {why}"),
-                format!("无法评分：{}", why.message(sim_core::Lang::Zh)),
-            );
+            let lang = app.lang();
+            app.say(words::could_not_grade(&why.message(lang), lang));
             return true;
         }
     };
@@ -808,10 +769,7 @@ fn start_sql(app: &mut App, work: &mut SqlWork, lesson_id: &str, exercise_id: &s
         plan,
         statements,
     }));
-    app.say(
-        "Running your statements on SQLite… Esc cancels.",
-        "正在 SQLite 上运行你的语句…… 按 Esc 取消。",
-    );
+    app.say(words::SQL_RUN_STARTED);
     true
 }
 
@@ -824,7 +782,7 @@ fn cancel_sql(app: &mut App, state: &mut ExerciseState) {
             running.cancelling = true;
             app.sql_runs.commands.push(SqlCommand::Cancel(running.id));
         }
-        app.say("Cancelling the run…", "正在取消运行……");
+        app.say(words::SQL_CANCELLING_RUN);
     }
 }
 
@@ -1045,7 +1003,7 @@ fn edit_answer(
         Some(edit) => match act(app, state, &Act::Edit { edit }) {
             Ok(()) => true,
             Err(CourseError::Edit(EditRefused::Full)) => {
-                app.say("The schedule is full.", "调度已满。");
+                app.say(words::SCHEDULE_FULL);
                 false
             }
             // Nothing to change there (one choice, no step past the
@@ -1066,10 +1024,7 @@ fn open_counterexample(app: &mut App, grade: Option<&FeedbackView>, source: &str
         // Titled as what it is to the learner, not after the preset the
         // explorer matched (a design the learner never picked).
         let mut scenario = c.scenario.clone();
-        scenario.title = sim_core::Text {
-            en: "A counterexample to your design".to_owned(),
-            zh: "你的设计的一个反例".to_owned(),
-        };
+        scenario.title = words::COUNTEREXAMPLE_TO_YOUR_DESIGN.into();
         scenario
     });
     match found {
@@ -1079,10 +1034,7 @@ fn open_counterexample(app: &mut App, grade: Option<&FeedbackView>, source: &str
             detail_scroll: 0,
         }))),
         None => {
-            app.say(
-                "No counterexample: submit a design the explorers break first.",
-                "没有反例：先提交一个被探索器攻破的设计。",
-            );
+            app.say(words::NO_COUNTEREXAMPLE_YET);
             Nav::Stay
         }
     }
@@ -1113,10 +1065,7 @@ fn open_schedule(app: &mut App, state: &ExerciseState, source: &str) -> Nav {
         None => {
             let why = state.screen.editor.as_ref().and_then(|e| e.problem.clone());
             let why = why.unwrap_or_default();
-            app.say(
-                format!("This schedule cannot run: {why}"),
-                format!("这个调度无法运行：{why}"),
-            );
+            app.say(words::schedule_cannot_run(&why, app.lang()));
             Nav::Stay
         }
     }

@@ -7,6 +7,7 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use sim_core::course::{Choosing, FeedbackView, Item, KeyTone, Pick, Verdict};
+use sim_core::words::terminal as words;
 use sim_core::{Lang, Reveal};
 
 use super::answer::{PanelText, feedback_head, prose};
@@ -93,7 +94,7 @@ pub(crate) fn items_title(state: &ExerciseState, lang: Lang) -> String {
         format!(
             "{} · ? {}",
             step_head(&timeline.scenario, timeline.cursor, lang),
-            lang.pick("your call", "由你预测")
+            words::YOUR_CALL.get(lang)
         )
     } else {
         let revealed = state.screen.reveal.reveal().shows_verdicts();
@@ -154,7 +155,7 @@ fn step_panel(
         if let Some(note) =
             (timeline.scenario.steps.get(timeline.cursor)).and_then(|s| s.note.as_ref())
         {
-            let said = format!("{}{}", lang.pick("Note: ", "注："), note.get(lang));
+            let said = format!("{}{}", words::STEP_NOTE_LABEL.get(lang), note.get(lang));
             prose(&mut lines, &said, width, theme.dim(), theme);
         }
     } else if hidden(state, step) {
@@ -181,10 +182,7 @@ fn choice_line(
             choice: Some(choice),
             ..
         }) => (
-            lang.pick(
-                format!("{choice} · {letters} changes it"),
-                format!("{choice} · 按 {letters} 修改"),
-            ),
+            words::choice_and_keys(choice, &letters, lang),
             theme.accent(),
         ),
         Some(_) => {
@@ -200,16 +198,7 @@ fn choice_line(
             (said, theme.plain())
         }
         None => (
-            lang.pick(
-                format!(
-                    "{} · Tab jumps to the next {}",
-                    choosing.not_an_item, choosing.blank
-                ),
-                format!(
-                    "{} · 按 Tab 跳到下一个 {}",
-                    choosing.not_an_item, choosing.blank
-                ),
-            ),
+            words::not_an_item(&choosing.not_an_item, &choosing.blank, lang),
             theme.dim(),
         ),
     }
@@ -296,15 +285,9 @@ fn list_panel(
 /// A list's keys, for one choice or for any number.
 fn list_keys(pick: Pick, lang: Lang) -> &'static str {
     if pick == Pick::One {
-        lang.pick(
-            "A number or ↑↓ and Space: choose (one) · Enter submit",
-            "数字键或 ↑↓ 加空格：选择（单选） · Enter 提交",
-        )
+        words::LIST_KEYS_ONE.get(lang)
     } else {
-        lang.pick(
-            "A number or ↑↓ and Space: choose or unchoose (any number) · Enter submit",
-            "数字键或 ↑↓ 加空格：选中或取消（可多选） · Enter 提交",
-        )
+        words::LIST_KEYS_ANY.get(lang)
     }
 }
 
@@ -338,7 +321,7 @@ pub(crate) fn item_rows(state: &ExerciseState, lang: Lang, theme: Theme) -> Vec<
         .collect();
     if !verdicts.is_empty() {
         rows.push(ExtraRow {
-            label: lang.pick("last try", "上次").to_owned(),
+            label: words::LAST_TRY_ROW.get(lang).to_owned(),
             cells: verdicts,
         });
     }
@@ -350,7 +333,7 @@ pub(crate) fn item_rows(state: &ExerciseState, lang: Lang, theme: Theme) -> Vec<
         .collect();
     if !keys.is_empty() {
         rows.push(ExtraRow {
-            label: lang.pick("key", "答案").to_owned(),
+            label: words::SOLUTION_KEY_ROW.get(lang).to_owned(),
             cells: keys,
         });
     }

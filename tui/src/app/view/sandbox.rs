@@ -122,7 +122,7 @@ pub(crate) fn step_lines(
         .and_then(|s| s.note.as_ref())
     {
         for line in text::wrap(
-            &format!("{}{}", words::SANDBOX_NOTE_LABEL.get(lang), note.get(lang)),
+            &format!("{}{}", words::STEP_NOTE_LABEL.get(lang), note.get(lang)),
             width,
         ) {
             lines.push(Line::styled(line, theme.dim()));
