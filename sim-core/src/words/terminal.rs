@@ -240,6 +240,9 @@ catalogue! {
         "调度已满。";
     NO_COUNTEREXAMPLE_YET = "No counterexample: submit a design the explorers break first.",
         "没有反例：先提交一个被探索器攻破的设计。";
+    // Where a break's timeline comes from, in the sandbox's header.
+    SOURCE_WORKED_SOLUTION = "worked solution", "参考解答";
+    SOURCE_YOUR_SCHEDULE = "your schedule", "你的调度";
     // The title of the counterexample's timeline: what it is to the
     // learner, not the preset the explorer matched.
     COUNTEREXAMPLE_TO_YOUR_DESIGN = "A counterexample to your design",

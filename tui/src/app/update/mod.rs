@@ -1053,12 +1053,12 @@ fn open_schedule(app: &mut App, state: &ExerciseState, source: &str) -> Nav {
         _ => None,
     };
     let (label, found) = match solved {
-        Some(scenario) => ("worked solution", Some(scenario)),
-        None => ("your schedule", preview),
+        Some(scenario) => (words::SOURCE_WORKED_SOLUTION, Some(scenario)),
+        None => (words::SOURCE_YOUR_SCHEDULE, preview),
     };
     match found {
         Some(scenario) => Nav::Push(Screen::Sandbox(Box::new(SandboxState {
-            source: format!("{source} · {label}"),
+            source: format!("{source} · {}", label.get(app.lang())),
             timeline: Timeline::new(scenario),
             detail_scroll: 0,
         }))),
