@@ -107,6 +107,17 @@ pub struct PageCatalogue {
     pub words: BTreeMap<&'static str, &'static str>,
     /// The timeline's legend, in order: `[symbol, meaning]`.
     pub legend: Vec<(&'static str, &'static str)>,
+    /// The languages the page offers, each in its own name, the current
+    /// one marked: the page's switch, drawn as it is.
+    pub languages: Vec<LanguageChoice>,
+}
+
+/// A language the page's switch offers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LanguageChoice {
+    pub code: Lang,
+    pub name: &'static str,
+    pub current: bool,
 }
 
 /// The page's words in `lang`.
@@ -121,6 +132,14 @@ pub fn page_words(lang: Lang) -> PageCatalogue {
         legend: LEGEND
             .iter()
             .map(|item| (item.symbol, lang.pick(item.en, item.zh)))
+            .collect(),
+        languages: Lang::ALL
+            .iter()
+            .map(|code| LanguageChoice {
+                code: *code,
+                name: code.own_name(),
+                current: *code == lang,
+            })
             .collect(),
     }
 }

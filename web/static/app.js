@@ -10,7 +10,7 @@
 
 import init, { Course, sandbox, explorerChoices, engineVersion, pageWords, langOfLocale, sandboxSample } from './fencelab_web.js';
 import { h, clear, inline, paragraphs } from './dom.js';
-import { t, tf, setWords, lang, langTag } from './strings.js';
+import { t, tf, setWords, lang, langTag, languages } from './strings.js';
 import { renderTimeline } from './timeline.js';
 import { shareButton, decodeShare, ShareError } from './share.js';
 import { frontDoor } from './frontdoor.js';
@@ -129,9 +129,9 @@ function loadSaved() {
 function applyLang() {
   setWords(pageWords(course.lang()));
   document.documentElement.lang = langTag();
-  for (const button of document.querySelectorAll('.lang button')) {
-    button.setAttribute('aria-pressed', String(button.dataset.lang === lang()));
-  }
+  // The switch as the catalogue offers it, the current language pressed.
+  clear(document.querySelector('.lang')).append(...languages().map((choice) =>
+    h('button', { type: 'button', 'data-lang': choice.code, 'aria-pressed': String(choice.current), onclick: () => switchLang(choice) }, choice.name)));
   document.title = t('pageTitle');
   const skip = document.querySelector('a.skip');
   if (skip) skip.textContent = t('skip');
@@ -142,9 +142,9 @@ function applyLang() {
   }
 }
 
-function switchLang(next) {
-  if (next === course.lang()) return;
-  course.setLang(next);
+function switchLang(choice) {
+  if (choice.current) return;
+  course.setLang(choice.code);
   save();
   applyLang();
   route();
@@ -969,9 +969,6 @@ async function boot() {
   if (course.seedIfMissing(crypto.getRandomValues(new Uint32Array(1))[0])) save();
   applyLang();
   document.getElementById('version').textContent = `fencelab ${JSON.parse(engineVersion())}`;
-  for (const button of document.querySelectorAll('.lang button')) {
-    button.addEventListener('click', () => switchLang(button.dataset.lang));
-  }
   window.addEventListener('hashchange', route);
   route();
   performance.mark('fencelab:interactive');

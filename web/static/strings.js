@@ -5,7 +5,7 @@
 // no words and choose no language. Lesson text comes from the course.
 
 // Until the catalogue arrives, a key stands for itself.
-let catalogue = { words: {}, legend: [] };
+let catalogue = { words: {}, legend: [], languages: [] };
 
 /** Takes the page's words in the learner's language: the JSON text of
  * sim-core's catalogue (`pageWords(lang)`). */
@@ -21,6 +21,11 @@ export function lang() {
 /** The learner's language as an HTML `lang` tag. */
 export function langTag() {
   return catalogue.tag;
+}
+
+/** The languages to offer: `{ code, name, current }`, in order. */
+export function languages() {
+  return catalogue.languages ?? [];
 }
 
 /** The timeline's legend: `[symbol, meaning]` pairs, in order. */

@@ -50,14 +50,26 @@ fn is_cjk(c: char) -> bool {
 
 /// The places in `text` where a script chooses by language: a language
 /// code as a string literal (`=== 'zh'`, `'en'`, `"zh-Hans"`, a template
-/// literal), a property named by one (`.zh`, `.en`, `['zh']`), or a lookup
-/// indexed by the current language (`[lang()]`).
+/// literal), a property named by one (`.zh`, `.en`, `['zh']`), a lookup
+/// indexed by the current language (`[lang()]`), or the current language
+/// compared with anything (`=== lang()`, `course.lang() !==`).
 fn language_choices(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let said = |what: &str| format!("line {}: {what}: {}", number + 1, line.trim());
         if line.contains("[lang()]") {
             found.push(said("indexed by the language"));
+        }
+        let compares = ["===", "!==", "==", "!="].iter().any(|op| {
+            ["lang()", "course.lang()", ".dataset.lang"]
+                .iter()
+                .any(|current| {
+                    line.contains(&format!("{op} {current}"))
+                        || line.contains(&format!("{current} {op}"))
+                })
+        });
+        if compares {
+            found.push(said("the language compared"));
         }
         for quote in ['\'', '"', '`'] {
             for (index, _) in line.match_indices(quote) {
@@ -127,6 +139,8 @@ fn the_scan_finds_what_it_forbids() {
         "return words[`zh`];",
         "append(refusal[lang()] ?? first);",
         "append(refusal.zh);",
+        "button.setAttribute('aria-pressed', String(button.dataset.lang === lang()));",
+        "if (next === course.lang()) return;",
         "const done = '已完成';",
         "h('p', {}, '下一关：')",
         "// 注释也不行",
