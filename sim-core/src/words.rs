@@ -66,6 +66,9 @@ pub mod shared {
         // Between a label and what it labels ("Step 2: …"): Chinese has
         // its own colon.
         LABEL_SEP = ": ", "：";
+        // The label of a timeline's axis of ticks. Chinese text calls the
+        // unit "tick" (在 tick 6), but an axis is labelled with a word.
+        AXIS_TICKS = "tick", "时刻";
     }
 }
 
@@ -208,6 +211,7 @@ pub const PAGE_WORDS: &[PageWord] = &[
         "在第 11 课的自我检查中达到哪一层，就勾选哪一层：基础层知道问题在哪，中级层修好了数据库，高级层对每个资源都有交代。",
     ),
     shared_word("labelSep", shared::LABEL_SEP),
+    shared_word("axisTicks", shared::AXIS_TICKS),
     word(
         "sandboxExample",
         "Start from an example:",

@@ -50,7 +50,7 @@ function storyFigure(story, offset) {
   });
   // The tick axis: each tick over the steps it holds (a group of steps
   // that share one tick gets one label), `⋯` over quiet ticks.
-  svg.append(s('text', { class: 'story-axis', x: 4, y: 14 }, t('tick')));
+  svg.append(s('text', { class: 'story-axis', x: 4, y: 14 }, t('axisTicks')));
   for (const label of data.tick_labels) {
     const at = x(label.column) + ((label.span - 1) * COL) / 2;
     svg.append(s('text', { class: 'story-axis', x: at, y: 14, 'text-anchor': 'middle' }, label.text,

@@ -2478,7 +2478,11 @@ fn timeline_explains_itself() {
         let mut h = Harness::with(app, 80, 24);
         h.keys(&[KeyCode::Right; 7]);
         let screen = h.render();
-        let axis = screen.lines().find(|l| l.contains("tick ")).unwrap();
+        // The axis row starts with its label, in the learner's language.
+        let label = sim_core::words::shared::AXIS_TICKS.get(lang);
+        let axis = (screen.lines())
+            .find(|l| l.trim_start_matches('"').starts_with(label))
+            .unwrap();
         let labels: Vec<u64> = axis
             .split(|c: char| !c.is_ascii_digit())
             .filter_map(|n| n.parse().ok())

@@ -486,8 +486,8 @@ impl TimelineWidget<'_> {
     /// The labels left of the plot: the axis's, the lanes shown, the extra rows.
     fn draw_labels(&self, area: Rect, rows: &Rows, label_width: usize, buf: &mut Buffer) {
         let theme = self.theme;
-        // "tick" in both languages: the lessons say 在 tick 6.
-        let labels = std::iter::once(("tick", theme.dim()))
+        let axis = sim_core::words::shared::AXIS_TICKS.get(self.lang);
+        let labels = std::iter::once((axis, theme.dim()))
             .take(rows.axis)
             .chain(
                 self.diagram
