@@ -35,6 +35,8 @@ catalogue! {
         "┄ 暂停";
     TIMELINE_IN_FLIGHT = "╲╌→ in flight",
         "╲╌→ 在途";
+    TIMELINE_LEGEND_REST = "… ? more",
+        "… ? 更多";
     TIMELINE_QUIET_TICKS = "⋯ quiet ticks",
         "⋯ 略去的 tick";
 

@@ -59,7 +59,7 @@ pub(crate) const GLYPH_LEGEND: &[Action] = &[
 
 /// The one-line legend under a timeline: the glyphs, symbols and bars
 /// this diagram shows, each with its word, as many as fit in `width`
-/// (an ellipsis says more are in `?`).
+/// (`… ? more` says the rest is in the help's legend).
 pub(crate) fn legend_line(diagram: &Diagram, lang: Lang, width: usize) -> String {
     let mut items: Vec<String> = Vec::new();
     let mut push = |item: String| {
@@ -111,11 +111,14 @@ pub(crate) fn legend_line(diagram: &Diagram, lang: Lang, width: usize) -> String
         push(words::TIMELINE_QUIET_TICKS.get(lang).to_owned());
     }
     let mut line = String::new();
+    // Where the rest is, when not every item fits: the help's legend.
+    let rest = words::TIMELINE_LEGEND_REST.get(lang);
     for (index, item) in items.iter().enumerate() {
         let sep = if line.is_empty() { "" } else { "  " };
-        let more = if index + 1 < items.len() { 2 } else { 0 };
+        let more = if index + 1 < items.len() { text::width(rest) + 1 } else { 0 };
         if text::width(&line) + text::width(sep) + text::width(item) + more > width {
-            line += " …";
+            line += " ";
+            line += rest;
             break;
         }
         line += sep;
