@@ -526,23 +526,8 @@ pub(crate) struct App {
 impl App {
     /// The course, resumed where `progress.position` says.
     pub(crate) fn course(lessons: Vec<Lesson>, progress: Progress, theme: Theme) -> App {
-        let mut app = App {
-            session: CourseSession::new(lessons, progress),
-            screens: vec![Screen::Course(CourseState { selected: 0 })],
-            help: false,
-            help_scroll: 0,
-            notice: None,
-            status: None,
-            progress_wait: false,
-            width: 80,
-            height: 24,
-            theme,
-            quit: false,
-            outbox: Vec::new(),
-            searches: 0,
-            sql_runs: SqlRuns::default(),
-            drafts: HashMap::new(),
-        };
+        let session = CourseSession::new(lessons, progress);
+        let mut app = App::with(session, Screen::Course(CourseState { selected: 0 }), theme);
         // On the map, the lesson last visited is selected (else the next).
         let last = app
             .session
@@ -582,13 +567,20 @@ impl App {
         progress: Progress,
         theme: Theme,
     ) -> App {
+        let sandbox = Screen::Sandbox(Box::new(SandboxState {
+            source,
+            timeline: Timeline::new(scenario),
+            detail_scroll: 0,
+        }));
+        App::with(CourseSession::new(Vec::new(), progress), sandbox, theme)
+    }
+
+    /// A fresh app on `screen`: no help, notice or status yet, the size
+    /// until the terminal says its own.
+    fn with(session: CourseSession, screen: Screen, theme: Theme) -> App {
         App {
-            session: CourseSession::new(Vec::new(), progress),
-            screens: vec![Screen::Sandbox(Box::new(SandboxState {
-                source,
-                timeline: Timeline::new(scenario),
-                detail_scroll: 0,
-            }))],
+            session,
+            screens: vec![screen],
             help: false,
             help_scroll: 0,
             notice: None,

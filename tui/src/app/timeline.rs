@@ -115,7 +115,11 @@ pub(crate) fn legend_line(diagram: &Diagram, lang: Lang, width: usize) -> String
     let rest = words::TIMELINE_LEGEND_REST.get(lang);
     for (index, item) in items.iter().enumerate() {
         let sep = if line.is_empty() { "" } else { "  " };
-        let more = if index + 1 < items.len() { text::width(rest) + 1 } else { 0 };
+        let more = if index + 1 < items.len() {
+            text::width(rest) + 1
+        } else {
+            0
+        };
         if text::width(&line) + text::width(sep) + text::width(item) + more > width {
             line += " ";
             line += rest;

@@ -6,11 +6,11 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{List, ListItem, ListState, Paragraph};
+use ratatui::widgets::{ListItem, Paragraph};
 use sim_core::course::{ConceptView, LessonView, MapView};
 use sim_core::words::terminal as words;
 
-use super::{render_header, section};
+use super::{render_header, render_titled_list, section};
 use crate::app::layout;
 use crate::app::model::{App, CourseState};
 use crate::app::text;
@@ -97,12 +97,8 @@ fn render_list(
             ]))
         })
         .collect();
-    let title = Line::from(Span::styled(words::COURSE_LESSONS.get(lang), theme.title()));
-    let list = List::new(items)
-        .block(section(title, theme))
-        .highlight_style(theme.selected());
-    let mut list_state = ListState::default().with_selected(Some(state.selected));
-    frame.render_stateful_widget(list, list_area, &mut list_state);
+    let list = (words::COURSE_LESSONS.get(lang), items);
+    render_titled_list(frame, list_area, list, state.selected, theme);
 }
 
 /// The selected lesson: its summary, concepts and standing, then its

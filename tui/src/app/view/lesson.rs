@@ -5,11 +5,11 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, List, ListItem, ListState, Padding, Paragraph};
+use ratatui::widgets::{Block, ListItem, Padding, Paragraph};
 use sim_core::course::{ExerciseView, LessonView, SectionView, Standing};
 use sim_core::words::terminal as words;
 
-use super::{clamp_scroll, render_header, section};
+use super::{clamp_scroll, render_header, render_titled_list, section};
 use crate::app::layout;
 use crate::app::model::{App, LessonState};
 use crate::app::text;
@@ -175,19 +175,9 @@ fn render_level_exercises(
             ]))
         })
         .collect();
-    let title = Line::from(Span::styled(
-        words::LESSON_PRACTISE_IT.get(lang),
-        theme.title(),
-    ));
     let at = level.iter().position(|e| e.index == selected).unwrap_or(0);
-    let mut list_state = ListState::default().with_selected(Some(at));
-    frame.render_stateful_widget(
-        List::new(items)
-            .block(section(title, theme))
-            .highlight_style(theme.selected()),
-        area,
-        &mut list_state,
-    );
+    let list = (words::LESSON_PRACTISE_IT.get(lang), items);
+    render_titled_list(frame, area, list, at, theme);
 }
 
 /// How an exercise's standing is drawn: done in the good colour, a shown
@@ -240,18 +230,8 @@ fn render_exercises(
             ]))
         })
         .collect();
-    let title = Line::from(Span::styled(
-        words::LESSON_EXERCISES.get(lang),
-        theme.title(),
-    ));
-    let mut list_state = ListState::default().with_selected(Some(state.exercise));
-    frame.render_stateful_widget(
-        List::new(items)
-            .block(section(title, theme))
-            .highlight_style(theme.selected()),
-        list_area,
-        &mut list_state,
-    );
+    let list = (words::LESSON_EXERCISES.get(lang), items);
+    render_titled_list(frame, list_area, list, state.exercise, theme);
     if let Some(exercise) = lesson.exercises.get(state.exercise) {
         let text_area = layout::lesson_text(prompt_area);
         let lines = text::wrap_styled(

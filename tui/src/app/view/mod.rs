@@ -15,7 +15,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, List, ListItem, ListState, Paragraph};
 use sim_core::course::EditorKind;
 use sim_core::words::terminal as words;
 use sim_core::{Lang, MarkKind};
@@ -366,4 +366,22 @@ pub(crate) fn section(title: Line<'static>, theme: Theme) -> Block<'static> {
     layout::section_block()
         .border_style(theme.border())
         .title(title)
+}
+
+/// A list of rows under a section `title`, the `selected` row highlighted
+/// (and scrolled into view): the course's lessons, a level's exercises,
+/// the review.
+pub(crate) fn render_titled_list(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    (title, items): (&str, Vec<ListItem<'_>>),
+    selected: usize,
+    theme: Theme,
+) {
+    let title = Line::from(Span::styled(title.to_owned(), theme.title()));
+    let list = List::new(items)
+        .block(section(title, theme))
+        .highlight_style(theme.selected());
+    let mut state = ListState::default().with_selected(Some(selected));
+    frame.render_stateful_widget(list, area, &mut state);
 }

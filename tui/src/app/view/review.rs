@@ -6,12 +6,12 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{List, ListItem, ListState, Paragraph};
+use ratatui::widgets::{ListItem, Paragraph};
 use sim_core::course::ReviewLine;
 use sim_core::words::terminal as words;
 
 use super::lesson::standing_style;
-use super::{render_header, section};
+use super::{render_header, render_titled_list};
 use crate::app::layout;
 use crate::app::model::{App, ReviewState};
 use crate::app::text;
@@ -70,18 +70,8 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
         .iter()
         .map(|row| ListItem::new(row_line(app, row, width, tail_widths)))
         .collect();
-    let title = Line::from(Span::styled(
-        words::REVIEW_LIST_TITLE.get(lang),
-        theme.title(),
-    ));
-    let mut list_state = ListState::default().with_selected(Some(state.selected));
-    frame.render_stateful_widget(
-        List::new(items)
-            .block(section(title, theme))
-            .highlight_style(theme.selected()),
-        list_area,
-        &mut list_state,
-    );
+    let list = (words::REVIEW_LIST_TITLE.get(lang), items);
+    render_titled_list(frame, list_area, list, state.selected, theme);
     let line = match review.next {
         Some(next) => Line::from(vec![
             Span::raw(" "),
