@@ -167,16 +167,8 @@ fn editor_rows(
             };
             spans.push(Span::styled(text::fit(&shown, widths[position]), style));
         }
-        if let Some((timeline, verdicts, lang)) = preview {
-            let glyph = outcome_glyph(&timeline.trace, index, verdicts);
-            let style = if verdicts && timeline.trace.is_violation(index as u32) {
-                theme.bad()
-            } else {
-                theme.dim()
-            };
-            let outcome = (timeline.trace.steps.get(index))
-                .map_or("", |r| sim_core::outcome_label(r.outcome, lang));
-            let said = format!(" {glyph} {outcome}");
+        if let Some(preview) = preview {
+            let (said, style) = preview_outcome(preview, index, theme);
             // An outcome that does not fit beside its step goes under it.
             let used: usize = spans.iter().map(|s| text::width(&s.content)).sum();
             if used + text::width(&said) > width {
@@ -189,6 +181,24 @@ fn editor_rows(
     }
     let focus = cursor.and_then(|(row, _)| starts.get(row).copied());
     (lines, focus)
+}
+
+/// A step's outcome in the break's preview, in the learner's words, as
+/// a violation once verdicts show.
+fn preview_outcome(
+    (timeline, verdicts, lang): (&Timeline, bool, Lang),
+    index: usize,
+    theme: Theme,
+) -> (String, Style) {
+    let glyph = outcome_glyph(&timeline.trace, index, verdicts);
+    let style = if verdicts && timeline.trace.is_violation(index as u32) {
+        theme.bad()
+    } else {
+        theme.dim()
+    };
+    let outcome = (timeline.trace.steps.get(index))
+        .map_or("", |r| sim_core::outcome_label(r.outcome, lang));
+    (format!(" {glyph} {outcome}"), style)
 }
 
 /// The editor of a design or a break: a break's preview in words and the
