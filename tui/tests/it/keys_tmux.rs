@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use sim_core::course::{ExerciseKind, Lesson, Progress, option_order};
 
-use super::tmux::{Tmux, lesson_one, quoted, repo};
+use super::tmux::{Tmux, lesson_one, quoted, repo, start_with_progress};
 
 /// The quiz seed of the progress each test starts with, so a quiz's
 /// options stand where `option_order` says.
@@ -26,21 +26,10 @@ fn open_lesson_one_exercise(kind: &str) -> (Tmux, tempfile::TempDir, Lesson, usi
         .iter()
         .position(|e| e.kind.name() == kind)
         .unwrap_or_else(|| panic!("lesson 1 has a {kind} exercise"));
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    let record = Progress {
+    let (tmux, dir) = start_with_progress(&Progress {
         seed: Some(SEED),
         ..Progress::default()
-    };
-    std::fs::write(data.join("progress.json"), record.to_json()).unwrap();
-    let command = format!(
-        "cd {repo} && {bin} --lessons lessons --data-dir {data}; sleep 60",
-        repo = quoted(&repo()),
-        data = quoted(&data),
-        bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
-    );
-    let tmux = Tmux::start(&command);
+    });
     let title = lesson.title.en.clone();
     tmux.wait_for("the course map", |s| s.contains(&title));
     tmux.send(&["Enter"]);

@@ -12,6 +12,7 @@ mod chinese;
 mod course;
 mod db_url;
 mod design_cost;
+mod exercises_tmux;
 mod explore;
 mod hangup;
 mod inert;

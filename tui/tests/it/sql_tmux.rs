@@ -9,7 +9,7 @@
 use sim_core::course::{ExerciseKind, Lesson, Progress};
 
 use crate::hangup::{Started, assert_gone_within_2s, start};
-use crate::tmux::lessons;
+use crate::tmux::{lessons, open_exercise_by_keys};
 
 /// The statement, as lesson 2's claim: each step of it asked
 /// SQLite for a megabyte of random bytes (the box now refuses a value that
@@ -41,25 +41,9 @@ fn submit_the_cpu_statement(app: &Started) -> (Lesson, String, Vec<(String, Stri
     let ExerciseKind::Sql { slots, .. } = &exercise.kind else {
         unreachable!("found as a sql exercise")
     };
-    let level = lesson.level_of(index);
-    let place = lesson.levels()[level]
-        .iter()
-        .position(|e| *e == index)
-        .unwrap();
     let tmux = &app.tmux;
     tmux.wait_for("the course map", |s| s.contains(&lessons[0].title.en));
-    // A fresh course has lesson 1 chosen; lesson 2 is the next row.
-    for _ in 0..at {
-        tmux.send(&["Down"]);
-    }
-    tmux.send(&["Enter"]);
-    for _ in 0..level {
-        tmux.send(&["Right"]);
-    }
-    for _ in 0..place {
-        tmux.send(&["Tab"]);
-    }
-    tmux.send(&["Enter"]);
+    open_exercise_by_keys(tmux, at, lesson, index);
     tmux.wait_for("the SQL exercise", |s| s.contains("e edits · Enter runs"));
     tmux.send(&["e"]);
     let mut typed = Vec::new();

@@ -91,16 +91,26 @@ impl Tmux {
 
     /// Waits until `done` holds, showing the last screen if it never does.
     pub(crate) fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        self.wait_within(Duration::from_secs(20), done)
+            .unwrap_or_else(|screen| panic!("waited 20 s for {what}; the screen shows:\n{screen}"))
+    }
+
+    /// Waits at most `time` until `done` holds: the screen where it does,
+    /// or the last screen seen.
+    pub(crate) fn wait_within(
+        &self,
+        time: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<String, String> {
+        let deadline = Instant::now() + time;
         loop {
             let screen = self.screen();
             if done(&screen) {
-                return screen;
+                return Ok(screen);
             }
-            assert!(
-                Instant::now() < deadline,
-                "waited 20 s for {what}; the screen shows:\n{screen}"
-            );
+            if Instant::now() >= deadline {
+                return Err(screen);
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -165,6 +175,46 @@ pub(crate) fn lesson_one_mark(lesson: &Lesson) -> (usize, &Exercise, &Scenario, 
         .expect("the mark exercise's scenario");
     let steps = mark_candidates(scenario, candidates);
     (index, exercise, scenario, steps)
+}
+
+/// fencelab on the lessons of `lessons/` at 80×24, its data folder (in
+/// the temporary folder returned) holding `progress` as the learner's
+/// record.
+pub(crate) fn start_with_progress(progress: &Progress) -> (Tmux, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("progress.json"), progress.to_json()).unwrap();
+    let command = format!(
+        "cd {repo} && {bin} --lessons lessons --data-dir {data}; sleep 60",
+        repo = quoted(&repo()),
+        data = quoted(&data),
+        bin = quoted(Path::new(env!("CARGO_BIN_EXE_fencelab"))),
+    );
+    (Tmux::start(&command), dir)
+}
+
+/// From the course map of a fresh course (lesson 1 chosen) to exercise
+/// `index` of `lesson`, the map's row `row`, as a learner goes: the
+/// lesson's row, Enter, → to the exercise's level, Tab to it in the
+/// level's list, Enter.
+pub(crate) fn open_exercise_by_keys(tmux: &Tmux, row: usize, lesson: &Lesson, index: usize) {
+    let level = lesson.level_of(index);
+    let place = lesson.levels()[level]
+        .iter()
+        .position(|e| *e == index)
+        .expect("the exercise is on its level");
+    for _ in 0..row {
+        tmux.send(&["Down"]);
+    }
+    tmux.send(&["Enter"]);
+    for _ in 0..level {
+        tmux.send(&["Right"]);
+    }
+    for _ in 0..place {
+        tmux.send(&["Tab"]);
+    }
+    tmux.send(&["Enter"]);
 }
 
 /// A path quoted for `sh -c`.
