@@ -125,9 +125,11 @@ catalogue! {
         "fencelab · 探索一个设计";
     EXPLORER_SETUP = " Setup ",
         " 设置 ";
-    EXPLORER_MORE_BELOW = " ↓ more: PgDn ",
+    // A scrolled pane's title (the explorer's result, an exercise's
+    // panel): there is more below, or it is scrolled to its end.
+    MORE_BELOW_PGDN = " ↓ more: PgDn ",
         " ↓ 还有：PgDn ";
-    EXPLORER_MORE_ABOVE = " ↑ PgUp ",
+    MORE_ABOVE_PGUP = " ↑ PgUp ",
         " ↑ PgUp ";
 
     // A lesson's pages.

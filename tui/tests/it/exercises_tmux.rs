@@ -358,13 +358,20 @@ fn footer(screen: &str) -> &str {
 }
 
 /// The rows of the exercise's bottom panel: under its title line (the
-/// last section's top, a line ending in `─`) down to the footer.
+/// last section's top: a rule of `─`, ending the line or before the
+/// panel's "more" marker) down to the footer.
 fn panel_rows(screen: &str) -> Vec<String> {
     let lines: Vec<&str> = screen.lines().collect();
     let footer = lines.len().saturating_sub(1);
     let title = lines[..footer]
         .iter()
-        .rposition(|line| line.trim_end().ends_with('─'))
+        .rposition(|line| {
+            let line = line.trim_end();
+            let markers = [words::MORE_BELOW_PGDN, words::MORE_ABOVE_PGUP];
+            let marker = (markers.iter().flat_map(|w| [w.en, w.zh]))
+                .find_map(|m| line.strip_suffix(m.trim_end()));
+            marker.unwrap_or(line).trim_end().ends_with('─')
+        })
         .unwrap_or_else(|| panic!("no panel title line on the screen:\n{screen}"));
     lines[title + 1..footer]
         .iter()

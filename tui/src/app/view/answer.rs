@@ -196,8 +196,8 @@ fn preview_outcome(
     } else {
         theme.dim()
     };
-    let outcome = (timeline.trace.steps.get(index))
-        .map_or("", |r| sim_core::outcome_label(r.outcome, lang));
+    let outcome =
+        (timeline.trace.steps.get(index)).map_or("", |r| sim_core::outcome_label(r.outcome, lang));
     (format!(" {glyph} {outcome}"), style)
 }
 

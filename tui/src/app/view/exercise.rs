@@ -308,13 +308,25 @@ fn render_panel(
         format!(" {} ", panel_title(app, state, exercise)),
         theme.title(),
     ));
-    let block = section(title, theme).padding(Padding::horizontal(1));
+    let mut block = section(title, theme).padding(Padding::horizontal(1));
     let inner = block.inner(area);
     let PanelText { lines, .. } = panel_lines(app, state, usize::from(inner.width).max(1));
     // The update keeps the focused line in view (`measure::
     // exercise_panel_follow`); here the scroll is only kept in bounds, so a
     // page key may take the focus out of view to show what is below.
     let scroll = clamp_scroll(state.panel_scroll, lines.len(), inner.height);
+    // Said on the panel's right, so a learner knows there is more below
+    // and which key shows it (the footer at 80 columns has no room).
+    let max = clamp_scroll(u16::MAX, lines.len(), inner.height);
+    if max > 0 {
+        let more = if scroll < max {
+            words::MORE_BELOW_PGDN
+        } else {
+            words::MORE_ABOVE_PGUP
+        };
+        let more = Span::styled(more.get(app.lang()), theme.dim());
+        block = block.title_top(Line::from(more).right_aligned());
+    }
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }

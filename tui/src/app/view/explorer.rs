@@ -245,9 +245,9 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Explo
     let max = clamp_scroll(u16::MAX, lines.len(), inner.height);
     if max > 0 {
         let more = if scroll < max {
-            words::EXPLORER_MORE_BELOW.get(lang)
+            words::MORE_BELOW_PGDN.get(lang)
         } else {
-            words::EXPLORER_MORE_ABOVE.get(lang)
+            words::MORE_ABOVE_PGUP.get(lang)
         };
         title.push(Span::styled(more, theme.dim()));
     }
