@@ -106,10 +106,16 @@ fn what_happened(
     let who = &facts.worker;
     let generation = facts.generation;
     let place_en = target.map_or(String::new(), |(id, protect)| {
-        format!(" to `{id}` (protect = {})", protect.name())
+        format!(
+            " to `{id}` ({})",
+            crate::protect_short(*protect, crate::Lang::En)
+        )
     });
     let place_zh = target.map_or(String::new(), |(id, protect)| {
-        format!("到 `{id}`（protect = {}）", protect.name())
+        format!(
+            "到 `{id}`（{}）",
+            crate::protect_short(*protect, crate::Lang::Zh)
+        )
     });
 
     let mut en = format!(

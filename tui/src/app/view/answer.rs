@@ -168,9 +168,16 @@ fn editor_rows(
             spans.push(Span::styled(text::fit(&shown, widths[position]), style));
         }
         if let Some(preview) = preview {
-            let (said, style) = preview_outcome(preview, index, theme);
-            // An outcome that does not fit beside its step goes under it.
+            let (glyph, words, style) = preview_outcome(preview, index, theme);
+            // An outcome whose words do not fit beside its step shows its
+            // glyph only (the legend says it in words); one that does not
+            // fit at all goes under its step.
             let used: usize = spans.iter().map(|s| text::width(&s.content)).sum();
+            let said = if used + text::width(&words) <= width {
+                words
+            } else {
+                glyph
+            };
             if used + text::width(&said) > width {
                 lines.push(Line::from(std::mem::take(&mut spans)));
                 spans.push(Span::raw(" ".repeat(label_width + 1)));
@@ -183,13 +190,13 @@ fn editor_rows(
     (lines, focus)
 }
 
-/// A step's outcome in the break's preview, in the learner's words, as
-/// a violation once verdicts show.
+/// A step's outcome in the break's preview: its glyph alone, and with the
+/// learner's words; as a violation once verdicts show.
 fn preview_outcome(
     (timeline, verdicts, lang): (&Timeline, bool, Lang),
     index: usize,
     theme: Theme,
-) -> (String, Style) {
+) -> (String, String, Style) {
     let glyph = outcome_glyph(&timeline.trace, index, verdicts);
     let style = if verdicts && timeline.trace.is_violation(index as u32) {
         theme.bad()
@@ -198,7 +205,7 @@ fn preview_outcome(
     };
     let outcome =
         (timeline.trace.steps.get(index)).map_or("", |r| sim_core::outcome_label(r.outcome, lang));
-    (format!(" {glyph} {outcome}"), style)
+    (format!(" {glyph}"), format!(" {glyph} {outcome}"), style)
 }
 
 /// The editor of a design or a break: a break's preview in words and the
