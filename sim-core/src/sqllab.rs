@@ -110,16 +110,26 @@ pub enum Case {
     /// finish changes 0 rows, B's 1.
     Takeover,
     ExpiredLease,
+    /// Every statement exactly at the lease's end (`now = lease_until`):
+    /// the lease is over then, so the holder's renew and finish change
+    /// nothing and another worker's claim succeeds.
+    LeaseBoundary,
     DifferentOwner,
     /// A crashed worker restarts with the same owner id and claims again;
     /// the old incarnation's late statements differ only by their token.
     RestartedIncarnation,
     Cancelled,
+    /// The user cancels a job nobody claimed yet: a ready job is open too.
+    CancelReady,
     Failed,
     /// A job nobody claimed yet: its `lease_until` is `NULL`.
     NeverClaimed,
     /// A finish whose reply was lost is sent again.
     RetriedCommit,
+    /// Each granted claim must return the new fence: the worker carries
+    /// it as its token. Checked in this case alone, so that a claim that
+    /// returns nothing fails one case, named for what it misses.
+    ClaimReturnsToken,
 }
 
 impl Case {
@@ -136,12 +146,20 @@ impl Case {
                 "文章里的接管（token 1、2；行数 0 / 1）",
             ),
             Case::ExpiredLease => lang.pick("an expired lease", "租约已过期"),
+            Case::LeaseBoundary => lang.pick(
+                "exactly at the lease's end (now = lease_until)",
+                "恰好在租约结束的时刻（now = lease_until）",
+            ),
             Case::DifferentOwner => lang.pick("a different owner", "另一个 owner"),
             Case::RestartedIncarnation => lang.pick(
                 "a restarted incarnation with the same owner",
                 "同一 owner 重启后的新实例",
             ),
             Case::Cancelled => lang.pick("a cancelled job", "已取消的任务"),
+            Case::CancelReady => lang.pick(
+                "a cancel of a job nobody has claimed yet",
+                "取消一个还没人领取的任务",
+            ),
             Case::Failed => lang.pick("a failed job", "已失败的任务"),
             Case::NeverClaimed => lang.pick(
                 "a never-claimed job (lease_until is NULL)",
@@ -150,6 +168,10 @@ impl Case {
             Case::RetriedCommit => lang.pick(
                 "a retried commit whose first reply was lost",
                 "第一次回复丢失后重试的提交",
+            ),
+            Case::ClaimReturnsToken => lang.pick(
+                "each claim hands its worker the new token (tokens 1, 2)",
+                "每次领取都把新令牌交给 Worker（token 1、2）",
             ),
         }
     }
@@ -162,8 +184,10 @@ impl Case {
             | Case::DifferentOwner
             | Case::Cancelled
             | Case::Failed
-            | Case::RetriedCommit => &[("A", "A"), ("B", "B")],
-            Case::ExpiredLease | Case::NeverClaimed => &[("A", "A")],
+            | Case::RetriedCommit
+            | Case::LeaseBoundary
+            | Case::ClaimReturnsToken => &[("A", "A"), ("B", "B")],
+            Case::ExpiredLease | Case::NeverClaimed | Case::CancelReady => &[("A", "A")],
             Case::RestartedIncarnation => &[("A", "A"), ("A2", "A")],
         }
     }
@@ -186,6 +210,12 @@ impl Case {
                 (9, Some(0), Renew),
                 (9, Some(0), Claim),
             ],
+            Case::LeaseBoundary => &[
+                (0, Some(0), Claim),
+                (TTL, Some(0), Renew),
+                (TTL, Some(0), Finish),
+                (TTL, Some(1), Claim),
+            ],
             Case::DifferentOwner => &[
                 (0, Some(0), Claim),
                 (1, Some(1), Renew),
@@ -206,6 +236,7 @@ impl Case {
                 (3, Some(0), Finish),
                 (6, Some(1), Claim),
             ],
+            Case::CancelReady => &[(0, None, Cancel), (1, Some(0), Claim)],
             Case::Failed => &[
                 (0, Some(0), Claim),
                 (2, Some(0), Fail),
@@ -223,6 +254,12 @@ impl Case {
                 (2, Some(0), Finish),
                 (3, Some(0), Finish),
                 (6, Some(1), Claim),
+            ],
+            Case::ClaimReturnsToken => &[
+                (0, Some(0), Claim),
+                (1, Some(1), Claim),
+                (6, Some(1), Claim),
+                (7, Some(1), Finish),
             ],
         }
     }
@@ -306,6 +343,10 @@ pub struct PlanStep {
     pub rows: u8,
     /// The job row the model has after the step.
     pub row: JobRow,
+    /// The token a granted claim must return in a column `fence`
+    /// (`RETURNING`), in the case that checks it ([`Case::ClaimReturnsToken`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -412,6 +453,10 @@ pub fn plan_case(scenario: &Scenario, case: Case, slots: &[Slot]) -> Result<Plan
                 fence: 0,
                 state: "ready".to_owned(),
             });
+        let rows = record.rows.unwrap_or(0);
+        let returns = (case == Case::ClaimReturnsToken && step.action == Action::Claim && rows > 0)
+            .then(|| record.token.and_then(|t| i64::try_from(t).ok()))
+            .flatten();
         steps.push(PlanStep {
             step: number,
             at: step.at,
@@ -423,8 +468,9 @@ pub fn plan_case(scenario: &Scenario, case: Case, slots: &[Slot]) -> Result<Plan
             sql,
             params,
             job: job_id,
-            rows: record.rows.unwrap_or(0),
+            rows,
             row,
+            returns,
         });
     }
     Ok(PlanCase { case, steps })
@@ -547,6 +593,10 @@ pub enum StepRun {
         rows: u64,
         /// The job row right after it.
         row: Option<JobRow>,
+        /// What it returned (`RETURNING`): per row, each column's name and
+        /// value (older runs lack it: nothing returned).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        returned: Vec<Vec<(String, SqlValue)>>,
     },
     /// The box refused it or SQLite failed on it; the case stops here.
     Refused { en: String, zh: String },
@@ -577,6 +627,9 @@ pub enum Miss {
     Rows { got: u64, want: u8 },
     /// The row count is right but the job row after it differs.
     Row { got: Option<JobRow>, want: JobRow },
+    /// A granted claim returned `got` as its `fence` (`None`: no such
+    /// column, or not one row) where the worker's new token is `want`.
+    Token { got: Option<i64>, want: i64 },
     /// The run stopped before this step.
     Missing,
 }
@@ -621,7 +674,13 @@ pub fn judge(plan: &Plan, run: &PlanRun) -> Vec<Verdict> {
                             want: step.row.clone(),
                         }
                     }
-                    Some(StepRun::Ran { .. }) => return None,
+                    Some(StepRun::Ran { returned, .. }) => match step.returns {
+                        Some(want) if returned_fence(returned) != Some(want) => Miss::Token {
+                            got: returned_fence(returned),
+                            want,
+                        },
+                        _ => return None,
+                    },
                 };
                 Some((step.clone(), miss))
             });
@@ -631,6 +690,20 @@ pub fn judge(plan: &Plan, run: &PlanRun) -> Vec<Verdict> {
             }
         })
         .collect()
+}
+
+/// The `fence` column (named in any case) of the one row a statement
+/// returned: what a worker reads as its new token.
+fn returned_fence(returned: &[Vec<(String, SqlValue)>]) -> Option<i64> {
+    let [row] = returned else {
+        return None;
+    };
+    row.iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("fence"))
+        .and_then(|(_, value)| match value {
+            SqlValue::Int(n) => Some(*n),
+            _ => None,
+        })
 }
 
 fn row_words(row: &JobRow) -> String {
@@ -684,6 +757,28 @@ impl Verdict {
                 got.as_ref().map_or("不存在".to_owned(), row_words),
                 row_words(want)
             ),
+            (Miss::Token { got: None, want }, Lang::En) => format!(
+                "the claim took the job but returned no fence: its worker never learns its token ({want})"
+            ),
+            (Miss::Token { got: None, want }, Lang::Zh) => {
+                format!("领取拿到了任务，却没有返回 fence：Worker 无从得知自己的令牌（{want}）")
+            }
+            (
+                Miss::Token {
+                    got: Some(got),
+                    want,
+                },
+                Lang::En,
+            ) => format!("the claim returned fence = {got}; its worker's new token is {want}"),
+            (
+                Miss::Token {
+                    got: Some(got),
+                    want,
+                },
+                Lang::Zh,
+            ) => {
+                format!("领取返回的 fence = {got}；Worker 的新令牌是 {want}")
+            }
             (Miss::Missing, Lang::En) => "the run stopped before this step".to_owned(),
             (Miss::Missing, Lang::Zh) => "运行在这一步之前就停止了".to_owned(),
         };
@@ -750,12 +845,41 @@ mod tests {
         let plan = plan(&lesson, &[Slot::Claim, Slot::Renew, Slot::Finish]).unwrap();
         assert_eq!(plan.cases.len(), Case::VARIANTS.len());
         // A slot not asked for runs the model's own statement.
-        let cancelled = &plan.cases[5];
-        assert_eq!(cancelled.case, Case::Cancelled);
+        let cancelled = plan
+            .cases
+            .iter()
+            .find(|c| c.case == Case::Cancelled)
+            .unwrap();
         assert!(matches!(cancelled.steps[1].sql, PlanSql::Fixed(_)));
         let json = serde_json::to_string(&plan).unwrap();
         let back: Plan = serde_json::from_str(&json).unwrap();
         assert_eq!(back, plan);
+    }
+
+    /// The engine's rules the issue-23 cases rest on: at `lease_until` the
+    /// lease is over (renew and finish change nothing, a claim succeeds), a
+    /// ready job can be cancelled, and only granted claims return a token.
+    #[test]
+    fn the_boundary_cancel_and_token_cases_follow_the_model() {
+        let steps = |case: Case| {
+            let scenario = case.scenario().unwrap();
+            plan_case(&scenario, case, Slot::VARIANTS).unwrap().steps
+        };
+        let rows = |case: Case| steps(case).iter().map(|s| s.rows).collect::<Vec<_>>();
+        assert_eq!(rows(Case::LeaseBoundary), [1, 0, 0, 1]);
+        assert_eq!(rows(Case::CancelReady), [1, 0]);
+        assert_eq!(steps(Case::CancelReady)[0].row.state, "cancelled");
+        let returns: Vec<Option<i64>> = steps(Case::ClaimReturnsToken)
+            .iter()
+            .map(|s| s.returns)
+            .collect();
+        assert_eq!(returns, [Some(1), None, Some(2), None]);
+        // No other case asks for a token.
+        for case in Case::VARIANTS.iter().skip(1) {
+            if *case != Case::ClaimReturnsToken {
+                assert!(steps(*case).iter().all(|s| s.returns.is_none()), "{case:?}");
+            }
+        }
     }
 
     #[test]

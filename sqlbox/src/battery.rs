@@ -56,6 +56,28 @@ fn read_row(conn: &Connection, plan: &Plan, job: &str) -> Option<JobRow> {
     .flatten()
 }
 
+/// The rows a statement returned, each column by its name. A value the
+/// job table cannot hold as `SqlValue` (a real, a blob) is returned as
+/// its text, so it never equals a token.
+fn returned(ran: &crate::Ran) -> Vec<Vec<(String, SqlValue)>> {
+    ran.values
+        .iter()
+        .map(|row| {
+            ran.columns
+                .iter()
+                .cloned()
+                .zip(row.iter().map(|v| match v {
+                    Value::Null => SqlValue::Null,
+                    Value::Integer(n) => SqlValue::Int(*n),
+                    Value::Text(text) => SqlValue::Text(text.clone()),
+                    Value::Real(x) => SqlValue::Text(x.to_string()),
+                    Value::Blob(bytes) => SqlValue::Text(format!("{} bytes", bytes.len())),
+                }))
+                .collect()
+        })
+        .collect()
+}
+
 fn bound(params: &[PlanParam]) -> Vec<(&str, Value)> {
     params
         .iter()
@@ -180,6 +202,7 @@ fn run_case(
             Ok(ran) => run.steps.push(StepRun::Ran {
                 rows: u64::try_from(ran.rows).unwrap_or(u64::MAX),
                 row: read_row(&conn, plan, &step.job),
+                returned: returned(&ran),
             }),
             Err(refusal) if refusal.is_bound() => return Err(slot_refusal(blamed, &refusal)),
             Err(refusal) => {
@@ -202,7 +225,7 @@ mod tests {
     const CLAIM: &str = "UPDATE jobs SET owner = :owner, lease_until = :now + :ttl,\n  \
                          fence = fence + 1, state = 'running'\nWHERE id = :job\n  \
                          AND (lease_until IS NULL OR lease_until <= :now)\n  \
-                         AND state IN ('ready', 'running')";
+                         AND state IN ('ready', 'running')\nRETURNING fence";
     const RENEW: &str = "UPDATE jobs SET lease_until = :now + :ttl WHERE id = :job \
                          AND owner = :owner AND fence = :token AND lease_until > :now \
                          AND state = 'running'";

@@ -430,6 +430,8 @@ fn authorize(context: &AuthContext<'_>, refused: &Seen) -> Authorization {
 pub struct Ran {
     /// Rows changed (`UPDATE`, `INSERT`, `DELETE`) or returned (`SELECT`).
     pub rows: usize,
+    /// The names of the returned columns, as SQLite names them.
+    pub columns: Vec<String>,
     /// Returned rows (a `SELECT`, or `RETURNING`), column by column.
     pub values: Vec<Vec<Value>>,
 }
@@ -618,6 +620,11 @@ fn run_boxed(
         }
     }
     let columns = statement.column_count();
+    let names: Vec<String> = statement
+        .column_names()
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
     let mut values = Vec::new();
     let mut rows = statement.raw_query();
     loop {
@@ -645,6 +652,7 @@ fn run_boxed(
         } else {
             changed
         },
+        columns: names,
         values,
     })
 }

@@ -137,6 +137,122 @@ fn a_claim_that_forgets_the_null_lease_fails_the_never_claimed_job() {
     assert!(failing(&plan, &loose).contains(&Case::NeverClaimed));
 }
 
+/// `statements` with `from` replaced by `to` in `slot`'s statement (which
+/// must hold it: a variant that changes nothing tests nothing).
+fn variant(statements: &Statements, slot: Slot, from: &str, to: &str) -> Statements {
+    let mut changed = statements.clone();
+    assert!(changed[&slot].contains(from), "{from} in {slot:?}");
+    changed.insert(slot, changed[&slot].replace(from, to));
+    changed
+}
+
+/// Issue 23: a claim that takes a lease only once it is past its end
+/// (`<` for `<=`), and a renew or finish that still counts the last tick
+/// as held (`>=` for `>`), each fail the case that runs every statement
+/// exactly at `lease_until`.
+#[test]
+fn off_by_one_lease_comparisons_fail_the_lease_boundary() {
+    let plan = lab();
+    let reference = reference(&ALL);
+    for (slot, from, to) in [
+        (Slot::Claim, "lease_until <= :now", "lease_until < :now"),
+        (Slot::Renew, "lease_until > :now", "lease_until >= :now"),
+        (Slot::Finish, "lease_until > :now", "lease_until >= :now"),
+    ] {
+        let failed = failing(&plan, &variant(&reference, slot, from, to));
+        assert!(
+            failed.contains(&Case::LeaseBoundary),
+            "{slot:?}: {failed:?}"
+        );
+    }
+}
+
+/// Issue 23: a claim without `RETURNING` changes the right rows but never
+/// tells its worker the token; it fails the case that checks the token
+/// alone, and says so. Returning another column fails it too.
+#[test]
+fn a_claim_that_returns_no_token_fails_its_own_case_and_says_why() {
+    let plan = lab();
+    let reference = reference(&ALL);
+    for returning in ["", "\nRETURNING id", "\nRETURNING lease_until"] {
+        let statements = variant(&reference, Slot::Claim, "\nRETURNING fence", returning);
+        let verdicts = judge(&plan, &battery::run(&plan, &statements));
+        let failed: Vec<Case> = verdicts
+            .iter()
+            .filter(|v| !v.passed())
+            .map(|v| v.case)
+            .collect();
+        assert_eq!(failed, [Case::ClaimReturnsToken], "{returning:?}");
+        let said = verdicts
+            .iter()
+            .find(|v| !v.passed())
+            .unwrap()
+            .words(Lang::En);
+        assert!(said.contains("returned no fence"), "{said}");
+    }
+    // Spelled as the model sends it, or in capitals, it passes.
+    for returning in ["\nRETURNING id, fence", "\nreturning FENCE"] {
+        let statements = variant(&reference, Slot::Claim, "\nRETURNING fence", returning);
+        assert_eq!(failing(&plan, &statements), [], "{returning:?}");
+    }
+}
+
+/// Issue 23: a ready job can be cancelled too; a cancel limited to
+/// running jobs fails the case that cancels one nobody claimed.
+#[test]
+fn a_running_only_cancel_fails_the_cancel_of_a_ready_job() {
+    let plan = lab();
+    let statements = variant(
+        &reference(&ALL),
+        Slot::Cancel,
+        "state IN ('ready', 'running')",
+        "state = 'running'",
+    );
+    let failed = failing(&plan, &statements);
+    assert_eq!(failed, [Case::CancelReady], "{failed:?}");
+}
+
+/// Issue 23: lesson 05's exercise runs a design without a cancel epoch, as
+/// its prompt says: a cancel that also advances the fence writes a row the
+/// model does not, and fails.
+#[test]
+fn a_cancel_that_advances_the_fence_fails_where_the_design_has_no_epoch() {
+    let lessons = lessons();
+    let lesson = lessons.iter().find(|l| l.id.starts_with("05-")).unwrap();
+    let exercise = lesson
+        .exercises
+        .iter()
+        .find(|e| e.kind.name() == "sql")
+        .unwrap();
+    let sim_core::course::ExerciseKind::Sql { scenario, slots } = &exercise.kind else {
+        unreachable!()
+    };
+    assert!(!lesson.scenario(*scenario).unwrap().design.cancel_epoch);
+    let session = CourseSession::new(lessons.clone(), sim_core::course::Progress::default());
+    let plan = session.sql_plan(&lesson.id, &exercise.id).unwrap();
+    let statements = variant(
+        &reference(slots),
+        Slot::Cancel,
+        "SET state = 'cancelled'",
+        "SET state = 'cancelled', fence = fence + 1",
+    );
+    let failed = failing(&plan, &statements);
+    assert!(failed.contains(&Case::Lesson), "{failed:?}");
+    assert!(failed.contains(&Case::Cancelled), "{failed:?}");
+}
+
+/// Every `sql` exercise's worked solution (the statements the model sends)
+/// passes every case of its plan, the new ones included.
+#[test]
+fn every_worked_solution_passes_every_case() {
+    for lesson in lessons() {
+        let problems = sim_core::course::sql_unsolved(&lesson, |plan| {
+            battery::run(plan, &sim_core::sqllab::model_statements(&plan.slots))
+        });
+        assert!(problems.is_empty(), "{}: {problems:?}", lesson.id);
+    }
+}
+
 /// The course's `sql` exercise, graded through the session as a front end
 /// does: statements run in the box, then judged.
 fn session_and_exercise() -> (CourseSession, String, String, Vec<Slot>) {
