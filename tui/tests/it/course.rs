@@ -386,8 +386,8 @@ fn the_grade_report_names_sql_cases() {
     let answers = sql_answers_file(dir.path(), &finish_without_state_check());
     let path = answers.display().to_string();
     for (lang, case, step) in [
-        ("en", "    ✗ case 6: a cancelled job: step ", "✗ step "),
-        ("zh", "    ✗ 用例 6：已取消的任务：第 ", "✗ 第 5 步：已取消"),
+        ("en", "    ✗ case 7: a cancelled job: step ", "✗ step "),
+        ("zh", "    ✗ 用例 7：已取消的任务：第 ", "✗ 第 5 步：已取消"),
     ] {
         let output = fencelab(&["grade", &path, "--lang", lang]);
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
