@@ -101,8 +101,10 @@ fn field_words(field: &EditorField, arrows: bool) -> String {
 /// words, several in columns as wide as their widest value, the one under
 /// the `cursor` bracketed, one that cannot change dim — then, with a
 /// `preview` (and whether it shows verdicts, and in which language), the
-/// step's outcome in the learner's words, under the step when it does not
-/// fit in `width`. Also the line of the cursor's row.
+/// step's outcome in the learner's words (its glyph alone, or under the
+/// step, where they do not fit in `width`). Also the line of the cursor's row. Long because it
+/// lays out one row whole — label, aligned fields, the cursor's brackets,
+/// the outcome beside or under it — so the columns are measured once.
 fn editor_rows(
     rows: &[EditorRow],
     cursor: Option<(usize, usize)>,
