@@ -129,9 +129,18 @@ function loadSaved() {
 function applyLang() {
   setWords(pageWords(course.lang()));
   document.documentElement.lang = langTag();
-  // The switch as the catalogue offers it, the current language pressed.
-  clear(document.querySelector('.lang')).append(...languages().map((choice) =>
-    h('button', { type: 'button', 'data-lang': choice.code, 'aria-pressed': String(choice.current), onclick: () => switchLang(choice) }, choice.name)));
+  // The switch as the catalogue offers it, the current language pressed;
+  // the buttons are kept (only relabelled), so keyboard focus stays on the
+  // one the learner pressed.
+  const box = document.querySelector('.lang');
+  const choices = languages();
+  if (box.children.length !== choices.length) clear(box).append(...choices.map(() => h('button', { type: 'button' })));
+  choices.forEach((choice, i) => {
+    const button = box.children[i];
+    Object.assign(button, { textContent: choice.name, onclick: () => switchLang(choice) });
+    button.dataset.lang = choice.code;
+    button.setAttribute('aria-pressed', String(choice.current));
+  });
   document.title = t('pageTitle');
   const skip = document.querySelector('a.skip');
   if (skip) skip.textContent = t('skip');

@@ -814,10 +814,13 @@ fn edit(app: &mut App, state: &mut ExerciseState, message: Message, source: &str
     }
     // Nor is a knob or step turned that the page keys scrolled out of
     // view: the first editing key brings it back into view.
-    let shown = measure::exercise_panel_follow(app, state);
-    if edits && matches!(state.work, Work::Editor(_)) && shown != state.panel_scroll {
-        state.panel_scroll = shown;
-        return Some(Nav::Stay);
+    if edits && matches!(state.work, Work::Editor(_)) {
+        // Measured only for an editing key: the panel is laid out anew.
+        let shown = measure::exercise_panel_follow(app, state);
+        if shown != state.panel_scroll {
+            state.panel_scroll = shown;
+            return Some(Nav::Stay);
+        }
     }
     let edited = match &mut state.work {
         Work::Items { cursor } if quiz => {
