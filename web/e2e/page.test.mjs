@@ -1107,7 +1107,7 @@ test('the timeline explains itself: legend open on the first, Play animates, lan
 const SQL_LESSON = '02-token-in-the-commit';
 const SQL_ID = 'sql-claim-renew-finish';
 const SQL_RIGHT = {
-  claim: "UPDATE jobs SET owner = :owner, lease_until = :now + :ttl,\n  fence = fence + 1, state = 'running'\nWHERE id = :job AND (lease_until IS NULL OR lease_until <= :now)\n  AND state IN ('ready', 'running')",
+  claim: "UPDATE jobs SET owner = :owner, lease_until = :now + :ttl,\n  fence = fence + 1, state = 'running'\nWHERE id = :job AND (lease_until IS NULL OR lease_until <= :now)\n  AND state IN ('ready', 'running')\nRETURNING fence",
   renew: "UPDATE jobs SET lease_until = :now + :ttl WHERE id = :job AND owner = :owner AND fence = :token AND lease_until > :now AND state = 'running'",
   finish: "UPDATE jobs SET state = 'done' WHERE id = :job AND owner = :owner AND fence = :token AND lease_until > :now AND state = 'running'",
 };
