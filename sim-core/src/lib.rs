@@ -44,7 +44,10 @@ pub use narrate::{
     safety_reason, token_words, violation_label, violation_words,
 };
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
-pub use resource::{MinimalDesign, Offer, RECONCILE_COST, ResourceKind, reconcile_cost_words};
+pub use resource::{
+    MinimalDesign, Offer, RECONCILE_COST, ResourceKind, lease_clock_cost, lease_clock_cost_words,
+    predicate_cost_words, reconcile_cost_words, token_cost_words,
+};
 pub use reveal::Reveal;
 pub use scenario::{
     Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario,

@@ -8,7 +8,7 @@
 //! the words say what the number stands for.
 
 use crate::Lang;
-use crate::design::{Design, Protect};
+use crate::design::{Design, LeaseClock, Protect};
 
 /// A safe design of least cost: the free knobs at their strongest, each
 /// target's protection, and the targets left to reconciliation.
@@ -30,6 +30,47 @@ pub fn reconcile_cost_words(lang: Lang) -> &'static str {
     lang.pick(
         "the effect may happen twice: a reconciler compares the resource with the job table afterwards and repairs or compensates, and someone reads its report",
         "效果可能发生两次：事后由对账程序拿这个资源和任务表比对，修复或补偿，还要有人读对账报告",
+    )
+}
+
+/// What deciding leases by `clock` costs. The database's clock is one
+/// source of time for every decision, but a worker that must know whether
+/// its lease still holds has to ask the database for it: a round trip
+/// before each decision. Its own clock is free to read, and may be wrong.
+pub fn lease_clock_cost(clock: LeaseClock) -> u32 {
+    match clock {
+        LeaseClock::Db => 1,
+        LeaseClock::Worker => 0,
+    }
+}
+
+/// What deciding leases by `clock` costs, in words.
+pub fn lease_clock_cost_words(clock: LeaseClock, lang: Lang) -> &'static str {
+    match clock {
+        LeaseClock::Db => lang.pick(
+            "cost 1: one time source for every decision, but the worker asks the database for the time (a round trip) before it acts on its lease",
+            "代价 1：所有判断只用一个时间源，但 Worker 每次按租约行事之前都要向数据库问时间（多一次往返）",
+        ),
+        LeaseClock::Worker => lang.pick(
+            "free: the worker reads its own clock, which may run fast or slow; whether that matters depends on what else checks the write",
+            "免费：Worker 读自己的时钟，它可能走快或走慢；这要不要紧，取决于还有什么在检查这次写入",
+        ),
+    }
+}
+
+/// Why a predicate of the commit or the renew costs nothing.
+pub fn predicate_cost_words(lang: Lang) -> &'static str {
+    lang.pick(
+        "free: one more predicate in the same statement, no extra round trip",
+        "免费：同一条语句里多一个条件，不多一次往返",
+    )
+}
+
+/// Why the kind of token costs nothing.
+pub fn token_cost_words(lang: Lang) -> &'static str {
+    lang.pick(
+        "free: the statement that grants the lease also writes the new token",
+        "免费：授予租约的那条语句顺带写下新令牌",
     )
 }
 

@@ -343,7 +343,7 @@ pub(crate) fn design_editor(
             crate::check_words(check, lang).to_owned(),
             set.contains(check),
         )],
-        detail: None,
+        detail: Some(crate::predicate_cost_words(lang).to_owned()),
         about: None,
     };
     let rows = knob_rows(exercise, targets.len())
@@ -359,24 +359,19 @@ pub(crate) fn design_editor(
                 design.renew_checks,
                 check,
             ),
-            KnobRow::Token => knob_row(
-                "token",
-                lang.pick("token", "令牌"),
-                design.token.name(),
-                TokenKind::ALL
-                    .iter()
-                    .map(|t| choice(t.name(), crate::token_words(*t, lang)))
-                    .collect(),
-            ),
-            KnobRow::Clock => knob_row(
-                "lease_clock",
-                lang.pick("lease clock", "租约时钟"),
-                design.lease_clock.name(),
-                LeaseClock::ALL
-                    .iter()
-                    .map(|c| choice(c.name(), crate::clock_words(*c, lang)))
-                    .collect(),
-            ),
+            KnobRow::Token => EditorRow {
+                detail: Some(crate::token_cost_words(lang).to_owned()),
+                ..knob_row(
+                    "token",
+                    lang.pick("token", "令牌"),
+                    design.token.name(),
+                    TokenKind::ALL
+                        .iter()
+                        .map(|t| choice(t.name(), crate::token_words(*t, lang)))
+                        .collect(),
+                )
+            },
+            KnobRow::Clock => clock_row(design.lease_clock, lang),
             KnobRow::Target(index) => target_row(exercise, &ids, &targets, index, lang),
             KnobRow::Reconcile(index) => EditorRow {
                 label: lang.pick("reconcile", "对账").to_owned(),
@@ -416,6 +411,33 @@ fn knob_row(name: &'static str, label: &str, value: &str, choices: Vec<Choice>) 
         detail: None,
         about: None,
     }
+}
+
+/// The lease clock's row: each clock with its cost, and what the chosen
+/// one costs in reality.
+fn clock_row(clock: LeaseClock, lang: Lang) -> EditorRow {
+    let label = lang.pick("lease clock", "租约时钟");
+    let mut row = knob_row(
+        "lease_clock",
+        label,
+        clock.name(),
+        LeaseClock::ALL
+            .iter()
+            .map(|c| {
+                let cost = cost_words(crate::lease_clock_cost(*c), lang);
+                choice(
+                    c.name(),
+                    format!("{} ({cost})", crate::clock_words(*c, lang)),
+                )
+            })
+            .collect(),
+    );
+    if let Some(field) = row.fields.first_mut() {
+        field.value_label = crate::clock_words(clock, lang).to_owned();
+        field.note = Some(cost_words(crate::lease_clock_cost(clock), lang));
+    }
+    row.detail = Some(crate::lease_clock_cost_words(clock, lang).to_owned());
+    row
 }
 
 /// A target's protection: only what its real resource offers, each with

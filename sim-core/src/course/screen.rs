@@ -917,8 +917,8 @@ fn design_cost(
         Some(Answer::Design(design)) => design,
         _ => &default,
     };
-    let (_, targets) = exercise.chosen(answer);
-    let cost = exercise.cost(&targets, &answer.reconcile);
+    let (design, targets) = exercise.chosen(answer);
+    let cost = exercise.cost(design.lease_clock, &targets, &answer.reconcile);
     let label = cost.map(|cost| match lang {
         Lang::En => format!("Cost of this design: {cost}"),
         Lang::Zh => format!("这个设计的代价：{cost}"),

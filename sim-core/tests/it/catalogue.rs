@@ -162,7 +162,9 @@ fn the_minimal_cost_equals_the_cheapest_of_every_combination() {
                     ..DesignAnswer::default()
                 };
                 let needed = facts.reconciliation_needed(&answer).unwrap().unwrap();
-                let cost = facts.cost(&[*a, *b, *c], &needed).unwrap();
+                let cost = facts
+                    .cost(facts.start.lease_clock, &[*a, *b, *c], &needed)
+                    .unwrap();
                 cheapest = cheapest.min(cost);
             }
         }

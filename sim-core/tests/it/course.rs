@@ -786,3 +786,48 @@ fn each_bad_answer_is_refused_with_its_own_reason() {
         assert_eq!(refused.as_deref(), Some(expected), "{exercise}: {value}");
     }
 }
+
+/// The lease clock has a price (a round trip to ask the database the
+/// time), so a design exercise that opens it is keyed on the cheapest
+/// clock that is safe: a computed key on the database's clock means the
+/// worker's clock was broken there; a key on the worker's clock means the
+/// database's clock, otherwise the same, is graded "not minimal".
+#[test]
+fn an_open_lease_clock_is_keyed_on_the_cheapest_safe_clock() {
+    use sim_core::LeaseClock;
+    use sim_core::course::{DesignExercise, Knob, worked_solution};
+    let mut open_somewhere = false;
+    for lesson in course_lessons() {
+        for exercise in &lesson.exercises {
+            let Some(facts) = DesignExercise::of(&exercise.kind) else {
+                continue;
+            };
+            if !facts.open.contains(&Knob::LeaseClock) {
+                continue;
+            }
+            open_somewhere = true;
+            let worked = worked_solution(&lesson, exercise).unwrap();
+            assert!(worked.grade.correct, "{}", exercise.id);
+            let Answer::Design(key) = worked.key else {
+                panic!("a design key")
+            };
+            let other_clock = match key.lease_clock {
+                Some(LeaseClock::Db) => LeaseClock::Worker,
+                _ => LeaseClock::Db,
+            };
+            let mut other = key.clone();
+            other.lease_clock = Some(other_clock);
+            other.reconcile = facts
+                .reconciliation_needed(&other)
+                .unwrap()
+                .unwrap_or_default();
+            let graded = grade(&lesson, exercise, &Answer::Design(other)).unwrap();
+            assert!(!graded.correct, "{}: both clocks pass", exercise.id);
+            let said: String = graded.items.iter().map(|i| i.text.en.clone()).collect();
+            if other_clock == LeaseClock::Db {
+                assert!(said.contains("a cheaper design is also safe"), "{said}");
+            }
+        }
+    }
+    assert!(open_somewhere, "some design exercise opens the lease clock");
+}

@@ -62,6 +62,13 @@ fn design_json(answer: &DesignAnswer) -> Value {
 /// offers. Reconciliation lists exactly the targets that design leaves
 /// reachable, so the answer fails only if it is not minimal.
 fn strongest(exercise: &DesignExercise<'_>) -> DesignAnswer {
+    strongest_reconciling(exercise, false)
+}
+
+/// [`strongest`], reconciling every target when `everything` (the learner
+/// who ticks every box), else exactly the targets that design leaves
+/// reachable.
+fn strongest_reconciling(exercise: &DesignExercise<'_>, everything: bool) -> DesignAnswer {
     let open = |knob| exercise.open.contains(&knob);
     let mut answer = DesignAnswer {
         commit_checks: open(Knob::CommitChecks).then_some(CheckSet::ALL),
@@ -77,16 +84,26 @@ fn strongest(exercise: &DesignExercise<'_>) -> DesignAnswer {
         }),
         reconcile: Vec::new(),
     };
-    answer.reconcile = exercise
-        .reconciliation_needed(&answer)
-        .unwrap()
-        .expect("the strongest design keeps the job table safe");
+    answer.reconcile = if everything {
+        (0..exercise.start_targets().len() as u8).collect()
+    } else {
+        exercise
+            .reconciliation_needed(&answer)
+            .unwrap()
+            .expect("the strongest design keeps the job table safe")
+    };
     answer
 }
 
 /// Grades `answers` (lesson, exercise, design answer) with the binary;
 /// returns how many were correct.
 fn graded_correct(answers: &[(String, String, Value)]) -> u64 {
+    graded(answers).0
+}
+
+/// Grades `answers` with the binary: how many were correct, and which
+/// (`lesson/exercise`).
+fn graded(answers: &[(String, String, Value)]) -> (u64, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("answers.json");
     let list: Vec<Value> = answers
@@ -106,7 +123,15 @@ fn graded_correct(answers: &[(String, String, Value)]) -> u64 {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["answers"], answers.len() as u64, "{report:#}");
-    report["correct"].as_u64().unwrap()
+    let correct = report["correct"].as_u64().unwrap();
+    let which = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|result| result["correct"] == true)
+        .map(|result| format!("{}/{}", result["lesson"], result["exercise"]))
+        .collect();
+    (correct, which)
 }
 
 #[test]
@@ -146,5 +171,31 @@ fn every_knob_strongest_fails_most_design_exercises_and_the_minimal_design_passe
         graded_correct(&minimal_answers),
         total,
         "the computed minimal design passes every design exercise"
+    );
+}
+
+/// The learner who ticks every box: every open knob at its strongest and
+/// every target sent to reconciliation. Free knobs cost nothing only where
+/// reality charges nothing, so this wins at most one design exercise.
+#[test]
+fn ticking_every_box_and_reconciling_everything_wins_at_most_one_design_exercise() {
+    let lessons = lessons();
+    let mut answers = Vec::new();
+    for lesson in &lessons {
+        for exercise in &lesson.exercises {
+            if let Some(design) = DesignExercise::of(&exercise.kind) {
+                answers.push((
+                    lesson.id.clone(),
+                    exercise.id.clone(),
+                    design_json(&strongest_reconciling(&design, true)),
+                ));
+            }
+        }
+    }
+    let (passed, which) = graded(&answers);
+    assert!(
+        passed <= 1,
+        "ticking every box wins {passed} of {} design exercises: {which:?}",
+        answers.len()
     );
 }

@@ -98,11 +98,21 @@ impl<'a> DesignExercise<'a> {
         (design, targets)
     }
 
-    /// What the protections `targets` and the reconciliation of
-    /// `reconcile` cost, by the catalogue (`None`: a target's resource does
-    /// not offer its protection).
-    pub fn cost(&self, targets: &[Protect], reconcile: &[u8]) -> Option<u32> {
+    /// What a design with `lease_clock`, the protections `targets` and the
+    /// reconciliation of `reconcile` costs, by the catalogue (`None`: a
+    /// target's resource does not offer its protection). The lease clock
+    /// counts only where the exercise lets the learner choose it; the
+    /// predicates and the token are free (see [`crate::predicate_cost_words`]).
+    pub fn cost(
+        &self,
+        lease_clock: LeaseClock,
+        targets: &[Protect],
+        reconcile: &[u8],
+    ) -> Option<u32> {
         let mut total = RECONCILE_COST * reconcile.len() as u32;
+        if self.open.contains(&Knob::LeaseClock) {
+            total += crate::lease_clock_cost(lease_clock);
+        }
         for (protect, kind) in targets.iter().zip(self.resources) {
             total += kind.offer(*protect, self.gateway)?.cost;
         }
@@ -127,8 +137,9 @@ impl<'a> DesignExercise<'a> {
     }
 
     /// The open knobs that cost nothing (the job table's predicates, the
-    /// token, the lease clock), each at its strongest: a predicate more in
-    /// the same statement never makes a design less safe.
+    /// token), each at its strongest: a predicate more in the same
+    /// statement never makes a design less safe. The lease clock is left
+    /// as it starts; [`compute_minimal_design`] tries each clock.
     fn free_knobs_strongest(&self) -> Design {
         let mut design = self.start;
         if self.open.contains(&Knob::CommitChecks) {
@@ -140,10 +151,19 @@ impl<'a> DesignExercise<'a> {
         if self.open.contains(&Knob::Token) {
             design.token = TokenKind::Monotonic;
         }
-        if self.open.contains(&Knob::LeaseClock) {
-            design.lease_clock = LeaseClock::Db;
-        }
         design
+    }
+
+    /// The lease clocks a minimal design may use, cheapest first: each
+    /// clock when the knob is open, else the start design's.
+    fn clock_choices(&self) -> Vec<LeaseClock> {
+        let mut clocks = if self.open.contains(&Knob::LeaseClock) {
+            LeaseClock::ALL.to_vec()
+        } else {
+            vec![self.start.lease_clock]
+        };
+        clocks.sort_by_key(|clock| crate::lease_clock_cost(*clock));
+        clocks
     }
 }
 
@@ -172,7 +192,30 @@ pub fn minimal_design(exercise: &DesignExercise<'_>) -> Result<Option<MinimalDes
 pub(crate) fn compute_minimal_design(
     exercise: &DesignExercise<'_>,
 ) -> Result<Option<MinimalDesign>, CourseError> {
-    let design = exercise.free_knobs_strongest();
+    let mut best: Option<MinimalDesign> = None;
+    for lease_clock in exercise.clock_choices() {
+        let design = Design {
+            lease_clock,
+            ..exercise.free_knobs_strongest()
+        };
+        // A dearer clock wins only by a cheaper total: on a tie the
+        // cheaper clock, tried first, stays.
+        if let Some(found) = minimal_with(exercise, design)?
+            && best.as_ref().is_none_or(|b| found.cost < b.cost)
+        {
+            best = Some(found);
+        }
+    }
+    Ok(best)
+}
+
+/// The least cost of a safe design with the free knobs of `design`,
+/// choosing each target's protection and reconciliation (see
+/// [`minimal_design`] for why one search per option position suffices).
+fn minimal_with(
+    exercise: &DesignExercise<'_>,
+    design: Design,
+) -> Result<Option<MinimalDesign>, CourseError> {
     let start_targets = exercise.start_targets();
     let choices: Vec<Vec<Protect>> = if exercise.open.contains(&Knob::TargetProtect) {
         exercise
@@ -223,7 +266,7 @@ pub(crate) fn compute_minimal_design(
         }
     }
     let cost = exercise
-        .cost(&targets, &reconcile)
+        .cost(design.lease_clock, &targets, &reconcile)
         .ok_or(CourseError::NoSafeDesign)?;
     Ok(Some(MinimalDesign {
         design,
@@ -253,7 +296,7 @@ pub(crate) fn grade_design(
 ) -> Result<Grade, CourseError> {
     let (design, targets) = exercise.chosen(choice);
     let cost = exercise
-        .cost(&targets, &choice.reconcile)
+        .cost(design.lease_clock, &targets, &choice.reconcile)
         .ok_or(CourseError::NoSafeDesign)?;
     let sites = sites_of(design, &targets, exercise.world)?;
     let mask = choice.reconcile.iter().fold(0u8, |mask, t| mask | (1 << t));
