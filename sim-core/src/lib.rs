@@ -45,8 +45,8 @@ pub use narrate::{
 };
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use resource::{
-    MinimalDesign, Offer, RECONCILE_COST, ResourceKind, lease_clock_cost, lease_clock_cost_words,
-    predicate_cost_words, reconcile_cost_words, token_cost_words,
+    Fronts, MinimalDesign, Offer, RECONCILE_COST, ResourceKind, lease_clock_cost,
+    lease_clock_cost_words, predicate_cost_words, reconcile_cost_words, token_cost_words,
 };
 pub use reveal::Reveal;
 pub use scenario::{

@@ -112,7 +112,7 @@ mod tests {
                 open: Vec::new(),
                 world: crate::explore::WorldOptions::new(full.design(), source),
                 resources: Vec::new(),
-                gateway: false,
+                fronts: crate::resource::Fronts::default(),
                 minimal: crate::course::MinimalMemo::default(),
             },
             ExerciseKind::Break {

@@ -74,6 +74,25 @@ pub fn token_cost_words(lang: Lang) -> &'static str {
     )
 }
 
+/// What a design exercise's world puts in front of its targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Fronts {
+    /// A gateway our own service can sit behind: it writes for the
+    /// worker and checks the job row in the same step, as the write lands.
+    pub gateway: bool,
+    /// A dispatcher every call to a resource that checks nothing (a ticket
+    /// API, a mailer) leaves through: it checks the job row when it sends.
+    pub dispatcher: bool,
+}
+
+impl Fronts {
+    /// Both: everything the catalogue can offer.
+    pub const ALL: Fronts = Fronts {
+        gateway: true,
+        dispatcher: true,
+    };
+}
+
 /// A kind of real resource a remote target stands for.
 #[derive(
     Debug,
@@ -176,6 +195,12 @@ const GATEWAY: Offer = offer(
     "the sole-path requirement: every write goes through the gateway, which checks the job row in the same step; an extra hop on every write, and nothing may reach the service around it",
     "唯一通路的要求：每次写入都要经过网关，由它在同一步里核对任务行；每次写入多一跳，而且任何调用都不能绕过它直达服务",
 );
+const DISPATCHER: Offer = offer(
+    Protect::SendingGateway,
+    2,
+    "a dispatcher every call leaves through: it checks the job row (state, token, lease) before it sends; an extra hop per call, and a call already sent still lands, so with delays the target stays on the reconciliation list",
+    "所有调用都经由一个派发器发出：它在发送之前核对任务行（状态、令牌、租约）；每次调用多一跳，而已经发出的调用仍会落地，所以有网络延迟时，这个目标仍要留在对账清单上",
+);
 
 impl ResourceKind {
     /// The kind's name as a learner reads it.
@@ -232,10 +257,12 @@ impl ResourceKind {
         }
     }
 
-    /// The protections this kind offers, cheapest first. `gateway`: the
-    /// design has a gateway (only our own service can sit behind it; a
-    /// table in the job database needs none to check the row).
-    pub fn offers(self, gateway: bool) -> Vec<Offer> {
+    /// The protections this kind offers, cheapest first, with what stands
+    /// in front of the targets (only our own service can sit behind the
+    /// gateway, and only a resource that checks nothing needs the
+    /// dispatcher; a table in the job database needs neither to check the
+    /// row).
+    pub fn offers(self, fronts: Fronts) -> Vec<Offer> {
         use ResourceKind as K;
         let mut offers = match self {
             K::Generic => anonymous_offers(),
@@ -301,23 +328,28 @@ impl ResourceKind {
             ],
             K::Mailer => vec![NOTHING],
         };
-        if gateway && self == K::OwnService {
+        if fronts.gateway && self == K::OwnService {
             offers.push(GATEWAY);
+        }
+        // A resource that checks nothing can still be reached only
+        // through a dispatcher that checks before it sends.
+        if fronts.dispatcher && matches!(self, K::TicketApi | K::Mailer) {
+            offers.push(DISPATCHER);
         }
         offers
     }
 
     /// The offer of `protect`, if this kind supports it.
-    pub fn offer(self, protect: Protect, gateway: bool) -> Option<Offer> {
-        self.offers(gateway)
+    pub fn offer(self, protect: Protect, fronts: Fronts) -> Option<Offer> {
+        self.offers(fronts)
             .into_iter()
             .find(|o| o.protect == protect)
     }
 
     /// The costliest protection this kind offers (the later one on a tie):
     /// what "every knob at its strongest" means for this kind.
-    pub fn strongest(self, gateway: bool) -> Protect {
-        self.offers(gateway)
+    pub fn strongest(self, fronts: Fronts) -> Protect {
+        self.offers(fronts)
             .into_iter()
             .fold(
                 NOTHING,
@@ -349,7 +381,7 @@ mod tests {
     #[test]
     fn every_kind_offers_nothing_first_and_costs_below_reconciliation() {
         for kind in ResourceKind::ALL {
-            let offers = kind.offers(true);
+            let offers = kind.offers(Fronts::ALL);
             assert_eq!(offers[0].protect, Protect::None, "{kind:?}");
             for o in &offers {
                 assert!(o.cost < RECONCILE_COST, "{kind:?} {o:?}");
@@ -369,25 +401,43 @@ mod tests {
 
     #[test]
     fn fixed_capabilities() {
-        assert_eq!(ResourceKind::Mailer.offers(true).len(), 1);
+        let gateway = Fronts {
+            gateway: true,
+            dispatcher: false,
+        };
+        assert_eq!(ResourceKind::Mailer.offers(gateway).len(), 1);
+        // A dispatcher exists only where the world has one, and only in
+        // front of a resource that checks nothing.
+        assert_eq!(
+            ResourceKind::Mailer.strongest(Fronts::ALL),
+            Protect::SendingGateway
+        );
+        assert!(
+            ResourceKind::OwnService
+                .offer(Protect::SendingGateway, Fronts::ALL)
+                .is_none()
+        );
         assert!(
             ResourceKind::TicketApi
-                .offer(Protect::RegisteredToken, true)
+                .offer(Protect::RegisteredToken, Fronts::ALL)
                 .is_none()
         );
         // A gateway exists only where the design has one.
         assert!(
             ResourceKind::OwnService
-                .offer(Protect::Gateway, false)
+                .offer(Protect::Gateway, Fronts::default())
                 .is_none()
         );
-        assert_eq!(ResourceKind::OwnService.strongest(true), Protect::Gateway);
         assert_eq!(
-            ResourceKind::OwnService.strongest(false),
+            ResourceKind::OwnService.strongest(gateway),
+            Protect::Gateway
+        );
+        assert_eq!(
+            ResourceKind::OwnService.strongest(Fronts::default()),
             Protect::RegisteredToken
         );
         assert_eq!(
-            ResourceKind::KvStore.strongest(false),
+            ResourceKind::KvStore.strongest(Fronts::default()),
             Protect::RegisteredToken
         );
     }

@@ -205,7 +205,7 @@ pub fn answer_from_json(
             open,
             world,
             resources,
-            gateway,
+            fronts,
             ..
         } => {
             let read = object::<DesignJson>(value).ok_or(AnswerError::DesignShape)?;
@@ -216,7 +216,7 @@ pub fn answer_from_json(
             let target = TargetFacts {
                 world,
                 resources,
-                gateway: *gateway,
+                fronts: *fronts,
             };
             Ok(Answer::Design(design_answer(open, &target, &shape)?))
         }

@@ -320,6 +320,19 @@ fn design_world(exercise: &DesignExercise<'_>, lang: Lang) -> String {
             parts.push(lang.pick(en, zh).to_owned());
         }
     }
+    let bounds = world.bounds;
+    if bounds.max_in_flight > 0 {
+        parts.push(lang.pick(
+            format!(
+                "requests travel up to {} ticks, {} at once",
+                bounds.max_delay, bounds.max_in_flight
+            ),
+            format!(
+                "请求在路上最多 {} 个 tick，最多同时 {} 个",
+                bounds.max_delay, bounds.max_in_flight
+            ),
+        ));
+    }
     format!(
         "{}{}",
         lang.pick("World: ", "世界："),
@@ -456,7 +469,7 @@ fn target_row(
         kind => format!("{id} {}", kind.title(lang)),
     };
     let protect = targets.get(index).copied().unwrap_or(Protect::None);
-    let offers = kind.offers(exercise.gateway);
+    let offers = kind.offers(exercise.fronts);
     let mut field = choice_field(
         "protect",
         label.clone(),
@@ -477,7 +490,7 @@ fn target_row(
         Input::Choice,
     );
     field.value_label = crate::protect_words(protect, lang).to_owned();
-    let offer = kind.offer(protect, exercise.gateway);
+    let offer = kind.offer(protect, exercise.fronts);
     field.note = offer.map(|o| cost_words(o.cost, lang));
     EditorRow {
         label,
@@ -543,7 +556,7 @@ pub(crate) fn edit_design(
         }
         KnobRow::Target(index) => {
             let offered: Vec<Protect> = resource(exercise, index)
-                .offers(exercise.gateway)
+                .offers(exercise.fronts)
                 .into_iter()
                 .map(|o| o.protect)
                 .collect();
@@ -1433,7 +1446,7 @@ mod tests {
             .ok_or(CourseError::MissingScenario)?;
         for (index, row) in editor.rows.iter().take(2).enumerate() {
             let offered: Vec<String> = design.resources[index]
-                .offers(design.gateway)
+                .offers(design.fronts)
                 .iter()
                 .map(|o| o.protect.name().to_owned())
                 .collect();

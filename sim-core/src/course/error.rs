@@ -112,7 +112,7 @@ pub enum AnswerError {
         target: String,
         kind: crate::resource::ResourceKind,
         protect: crate::design::Protect,
-        gateway: bool,
+        fronts: crate::resource::Fronts,
     },
     /// `reconcile` names a target the world does not have.
     NoTarget(String),
@@ -380,10 +380,10 @@ impl AnswerError {
                 target,
                 kind,
                 protect,
-                gateway,
+                fronts,
             } => {
                 let offered = kind
-                    .offers(*gateway)
+                    .offers(*fronts)
                     .iter()
                     .map(|o| format!("`{}`", o.protect.name()))
                     .collect::<Vec<_>>()
@@ -602,7 +602,7 @@ mod tests {
                 target: "t1".to_owned(),
                 kind: crate::resource::ResourceKind::Mailer,
                 protect: crate::design::Protect::Gateway,
-                gateway: false,
+                fronts: crate::resource::Fronts::default(),
             },
             AnswerError::NoTarget(word()),
             AnswerError::BreakShape,

@@ -139,8 +139,9 @@ pub enum ExerciseKind {
         /// The real resource each target stands for (`Generic` when the
         /// world only gives a count), parallel to `world.targets`.
         resources: Vec<ResourceKind>,
-        /// The design has a gateway our own service can sit behind.
-        gateway: bool,
+        /// What stands in front of the targets: a gateway our own service
+        /// can sit behind, a dispatcher for resources that check nothing.
+        fronts: crate::resource::Fronts,
         /// Its minimal design, once the grader has computed it.
         minimal: MinimalMemo,
     },

@@ -41,6 +41,11 @@ pub enum LintKind {
     NoSafeDesign,
     /// Design: the computed minimal design does not pass its own grader.
     MinimalFails,
+    /// Design: the world offers a supplement (a gateway or a dispatcher),
+    /// yet the cheapest design, every target unprotected and nothing
+    /// reconciled, is already safe: no cheaper answer can be wrong, so the
+    /// supplement teaches nothing.
+    NoCheaperWrongAnswer,
     /// Break: the explorers find no breaking schedule within bounds.
     Unbreakable,
     /// Break: the world does not fit the explorer (its reason).
@@ -95,6 +100,10 @@ impl LintKind {
                 "no choice of the open knobs is safe in this world: the exercise cannot be solved"
                     .to_owned(),
                 "在这个世界里，开放选项的任何组合都不安全：这个练习无解".to_owned(),
+            ),
+            LintKind::NoCheaperWrongAnswer => (
+                "the world offers a gateway or a dispatcher, but the design with no protection and no reconciliation is already safe: no cheaper answer is wrong".to_owned(),
+                "这个世界提供了网关或派发器，但不加任何保护、不做对账的设计已经安全：没有更便宜的错误答案".to_owned(),
             ),
             LintKind::MinimalFails => (
                 "the computed minimal design does not pass the grader".to_owned(),

@@ -290,11 +290,17 @@ pub(crate) fn violation_sites(machine: &Machine, max_states: u64, budget: Budget
         for state in frontier.drain(..) {
             machine.moves(&state, &mut moves);
             for &chosen in &moves {
+                // A delivery is a write landing at its target: the target
+                // is the request's, known before the move takes it.
+                let delivered = match chosen {
+                    Move::Deliver(slot) => machine.in_flight(&state, slot).map(|(_, t, _)| t),
+                    _ => None,
+                };
                 let mut successor = state;
                 let result = machine.apply(&mut successor, chosen);
                 if result.violation.is_some() {
-                    match result.op {
-                        Some(crate::explore::Op::Write(target)) => {
+                    match (result.op, delivered) {
+                        (Some(crate::explore::Op::Write(target)), _) | (_, Some(target)) => {
                             sites.targets |= 1 << target;
                         }
                         _ => sites.job_table = true,

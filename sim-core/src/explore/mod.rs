@@ -754,8 +754,16 @@ fn concluded_sentence(report: &Report, lang: Lang) -> String {
             } else {
                 " (the step bound cut some schedules short)"
             };
+            let delays = if world.bounds.max_in_flight > 0 {
+                format!(
+                    ", with up to {} requests in flight, each arriving within {} ticks",
+                    world.bounds.max_in_flight, world.bounds.max_delay
+                )
+            } else {
+                String::new()
+            };
             format!(
-                "Safe within bounds: no violation in any of the {states} distinct states with time ≤ {time}, at most {claims} claims and {moves} moves per schedule{cut}."
+                "Safe within bounds: no violation in any of the {states} distinct states with time ≤ {time}, at most {claims} claims and {moves} moves per schedule{delays}{cut}."
             )
         }
         (Method::Exhaustive, Lang::Zh) => {
@@ -764,8 +772,16 @@ fn concluded_sentence(report: &Report, lang: Lang) -> String {
             } else {
                 "（达到步数上限）"
             };
+            let delays = if world.bounds.max_in_flight > 0 {
+                format!(
+                    "、同时最多 {} 个请求在路上且每个在 {} 个 tick 内到达",
+                    world.bounds.max_in_flight, world.bounds.max_delay
+                )
+            } else {
+                String::new()
+            };
             format!(
-                "在界限内安全：时间 ≤ {time}、最多 {claims} 次领取、每个调度最多 {moves} 步，共 {states} 个不同状态都没有违例{cut}。"
+                "在界限内安全：时间 ≤ {time}、最多 {claims} 次领取、每个调度最多 {moves} 步{delays}，共 {states} 个不同状态都没有违例{cut}。"
             )
         }
         (Method::Random { seed, .. }, Lang::En) => format!(

@@ -114,7 +114,7 @@ fn each_part_of_a_design_grade_fails_on_its_own() {
     let strongest: [Protect; 3] = facts
         .resources
         .iter()
-        .map(|k| k.strongest(facts.gateway))
+        .map(|k| k.strongest(facts.fronts))
         .collect::<Vec<_>>()
         .try_into()
         .unwrap();
@@ -150,7 +150,7 @@ fn the_minimal_cost_equals_the_cheapest_of_every_combination() {
     let offers: Vec<Vec<Protect>> = facts
         .resources
         .iter()
-        .map(|k| k.offers(facts.gateway).iter().map(|o| o.protect).collect())
+        .map(|k| k.offers(facts.fronts).iter().map(|o| o.protect).collect())
         .collect();
     let mut cheapest = u32::MAX;
     for a in &offers[0] {
@@ -176,7 +176,7 @@ fn the_minimal_cost_equals_the_cheapest_of_every_combination() {
 #[test]
 fn reconciliation_costs_more_than_any_protection() {
     for kind in ResourceKind::ALL {
-        for offer in kind.offers(true) {
+        for offer in kind.offers(sim_core::Fronts::ALL) {
             assert!(offer.cost < RECONCILE_COST, "{kind:?} {offer:?}");
         }
     }
@@ -236,4 +236,87 @@ fn every_legend_says_an_outcome_in_the_same_words() {
             );
         }
     }
+}
+
+/// A lesson with one design exercise over our own service and a mailer,
+/// a gateway and a dispatcher in front, a user who may cancel; `delays`
+/// adds requests in flight.
+fn dispatcher_lesson(delays: bool) -> Lesson {
+    let world_delays = if delays {
+        ", max_in_flight = 2, max_delay = 3"
+    } else {
+        ""
+    };
+    let text = LESSON
+        .replace(
+            r#"world = { workers = 2, targets = ["own_service", "mailer", "kv_store"], gateway = true, ttl = 3 }"#,
+            &format!(
+                r#"world = {{ workers = 2, targets = ["own_service", "mailer"], gateway = true, dispatcher = true, cancel = true, ttl = 3{world_delays} }}"#
+            ),
+        )
+        .replace(r#"start = "db-conditional""#, r#"start = "full""#);
+    parse_lesson(text.as_bytes()).unwrap()
+}
+
+/// The dispatcher checks when a request leaves. Without delays nothing
+/// happens between the check and the effect, so it is enough and cheaper
+/// than reconciling; with delays a request sent before a cancel lands
+/// after it, so the mailer stays on the reconciliation list and the
+/// dispatcher's cost buys nothing. The explorers decide both.
+#[test]
+fn a_dispatcher_is_enough_without_delays_and_not_with_them() {
+    assert!(
+        !ResourceKind::Mailer
+            .offers(sim_core::Fronts {
+                gateway: true,
+                dispatcher: false
+            })
+            .iter()
+            .any(|o| o.protect == Protect::SendingGateway),
+        "no dispatcher unless the world has one"
+    );
+    let dispatched = DesignAnswer {
+        target_protect: Some(vec![Protect::Gateway, Protect::SendingGateway]),
+        ..DesignAnswer::default()
+    };
+    let instant = dispatcher_lesson(false);
+    let facts = DesignExercise::of(&instant.exercise("design").unwrap().kind).unwrap();
+    assert_eq!(
+        facts.reconciliation_needed(&dispatched).unwrap(),
+        Some(Vec::new())
+    );
+    let minimal = minimal_design(&facts).unwrap().unwrap();
+    assert_eq!(minimal.targets[1], Protect::SendingGateway);
+    assert!(minimal.reconcile.is_empty());
+
+    let delayed = dispatcher_lesson(true);
+    let exercise = delayed.exercise("design").unwrap();
+    let facts = DesignExercise::of(&exercise.kind).unwrap();
+    assert_eq!(
+        facts.reconciliation_needed(&dispatched).unwrap(),
+        Some(vec![1]),
+        "a request in flight lands after the check"
+    );
+    let minimal = minimal_design(&facts).unwrap().unwrap();
+    assert_eq!(minimal.reconcile, vec![1]);
+    assert_ne!(minimal.targets[1], Protect::SendingGateway);
+    // The dispatcher with the list is safe but not minimal; without the
+    // list it is broken by a request in flight.
+    let with_list = grade(
+        &delayed,
+        exercise,
+        &Answer::Design(DesignAnswer {
+            reconcile: vec![1],
+            ..dispatched.clone()
+        }),
+    )
+    .unwrap();
+    let said: String = with_list.items.iter().map(|i| i.text.en.clone()).collect();
+    assert!(
+        !with_list.correct && said.contains("a cheaper design is also safe"),
+        "{said}"
+    );
+    let without = grade(&delayed, exercise, &Answer::Design(dispatched)).unwrap();
+    assert!(!without.correct && without.counterexample.is_some());
+    assert!(worked_solution(&delayed, exercise).unwrap().grade.correct);
 }

@@ -446,3 +446,29 @@ fn proptest_hit_rate() {
         assert!(found >= 99, "{name}");
     }
 }
+
+/// With delays, a write takes effect when its request is delivered: the
+/// sites search puts a violating delivery at its target, never at the job
+/// table, and a target sent to reconciliation expects what lands there,
+/// a dispatcher's target (`sending_gateway`) included.
+#[test]
+fn a_delivered_violation_is_a_site_at_its_target() {
+    use sim_core::Protect;
+    let mut world = World::preset(Preset::Full, 2);
+    world.allow_cancel = true;
+    world.targets = vec![Protect::None, Protect::SendingGateway];
+    world.bounds = world.bounds.with_delays();
+    let sites = sim_core::explore::violation_sites(&world).unwrap();
+    assert!(!sites.incomplete);
+    assert!(!sites.job_table, "the job table is safe under `full`");
+    assert_eq!(
+        sites.targets, 0b11,
+        "both targets take a request landing after a cancel"
+    );
+    world.reconciled = 0b11;
+    assert_eq!(exhaustive(&world).verdict, Verdict::Safe);
+    world.reconciled = 0b01;
+    let report = exhaustive(&world);
+    assert_eq!(report.verdict, Verdict::Unsafe);
+    assert_replays(&report);
+}

@@ -2014,7 +2014,7 @@ fn a_real_resource_turns_only_through_its_offers() {
         }
         let resource = design.resources[target];
         let offered: Vec<&str> = resource
-            .offers(design.gateway)
+            .offers(design.fronts)
             .iter()
             .map(|o| o.protect.name())
             .collect();

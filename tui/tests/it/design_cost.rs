@@ -79,7 +79,7 @@ fn strongest_reconciling(exercise: &DesignExercise<'_>, everything: bool) -> Des
             exercise
                 .resources
                 .iter()
-                .map(|kind| kind.strongest(exercise.gateway))
+                .map(|kind| kind.strongest(exercise.fronts))
                 .collect()
         }),
         reconcile: Vec::new(),

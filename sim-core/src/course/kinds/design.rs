@@ -54,7 +54,7 @@ pub struct DesignExercise<'a> {
     pub open: &'a [Knob],
     pub world: &'a WorldOptions,
     pub resources: &'a [ResourceKind],
-    pub gateway: bool,
+    pub fronts: Fronts,
     memo: &'a MinimalMemo,
 }
 
@@ -67,7 +67,7 @@ impl<'a> DesignExercise<'a> {
                 open,
                 world,
                 resources,
-                gateway,
+                fronts,
                 minimal,
                 ..
             } => Some(DesignExercise {
@@ -75,7 +75,7 @@ impl<'a> DesignExercise<'a> {
                 open,
                 world,
                 resources,
-                gateway: *gateway,
+                fronts: *fronts,
                 memo: minimal,
             }),
             _ => None,
@@ -114,7 +114,7 @@ impl<'a> DesignExercise<'a> {
             total += crate::lease_clock_cost(lease_clock);
         }
         for (protect, kind) in targets.iter().zip(self.resources) {
-            total += kind.offer(*protect, self.gateway)?.cost;
+            total += kind.offer(*protect, self.fronts)?.cost;
         }
         Some(total)
     }
@@ -222,7 +222,7 @@ fn minimal_with(
             .resources
             .iter()
             .map(|kind| {
-                kind.offers(exercise.gateway)
+                kind.offers(exercise.fronts)
                     .into_iter()
                     .map(|o| o.protect)
                     .collect()
@@ -255,7 +255,7 @@ fn minimal_with(
             .copied()
             .unwrap_or(ResourceKind::Generic);
         let price = |k: usize| {
-            kind.offer(options[k], exercise.gateway)
+            kind.offer(options[k], exercise.fronts)
                 .map_or(u32::MAX / 4, |o| o.cost)
                 + if reach[k] { RECONCILE_COST } else { 0 }
         };
@@ -453,7 +453,7 @@ pub(crate) fn design_key(
 pub(crate) struct TargetFacts<'a> {
     pub(crate) world: &'a WorldOptions,
     pub(crate) resources: &'a [ResourceKind],
-    pub(crate) gateway: bool,
+    pub(crate) fronts: Fronts,
 }
 
 /// A design answer's knobs: only the exercise's open knobs, each a value
@@ -591,12 +591,12 @@ pub(crate) fn target_protect(
         return Err(AnswerError::TargetCount(count));
     }
     for (index, (protect, kind)) in protects.iter().zip(target.resources).enumerate() {
-        if kind.offer(*protect, target.gateway).is_none() {
+        if kind.offer(*protect, target.fronts).is_none() {
             return Err(AnswerError::Unsupported {
                 target: format!("t{}", index + 1),
                 kind: *kind,
                 protect: *protect,
-                gateway: target.gateway,
+                fronts: target.fronts,
             });
         }
     }
@@ -660,8 +660,15 @@ pub(crate) fn design_problem(
     exercise: &Exercise,
     kind: &ExerciseKind,
 ) -> Option<LintKind> {
-    let minimal = DesignExercise::of(kind).map(|e| minimal_design(&e));
+    let facts = DesignExercise::of(kind);
+    let minimal = facts.as_ref().map(minimal_design);
+    let supplement = facts.is_some_and(|f| f.fronts.gateway || f.fronts.dispatcher);
     match minimal {
+        // Every kind offers "nothing" at no cost, so a minimal cost of 0
+        // means the unprotected design is safe.
+        Some(Ok(Some(found))) if supplement && found.cost == 0 => {
+            Some(LintKind::NoCheaperWrongAnswer)
+        }
         Some(Ok(Some(_))) => (!worked_solution(lesson, exercise).is_ok_and(|s| s.grade.correct))
             .then_some(LintKind::MinimalFails),
         Some(Ok(None)) | None => Some(LintKind::NoSafeDesign),
@@ -684,9 +691,12 @@ impl Reader<'_> {
         };
         let open = self.open_knobs(fields)?;
         let mut world = WorldOptions::new(start, start_source);
-        let (resources, gateway) = match fields.get(11) {
+        let (resources, fronts) = match fields.get(11) {
             Some(value) => self.world_table(value, &mut world)?,
-            None => (vec![ResourceKind::Generic; DESIGN_TARGETS], false),
+            None => (
+                vec![ResourceKind::Generic; DESIGN_TARGETS],
+                Fronts::default(),
+            ),
         };
         // A real resource starts with the start design's protection only
         // when it offers it; otherwise with none.
@@ -694,7 +704,7 @@ impl Reader<'_> {
             resources
                 .iter()
                 .map(|kind| {
-                    kind.offer(start.target_protect, gateway)
+                    kind.offer(start.target_protect, fronts)
                         .map_or(crate::design::Protect::None, |o| o.protect)
                 })
                 .collect(),
@@ -715,7 +725,7 @@ impl Reader<'_> {
             open,
             world,
             resources,
-            gateway,
+            fronts,
             minimal: MinimalMemo::default(),
         })
     }
@@ -757,15 +767,15 @@ impl Reader<'_> {
 
     /// A design exercise's `[world]` table, read into `world`; returns the
     /// resource each target stands for (a count gives anonymous targets,
-    /// a list of kind names real ones) and whether the design has a gateway.
+    /// a list of kind names real ones) and what stands in front of them.
     pub(crate) fn world_table(
         &mut self,
         value: &crate::parse::Value<'_>,
         world: &mut WorldOptions,
-    ) -> Option<(Vec<ResourceKind>, bool)> {
+    ) -> Option<(Vec<ResourceKind>, Fronts)> {
         let table = self.table(value, &name("`world`"))?;
         let mut targets = vec![ResourceKind::Generic; DESIGN_TARGETS];
-        const WORLD: [&str; 11] = [
+        const WORLD: [&str; 14] = [
             "workers",
             "targets",
             "ttl",
@@ -777,6 +787,9 @@ impl Reader<'_> {
             "heartbeat",
             "max_steps",
             "gateway",
+            "max_in_flight",
+            "max_delay",
+            "dispatcher",
         ];
         let world_fields = self.fields(table, value.span(), &WORLD, &name("`world`"));
         let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
@@ -798,10 +811,16 @@ impl Reader<'_> {
             }
             None => {}
         }
-        let gateway = world_fields
-            .get(10)
-            .and_then(|v| self.bool(v, &name("`world.gateway`")))
-            .unwrap_or(false);
+        let flag = |reader: &mut Self, index: usize| {
+            world_fields
+                .get(index)
+                .and_then(|v| reader.bool(v, &name(&format!("`world.{}`", WORLD[index]))))
+                .unwrap_or(false)
+        };
+        let fronts = Fronts {
+            gateway: flag(self, 10),
+            dispatcher: flag(self, 13),
+        };
         if let Some(ttl) = number(self, 2, "ttl", 1, 15) {
             world.ttl = ttl as u8;
         }
@@ -818,6 +837,14 @@ impl Reader<'_> {
         if let Some(steps) = number(self, 9, "max_steps", 1, 64) {
             bounds.max_steps = steps as u16;
         }
+        // Delivery delays: writes are sent and arrive later, so a request
+        // can still be travelling when a takeover or a cancel happens.
+        if let Some(in_flight) = number(self, 11, "max_in_flight", 0, i64::from(MAX_IN_FLIGHT)) {
+            bounds.max_in_flight = in_flight as u8;
+        }
+        if let Some(delay) = number(self, 12, "max_delay", 1, i64::from(MAX_DELAY_BOUND)) {
+            bounds.max_delay = delay as u8;
+        }
         world.bounds = bounds;
         for (index, flag) in [
             (3, &mut world.allow_cancel),
@@ -831,7 +858,7 @@ impl Reader<'_> {
                 *flag = value;
             }
         }
-        Some((targets, gateway))
+        Some((targets, fronts))
     }
 
     /// `world.targets` as a list of kind names: the resources, at most 4.

@@ -41,9 +41,10 @@ mod prelude {
     pub(crate) use crate::design::{Check, CheckSet, Design, LeaseClock, Protect, TokenKind};
     pub(crate) use crate::explore::*;
     pub(crate) use crate::explore::{Bounds, WorldOptions};
+    pub(crate) use crate::explore::{MAX_DELAY_BOUND, MAX_IN_FLIGHT};
     pub(crate) use crate::narrate::{describe_step, safety_reason};
     pub(crate) use crate::parse::{Diagnostic, Reader, decode, document, line_col, name, words};
-    pub(crate) use crate::resource::{MinimalDesign, RECONCILE_COST, ResourceKind};
+    pub(crate) use crate::resource::{Fronts, MinimalDesign, RECONCILE_COST, ResourceKind};
     pub(crate) use crate::scenario::DesignSource;
     pub(crate) use crate::scenario::{Action, MAX_TIME, OpRef, Scenario, Step, Text, ValueRef};
     #[cfg(feature = "sql-lab")]
