@@ -59,7 +59,14 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
         ),
         Op::Renew => ("renew", "续约", Some(design.renew_checks)),
         Op::Write(_) => ("write", "写入", None),
-        Op::Claim => ("claim", "领取", None),
+        // Never an effect the oracle judges, but named all the same.
+        Op::Claim
+        | Op::Begin
+        | Op::Select
+        | Op::SelectForUpdate
+        | Op::SelectSkipLocked
+        | Op::UpdateClaim
+        | Op::Commit => ("claim", "领取", None),
         Op::Check => ("check", "检查", None),
     };
     let target = match facts.op {
