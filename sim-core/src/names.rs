@@ -49,8 +49,8 @@ mod tests {
     use crate::course::{ExerciseKind, Knob};
     use crate::explore::Verdict;
     use crate::{
-        Action, Check, ClaimProcedure, JobState, LeaseClock, Outcome, Preset, Protect, Reason, ResourceKind,
-        TokenKind, ViolationKind,
+        Action, Check, ClaimProcedure, JobState, LeaseClock, Outcome, Preset, Protect, Reason,
+        ResourceKind, TokenKind, ViolationKind,
     };
 
     /// Every variant's name parses back to the variant, the names are

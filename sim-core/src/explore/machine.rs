@@ -226,6 +226,17 @@ pub struct Machine {
     commit_at: u8,
 }
 
+/// A claim waiting on a row lock whose holder's lease has ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Blocked {
+    /// The worker whose claim waits.
+    pub waiter: u8,
+    /// The worker whose open transaction holds the lock.
+    pub holder: u8,
+    /// When the lease ended, by the waiter's lease clock.
+    pub lease_until: i16,
+}
+
 /// A job row as a worker reads it: the current version, or the last
 /// committed one while another worker's open transaction has changed it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -295,6 +306,12 @@ impl Machine {
 
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// Whether the claim procedure takes row locks, so that a statement
+    /// can wait (and a takeover be blocked).
+    pub fn locks(&self) -> bool {
+        self.locking
     }
 
     pub fn program(&self) -> &[Op] {
@@ -542,18 +559,26 @@ impl Machine {
     /// … FOR UPDATE`) waits for another transaction's row lock although
     /// the job is open and its lease has ended. Safe, but live no more:
     /// nothing ends the wait but the holder's commit.
-    pub fn blocked_takeover(&self, state: &State) -> Option<u8> {
+    pub fn blocked_takeover(&self, state: &State) -> Option<Blocked> {
         if !self.locking {
             return None;
         }
-        (0..self.workers()).find(|&worker| {
-            let job = self.worker(state, worker, W_JOB);
-            self.next_op(state, worker) == Some(Op::SelectForUpdate)
-                && self.waits(state, worker, Op::SelectForUpdate)
-                && is_open(self.job(state, job, J_STATE))
-                && self
-                    .lease_until(state, job)
-                    .is_some_and(|until| until <= self.lease_now(state, worker))
+        (0..self.workers()).find_map(|waiter| {
+            let job = self.worker(state, waiter, W_JOB);
+            if self.next_op(state, waiter) != Some(Op::SelectForUpdate)
+                || !self.waits(state, waiter, Op::SelectForUpdate)
+                || !is_open(self.job(state, job, J_STATE))
+            {
+                return None;
+            }
+            let lease_until = self
+                .lease_until(state, job)
+                .filter(|until| *until <= self.lease_now(state, waiter))?;
+            Some(Blocked {
+                waiter,
+                holder: self.lock_holder(state, job)?,
+                lease_until,
+            })
         })
     }
 
@@ -627,7 +652,8 @@ impl Machine {
             };
         }
         let before = (0..self.workers()).find(|&worker| {
-            self.worker(state, worker, W_JOB) == job && self.worker(state, worker, W_GEN) == previous
+            self.worker(state, worker, W_JOB) == job
+                && self.worker(state, worker, W_GEN) == previous
         });
         let fence = match self.world.design.token {
             TokenKind::Random => before

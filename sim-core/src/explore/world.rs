@@ -512,6 +512,7 @@ pub fn classification() -> Vec<Case> {
     let mut cases = preset_cases();
     cases.extend(custom_cases());
     cases.extend(delayed_cases());
+    cases.extend(claim_cases());
     cases
 }
 
@@ -679,6 +680,78 @@ fn delayed_cases() -> Vec<Case> {
             world_note: delayed_note(),
             world: epoch,
         },
+    ]
+}
+
+/// The classification's claim procedures: how a worker claims, with a
+/// design that trusts the lease alone (`ttl-lock-only`, two unprotected
+/// targets). Where no pause outlasts a lease (time ≤ 2 < TTL 3), every
+/// procedure that makes the claim exclusive is safe and only
+/// `read_then_update` is not: it takes over a live lease. Holding the claim
+/// transaction across the work is safe even where leases run out, because
+/// the lock outlives the lease: the takeover waits.
+fn claim_cases() -> Vec<Case> {
+    let within_lease = |claim: ClaimProcedure, workers: usize, jobs: u8| {
+        let mut world = World::preset(Preset::TtlLockOnly, workers);
+        world.design.claim = claim;
+        world.design_source = DesignSource::Table;
+        world.jobs = jobs;
+        world.bounds.max_time = 2;
+        world
+    };
+    let claim_case = |claim: ClaimProcedure, world: World, world_note: Text| Case {
+        name: format!("claim: {}", claim.name()),
+        label: note(
+            &format!("claim: {}", claim.name()),
+            &format!("领取方式：{}", claim.name()),
+        ),
+        world_note,
+        world,
+    };
+    let short = || {
+        note(
+            "ttl-lock-only, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+            "ttl-lock-only，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
+        )
+    };
+    let mut held = World::preset(Preset::TtlLockOnly, 2);
+    held.design.claim = ClaimProcedure::HeldAcrossWork;
+    held.design_source = DesignSource::Table;
+    vec![
+        claim_case(
+            ClaimProcedure::Atomic,
+            within_lease(ClaimProcedure::Atomic, 2, 1),
+            short(),
+        ),
+        claim_case(
+            ClaimProcedure::ReadThenUpdate,
+            within_lease(ClaimProcedure::ReadThenUpdate, 2, 1),
+            short(),
+        ),
+        claim_case(
+            ClaimProcedure::SelectForUpdate,
+            within_lease(ClaimProcedure::SelectForUpdate, 3, 1),
+            note(
+                "ttl-lock-only, 3 workers, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+                "ttl-lock-only，3 个 Worker，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
+            ),
+        ),
+        claim_case(
+            ClaimProcedure::SkipLocked,
+            within_lease(ClaimProcedure::SkipLocked, 3, 2),
+            note(
+                "ttl-lock-only, 3 workers, 2 jobs, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+                "ttl-lock-only，3 个 Worker，2 个任务，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
+            ),
+        ),
+        claim_case(
+            ClaimProcedure::HeldAcrossWork,
+            held,
+            note(
+                "ttl-lock-only, two targets, leases can run out (time ≤ 12): a takeover waits on the held lock",
+                "ttl-lock-only，两个远端目标，租约可能到期（时间 ≤ 12）：接管要等被占住的锁",
+            ),
+        ),
     ]
 }
 

@@ -18,8 +18,8 @@ use proptest::test_runner::{
     Config, RngAlgorithm, TestCaseError, TestCaseResult, TestRng, TestRunner,
 };
 use sim_core::{
-    Action, CheckSet, ClaimProcedure, Design, LeaseClock, Outcome, Preset, Protect, Reason, Scenario, TokenKind,
-    Trace, ViolationKind, parse_scenario, run,
+    Action, CheckSet, ClaimProcedure, Design, LeaseClock, Outcome, Preset, Protect, Reason,
+    Scenario, TokenKind, Trace, ViolationKind, parse_scenario, run,
 };
 
 // ---------------------------------------------------------------------------
