@@ -549,6 +549,8 @@ fn each_claim_procedure_has_its_verdict_and_read_then_update_races() {
         assert_replays(&report);
         let found = report.counterexample.as_ref().unwrap();
         assert_eq!(found.kind, ViolationKind::Stale);
+        assert!(found.explanation.en.contains("(read_then_update)"));
+        assert!(found.explanation.zh.contains("（read_then_update）"));
         let actions: Vec<&str> = found
             .scenario
             .steps
