@@ -402,14 +402,13 @@ fn render_counterexample(
         Lang::En => format!("‼ UNSAFE — counterexample of {count} moves: {schedule}"),
         Lang::Zh => format!("‼ 不安全——{count} 步的反例：{schedule}"),
     };
-    let _ = writeln!(out, "{}", style.paint(Tone::Bad, &headline));
-    let _ = writeln!(out, "{}", found.explanation.get(lang));
-    out.push('\n');
-    // The explanation is the scenario's description: shown once, above.
-    let mut scenario = found.scenario.clone();
-    scenario.description = None;
-    let trace = sim_core::run(&scenario);
-    out += &render_table(&scenario, &trace, style, lang);
+    out += &explained_table(
+        &style.paint(Tone::Bad, &headline),
+        &found.explanation,
+        &found.scenario,
+        style,
+        lang,
+    );
     if report.shrink_history.len() > 1 {
         let lengths: Vec<String> = report
             .shrink_history
@@ -433,16 +432,31 @@ fn render_blocked(
     style: Style,
     lang: Lang,
 ) -> String {
-    let mut out = String::new();
     let labels = schedule_labels(&report.world, &blocked.moves).join(" → ");
     let headline = match lang {
         Lang::En => format!("\n◷ liveness: a takeover waited on a held lock, after {labels}"),
         Lang::Zh => format!("\n◷ 活性：接管在等一把被占住的锁，调度：{labels}"),
     };
-    let _ = writeln!(out, "{}", style.paint(Tone::Dim, &headline));
-    let _ = writeln!(out, "{}", blocked.explanation.get(lang));
-    out.push('\n');
-    let mut scenario = blocked.scenario.clone();
+    explained_table(
+        &style.paint(Tone::Dim, &headline),
+        &blocked.explanation,
+        &blocked.scenario,
+        style,
+        lang,
+    )
+}
+
+/// A headline, the explanation, and the scenario's table, run.
+fn explained_table(
+    headline: &str,
+    explanation: &sim_core::Text,
+    scenario: &sim_core::Scenario,
+    style: Style,
+    lang: Lang,
+) -> String {
+    let mut out = format!("{headline}\n{}\n\n", explanation.get(lang));
+    // The explanation is the scenario's description: shown once, above.
+    let mut scenario = scenario.clone();
     scenario.description = None;
     let trace = sim_core::run(&scenario);
     out += &render_table(&scenario, &trace, style, lang);
