@@ -174,6 +174,68 @@ pub enum Protect {
 
 crate::names::named!(Protect);
 
+/// How a worker claims a job: the statements its claim is made of. The
+/// explorers' generated workers follow it (docs/explorers.md, "Claim
+/// procedures"); a hand-written scenario writes its own steps instead.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::EnumCount,
+)]
+#[strum(serialize_all = "snake_case")]
+pub enum ClaimProcedure {
+    /// One conditional `UPDATE … RETURNING` (`claim`, or `claim_next` with
+    /// several jobs).
+    #[default]
+    Atomic,
+    /// A plain `select`, later a separate unconditional `update_claim`: two
+    /// workers can both read the row claimable and both claim it.
+    ReadThenUpdate,
+    /// `begin`, `select_for_update`, `update_claim`, `commit`, then the work
+    /// outside the transaction: the row lock serialises the claim.
+    SelectForUpdate,
+    /// `begin`, `select_skip_locked`, `update_claim`, `commit`: a queue
+    /// claim that passes over rows other claims have locked.
+    SkipLocked,
+    /// `begin`, `select_for_update`, `update_claim`, the work, and `commit`
+    /// only at the end: safe for the row, but a paused holder's lock blocks
+    /// every takeover, however long ago its lease ended.
+    HeldAcrossWork,
+}
+
+crate::names::named!(ClaimProcedure);
+
+impl ClaimProcedure {
+    /// Whether the claim runs in a transaction that locks the row.
+    pub fn transactional(self) -> bool {
+        matches!(
+            self,
+            ClaimProcedure::SelectForUpdate
+                | ClaimProcedure::SkipLocked
+                | ClaimProcedure::HeldAcrossWork
+        )
+    }
+
+    /// Whether the claim names one job (it reads that row): worlds with
+    /// several jobs claim atomically (`claim_next`) or with `skip_locked`.
+    pub fn single_job(self) -> bool {
+        matches!(
+            self,
+            ClaimProcedure::ReadThenUpdate
+                | ClaimProcedure::SelectForUpdate
+                | ClaimProcedure::HeldAcrossWork
+        )
+    }
+}
+
 /// A complete design. Scenario files may give a preset name or a table whose
 /// omitted fields come from a base preset (`full` unless `base` says otherwise).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -191,6 +253,10 @@ pub struct Design {
     /// token-checking targets and the `fence` predicate refuse the old
     /// generation's later writes and commits (the article's `cancel_epoch`).
     pub cancel_epoch: bool,
+    /// How the explorers' workers claim (`atomic` unless a design table
+    /// says otherwise). The engine runs a scenario's own steps whatever it
+    /// says.
+    pub claim: ClaimProcedure,
 }
 
 /// The named presets of MODEL.md §6, in teaching order (weakest first).
@@ -233,6 +299,7 @@ impl Preset {
             target_protect: Protect::None,
             worker_checks: false,
             cancel_epoch: false,
+            claim: ClaimProcedure::Atomic,
         };
         let checked = Design {
             commit_checks: CheckSet::ALL,

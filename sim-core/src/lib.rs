@@ -29,7 +29,7 @@ mod trace;
 pub mod words;
 mod write;
 
-pub use design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
+pub use design::{Check, CheckSet, ClaimProcedure, Design, LeaseClock, Preset, Protect, TokenKind};
 pub use diagram::{
     CheckedAt, Column, ColumnKind, Diagram, Flight, Idle, LEASE_END_SLACK, Lane, LaneKind,
     LeaseBar, LeaseEnd, MAX_EMPTY_RUN, MarkKind, RowAfter, StepMark, TickLabel, action_glyph,

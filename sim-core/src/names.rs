@@ -49,8 +49,8 @@ mod tests {
     use crate::course::{ExerciseKind, Knob};
     use crate::explore::Verdict;
     use crate::{
-        Action, Check, JobState, LeaseClock, Outcome, Preset, Protect, Reason, ResourceKind,
-        TokenKind, ViolationKind,
+        Action, Check, ClaimProcedure, JobState, LeaseClock, Outcome, Preset, Protect, Reason,
+        ResourceKind, TokenKind, ViolationKind,
     };
 
     /// Every variant's name parses back to the variant, the names are
@@ -73,6 +73,8 @@ mod tests {
             Check => "owner fence lease state",
             TokenKind => "monotonic random none",
             LeaseClock => "db worker",
+            ClaimProcedure => "atomic read_then_update select_for_update skip_locked \
+                               held_across_work",
             Protect => "none idempotency_key highest_token registered_token gateway versioned \
                         sending_gateway",
             Preset => "ttl-lock-only client-check idempotency-only fenced-highest-seen \

@@ -13,7 +13,9 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::Lang;
-use crate::design::{Check, CheckSet, Design, LeaseClock, Preset, Protect, TokenKind};
+use crate::design::{
+    Check, CheckSet, ClaimProcedure, Design, LeaseClock, Preset, Protect, TokenKind,
+};
 use crate::scenario::{
     Action, DesignSource, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, Scenario, Step, TargetIdx, Text,
     ValueRef, WorkerIdx, idx16,
@@ -791,7 +793,7 @@ impl<'t> Reader<'t> {
                 return None;
             }
         };
-        const KEYS: [&str; 9] = [
+        const KEYS: [&str; 10] = [
             "base",
             "token",
             "commit_checks",
@@ -801,6 +803,7 @@ impl<'t> Reader<'t> {
             "target_protect",
             "worker_checks",
             "cancel_epoch",
+            "claim",
         ];
         let fields = self.fields(table, value.span(), &KEYS, &name("`design`"));
         let base = fields
@@ -881,6 +884,16 @@ impl<'t> Reader<'t> {
             .and_then(|v| self.bool(v, &name("`cancel_epoch`")))
         {
             design.cancel_epoch = flag;
+        }
+        if let Some(claim) = fields.get(9).and_then(|v| {
+            self.choice(
+                v,
+                &words("claim procedure", "领取方式"),
+                &ClaimProcedure::ALL,
+                ClaimProcedure::name,
+            )
+        }) {
+            design.claim = claim;
         }
     }
 

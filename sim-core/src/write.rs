@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::design::{Design, Preset};
+use crate::design::{ClaimProcedure, Design, Preset};
 use crate::scenario::{Action, DesignSource, OpRef, Scenario, Step, Text, ValueRef};
 
 /// A TOML string literal, escaped. A JSON string is a TOML basic string
@@ -47,6 +47,9 @@ fn design_fields(design: &Design) -> Vec<(&'static str, String)> {
     // Written only when on, so designs from before it existed read the same.
     if design.cancel_epoch {
         fields.push(("cancel_epoch", "true".to_owned()));
+    }
+    if design.claim != ClaimProcedure::Atomic {
+        fields.push(("claim", quoted(design.claim.name())));
     }
     fields
 }
@@ -316,6 +319,9 @@ pub struct DesignTableJson {
     pub worker_checks: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cancel_epoch: bool,
+    /// Absent for `atomic`, so designs from before it existed read the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<&'static str>,
 }
 
 impl DesignTableJson {
@@ -329,6 +335,7 @@ impl DesignTableJson {
             target_protect: design.target_protect.name(),
             worker_checks: design.worker_checks,
             cancel_epoch: design.cancel_epoch,
+            claim: (design.claim != ClaimProcedure::Atomic).then(|| design.claim.name()),
         }
     }
 }

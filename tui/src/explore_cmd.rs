@@ -43,6 +43,8 @@ pub(crate) struct ExploreOptions {
     pub(crate) cancel: bool,
     pub(crate) heartbeat: bool,
     pub(crate) restarted: bool,
+    /// `--claim`: the claim procedure by name (sim-core checks it).
+    pub(crate) claim: Option<String>,
     pub(crate) out: Option<PathBuf>,
     pub(crate) json: bool,
     pub(crate) all_presets: bool,
@@ -171,6 +173,7 @@ fn settings_of(options: &ExploreOptions) -> Result<ExplorerSettings, ExploreErro
         cancel: options.cancel,
         heartbeat: options.heartbeat,
         restarted: options.restarted,
+        claim: options.claim.clone(),
     })
 }
 
@@ -373,6 +376,14 @@ fn describe_world(world: &World, lang: Lang) -> String {
     if world.heartbeat {
         line += lang.pick(" · heartbeat renews", " · 心跳续约");
     }
+    let claim = world.design.claim;
+    if claim != sim_core::ClaimProcedure::Atomic {
+        let name = claim.name();
+        line += &match lang {
+            Lang::En => format!(" · claim {name}"),
+            Lang::Zh => format!(" · 领取方式 {name}"),
+        };
+    }
     line
 }
 
@@ -391,14 +402,13 @@ fn render_counterexample(
         Lang::En => format!("‼ UNSAFE — counterexample of {count} moves: {schedule}"),
         Lang::Zh => format!("‼ 不安全——{count} 步的反例：{schedule}"),
     };
-    let _ = writeln!(out, "{}", style.paint(Tone::Bad, &headline));
-    let _ = writeln!(out, "{}", found.explanation.get(lang));
-    out.push('\n');
-    // The explanation is the scenario's description: shown once, above.
-    let mut scenario = found.scenario.clone();
-    scenario.description = None;
-    let trace = sim_core::run(&scenario);
-    out += &render_table(&scenario, &trace, style, lang);
+    out += &explained_table(
+        &style.paint(Tone::Bad, &headline),
+        &found.explanation,
+        &found.scenario,
+        style,
+        lang,
+    );
     if report.shrink_history.len() > 1 {
         let lengths: Vec<String> = report
             .shrink_history
@@ -411,6 +421,45 @@ fn render_counterexample(
             Lang::Zh => writeln!(out, "\n收缩：{lengths} 步"),
         };
     }
+    out
+}
+
+/// A takeover that waited on a held lock: the liveness cost under the
+/// verdict, its schedule and its table (the waiting claim last).
+fn render_blocked(
+    report: &Report,
+    blocked: &sim_core::explore::BlockedTakeover,
+    style: Style,
+    lang: Lang,
+) -> String {
+    let labels = schedule_labels(&report.world, &blocked.moves).join(" → ");
+    let headline = match lang {
+        Lang::En => format!("\n◷ liveness: a takeover waited on a held lock, after {labels}"),
+        Lang::Zh => format!("\n◷ 活性：接管在等一把被占住的锁，调度：{labels}"),
+    };
+    explained_table(
+        &style.paint(Tone::Dim, &headline),
+        &blocked.explanation,
+        &blocked.scenario,
+        style,
+        lang,
+    )
+}
+
+/// A headline, the explanation, and the scenario's table, run.
+fn explained_table(
+    headline: &str,
+    explanation: &sim_core::Text,
+    scenario: &sim_core::Scenario,
+    style: Style,
+    lang: Lang,
+) -> String {
+    let mut out = format!("{headline}\n{}\n\n", explanation.get(lang));
+    // The explanation is the scenario's description: shown once, above.
+    let mut scenario = scenario.clone();
+    scenario.description = None;
+    let trace = sim_core::run(&scenario);
+    out += &render_table(&scenario, &trace, style, lang);
     out
 }
 
@@ -469,6 +518,9 @@ fn render_report(
             let _ = writeln!(out, "{}", safe_sentence(report, lang));
         }
     }
+    if let Some(blocked) = &report.blocked_takeover {
+        out += &render_blocked(report, blocked, style, lang);
+    }
     let stats = &report.stats;
     let (cases, states, transitions) = (stats.cases, stats.states, stats.transitions);
     let (shrink_steps, depth) = (stats.shrink_steps, stats.depth);
@@ -506,6 +558,8 @@ struct ClassificationRow<'c> {
     transitions: u64,
     elapsed_ms: u64,
     explanation: String,
+    /// Whether a takeover waited on a held row lock.
+    blocked_takeover: bool,
 }
 
 /// The widest line of the classification table, in columns.
@@ -553,6 +607,7 @@ fn classification_json(rows: &[Classified], lang: Lang) -> Vec<ClassificationRow
                 || safe_sentence(report, lang),
                 |c| c.explanation.get(lang).to_owned(),
             ),
+            blocked_takeover: report.blocked_takeover.is_some(),
         })
         .collect()
 }
@@ -565,11 +620,12 @@ fn classification_table(rows: &[Classified], lang: Lang, style: Style) -> String
     let (in_flight, delay) = (delayed.max_in_flight, delayed.max_delay);
     let mut out = match lang {
         Lang::En => format!(
-            "Every design in its world, explored exhaustively (time ≤ 12, claims ≤ 3).\n\
+            "Every design in its world, explored exhaustively (time ≤ 12 unless its world says\n\
+             otherwise, claims ≤ 3).\n\
              \"Requests delayed\": ≤ {in_flight} requests in flight, each arriving within {delay} ticks.\n\n"
         ),
         Lang::Zh => format!(
-            "每个设计在它的世界里穷举探索（时间 ≤ 12，领取 ≤ 3）。\n\
+            "每个设计在它的世界里穷举探索（除非世界另有说明，时间 ≤ 12；领取 ≤ 3）。\n\
              “请求有延迟”：在途请求 ≤ {in_flight} 个，每个在 {delay} 个 tick 内到达。\n\n"
         ),
     };
@@ -600,6 +656,13 @@ fn classification_table(rows: &[Classified], lang: Lang, style: Style) -> String
         let _ = writeln!(out, "{name}{name_pad}  {verdict}  {detail}");
         for line in textwrap::wrap(world_note, CLASSIFICATION_WIDTH - 4) {
             let _ = writeln!(out, "    {line}");
+        }
+        if report.blocked_takeover.is_some() {
+            let note = lang.pick(
+                "◷ takeover blocked while the lock is held (a liveness cost)",
+                "◷ 锁被占住时接管受阻（活性代价）",
+            );
+            let _ = writeln!(out, "    {}", style.paint(Tone::Dim, note));
         }
     }
     out += lang.pick(

@@ -220,6 +220,11 @@ struct ExploreArgs {
     /// Make the last worker a restarted incarnation of the first (same owner).
     #[arg(long)]
     restarted: bool,
+    /// How the workers claim (default: the design's `claim`, else atomic):
+    /// atomic, read_then_update, select_for_update, skip_locked or
+    /// held_across_work.
+    #[arg(long, value_name = "PROCEDURE")]
+    claim: Option<String>,
     /// Write the counterexample, if any, as a scenario file.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -232,7 +237,7 @@ struct ExploreArgs {
     #[arg(long, conflicts_with_all = [
         "design", "workers", "targets", "no_targets", "ttl", "seed", "cases", "exhaustive",
         "max_time", "max_claims", "max_steps", "max_in_flight", "max_delay", "jobs", "cancel",
-        "heartbeat", "restarted", "out",
+        "heartbeat", "restarted", "claim", "out",
     ])]
     all_presets: bool,
     /// Language of explanations: `en` or `zh` (default: from LANG).
@@ -310,6 +315,7 @@ pub fn main() -> ExitCode {
                 cancel: args.cancel,
                 heartbeat: args.heartbeat,
                 restarted: args.restarted,
+                claim: args.claim,
                 out: args.out,
                 json: args.json,
                 all_presets: args.all_presets,

@@ -147,12 +147,19 @@ pub(crate) fn design_label(design: &sim_core::Design, lang: Lang) -> String {
                 (true, Lang::En) => "; a cancel advances the epoch",
                 (true, Lang::Zh) => "；取消推进纪元",
             };
+            // Said only when not atomic, as the epoch.
+            let claim = design.claim;
+            let claim = match (claim == sim_core::ClaimProcedure::Atomic, lang) {
+                (true, _) => String::new(),
+                (false, Lang::En) => format!("; claim {}", claim.name()),
+                (false, Lang::Zh) => format!("；领取方式 {}", claim.name()),
+            };
             match lang {
                 Lang::En => format!(
-                    "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets}{epoch})"
+                    "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets}{epoch}{claim})"
                 ),
                 Lang::Zh => format!(
-                    "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}{epoch}）"
+                    "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}{epoch}{claim}）"
                 ),
             }
         }

@@ -157,6 +157,9 @@ pub(crate) fn explore(
     search.stats.states = 1;
     let mut depth: u16 = 0;
     let mut reported = 0;
+    // The first state (breadth-first: the nearest) where a takeover waits
+    // on a held lock is reported with the verdict.
+    let watch_blocked = machine.locks();
     while !frontier.is_empty() && depth < max_depth {
         // The frontier keeps its buffer while it is drained.
         let frontier_bytes = bytes_of(&frontier);
@@ -192,6 +195,12 @@ pub(crate) fn explore(
                         let id = parents.len() as u32;
                         parents.push((node, chosen.code()));
                         next.push((successor, id));
+                        if watch_blocked
+                            && search.blocked.is_none()
+                            && machine.blocked_takeover(&successor).is_some()
+                        {
+                            search.blocked = Some(path_to(&parents, id));
+                        }
                         search.stats.states += 1;
                         if search.stats.states >= max_states {
                             search.incomplete = true;

@@ -59,7 +59,14 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
         ),
         Op::Renew => ("renew", "续约", Some(design.renew_checks)),
         Op::Write(_) => ("write", "写入", None),
-        Op::Claim => ("claim", "领取", None),
+        // Never an effect the oracle judges, but named all the same.
+        Op::Claim
+        | Op::Begin
+        | Op::Select
+        | Op::SelectForUpdate
+        | Op::SelectSkipLocked
+        | Op::UpdateClaim
+        | Op::Commit => ("claim", "领取", None),
         Op::Check => ("check", "检查", None),
     };
     let target = match facts.op {
@@ -91,6 +98,10 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
             zh += &why_zh;
         }
         (None, None) => {}
+    }
+    if design.claim == crate::ClaimProcedure::ReadThenUpdate && facts.kind == ViolationKind::Stale {
+        en += " The claims were a plain read and a separate UPDATE (read_then_update): the UPDATE does not look at the row again, so a worker whose read saw the row free takes it over even while another worker's lease is live. One conditional UPDATE, or a row lock from the read to the UPDATE, would have refused the second claim.";
+        zh += " 领取是先普通读取、再单独 UPDATE（read_then_update）：UPDATE 不再检查这一行，所以读到空闲的 Worker 即使在别人的租约仍有效时也会接管。用一条条件 UPDATE，或从读取到 UPDATE 一直锁住这一行，就能拒绝第二次领取。";
     }
     Text { en, zh }
 }

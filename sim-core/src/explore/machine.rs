@@ -1,13 +1,20 @@
 //! The explorers' shared step function over a compact, `Copy` state.
 //!
 //! It implements the subset of the engine's semantics a world can reach
-//! (atomic claims, renews, client checks, writes to targets, finishes, the
-//! user's cancel) on 56 bytes, so that a breadth-first search can hash and
-//! copy states cheaply. Its faithfulness to [`crate::run`] is tested: every
+//! (claims by the design's claim procedure — atomic, or the reads, updates
+//! and transactions of the others, with their row locks —, renews, client
+//! checks, writes to targets, finishes, the user's cancel) on 56 bytes, so
+//! that a breadth-first search can hash and copy states cheaply.
+//!
+//! A statement that would wait for another transaction's row lock is not
+//! offered as a move until the lock is released (the worker is paused
+//! meanwhile); one whose condition is false on the row's last committed
+//! version runs at once there, as in the engine (§15.4). So a schedule
+//! never holds a waiting statement, and each move is one scenario step. Its faithfulness to [`crate::run`] is tested: every
 //! counterexample is replayed through the engine and must violate there too,
 //! and random schedules must give the same outcomes in both.
 
-use crate::design::{Check, CheckSet, LeaseClock, Protect, TokenKind};
+use crate::design::{Check, CheckSet, ClaimProcedure, LeaseClock, Protect, TokenKind};
 use crate::engine::TokenRng;
 use crate::explore::world::{MAX_CLAIMS_BOUND, MAX_JOBS, MAX_TARGETS, MAX_WORKERS, Op, World};
 use crate::trace::ViolationKind;
@@ -22,6 +29,10 @@ const GRANTS_AT: usize = 2;
 // (see `Layout`), so a small world's state fits in its first few words.
 const JOBS_AT: usize = 3;
 const JOB_BYTES: usize = 6;
+/// A job's bytes under a transactional claim procedure: one more, the
+/// lease of the row's last committed version while an open transaction
+/// has changed it (`J_COMMITTED_LEASE`).
+const TX_JOB_BYTES: usize = JOB_BYTES + 1;
 const WORKER_BYTES: usize = 5;
 const TARGET_BYTES: usize = 3;
 /// Bytes of one slot of the requests in flight (worlds with delays only):
@@ -31,7 +42,7 @@ pub(crate) const FLIGHT_BYTES: usize = 2;
 const F_KEY: usize = 0;
 const F_SENT: usize = 1;
 const _: () = assert!(
-    JOBS_AT + MAX_JOBS * JOB_BYTES + MAX_WORKERS * WORKER_BYTES + MAX_TARGETS * TARGET_BYTES
+    JOBS_AT + MAX_JOBS * TX_JOB_BYTES + MAX_WORKERS * WORKER_BYTES + MAX_TARGETS * TARGET_BYTES
         <= STATE_BYTES
 );
 
@@ -44,6 +55,13 @@ const J_GENS: usize = 2;
 const J_STATE: usize = 3;
 const J_TERMINAL: usize = 4;
 const J_FENCE_GRANT: usize = 5;
+// Transactional claim procedures only: while the transaction holding the
+// row's lock has claimed it (and not committed), the lease of the version
+// other workers read (the last committed one); 0 otherwise. Everything
+// else of that version follows from the generation before the holder's
+// (see `Machine::committed_row`). Who holds a row's lock follows from the
+// workers' program counters (see `Machine::locked_by`).
+const J_COMMITTED_LEASE: usize = 6;
 // Fields of a worker: program counter, job, generation held (0 none), grant
 // number of its claim (its token's draw), done.
 const W_PC: usize = 0;
@@ -68,9 +86,23 @@ const TERMINAL_CANCELLED: u8 = 1;
 /// a cancel set, one above the fence of the grant in the low bits.
 const EPOCH_MARK: u8 = 0x80;
 
+/// The bytes of one job under `claim`.
+fn job_bytes(claim: ClaimProcedure) -> usize {
+    if claim.transactional() {
+        TX_JOB_BYTES
+    } else {
+        JOB_BYTES
+    }
+}
+
 /// The bytes a world's state uses before its requests in flight.
-pub(crate) fn fixed_bytes(jobs: usize, workers: usize, targets: usize) -> usize {
-    JOBS_AT + jobs * JOB_BYTES + workers * WORKER_BYTES + targets * TARGET_BYTES
+pub(crate) fn fixed_bytes(
+    claim: ClaimProcedure,
+    jobs: usize,
+    workers: usize,
+    targets: usize,
+) -> usize {
+    JOBS_AT + jobs * job_bytes(claim) + workers * WORKER_BYTES + targets * TARGET_BYTES
 }
 
 /// A world's state, compact and `Copy`.
@@ -181,6 +213,38 @@ pub struct Machine {
     flight_slots: u8,
     /// The design's `cancel_epoch`, kept beside the layout for the hot path.
     cancel_epoch: bool,
+    /// The bytes of one job (one more under a transactional claim).
+    job_bytes: usize,
+    /// The design's claim procedure is not `atomic`.
+    procedure: bool,
+    /// The claim procedure takes row locks in transactions.
+    locking: bool,
+    /// Where the claim's read, its `update_claim` and its `commit` sit in
+    /// the program (`u8::MAX` where it has none).
+    read_at: u8,
+    update_at: u8,
+    commit_at: u8,
+}
+
+/// A claim waiting on a row lock whose holder's lease has ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Blocked {
+    /// The worker whose claim waits.
+    pub waiter: u8,
+    /// The worker whose open transaction holds the lock.
+    pub holder: u8,
+    /// When the lease ended, by the waiter's lease clock.
+    pub lease_until: i16,
+}
+
+/// A job row as a worker reads it: the current version, or the last
+/// committed one while another worker's open transaction has changed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RowView {
+    owner: u8,
+    fence: u64,
+    lease: Option<i16>,
+    state: u8,
 }
 
 impl Machine {
@@ -204,11 +268,24 @@ impl Machine {
                 LeaseClock::Worker => worker.clock_offset,
             });
         }
-        let workers_at = JOBS_AT + usize::from(world.jobs) * JOB_BYTES;
+        let claim = world.design.claim;
+        let job_bytes = job_bytes(claim);
+        let program = world.program();
+        let at = |wanted: fn(Op) -> bool| {
+            program
+                .iter()
+                .position(|op| wanted(*op))
+                .and_then(|index| u8::try_from(index).ok())
+                .unwrap_or(u8::MAX)
+        };
+        let read_at = at(Op::is_claim_read);
+        let update_at = at(|op| op == Op::UpdateClaim);
+        let commit_at = at(|op| op == Op::Commit);
+        let workers_at = JOBS_AT + usize::from(world.jobs) * job_bytes;
         let targets_at = workers_at + world.workers.len() * WORKER_BYTES;
         let flights_at = targets_at + world.targets.len() * TARGET_BYTES;
         Ok(Machine {
-            program: world.program(),
+            program,
             tokens,
             identities,
             lease_offsets,
@@ -217,6 +294,12 @@ impl Machine {
             flights_at,
             flight_slots: world.bounds.max_in_flight,
             cancel_epoch: world.design.cancel_epoch,
+            job_bytes,
+            procedure: claim != ClaimProcedure::Atomic,
+            locking: claim.transactional(),
+            read_at,
+            update_at,
+            commit_at,
             world,
         })
     }
@@ -225,16 +308,22 @@ impl Machine {
         &self.world
     }
 
+    /// Whether the claim procedure takes row locks, so that a statement
+    /// can wait (and a takeover be blocked).
+    pub fn locks(&self) -> bool {
+        self.locking
+    }
+
     pub fn program(&self) -> &[Op] {
         &self.program
     }
 
     fn job(&self, state: &State, job: u8, field: usize) -> u8 {
-        state.byte(JOBS_AT + usize::from(job) * JOB_BYTES + field)
+        state.byte(JOBS_AT + usize::from(job) * self.job_bytes + field)
     }
 
     fn set_job(&self, state: &mut State, job: u8, field: usize, value: u8) {
-        state.set_byte(JOBS_AT + usize::from(job) * JOB_BYTES + field, value);
+        state.set_byte(JOBS_AT + usize::from(job) * self.job_bytes + field, value);
     }
 
     fn worker(&self, state: &State, worker: u8, field: usize) -> u8 {
@@ -364,16 +453,22 @@ impl Machine {
         moves.clear();
         let grants_left = state.byte(GRANTS_AT) < self.world.bounds.max_claims;
         let mut tick = state.time() < self.world.bounds.max_time;
+        // A write needs a free slot to be sent.
+        let slots_full = self.delays() && self.flight(state, self.flight_slots - 1, F_KEY) != 0;
+        if self.procedure {
+            self.procedure_worker_moves(state, slots_full, moves);
+        }
         if self.delays() {
-            // A write needs a free slot to be sent; a request in flight for
-            // `max_delay` ticks must be delivered before time moves on.
-            let slots_full = self.flight(state, self.flight_slots - 1, F_KEY) != 0;
-            for worker in 0..self.workers() {
-                match self.next_op(state, worker) {
-                    None => {}
-                    Some(Op::Claim) if !grants_left => {}
-                    Some(Op::Write(_)) if slots_full => {}
-                    Some(_) => moves.push(Move::Worker(worker)),
+            // A request in flight for `max_delay` ticks must be delivered
+            // before time moves on.
+            if !self.procedure {
+                for worker in 0..self.workers() {
+                    match self.next_op(state, worker) {
+                        None => {}
+                        Some(Op::Claim) if !grants_left => {}
+                        Some(Op::Write(_)) if slots_full => {}
+                        Some(_) => moves.push(Move::Worker(worker)),
+                    }
                 }
             }
             for slot in 0..self.flight_slots {
@@ -382,7 +477,7 @@ impl Machine {
                     tick &= state.time().saturating_sub(sent) < self.world.bounds.max_delay;
                 }
             }
-        } else {
+        } else if !self.procedure {
             for worker in 0..self.workers() {
                 match self.next_op(state, worker) {
                     None => {}
@@ -396,10 +491,207 @@ impl Machine {
         }
         if state.byte(CANCELS_AT) > 0 {
             for job in 0..self.world.jobs {
-                if is_open(self.job(state, job, J_STATE)) {
+                // A cancel waits for another transaction's row lock: the
+                // locked row's last committed version is always open.
+                if is_open(self.job(state, job, J_STATE)) && self.lock_holder(state, job).is_none()
+                {
                     moves.push(Move::Cancel(job));
                 }
             }
+        }
+    }
+
+    /// The workers' moves under a claim procedure other than `atomic`: a
+    /// claim's read only while the claims under way leave room in the
+    /// claim bound (so `update_claim` never passes it), and no statement
+    /// that would wait for another transaction's row lock.
+    fn procedure_worker_moves(&self, state: &State, slots_full: bool, moves: &mut Vec<Move>) {
+        let under_way = (0..self.workers())
+            .filter(|&worker| self.next_op(state, worker) == Some(Op::UpdateClaim))
+            .count() as u8;
+        let reads_left =
+            state.byte(GRANTS_AT).saturating_add(under_way) < self.world.bounds.max_claims;
+        for worker in 0..self.workers() {
+            let Some(op) = self.next_op(state, worker) else {
+                continue;
+            };
+            let allowed = match op {
+                Op::Write(_) => !slots_full,
+                op if op.is_claim_read() => reads_left,
+                _ => true,
+            };
+            if allowed && !self.waits(state, worker, op) {
+                moves.push(Move::Worker(worker));
+            }
+        }
+    }
+
+    /// Whether `worker`'s statement `op` would wait for another
+    /// transaction's row lock: it needs the lock, and its condition holds
+    /// on the row's last committed version (§15.4; otherwise it runs at
+    /// once there and changes nothing).
+    fn waits(&self, state: &State, worker: u8, op: Op) -> bool {
+        if !self.locking {
+            return false;
+        }
+        let checks = match op {
+            // Their `WHERE` names only the row (`update_claim` is sent only
+            // after a read that saw the row claimable): they always wait.
+            Op::SelectForUpdate | Op::UpdateClaim => None,
+            Op::Renew => Some(self.world.design.renew_checks),
+            Op::Finish => Some(self.world.design.commit_checks),
+            _ => return false,
+        };
+        let job = self.worker(state, worker, W_JOB);
+        if self
+            .lock_holder(state, job)
+            .is_none_or(|holder| holder == worker)
+        {
+            return false;
+        }
+        checks.is_none_or(|checks| {
+            let row = self.visible_row(state, worker, job);
+            self.false_predicates_on(state, worker, row).bits() & checks.bits() == 0
+        })
+    }
+
+    /// A takeover that waits on a held lock: a worker whose claim (`SELECT
+    /// … FOR UPDATE`) waits for another transaction's row lock although
+    /// the job is open and its lease has ended. Safe, but live no more:
+    /// nothing ends the wait but the holder's commit.
+    pub fn blocked_takeover(&self, state: &State) -> Option<Blocked> {
+        if !self.locking {
+            return None;
+        }
+        (0..self.workers()).find_map(|waiter| {
+            let job = self.worker(state, waiter, W_JOB);
+            if self.next_op(state, waiter) != Some(Op::SelectForUpdate)
+                || !self.waits(state, waiter, Op::SelectForUpdate)
+                || !is_open(self.job(state, job, J_STATE))
+            {
+                return None;
+            }
+            let lease_until = self
+                .lease_until(state, job)
+                .filter(|until| *until <= self.lease_now(state, waiter))?;
+            Some(Blocked {
+                waiter,
+                holder: self.lock_holder(state, job)?,
+                lease_until,
+            })
+        })
+    }
+
+    /// Whether `worker` is inside its claim procedure's transaction.
+    fn in_transaction(&self, state: &State, worker: u8) -> bool {
+        let pc = self.worker(state, worker, W_PC);
+        self.locking && !self.worker_done(state, worker) && pc >= 1 && pc <= self.commit_at
+    }
+
+    /// The job whose row lock `worker`'s open transaction holds: taken by
+    /// its read (`select_skip_locked` only when it found a row) and held
+    /// until its `commit`.
+    fn locked_by(&self, state: &State, worker: u8) -> Option<u8> {
+        if !self.in_transaction(state, worker) {
+            return None;
+        }
+        let pc = self.worker(state, worker, W_PC);
+        let holds = pc > self.read_at
+            && (self.worker(state, worker, W_GEN) != 0
+                || pc == self.update_at
+                || self.world.design.claim != ClaimProcedure::SkipLocked);
+        holds.then(|| self.worker(state, worker, W_JOB))
+    }
+
+    /// The worker whose open transaction holds `job`'s row lock.
+    fn lock_holder(&self, state: &State, job: u8) -> Option<u8> {
+        if !self.locking {
+            return None;
+        }
+        (0..self.workers()).find(|&worker| self.locked_by(state, worker) == Some(job))
+    }
+
+    /// The job row as it is now, uncommitted changes included.
+    #[inline]
+    fn current_row(&self, state: &State, job: u8) -> RowView {
+        RowView {
+            owner: self.job(state, job, J_OWNER),
+            fence: self.fence(state, job),
+            lease: self.lease_until(state, job),
+            state: self.job(state, job, J_STATE),
+        }
+    }
+
+    /// The row as `reader` reads it: another worker's uncommitted claim
+    /// (a transaction that holds the lock and was granted a generation in
+    /// it) is invisible; its own changes are visible (read committed).
+    fn visible_row(&self, state: &State, reader: u8, job: u8) -> RowView {
+        match self.lock_holder(state, job) {
+            Some(holder) if holder != reader && self.worker(state, holder, W_GEN) != 0 => {
+                self.committed_row(state, job, holder)
+            }
+            _ => self.current_row(state, job),
+        }
+    }
+
+    /// The last committed version of a row `holder`'s open transaction
+    /// claimed: the previous generation's row (its holder's owner and
+    /// token) or the initial one, with the lease kept aside at the claim.
+    /// It was open (the holder's read saw it claimable) and no one could
+    /// change it since.
+    fn committed_row(&self, state: &State, job: u8, holder: u8) -> RowView {
+        let raw = self.job(state, job, J_COMMITTED_LEASE);
+        let lease = (raw != NO_LEASE).then_some(i16::from(raw as i8));
+        let previous = self.worker(state, holder, W_GEN).saturating_sub(1);
+        if previous == 0 {
+            return RowView {
+                owner: 0,
+                fence: 0,
+                lease,
+                state: STATE_READY,
+            };
+        }
+        let before = (0..self.workers()).find(|&worker| {
+            self.worker(state, worker, W_JOB) == job
+                && self.worker(state, worker, W_GEN) == previous
+        });
+        let fence = match self.world.design.token {
+            TokenKind::Random => before
+                .and_then(|worker| self.plain_token(self.worker(state, worker, W_GRANT)))
+                .unwrap_or(0),
+            TokenKind::Monotonic | TokenKind::None => u64::from(previous),
+        };
+        RowView {
+            owner: before.map_or(0, |worker| {
+                self.identities[usize::from(worker) % MAX_WORKERS]
+            }),
+            fence,
+            lease,
+            state: STATE_RUNNING,
+        }
+    }
+
+    /// Whether `worker` reads `job` as claimable: open, its lease over.
+    fn claimable_for(&self, state: &State, worker: u8, job: u8) -> bool {
+        let row = self.visible_row(state, worker, job);
+        is_open(row.state)
+            && row
+                .lease
+                .is_none_or(|until| until <= self.lease_now(state, worker))
+    }
+
+    /// Whether no job can ever be claimed again.
+    fn all_ended(&self, state: &State) -> bool {
+        (0..self.world.jobs).all(|job| !is_open(self.job(state, job, J_STATE)))
+    }
+
+    /// The worker stops: inside its transaction it goes on to the
+    /// `commit` first (it does not leave the row locked behind it).
+    fn give_up(&self, state: &mut State, worker: u8) {
+        if self.in_transaction(state, worker) {
+            self.set_worker(state, worker, W_PC, self.commit_at);
+        } else {
+            self.set_worker(state, worker, W_DONE, 1);
         }
     }
 
@@ -523,29 +815,42 @@ impl Machine {
         claimed + u64::from(epoch)
     }
 
-    /// The four predicates for `worker` on its job; returns the false ones.
+    /// The four predicates for `worker` on its job's current row; returns
+    /// the false ones.
     pub(crate) fn false_predicates(&self, state: &State, worker: u8) -> CheckSet {
         let job = self.worker(state, worker, W_JOB);
+        self.false_predicates_on(state, worker, self.current_row(state, job))
+    }
+
+    /// The four predicates for `worker` on `row`; returns the false ones.
+    #[inline]
+    fn false_predicates_on(&self, state: &State, worker: u8, row: RowView) -> CheckSet {
         let now = self.lease_now(state, worker);
-        let owner = self.job(state, job, J_OWNER);
         let identity = self.identities[usize::from(worker) % MAX_WORKERS];
         let mut failed = CheckSet::EMPTY;
-        if owner == 0 || owner != identity {
+        if row.owner == 0 || row.owner != identity {
             failed = failed.with(Check::Owner);
         }
-        if self.carried_token(state, worker) != Some(self.fence(state, job)) {
+        if self.carried_token(state, worker) != Some(row.fence) {
             failed = failed.with(Check::Fence);
         }
-        if self
-            .lease_until(state, job)
-            .is_none_or(|until| until <= now)
-        {
+        if row.lease.is_none_or(|until| until <= now) {
             failed = failed.with(Check::Lease);
         }
-        if self.job(state, job, J_STATE) != STATE_RUNNING {
+        if row.state != STATE_RUNNING {
             failed = failed.with(Check::State);
         }
         failed
+    }
+
+    /// The four predicates for `worker` on its job's row as it reads it
+    /// (see [`Machine::visible_row`]).
+    fn false_predicates_read(&self, state: &State, worker: u8) -> CheckSet {
+        let job = self.worker(state, worker, W_JOB);
+        if !self.locking {
+            return self.false_predicates(state, worker);
+        }
+        self.false_predicates_on(state, worker, self.visible_row(state, worker, job))
     }
 
     /// The oracle on an effect by `worker` (MODEL.md §5).
@@ -567,13 +872,33 @@ impl Machine {
         let design = self.world.design;
         match op {
             Op::Claim => self.claim(state, worker),
+            Op::Begin => {
+                self.advance(state, worker);
+                MoveResult {
+                    applied: true,
+                    ..MoveResult::NOTHING
+                }
+            }
+            Op::Select | Op::SelectForUpdate | Op::SelectSkipLocked => {
+                self.claim_read(state, worker, op)
+            }
+            Op::UpdateClaim => {
+                let job = self.worker(state, worker, W_JOB);
+                self.grant(state, worker, job);
+                self.advance(state, worker);
+                MoveResult {
+                    applied: true,
+                    ..MoveResult::NOTHING
+                }
+            }
+            Op::Commit => self.commit(state, worker),
             Op::Check => {
-                let all_failed = self.false_predicates(state, worker);
+                let all_failed = self.false_predicates_read(state, worker);
                 if all_failed.is_empty() {
                     self.advance(state, worker);
                 } else {
                     // The client-side check says the lease is gone: give up.
-                    self.set_worker(state, worker, W_DONE, 1);
+                    self.give_up(state, worker);
                 }
                 MoveResult {
                     applied: all_failed.is_empty(),
@@ -589,7 +914,7 @@ impl Machine {
                     self.set_job(state, job, J_LEASE, until as i8 as u8);
                     self.advance(state, worker);
                 } else if self.world.stop_on_renew_failure {
-                    self.set_worker(state, worker, W_DONE, 1);
+                    self.give_up(state, worker);
                 } else {
                     self.advance(state, worker);
                 }
@@ -623,7 +948,7 @@ impl Machine {
                         );
                     }
                 }
-                self.set_worker(state, worker, W_DONE, 1);
+                self.give_up(state, worker);
                 result
             }
         }
@@ -631,9 +956,12 @@ impl Machine {
 
     /// A conditional update of the worker's job row: whether every
     /// predicate of `checks` holds, and what the oracle says if it does.
+    /// Under another transaction's row lock it runs only where its
+    /// condition is false on the last committed version (it would wait
+    /// otherwise, and `moves` does not offer it): there, and changes nothing.
     fn guarded(&self, state: &State, worker: u8, checks: CheckSet) -> MoveResult {
         let failed =
-            CheckSet::from_bits(self.false_predicates(state, worker).bits() & checks.bits());
+            CheckSet::from_bits(self.false_predicates_read(state, worker).bits() & checks.bits());
         MoveResult {
             applied: failed.is_empty(),
             failed,
@@ -666,11 +994,80 @@ impl Machine {
                     .is_none_or(|until| until <= now)
         });
         let Some(job) = claimable else {
-            if (0..self.world.jobs).all(|job| !is_open(self.job(state, job, J_STATE))) {
+            if self.all_ended(state) {
                 self.set_worker(state, worker, W_DONE, 1);
             }
             return MoveResult::NOTHING;
         };
+        self.grant(state, worker, job);
+        self.advance(state, worker);
+        MoveResult {
+            applied: true,
+            ..MoveResult::NOTHING
+        }
+    }
+
+    /// The read that starts a claim procedure: a plain `select` (no lock),
+    /// `select_for_update` (locks the row, claimable or not) or
+    /// `select_skip_locked` (locks the first claimable row no one else has
+    /// locked). Claimable: on to `update_claim`. Not: a plain read is
+    /// retried later, a transaction goes on to its `commit` and starts over.
+    fn claim_read(&self, state: &mut State, worker: u8, op: Op) -> MoveResult {
+        let found = match op {
+            Op::SelectSkipLocked => (0..self.world.jobs).find(|&job| {
+                self.lock_holder(state, job)
+                    .is_none_or(|holder| holder == worker)
+                    && self.claimable_for(state, worker, job)
+            }),
+            _ => {
+                let job = self.worker(state, worker, W_JOB);
+                self.claimable_for(state, worker, job).then_some(job)
+            }
+        };
+        if let Some(job) = found {
+            self.set_worker(state, worker, W_JOB, job);
+            self.advance(state, worker);
+        } else if op != Op::Select {
+            self.set_worker(state, worker, W_PC, self.commit_at);
+        } else if self.all_ended(state) {
+            self.set_worker(state, worker, W_DONE, 1);
+        }
+        MoveResult {
+            // The engine's `ok`: a row was locked.
+            applied: op == Op::SelectForUpdate || (op == Op::SelectSkipLocked && found.is_some()),
+            ..MoveResult::NOTHING
+        }
+    }
+
+    /// `commit`: the transaction's claim becomes the committed row. After a
+    /// claim the worker goes on (`held_across_work`: it is done); after a
+    /// read that found nothing it starts over, or stops when no job can
+    /// ever be claimed again.
+    fn commit(&self, state: &mut State, worker: u8) -> MoveResult {
+        if self.worker(state, worker, W_GEN) != 0 {
+            let job = self.worker(state, worker, W_JOB);
+            self.set_job(state, job, J_COMMITTED_LEASE, 0);
+            self.advance(state, worker);
+        } else if self.all_ended(state) {
+            self.set_worker(state, worker, W_DONE, 1);
+        } else {
+            self.set_worker(state, worker, W_PC, 0);
+        }
+        MoveResult {
+            applied: true,
+            ..MoveResult::NOTHING
+        }
+    }
+
+    /// Writes a claim into `job`'s row for `worker` (a granted `claim`, or
+    /// `update_claim` on the strength of its read). Inside a transaction
+    /// the committed version's lease is kept aside for other readers.
+    fn grant(&self, state: &mut State, worker: u8, job: u8) {
+        if self.in_transaction(state, worker) {
+            let lease = self.job(state, job, J_LEASE);
+            self.set_job(state, job, J_COMMITTED_LEASE, lease);
+        }
+        let now = self.lease_now(state, worker);
         let grant = state.byte(GRANTS_AT) + 1;
         state.set_byte(GRANTS_AT, grant);
         let generation = self.job(state, job, J_GENS) + 1;
@@ -691,11 +1088,6 @@ impl Machine {
                     self.set_target(state, target as u8, T_REGISTERED, mark);
                 }
             }
-        }
-        self.advance(state, worker);
-        MoveResult {
-            applied: true,
-            ..MoveResult::NOTHING
         }
     }
 

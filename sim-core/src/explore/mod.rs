@@ -24,7 +24,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use bfs::Sites;
-pub use machine::{Machine, Move, MoveResult, State};
+pub use machine::{Blocked, Machine, Move, MoveResult, State};
 pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
 pub use screen::{
     Allowed, ChoiceWords, ExplorerForm, FieldInput, FormField, FormKey, FoundView, ProgressView,
@@ -156,6 +156,9 @@ pub(crate) struct Search {
     pub exhausted: bool,
     /// Ever-shorter failing schedules, the first failure first.
     pub shrink_history: Vec<Vec<Move>>,
+    /// The moves to the first state met where a takeover waits on a held
+    /// row lock (claim procedures with transactions).
+    pub blocked: Option<Vec<Move>>,
 }
 
 #[derive(
@@ -219,6 +222,24 @@ pub struct Report {
     pub counterexample: Option<Counterexample>,
     /// Random: the lengths-decreasing failing schedules met while shrinking.
     pub shrink_history: Vec<Vec<Move>>,
+    /// A takeover the search saw wait on a held row lock: a liveness
+    /// cost, whatever the verdict (safety) says.
+    pub blocked_takeover: Option<BlockedTakeover>,
+}
+
+/// A schedule after which a worker's claim waits for a row lock whose
+/// holder's lease has ended: the lock outlives the lease, and nothing but
+/// the holder's `commit` lets the takeover through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockedTakeover {
+    /// The moves up to the wait.
+    pub moves: Vec<Move>,
+    /// The moves and then the waiting claim, as a scenario: `run` shows its
+    /// last step `waiting`.
+    pub scenario: Scenario,
+    /// The waiting claim's step.
+    pub step: u32,
+    pub explanation: Text,
 }
 
 /// Explores `world` with `method`. Deterministic: the same world, method
@@ -297,6 +318,10 @@ fn explore_within(
         .violation
         .as_ref()
         .map(|(moves, kind)| counterexample(&machine, moves, *kind, method));
+    let blocked_takeover = search
+        .blocked
+        .as_ref()
+        .and_then(|moves| blocked_takeover(&machine, moves));
     Ok(Report {
         verdict,
         method,
@@ -306,6 +331,55 @@ fn explore_within(
         exhausted: search.exhausted,
         counterexample,
         shrink_history: search.shrink_history,
+        blocked_takeover,
+    })
+}
+
+/// The blocked takeover after `moves`: the schedule written down, the
+/// waiting claim added, and the wait in words.
+fn blocked_takeover(machine: &Machine, moves: &[Move]) -> Option<BlockedTakeover> {
+    let world = machine.world();
+    let mut state = machine.initial();
+    for &chosen in moves {
+        machine.apply(&mut state, chosen);
+    }
+    let blocked = machine.blocked_takeover(&state)?;
+    let title = Text {
+        en: "A takeover waits on a held lock".to_owned(),
+        zh: "接管在等一把被占住的锁".to_owned(),
+    };
+    let mut played = schedule_scenario(machine, moves, "blocked-takeover", title);
+    let at = u64::from(state.time());
+    played
+        .scenario
+        .steps
+        .push(world.step_for(blocked.waiter, Op::SelectForUpdate, at));
+    let step = played.scenario.steps.len().saturating_sub(1) as u32;
+    let name = |worker: u8| {
+        world
+            .workers
+            .get(usize::from(worker))
+            .map_or_else(String::new, |w| w.id.clone())
+    };
+    let (waiter, holder, until) = (
+        name(blocked.waiter),
+        name(blocked.holder),
+        blocked.lease_until,
+    );
+    let explanation = Text {
+        en: format!(
+            "Takeover blocked while the lock is held: at tick {at} {waiter}'s claim (SELECT … FOR UPDATE) waits for the row lock {holder}'s open transaction holds, although the lease ended at tick {until}. The lock does not expire with the lease: nothing but {holder}'s commit lets the takeover through (a liveness cost, not a stale effect)."
+        ),
+        zh: format!(
+            "锁被占住，接管受阻：tick {at} 时 {waiter} 的领取（SELECT … FOR UPDATE）在等 {holder} 未提交的事务持有的行锁，尽管租约在 tick {until} 已经到期。行锁不会随租约到期：只有 {holder} 提交，接管才能进行（这是活性代价，不是旧代次的写入）。"
+        ),
+    };
+    played.scenario.description = Some(explanation.clone());
+    Some(BlockedTakeover {
+        moves: moves.to_vec(),
+        scenario: played.scenario,
+        step,
+        explanation,
     })
 }
 
@@ -548,6 +622,7 @@ impl Report {
             cancel: world.allow_cancel,
             heartbeat: world.heartbeat,
             stop_on_renew_failure: world.stop_on_renew_failure,
+            claim: world.design.claim.name(),
         }
     }
 
@@ -593,6 +668,10 @@ impl Report {
                     schedule: schedule(moves),
                 })
                 .collect(),
+            blocked_takeover: self.blocked_takeover.as_ref().map(|blocked| BlockedJson {
+                schedule: schedule(&blocked.moves),
+                explanation: blocked.explanation.get(lang).to_owned(),
+            }),
             found: self.counterexample.as_ref().map(|found| FoundJson {
                 counterexample: crate::write::scenario_json(&found.scenario),
                 violation: crate::Violation {
@@ -622,6 +701,8 @@ pub struct ReportJson<'r> {
     pub exhausted: bool,
     pub explanation: String,
     pub shrinking: Vec<ShrinkJson>,
+    /// A takeover that waited on a held row lock, or `null`.
+    pub blocked_takeover: Option<BlockedJson>,
     /// Absent when the verdict is safe (or cancelled).
     #[serde(flatten)]
     pub found: Option<FoundJson<'r>>,
@@ -648,6 +729,16 @@ pub struct BoundsJson<'r> {
     pub cancel: bool,
     pub heartbeat: bool,
     pub stop_on_renew_failure: bool,
+    /// How the workers claim: the design's claim procedure.
+    pub claim: &'static str,
+}
+
+/// A takeover that waited on a held row lock: the schedule up to the wait
+/// and the wait in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlockedJson {
+    pub schedule: Vec<String>,
+    pub explanation: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -75,6 +75,19 @@ pub fn play(machine: &Machine, choices: &[u32]) -> (Vec<Move>, Option<ViolationK
     (played, None)
 }
 
+/// The moves of `played` up to the first state where a takeover waits on a
+/// held lock, if one does.
+fn blocked_prefix(machine: &Machine, played: &[Move]) -> Option<Vec<Move>> {
+    let mut state = machine.initial();
+    for (index, &chosen) in played.iter().enumerate() {
+        machine.apply(&mut state, chosen);
+        if machine.blocked_takeover(&state).is_some() {
+            return Some(played[..=index].to_vec());
+        }
+    }
+    None
+}
+
 /// Runs up to `cases` random schedules; on the first failure, shrinks it.
 pub(crate) fn explore(
     machine: &Machine,
@@ -92,6 +105,9 @@ pub(crate) fn explore(
         search.stats.cases += 1;
         let (played, violation) = play(machine, &tree.current());
         search.stats.transitions += played.len() as u64;
+        if machine.locks() && search.blocked.is_none() {
+            search.blocked = blocked_prefix(machine, &played);
+        }
         let progress = Progress {
             cases: search.stats.cases,
             transitions: search.stats.transitions,

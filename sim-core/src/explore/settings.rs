@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use crate::Lang;
-use crate::design::{Design, Preset, Protect};
+use crate::design::{ClaimProcedure, Design, Preset, Protect};
 use crate::explore::offer::{EXPLORER_OFFER, NumberSetting};
 use crate::explore::world::{Bounds, World, WorldError, WorldOptions};
 use crate::explore::{Limits, Method};
@@ -62,6 +62,8 @@ pub struct ExplorerSettings {
     pub cancel: bool,
     pub heartbeat: bool,
     pub restarted: bool,
+    /// How the workers claim, by name: `None` is the design's own `claim`.
+    pub claim: Option<String>,
 }
 
 /// A search, ready to run.
@@ -98,6 +100,10 @@ pub enum SettingsError {
     /// protection nobody named.
     EmptyTarget,
     UnknownProtection {
+        name: String,
+        suggestion: Option<&'static str>,
+    },
+    UnknownClaim {
         name: String,
         suggestion: Option<&'static str>,
     },
@@ -148,6 +154,17 @@ impl SettingsError {
                 match lang {
                     Lang::En => format!("unknown target protection `{name}`; {hint}"),
                     Lang::Zh => format!("未知的目标保护方式 `{name}`；{hint}"),
+                }
+            }
+            (E::UnknownClaim { name, suggestion }, _) => {
+                let hint = hint(
+                    *suggestion,
+                    &ClaimProcedure::ALL.map(ClaimProcedure::name),
+                    lang,
+                );
+                match lang {
+                    Lang::En => format!("unknown claim procedure `{name}`; {hint}"),
+                    Lang::Zh => format!("未知的领取方式 `{name}`；{hint}"),
                 }
             }
             (E::World(error), _) => error.message(lang),
@@ -272,6 +289,16 @@ impl ExplorerSettings {
             ),
             Some(_) => return Err(SettingsError::TargetsNotList),
         };
+        let claim = match field("claim") {
+            None => None,
+            Some(Value::String(name)) => Some(name.clone()),
+            Some(other) => {
+                return Err(SettingsError::UnknownClaim {
+                    name: other.to_string(),
+                    suggestion: None,
+                });
+            }
+        };
         let offer = EXPLORER_OFFER;
         Ok(ExplorerSettings {
             design,
@@ -292,11 +319,31 @@ impl ExplorerSettings {
             cancel: flag("cancel")?,
             heartbeat: flag("heartbeat")?,
             restarted: flag("restarted")?,
+            claim,
         })
     }
 
-    /// The design and where it came from.
+    /// The design and where it came from, with the claim procedure the
+    /// settings name, if any (a design it changes is no preset's).
     fn design(&self) -> Result<(Design, DesignSource), SettingsError> {
+        let (mut design, mut source) = self.named_design()?;
+        if let Some(name) = &self.claim {
+            let claim = ClaimProcedure::from_name(name.trim()).ok_or_else(|| {
+                SettingsError::UnknownClaim {
+                    name: name.clone(),
+                    suggestion: crate::closest(name, ClaimProcedure::ALL.map(ClaimProcedure::name)),
+                }
+            })?;
+            if claim != design.claim {
+                design.claim = claim;
+                source = DesignSource::Table;
+            }
+        }
+        Ok((design, source))
+    }
+
+    /// The design the settings name, and where it came from.
+    fn named_design(&self) -> Result<(Design, DesignSource), SettingsError> {
         let preset = match &self.design {
             None => DESIGN_WHEN_UNSET,
             Some(DesignChoice::Preset(preset)) => *preset,
@@ -477,6 +524,49 @@ mod tests {
         assert_eq!(
             error.message(Lang::Zh),
             "`workers` 必须是 2 到 4 之间的整数"
+        );
+    }
+
+    /// `claim` overrides the design's claim procedure (its world is then
+    /// no preset's), by name, from the command line or the page's options.
+    #[test]
+    fn the_claim_procedure_by_name_with_a_suggestion() {
+        let world = ExplorerSettings::default().world().unwrap();
+        assert_eq!(world.design.claim, ClaimProcedure::Atomic);
+        let settings =
+            ExplorerSettings::from_json(r#"{"design":"ttl-lock-only","claim":"skip_locked"}"#)
+                .unwrap();
+        let world = settings.world().unwrap();
+        assert_eq!(world.design.claim, ClaimProcedure::SkipLocked);
+        assert_eq!(world.design_source, DesignSource::Table);
+        assert_eq!(Preset::of(&world.design), None);
+        let same = ExplorerSettings {
+            claim: Some("atomic".to_owned()),
+            ..ExplorerSettings::default()
+        };
+        assert_eq!(
+            same.world().unwrap(),
+            ExplorerSettings::default().world().unwrap()
+        );
+        let error = ExplorerSettings {
+            claim: Some("read_then_updte".to_owned()),
+            ..ExplorerSettings::default()
+        }
+        .world()
+        .unwrap_err();
+        assert_eq!(
+            error.message(Lang::En),
+            "unknown claim procedure `read_then_updte`; did you mean `read_then_update`?"
+        );
+        assert!(error.message(Lang::Zh).contains("未知的领取方式"));
+        let several_jobs = ExplorerSettings {
+            claim: Some("held_across_work".to_owned()),
+            jobs: Some(2),
+            ..ExplorerSettings::default()
+        };
+        assert_eq!(
+            several_jobs.world().unwrap_err(),
+            SettingsError::World(WorldError::ClaimJobs)
         );
     }
 

@@ -2,7 +2,7 @@
 //! the program every worker runs, and the bounds of the search (MODEL.md §7).
 
 use crate::Lang;
-use crate::design::{Design, Preset, Protect};
+use crate::design::{ClaimProcedure, Design, Preset, Protect};
 use crate::scenario::{Action, DesignSource, Scenario, Step, Text};
 
 /// Most workers a world may have (restarted incarnations included).
@@ -124,6 +124,9 @@ pub enum WorldError {
     ClockOffsets,
     WorkerIds,
     UnknownOwner,
+    /// A claim procedure that reads one named row (`read_then_update`,
+    /// `select_for_update`, `held_across_work`) in a world of several jobs.
+    ClaimJobs,
 }
 
 impl WorldError {
@@ -173,6 +176,8 @@ impl WorldError {
             (E::WorkerIds, Lang::Zh) => "Worker 的名字必须互不相同，且不能是 `db`".to_owned(),
             (E::UnknownOwner, Lang::En) => "a worker names an unknown owner".to_owned(),
             (E::UnknownOwner, Lang::Zh) => "有 Worker 指定了未知的 owner".to_owned(),
+            (E::ClaimJobs, Lang::En) => "the claim procedures `read_then_update`, `select_for_update` and `held_across_work` read one named row: explore them with 1 job (several jobs: `atomic` or `skip_locked`)".to_owned(),
+            (E::ClaimJobs, Lang::Zh) => "领取方式 `read_then_update`、`select_for_update` 和 `held_across_work` 只读一行指定的任务：请用 1 个任务探索（多个任务请用 `atomic` 或 `skip_locked`）".to_owned(),
         }
     }
 }
@@ -196,11 +201,32 @@ impl From<WorldError> for String {
 /// One step of a worker's program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Op {
+    /// The atomic claim: `claim`, or `claim_next` with several jobs.
     Claim,
     Renew,
     Check,
     Write(u8),
     Finish,
+    /// The claim procedures' statements (docs/scenario-format.md §10.2).
+    Begin,
+    /// A plain read of the row (`read_then_update`).
+    Select,
+    SelectForUpdate,
+    SelectSkipLocked,
+    /// The unconditional claim of the row the worker's read saw claimable.
+    UpdateClaim,
+    Commit,
+}
+
+impl Op {
+    /// Whether the step is a read that starts a claim: the step a worker
+    /// retries until a claim is granted.
+    pub fn is_claim_read(self) -> bool {
+        matches!(
+            self,
+            Op::Claim | Op::Select | Op::SelectForUpdate | Op::SelectSkipLocked
+        )
+    }
 }
 
 impl World {
@@ -313,6 +339,9 @@ impl World {
         if self.jobs == 0 || usize::from(self.jobs) > MAX_JOBS {
             return Err(WorldError::Jobs);
         }
+        if self.jobs > 1 && self.design.claim.single_job() {
+            return Err(WorldError::ClaimJobs);
+        }
         if self.targets.len() > MAX_TARGETS {
             return Err(WorldError::Targets);
         }
@@ -329,6 +358,7 @@ impl World {
             return Err(WorldError::StepBound);
         }
         let fixed = crate::explore::machine::fixed_bytes(
+            self.design.claim,
             usize::from(self.jobs),
             self.workers.len(),
             self.targets.len(),
@@ -363,11 +393,22 @@ impl World {
         Ok(())
     }
 
-    /// The program every worker runs: claim (retrying while refused), then
-    /// for each target an optional renew, an optional client-side check and
-    /// the write, then an optional renew and the finish.
+    /// The program every worker runs: claim (retrying while refused) by
+    /// the design's claim procedure, then for each target an optional
+    /// renew, an optional client-side check and the write, then an optional
+    /// renew and the finish; `held_across_work` commits only after it.
     pub fn program(&self) -> Vec<Op> {
-        let mut program = vec![Op::Claim];
+        let mut program = match self.design.claim {
+            ClaimProcedure::Atomic => vec![Op::Claim],
+            ClaimProcedure::ReadThenUpdate => vec![Op::Select, Op::UpdateClaim],
+            ClaimProcedure::SelectForUpdate => {
+                vec![Op::Begin, Op::SelectForUpdate, Op::UpdateClaim, Op::Commit]
+            }
+            ClaimProcedure::SkipLocked => {
+                vec![Op::Begin, Op::SelectSkipLocked, Op::UpdateClaim, Op::Commit]
+            }
+            ClaimProcedure::HeldAcrossWork => vec![Op::Begin, Op::SelectForUpdate, Op::UpdateClaim],
+        };
         for target in 0..self.targets.len() {
             if self.heartbeat {
                 program.push(Op::Renew);
@@ -381,6 +422,9 @@ impl World {
             program.push(Op::Renew);
         }
         program.push(Op::Finish);
+        if self.design.claim == ClaimProcedure::HeldAcrossWork {
+            program.push(Op::Commit);
+        }
         program
     }
 
@@ -432,6 +476,12 @@ impl World {
             Op::Check => Action::Check,
             Op::Write(_) => Action::Write,
             Op::Finish => Action::Finish,
+            Op::Begin => Action::Begin,
+            Op::Select => Action::Select,
+            Op::SelectForUpdate => Action::SelectForUpdate,
+            Op::SelectSkipLocked => Action::SelectSkipLocked,
+            Op::UpdateClaim => Action::UpdateClaim,
+            Op::Commit => Action::Commit,
         };
         let mut step = Step::new(at, Some(u16::from(worker)), action);
         if let Op::Write(target) = op {
@@ -462,6 +512,7 @@ pub fn classification() -> Vec<Case> {
     let mut cases = preset_cases();
     cases.extend(custom_cases());
     cases.extend(delayed_cases());
+    cases.extend(claim_cases());
     cases
 }
 
@@ -629,6 +680,78 @@ fn delayed_cases() -> Vec<Case> {
             world_note: delayed_note(),
             world: epoch,
         },
+    ]
+}
+
+/// The classification's claim procedures: how a worker claims, with a
+/// design that trusts the lease alone (`ttl-lock-only`, two unprotected
+/// targets). Where no pause outlasts a lease (time ≤ 2 < TTL 3), every
+/// procedure that makes the claim exclusive is safe and only
+/// `read_then_update` is not: it takes over a live lease. Holding the claim
+/// transaction across the work is safe even where leases run out, because
+/// the lock outlives the lease: the takeover waits.
+fn claim_cases() -> Vec<Case> {
+    let within_lease = |claim: ClaimProcedure, workers: usize, jobs: u8| {
+        let mut world = World::preset(Preset::TtlLockOnly, workers);
+        world.design.claim = claim;
+        world.design_source = DesignSource::Table;
+        world.jobs = jobs;
+        world.bounds.max_time = 2;
+        world
+    };
+    let claim_case = |claim: ClaimProcedure, world: World, world_note: Text| Case {
+        name: format!("claim: {}", claim.name()),
+        label: note(
+            &format!("claim: {}", claim.name()),
+            &format!("领取方式：{}", claim.name()),
+        ),
+        world_note,
+        world,
+    };
+    let short = || {
+        note(
+            "ttl-lock-only, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+            "ttl-lock-only，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
+        )
+    };
+    let mut held = World::preset(Preset::TtlLockOnly, 2);
+    held.design.claim = ClaimProcedure::HeldAcrossWork;
+    held.design_source = DesignSource::Table;
+    vec![
+        claim_case(
+            ClaimProcedure::Atomic,
+            within_lease(ClaimProcedure::Atomic, 2, 1),
+            short(),
+        ),
+        claim_case(
+            ClaimProcedure::ReadThenUpdate,
+            within_lease(ClaimProcedure::ReadThenUpdate, 2, 1),
+            short(),
+        ),
+        claim_case(
+            ClaimProcedure::SelectForUpdate,
+            within_lease(ClaimProcedure::SelectForUpdate, 3, 1),
+            note(
+                "ttl-lock-only, 3 workers, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+                "ttl-lock-only，3 个 Worker，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
+            ),
+        ),
+        claim_case(
+            ClaimProcedure::SkipLocked,
+            within_lease(ClaimProcedure::SkipLocked, 3, 2),
+            note(
+                "ttl-lock-only, 3 workers, 2 jobs, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+                "ttl-lock-only，3 个 Worker，2 个任务，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
+            ),
+        ),
+        claim_case(
+            ClaimProcedure::HeldAcrossWork,
+            held,
+            note(
+                "ttl-lock-only, two targets, leases can run out (time ≤ 12): a takeover waits on the held lock",
+                "ttl-lock-only，两个远端目标，租约可能到期（时间 ≤ 12）：接管要等被占住的锁",
+            ),
+        ),
     ]
 }
 

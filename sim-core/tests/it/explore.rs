@@ -9,7 +9,7 @@ use sim_core::explore::{
     Case, Machine, Method, Move, Report, RunToEnd, Verdict, World, classification, explore,
     play_choices, schedule_scenario,
 };
-use sim_core::{Outcome, Preset, Text, ViolationKind, run};
+use sim_core::{ClaimProcedure, Outcome, Preset, Text, ViolationKind, run};
 
 fn exhaustive(world: &World) -> Report {
     explore(world, Method::Exhaustive, &mut RunToEnd).unwrap()
@@ -55,7 +55,7 @@ fn assert_replays(report: &Report) {
 /// (design, world note, shortest counterexample length) for every case the
 /// article says is unsafe; `None` for the ones it says are safe, with their
 /// exact distinct-state count.
-const TABLE: [(&str, &str, Result<usize, u64>); 16] = [
+const TABLE: [(&str, &str, Result<usize, u64>); 21] = [
     ("ttl-lock-only", "two targets", Ok(6)),
     ("client-check", "two targets", Ok(7)),
     ("idempotency-only", "two targets", Ok(6)),
@@ -102,7 +102,30 @@ const TABLE: [(&str, &str, Result<usize, u64>); 16] = [
         "two targets, cancel allowed, requests delayed",
         Err(130_609),
     ),
+    // How a worker claims, where no pause outlasts a lease: only a read
+    // and a separate update lets two workers hold one live lease.
+    ("claim: atomic", SHORT_LEASE_WORLD, Err(63)),
+    ("claim: read_then_update", SHORT_LEASE_WORLD, Ok(5)),
+    (
+        "claim: select_for_update",
+        "ttl-lock-only, 3 workers, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+        Err(834),
+    ),
+    (
+        "claim: skip_locked",
+        "ttl-lock-only, 3 workers, 2 jobs, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+        Err(10_674),
+    ),
+    (
+        "claim: held_across_work",
+        "ttl-lock-only, two targets, leases can run out (time ≤ 12): a takeover waits on the held lock",
+        Err(2288),
+    ),
 ];
+
+/// The claim rows' world where no pause outlasts a lease.
+const SHORT_LEASE_WORLD: &str =
+    "ttl-lock-only, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)";
 
 #[test]
 fn the_classification_table_matches_the_article() {
@@ -384,6 +407,7 @@ fn the_step_function_agrees_with_the_engine_on_random_schedules() {
                 world
             },
         ])
+        .chain(procedure_worlds())
         .collect();
     let strategy = proptest::array::uniform::<_, 64>(any::<u32>());
     for world in &worlds {
@@ -393,6 +417,17 @@ fn the_step_function_agrees_with_the_engine_on_random_schedules() {
             let (moves, violation) = play_choices(&machine, &choices);
             let played = schedule_scenario(&machine, &moves, "agree", Text::both("agree"));
             let trace = run(&played.scenario);
+            // A statement that would wait is never a move: the engine
+            // never holds one waiting.
+            assert!(
+                trace
+                    .steps
+                    .iter()
+                    .all(|record| record.outcome != Outcome::Waiting
+                        && record.reason != Some(sim_core::Reason::Blocked)),
+                "a step waits in the engine\n{}",
+                sim_core::scenario_to_toml(&played.scenario)
+            );
             for (index, (result, record)) in played.results.iter().zip(&trace.steps).enumerate() {
                 // A client check "applies" when it finds the lease valid.
                 let engine_applied = match result.op {
@@ -415,6 +450,207 @@ fn the_step_function_agrees_with_the_engine_on_random_schedules() {
                 sim_core::scenario_to_toml(&played.scenario)
             );
             let _ = Move::Tick;
+        }
+    }
+}
+
+/// Every claim procedure in worlds that reach its corners: heartbeats and
+/// client checks inside and outside the transaction, cancels, random
+/// tokens, worker clocks, requests that travel, every kind of target,
+/// several jobs where the procedure claims from a queue.
+fn procedure_worlds() -> Vec<World> {
+    let mut worlds = Vec::new();
+    for claim in ClaimProcedure::ALL {
+        let jobs = if claim.single_job() { 1 } else { 2 };
+        let with = |mut world: World| {
+            world.design.claim = claim;
+            world
+        };
+        worlds.push(with({
+            let mut world = World::preset(Preset::ClientCheck, 3);
+            world.heartbeat = true;
+            world.allow_cancel = true;
+            world.jobs = jobs;
+            world
+        }));
+        worlds.push(with({
+            let mut world = World::preset(Preset::Full, 3);
+            world.design.token = sim_core::TokenKind::Random;
+            world.design.worker_checks = true;
+            world.seed = 5;
+            world.allow_cancel = true;
+            world.targets = vec![
+                sim_core::Protect::Gateway,
+                sim_core::Protect::RegisteredToken,
+                sim_core::Protect::HighestToken,
+            ];
+            world
+        }));
+        worlds.push(with({
+            let mut world = World::preset(Preset::DbConditional, 2);
+            world.design.lease_clock = sim_core::LeaseClock::Worker;
+            world.design.commit_checks = sim_core::CheckSet::from_bits(0b0101);
+            world.design.renew_checks = sim_core::CheckSet::from_bits(0b0110);
+            world.workers[1].clock_offset = -2;
+            world.heartbeat = true;
+            world.stop_on_renew_failure = false;
+            world.targets = vec![sim_core::Protect::Gateway];
+            world
+        }));
+        worlds.push(with({
+            let mut world = World::preset(Preset::SendingGateway, 3).with_restarted_incarnation();
+            world.design.cancel_epoch = true;
+            world.allow_cancel = true;
+            world.jobs = jobs;
+            world.targets = vec![
+                sim_core::Protect::SendingGateway,
+                sim_core::Protect::RegisteredToken,
+            ];
+            world.bounds = world.bounds.with_delays();
+            world
+        }));
+        worlds.push(with({
+            let mut world = World::preset(Preset::TtlLockOnly, 4);
+            world.ttl = 2;
+            world.jobs = jobs;
+            world.bounds.max_claims = 5;
+            world
+        }));
+    }
+    worlds
+}
+
+/// Each claim procedure's verdict in its classification world, by the
+/// exhaustive explorer: only `read_then_update` lets a live lease be
+/// taken over, and its shortest counterexample is the race itself — both
+/// read, both update, the first holder writes — which the engine replays
+/// to the same stale write.
+#[test]
+fn each_claim_procedure_has_its_verdict_and_read_then_update_races() {
+    for claim in ClaimProcedure::ALL {
+        let name = format!("claim: {}", claim.name());
+        let case = classification()
+            .into_iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no row {name}"));
+        assert_eq!(case.world.design.claim, claim);
+        assert!((2..=3).contains(&case.world.workers.len()), "{name}");
+        let report = exhaustive(&case.world);
+        assert_eq!(
+            report.to_json(0, sim_core::Lang::En)["bounds"]["claim"],
+            claim.name()
+        );
+        if claim != ClaimProcedure::ReadThenUpdate {
+            assert_eq!(report.verdict, Verdict::Safe, "{name}");
+            assert!(report.exhausted, "{name}");
+            continue;
+        }
+        assert_eq!(report.verdict, Verdict::Unsafe);
+        assert_replays(&report);
+        let found = report.counterexample.as_ref().unwrap();
+        assert_eq!(found.kind, ViolationKind::Stale);
+        assert!(found.explanation.en.contains("(read_then_update)"));
+        assert!(found.explanation.zh.contains("（read_then_update）"));
+        let actions: Vec<&str> = found
+            .scenario
+            .steps
+            .iter()
+            .map(|s| s.action.name())
+            .collect();
+        assert_eq!(
+            actions,
+            ["select", "select", "update_claim", "update_claim", "write"]
+        );
+        let trace = run(&found.scenario);
+        // Both updates took the row, at tick 0: the second took over a
+        // lease that had not ended.
+        assert_eq!(trace.steps[2].generation, Some(1));
+        assert_eq!(trace.steps[3].generation, Some(2));
+        assert!(found.scenario.steps.iter().all(|s| s.at == 0));
+        // An atomic claim in the same world is safe: the race is the
+        // procedure's.
+        let mut atomic = case.world.clone();
+        atomic.design.claim = ClaimProcedure::Atomic;
+        assert_eq!(exhaustive(&atomic).verdict, Verdict::Safe);
+    }
+}
+
+/// Holding the claim's transaction across the work is safe, and its cost
+/// shows: a takeover waits on the lock after the lease ended. Written
+/// down, the waiting claim is `waiting` in the engine.
+#[test]
+fn held_across_work_reports_the_takeover_its_lock_blocks() {
+    let case = case(
+        "claim: held_across_work",
+        "ttl-lock-only, two targets, leases can run out (time ≤ 12): a takeover waits on the held lock",
+    );
+    for method in [
+        Method::Exhaustive,
+        Method::Random {
+            seed: 1,
+            cases: 256,
+        },
+    ] {
+        let report = explore(&case.world, method, &mut RunToEnd).unwrap();
+        assert_eq!(report.verdict, Verdict::Safe, "{method:?}");
+        let blocked = report
+            .blocked_takeover
+            .as_ref()
+            .unwrap_or_else(|| panic!("{method:?}: no blocked takeover"));
+        let trace = run(&blocked.scenario);
+        let waiting = &trace.steps[blocked.step as usize];
+        assert_eq!(waiting.outcome, Outcome::Waiting, "{method:?}");
+        let claim = &blocked.scenario.steps[blocked.step as usize];
+        assert_eq!(claim.action, sim_core::Action::SelectForUpdate);
+        // The lease the lock protects had ended when the claim came.
+        let lease_until = trace
+            .steps
+            .iter()
+            .find_map(|s| s.lease_until)
+            .expect("a claim was granted");
+        assert!(
+            lease_until <= claim.at as i64,
+            "{lease_until} > {}",
+            claim.at
+        );
+        assert!(
+            blocked
+                .explanation
+                .en
+                .contains("Takeover blocked while the lock is held")
+        );
+        assert!(blocked.explanation.zh.contains("接管受阻"));
+        let json = report.to_json(0, sim_core::Lang::En);
+        assert!(json["blocked_takeover"]["schedule"].is_array(), "{json}");
+    }
+    // Breadth-first finds the nearest: A claims and the lease runs out.
+    let report = exhaustive(&case.world);
+    let moves = &report.blocked_takeover.as_ref().unwrap().moves;
+    assert_eq!(moves.len(), 7, "{moves:?}");
+    // Procedures that hold no lock while the lease runs out show none.
+    for claim in [ClaimProcedure::Atomic, ClaimProcedure::ReadThenUpdate] {
+        let mut world = case.world.clone();
+        world.design.claim = claim;
+        let report = exhaustive(&world);
+        assert!(report.blocked_takeover.is_none(), "{claim:?}");
+        assert!(report.to_json(0, sim_core::Lang::En)["blocked_takeover"].is_null());
+    }
+}
+
+/// A procedure that reads one named row needs a world of one job.
+#[test]
+fn single_row_procedures_refuse_several_jobs() {
+    for claim in ClaimProcedure::ALL {
+        let mut world = World::preset(Preset::Full, 2);
+        world.design.claim = claim;
+        world.jobs = 2;
+        let refused = Machine::new(world).err();
+        if claim.single_job() {
+            assert_eq!(refused, Some(sim_core::explore::WorldError::ClaimJobs));
+            let message = refused.unwrap().message(sim_core::Lang::Zh);
+            assert!(message.contains("1 个任务"), "{message}");
+        } else {
+            assert_eq!(refused, None, "{claim:?}");
         }
     }
 }
@@ -471,4 +707,92 @@ fn a_delivered_violation_is_a_site_at_its_target() {
     let report = exhaustive(&world);
     assert_eq!(report.verdict, Verdict::Unsafe);
     assert_replays(&report);
+}
+
+/// Under another transaction's row lock a finish waits (is no move) only
+/// when its condition holds on the row's last committed version; else it
+/// runs at once there and is refused, as in the engine (§15.4). A's lease
+/// has run out and B's transaction has claimed the row, uncommitted.
+#[test]
+fn a_finish_under_another_lock_waits_only_if_the_committed_row_matches() {
+    use sim_core::{Check, CheckSet};
+    let schedule = |commit_checks: CheckSet| {
+        let mut world = World::preset(Preset::DbConditional, 2);
+        world.targets.clear();
+        world.design.claim = ClaimProcedure::SelectForUpdate;
+        world.design.commit_checks = commit_checks;
+        let machine = Machine::new(world).unwrap();
+        let (a, b) = (Move::Worker(0), Move::Worker(1));
+        // A: begin, select_for_update, update_claim, commit; three ticks;
+        // B: begin, select_for_update, update_claim (not committed).
+        let moves = [a, a, a, a, Move::Tick, Move::Tick, Move::Tick, b, b, b];
+        let mut state = machine.initial();
+        let mut enabled = Vec::new();
+        for chosen in moves {
+            machine.moves(&state, &mut enabled);
+            assert!(enabled.contains(&chosen), "{chosen:?} not offered");
+            machine.apply(&mut state, chosen);
+        }
+        machine.moves(&state, &mut enabled);
+        (machine, moves, enabled.contains(&a))
+    };
+    // With `lease` checked, A's finish is false on the committed row (A's
+    // own, its lease over): it runs at once and is refused.
+    let (machine, moves, offered) = schedule(CheckSet::ALL);
+    assert!(offered);
+    let mut all = moves.to_vec();
+    all.push(Move::Worker(0));
+    let played = schedule_scenario(&machine, &all, "finish", Text::both("finish"));
+    let trace = run(&played.scenario);
+    let finish = trace.steps.last().unwrap();
+    assert_eq!(finish.outcome, Outcome::Rejected);
+    assert_eq!(played.results.last().map(|r| r.applied), Some(false));
+    let failed = finish.failed_checks.unwrap();
+    assert!(failed.contains(Check::Lease) && !failed.contains(Check::Fence));
+    // Without it, the committed row (still A's) matches: the finish would
+    // wait for B's lock, so it is no move until B commits.
+    let without_lease = CheckSet::EMPTY
+        .with(Check::Owner)
+        .with(Check::Fence)
+        .with(Check::State);
+    let (_, _, offered) = schedule(without_lease);
+    assert!(!offered);
+}
+
+/// `claim` is an optional key of a design table: a design without it is
+/// `atomic` and equal to what it was; one with it reads, writes back and
+/// reads again the same; a misspelt one is refused by name.
+#[test]
+fn the_claim_key_is_optional_and_round_trips() {
+    let (old, _) = sim_core::parse_design(b"base = \"db-conditional\"\n").unwrap();
+    assert_eq!(old.claim, ClaimProcedure::Atomic);
+    assert_eq!(old, Preset::DbConditional.design());
+    let (preset, _) = sim_core::parse_design(b"design = \"full\"\n").unwrap();
+    assert_eq!(preset.claim, ClaimProcedure::Atomic);
+    for claim in ClaimProcedure::ALL {
+        let text = format!("base = \"ttl-lock-only\"\nclaim = \"{}\"\n", claim.name());
+        let (design, _) = sim_core::parse_design(text.as_bytes()).unwrap();
+        assert_eq!(design.claim, claim);
+        assert_eq!(
+            sim_core::Design {
+                claim: ClaimProcedure::Atomic,
+                ..design
+            },
+            Preset::TtlLockOnly.design()
+        );
+        let mut world = World::preset(Preset::TtlLockOnly, 2);
+        world.design = design;
+        let scenario = world.scenario_shell("claim", Text::both("claim"));
+        let written = sim_core::scenario_to_toml(&scenario);
+        assert_eq!(
+            written.contains("claim = "),
+            claim != ClaimProcedure::Atomic,
+            "{written}"
+        );
+        let reread = sim_core::parse_scenario(written.as_bytes()).unwrap();
+        assert_eq!(reread.design, design, "{written}");
+    }
+    let refused = sim_core::parse_design(b"claim = \"read_than_update\"\n").unwrap_err();
+    let message = refused[0].message_in(sim_core::Lang::En);
+    assert!(message.contains("read_then_update"), "{message}");
 }

@@ -18,8 +18,8 @@ use proptest::test_runner::{
     Config, RngAlgorithm, TestCaseError, TestCaseResult, TestRng, TestRunner,
 };
 use sim_core::{
-    Action, CheckSet, Design, LeaseClock, Outcome, Preset, Protect, Reason, Scenario, TokenKind,
-    Trace, ViolationKind, parse_scenario, run,
+    Action, CheckSet, ClaimProcedure, Design, LeaseClock, Outcome, Preset, Protect, Reason,
+    Scenario, TokenKind, Trace, ViolationKind, parse_scenario, run,
 };
 
 // ---------------------------------------------------------------------------
@@ -324,6 +324,7 @@ impl Spec {
                         ("target_protect".to_owned(), s(design.target_protect.name())),
                         ("worker_checks".to_owned(), Tv::Bool(design.worker_checks)),
                         ("cancel_epoch".to_owned(), Tv::Bool(design.cancel_epoch)),
+                        ("claim".to_owned(), s(design.claim.name())),
                     ]),
                 ));
             }
@@ -630,6 +631,10 @@ fn any_design() -> BoxedStrategy<DesignSpec> {
                     // worker_checks changes nothing in a hand-written
                     // scenario, so its draw doubles as the cancel epoch's.
                     cancel_epoch: checks,
+                    // The claim procedure only steers the explorers' workers,
+                    // so the renew checks' draw picks it too: the key is
+                    // written and read back.
+                    claim: ClaimProcedure::ALL[usize::from(renew) % ClaimProcedure::ALL.len()],
                 })
             },
         );

@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 use sim_core::course::Knob;
 use sim_core::explore::{World, WorldOptions};
 use sim_core::{
-    Action, Check, DesignSource, JobState, LeaseClock, Preset, Protect, TokenKind, ViolationKind,
+    Action, Check, ClaimProcedure, DesignSource, JobState, LeaseClock, Preset, Protect, TokenKind,
+    ViolationKind,
 };
 
 use crate::{examples_dir, fencelab, stderr, stdout};
@@ -36,6 +37,7 @@ fn model_names() -> BTreeSet<String> {
     names.extend(Protect::ALL.map(Protect::name));
     names.extend(TokenKind::ALL.map(TokenKind::name));
     names.extend(LeaseClock::ALL.map(LeaseClock::name));
+    names.extend(ClaimProcedure::ALL.map(ClaimProcedure::name));
     names.extend(ViolationKind::ALL.map(ViolationKind::name));
     names.extend(JobState::ALL.map(JobState::name));
     names.extend(Knob::ALL.map(Knob::name));
@@ -137,6 +139,20 @@ fn explore_speaks_chinese() {
             "--workers",
             "3",
         ],
+        &[
+            "--design",
+            "full",
+            "--claim",
+            "held_across_work",
+            "--exhaustive",
+        ],
+        &[
+            "--design",
+            "ttl-lock-only",
+            "--claim",
+            "read_then_update",
+            "--exhaustive",
+        ],
     ];
     for options in configurations {
         let design = options[1];
@@ -149,6 +165,12 @@ fn explore_speaks_chinese() {
         let mut ids = world_ids(&world);
         ids.push(format!("counterexample-{design}"));
         ids.push(format!("counterexample-{design}-seed-1"));
+        // A claim procedure makes the design no preset's; a held lock's
+        // blocked takeover is shown as a scenario of its own.
+        ids.extend([
+            "counterexample-custom".to_owned(),
+            "blocked-takeover".to_owned(),
+        ]);
         let mut args = vec!["explore"];
         args.extend_from_slice(options);
         args.extend(["--lang", "zh"]);
@@ -162,6 +184,7 @@ fn the_classification_table_speaks_chinese() {
         .iter()
         .flat_map(|case| {
             let mut ids = world_ids(&case.world);
+            ids.push("blocked-takeover".to_owned());
             ids.push(format!(
                 "counterexample-{}",
                 Preset::of(&case.world.design).map_or("custom", Preset::name)
@@ -177,6 +200,7 @@ fn errors_speak_chinese() {
     assert_chinese(&["explore", "--design", "fenced", "--lang", "zh"], &[]);
     assert_chinese(&["explore", "--targets", "gatewy", "--lang", "zh"], &[]);
     assert_chinese(&["explore", "--targets", ",,,", "--lang", "zh"], &[]);
+    assert_chinese(&["explore", "--claim", "held_acros", "--lang", "zh"], &[]);
     assert_chinese(&["run", "no-such-file.toml", "--lang", "zh"], &[]);
 }
 

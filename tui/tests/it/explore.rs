@@ -426,3 +426,119 @@ fn a_scenario_file_names_the_design() {
     assert_eq!(report["design"], "ttl-lock-only");
     assert_eq!(report["verdict"], "unsafe");
 }
+
+/// `--claim` chooses how the workers claim: listed in `--help`, checked by
+/// name (exit 2, with a suggestion), stated in the JSON's bounds; a race
+/// found under `read_then_update` is written out and replays through
+/// `fencelab run`, and `held_across_work` reports the takeover its lock
+/// blocks.
+#[test]
+fn the_claim_procedure_is_a_choice_the_explorers_attack() {
+    let help = stdout(&fencelab(&["explore", "--help"]));
+    for name in sim_core::ClaimProcedure::ALL.map(sim_core::ClaimProcedure::name) {
+        assert!(help.contains(name), "--help lacks {name}: {help}");
+    }
+    assert!(help.contains("--claim"), "{help}");
+    let output = fencelab(&["explore", "--claim", "select_for_updat"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains("did you mean `select_for_update`?"),
+        "{}",
+        stderr(&output)
+    );
+    let output = fencelab(&["explore", "--claim", "read_then_update", "--jobs", "2"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("race.toml");
+    let path_text = path.display().to_string();
+    let race = json_of(&[
+        "explore",
+        "--design",
+        "ttl-lock-only",
+        "--claim",
+        "read_then_update",
+        "--max-time",
+        "2",
+        "--exhaustive",
+        "--json",
+        "--out",
+        &path_text,
+    ]);
+    assert_eq!(race["verdict"], "unsafe");
+    assert_eq!(race["bounds"]["claim"], "read_then_update");
+    assert_eq!(race["schedule"].as_array().map(Vec::len), Some(5));
+    assert!(race["blocked_takeover"].is_null());
+    let replay = json_of(&["run", &path_text, "--json"]);
+    let violations = replay["violations"].as_array().cloned().unwrap_or_default();
+    assert_eq!(
+        violations.first().map(|v| v["kind"].clone()),
+        Some("stale".into())
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("claim = \"read_then_update\""), "{text}");
+
+    let atomic = json_of(&["explore", "--exhaustive", "--json"]);
+    assert_eq!(atomic["bounds"]["claim"], "atomic");
+    let held = json_of(&[
+        "explore",
+        "--claim",
+        "held_across_work",
+        "--exhaustive",
+        "--json",
+    ]);
+    assert_eq!(held["verdict"], "safe");
+    assert!(
+        held["blocked_takeover"]["explanation"]
+            .as_str()
+            .is_some_and(|e| e.contains("Takeover blocked while the lock is held")),
+        "{held}"
+    );
+    let text = stdout(&fencelab(&[
+        "explore",
+        "--claim",
+        "held_across_work",
+        "--exhaustive",
+        "--lang",
+        "en",
+    ]));
+    assert!(text.contains("a takeover waited on a held lock"), "{text}");
+    assert!(text.contains("waiting"), "{text}");
+}
+
+/// The classification's claim rows: only `read_then_update` is unsafe, and
+/// the held transaction's row notes the blocked takeover.
+#[test]
+fn the_classification_has_a_row_per_claim_procedure() {
+    let rows = json_of(&["explore", "--all-presets", "--json", "--lang", "en"]);
+    let row = |design: &str| {
+        rows.as_array()
+            .into_iter()
+            .flatten()
+            .find(|row| row["design"] == design)
+            .cloned()
+            .unwrap_or_else(|| panic!("no row {design}"))
+    };
+    for claim in sim_core::ClaimProcedure::ALL {
+        let found = row(&format!("claim: {}", claim.name()));
+        let unsafe_expected = claim == sim_core::ClaimProcedure::ReadThenUpdate;
+        assert_eq!(
+            found["verdict"],
+            if unsafe_expected { "unsafe" } else { "safe" },
+            "{found}"
+        );
+        assert_eq!(
+            found["blocked_takeover"],
+            claim == sim_core::ClaimProcedure::HeldAcrossWork,
+            "{found}"
+        );
+    }
+    let text = stdout(&fencelab(&["explore", "--all-presets", "--lang", "en"]));
+    assert!(
+        text.contains("takeover blocked while the lock is held"),
+        "{text}"
+    );
+    let output = fencelab(&["explore", "--all-presets", "--claim", "atomic"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -369,6 +369,7 @@ pub(crate) fn safe_summary(world: World, sites: &Sites) -> Text {
         exhausted: sites.exhausted,
         counterexample: None,
         shrink_history: Vec::new(),
+        blocked_takeover: None,
     };
     told(|lang| crate::explore::safe_sentence(&report, lang))
 }
