@@ -902,3 +902,28 @@ fn the_course_keys_a_superseded_draft_as_either() {
         "{drafts:?}"
     );
 }
+
+/// Issue 23.6: a predict exercise asks about a timeline no section of its
+/// lesson walks through, so the learner applies the rule instead of
+/// recalling the text (predict-terminal-claims and predict-cancel-epoch
+/// used to replay their sections' timelines).
+#[test]
+fn no_predict_replays_a_timeline_its_lesson_narrates() {
+    let mut predicts = 0;
+    for lesson in course_lessons() {
+        let narrated: Vec<usize> = lesson.sections.iter().filter_map(|s| s.scenario).collect();
+        for exercise in &lesson.exercises {
+            let ExerciseKind::Predict { scenario, .. } = &exercise.kind else {
+                continue;
+            };
+            predicts += 1;
+            assert!(
+                !narrated.contains(scenario),
+                "{}/{} predicts the timeline of a section",
+                lesson.id,
+                exercise.id
+            );
+        }
+    }
+    assert!(predicts > 10, "{predicts}");
+}

@@ -439,18 +439,29 @@ fn a_finish_after_a_fail_names_the_fail() {
         !zh.contains("重复这一步不会") && !zh.contains("已经完成"),
         "{zh}"
     );
-    // The refused claims: one job failed, one cancelled, each said as such.
-    for (index, step) in scenario.steps.iter().enumerate() {
-        if step.action != Action::Claim
-            || trace.steps[index].reason != Some(sim_core::Reason::Terminal)
-        {
-            continue;
+    // The refused claims and cancels: each says how its job had ended.
+    let mut said = Vec::new();
+    for name in ["terminal-claims", "terminal-later"] {
+        let scenario = lesson_scenario("04-claims-without-long-locks.toml", name);
+        let trace = sim_core::run(&scenario);
+        for (index, record) in trace.steps.iter().enumerate() {
+            if record.reason != Some(sim_core::Reason::Terminal) {
+                continue;
+            }
+            let state = record.row.expect("the row read").state.name();
+            let en = sim_core::describe_outcome(&scenario, &trace, index, Lang::En);
+            assert!(en.contains(&format!("its state is `{state}`")), "{en}");
+            let zh = sim_core::describe_outcome(&scenario, &trace, index, Lang::Zh);
+            assert!(zh.contains(&format!("状态是 `{state}`")), "{zh}");
+            said.push((scenario.steps[index].action, state));
         }
-        let state = trace.steps[index].row.expect("the row read").state.name();
-        let en = sim_core::describe_outcome(&scenario, &trace, index, Lang::En);
-        assert!(en.contains(&format!("its state is `{state}`")), "{en}");
-        let zh = sim_core::describe_outcome(&scenario, &trace, index, Lang::Zh);
-        assert!(zh.contains(&format!("状态是 `{state}`")), "{zh}");
+    }
+    for expected in [
+        (Action::Claim, "failed"),
+        (Action::Claim, "cancelled"),
+        (Action::Cancel, "failed"),
+    ] {
+        assert!(said.contains(&expected), "{expected:?} in {said:?}");
     }
 }
 
