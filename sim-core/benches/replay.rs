@@ -76,6 +76,7 @@ fn bench_replay(c: &mut Criterion) {
         rows: Some(1),
         lease_until: Some(5),
         waited_until: None,
+        released_by: None,
         row: None,
         request_step: None,
     };

@@ -614,7 +614,8 @@ fn lease_bar(
     step_column: &[usize],
 ) -> Option<LeaseBar> {
     let column_of_step = |step: usize| step_column.get(step).copied().unwrap_or(0);
-    let start = column_of_step(span.start_step);
+    // A claim that waited for a lock holds its lease from its grant.
+    let start = column_of_step(span.granted_step);
     let expiry = u64::try_from(span.expiry).map_or(start, |tick| column_of_tick(columns, tick));
     // A finish ends the lease after its own column; a newer claim at its column.
     let close = span.closed.map(|(step, close)| match close {
@@ -868,10 +869,13 @@ impl Diagram {
     /// The diagram of `trace`, a run of `scenario`, showing what `reveal`
     /// lets show, with words in `lang`.
     pub fn new(scenario: &Scenario, trace: &Trace, lang: Lang, reveal: &Reveal) -> Diagram {
-        // Leases granted by hidden steps are left out, and a hidden step
-        // does not end one: either would tell the step's result.
+        // Leases granted by hidden steps are left out (a claim that waited
+        // is granted at the step that released its lock: that one too), and
+        // a hidden step does not end one: either would tell a result.
         let mut spans = leases(scenario, trace);
-        spans.retain(|span| reveal.shows_step(span.start_step));
+        spans.retain(|span| {
+            reveal.shows_step(span.start_step) && reveal.shows_step(span.granted_step)
+        });
         for span in &mut spans {
             if span
                 .closed

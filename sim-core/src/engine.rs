@@ -229,6 +229,7 @@ impl<'s> Engine<'s> {
             steps: self.records,
             violations: verdicts.violations,
             should_reject: verdicts.should_reject,
+            may_reject: verdicts.may_reject,
             reconcile: verdicts.reconcile,
             reconcile_in_flight: verdicts.reconcile_in_flight,
             final_rows: self.rows,
@@ -1008,8 +1009,15 @@ impl<'s> Engine<'s> {
         let holding = self.holding(worker, job);
         let token = holding.and_then(|h| h.token);
         let Some(request) = step.request else {
-            // Check and effect in one instant.
-            let judgement = (protect != Protect::Versioned).then(|| self.judge(index, worker, job));
+            // Check and effect in one instant. A draft changes no protected
+            // state: the oracle only notes whether it was stale.
+            let judgement = if protect == Protect::Versioned {
+                let generation = holding.map_or(0, |h| h.generation);
+                self.oracle.judge_harmless(index, job, generation);
+                None
+            } else {
+                Some(self.judge(index, worker, job))
+            };
             self.annotate_holding(index, worker, job, at);
             let gateway_failed = matches!(protect, Protect::Gateway | Protect::SendingGateway)
                 .then(|| {
@@ -1029,6 +1037,9 @@ impl<'s> Engine<'s> {
             return;
         };
         self.annotate_holding(index, worker, job, at);
+        // Sending changes no protected state; the arrival is judged.
+        self.oracle
+            .judge_harmless(index, job, holding.map_or(0, |h| h.generation));
         let refused = (protect == Protect::SendingGateway).then(|| {
             let now = self.lease_now(Some(worker), at);
             self.failed_checks(self.scenario.design.commit_checks, worker, job, now)
@@ -1083,11 +1094,14 @@ impl<'s> Engine<'s> {
             .targets
             .get(usize::from(target))
             .map_or(Protect::None, |t| t.protect);
-        let judgement = (protect != Protect::Versioned).then(|| {
+        let judgement = if protect == Protect::Versioned {
+            self.oracle.judge_harmless(index, job, request.generation);
+            None
+        } else {
             let judgement = self.oracle.judge(index, job, request.generation);
             self.record(index).newest_generation = Some(judgement.newest);
-            judgement
-        });
+            Some(judgement)
+        };
         let expired = self
             .oracle
             .lease_expired(job, request.generation, self.db_now(at));
@@ -1255,6 +1269,9 @@ impl<'s> Engine<'s> {
     /// Runs, in arrival order, every waiting statement whose row is free.
     fn run_waiters(&mut self, at: u64) {
         let scenario = self.scenario;
+        // Waiters run inside the step that released their lock: the last
+        // step recorded.
+        let releasing = u32::try_from(self.records.len().saturating_sub(1)).ok();
         let mut position = 0;
         while position < self.waiters.len() {
             let waiter = self.waiters[position];
@@ -1278,6 +1295,7 @@ impl<'s> Engine<'s> {
             let record = self.record(waiter.step);
             record.outcome = Outcome::Noop;
             record.waited_until = Some(at);
+            record.released_by = releasing;
             // PostgreSQL re-evaluates a statement that waited only when the
             // row changed meanwhile (a newer committed version), reading the
             // clock again; on an unchanged row (the holder only locked it, or

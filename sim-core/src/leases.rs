@@ -32,6 +32,9 @@ pub struct Lease {
     pub generation: u32,
     /// The claim that granted it.
     pub start_step: usize,
+    /// The step at which it was granted: the claim's own, or for a claim
+    /// that waited for a row lock, the step that released the lock.
+    pub granted_step: usize,
     /// `lease_until` as written (in the lease clock's time), after renewals.
     pub until: i64,
     /// `until` in true time (the lease clock may be skewed).
@@ -53,7 +56,22 @@ pub fn leases(scenario: &Scenario, trace: &Trace) -> Vec<Lease> {
             .unwrap_or(0),
         LeaseClock::Db => scenario.db_offset,
     };
-    for (index, (step, record)) in scenario.steps.iter().zip(&trace.steps).enumerate() {
+    // A statement that waited for a row lock ran inside the step that
+    // released it (a claim is granted there): visit the steps in the order
+    // they took effect, each waiter right after the step that released it.
+    let mut order: Vec<usize> = (0..trace.steps.len().min(scenario.steps.len())).collect();
+    order.sort_by_key(|&index| {
+        let released = trace.steps.get(index).and_then(|r| r.released_by);
+        (
+            released.map_or(index, |step| step as usize),
+            released.is_some(),
+            index,
+        )
+    });
+    for index in order {
+        let (Some(step), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
+            continue;
+        };
         if record.outcome != Outcome::Ok {
             continue;
         }
@@ -79,6 +97,7 @@ pub fn leases(scenario: &Scenario, trace: &Trace) -> Vec<Lease> {
                     job,
                     generation,
                     start_step: index,
+                    granted_step: record.released_by.map_or(index, |step| step as usize),
                     until,
                     expiry: until.saturating_sub(offset(worker)),
                     closed: None,

@@ -14,6 +14,27 @@ fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
     }
 }
 
+/// A name as it stands between Chinese words: spaced on each side where
+/// it is Latin ("而 B 在"), not where it is Chinese ("而用户在").
+fn zh_mid(name: &str) -> String {
+    let trailing = zh_name(name);
+    if name.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '`') {
+        format!(" {trailing}")
+    } else {
+        trailing
+    }
+}
+
+/// A name as it stands before a Chinese word: a space after a Latin name
+/// ("A 的"), none after a Chinese one ("用户的").
+fn zh_name(name: &str) -> String {
+    if name.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '`' || c == ')') {
+        format!("{name} ")
+    } else {
+        name.to_owned()
+    }
+}
+
 /// An action in words (the action's own name in SQL terms where that is
 /// what it is): what a legend or a step title says.
 pub fn action_word(action: Action, lang: Lang) -> &'static str {
@@ -90,30 +111,73 @@ pub fn action_short(action: Action, lang: Lang) -> &'static str {
     }
 }
 
-/// The step (and its worker) that was granted `generation` of `job`.
-fn grant_of(
-    scenario: &Scenario,
-    trace: &Trace,
-    job: JobIdx,
+/// A granted claim: the step that sent it, its worker and generation, and
+/// the step at which it was granted — its own, or for a claim that waited
+/// for a row lock, the step that released the lock.
+struct Grant {
+    claim: usize,
+    worker: String,
     generation: u32,
-) -> Option<(usize, String)> {
-    trace.steps.iter().enumerate().find_map(|(index, record)| {
-        let step = scenario.steps.get(index)?;
-        let claims = matches!(
-            step.action,
-            Action::Claim | Action::ClaimNext | Action::UpdateClaim
-        );
-        (claims
-            && record.outcome == Outcome::Ok
-            && record.job == Some(job)
-            && record.generation == Some(generation))
-        .then(|| {
-            (
-                index,
-                scenario.worker_id(step.worker.unwrap_or(0)).to_owned(),
-            )
+    granted: usize,
+}
+
+impl Grant {
+    /// "B was granted the newer generation 2 at step 5", saying so when the
+    /// claim waited for a lock and was granted only later.
+    fn newer(&self, lang: Lang) -> String {
+        let Grant {
+            claim,
+            worker,
+            generation,
+            granted,
+        } = self;
+        match (claim == granted, lang) {
+            (true, Lang::En) => {
+                format!("{worker} was granted the newer generation {generation} at step {claim}")
+            }
+            (true, Lang::Zh) => format!(
+                "{}在第 {claim} 步已经领取了更新的第 {generation} 代",
+                zh_mid(worker)
+            ),
+            (false, Lang::En) => format!(
+                "{worker}'s claim, sent at step {claim}, waited for a row lock and was granted the newer generation {generation} at step {granted}"
+            ),
+            (false, Lang::Zh) => format!(
+                "{}在第 {claim} 步发出的领取先等了行锁，到第 {granted} 步才领到更新的第 {generation} 代",
+                zh_mid(worker)
+            ),
+        }
+    }
+}
+
+/// Every granted claim of `job`, in the order of the steps that sent them.
+fn grants<'a>(
+    scenario: &'a Scenario,
+    trace: &'a Trace,
+    job: JobIdx,
+) -> impl Iterator<Item = Grant> + 'a {
+    trace
+        .steps
+        .iter()
+        .enumerate()
+        .filter_map(move |(index, record)| {
+            let step = scenario.steps.get(index)?;
+            let claims = matches!(
+                step.action,
+                Action::Claim | Action::ClaimNext | Action::UpdateClaim
+            );
+            (claims && record.outcome == Outcome::Ok && record.job == Some(job)).then(|| Grant {
+                claim: index,
+                worker: scenario.worker_id(step.worker.unwrap_or(0)).to_owned(),
+                generation: record.generation.unwrap_or(0),
+                granted: record.released_by.map_or(index, |step| step as usize),
+            })
         })
-    })
+}
+
+/// The claim that was granted `generation` of `job`.
+fn grant_of(scenario: &Scenario, trace: &Trace, job: JobIdx, generation: u32) -> Option<Grant> {
+    grants(scenario, trace, job).find(|grant| grant.generation == generation)
 }
 
 /// The last step before `before` that cancelled or ended `job`.
@@ -137,7 +201,7 @@ pub fn describe_step(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
         return text;
     };
     if trace.should_reject.contains(&(index as u32)) || record.expired == Some(true) {
-        text.push(' ');
+        text += lang.pick(" ", "");
         text += &safety_reason(scenario, trace, index, lang);
     }
     text
@@ -156,11 +220,12 @@ pub fn describe_pending(scenario: &Scenario, index: usize, lang: Lang) -> String
         .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
         .map(|t| scenario.target_id(t));
     let at = step.at;
+    let a = zh_name(&actor);
     match (target, lang) {
         (Some(target), Lang::Zh) => {
-            format!("tick {at}：{actor} 的{act}到 `{target}`。结果会是什么？")
+            format!("tick {at}：{a}对 `{target}` 的{act}。结果会是什么？")
         }
-        (None, Lang::Zh) => format!("tick {at}：{actor} 的{act}。结果会是什么？"),
+        (None, Lang::Zh) => format!("tick {at}：{a}的{act}。结果会是什么？"),
         (Some(target), Lang::En) => {
             format!("Tick {at}: {actor}'s {act} to `{target}`. What will it do?")
         }
@@ -197,14 +262,22 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
             format!("Tick {at}: {actor}'s {act}{place}")
         }
         Lang::Zh => {
-            let place = if target.is_empty() {
-                String::new()
+            let a = zh_name(&actor);
+            if target.is_empty() {
+                format!("tick {at}：{a}的{act}")
             } else {
-                format!("到 `{target}`")
-            };
-            format!("tick {at}：{actor} 的{act}{place}")
+                format!("tick {at}：{a}对 `{target}` 的{act}")
+            }
         }
     };
+    // A statement that waited for a row lock ran later: say so first, and
+    // when, so its result is not read as its own step's.
+    if let Some(ran) = record.waited_until {
+        text += &match lang {
+            Lang::En => format!(" waited for a row lock, then at tick {ran}"),
+            Lang::Zh => format!("先等行锁，到 tick {ran} "),
+        };
+    }
     let outcome = match (record.outcome, lang) {
         (Outcome::Ok, Lang::En) => " took effect".to_owned(),
         (Outcome::Ok, Lang::Zh) => "生效了".to_owned(),
@@ -225,7 +298,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
         (Outcome::Waiting, Lang::Zh) => "仍在等待另一个事务持有的行锁".to_owned(),
     };
     text += &outcome;
-    let details = outcome_details(step, record, lang);
+    let details = outcome_details(scenario, step, record, lang);
     if !details.is_empty() {
         text += lang.pick(" (", "（");
         text += &details.join(lang.pick("; ", "；"));
@@ -264,17 +337,24 @@ fn worker_event(action: Action, actor: &str, at: u64, lang: Lang) -> Option<Stri
 
 /// The parenthesised details of a step's outcome: how long it waited, what
 /// a claim granted, which checks failed, the reason, what a check learned.
-fn outcome_details(step: &crate::Step, record: &crate::StepTrace, lang: Lang) -> Vec<String> {
+fn outcome_details(
+    scenario: &Scenario,
+    step: &crate::Step,
+    record: &crate::StepTrace,
+    lang: Lang,
+) -> Vec<String> {
     let failed: Vec<&str> = record.failed_checks.map(|f| f.names()).unwrap_or_default();
     let mut details: Vec<String> = Vec::new();
-    if let Some(waited) = record.waited_until {
+    if let Some(released) = record.released_by {
+        let released = released as usize;
+        let by = who(scenario, released, lang);
+        let act = scenario
+            .steps
+            .get(released)
+            .map_or("", |s| action_word(s.action, lang));
         details.push(match lang {
-            Lang::En => {
-                format!("it waited for a row lock until tick {waited}")
-            }
-            Lang::Zh => {
-                format!("它等行锁等到 tick {waited} 才执行")
-            }
+            Lang::En => format!("{by}'s {act} at step {released} released the lock"),
+            Lang::Zh => format!("第 {released} 步{}的{act}释放了锁", zh_mid(&by)),
         });
     }
     if matches!(
@@ -307,7 +387,12 @@ fn outcome_details(step: &crate::Step, record: &crate::StepTrace, lang: Lang) ->
         });
     }
     if let Some(reason) = record.reason {
-        let said = reason_words(reason, lang);
+        // A job already ended: name how, from the row the step read.
+        let ended = (reason == Reason::Terminal)
+            .then(|| record.row.map(|row| row.state))
+            .flatten()
+            .and_then(|state| ended_state_words(state, lang));
+        let said = ended.unwrap_or_else(|| reason_words(reason, lang));
         if !said.is_empty() {
             details.push(said.to_owned());
         }
@@ -326,6 +411,25 @@ fn outcome_details(step: &crate::Step, record: &crate::StepTrace, lang: Lang) ->
         });
     }
     details
+}
+
+/// How a job in a terminal state ended, for a step refused as `terminal`.
+fn ended_state_words(state: JobState, lang: Lang) -> Option<&'static str> {
+    Some(match state {
+        JobState::Done => lang.pick(
+            "the job had already finished: its state is `done`",
+            "任务已经完成：状态是 `done`",
+        ),
+        JobState::Failed => lang.pick(
+            "the job had already failed: its state is `failed`",
+            "任务已经失败：状态是 `failed`",
+        ),
+        JobState::Cancelled => lang.pick(
+            "the job had been cancelled: its state is `cancelled`",
+            "任务已被取消：状态是 `cancelled`",
+        ),
+        JobState::Ready | JobState::Running => return None,
+    })
 }
 
 fn reason_words(reason: Reason, lang: Lang) -> &'static str {
@@ -392,42 +496,65 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
     let happened = trace.is_violation(index as u32);
     if must {
         must_refuse_sentence(&reasons, happened, record.outcome, lang)
-    } else if let Some((claim, holder, newest)) =
-        newer_grant(scenario, trace, index).filter(|(_, _, newest)| *newest > generation)
+    } else if let Some(newer) =
+        newer_grant(scenario, trace, index).filter(|grant| grant.generation > generation)
     {
         // Superseded, yet the oracle protects nothing here.
-        let why = match (stores_draft(scenario, index), lang) {
-            (true, Lang::En) => {
-                "it only stores a draft, and only a committed finish makes a draft official"
+        let sends = scenario
+            .steps
+            .get(index)
+            .is_some_and(|step| step.action == Action::Write && step.request.is_some());
+        let why = match (stores_draft(scenario, index), sends) {
+            (true, _) => lang.pick(
+                "it only stores a draft, and only a committed finish makes a draft official",
+                "它只存了一份草稿，只有提交成功的完成才会让草稿转正",
+            ),
+            (false, true) => lang.pick(
+                "it only sends a request, which is judged where and when it arrives",
+                "它只是发出一个请求，请求到达时才在目标端被评判",
+            ),
+            (false, false) => {
+                lang.pick("it changes no protected state", "它不改变任何受保护的状态")
             }
-            (true, Lang::Zh) => "它只存了一份草稿，只有提交成功的完成才会让草稿转正",
-            (false, Lang::En) => "it changes no protected state",
-            (false, Lang::Zh) => "它不改变任何受保护的状态",
         };
+        let newer = newer.newer(lang);
         match lang {
             Lang::En => format!(
-                "{actor} holds generation {generation}, but {holder} was granted the newer generation {newest} at step {claim}. Still, nothing readers see depends on this step: {why}. It need not be refused."
+                "{actor} holds generation {generation}, but {newer}. Still, nothing readers see depends on this step: {why}. Refusing it is conservative, and letting it through breaks no safety: either is correct."
             ),
             Lang::Zh => format!(
-                "{actor} 持有第 {generation} 代，而 {holder} 在第 {claim} 步已经领取了更新的第 {newest} 代。不过读者看到的东西不取决于这一步：{why}。它不必被拒绝。"
+                "{}持有第 {generation} 代，而{newer}。不过读者看到的东西不取决于这一步：{why}。拒绝它是保守的做法，放行它也不会破坏安全：两种处理都正确。",
+                zh_name(&actor)
             ),
         }
     } else if let Some(end) = ended_by_own_generation(scenario, trace, index, generation) {
-        match lang {
-            Lang::En => format!(
-                "{actor}'s own generation ({generation}) had already ended the job at step {end}, so repeating it changes nothing new and nothing requires refusing it. If it is refused (zero rows), that does not mean the right was lost: read the row to see the job is already done."
-            ),
-            Lang::Zh => format!(
-                "{actor} 自己这一代（第 {generation} 代）已经在第 {end} 步结束了任务，重复这一步不会带来新变化，也没有什么要求拒绝它。即使它被拒绝（影响零行），也不说明执行权丢了：读一下那一行，就能看到任务已经完成。"
-            ),
-        }
+        own_end_sentence(scenario, index, end, &actor, generation, lang)
     } else if record.expired == Some(true) {
+        let waiting = waiting_claim(scenario, trace, index).map(|(claim, claimer, granted)| {
+            match (granted, lang) {
+                (Some(granted), Lang::En) => format!(
+                    " ({claimer}'s claim from step {claim} was still waiting for a row lock; it was granted only at step {granted}.)"
+                ),
+                (Some(granted), Lang::Zh) => format!(
+                    "（{}在第 {claim} 步发出的领取这时还在等行锁，到第 {granted} 步才被授予。）",
+                    zh_name(&claimer)
+                ),
+                (None, Lang::En) => format!(
+                    " ({claimer}'s claim from step {claim} was still waiting for a row lock.)"
+                ),
+                (None, Lang::Zh) => {
+                    format!("（{}在第 {claim} 步发出的领取这时还在等行锁。）", zh_name(&claimer))
+                }
+            }
+        });
+        let waiting = waiting.unwrap_or_default();
         match lang {
             Lang::En => format!(
-                "{actor}'s lease had run out, but no newer generation had been granted: refusing it is conservative, and letting it through breaks no safety. Either is correct."
+                "{actor}'s lease had run out, but no newer generation had been granted: refusing it is conservative, and letting it through breaks no safety. Either is correct.{waiting}"
             ),
             Lang::Zh => format!(
-                "{actor} 的租约已经到期，但还没有更新的代次被领取：拒绝它是保守的做法，放行它也不会破坏安全。两种处理都正确。"
+                "{}的租约已经到期，但还没有更新的代次被领取：拒绝它是保守的做法，放行它也不会破坏安全。两种处理都正确。{waiting}",
+                zh_name(&actor)
             ),
         }
     } else {
@@ -436,9 +563,75 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
                 "{actor} holds the newest generation ({generation}) and the job was still open: nothing requires refusing it."
             ),
             Lang::Zh => format!(
-                "{actor} 持有最新的第 {generation} 代，任务也还没有结束：这一步不该被拒绝。"
+                "{}持有最新的第 {generation} 代，任务也还没有结束：这一步不该被拒绝。",
+                zh_name(&actor)
             ),
         }
+    }
+}
+
+/// A step by the generation that had itself finished or failed the job at
+/// step `end`: a repeat of that commit changes nothing new; another action
+/// is no repeat, and the sentence names what ended the job.
+fn own_end_sentence(
+    scenario: &Scenario,
+    index: usize,
+    end: usize,
+    actor: &str,
+    generation: u32,
+    lang: Lang,
+) -> String {
+    let ending = scenario.steps.get(end).map_or(Action::Finish, |s| s.action);
+    let action = scenario
+        .steps
+        .get(index)
+        .map_or(Action::Finish, |s| s.action);
+    let ended = ended_words(ending, lang);
+    let state = match ending {
+        Action::Fail => "failed",
+        _ => "done",
+    };
+    let a = zh_name(actor);
+    if action == ending {
+        let act = action_word(action, lang);
+        match lang {
+            Lang::En => format!(
+                "{actor}'s own generation ({generation}) had already {ended} the job at step {end}, so repeating the {act} changes nothing new and nothing requires refusing it. If it is refused (zero rows), that does not mean the right was lost: read the row to see the job is already `{state}`."
+            ),
+            Lang::Zh => format!(
+                "{a}自己这一代（第 {generation} 代）已经在第 {end} 步{ended}，重复这一步不会带来新变化，也没有什么要求拒绝它。即使它被拒绝（影响 0 行），也不说明执行权丢了：读一下那一行，就能看到任务已经是 `{state}`。"
+            ),
+        }
+    } else {
+        let act = action_word(action, lang);
+        let table = matches!(action, Action::Finish | Action::Fail | Action::Renew);
+        match (table, lang) {
+            (true, Lang::En) => format!(
+                "{actor}'s own generation ({generation}) had already {ended} the job at step {end}; this {act} is no repeat of that. It is neither stale nor after a cancel or another generation's end, so the oracle does not require refusing it; a statement that checks the state changes zero rows here, because an ended job stays `{state}`."
+            ),
+            (true, Lang::Zh) => format!(
+                "{a}自己这一代（第 {generation} 代）已经在第 {end} 步{ended}；这次{act}并不是在重复那一步。它既不属于旧代次，也不在取消或另一代结束任务之后，所以安全上不要求拒绝它；检查状态的语句在这里影响 0 行，因为已结束的任务保持 `{state}`。"
+            ),
+            (false, Lang::En) => format!(
+                "{actor}'s own generation ({generation}) had already {ended} the job at step {end}; this {act} is no repeat of that. It is neither stale nor after a cancel or another generation's end, so the oracle does not require refusing it."
+            ),
+            (false, Lang::Zh) => format!(
+                "{a}自己这一代（第 {generation} 代）已经在第 {end} 步{ended}；这次{act}并不是在重复那一步。它既不属于旧代次，也不在取消或另一代结束任务之后，所以安全上不要求拒绝它。"
+            ),
+        }
+    }
+}
+
+/// What a step that ended a job did to it, as a verb phrase: "finished"
+/// or "failed" (en, followed by "the job"); zh says it whole.
+fn ended_words(ending: Action, lang: Lang) -> &'static str {
+    match (ending, lang) {
+        (Action::Fail, Lang::En) => "failed",
+        (Action::Fail, Lang::Zh) => "把任务标记为失败",
+        (Action::Cancel, Lang::En) => "cancelled",
+        (Action::Cancel, Lang::Zh) => "取消了任务",
+        (_, Lang::En) => "finished",
+        (_, Lang::Zh) => "完成了任务",
     }
 }
 
@@ -486,25 +679,46 @@ fn stores_draft(scenario: &Scenario, index: usize) -> bool {
     })
 }
 
-/// The newest claim of step `index`'s job granted before it: the claim's
-/// step, its worker and its generation. Counted from the trace, because the
-/// oracle records the newest generation only on steps that can be effects.
-fn newer_grant(scenario: &Scenario, trace: &Trace, index: usize) -> Option<(usize, String, u32)> {
+/// The newest claim of step `index`'s job granted before it. Counted from
+/// the trace, because the oracle records the newest generation only on
+/// steps that can be effects; a claim that waited for a lock counts from
+/// the step that granted it.
+fn newer_grant(scenario: &Scenario, trace: &Trace, index: usize) -> Option<Grant> {
     let job = trace.steps.get(index)?.job?;
-    (0..index).rev().find_map(|earlier| {
+    grants(scenario, trace, job)
+        .filter(|grant| grant.granted < index)
+        .max_by_key(|grant| (grant.granted, grant.claim))
+}
+
+/// A claim of step `index`'s job sent before it and not yet granted when
+/// it ran: one still waiting for a row lock. With the step that granted it
+/// later, if any.
+fn waiting_claim(
+    scenario: &Scenario,
+    trace: &Trace,
+    index: usize,
+) -> Option<(usize, String, Option<usize>)> {
+    let job = trace.steps.get(index)?.job?;
+    (0..index).find_map(|earlier| {
         let step = scenario.steps.get(earlier)?;
         let record = trace.steps.get(earlier)?;
         let claims = matches!(
             step.action,
             Action::Claim | Action::ClaimNext | Action::UpdateClaim
         );
-        (claims && record.outcome == Outcome::Ok && record.job == Some(job)).then(|| {
-            (
-                earlier,
-                scenario.worker_id(step.worker.unwrap_or(0)).to_owned(),
-                record.generation.unwrap_or(0),
-            )
-        })
+        let granted_later = record
+            .released_by
+            .filter(|&released| released as usize > index && record.outcome == Outcome::Ok);
+        let still_waiting = record.outcome == Outcome::Waiting;
+        (claims && record.job == Some(job) && (granted_later.is_some() || still_waiting)).then(
+            || {
+                (
+                    earlier,
+                    scenario.worker_id(step.worker.unwrap_or(0)).to_owned(),
+                    granted_later.map(|released| released as usize),
+                )
+            },
+        )
     })
 }
 
@@ -543,16 +757,20 @@ fn refusal_reasons(
     let newest = record.newest_generation.unwrap_or(generation);
     let mut reasons = Vec::new();
     if newest > generation {
+        let a = zh_name(actor);
         let holder = grant_of(scenario, trace, job, newest);
         reasons.push(match (holder, lang) {
-            (Some((claim, holder)), Lang::En) => format!(
-                "{actor} holds generation {generation}, but {holder} was granted the newer generation {newest} at step {claim}"
+            (Some(grant), Lang::En) => format!(
+                "{actor} holds generation {generation}, but {}",
+                grant.newer(lang)
             ),
-            (Some((claim, holder)), Lang::Zh) => format!(
-                "{actor} 持有第 {generation} 代，而 {holder} 在第 {claim} 步已经领取了更新的第 {newest} 代"
+            (Some(grant), Lang::Zh) => {
+                format!("{a}持有第 {generation} 代，而{}", grant.newer(lang))
+            }
+            (None, Lang::En) => format!(
+                "{actor} holds generation {generation}, but generation {newest} was already granted"
             ),
-            (None, Lang::En) => format!("{actor} holds generation {generation}, but generation {newest} was already granted"),
-            (None, Lang::Zh) => format!("{actor} 持有第 {generation} 代，而第 {newest} 代已经被领取"),
+            (None, Lang::Zh) => format!("{a}持有第 {generation} 代，而第 {newest} 代已经被领取"),
         });
     }
     let ended = ending_before(scenario, trace, job, index).filter(|&end| {
@@ -569,17 +787,15 @@ fn refusal_reasons(
         .any(|v| v.step == index as u32 && v.kind == ViolationKind::AfterTerminal)
         || ended.is_some() && trace.should_reject.contains(&(index as u32));
     if cancelled_or_ended && let Some(end) = ended {
-        let by_cancel = scenario
-            .steps
-            .get(end)
-            .is_some_and(|s| s.action == Action::Cancel);
-        reasons.push(match (by_cancel, lang) {
-            (true, Lang::En) => format!("the user had cancelled the job at step {end}"),
-            (true, Lang::Zh) => format!("用户在第 {end} 步已经取消了任务"),
-            (false, Lang::En) => {
-                format!("the job had already been ended by another generation at step {end}")
-            }
-            (false, Lang::Zh) => format!("任务在第 {end} 步已被另一代执行者结束"),
+        let ending = scenario.steps.get(end).map_or(Action::Finish, |s| s.action);
+        reasons.push(match (ending, lang) {
+            (Action::Cancel, Lang::En) => format!("the user had cancelled the job at step {end}"),
+            (Action::Cancel, Lang::Zh) => format!("用户在第 {end} 步已经取消了任务"),
+            (_, Lang::En) => format!(
+                "another generation had already {} the job at step {end}",
+                ended_words(ending, lang)
+            ),
+            (_, Lang::Zh) => format!("另一代执行者在第 {end} 步已经{}", ended_words(ending, lang)),
         });
     }
     reasons

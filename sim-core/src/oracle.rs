@@ -44,6 +44,7 @@ pub(crate) struct Oracle {
     jobs: Vec<JobFacts>,
     violations: Vec<Violation>,
     should_reject: Vec<u32>,
+    may_reject: Vec<u32>,
     reconcile: Vec<u32>,
     reconcile_in_flight: Vec<u32>,
 }
@@ -52,6 +53,7 @@ pub(crate) struct Oracle {
 pub(crate) struct Verdicts {
     pub violations: Vec<Violation>,
     pub should_reject: Vec<u32>,
+    pub may_reject: Vec<u32>,
     pub reconcile: Vec<u32>,
     pub reconcile_in_flight: Vec<u32>,
     pub generations: Vec<u32>,
@@ -63,6 +65,7 @@ impl Oracle {
             jobs: vec![JobFacts::default(); jobs],
             violations: Vec::new(),
             should_reject: Vec::new(),
+            may_reject: Vec::new(),
             reconcile: Vec::new(),
             reconcile_in_flight: Vec::new(),
         }
@@ -102,11 +105,30 @@ impl Oracle {
     /// Judges a step by a worker holding `generation` (0: none) of `job`,
     /// whatever the step will actually do; records it in `should_reject`.
     pub(crate) fn judge(&mut self, step: u32, job: JobIdx, generation: u32) -> Judgement {
+        let judgement = self.judgement(job, generation);
+        if judgement.stale || judgement.after_terminal {
+            self.should_reject.push(step);
+        }
+        judgement
+    }
+
+    /// Judges a step that changes no protected state (a draft stored beside
+    /// the official value, a request only sent): a stale or after-terminal
+    /// one is recorded in `may_reject`, since a safe system may refuse it or
+    /// let it through, and never becomes a violation.
+    pub(crate) fn judge_harmless(&mut self, step: u32, job: JobIdx, generation: u32) {
+        let judgement = self.judgement(job, generation);
+        if judgement.stale || judgement.after_terminal {
+            self.may_reject.push(step);
+        }
+    }
+
+    fn judgement(&self, job: JobIdx, generation: u32) -> Judgement {
         let Some(facts) = self.jobs.get(usize::from(job)) else {
             return Judgement::default();
         };
         let newest = facts.leases.len();
-        let judgement = Judgement {
+        Judgement {
             newest: u32::try_from(newest).unwrap_or(u32::MAX),
             stale: (generation as usize) < newest,
             after_terminal: match facts.terminal {
@@ -114,11 +136,7 @@ impl Oracle {
                 Some(Terminal::Cancelled) => true,
                 Some(Terminal::EndedBy(ender)) => ender != generation,
             },
-        };
-        if judgement.stale || judgement.after_terminal {
-            self.should_reject.push(step);
         }
-        judgement
     }
 
     /// The judged step took effect.
@@ -221,6 +239,7 @@ impl Oracle {
         Verdicts {
             violations: self.violations,
             should_reject: self.should_reject,
+            may_reject: self.may_reject,
             reconcile: self.reconcile,
             reconcile_in_flight: self.reconcile_in_flight,
             generations,

@@ -259,6 +259,10 @@ pub struct StepTrace {
     pub lease_until: Option<i64>,
     /// For a statement that waited for a row lock: the tick it ran at.
     pub waited_until: Option<u64>,
+    /// For a statement that waited for a row lock: the step that released
+    /// the lock (a commit, rollback or crash of the holder), during which it
+    /// ran. A claim that waited is granted there, not at its own step.
+    pub released_by: Option<u32>,
     /// The job row after the step, for steps that touched or read it.
     pub row: Option<Row>,
     /// For a `write` that sent a request: the `deliver` step that delivered
@@ -281,6 +285,7 @@ impl StepTrace {
         rows: None,
         lease_until: None,
         waited_until: None,
+        released_by: None,
         row: None,
         request_step: None,
     };
@@ -305,6 +310,11 @@ pub struct Trace {
     pub steps: Vec<StepTrace>,
     pub violations: Vec<Violation>,
     pub should_reject: Vec<u32>,
+    /// Steps by a superseded generation, or after the job was cancelled or
+    /// ended by another, that change no protected state (a draft stored
+    /// beside the official value, a request only sent): a safe system may
+    /// refuse them or let them through. Never in `should_reject`.
+    pub may_reject: Vec<u32>,
     pub reconcile: Vec<u32>,
     /// The `write` steps in `reconcile` whose request was still in flight
     /// when its job was cancelled or taken over.

@@ -831,3 +831,144 @@ fn an_open_lease_clock_is_keyed_on_the_cheapest_safe_clock() {
     }
     assert!(open_somewhere, "some design exercise opens the lease clock");
 }
+
+/// Issue 23.6: a superseded step that changes no protected state — a draft
+/// stored beside the official value, a request only sent — is one a safe
+/// system may refuse or let through: the oracle lists it in `may_reject`,
+/// never in `should_reject`, and its mark key is `Either`. The same
+/// worker's plain write is a must-refuse, the current holder's draft a
+/// must-allow.
+#[test]
+fn a_superseded_draft_may_be_refused_or_allowed() {
+    let text = r#"
+id = "stale-draft"
+ttl = 3
+workers = ["A", "B"]
+design = "db-conditional"
+targets = [
+  { id = "report", protect = "versioned" },
+  { id = "mailer", protect = "none" },
+]
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, worker = "A", do = "pause" },
+  { at = 4, worker = "B", do = "claim" },
+  { at = 5, worker = "B", do = "write", target = "report", value = "draft by B" },
+  { at = 6, worker = "A", do = "resume" },
+  { at = 6, worker = "A", do = "write", target = "report", value = "draft by A" },
+  { at = 6, worker = "A", do = "write", target = "mailer", value = "mail by A" },
+  { at = 6, worker = "A", do = "write", target = "mailer", value = "sent by A", request = "late" },
+  { at = 7, worker = "B", do = "finish" },
+]
+"#;
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    assert_eq!(trace.may_reject, vec![5, 7], "{trace:?}");
+    assert!(!trace.should_reject.contains(&5) && !trace.should_reject.contains(&7));
+    assert!(trace.should_reject.contains(&6));
+    assert!(!trace.is_violation(5), "a draft is never a violation");
+    let key = |index| sim_core::course::mark_key(&scenario, &trace, index);
+    assert_eq!(key(3), MarkKey::MustAllow, "the holder's draft");
+    assert_eq!(key(5), MarkKey::Either, "the superseded draft");
+    assert_eq!(key(6), MarkKey::MustRefuse, "the superseded plain write");
+    assert_eq!(
+        key(7),
+        MarkKey::Either,
+        "a superseded send: its arrival is judged"
+    );
+    let said = sim_core::safety_reason(&scenario, &trace, 5, sim_core::Lang::En);
+    assert!(
+        said.contains("either is correct") && said.contains("draft"),
+        "{said}"
+    );
+    let said = sim_core::safety_reason(&scenario, &trace, 7, sim_core::Lang::En);
+    assert!(said.contains("sends a request"), "{said}");
+    let said = sim_core::safety_reason(&scenario, &trace, 5, sim_core::Lang::Zh);
+    assert!(
+        said.contains("两种处理都正确") && said.contains("草稿"),
+        "{said}"
+    );
+}
+
+/// Issue 23.6, the issue's case: mark-consolidation's superseded draft
+/// upload (B's, after A2's claim) is found by the rule, not by name, and
+/// is right marked or not; every other key of the course's mark exercises
+/// is either a must or an `Either` for the two reasons the keys allow.
+#[test]
+fn the_course_keys_a_superseded_draft_as_either() {
+    let mut drafts = Vec::new();
+    for lesson in course_lessons() {
+        for exercise in &lesson.exercises {
+            let ExerciseKind::Mark {
+                scenario,
+                candidates,
+            } = &exercise.kind
+            else {
+                continue;
+            };
+            let scenario = lesson.scenario(*scenario).unwrap();
+            let trace = sim_core::run(scenario);
+            let keys = mark_keys(scenario, candidates);
+            for (index, key) in &keys {
+                let record = &trace.steps[*index as usize];
+                if trace.may_reject.contains(index) {
+                    assert_eq!(
+                        *key,
+                        MarkKey::Either,
+                        "{}/{} #{index}",
+                        lesson.id,
+                        exercise.id
+                    );
+                    drafts.push(format!("{}/{index}", exercise.id));
+                    let must: Vec<u32> = keys
+                        .iter()
+                        .filter(|(_, k)| *k == MarkKey::MustRefuse)
+                        .map(|(i, _)| *i)
+                        .collect();
+                    let with: Vec<u32> = must.iter().copied().chain([*index]).collect();
+                    for answer in [must, with] {
+                        let graded = grade(&lesson, exercise, &Answer::Mark(answer)).unwrap();
+                        assert!(graded.correct, "{}: {graded:?}", exercise.id);
+                    }
+                } else if *key == MarkKey::Either {
+                    assert_eq!(
+                        record.expired,
+                        Some(true),
+                        "{}/{} #{index}",
+                        lesson.id,
+                        exercise.id
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        drafts.iter().any(|d| d.starts_with("mark-consolidation/")),
+        "{drafts:?}"
+    );
+}
+
+/// Issue 23.6: a predict exercise asks about a timeline no section of its
+/// lesson walks through, so the learner applies the rule instead of
+/// recalling the text (predict-terminal-claims and predict-cancel-epoch
+/// used to replay their sections' timelines).
+#[test]
+fn no_predict_replays_a_timeline_its_lesson_narrates() {
+    let mut predicts = 0;
+    for lesson in course_lessons() {
+        let narrated: Vec<usize> = lesson.sections.iter().filter_map(|s| s.scenario).collect();
+        for exercise in &lesson.exercises {
+            let ExerciseKind::Predict { scenario, .. } = &exercise.kind else {
+                continue;
+            };
+            predicts += 1;
+            assert!(
+                !narrated.contains(scenario),
+                "{}/{} predicts the timeline of a section",
+                lesson.id,
+                exercise.id
+            );
+        }
+    }
+    assert!(predicts > 10, "{predicts}");
+}

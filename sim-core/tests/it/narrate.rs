@@ -283,3 +283,256 @@ steps = [
     assert_eq!(spans[0].until, 5);
     assert_eq!(spans[0].closed, None, "{spans:?}");
 }
+
+/// Issue 23.6: a claim that waited behind another transaction's row lock is
+/// granted at the step that released the lock, not at its own step. Its own
+/// narration says it waited and which step released it; a step in between
+/// is never told that the waiting claim had already been granted.
+#[test]
+fn a_claim_that_waited_is_granted_when_the_lock_is_released() {
+    use sim_core::{Action, Lang, Outcome};
+    for (file, name) in [
+        // predict-long-transaction, item #8 (A's finish)
+        ("04-claims-without-long-locks.toml", "long-claim-commit"),
+        // lesson 10's predict-long-transaction, item #7 (A's finish)
+        ("10-pitfalls.toml", "long-transaction-commit"),
+    ] {
+        let scenario = lesson_scenario(file, name);
+        let trace = sim_core::run(&scenario);
+        let mut waited = 0;
+        let mut between = 0;
+        for (claim, record) in trace.steps.iter().enumerate() {
+            let Some(released) = record.released_by.map(|r| r as usize) else {
+                continue;
+            };
+            if scenario.steps[claim].action != Action::Claim || record.outcome != Outcome::Ok {
+                continue;
+            }
+            waited += 1;
+            assert!(released > claim, "{name}: step {claim}");
+            assert_eq!(
+                scenario.steps[released].action,
+                Action::Commit,
+                "{name}: the holder's commit releases the lock"
+            );
+            let ran = record.waited_until.expect("a released statement waited");
+            assert_eq!(ran, scenario.steps[released].at, "{name}");
+            let en = sim_core::describe_outcome(&scenario, &trace, claim, Lang::En);
+            assert!(
+                en.contains("waited for a row lock")
+                    && en.contains(&format!("at tick {ran}"))
+                    && en.contains(&format!("at step {released} released the lock")),
+                "{name}: {en}"
+            );
+            let zh = sim_core::describe_outcome(&scenario, &trace, claim, Lang::Zh);
+            assert!(
+                zh.contains("等行锁")
+                    && zh.contains(&format!("到 tick {ran}"))
+                    && zh.contains(&format!("第 {released} 步")),
+                "{name}: {zh}"
+            );
+            // The oracle's generations: the steps in between saw the older one.
+            let granted = record.generation.expect("a granted claim's generation");
+            for index in claim + 1..released {
+                let judged = &trace.steps[index];
+                let Some(newest) = judged.newest_generation else {
+                    continue;
+                };
+                between += 1;
+                assert!(newest < granted, "{name}: step {index}");
+                let en = sim_core::describe_step(&scenario, &trace, index, Lang::En);
+                assert!(!en.contains("was granted the newer"), "{name}: {en}");
+                assert!(
+                    en.contains(&format!(
+                        "claim from step {claim} was still waiting for a row lock; it was granted only at step {released}"
+                    )),
+                    "{name}: {en}"
+                );
+                let zh = sim_core::describe_step(&scenario, &trace, index, Lang::Zh);
+                assert!(!zh.contains("领取了更新的"), "{name}: {zh}");
+                assert!(
+                    zh.contains(&format!("第 {claim} 步发出的领取这时还在等行锁"))
+                        && zh.contains(&format!("到第 {released} 步才被授予")),
+                    "{name}: {zh}"
+                );
+            }
+        }
+        assert!(waited > 0, "{name}: a claim waits for a row lock");
+        assert!(between > 0, "{name}: a judged step runs while it waits");
+    }
+}
+
+/// Issue 23.6: a superseded step after a claim that waited names the step
+/// that granted the newer generation, and that the claim waited.
+#[test]
+fn a_superseded_step_names_the_grant_of_a_claim_that_waited() {
+    let text = r#"
+id = "waited-takeover"
+ttl = 2
+workers = ["A", "B"]
+design = "db-conditional"
+targets = [{ id = "mailer", protect = "none" }]
+steps = [
+  { at = 0, worker = "A", do = "begin" },
+  { at = 0, worker = "A", do = "select_for_update" },
+  { at = 0, worker = "A", do = "update_claim" },
+  { at = 1, worker = "A", do = "pause" },
+  { at = 4, worker = "B", do = "claim" },
+  { at = 6, worker = "A", do = "commit" },
+  { at = 7, worker = "A", do = "write", target = "mailer", value = "late" },
+]
+"#;
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    assert_eq!(trace.steps[4].released_by, Some(5), "{:?}", trace.steps[4]);
+    assert!(trace.should_reject.contains(&6));
+    let en = sim_core::safety_reason(&scenario, &trace, 6, sim_core::Lang::En);
+    assert!(
+        en.contains("B's claim, sent at step 4, waited for a row lock and was granted the newer generation 2 at step 5"),
+        "{en}"
+    );
+    let zh = sim_core::safety_reason(&scenario, &trace, 6, sim_core::Lang::Zh);
+    assert!(
+        zh.contains("B 在第 4 步发出的领取先等了行锁，到第 5 步才领到更新的第 2 代"),
+        "{zh}"
+    );
+}
+
+/// Issue 23.6: a finish after the same generation's `fail` is no repeat of
+/// a finish: the narration names the fail, and claims refused on ended jobs
+/// say how each ended (predict-terminal-claims).
+#[test]
+fn a_finish_after_a_fail_names_the_fail() {
+    use sim_core::{Action, Lang};
+    let scenario = lesson_scenario("04-claims-without-long-locks.toml", "terminal-claims");
+    let trace = sim_core::run(&scenario);
+    let fail = scenario
+        .steps
+        .iter()
+        .position(|s| s.action == Action::Fail)
+        .expect("A fails r1");
+    let finish = scenario
+        .steps
+        .iter()
+        .position(|s| s.action == Action::Finish)
+        .expect("A's late finish");
+    assert_eq!(
+        trace.steps[fail].generation, trace.steps[finish].generation,
+        "the same generation fails, then finishes"
+    );
+    let en = sim_core::safety_reason(&scenario, &trace, finish, Lang::En);
+    assert!(
+        en.contains(&format!("had already failed the job at step {fail}")),
+        "{en}"
+    );
+    assert!(
+        !en.contains("repeating") && !en.contains("already done") && !en.contains("finished"),
+        "{en}"
+    );
+    assert!(en.contains("`failed`"), "{en}");
+    let zh = sim_core::safety_reason(&scenario, &trace, finish, Lang::Zh);
+    assert!(
+        zh.contains(&format!("已经在第 {fail} 步把任务标记为失败")),
+        "{zh}"
+    );
+    assert!(
+        !zh.contains("重复这一步不会") && !zh.contains("已经完成"),
+        "{zh}"
+    );
+    // The refused claims and cancels: each says how its job had ended.
+    let mut said = Vec::new();
+    for name in ["terminal-claims", "terminal-later"] {
+        let scenario = lesson_scenario("04-claims-without-long-locks.toml", name);
+        let trace = sim_core::run(&scenario);
+        for (index, record) in trace.steps.iter().enumerate() {
+            if record.reason != Some(sim_core::Reason::Terminal) {
+                continue;
+            }
+            let state = record.row.expect("the row read").state.name();
+            let en = sim_core::describe_outcome(&scenario, &trace, index, Lang::En);
+            assert!(en.contains(&format!("its state is `{state}`")), "{en}");
+            let zh = sim_core::describe_outcome(&scenario, &trace, index, Lang::Zh);
+            assert!(zh.contains(&format!("状态是 `{state}`")), "{zh}");
+            said.push((scenario.steps[index].action, state));
+        }
+    }
+    for expected in [
+        (Action::Claim, "failed"),
+        (Action::Claim, "cancelled"),
+        (Action::Cancel, "failed"),
+    ] {
+        assert!(said.contains(&expected), "{expected:?} in {said:?}");
+    }
+}
+
+/// A repeat of the same commit by the generation that made it is still
+/// called a repeat, naming what it repeats.
+#[test]
+fn a_repeated_fail_is_called_a_repeat_of_the_fail() {
+    let text = r#"
+id = "fail-twice"
+ttl = 5
+workers = ["A"]
+design = "db-conditional"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, worker = "A", do = "fail" },
+  { at = 2, worker = "A", do = "fail" },
+]
+"#;
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    let en = sim_core::safety_reason(&scenario, &trace, 2, sim_core::Lang::En);
+    assert!(
+        en.contains("had already failed the job at step 1, so repeating the fail"),
+        "{en}"
+    );
+    assert!(en.contains("already `failed`"), "{en}");
+    let zh = sim_core::safety_reason(&scenario, &trace, 2, sim_core::Lang::Zh);
+    assert!(zh.contains("把任务标记为失败，重复这一步"), "{zh}");
+}
+
+/// Every lesson scenario's narration, in Chinese, spaces the way the
+/// lessons do: no space beside Chinese punctuation, a space between a
+/// Chinese character and inline code, and none inside a Chinese phrase
+/// ("用户的", not "用户 的").
+#[test]
+fn chinese_narration_spaces_like_the_lessons() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+    let punct = |c: char| "，。；：（）、“”".contains(c);
+    let mut checked = 0;
+    for path in files {
+        let lesson = sim_core::course::parse_lesson(&std::fs::read(&path).unwrap()).unwrap();
+        for (name, scenario) in &lesson.scenarios {
+            let trace = sim_core::run(scenario);
+            for index in 0..scenario.steps.len() {
+                let said = sim_core::describe_step(scenario, &trace, index, sim_core::Lang::Zh);
+                let chars: Vec<char> = said.chars().collect();
+                for pair in chars.windows(2) {
+                    let (a, b) = (pair[0], pair[1]);
+                    let spaced_punctuation = a == ' ' && punct(b) || punct(a) && b == ' ';
+                    let code_without_space = a == '`' && cjk(b) || cjk(a) && b == '`';
+                    assert!(
+                        !spaced_punctuation && !code_without_space,
+                        "{name} #{index}: {a:?}{b:?} in {said}"
+                    );
+                }
+                for three in chars.windows(3) {
+                    assert!(
+                        !(cjk(three[0]) && three[1] == ' ' && cjk(three[2])),
+                        "{name} #{index}: a space inside a Chinese phrase in {said}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

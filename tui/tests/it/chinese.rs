@@ -26,6 +26,8 @@ const TERMS: &[&str] = &[
     "protect", "ttl", "at", "op", "value", "owner", "state", "lease", "lease_until",
     // The program, its commands, units, and the file format.
     "fencelab", "run", "explore", "ms", "TOML",
+    // The database whose behaviour a story compares with the model's.
+    "PostgreSQL",
 ];
 
 /// Names of the model: what files and commands spell in English.

@@ -27,7 +27,10 @@ pub enum MarkKey {
     MustAllow,
     /// The worker's own lease had run out, but no newer generation existed
     /// and the job was open: refusing it is conservative, letting it
-    /// through breaks no safety. Marked or not, the answer is right.
+    /// through breaks no safety. Or the step is superseded (or after the
+    /// job ended) but changes no protected state (`Trace::may_reject`: a
+    /// draft beside the official value, a request only sent). Marked or
+    /// not, the answer is right.
     Either,
 }
 
@@ -47,15 +50,19 @@ pub fn mark_key(scenario: &Scenario, trace: &crate::trace::Trace, index: u32) ->
     if trace.should_reject.contains(&index) {
         return MarkKey::MustRefuse;
     }
+    if trace.may_reject.contains(&index) {
+        return MarkKey::Either;
+    }
     let Some(record) = trace.steps.get(index as usize) else {
         return MarkKey::MustAllow;
     };
     if record.expired != Some(true) {
         return MarkKey::MustAllow;
     }
-    // The oracle judges only steps on protected state (a draft upload is
-    // not), so "replaced" and "open" are read from the run itself: a newer
-    // claim granted on the job before this step, or the job ended.
+    // The oracle judges only steps that can be effects, so "replaced" and
+    // "open" are read from the run itself: a newer claim granted on the job
+    // before this step (a claim that waited for a lock is granted at the
+    // step that released it), or the job ended.
     let generation = record.generation.unwrap_or(0);
     let earlier = trace
         .steps
@@ -66,8 +73,12 @@ pub fn mark_key(scenario: &Scenario, trace: &crate::trace::Trace, index: u32) ->
     let mut replaced = false;
     let mut open = true;
     for (done, step) in earlier {
-        if step.action == Action::Claim
-            && done.outcome == Outcome::Ok
+        let granted_before = done.released_by.is_none_or(|released| released < index);
+        if matches!(
+            step.action,
+            Action::Claim | Action::ClaimNext | Action::UpdateClaim
+        ) && done.outcome == Outcome::Ok
+            && granted_before
             && done.generation.unwrap_or(0) > generation
         {
             replaced = true;

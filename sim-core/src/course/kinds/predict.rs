@@ -30,15 +30,15 @@ pub(crate) fn grade_predict(
                     let head = match (right, guess) {
                         (true, _) => lang.pick(
                             format!("Right: {}.", said(actual)),
-                            format!("正确：{}。", said(actual)),
+                            format!("正确：结果是“{}”。", said(actual)),
                         ),
                         (false, None) => lang.pick(
                             format!("No prediction; it was {}.", said(actual)),
-                            format!("没有预测；结果是 {}。", said(actual)),
+                            format!("没有预测；实际结果是“{}”。", said(actual)),
                         ),
                         (false, Some(g)) => lang.pick(
                             format!("You said {}; it was {}.", said(g), said(actual)),
-                            format!("你预测 {}；结果是 {}。", said(g), said(actual)),
+                            format!("你预测的是“{}”，实际结果是“{}”。", said(g), said(actual)),
                         ),
                     };
                     let gap = lang.pick(" ", "");
