@@ -1135,7 +1135,7 @@ test('the SQL engine is not fetched before a SQL exercise opens; the initial pag
   await page.waitForSelector('.exercise');
   assert.deepEqual(requested.filter(isSqlEngine), [], 'no SQL engine file before a SQL exercise');
   // What the page fetched up to here is what `cargo xtask web` (run
-  // before these tests) counts against the 300 KB gzipped budget and fails
+  // before these tests) counts against its gzipped budget and fails
   // the build over: the page's wasm, scripts and CSS, no worker and nothing
   // of the SQL engine. (The total is xtask's, measured with its gzip.)
   const fetched = [...new Set(requested.map((url) => new URL(url).pathname))].filter((path) => /\.(js|wasm|css)$/.test(path));

@@ -626,9 +626,14 @@ fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
 /// raised to 320 when issue 21 moved the course's rules (the exercise
 /// screen, its feedback and wording) and every word of the page from the
 /// scripts into sim-core's wasm: the scripts lost 7.6 KB gzipped, the wasm
-/// gained 27.9 KB (289.9 → 310.9 KB in all). The catalogue could leave the
-/// wasm as data beside `lessons.json` to win some of it back.
-const WEB_BUDGET_KB: u32 = 320;
+/// gained 27.9 KB (289.9 → 310.9 KB in all). Raised to 330 when issue 23
+/// made the design grader, which the page's wasm carries for its grading
+/// worker, attack claim procedures, requests in flight and dispatchers,
+/// and the narration tell waited claims (319.6 → 321.0 KB before the
+/// claim knob). Two ways to win it back: the catalogue's words could leave
+/// the wasm as data beside `lessons.json`, and the page's own wasm could
+/// leave the search out, the grading worker loading the explorer's build.
+const WEB_BUDGET_KB: u32 = 330;
 
 /// Prints each file's size and the total, raw and gzipped.
 fn report_sizes(dist: &Path) -> Result<(), String> {
