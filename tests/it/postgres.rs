@@ -1,5 +1,6 @@
 //! The model against a real PostgreSQL: every example, every lesson scenario
-//! with job-table steps, and random scenarios with transactions, `FOR
+//! with job-table steps, the explorer's schedules over every claim procedure,
+//! and random scenarios with transactions, `FOR
 //! UPDATE`, `SKIP LOCKED`, `NOWAIT`, lock waits, rollbacks, crashes and
 //! deadlocks are replayed through `fencelab run --db postgres://…` (one connection per
 //! worker; waits and deadlock victims are the server's) and must agree with
@@ -384,4 +385,106 @@ fn postgres_agrees_on_random_scenarios_with_transactions_and_locks() {
 #[test]
 fn sqlite_replay_agrees_on_random_single_statement_scenarios() {
     random_agreement("sqlite", SQLITE_CASES, false);
+}
+
+/// Schedules the random explorer draws over each claim procedure's world,
+/// and every counterexample and blocked takeover the exhaustive explorer
+/// finds in the classification's claim rows, replayed on PostgreSQL: the
+/// explorer's step function, the engine and the server agree at every
+/// step (issue 23: the differential runs explorer-drawn transactions too).
+#[test]
+fn postgres_agrees_on_explorer_drawn_claim_procedures() {
+    use proptest::strategy::{Strategy as _, ValueTree as _};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    use sim_core::explore::{
+        Machine, Method, RunToEnd, World, classification, explore, play_choices, schedule_scenario,
+    };
+    use sim_core::{ClaimProcedure, Preset, Text};
+    let Some(url) = pg_url("postgres_agrees_on_explorer_drawn_claim_procedures") else {
+        return;
+    };
+    let mut drawn: Vec<(String, Scenario)> = Vec::new();
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[23; 32]),
+    );
+    let strategy = proptest::array::uniform::<_, 48>(proptest::num::u32::ANY);
+    for claim in ClaimProcedure::ALL {
+        let jobs = if claim.single_job() { 1 } else { 2 };
+        let mut contended = World::preset(Preset::ClientCheck, 3);
+        contended.heartbeat = true;
+        contended.allow_cancel = true;
+        let mut conditional = World::preset(Preset::DbConditional, 2);
+        conditional.targets = vec![sim_core::Protect::Gateway];
+        for (index, mut world) in [contended, conditional].into_iter().enumerate() {
+            world.design.claim = claim;
+            // The second world has one job, so an atomic claim is `claim`.
+            world.jobs = if index == 0 { jobs } else { 1 };
+            let machine = Machine::new(world).unwrap();
+            for case in 0..12 {
+                let choices = strategy.new_tree(&mut runner).unwrap().current();
+                let (moves, _) = play_choices(&machine, &choices);
+                let id = format!("{}-{index}-{case}", claim.name());
+                let played = schedule_scenario(&machine, &moves, &id, Text::both(&id));
+                drawn.push((id, played.scenario));
+            }
+        }
+    }
+    for case in classification() {
+        if case.world.design.claim == ClaimProcedure::Atomic {
+            continue;
+        }
+        let report = explore(&case.world, Method::Exhaustive, &mut RunToEnd).unwrap();
+        if let Some(found) = report.counterexample {
+            drawn.push((format!("{} counterexample", case.name), found.scenario));
+        }
+        if let Some(blocked) = report.blocked_takeover {
+            drawn.push((format!("{} blocked takeover", case.name), blocked.scenario));
+        }
+    }
+    let used: std::collections::BTreeSet<&str> = drawn
+        .iter()
+        .flat_map(|(_, s)| s.steps.iter().map(|step| step.action.name()))
+        .collect();
+    for action in [
+        "begin",
+        "select",
+        "select_for_update",
+        "select_skip_locked",
+        "update_claim",
+        "commit",
+        "claim",
+        "claim_next",
+    ] {
+        assert!(
+            used.contains(action),
+            "no drawn schedule uses `{action}`: {used:?}"
+        );
+    }
+    assert!(
+        drawn.iter().any(|(id, _)| id.ends_with("blocked takeover")),
+        "a blocked takeover is replayed"
+    );
+    let mut report = String::new();
+    let mut failures = 0;
+    for (id, scenario) in &drawn {
+        assert!(has_sql(scenario), "{id}: no job-table step");
+        let found = findings(scenario, &url);
+        if !found.is_empty() {
+            failures += 1;
+            if failures <= 3 {
+                let _ = writeln!(
+                    report,
+                    "--- {id}:\n{}\n{}",
+                    found.join("\n"),
+                    sim_core::scenario_to_toml(scenario)
+                );
+            }
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "{failures} of {} explorer-drawn scenarios disagree; the first ones:\n{report}",
+        drawn.len()
+    );
 }
