@@ -401,8 +401,7 @@ pub(crate) fn safe_item(reconcile: &[u8]) -> GradeItem {
 /// An unsafe design's summary (the counterexample's explanation) and the
 /// counterexample, from an exhaustive search of `world`.
 pub(crate) fn unsafe_summary(world: &World) -> Result<(Text, Option<Counterexample>), CourseError> {
-    let report =
-        explore_for(world, Method::Exhaustive, None, &mut RunToEnd).map_err(CourseError::World)?;
+    let report = explore_exhaustive(world, None, &mut RunToEnd).map_err(CourseError::World)?;
     let summary = match &report.counterexample {
         Some(found) => found.explanation.clone(),
         None => told(|lang| crate::explore::safe_sentence(&report, lang)),

@@ -13,8 +13,7 @@ pub(crate) fn breaking_schedule(
         ..Bounds::default()
     };
     let world = World::from_scenario(scenario, bounds).map_err(CourseError::World)?;
-    let report =
-        explore_for(&world, Method::Exhaustive, want, &mut RunToEnd).map_err(CourseError::World)?;
+    let report = explore_exhaustive(&world, want, &mut RunToEnd).map_err(CourseError::World)?;
     Ok(report.counterexample)
 }
 
