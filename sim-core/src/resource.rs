@@ -198,8 +198,8 @@ const GATEWAY: Offer = offer(
 const DISPATCHER: Offer = offer(
     Protect::SendingGateway,
     2,
-    "a dispatcher every call leaves through: it checks the job row (state, token, lease) before it sends; an extra hop per call, and a call already sent still lands, so with delays the target stays on the reconciliation list",
-    "所有调用都经由一个派发器发出：它在发送之前核对任务行（状态、令牌、租约）；每次调用多一跳，而已经发出的调用仍会落地，所以有网络延迟时，这个目标仍要留在对账清单上",
+    "a dispatcher every call leaves through: it checks the job row (state, token, lease) before it sends; an extra hop per call, and it cannot recall a call already sent",
+    "所有调用都经由一个派发器发出：它在发送之前核对任务行（状态、令牌、租约）；每次调用多一跳，已经发出的调用它撤不回来",
 );
 
 impl ResourceKind {
