@@ -103,6 +103,9 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
         en += " The claims were a plain read and a separate UPDATE (read_then_update): the UPDATE does not look at the row again, so a worker whose read saw the row free takes it over even while another worker's lease is live. One conditional UPDATE, or a row lock from the read to the UPDATE, would have refused the second claim.";
         zh += " 领取是先普通读取、再单独 UPDATE（read_then_update）：UPDATE 不再检查这一行，所以读到空闲的 Worker 即使在别人的租约仍有效时也会接管。用一条条件 UPDATE，或从读取到 UPDATE 一直锁住这一行，就能拒绝第二次领取。";
     }
+    // The sentences are joined with a space, which Chinese does not put
+    // after its full stop.
+    let zh = zh.replace("。 ", "。");
     Text { en, zh }
 }
 

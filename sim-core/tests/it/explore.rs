@@ -796,3 +796,22 @@ fn the_claim_key_is_optional_and_round_trips() {
     let message = refused[0].message_in(sim_core::Lang::En);
     assert!(message.contains("read_then_update"), "{message}");
 }
+
+/// A counterexample's explanation is sentences joined with spaces; in
+/// Chinese no space follows a full stop.
+#[test]
+fn chinese_explanations_put_no_space_after_a_full_stop() {
+    let mut explained = 0;
+    for case in classification().into_iter().take(12) {
+        if let Some(found) = exhaustive(&case.world).counterexample {
+            explained += 1;
+            assert!(
+                !found.explanation.zh.contains("。 "),
+                "{}: {}",
+                case.name,
+                found.explanation.zh
+            );
+        }
+    }
+    assert!(explained >= 5, "{explained}");
+}
