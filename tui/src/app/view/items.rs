@@ -29,10 +29,7 @@ fn current_step<'a>(state: &'a ExerciseState, choosing: &Choosing) -> Option<&'a
 
 /// Whether the reveal hides step `index`'s result (a prediction asked).
 fn hidden(state: &ExerciseState, index: u32) -> bool {
-    match state.screen.reveal.reveal() {
-        Reveal::NotTheseSteps(steps) => steps.contains(&index),
-        Reveal::Everything | Reveal::NoVerdicts => false,
-    }
+    !state.screen.reveal.reveal().shows_step(index as usize)
 }
 
 /// What the session may say of item `index`: its verdict in words, with
