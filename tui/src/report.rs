@@ -8,8 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use sim_core::{
-    Outcome, Preset, Scenario, Trace, ViolationKind, job_state_label, outcome_label, reason_label,
-    violation_label,
+    Outcome, Preset, Scenario, Trace, job_state_label, outcome_label, reason_label, violation_label,
 };
 use unicode_width::UnicodeWidthStr;
 

@@ -6,9 +6,9 @@
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
+use sim_core::Lang;
 use sim_core::course::{Choosing, FeedbackView, Item, KeyTone, Pick, Verdict};
 use sim_core::words::terminal as words;
-use sim_core::{Lang, Reveal};
 
 use super::answer::{PanelText, feedback_head, prose};
 use super::sandbox::{step_head, step_lines, step_title};
