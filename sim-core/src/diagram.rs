@@ -740,7 +740,7 @@ fn step_mark(
         narration: narrate_step(scenario, trace, index, lang, reveal),
         note: step.note.as_ref().map(|n| n.get(lang).to_owned()),
         row,
-        sql: shown
+        sql: (shown && reveal.shows_sql(step.action))
             .then(|| crate::sql::StepSqlView::of(scenario, trace, index))
             .flatten(),
     })

@@ -41,7 +41,7 @@ pub use leases::{Lease, LeaseClose, leases};
 pub use narrate::{
     action_short, action_word, check_words, clock_words, describe_outcome, describe_pending,
     describe_step, job_state_label, outcome_label, protect_short, protect_words, reason_label,
-    safety_reason, token_words, violation_label, violation_words,
+    safety_reason, token_words, violation_label, violation_line, violation_words,
 };
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use resource::{

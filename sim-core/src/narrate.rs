@@ -17,11 +17,16 @@ fn who(scenario: &Scenario, index: usize, lang: Lang) -> String {
 /// A name as it stands between Chinese words: spaced on each side where
 /// it is Latin ("而 B 在"), not where it is Chinese ("而用户在").
 fn zh_mid(name: &str) -> String {
-    let trailing = zh_name(name);
+    zh_after(&zh_name(name))
+}
+
+/// A name as it stands after a Chinese word: a space before a Latin name
+/// ("到 ledger"), none before a Chinese one ("但任务").
+fn zh_after(name: &str) -> String {
     if name.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '`') {
-        format!(" {trailing}")
+        format!(" {name}")
     } else {
-        trailing
+        name.to_owned()
     }
 }
 
@@ -851,6 +856,61 @@ pub fn violation_label(kind: ViolationKind, lang: Lang) -> &'static str {
             ViolationKind::Stale => "旧代次生效",
             ViolationKind::AfterTerminal => "结束后生效",
         },
+    }
+}
+
+/// A violation in one line, as `fencelab run` lists it: which step took
+/// effect (who, which action, where), although what, and its kind.
+pub fn violation_line(
+    scenario: &Scenario,
+    trace: &Trace,
+    violation: &crate::trace::Violation,
+    lang: Lang,
+) -> String {
+    let index = violation.step;
+    let at = index as usize;
+    let action = scenario.steps.get(at).map_or("?", |s| s.action.name());
+    let who = who(scenario, at, lang);
+    let generation = trace.steps.get(at).and_then(|r| r.generation).unwrap_or(0);
+    let kind = violation.kind.name();
+    let target = scenario
+        .steps
+        .get(at)
+        .and_then(|s| s.target)
+        .or_else(|| scenario.sender_of(at).and_then(|s| s.target))
+        .map(|t| scenario.target_id(t));
+    match lang {
+        Lang::En => {
+            let why = match violation.kind {
+                ViolationKind::Stale => format!(
+                    "{who} held generation {generation}, but a newer generation had already been granted"
+                ),
+                ViolationKind::AfterTerminal => {
+                    "the job had already been cancelled or ended by another generation".to_owned()
+                }
+            };
+            let target = target.map(|t| format!(" to {t}")).unwrap_or_default();
+            format!("step {index} ({who} {action}{target}) took effect although {why} [{kind}]")
+        }
+        Lang::Zh => {
+            let why = match violation.kind {
+                ViolationKind::Stale => format!(
+                    "{}持有的是第 {generation} 代，而更新的代次已经被领取",
+                    zh_name(&who)
+                ),
+                ViolationKind::AfterTerminal => "任务已经被取消，或已被另一代执行者结束".to_owned(),
+            };
+            // The action is its file name (Latin): spaced from the Chinese
+            // around it; a name is spaced only where it is Latin.
+            let target = target
+                .map(|t| format!(" 到{}", zh_after(t)))
+                .unwrap_or_default();
+            format!(
+                "第 {index} 步（{}的 {action}{target}）生效了，但{} [{kind}]",
+                zh_name(&who),
+                zh_after(&why)
+            )
+        }
     }
 }
 

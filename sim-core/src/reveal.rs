@@ -2,10 +2,14 @@
 //!
 //! An exercise must not show its key before the learner has tried: a mark
 //! exercise hides the oracle's verdicts, a predict exercise also hides the
-//! results of the steps it asks about. The course decides which [`Reveal`]
+//! results of the steps it asks about, and a lesson's timeline of the
+//! scenario of a SQL exercise the statements its learner is asked to
+//! write. The course decides which [`Reveal`]
 //! applies (one policy, in `course`); everything that shows a run — the
 //! diagram, the narration, the page's JSON — takes it and leaves the hidden
 //! parts out by construction.
+
+use crate::scenario::Action;
 
 /// How much of a run may be shown.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -18,12 +22,16 @@ pub enum Reveal {
     NoVerdicts,
     /// No verdicts, and not the results of these steps (a predict exercise).
     NotTheseSteps(Vec<u32>),
+    /// Outcomes and verdicts, but not the SQL of the steps of these
+    /// actions (a lesson's timeline of the scenario a SQL exercise asks
+    /// those statements on, until it is done).
+    NotTheseStatements(Vec<Action>),
 }
 
 impl Reveal {
     /// The oracle's verdicts (violations, should-reject, reconcile) may be shown.
     pub fn shows_verdicts(&self) -> bool {
-        *self == Reveal::Everything
+        matches!(self, Reveal::Everything | Reveal::NotTheseStatements(_))
     }
 
     /// The result of step `index` (outcome, token, row, the lease it granted)
@@ -33,7 +41,15 @@ impl Reveal {
             Reveal::NotTheseSteps(hidden) => {
                 u32::try_from(index).map_or(true, |index| !hidden.contains(&index))
             }
-            Reveal::Everything | Reveal::NoVerdicts => true,
+            Reveal::Everything | Reveal::NoVerdicts | Reveal::NotTheseStatements(_) => true,
+        }
+    }
+
+    /// The SQL a step of `action` stands for may be shown.
+    pub fn shows_sql(&self, action: Action) -> bool {
+        match self {
+            Reveal::NotTheseStatements(hidden) => !hidden.contains(&action),
+            _ => true,
         }
     }
 }

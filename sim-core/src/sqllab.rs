@@ -80,6 +80,16 @@ impl Slot {
         }
     }
 
+    /// The action whose statement the slot is.
+    pub fn action(self) -> Action {
+        match self {
+            Slot::Claim => Action::Claim,
+            Slot::Renew => Action::Renew,
+            Slot::Finish => Action::Finish,
+            Slot::Cancel => Action::Cancel,
+        }
+    }
+
     /// The parameters every statement may use (sim-core's `sql` names).
     pub const PARAMS: [&'static str; 5] = [":job", ":owner", ":token", ":now", ":ttl"];
 }
@@ -804,13 +814,7 @@ pub fn model_statements(slots: &[Slot]) -> Statements {
         now: 0,
     };
     for slot in slots {
-        let action = match slot {
-            Slot::Claim => Action::Claim,
-            Slot::Renew => Action::Renew,
-            Slot::Finish => Action::Finish,
-            Slot::Cancel => Action::Cancel,
-        };
-        let step = Step::new(0, Some(0), action);
+        let step = Step::new(0, Some(0), slot.action());
         if let Some(statement) = sql::statement(&scenario, &step, 0, &binding, Dialect::Sqlite) {
             out.insert(*slot, statement.text);
         }

@@ -166,11 +166,7 @@ pub(crate) fn untouched(lesson: &Lesson, kind: &ExerciseKind) -> Option<Answer> 
         ExerciseKind::Design { .. } => Some(Answer::Design(DesignAnswer::default())),
         ExerciseKind::Break { scenario, .. } => {
             let shell = lesson.scenario(*scenario)?;
-            Some(Answer::Break(Schedule {
-                steps: shell.steps.clone(),
-                ops: shell.ops.clone(),
-                values: shell.values.clone(),
-            }))
+            Some(Answer::Break(Schedule::of_scenario(shell)))
         }
         _ => None,
     }

@@ -8,8 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use sim_core::{
-    Outcome, Preset, Scenario, Trace, ViolationKind, job_state_label, outcome_label, reason_label,
-    violation_label,
+    Outcome, Preset, Scenario, Trace, job_state_label, outcome_label, reason_label, violation_label,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -401,7 +400,7 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) 
             let _ = writeln!(
                 out,
                 "  {}",
-                inert(&violation_line(scenario, trace, violation, lang))
+                inert(&sim_core::violation_line(scenario, trace, violation, lang))
             );
         }
     }
@@ -494,54 +493,6 @@ fn render_final_state(scenario: &Scenario, trace: &Trace, lang: Lang) -> String 
     // Job, owner and target names and the values come from the file; the
     // text has no colour of its own.
     inert_lines(&out).into_owned()
-}
-
-/// One violation: which step took effect, although what, and its kind.
-fn violation_line(
-    scenario: &Scenario,
-    trace: &Trace,
-    violation: &sim_core::Violation,
-    lang: Lang,
-) -> String {
-    let step = &scenario.steps[violation.step as usize];
-    let record = &trace.steps[violation.step as usize];
-    let who = scenario
-        .acting_worker(violation.step as usize)
-        .map_or(lang.pick("the user", "用户"), |w| scenario.worker_id(w));
-    let generation = record.generation.unwrap_or(0);
-    let (index, action, kind) = (violation.step, step.action.name(), violation.kind.name());
-    let target = step
-        .target
-        .or_else(|| {
-            scenario
-                .sender_of(violation.step as usize)
-                .and_then(|s| s.target)
-        })
-        .map(|t| scenario.target_id(t));
-    match lang {
-        Lang::En => {
-            let why = match violation.kind {
-                ViolationKind::Stale => format!(
-                    "{who} held generation {generation}, but a newer generation had already been granted"
-                ),
-                ViolationKind::AfterTerminal => {
-                    "the job had already been cancelled or ended by another generation".to_owned()
-                }
-            };
-            let target = target.map(|t| format!(" to {t}")).unwrap_or_default();
-            format!("step {index} ({who} {action}{target}) took effect although {why} [{kind}]")
-        }
-        Lang::Zh => {
-            let why = match violation.kind {
-                ViolationKind::Stale => {
-                    format!("{who} 持有的是第 {generation} 代，而更新的代次已经被领取")
-                }
-                ViolationKind::AfterTerminal => "任务已经被取消，或已被另一代执行者结束".to_owned(),
-            };
-            let target = target.map(|t| format!(" 到 {t}")).unwrap_or_default();
-            format!("第 {index} 步（{who} 的 {action}{target}）生效了，但 {why} [{kind}]")
-        }
-    }
 }
 
 #[cfg(test)]

@@ -378,7 +378,8 @@ impl Course {
         lang: Lang,
     ) -> Result<Value, CourseError> {
         let scenario = self.session.scenario(lesson, name)?;
-        Ok(timeline(scenario, lang, &Reveal::Everything))
+        let reveal = self.session.scenario_reveal(lesson, name)?;
+        Ok(timeline(scenario, lang, &reveal))
     }
 
     /// An exercise's timeline, showing what the session's reveal allows.
@@ -669,6 +670,24 @@ mod tests {
                 assert_eq!(result.is_ok(), exercise.kind.scenario().is_some());
             }
         }
+    }
+
+    #[test]
+    fn a_sql_exercises_level_shows_its_timeline_without_the_statements_asked() {
+        let course = course();
+        let value = course
+            .scenario_timeline("05-cancel-and-reconcile", "cancel-order", Lang::En)
+            .unwrap_or_default();
+        assert_eq!(value["revealed"], true);
+        let steps = value["steps"].as_array().cloned().unwrap_or_default();
+        assert!(!steps.is_empty());
+        assert!(steps.iter().all(|step| step["sql"].is_null()), "{value}");
+        assert!(!value.to_string().contains("UPDATE"), "{value}");
+        // A lesson's other timelines keep their statements.
+        let other = course
+            .scenario_timeline("02-token-in-the-commit", "renew-race", Lang::En)
+            .unwrap_or_default();
+        assert!(other.to_string().contains("UPDATE"), "{other}");
     }
 
     #[test]

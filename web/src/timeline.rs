@@ -63,7 +63,7 @@ pub fn page_timeline(scenario: &Scenario, lang: Lang, reveal: &Reveal) -> PageTi
         revealed: verdicts,
         hidden: match reveal {
             Reveal::NotTheseSteps(steps) => steps.clone(),
-            Reveal::Everything | Reveal::NoVerdicts => Vec::new(),
+            Reveal::Everything | Reveal::NoVerdicts | Reveal::NotTheseStatements(_) => Vec::new(),
         },
         violations: verdicts.then(|| {
             trace

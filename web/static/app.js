@@ -688,7 +688,7 @@ function editorExercise(lesson, exercise, body, { submit, act }) {
     busy: design ? t('checkingDesign') : null,
     keyView: (key, feedback) => (feedback.key_rows ? editorTable('design', feedback.key_rows, keyCell)
       // A schedule key: its steps in words, and the JSON the editor takes.
-      : [key.map((step) => `${t('tick')} ${step.at}${t('labelSep')}${[step.worker, step.do, step.target && `→ ${step.target}`].filter(Boolean).join(' ')}`).join('; '),
+      : [key.map((step) => `${t('tick')} ${step.at}${t('labelSep')}${[step.worker, step.do, step.target && `→ ${step.target}`, step.request].filter(Boolean).join(' ')}`).join('; '),
         h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('pre', { class: 'code key-json' }, JSON.stringify(key, null, 1)))]),
     screen: draw,
   };

@@ -128,6 +128,10 @@ pub struct StepJson {
     pub op: Field<String>,
     #[serde(default, skip_serializing_if = "Field::is_absent")]
     pub value: Field<String>,
+    /// A `write`'s request id (the write is sent and travels), or the one a
+    /// `deliver` delivers.
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
+    pub request: Field<String>,
     #[serde(default, skip_serializing_if = "Field::is_absent")]
     pub note: Field<NoteJson>,
 }

@@ -17,7 +17,7 @@ use crate::course::grade::{DesignAnswer, Schedule};
 use crate::course::kinds::design::DesignExercise;
 use crate::course::kinds::schedule::schedule_scenario;
 use crate::course::lesson::Knob;
-use crate::design::{Check, CheckSet, LeaseClock, Protect, TokenKind};
+use crate::design::{Check, CheckSet, ClaimProcedure, LeaseClock, Protect, TokenKind};
 use crate::resource::{RECONCILE_COST, ResourceKind};
 use crate::scenario::{Action, MAX_TIME, OpRef, Scenario, Step, ValueRef};
 use crate::trace::ViolationKind;
@@ -591,17 +591,17 @@ enum Wanted<'a> {
 /// The choice `wanted` asks for among `choices`, from `now`: the named one,
 /// or the next (previous) one, wrapping; the first when `now` is not among
 /// them.
-fn pick<T: PartialEq + Copy>(
+fn pick<T: PartialEq + Copy, N: AsRef<str>>(
     choices: &[T],
     now: T,
     wanted: Wanted<'_>,
-    name: impl Fn(T) -> &'static str,
+    name: impl Fn(T) -> N,
 ) -> Result<T, EditRefused> {
     match wanted {
         Wanted::Value(value) => choices
             .iter()
             .copied()
-            .find(|c| name(*c) == value)
+            .find(|c| name(*c).as_ref() == value)
             .ok_or(EditRefused::NotAllowed),
         // One choice: nothing to cycle to.
         Wanted::Step(_) if choices.len() < 2 => Err(EditRefused::NotAllowed),
@@ -619,23 +619,69 @@ fn pick<T: PartialEq + Copy>(
 
 // ---- the schedule -------------------------------------------------------
 
-/// A step's fields, in the order of their columns.
-const STEP_FIELDS: [&str; 7] = ["at", "worker", "do", "target", "job", "op", "value"];
+/// A step's fields, in the order of their columns; `request` only in a
+/// world where requests travel ([`requests_travel`]).
+const STEP_FIELDS: [&str; 8] = [
+    "at", "worker", "do", "target", "job", "op", "value", "request",
+];
 
-/// The actions a schedule may use: the ones a break needs, and `register`
-/// only where a target checks registered tokens.
+/// What a worker may always do: the lease, the job row, the remote write,
+/// a check, a pause, a crash, and the user's cancel.
+const WORKER_ACTIONS: [Action; 10] = [
+    Action::Claim,
+    Action::Renew,
+    Action::Write,
+    Action::Finish,
+    Action::Fail,
+    Action::Check,
+    Action::Pause,
+    Action::Resume,
+    Action::Crash,
+    Action::Cancel,
+];
+
+/// A claim built of statements in a transaction, and the transaction's
+/// own statements.
+const TRANSACTION_ACTIONS: [Action; 9] = [
+    Action::Begin,
+    Action::Select,
+    Action::SelectForUpdate,
+    Action::SelectSkipLocked,
+    Action::SelectNowait,
+    Action::UpdateClaim,
+    Action::ClaimNext,
+    Action::Commit,
+    Action::Rollback,
+];
+
+/// Whether writes travel in `shell`'s world (a `write` with a request is
+/// sent, a later `deliver` makes it arrive): its steps send or deliver a
+/// request, or a target sits behind a sending gateway, whose check at the
+/// send says something only when the request then travels.
+pub(crate) fn requests_travel(shell: &Scenario) -> bool {
+    shell.steps.iter().any(|s| s.request.is_some())
+        || shell
+            .targets
+            .iter()
+            .any(|t| t.protect == Protect::SendingGateway)
+}
+
+/// Whether `shell`'s world claims through a transaction: its design's
+/// claim is not one atomic statement, or its steps use a transaction's.
+fn claims_in_transactions(shell: &Scenario) -> bool {
+    shell.design.claim != ClaimProcedure::Atomic
+        || shell
+            .steps
+            .iter()
+            .any(|s| TRANSACTION_ACTIONS.contains(&s.action))
+}
+
+/// The actions a schedule in `shell`'s world may use, and no other: a
+/// worker's always; `register` where a target checks registered tokens;
+/// `deliver` where requests travel; the transaction's statements where the
+/// world claims through one.
 pub fn schedule_actions(shell: &Scenario) -> Vec<Action> {
-    let mut actions = vec![
-        Action::Claim,
-        Action::Renew,
-        Action::Write,
-        Action::Finish,
-        Action::Fail,
-        Action::Check,
-        Action::Pause,
-        Action::Resume,
-        Action::Cancel,
-    ];
+    let mut actions = WORKER_ACTIONS.to_vec();
     if shell
         .targets
         .iter()
@@ -643,7 +689,81 @@ pub fn schedule_actions(shell: &Scenario) -> Vec<Action> {
     {
         actions.push(Action::Register);
     }
+    if requests_travel(shell) {
+        actions.push(Action::Deliver);
+    }
+    if claims_in_transactions(shell) {
+        actions.extend(TRANSACTION_ACTIONS);
+    }
     actions
+}
+
+/// The actions step `at` may take: the world's, `deliver` only while a
+/// write before it sent a request it may deliver (or it is one already).
+fn step_actions(shell: &Scenario, schedule: &Schedule, at: usize) -> Vec<Action> {
+    let delivers = schedule
+        .steps
+        .get(at)
+        .is_some_and(|s| s.action == Action::Deliver)
+        || !deliverable(schedule, at).is_empty();
+    let mut actions = schedule_actions(shell);
+    actions.retain(|a| *a != Action::Deliver || delivers);
+    actions
+}
+
+/// The requests a `deliver` at step `at` may deliver, with the writes that
+/// sent them: sent before it, and delivered by no other step.
+fn deliverable(schedule: &Schedule, at: usize) -> Vec<(u32, &Step)> {
+    let steps = &schedule.steps;
+    let delivered_elsewhere = |request: u32| {
+        steps
+            .iter()
+            .enumerate()
+            .any(|(i, s)| i != at && s.action == Action::Deliver && s.request == Some(request))
+    };
+    steps
+        .iter()
+        .take(at)
+        .filter(|s| s.action == Action::Write)
+        .filter_map(|s| s.request.map(|r| (r, s)))
+        .filter(|(r, _)| !delivered_elsewhere(*r))
+        .collect()
+}
+
+/// Whether a write other than step `except` sends request `name`.
+fn sender_named(schedule: &Schedule, name: &str, except: usize) -> bool {
+    schedule.steps.iter().enumerate().any(|(i, s)| {
+        i != except
+            && s.action == Action::Write
+            && s.request
+                .and_then(|r| schedule.requests.get(r as usize))
+                .is_some_and(|n| n == name)
+    })
+}
+
+/// A request id for a new send by step `at`: its worker's name and the
+/// first number no other write sends under.
+fn fresh_request(shell: &Scenario, schedule: &Schedule, at: usize) -> String {
+    let worker = schedule
+        .steps
+        .get(at)
+        .and_then(|s| s.worker)
+        .map_or("r", |w| shell.worker_id(w));
+    (1..)
+        .map(|n| format!("{worker}-{n}"))
+        .find(|name| !sender_named(schedule, name, at))
+        .unwrap_or_default()
+}
+
+/// A request in words: its id, who sent it where, and when.
+fn request_words(shell: &Scenario, schedule: &Schedule, request: u32, write: &Step) -> String {
+    let name = schedule
+        .requests
+        .get(request as usize)
+        .map_or("?", String::as_str);
+    let worker = write.worker.map_or("?", |w| shell.worker_id(w));
+    let target = write.target.map_or("?", |t| shell.target_id(t));
+    format!("{name} ({worker} → {target}, t{})", write.at)
 }
 
 /// A step's field names in words.
@@ -655,27 +775,35 @@ fn step_field_label(name: &str, lang: Lang) -> String {
         "target" => lang.pick("target", "目标"),
         "job" => lang.pick("job", "任务"),
         "op" => "op",
+        "request" => lang.pick("request", "请求"),
         _ => lang.pick("value", "值"),
     }
     .to_owned()
 }
 
-/// The workers a step of `action` may name (`None`: no worker, the user's).
+/// The workers a step of `action` may name (`None`: no worker, the user's;
+/// a `deliver` is the network's, never a worker's).
 fn worker_choices(shell: &Scenario, action: Action) -> Vec<Option<u16>> {
     let mut choices: Vec<Option<u16>> = Vec::new();
     if !action.needs_worker() {
         choices.push(None);
+    }
+    if action == Action::Deliver {
+        return choices;
     }
     choices.extend((0..shell.workers.len()).filter_map(|w| u16::try_from(w).ok().map(Some)));
     choices
 }
 
 /// The targets a step of `action` may name: a `register` only those that
-/// check registered tokens.
+/// check registered tokens; a `deliver` none (its write named it).
 fn target_choices(shell: &Scenario, action: Action) -> Vec<Option<u16>> {
     let mut choices: Vec<Option<u16>> = Vec::new();
     if !action.needs_target() {
         choices.push(None);
+    }
+    if action == Action::Deliver {
+        return choices;
     }
     choices.extend(
         shell
@@ -688,9 +816,15 @@ fn target_choices(shell: &Scenario, action: Action) -> Vec<Option<u16>> {
     choices
 }
 
-fn job_choices(shell: &Scenario) -> Vec<Option<u16>> {
+/// The jobs a step of `action` may name: a `deliver` none (its write's).
+fn job_choices(shell: &Scenario, action: Action) -> Vec<Option<u16>> {
+    let jobs = if action == Action::Deliver {
+        0
+    } else {
+        shell.jobs.len()
+    };
     std::iter::once(None)
-        .chain((0..shell.jobs.len()).filter_map(|j| u16::try_from(j).ok().map(Some)))
+        .chain((0..jobs).filter_map(|j| u16::try_from(j).ok().map(Some)))
         .collect()
 }
 
@@ -771,9 +905,14 @@ fn step_row(shell: &Scenario, schedule: &Schedule, index: usize, lang: Lang) -> 
         Input::Choice,
     );
     if step.worker.is_none() {
-        worker.value_label = "user".to_owned();
+        worker.value_label = if step.action == Action::Deliver {
+            lang.pick("network", "网络")
+        } else {
+            "user"
+        }
+        .to_owned();
     }
-    let actions = schedule_actions(shell);
+    let actions = step_actions(shell, schedule, index);
     let action = choice_field(
         "do",
         label("do"),
@@ -795,7 +934,7 @@ fn step_row(shell: &Scenario, schedule: &Schedule, index: usize, lang: Lang) -> 
         "job",
         label("job"),
         &index_value(step.job, job_id),
-        named_choices(&job_choices(shell), job_id),
+        named_choices(&job_choices(shell, step.action), job_id),
         Input::Choice,
     );
     let op = name_field(
@@ -812,11 +951,62 @@ fn step_row(shell: &Scenario, schedule: &Schedule, index: usize, lang: Lang) -> 
         value_name(schedule, step).as_deref(),
         write,
     );
+    let mut fields = vec![tick, worker, action, target, job, op, value];
+    if requests_travel(shell) {
+        fields.push(request_field(shell, schedule, index, label("request")));
+    }
     EditorRow {
         label: crate::course::screen::step_label(index as u32, lang),
-        fields: vec![tick, worker, action, target, job, op, value],
+        fields,
         detail: None,
         about: None,
+    }
+}
+
+/// Step `index`'s request: a write's is a name typed freely (none: the
+/// write takes effect at once; cycled, a new id), a `deliver`'s one of the
+/// requests the writes before it sent, any other step's none.
+fn request_field(
+    shell: &Scenario,
+    schedule: &Schedule,
+    index: usize,
+    label: String,
+) -> EditorField {
+    let Some(step) = schedule.steps.get(index) else {
+        return name_field("request", label, &[], None, false);
+    };
+    let now = step
+        .request
+        .and_then(|r| schedule.requests.get(r as usize))
+        .cloned();
+    match step.action {
+        Action::Write => {
+            let offered = now
+                .clone()
+                .unwrap_or_else(|| fresh_request(shell, schedule, index));
+            name_field("request", label, &[offered], now.as_deref(), true)
+        }
+        Action::Deliver => {
+            let choices = deliverable(schedule, index)
+                .into_iter()
+                .map(|(request, write)| {
+                    let name = schedule
+                        .requests
+                        .get(request as usize)
+                        .cloned()
+                        .unwrap_or_default();
+                    choice(name, request_words(shell, schedule, request, write))
+                })
+                .collect();
+            choice_field(
+                "request",
+                label,
+                now.as_deref().unwrap_or(""),
+                choices,
+                Input::Choice,
+            )
+        }
+        _ => name_field("request", label, &[], None, false),
     }
 }
 
@@ -848,6 +1038,15 @@ fn schedule_world(shell: &Scenario, violation: Option<ViolationKind>, lang: Lang
             join(shell.jobs.iter().map(String::as_str).collect())
         ),
     ];
+    if requests_travel(shell) {
+        parts.push(
+            lang.pick(
+                "requests travel: a write with a request is sent, its deliver makes it arrive",
+                "请求会在路上：带 request 的 write 发出请求，对应的 deliver 让它到达",
+            )
+            .to_owned(),
+        );
+    }
     if let Some(kind) = violation {
         parts.push(format!(
             "{}{}",
@@ -901,6 +1100,20 @@ fn keep_in_tick_order(steps: &mut [Step], mut at: usize) -> usize {
     at
 }
 
+/// A copied step at `at` is a request's send or delivery of its own: a
+/// copied write sends nothing (each request is sent once), a copied
+/// `deliver` delivers another request sent before it, where there is one.
+fn resend_copy(schedule: &mut Schedule, at: usize) {
+    let next = deliverable(schedule, at).first().map(|(r, _)| *r);
+    if let Some(step) = schedule.steps.get_mut(at) {
+        match step.action {
+            Action::Write => step.request = None,
+            Action::Deliver if next.is_some() => step.request = next,
+            _ => {}
+        }
+    }
+}
+
 /// `edit` applied to a schedule in `shell`'s world, and the row its step
 /// is on after it.
 pub(crate) fn edit_schedule(
@@ -935,7 +1148,9 @@ pub(crate) fn edit_schedule(
             };
             let at = after.map_or(0, |a| a + 1);
             steps.insert(at, step);
-            keep_in_tick_order(steps, at)
+            let at = keep_in_tick_order(steps, at);
+            resend_copy(&mut schedule, at);
+            at
         }
         Edit::RemoveStep { row: r } => {
             let at = row(*r)?;
@@ -996,10 +1211,21 @@ fn set_step_field(
         .get(field as usize)
         .copied()
         .ok_or(EditRefused::NoSuchPlace)?;
+    if name == "request" {
+        if !requests_travel(shell) {
+            return Err(EditRefused::NoSuchPlace);
+        }
+        set_request(shell, schedule, at, wanted)?;
+        return Ok(at);
+    }
+    let actions = step_actions(shell, schedule, at);
+    let deliver = deliverable(schedule, at).first().map(|(r, _)| *r);
     let workers: Vec<&str> = shell.workers.iter().map(|w| w.id.as_str()).collect();
     let targets: Vec<&str> = shell.targets.iter().map(|t| t.id.as_str()).collect();
     let jobs: Vec<&str> = shell.jobs.iter().map(String::as_str).collect();
-    let Schedule { steps, ops, values } = schedule;
+    let Schedule {
+        steps, ops, values, ..
+    } = schedule;
     let step = steps.get_mut(at).ok_or(EditRefused::NoSuchPlace)?;
     let by_index = |choices: &[Option<u16>],
                     now: Option<u16>,
@@ -1044,16 +1270,15 @@ fn set_step_field(
             step.worker = by_index(&choices, step.worker, &workers)?;
         }
         "do" => {
-            let actions = schedule_actions(shell);
             let action = pick(&actions, step.action, wanted, Action::name)?;
-            retarget(shell, step, action);
+            retarget(shell, step, action, deliver);
         }
         "target" => {
             let choices = target_choices(shell, step.action);
             step.target = by_index(&choices, step.target, &targets)?;
         }
         "job" => {
-            let choices = job_choices(shell);
+            let choices = job_choices(shell, step.action);
             step.job = by_index(&choices, step.job, &jobs)?;
         }
         _ => {
@@ -1089,13 +1314,7 @@ fn set_step_field(
                     choices.get(next).cloned().flatten()
                 }
             };
-            let index = next.map(|name| match names.iter().position(|n| *n == name) {
-                Some(i) => i as u32,
-                None => {
-                    names.push(name);
-                    (names.len() - 1) as u32
-                }
-            });
+            let index = next.map(|name| intern_name(names, name));
             if is_op {
                 step.op = index.map_or(OpRef::JobTarget, OpRef::Named);
             } else {
@@ -1106,12 +1325,94 @@ fn set_step_field(
     Ok(at)
 }
 
+/// Step `at`'s request set as `wanted`: a write's any name no other write
+/// sends (cycled: none, or a new one), and the deliveries of its old
+/// request follow it; a `deliver`'s one of the requests it may deliver.
+fn set_request(
+    shell: &Scenario,
+    schedule: &mut Schedule,
+    at: usize,
+    wanted: Wanted<'_>,
+) -> Result<(), EditRefused> {
+    let step = schedule.steps.get(at).ok_or(EditRefused::NoSuchPlace)?;
+    let now = step.request;
+    match step.action {
+        Action::Write => {
+            let next = match wanted {
+                Wanted::Value("") => None,
+                Wanted::Value(name)
+                    if name.len() <= 64
+                        && !name.trim().is_empty()
+                        && !name.contains(char::is_control) =>
+                {
+                    Some(name.to_owned())
+                }
+                Wanted::Value(_) => return Err(EditRefused::NotAllowed),
+                Wanted::Step(_) if now.is_some() => None,
+                Wanted::Step(_) => Some(fresh_request(shell, schedule, at)),
+            };
+            if next
+                .as_deref()
+                .is_some_and(|name| sender_named(schedule, name, at))
+            {
+                return Err(EditRefused::NotAllowed);
+            }
+            let next = next.map(|name| intern_name(&mut schedule.requests, name));
+            for (index, step) in schedule.steps.iter_mut().enumerate() {
+                if index == at {
+                    step.request = next;
+                } else if step.action == Action::Deliver && now.is_some() && step.request == now {
+                    // A delivery follows its write to the new id; with no
+                    // id left, it keeps the old one, which no write sends.
+                    step.request = next.or(now);
+                }
+            }
+        }
+        Action::Deliver => {
+            let offered: Vec<u32> = deliverable(schedule, at)
+                .into_iter()
+                .map(|(r, _)| r)
+                .collect();
+            let names = &schedule.requests;
+            let name = |r: u32| names.get(r as usize).map_or("", String::as_str);
+            let next = pick(&offered, now.unwrap_or(u32::MAX), wanted, name)?;
+            if let Some(step) = schedule.steps.get_mut(at) {
+                step.request = Some(next);
+            }
+        }
+        _ => return Err(EditRefused::NotAllowed),
+    }
+    Ok(())
+}
+
+/// The index of `name` among `names`, added if new.
+fn intern_name(names: &mut Vec<String>, name: String) -> u32 {
+    let index = match names.iter().position(|n| *n == name) {
+        Some(i) => i,
+        None => {
+            names.push(name);
+            names.len() - 1
+        }
+    };
+    u32::try_from(index).unwrap_or(u32::MAX)
+}
+
 /// `step` given `action`, kept well formed for it: its worker stays (a
 /// step that needs one and has none gets the first), a write or register
 /// gets a target it may name, any other action none; only a write keeps an
-/// op and a value.
-fn retarget(shell: &Scenario, step: &mut Step, action: Action) {
+/// op and a value, and a request only while it stays a write. A `deliver`
+/// is the network's: no worker, target or job, and the request `deliver`.
+fn retarget(shell: &Scenario, step: &mut Step, action: Action, deliver: Option<u32>) {
+    let was = step.action;
     step.action = action;
+    if action != Action::Write || was != Action::Write {
+        step.request = None;
+    }
+    if action == Action::Deliver {
+        step.worker = None;
+        step.job = None;
+        step.request = deliver;
+    }
     if step.worker.is_none() && action.needs_worker() {
         step.worker = worker_choices(shell, action).first().copied().flatten();
     }
@@ -1218,6 +1519,15 @@ mod tests {
             .map(|f| f.choices.iter().map(|c| c.value.as_str()).collect())
             .unwrap_or_default();
         assert!(actions.contains(&"claim") && !actions.contains(&"register"));
+        // Nothing travels here: no `deliver`, and no request field.
+        assert!(!actions.contains(&"deliver"));
+        assert!(field(&screen, 0, "request").is_none());
+        let request = Edit::Set {
+            row: 0,
+            field: at("request"),
+            value: "r".into(),
+        };
+        assert!(edit(&mut course, LESSON, BREAK, request).is_err());
         // A claim carries no op: that field has one choice and cannot cycle.
         let op = field(&screen, 0, "op").ok_or(CourseError::MissingScenario)?;
         assert!(!op.cyclable);
@@ -1573,6 +1883,183 @@ mod tests {
             .and_then(|f| f.key_rows.clone())
             .unwrap_or_default();
         assert_eq!(rows.len(), 4);
+        Ok(())
+    }
+
+    /// A world where A's refund is sent through a sending gateway and a
+    /// payments service checks nothing when it arrives.
+    const TRAVEL: &str = r#"
+id = "travel"
+order = 1
+title = { en = "Travel", zh = "在途" }
+summary = { en = "Requests travel.", zh = "请求在路上。" }
+concepts = ["C09"]
+
+[[sections]]
+title = { en = "Travel", zh = "在途" }
+concepts = ["C09"]
+body = { en = "Body.", zh = "正文。" }
+
+[scenarios.gateway-world]
+id = "gateway-world"
+title = { en = "A sending gateway", zh = "发送端网关" }
+ttl = 5
+workers = ["A", "B"]
+design = "sending-gateway"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, worker = "A", do = "write", target = "payments" },
+]
+
+[[scenarios.gateway-world.targets]]
+id = "payments"
+
+[[exercises]]
+id = "break-in-flight"
+title = { en = "In flight", zh = "在途" }
+kind = "break"
+concepts = ["C09"]
+scenario = "gateway-world"
+violation = "stale"
+prompt = { en = "Break it.", zh = "攻破它。" }
+hints = [{ en = "Send it.", zh = "发出去。" }, { en = "Late.", zh = "晚些。" }]
+takeaway = { en = "Done.", zh = "完成。" }
+"#;
+
+    /// A scenario in code: A and B, one target protected by `protect`,
+    /// claimed by `claim`, with `steps`.
+    fn world(protect: &[Protect], claim: ClaimProcedure, steps: Vec<Step>) -> Scenario {
+        let mut shell = Scenario::new("w", 5, &["A", "B"]);
+        for (index, protect) in protect.iter().enumerate() {
+            shell.add_target(&format!("t{index}"), Some(*protect));
+        }
+        shell.design.claim = claim;
+        shell.steps = steps;
+        shell
+    }
+
+    #[test]
+    fn the_actions_offered_are_the_worlds() {
+        let atomic = ClaimProcedure::Atomic;
+        let plain = schedule_actions(&world(&[Protect::None], atomic, Vec::new()));
+        assert_eq!(plain, WORKER_ACTIONS);
+        assert!(plain.contains(&Action::Crash));
+        // Requests travel where a target sits behind a sending gateway, or
+        // where the world's steps send one.
+        let gateway = schedule_actions(&world(&[Protect::SendingGateway], atomic, Vec::new()));
+        assert!(gateway.contains(&Action::Deliver));
+        assert!(!gateway.contains(&Action::Begin));
+        let mut sent = Step::new(1, Some(0), Action::Write);
+        sent.target = Some(0);
+        sent.request = Some(0);
+        let sending = schedule_actions(&world(&[Protect::None], atomic, vec![sent]));
+        assert!(sending.contains(&Action::Deliver));
+        // Transactions where the design claims through one, or the steps
+        // use one; not otherwise.
+        for claim in ClaimProcedure::ALL.iter().filter(|c| **c != atomic) {
+            let actions = schedule_actions(&world(&[Protect::None], *claim, Vec::new()));
+            assert!(
+                TRANSACTION_ACTIONS.iter().all(|a| actions.contains(a)),
+                "{claim:?}"
+            );
+            assert!(!actions.contains(&Action::Deliver));
+        }
+        let begun = vec![Step::new(0, Some(0), Action::Begin)];
+        let actions = schedule_actions(&world(&[Protect::None], atomic, begun));
+        assert!(actions.contains(&Action::ClaimNext));
+        // A world with all of it offers every action, each once.
+        let all = schedule_actions(&world(
+            &[Protect::RegisteredToken, Protect::SendingGateway],
+            ClaimProcedure::SkipLocked,
+            Vec::new(),
+        ));
+        assert_eq!(all.len(), Action::ALL.len());
+        assert!(Action::ALL.iter().all(|a| all.contains(a)));
+    }
+
+    #[test]
+    fn a_write_sends_a_request_and_a_deliver_delivers_only_a_sent_one() -> Result<(), CourseError> {
+        const ID: &str = "break-in-flight";
+        let mut course = CourseSession::from_sources(&[("travel", TRAVEL)])?;
+        let mut go = |edit: Edit| course.act("travel", ID, &Act::Edit { edit }, Lang::En);
+        let set = |row: u32, name: &str, value: &str| Edit::Set {
+            row,
+            field: at(name),
+            value: value.to_owned(),
+        };
+        // No request sent yet: a write's request cycles to a new id, and a
+        // step cannot become a delivery.
+        let screen = go(Edit::AddStep { after: Some(1) })?;
+        assert!(go(set(2, "do", "deliver")).is_err());
+        let screen_actions = |screen: &ExerciseScreen, row: usize| -> Vec<String> {
+            field(screen, row, "do")
+                .map(|f| f.choices.iter().map(|c| c.value.clone()).collect())
+                .unwrap_or_default()
+        };
+        assert!(!screen_actions(&screen, 2).contains(&"deliver".to_owned()));
+        let screen = go(Edit::Cycle {
+            row: 1,
+            field: at("request"),
+            forward: true,
+        })?;
+        assert_eq!(value(&screen, 1, "request"), "A-1");
+        // Typed, and refused where another write sends it already.
+        go(set(1, "request", "a-refund"))?;
+        assert!(go(set(2, "request", "a-refund")).is_err());
+        // The copied write becomes the delivery of the request sent before it.
+        let screen = go(set(2, "do", "deliver"))?;
+        assert_eq!(value(&screen, 2, "request"), "a-refund");
+        assert_eq!(value(&screen, 2, "worker"), "");
+        assert_eq!(
+            field(&screen, 2, "worker").map(|f| f.value_label.as_str()),
+            Some("network")
+        );
+        assert_eq!(value(&screen, 2, "target"), "");
+        let offered: Vec<(String, String)> = field(&screen, 2, "request")
+            .map(|f| {
+                f.choices
+                    .iter()
+                    .map(|c| (c.value.clone(), c.label.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(
+            offered,
+            [(
+                "a-refund".to_owned(),
+                "a-refund (A → payments, t1)".to_owned()
+            )]
+        );
+        // No write sent `nope`, and a claim carries no request: refused.
+        assert!(go(set(2, "request", "nope")).is_err());
+        assert!(go(set(0, "request", "a-refund")).is_err());
+        // B takes over after A's lease; the request arrives after that.
+        go(set(2, "at", "9"))?;
+        go(Edit::AddStep { after: Some(0) })?;
+        go(set(1, "worker", "B"))?;
+        let screen = go(set(1, "at", "6"))?;
+        assert_eq!(ticks(&screen), ["0", "1", "6", "9"]);
+        assert_eq!(screen.answer[1]["request"], "a-refund");
+        assert_eq!(screen.answer[3]["request"], "a-refund");
+        assert!(screen.editor.as_ref().is_some_and(|e| e.problem.is_none()));
+        // Renamed at its write, the request is renamed at its delivery.
+        let screen = go(set(1, "request", "refund-42"))?;
+        assert_eq!(value(&screen, 3, "request"), "refund-42");
+        // Handed in as the editor shows it, and graded by running it: the
+        // delivery lands a superseded generation's refund.
+        let screen = course.act("travel", ID, &Act::HandIn { answer: None }, Lang::En)?;
+        assert_eq!(screen.standing, crate::course::Standing::Solved);
+        // The request survives the answer's way through JSON.
+        let mut again = CourseSession::from_sources(&[("travel", TRAVEL)])?;
+        again
+            .load_progress(&course.export_progress())
+            .map_err(CourseError::Progress)?;
+        let screen = again.act("travel", ID, &Act::Open, Lang::Zh)?;
+        assert_eq!(value(&screen, 3, "request"), "refund-42");
+        assert_eq!(
+            field(&screen, 3, "worker").map(|f| f.value_label.as_str()),
+            Some("网络")
+        );
         Ok(())
     }
 }

@@ -166,6 +166,10 @@ pub enum StepProblem {
     UnknownJob(String),
     BadName(&'static str),
     OnlyWrite(&'static str),
+    /// A `deliver` that names no request.
+    NeedsRequest,
+    /// A `request` on a step that neither sends (`write`) nor delivers.
+    OnlyWriteOrDeliver,
     BadNote,
 }
 
@@ -530,6 +534,14 @@ impl StepProblem {
                 format!("only a write carries `{key}`"),
                 format!("只有 write 可以带 `{key}`"),
             ),
+            StepProblem::NeedsRequest => lang.pick(
+                "`deliver` needs a `request`: the id a write sent it under".to_owned(),
+                "`deliver` 需要 `request`：某个 write 发出请求时用的 ID".to_owned(),
+            ),
+            StepProblem::OnlyWriteOrDeliver => lang.pick(
+                "only a write (which sends it) or a deliver carries `request`".to_owned(),
+                "只有 write（发出请求）或 deliver 可以带 `request`".to_owned(),
+            ),
             StepProblem::BadNote => lang.pick(
                 "`note` must be a string or { en, zh }".to_owned(),
                 "`note` 必须是字符串或 { en, zh }".to_owned(),
@@ -579,6 +591,8 @@ mod tests {
             StepProblem::UnknownJob(word()),
             StepProblem::BadName("op"),
             StepProblem::OnlyWrite("op"),
+            StepProblem::NeedsRequest,
+            StepProblem::OnlyWriteOrDeliver,
             StepProblem::BadNote,
         ];
         let mut answers = vec![

@@ -44,14 +44,28 @@ pub struct SqlAnswer {
 }
 
 /// A break exercise's answer: the steps of a schedule in the exercise's
-/// world, and the operation ids and values they name (indexed by
-/// `OpRef::Named` and `ValueRef::Named`). The world itself — workers,
-/// targets, design — always comes from the lesson.
+/// world, and the operation ids, values and request ids they name
+/// (indexed by `OpRef::Named`, `ValueRef::Named` and `Step::request`). The
+/// world itself — workers, targets, design — always comes from the lesson.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Schedule {
     pub steps: Vec<Step>,
     pub ops: Vec<String>,
     pub values: Vec<String>,
+    pub requests: Vec<String>,
+}
+
+impl Schedule {
+    /// A scenario's steps, with the names they use: a break exercise's
+    /// given schedule, or a counterexample's.
+    pub fn of_scenario(scenario: &Scenario) -> Schedule {
+        Schedule {
+            steps: scenario.steps.clone(),
+            ops: scenario.ops.clone(),
+            values: scenario.values.clone(),
+            requests: scenario.requests.clone(),
+        }
+    }
 }
 
 impl Answer {
@@ -273,11 +287,7 @@ pub(crate) fn solution_key(
                 .ok_or(CourseError::MissingScenario)?;
             let found =
                 breaking_schedule(shell, *violation)?.ok_or(CourseError::NoBreakingSchedule)?;
-            Answer::Break(Schedule {
-                steps: found.scenario.steps,
-                ops: found.scenario.ops,
-                values: found.scenario.values,
-            })
+            Answer::Break(Schedule::of_scenario(&found.scenario))
         }
         ExerciseKind::Quiz { options, .. } => Answer::Quiz(
             options

@@ -38,9 +38,7 @@ pub fn answer_json(lesson: &Lesson, kind: &ExerciseKind, answer: &Answer) -> Ans
         Answer::Design(design) => AnswerJson::Design(design_json(kind, design)),
         Answer::Break(schedule) => {
             let shell = kind.scenario().and_then(|index| lesson.scenario(index));
-            AnswerJson::Steps(shell.map_or_else(Vec::new, |shell| {
-                steps_json(shell, &schedule.steps, &schedule.ops, &schedule.values)
-            }))
+            AnswerJson::Steps(shell.map_or_else(Vec::new, |shell| steps_json(shell, schedule)))
         }
         // The statements by slot; the run is redone on each try.
         #[cfg(feature = "sql-lab")]

@@ -251,6 +251,7 @@ pub enum RevealView {
     Everything,
     NoVerdicts,
     NotTheseSteps { steps: Vec<u32> },
+    NotTheseStatements { actions: Vec<&'static str> },
 }
 
 impl From<&Reveal> for RevealView {
@@ -260,6 +261,9 @@ impl From<&Reveal> for RevealView {
             Reveal::NoVerdicts => RevealView::NoVerdicts,
             Reveal::NotTheseSteps(steps) => RevealView::NotTheseSteps {
                 steps: steps.clone(),
+            },
+            Reveal::NotTheseStatements(actions) => RevealView::NotTheseStatements {
+                actions: actions.iter().map(|a| a.name()).collect(),
             },
         }
     }
@@ -272,6 +276,12 @@ impl RevealView {
             RevealView::Everything => Reveal::Everything,
             RevealView::NoVerdicts => Reveal::NoVerdicts,
             RevealView::NotTheseSteps { steps } => Reveal::NotTheseSteps(steps.clone()),
+            RevealView::NotTheseStatements { actions } => Reveal::NotTheseStatements(
+                actions
+                    .iter()
+                    .filter_map(|a| crate::scenario::Action::from_name(a))
+                    .collect(),
+            ),
         }
     }
 }
@@ -466,9 +476,9 @@ impl CourseSession {
                 let start = design_making(&design, &DesignAnswer::default());
                 Some(Answer::Design(start))
             }
-            ExerciseKind::Break { scenario, .. } => {
-                Some(Answer::Break(shell_schedule(found.scenario(*scenario)?)))
-            }
+            ExerciseKind::Break { scenario, .. } => Some(Answer::Break(Schedule::of_scenario(
+                found.scenario(*scenario)?,
+            ))),
             _ => None,
         }
     }
@@ -512,7 +522,7 @@ impl CourseSession {
                     .ok_or(CourseError::MissingScenario)?;
                 let current = match now {
                     Some(Answer::Break(schedule)) => schedule,
-                    _ => shell_schedule(shell),
+                    _ => Schedule::of_scenario(shell),
                 };
                 let (edited, focus) =
                     edit_schedule(shell, &current, edit).map_err(CourseError::Edit)?;
@@ -554,7 +564,7 @@ impl CourseSession {
                 let shell = found
                     .scenario(*scenario)
                     .ok_or(CourseError::MissingScenario)?;
-                Ok(Answer::Break(shell_schedule(shell)))
+                Ok(Answer::Break(Schedule::of_scenario(shell)))
             }
             (kind, now) => {
                 let design = kinds::design::DesignExercise::of(kind)
@@ -580,7 +590,7 @@ impl CourseSession {
             .ok_or(CourseError::MissingScenario)?;
         let schedule = match self.answer_in_making(lesson, id) {
             Some(Answer::Break(schedule)) => schedule,
-            _ => shell_schedule(shell),
+            _ => Schedule::of_scenario(shell),
         };
         kinds::schedule::schedule_scenario(shell, &schedule)
     }
@@ -860,16 +870,6 @@ fn hint_button(shown: usize, total: usize, lang: Lang) -> String {
     }
 }
 
-/// The schedule a break exercise starts from: its scenario's steps, with
-/// the scenario's named operations and values.
-fn shell_schedule(shell: &Scenario) -> Schedule {
-    Schedule {
-        steps: shell.steps.clone(),
-        ops: shell.ops.clone(),
-        values: shell.values.clone(),
-    }
-}
-
 /// The editor of a design or break exercise over the answer in the making.
 fn editor(
     lesson: &Lesson,
@@ -895,7 +895,7 @@ fn editor(
             let shell = lesson.scenario(*scenario)?;
             let schedule = match answer {
                 Some(Answer::Break(schedule)) => schedule.clone(),
-                _ => shell_schedule(shell),
+                _ => Schedule::of_scenario(shell),
             };
             Some(schedule_editor(shell, *violation, &schedule, focus, lang))
         }

@@ -173,6 +173,32 @@ impl CourseSession {
             })
     }
 
+    /// What a lesson's timeline of scenario `name` may show: everything,
+    /// but not the statements a SQL exercise played on it asks its learner
+    /// to write, until that exercise is done or its solution seen (the
+    /// page shows a level's timeline above its exercises).
+    pub fn scenario_reveal(&self, lesson: &str, name: &str) -> Result<Reveal, CourseError> {
+        let found = self.lesson(lesson)?;
+        self.scenario(lesson, name)?;
+        let on_it = |index: usize| found.scenarios.get(index).is_some_and(|(n, _)| n == name);
+        let hidden: Vec<_> = found
+            .exercises
+            .iter()
+            .filter(|exercise| !self.is_revealed(lesson, &exercise.id))
+            .filter_map(|exercise| match &exercise.kind {
+                ExerciseKind::Sql { scenario, slots } if on_it(*scenario) => Some(slots),
+                _ => None,
+            })
+            .flatten()
+            .map(|slot| slot.action())
+            .collect();
+        Ok(if hidden.is_empty() {
+            Reveal::Everything
+        } else {
+            Reveal::NotTheseStatements(hidden)
+        })
+    }
+
     /// The scenario an exercise's timeline shows (mark, predict, break).
     pub fn exercise_scenario(&self, lesson: &str, id: &str) -> Result<&Scenario, CourseError> {
         let (found, exercise) = self.exercise(lesson, id)?;
@@ -640,6 +666,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::course::levels::Standing;
     use crate::course::{MarkKey, mark_keys};
+    use crate::scenario::Action;
 
     const LESSON: &str = r#"
 id = "one"
@@ -936,6 +963,56 @@ takeaway = { en = "Generations, not clocks.", zh = "看代次，不看时钟。"
         // The key names authored options whatever the order shows.
         course.grade("one", "quiz", &Answer::Quiz(vec![0]))?;
         assert!(course.is_complete("one", "quiz"));
+        Ok(())
+    }
+
+    #[test]
+    fn a_sql_exercise_shows_none_of_the_statements_it_asks_for() -> Result<(), CourseError> {
+        const LESSON: &str = "05-cancel-and-reconcile";
+        const ID: &str = "sql-cancel-and-commit";
+        const ASKED: [Action; 4] = [Action::Claim, Action::Renew, Action::Finish, Action::Cancel];
+        let mut course = CourseSession::from_sources(&[(
+            LESSON,
+            include_str!("../../../lessons/05-cancel-and-reconcile.toml"),
+        )])?;
+        let scenario = course.scenario(LESSON, "cancel-order")?.clone();
+        let trace = crate::run(&scenario);
+        let sql_of = |reveal: &Reveal| -> Vec<(Action, Option<String>)> {
+            crate::diagram::Diagram::new(&scenario, &trace, Lang::En, reveal)
+                .steps
+                .iter()
+                .zip(&scenario.steps)
+                .map(|(mark, step)| (step.action, mark.sql.as_ref().map(|s| s.text.clone())))
+                .collect()
+        };
+        let cancel_shown = |shown: &[(Action, Option<String>)]| {
+            shown.iter().any(|(a, sql)| {
+                *a == Action::Cancel && sql.as_deref().is_some_and(|t| t.contains("cancelled"))
+            })
+        };
+        assert!(cancel_shown(&sql_of(&Reveal::Everything)));
+        // The exercise's level shows this scenario's timeline above it: with
+        // its verdicts, and none of the statements the exercise asks for.
+        let reveal = course.scenario_reveal(LESSON, "cancel-order")?;
+        assert!(reveal.shows_verdicts());
+        let shown = sql_of(&reveal);
+        assert!(!cancel_shown(&shown));
+        for (action, sql) in &shown {
+            if ASKED.contains(action) {
+                assert_eq!(sql, &None, "{action:?}");
+            }
+        }
+        // Another scenario of the lesson shows its statements.
+        assert_eq!(
+            course.scenario_reveal(LESSON, "cancel-gateway")?,
+            Reveal::Everything
+        );
+        // Once the exercise's solution is seen, its statements are no secret.
+        course.progress.exercise_mut(LESSON, ID).solution_seen = true;
+        assert_eq!(
+            course.scenario_reveal(LESSON, "cancel-order")?,
+            Reveal::Everything
+        );
         Ok(())
     }
 }

@@ -536,3 +536,69 @@ fn chinese_narration_spaces_like_the_lessons() {
     }
     assert!(checked > 100, "{checked}");
 }
+
+#[test]
+fn a_violation_line_spaces_only_between_scripts() {
+    let source = r#"
+id = "cancelled"
+ttl = 5
+workers = ["A", "B"]
+design = "ttl-lock-only"
+steps = [
+  { at = 0, worker = "A", do = "claim" },
+  { at = 1, do = "cancel" },
+  { at = 2, worker = "A", do = "write", target = "ledger" },
+]
+
+[[targets]]
+id = "ledger"
+"#;
+    let scenario = sim_core::parse_scenario(source.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    let line = |lang| {
+        trace
+            .violations
+            .iter()
+            .map(|v| sim_core::violation_line(&scenario, &trace, v, lang))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        line(sim_core::Lang::Zh),
+        [
+            "第 2 步（A 的 write 到 ledger）生效了，但任务已经被取消，或已被另一代执行者结束 [after_terminal]"
+        ]
+    );
+    assert_eq!(
+        line(sim_core::Lang::En),
+        [
+            "step 2 (A write to ledger) took effect although the job had already been cancelled or ended by another generation [after_terminal]"
+        ]
+    );
+    let stale = source.replace(
+        r#"{ at = 1, do = "cancel" },
+  { at = 2,"#,
+        r#"{ at = 6, worker = "B", do = "claim" },
+  { at = 7,"#,
+    );
+    let scenario = sim_core::parse_scenario(stale.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    let said: Vec<String> = trace
+        .violations
+        .iter()
+        .map(|v| sim_core::violation_line(&scenario, &trace, v, sim_core::Lang::Zh))
+        .collect();
+    assert!(!said.is_empty());
+    for line in &said {
+        // A Latin name is spaced from the Chinese around it ("但 A 持有");
+        // two Chinese words never are.
+        let han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+        let chars: Vec<char> = line.chars().collect();
+        assert!(
+            !chars
+                .windows(3)
+                .any(|w| han(w[0]) && w[1] == ' ' && han(w[2])),
+            "{line}"
+        );
+        assert!(line.contains("但 A 持有的是第 1 代"), "{line}");
+    }
+}

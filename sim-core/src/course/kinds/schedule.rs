@@ -74,6 +74,7 @@ pub fn schedule_scenario(shell: &Scenario, schedule: &Schedule) -> Result<Scenar
     attempt.steps.clone_from(&schedule.steps);
     attempt.ops.clone_from(&schedule.ops);
     attempt.values.clone_from(&schedule.values);
+    attempt.requests.clone_from(&schedule.requests);
     attempt.check().map_err(CourseError::Schedule)?;
     Ok(attempt)
 }
@@ -89,6 +90,7 @@ pub(crate) fn schedule(shell: &Scenario, value: &Value) -> Result<Schedule, Answ
     let mut names = Scenario {
         ops: Vec::new(),
         values: Vec::new(),
+        requests: Vec::new(),
         ..shell.clone()
     };
     let mut steps: Vec<Step> = Vec::new();
@@ -110,6 +112,7 @@ pub(crate) fn schedule(shell: &Scenario, value: &Value) -> Result<Schedule, Answ
         steps,
         ops: names.ops,
         values: names.values,
+        requests: names.requests,
     })
 }
 
@@ -190,6 +193,22 @@ pub(crate) fn step(
             step.value = names.intern_value(name);
         }
     }
+    // Which write sends a request and whether it comes before its delivery
+    // is the run's to say (`schedule_scenario`): an editor may leave a
+    // delivery without its write for a while, and that is kept.
+    match shape.request.present() {
+        None if action == Action::Deliver => return Err(StepProblem::NeedsRequest),
+        None => {}
+        Some(name) => {
+            let Some(name) = name.ok().filter(|n| !n.is_empty() && n.len() <= 64) else {
+                return Err(StepProblem::BadName("request"));
+            };
+            if !matches!(action, Action::Write | Action::Deliver) {
+                return Err(StepProblem::OnlyWriteOrDeliver);
+            }
+            step.request = Some(names.intern_request(name));
+        }
+    }
     step.note = match &shape.note {
         Field::Absent => None,
         Field::Is(NoteJson::Both(note)) => Some(Text {
@@ -208,17 +227,19 @@ pub(crate) fn step(
 /// A scenario's steps as the steps of a break answer (what a break
 /// exercise's schedule starts from).
 pub fn scenario_steps(scenario: &Scenario) -> Vec<StepJson> {
-    steps_json(scenario, &scenario.steps, &scenario.ops, &scenario.values)
+    steps_json(scenario, &Schedule::of_scenario(scenario))
 }
 
-/// `steps` with the keys of a scenario's steps, naming `shell`'s workers,
-/// targets and jobs and the operation ids `ops` and values `values`.
-pub(crate) fn steps_json(
-    shell: &Scenario,
-    steps: &[Step],
-    ops: &[String],
-    values: &[String],
-) -> Vec<StepJson> {
+/// `schedule`'s steps with the keys of a scenario's steps, naming `shell`'s
+/// workers, targets and jobs and the schedule's operation ids, values and
+/// request ids.
+pub(crate) fn steps_json(shell: &Scenario, schedule: &Schedule) -> Vec<StepJson> {
+    let Schedule {
+        steps,
+        ops,
+        values,
+        requests,
+    } = schedule;
     let id = |id: &str| Field::Is(id.to_owned());
     let named = |names: &[String], index: u32| {
         names
@@ -245,6 +266,12 @@ pub(crate) fn steps_json(
                 },
                 value: match step.value {
                     ValueRef::Named(index) if write => named(values, index),
+                    _ => Field::Absent,
+                },
+                request: match step.request {
+                    Some(index) if write || step.action == Action::Deliver => {
+                        named(requests, index)
+                    }
                     _ => Field::Absent,
                 },
                 note: step.note.as_ref().map_or(Field::Absent, |note| {

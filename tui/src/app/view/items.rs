@@ -6,9 +6,9 @@
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
+use sim_core::Lang;
 use sim_core::course::{Choosing, FeedbackView, Item, KeyTone, Pick, Verdict};
 use sim_core::words::terminal as words;
-use sim_core::{Lang, Reveal};
 
 use super::answer::{PanelText, feedback_head, prose};
 use super::sandbox::{step_head, step_lines, step_title};
@@ -29,10 +29,7 @@ fn current_step<'a>(state: &'a ExerciseState, choosing: &Choosing) -> Option<&'a
 
 /// Whether the reveal hides step `index`'s result (a prediction asked).
 fn hidden(state: &ExerciseState, index: u32) -> bool {
-    match state.screen.reveal.reveal() {
-        Reveal::NotTheseSteps(steps) => steps.contains(&index),
-        Reveal::Everything | Reveal::NoVerdicts => false,
-    }
+    !state.screen.reveal.reveal().shows_step(index as usize)
 }
 
 /// What the session may say of item `index`: its verdict in words, with
