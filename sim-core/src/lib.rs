@@ -39,14 +39,15 @@ pub use engine::run;
 pub use lang::{Lang, UnknownLang};
 pub use leases::{Lease, LeaseClose, leases};
 pub use narrate::{
-    action_short, action_word, check_words, clock_words, describe_outcome, describe_pending,
-    describe_step, job_state_label, outcome_label, protect_short, protect_words, reason_label,
-    safety_reason, token_words, violation_label, violation_line, violation_words,
+    action_short, action_word, check_words, claim_words, clock_words, describe_outcome,
+    describe_pending, describe_step, job_state_label, outcome_label, protect_short, protect_words,
+    reason_label, safety_reason, token_words, violation_label, violation_line, violation_words,
 };
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use resource::{
-    Fronts, MinimalDesign, Offer, RECONCILE_COST, ResourceKind, lease_clock_cost,
-    lease_clock_cost_words, predicate_cost_words, reconcile_cost_words, token_cost_words,
+    Fronts, MinimalDesign, Offer, RECONCILE_COST, ResourceKind, claim_cost, claim_cost_words,
+    lease_clock_cost, lease_clock_cost_words, predicate_cost_words, reconcile_cost_words,
+    token_cost_words,
 };
 pub use reveal::Reveal;
 pub use scenario::{

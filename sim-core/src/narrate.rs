@@ -973,6 +973,28 @@ pub fn token_words(token: crate::TokenKind, lang: Lang) -> &'static str {
     }
 }
 
+/// How a worker claims, as the SQL it sends, in one short line (what the
+/// statements cost and risk is [`crate::claim_cost_words`]).
+pub fn claim_words(claim: crate::ClaimProcedure, lang: Lang) -> &'static str {
+    use crate::ClaimProcedure as C;
+    match claim {
+        C::Atomic => lang.pick(
+            "UPDATE … WHERE <claimable> RETURNING fence",
+            "UPDATE … WHERE <可领取> RETURNING fence",
+        ),
+        C::ReadThenUpdate => lang.pick(
+            "SELECT, then UPDATE … WHERE id = :job",
+            "先 SELECT，再 UPDATE … WHERE id = :job",
+        ),
+        C::SelectForUpdate => "BEGIN; SELECT … FOR UPDATE; UPDATE …; COMMIT",
+        C::SkipLocked => "BEGIN; SELECT … SKIP LOCKED; UPDATE …; COMMIT",
+        C::HeldAcrossWork => lang.pick(
+            "BEGIN; … FOR UPDATE; UPDATE …; <work>; COMMIT",
+            "BEGIN; … FOR UPDATE; UPDATE …; <干活>; COMMIT",
+        ),
+    }
+}
+
 /// Whose clock judges a lease, in a few words.
 pub fn clock_words(clock: crate::LeaseClock, lang: Lang) -> &'static str {
     match clock {

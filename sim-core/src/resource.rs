@@ -8,7 +8,7 @@
 //! the words say what the number stands for.
 
 use crate::Lang;
-use crate::design::{Design, LeaseClock, Protect};
+use crate::design::{ClaimProcedure, Design, LeaseClock, Protect};
 
 /// A safe design of least cost: the free knobs at their strongest, each
 /// target's protection, and the targets left to reconciliation.
@@ -54,6 +54,48 @@ pub fn lease_clock_cost_words(clock: LeaseClock, lang: Lang) -> &'static str {
         LeaseClock::Worker => lang.pick(
             "free: the worker reads its own clock, which may run fast or slow; whether that matters depends on what else checks the write",
             "免费：Worker 读自己的时钟，它可能走快或走慢；这要不要紧，取决于还有什么在检查这次写入",
+        ),
+    }
+}
+
+/// What claiming by `claim` costs. One statement is one round trip; a
+/// claim in a transaction takes four (`BEGIN`, the read, the `UPDATE`,
+/// `COMMIT`). A plain read and a separate update take two, without a lock:
+/// cheap, and unsafe. Holding the claim's transaction across the work
+/// costs the same round trips, but its real price is liveness, which the
+/// grader computes (a takeover that waits on the held lock) rather than
+/// prices.
+pub fn claim_cost(claim: ClaimProcedure) -> u32 {
+    match claim {
+        ClaimProcedure::Atomic | ClaimProcedure::ReadThenUpdate => 0,
+        ClaimProcedure::SelectForUpdate
+        | ClaimProcedure::SkipLocked
+        | ClaimProcedure::HeldAcrossWork => 1,
+    }
+}
+
+/// What claiming by `claim` costs, in words.
+pub fn claim_cost_words(claim: ClaimProcedure, lang: Lang) -> &'static str {
+    match claim {
+        ClaimProcedure::Atomic => lang.pick(
+            "free: one conditional statement checks and claims in one round trip",
+            "免费：一条条件语句，一次往返里既检查又领取",
+        ),
+        ClaimProcedure::ReadThenUpdate => lang.pick(
+            "free: two statements and no lock, but another worker can claim between the read and the update",
+            "免费：两条语句，不加锁，但在读取和更新之间，别的 Worker 也能领取",
+        ),
+        ClaimProcedure::SelectForUpdate => lang.pick(
+            "cost 1: a short transaction, four round trips instead of one; the row stays locked until its commit, then the work runs",
+            "代价 1：一个短事务，四次往返而不是一次；行锁一直持续到提交，然后才干活",
+        ),
+        ClaimProcedure::SkipLocked => lang.pick(
+            "cost 1: a short transaction, four round trips instead of one; the read passes over rows other claims have locked, then the work runs after the commit",
+            "代价 1：一个短事务，四次往返而不是一次；读取时跳过别的领取已锁住的行，提交之后才干活",
+        ),
+        ClaimProcedure::HeldAcrossWork => lang.pick(
+            "cost 1 in round trips, but the real cost is liveness: the row lock lasts as long as the work, and a takeover waits behind it while the holder pauses",
+            "往返上的代价是 1，真正的代价却在活性：行锁和工作一样长，持有者停顿时，接管只能在锁后面等",
         ),
     }
 }

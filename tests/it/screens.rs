@@ -194,6 +194,7 @@ fn as_the_form_sends(kind: &ExerciseKind, answer: &Answer) -> Answer {
                 .clone()
                 .unwrap_or_else(|| design.start_targets())
         }),
+        claim: open(Knob::Claim).then(|| turned.claim.unwrap_or(start.claim)),
         reconcile: turned.reconcile.clone(),
     })
 }

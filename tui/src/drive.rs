@@ -308,6 +308,7 @@ impl Learner {
             token: answer.token.or(now.token),
             lease_clock: answer.lease_clock.or(now.lease_clock),
             target_protect: answer.target_protect.clone().or(now.target_protect),
+            claim: answer.claim.or(now.claim),
             reconcile: answer.reconcile.clone(),
         });
         let mut copy = self.app.session.clone();

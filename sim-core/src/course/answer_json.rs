@@ -107,6 +107,8 @@ pub struct DesignJson {
     #[serde(default, skip_serializing_if = "Field::is_absent")]
     pub target_protect: Names,
     #[serde(default, skip_serializing_if = "Field::is_absent")]
+    pub claim: Field<String>,
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
     pub reconcile: Names,
 }
 

@@ -120,7 +120,7 @@ pub struct Choice {
 /// One field of a row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EditorField {
-    /// What the field is (`check`, `token`, `lease_clock`, `protect`,
+    /// What the field is (`check`, `token`, `lease_clock`, `claim`, `protect`,
     /// `reconcile`; a step's `at`, `worker`, `do`, `target`, `job`, `op`,
     /// `value`).
     pub name: &'static str,
@@ -235,6 +235,7 @@ enum KnobRow {
     Renew(Check),
     Token,
     Clock,
+    Claim,
     Target(usize),
     Reconcile(usize),
 }
@@ -250,6 +251,7 @@ fn knob_rows(exercise: &DesignExercise<'_>, targets: usize) -> Vec<KnobRow> {
             Knob::Token => rows.push(KnobRow::Token),
             Knob::LeaseClock => rows.push(KnobRow::Clock),
             Knob::TargetProtect => rows.extend((0..targets).map(KnobRow::Target)),
+            Knob::Claim => rows.push(KnobRow::Claim),
         }
     }
     rows.extend((0..targets).map(KnobRow::Reconcile));
@@ -267,6 +269,7 @@ pub(crate) fn design_making(exercise: &DesignExercise<'_>, answer: &DesignAnswer
         token: open(Knob::Token).then_some(design.token),
         lease_clock: open(Knob::LeaseClock).then_some(design.lease_clock),
         target_protect: open(Knob::TargetProtect).then_some(targets),
+        claim: open(Knob::Claim).then_some(design.claim),
         reconcile: answer
             .reconcile
             .iter()
@@ -385,6 +388,7 @@ pub(crate) fn design_editor(
                 )
             },
             KnobRow::Clock => clock_row(design.lease_clock, lang),
+            KnobRow::Claim => claim_row(&exercise.claims_offered(), design.claim, lang),
             KnobRow::Target(index) => target_row(exercise, &ids, &targets, index, lang),
             KnobRow::Reconcile(index) => EditorRow {
                 label: lang.pick("reconcile", "对账").to_owned(),
@@ -450,6 +454,33 @@ fn clock_row(clock: LeaseClock, lang: Lang) -> EditorRow {
         field.note = Some(cost_words(crate::lease_clock_cost(clock), lang));
     }
     row.detail = Some(crate::lease_clock_cost_words(clock, lang).to_owned());
+    row
+}
+
+/// The claim procedure's row: each the world can run, as its SQL with its
+/// cost, and what the chosen one costs in reality.
+fn claim_row(offered: &[ClaimProcedure], claim: ClaimProcedure, lang: Lang) -> EditorRow {
+    let label = lang.pick("claim", "领取方式");
+    let mut row = knob_row(
+        "claim",
+        label,
+        claim.name(),
+        offered
+            .iter()
+            .map(|c| {
+                let cost = cost_words(crate::claim_cost(*c), lang);
+                choice(
+                    c.name(),
+                    format!("{} ({cost})", crate::claim_words(*c, lang)),
+                )
+            })
+            .collect(),
+    );
+    if let Some(field) = row.fields.first_mut() {
+        field.value_label = crate::claim_words(claim, lang).to_owned();
+        field.note = Some(cost_words(crate::claim_cost(claim), lang));
+    }
+    row.detail = Some(crate::claim_cost_words(claim, lang).to_owned());
     row
 }
 
@@ -553,6 +584,11 @@ pub(crate) fn edit_design(
         KnobRow::Clock => {
             let now = answer.lease_clock.unwrap_or(exercise.start.lease_clock);
             answer.lease_clock = Some(pick(&LeaseClock::ALL, now, wanted, |c| c.name())?);
+        }
+        KnobRow::Claim => {
+            let now = answer.claim.unwrap_or(exercise.start.claim);
+            let offered = exercise.claims_offered();
+            answer.claim = Some(pick(&offered, now, wanted, |c| c.name())?);
         }
         KnobRow::Target(index) => {
             let offered: Vec<Protect> = resource(exercise, index)

@@ -106,6 +106,10 @@ pub enum AnswerError {
     UnknownToken(String),
     UnknownClock(String),
     UnknownProtect(String),
+    UnknownClaim(String),
+    /// A claim procedure that reads one named row, in a world of several
+    /// jobs.
+    ClaimJobs(String),
     TargetCount(usize),
     /// A target's real resource does not offer the protection chosen for it.
     Unsupported {
@@ -376,6 +380,16 @@ impl AnswerError {
                 format!("unknown protection `{name}`"),
                 format!("未知的保护方式 `{name}`"),
             ),
+            AnswerError::UnknownClaim(name) => lang.pick(
+                format!("unknown claim procedure `{name}`"),
+                format!("未知的领取方式 `{name}`"),
+            ),
+            AnswerError::ClaimJobs(name) => lang.pick(
+                format!(
+                    "`{name}` reads one named row, and this world has several jobs: claim with `atomic` or `skip_locked`"
+                ),
+                format!("`{name}` 只读一行指定的任务，而这个世界有多个任务：请用 `atomic` 或 `skip_locked` 领取"),
+            ),
             AnswerError::TargetCount(count) => lang.pick(
                 format!("`target_protect` needs one protection per target ({count})"),
                 format!("`target_protect` 需要为每个目标各给一种保护（{count} 个）"),
@@ -611,6 +625,8 @@ mod tests {
             AnswerError::UnknownToken(word()),
             AnswerError::UnknownClock(word()),
             AnswerError::UnknownProtect(word()),
+            AnswerError::UnknownClaim(word()),
+            AnswerError::ClaimJobs(word()),
             AnswerError::TargetCount(2),
             AnswerError::Unsupported {
                 target: "t1".to_owned(),

@@ -7,7 +7,7 @@ use crate::course::kinds::{design::*, mark::*, predict::*, quiz::*, schedule::*,
 
 use crate::course::error::CourseError;
 use crate::course::lesson::{Exercise, ExerciseKind, Lesson};
-use crate::design::{CheckSet, LeaseClock, Protect, TokenKind};
+use crate::design::{CheckSet, ClaimProcedure, LeaseClock, Protect, TokenKind};
 use crate::explore::Counterexample;
 use crate::resource::MinimalDesign;
 use crate::scenario::{Scenario, Step, Text};
@@ -125,6 +125,7 @@ pub struct DesignAnswer {
     pub token: Option<TokenKind>,
     pub lease_clock: Option<LeaseClock>,
     pub target_protect: Option<Vec<Protect>>,
+    pub claim: Option<ClaimProcedure>,
     /// The targets (indices) whose effects the design leaves possible and
     /// sends to reconciliation.
     pub reconcile: Vec<u8>,

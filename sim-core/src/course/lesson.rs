@@ -76,6 +76,9 @@ pub enum Knob {
     Token,
     LeaseClock,
     TargetProtect,
+    /// How a worker claims (`Design::claim`): the explorers' workers
+    /// follow the procedure chosen.
+    Claim,
 }
 
 crate::names::named!(Knob);

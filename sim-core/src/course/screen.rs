@@ -918,7 +918,7 @@ fn design_cost(
         _ => &default,
     };
     let (design, targets) = exercise.chosen(answer);
-    let cost = exercise.cost(design.lease_clock, &targets, &answer.reconcile);
+    let cost = exercise.cost(&design, &targets, &answer.reconcile);
     let label = cost.map(|cost| match lang {
         Lang::En => format!("Cost of this design: {cost}"),
         Lang::Zh => format!("这个设计的代价：{cost}"),

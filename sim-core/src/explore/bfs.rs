@@ -277,6 +277,10 @@ pub struct Sites {
     pub states: u64,
     /// Every reachable state was visited before the step bound.
     pub exhausted: bool,
+    /// A state is reachable where a takeover waits on a held row lock
+    /// (see [`Machine::blocked_takeover`]): a liveness cost, whatever the
+    /// sites of violations.
+    pub blocked_takeover: bool,
 }
 
 /// Visits every state reachable within the world's bounds (or the first
@@ -294,6 +298,7 @@ pub(crate) fn violation_sites(machine: &Machine, max_states: u64, budget: Budget
     let mut sites = Sites::default();
     let mut states: u64 = 1;
     let mut depth: u16 = 0;
+    let watch_blocked = machine.locks();
     while !frontier.is_empty() && depth < max_depth {
         let frontier_bytes = bytes_of(&frontier);
         for state in frontier.drain(..) {
@@ -327,6 +332,12 @@ pub(crate) fn violation_sites(machine: &Machine, max_states: u64, budget: Budget
                 match added {
                     Ok(false) => {}
                     Ok(true) => {
+                        if watch_blocked
+                            && !sites.blocked_takeover
+                            && machine.blocked_takeover(&successor).is_some()
+                        {
+                            sites.blocked_takeover = true;
+                        }
                         next.push(successor);
                         states += 1;
                         if states >= max_states {

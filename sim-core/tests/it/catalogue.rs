@@ -162,9 +162,7 @@ fn the_minimal_cost_equals_the_cheapest_of_every_combination() {
                     ..DesignAnswer::default()
                 };
                 let needed = facts.reconciliation_needed(&answer).unwrap().unwrap();
-                let cost = facts
-                    .cost(facts.start.lease_clock, &[*a, *b, *c], &needed)
-                    .unwrap();
+                let cost = facts.cost(&facts.start, &[*a, *b, *c], &needed).unwrap();
                 cheapest = cheapest.min(cost);
             }
         }

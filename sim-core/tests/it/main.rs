@@ -8,6 +8,7 @@
 )]
 
 mod catalogue;
+mod claim_knob;
 mod course;
 mod diagram;
 mod explore;

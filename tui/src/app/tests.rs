@@ -1041,6 +1041,7 @@ fn design_values(h: &Harness, want: &sim_core::course::MinimalDesign) -> Vec<Str
         token: Some(want.design.token),
         lease_clock: Some(want.design.lease_clock),
         target_protect: Some(want.targets.clone()),
+        claim: Some(want.design.claim),
         reconcile: want.reconcile.clone(),
     });
     let (lesson, exercise) = copy.exercise(&screen.lesson, &screen.exercise).unwrap();

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use sim_core::course::{
     Answer, DesignAnswer, DesignExercise, ExerciseKind, Knob, Lesson, parse_lesson, worked_solution,
 };
-use sim_core::{CheckSet, LeaseClock, TokenKind};
+use sim_core::{CheckSet, ClaimProcedure, LeaseClock, TokenKind};
 
 use crate::{fencelab, stderr};
 
@@ -48,6 +48,9 @@ fn design_json(answer: &DesignAnswer) -> Value {
         let names: Vec<&str> = targets.iter().map(|p| p.name()).collect();
         object.insert("target_protect".into(), json!(names));
     }
+    if let Some(claim) = answer.claim {
+        object.insert("claim".into(), json!(claim.name()));
+    }
     let reconcile: Vec<String> = answer
         .reconcile
         .iter()
@@ -59,8 +62,13 @@ fn design_json(answer: &DesignAnswer) -> Value {
 
 /// Every open knob at its strongest: all four predicates, monotonic tokens,
 /// the database's clock, each target's costliest protection its resource
-/// offers. Reconciliation lists exactly the targets that design leaves
-/// reachable, so the answer fails only if it is not minimal.
+/// offers, and the dearest claim procedure that is never refused on its
+/// own account: a claim in a short transaction (`select_for_update`, or
+/// `skip_locked` where the world has several jobs). `held_across_work`
+/// costs as much but blocks takeovers wherever a lease can run out, and
+/// `read_then_update` is unsafe. Reconciliation lists exactly the targets
+/// that design leaves reachable, so the answer fails only if it is not
+/// minimal.
 fn strongest(exercise: &DesignExercise<'_>) -> DesignAnswer {
     strongest_reconciling(exercise, false)
 }
@@ -81,6 +89,13 @@ fn strongest_reconciling(exercise: &DesignExercise<'_>, everything: bool) -> Des
                 .iter()
                 .map(|kind| kind.strongest(exercise.fronts))
                 .collect()
+        }),
+        claim: open(Knob::Claim).then(|| {
+            let offered = exercise.claims_offered();
+            [ClaimProcedure::SelectForUpdate, ClaimProcedure::SkipLocked]
+                .into_iter()
+                .find(|claim| offered.contains(claim))
+                .expect("a world offers a claim in a short transaction")
         }),
         reconcile: Vec::new(),
     };

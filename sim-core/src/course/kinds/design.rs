@@ -9,6 +9,7 @@ pub(crate) fn chosen_design(start: Design, answer: &DesignAnswer) -> Design {
         renew_checks: answer.renew_checks.unwrap_or(start.renew_checks),
         token: answer.token.unwrap_or(start.token),
         lease_clock: answer.lease_clock.unwrap_or(start.lease_clock),
+        claim: answer.claim.unwrap_or(start.claim),
         ..start
     }
 }
@@ -98,20 +99,19 @@ impl<'a> DesignExercise<'a> {
         (design, targets)
     }
 
-    /// What a design with `lease_clock`, the protections `targets` and the
+    /// What `design` with the protections `targets` and the
     /// reconciliation of `reconcile` costs, by the catalogue (`None`: a
     /// target's resource does not offer its protection). The lease clock
-    /// counts only where the exercise lets the learner choose it; the
-    /// predicates and the token are free (see [`crate::predicate_cost_words`]).
-    pub fn cost(
-        &self,
-        lease_clock: LeaseClock,
-        targets: &[Protect],
-        reconcile: &[u8],
-    ) -> Option<u32> {
+    /// and the claim procedure count only where the exercise lets the
+    /// learner choose them; the predicates and the token are free (see
+    /// [`crate::predicate_cost_words`]).
+    pub fn cost(&self, design: &Design, targets: &[Protect], reconcile: &[u8]) -> Option<u32> {
         let mut total = RECONCILE_COST * reconcile.len() as u32;
         if self.open.contains(&Knob::LeaseClock) {
-            total += crate::lease_clock_cost(lease_clock);
+            total += crate::lease_clock_cost(design.lease_clock);
+        }
+        if self.open.contains(&Knob::Claim) {
+            total += crate::claim_cost(design.claim);
         }
         for (protect, kind) in targets.iter().zip(self.resources) {
             total += kind.offer(*protect, self.fronts)?.cost;
@@ -165,6 +165,28 @@ impl<'a> DesignExercise<'a> {
         clocks.sort_by_key(|clock| crate::lease_clock_cost(*clock));
         clocks
     }
+
+    /// The claim procedures the exercise's world can run: all of them with
+    /// one job; with several, only those that do not read one named row.
+    pub fn claims_offered(&self) -> Vec<ClaimProcedure> {
+        ClaimProcedure::ALL
+            .into_iter()
+            .filter(|claim| self.world.jobs <= 1 || !claim.single_job())
+            .collect()
+    }
+
+    /// The claim procedures a minimal design may use, cheapest first (a
+    /// stable sort: on a tie the catalogue's order): each the world can
+    /// run when the knob is open, else the start design's.
+    fn claim_choices(&self) -> Vec<ClaimProcedure> {
+        let mut claims = if self.open.contains(&Knob::Claim) {
+            self.claims_offered()
+        } else {
+            vec![self.start.claim]
+        };
+        claims.sort_by_key(|claim| crate::claim_cost(*claim));
+        claims
+    }
 }
 
 /// The least cost of a safe design for the exercise, proved by the
@@ -193,17 +215,20 @@ pub(crate) fn compute_minimal_design(
     exercise: &DesignExercise<'_>,
 ) -> Result<Option<MinimalDesign>, CourseError> {
     let mut best: Option<MinimalDesign> = None;
-    for lease_clock in exercise.clock_choices() {
-        let design = Design {
-            lease_clock,
-            ..exercise.free_knobs_strongest()
-        };
-        // A dearer clock wins only by a cheaper total: on a tie the
-        // cheaper clock, tried first, stays.
-        if let Some(found) = minimal_with(exercise, design)?
-            && best.as_ref().is_none_or(|b| found.cost < b.cost)
-        {
-            best = Some(found);
+    for claim in exercise.claim_choices() {
+        for lease_clock in exercise.clock_choices() {
+            let design = Design {
+                lease_clock,
+                claim,
+                ..exercise.free_knobs_strongest()
+            };
+            // A dearer choice wins only by a cheaper total: on a tie the
+            // cheaper one, tried first, stays.
+            if let Some(found) = minimal_with(exercise, design)?
+                && best.as_ref().is_none_or(|b| found.cost < b.cost)
+            {
+                best = Some(found);
+            }
         }
     }
     Ok(best)
@@ -212,6 +237,9 @@ pub(crate) fn compute_minimal_design(
 /// The least cost of a safe design with the free knobs of `design`,
 /// choosing each target's protection and reconciliation (see
 /// [`minimal_design`] for why one search per option position suffices).
+/// A design under which a takeover can wait on a held row lock is no
+/// answer at any cost: whether it can does not depend on the targets (a
+/// worker goes on whatever a target answered), so any search tells.
 fn minimal_with(
     exercise: &DesignExercise<'_>,
     design: Design,
@@ -237,7 +265,7 @@ fn minimal_with(
     for k in 0..widest {
         let targets: Vec<Protect> = choices.iter().map(|c| c[k.min(c.len() - 1)]).collect();
         let sites = sites_of(design, &targets, exercise.world)?;
-        if sites.job_table {
+        if sites.job_table || sites.blocked_takeover {
             return Ok(None);
         }
         for (t, reach) in reaches.iter_mut().enumerate() {
@@ -266,7 +294,7 @@ fn minimal_with(
         }
     }
     let cost = exercise
-        .cost(design.lease_clock, &targets, &reconcile)
+        .cost(&design, &targets, &reconcile)
         .ok_or(CourseError::NoSafeDesign)?;
     Ok(Some(MinimalDesign {
         design,
@@ -286,22 +314,29 @@ pub(crate) fn target_names(indices: impl IntoIterator<Item = u8>) -> String {
 }
 
 /// Design: right when the design is safe (the explorers find no violation
-/// except at the targets sent to reconciliation), every target sent to
-/// reconciliation really is reachable by a violation, and no cheaper
-/// choice is also safe. A wrong answer says which part failed, never the
-/// cheaper design.
+/// except at the targets sent to reconciliation), no takeover can wait on
+/// a held row lock, every target sent to reconciliation really is
+/// reachable by a violation, and no cheaper choice is also safe. A wrong
+/// answer says which part failed, never the cheaper design.
 pub(crate) fn grade_design(
     exercise: &DesignExercise<'_>,
     choice: &DesignAnswer,
 ) -> Result<Grade, CourseError> {
     let (design, targets) = exercise.chosen(choice);
     let cost = exercise
-        .cost(design.lease_clock, &targets, &choice.reconcile)
+        .cost(&design, &targets, &choice.reconcile)
         .ok_or(CourseError::NoSafeDesign)?;
     let sites = sites_of(design, &targets, exercise.world)?;
     let mask = choice.reconcile.iter().fold(0u8, |mask, t| mask | (1 << t));
     let safe = !sites.job_table && sites.targets & !mask == 0;
     let world = design_world(design, &targets, &choice.reconcile, exercise.world)?;
+    // The search that finds a counterexample, or (for a safe design whose
+    // sites search met a blocked takeover) the schedule of the wait.
+    let report = (!safe || sites.blocked_takeover)
+        .then(|| explore_exhaustive(&world, None, &mut RunToEnd))
+        .transpose()
+        .map_err(CourseError::World)?;
+    let blocked = report.as_ref().and_then(|r| r.blocked_takeover.as_ref());
     let (summary, verdict, counterexample) = if safe {
         (
             safe_summary(world, &sites),
@@ -309,7 +344,8 @@ pub(crate) fn grade_design(
             None,
         )
     } else {
-        let (summary, counterexample) = unsafe_summary(&world)?;
+        let report = report.as_ref().ok_or(CourseError::NoSafeDesign)?;
+        let (summary, counterexample) = unsafe_summary(report);
         let item = GradeItem {
             index: None,
             right: false,
@@ -321,6 +357,9 @@ pub(crate) fn grade_design(
         (summary, item, counterexample)
     };
     let mut items = vec![verdict];
+    if let Some(blocked) = blocked {
+        items.push(blocked_item(design.claim, blocked));
+    }
     // Reconciling a target no violation can reach is work for nothing.
     let needless: Vec<u8> = choice
         .reconcile
@@ -339,7 +378,8 @@ pub(crate) fn grade_design(
             ),
         });
     }
-    if safe && needless.is_empty() {
+    // A design that blocks takeovers is never right, whatever its cost.
+    if safe && needless.is_empty() && blocked.is_none() {
         let least = minimal_design(exercise)?.map(|m| m.cost);
         items.push(cost_item(cost, least.is_some_and(|least| least < cost)));
     }
@@ -399,14 +439,37 @@ pub(crate) fn safe_item(reconcile: &[u8]) -> GradeItem {
 }
 
 /// An unsafe design's summary (the counterexample's explanation) and the
-/// counterexample, from an exhaustive search of `world`.
-pub(crate) fn unsafe_summary(world: &World) -> Result<(Text, Option<Counterexample>), CourseError> {
-    let report = explore_exhaustive(world, None, &mut RunToEnd).map_err(CourseError::World)?;
+/// counterexample, from an exhaustive search's `report`.
+pub(crate) fn unsafe_summary(report: &Report) -> (Text, Option<Counterexample>) {
     let summary = match &report.counterexample {
         Some(found) => found.explanation.clone(),
-        None => told(|lang| crate::explore::safe_sentence(&report, lang)),
+        None => told(|lang| crate::explore::safe_sentence(report, lang)),
     };
-    Ok((summary, report.counterexample))
+    (summary, report.counterexample.clone())
+}
+
+/// The item of a design under which a takeover waits on a held row lock:
+/// what holds the lock, and the explorers' schedule of the wait in words.
+pub(crate) fn blocked_item(claim: ClaimProcedure, blocked: &BlockedTakeover) -> GradeItem {
+    let (en, zh) = if claim == ClaimProcedure::HeldAcrossWork {
+        (
+            "Holds the claim's row lock across the work: when the holder pauses, a takeover waits behind the lock.",
+            "领取的行锁一直占到干完活：持有者一停顿，接管就只能在锁后面等。",
+        )
+    } else {
+        (
+            "A pause inside the claim's transaction keeps the row lock: a takeover waits behind it although the lease has ended.",
+            "在领取事务里的一次停顿会一直占着行锁：即使租约已经结束，接管也只能在锁后面等。",
+        )
+    };
+    GradeItem {
+        index: None,
+        right: false,
+        text: text(
+            format!("{en} The explorers' schedule: {}", blocked.explanation.en),
+            format!("{zh}探索器找到的调度：{}", blocked.explanation.zh),
+        ),
+    }
 }
 
 /// A safe design's cost item: right unless a `cheaper` design is safe too.
@@ -444,6 +507,7 @@ pub(crate) fn design_key(
         token: open(Knob::Token).then_some(design.token),
         lease_clock: open(Knob::LeaseClock).then_some(design.lease_clock),
         target_protect: open(Knob::TargetProtect).then(|| minimal.targets.clone()),
+        claim: open(Knob::Claim).then_some(design.claim),
         reconcile: minimal.reconcile.clone(),
     };
     Ok((key, minimal))
@@ -469,6 +533,7 @@ pub(crate) fn design_answer(
         (Knob::Token, shape.token.is_absent()),
         (Knob::LeaseClock, shape.lease_clock.is_absent()),
         (Knob::TargetProtect, shape.target_protect.is_absent()),
+        (Knob::Claim, shape.claim.is_absent()),
     ];
     if let Some((closed, _)) = given
         .iter()
@@ -511,6 +576,14 @@ pub(crate) fn design_answer(
     }
     if let Some(listed) = list_names("target_protect", &shape.target_protect)? {
         answer.target_protect = Some(target_protect(&listed, target)?);
+    }
+    if let Some(name) = named(&shape.claim) {
+        let claim = ClaimProcedure::from_name(name)
+            .ok_or_else(|| AnswerError::UnknownClaim(name.to_owned()))?;
+        if target.world.jobs > 1 && claim.single_job() {
+            return Err(AnswerError::ClaimJobs(name.to_owned()));
+        }
+        answer.claim = Some(claim);
     }
     answer.reconcile = reconcile(&shape.reconcile, target.resources.len())?;
     Ok(answer)
@@ -639,6 +712,7 @@ pub(crate) fn design_json(kind: &ExerciseKind, design: &DesignAnswer) -> DesignJ
                 .as_ref()
                 .map(|protects| names(protects.iter().map(|p| p.name()))),
         ),
+        claim: knob(open, Knob::Claim, design.claim.map(|c| name(c.name()))),
         reconcile: if design.reconcile.is_empty() {
             Field::Absent
         } else {

@@ -38,7 +38,9 @@ mod prelude {
     };
     pub(crate) use crate::course::{CONCEPTS, complete};
     pub(crate) use crate::design::Preset;
-    pub(crate) use crate::design::{Check, CheckSet, Design, LeaseClock, Protect, TokenKind};
+    pub(crate) use crate::design::{
+        Check, CheckSet, ClaimProcedure, Design, LeaseClock, Protect, TokenKind,
+    };
     pub(crate) use crate::explore::*;
     pub(crate) use crate::explore::{Bounds, WorldOptions};
     pub(crate) use crate::explore::{MAX_DELAY_BOUND, MAX_IN_FLIGHT};
