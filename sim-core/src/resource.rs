@@ -100,6 +100,34 @@ pub fn claim_cost_words(claim: ClaimProcedure, lang: Lang) -> &'static str {
     }
 }
 
+/// What a cancel epoch costs. Advancing the fence is one more assignment
+/// in the cancel's own `UPDATE`; the price is telling the targets: the
+/// canceller registers the new epoch wherever claims register tokens, one
+/// call per such target on every cancel.
+pub fn cancel_epoch_cost(cancel_epoch: bool) -> u32 {
+    u32::from(cancel_epoch)
+}
+
+/// The cancel epoch's choice, as the design editor names it.
+pub fn cancel_epoch_words(lang: Lang) -> &'static str {
+    lang.pick("advance the fence, register it", "推进 fence 并登记")
+}
+
+/// What the cancel epoch costs (or saves), in words.
+pub fn cancel_epoch_cost_words(cancel_epoch: bool, lang: Lang) -> &'static str {
+    if cancel_epoch {
+        lang.pick(
+            "cost 1: `fence = fence + 1` rides in the cancel's own UPDATE, but the canceller must also register the new epoch at every target where claims register tokens, a call on every cancel",
+            "代价 1：`fence = fence + 1` 就写在取消自己的 UPDATE 里，但取消方还得把新纪元登记到每个在领取时登记令牌的目标，每次取消都多一次调用",
+        )
+    } else {
+        lang.pick(
+            "free: the cancel only sets the state; a target that compares tokens never learns of it",
+            "免费：取消只改状态；只比较令牌的目标永远不知道发生过取消",
+        )
+    }
+}
+
 /// Why a predicate of the commit or the renew costs nothing.
 pub fn predicate_cost_words(lang: Lang) -> &'static str {
     lang.pick(

@@ -195,6 +195,8 @@ fn as_the_form_sends(kind: &ExerciseKind, answer: &Answer) -> Answer {
                 .unwrap_or_else(|| design.start_targets())
         }),
         claim: open(Knob::Claim).then(|| turned.claim.unwrap_or(start.claim)),
+        cancel_epoch: open(Knob::CancelEpoch)
+            .then(|| turned.cancel_epoch.unwrap_or(start.cancel_epoch)),
         reconcile: turned.reconcile.clone(),
     })
 }

@@ -309,6 +309,7 @@ impl Learner {
             lease_clock: answer.lease_clock.or(now.lease_clock),
             target_protect: answer.target_protect.clone().or(now.target_protect),
             claim: answer.claim.or(now.claim),
+            cancel_epoch: answer.cancel_epoch.or(now.cancel_epoch),
             reconcile: answer.reconcile.clone(),
         });
         let mut copy = self.app.session.clone();

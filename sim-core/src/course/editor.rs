@@ -236,6 +236,7 @@ enum KnobRow {
     Token,
     Clock,
     Claim,
+    CancelEpoch,
     Target(usize),
     Reconcile(usize),
 }
@@ -252,6 +253,7 @@ fn knob_rows(exercise: &DesignExercise<'_>, targets: usize) -> Vec<KnobRow> {
             Knob::LeaseClock => rows.push(KnobRow::Clock),
             Knob::TargetProtect => rows.extend((0..targets).map(KnobRow::Target)),
             Knob::Claim => rows.push(KnobRow::Claim),
+            Knob::CancelEpoch => rows.push(KnobRow::CancelEpoch),
         }
     }
     rows.extend((0..targets).map(KnobRow::Reconcile));
@@ -270,6 +272,7 @@ pub(crate) fn design_making(exercise: &DesignExercise<'_>, answer: &DesignAnswer
         lease_clock: open(Knob::LeaseClock).then_some(design.lease_clock),
         target_protect: open(Knob::TargetProtect).then_some(targets),
         claim: open(Knob::Claim).then_some(design.claim),
+        cancel_epoch: open(Knob::CancelEpoch).then_some(design.cancel_epoch),
         reconcile: answer
             .reconcile
             .iter()
@@ -389,6 +392,20 @@ pub(crate) fn design_editor(
             },
             KnobRow::Clock => clock_row(design.lease_clock, lang),
             KnobRow::Claim => claim_row(&exercise.claims_offered(), design.claim, lang),
+            KnobRow::CancelEpoch => EditorRow {
+                label: lang.pick("cancel epoch", "取消纪元").to_owned(),
+                fields: vec![toggle_field(
+                    "cancel_epoch",
+                    format!(
+                        "{} {}",
+                        crate::cancel_epoch_words(lang),
+                        cost_words(crate::cancel_epoch_cost(true), lang)
+                    ),
+                    design.cancel_epoch,
+                )],
+                detail: Some(crate::cancel_epoch_cost_words(design.cancel_epoch, lang).to_owned()),
+                about: None,
+            },
             KnobRow::Target(index) => target_row(exercise, &ids, &targets, index, lang),
             KnobRow::Reconcile(index) => EditorRow {
                 label: lang.pick("reconcile", "对账").to_owned(),
@@ -589,6 +606,10 @@ pub(crate) fn edit_design(
             let now = answer.claim.unwrap_or(exercise.start.claim);
             let offered = exercise.claims_offered();
             answer.claim = Some(pick(&offered, now, wanted, |c| c.name())?);
+        }
+        KnobRow::CancelEpoch => {
+            let now = answer.cancel_epoch.unwrap_or(exercise.start.cancel_epoch);
+            answer.cancel_epoch = Some(toggled(now)?);
         }
         KnobRow::Target(index) => {
             let offered: Vec<Protect> = resource(exercise, index)

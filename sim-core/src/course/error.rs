@@ -110,6 +110,8 @@ pub enum AnswerError {
     /// A claim procedure that reads one named row, in a world of several
     /// jobs.
     ClaimJobs(String),
+    /// A knob that is on or off (`cancel_epoch`) given something else.
+    NotBool(String),
     TargetCount(usize),
     /// A target's real resource does not offer the protection chosen for it.
     Unsupported {
@@ -390,6 +392,10 @@ impl AnswerError {
                 ),
                 format!("`{name}` 只读一行指定的任务，而这个世界有多个任务：请用 `atomic` 或 `skip_locked` 领取"),
             ),
+            AnswerError::NotBool(key) => lang.pick(
+                format!("`{key}` must be true or false"),
+                format!("`{key}` 必须是 true 或 false"),
+            ),
             AnswerError::TargetCount(count) => lang.pick(
                 format!("`target_protect` needs one protection per target ({count})"),
                 format!("`target_protect` 需要为每个目标各给一种保护（{count} 个）"),
@@ -627,6 +633,7 @@ mod tests {
             AnswerError::UnknownProtect(word()),
             AnswerError::UnknownClaim(word()),
             AnswerError::ClaimJobs(word()),
+            AnswerError::NotBool(word()),
             AnswerError::TargetCount(2),
             AnswerError::Unsupported {
                 target: "t1".to_owned(),

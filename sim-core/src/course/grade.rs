@@ -126,6 +126,7 @@ pub struct DesignAnswer {
     pub lease_clock: Option<LeaseClock>,
     pub target_protect: Option<Vec<Protect>>,
     pub claim: Option<ClaimProcedure>,
+    pub cancel_epoch: Option<bool>,
     /// The targets (indices) whose effects the design leaves possible and
     /// sends to reconciliation.
     pub reconcile: Vec<u8>,

@@ -79,6 +79,9 @@ pub enum Knob {
     /// How a worker claims (`Design::claim`): the explorers' workers
     /// follow the procedure chosen.
     Claim,
+    /// Whether a granted cancel advances the fence and registers it
+    /// (`Design::cancel_epoch`).
+    CancelEpoch,
 }
 
 crate::names::named!(Knob);

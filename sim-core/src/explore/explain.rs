@@ -311,10 +311,10 @@ fn registered_token_reason(id: &str, stale: bool) -> (String, String) {
     } else {
         (
             format!(
-                "`{id}` checks that the token is the registered generation, and it was: a registered token says who holds the job, not whether the job was cancelled. Only a gateway that also checks `state` refuses it."
+                "`{id}` checks that the token is the registered generation, and it was: a registered token says who holds the job, not whether the job was cancelled. Only a check that reads `state`, or a registered number the cancel itself changes, refuses it."
             ),
             format!(
-                "`{id}` 检查令牌是否是登记的代次，而它确实是：登记的令牌只说明谁持有任务，不说明任务是否已被取消。只有同时检查 `state` 的网关才能拒绝它。"
+                "`{id}` 检查令牌是否是登记的代次，而它确实是：登记的令牌只说明谁持有任务，不说明任务是否已被取消。只有读取 `state` 的检查，或者取消本身会改变的登记数字，才能拒绝它。"
             ),
         )
     }

@@ -152,14 +152,7 @@ fn the_editor_shows_each_procedure_as_its_sql_with_its_cost() {
     let lesson = lesson_04();
     let id = claim_exercises(&lesson)[0].id.clone();
     for lang in [Lang::En, Lang::Zh] {
-        let screen = course.act(LESSON_04, &id, &Act::Open, lang).unwrap();
-        let editor = screen.editor.unwrap();
-        let (row, knob) = editor
-            .rows
-            .iter()
-            .enumerate()
-            .find(|(_, r)| r.fields.iter().any(|f| f.name == "claim"))
-            .expect("a claim row");
+        let (row, knob) = crate::editor_row(&mut course, LESSON_04, &id, "claim", lang);
         let field = &knob.fields[0];
         let values: Vec<&str> = field.choices.iter().map(|c| c.value.as_str()).collect();
         let names: Vec<&str> = ClaimProcedure::ALL.iter().map(|c| c.name()).collect();
@@ -178,7 +171,6 @@ fn the_editor_shows_each_procedure_as_its_sql_with_its_cost() {
         let atomic = &field.choices[0].label;
         assert!(atomic.contains("UPDATE") && atomic.contains("RETURNING fence"));
         assert!(knob.detail.is_some());
-        let row = row as u32;
         let set = |value: &str| Act::Edit {
             edit: sim_core::course::Edit::Set {
                 row,

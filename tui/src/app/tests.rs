@@ -1042,6 +1042,7 @@ fn design_values(h: &Harness, want: &sim_core::course::MinimalDesign) -> Vec<Str
         lease_clock: Some(want.design.lease_clock),
         target_protect: Some(want.targets.clone()),
         claim: Some(want.design.claim),
+        cancel_epoch: Some(want.design.cancel_epoch),
         reconcile: want.reconcile.clone(),
     });
     let (lesson, exercise) = copy.exercise(&screen.lesson, &screen.exercise).unwrap();

@@ -51,6 +51,9 @@ fn design_json(answer: &DesignAnswer) -> Value {
     if let Some(claim) = answer.claim {
         object.insert("claim".into(), json!(claim.name()));
     }
+    if let Some(epoch) = answer.cancel_epoch {
+        object.insert("cancel_epoch".into(), json!(epoch));
+    }
     let reconcile: Vec<String> = answer
         .reconcile
         .iter()
@@ -62,7 +65,7 @@ fn design_json(answer: &DesignAnswer) -> Value {
 
 /// Every open knob at its strongest: all four predicates, monotonic tokens,
 /// the database's clock, each target's costliest protection its resource
-/// offers, and the dearest claim procedure that is never refused on its
+/// offers, the cancel epoch, and the dearest claim procedure that is never refused on its
 /// own account: a claim in a short transaction (`select_for_update`, or
 /// `skip_locked` where the world has several jobs). `held_across_work`
 /// costs as much but blocks takeovers wherever a lease can run out, and
@@ -97,6 +100,7 @@ fn strongest_reconciling(exercise: &DesignExercise<'_>, everything: bool) -> Des
                 .find(|claim| offered.contains(claim))
                 .expect("a world offers a claim in a short transaction")
         }),
+        cancel_epoch: open(Knob::CancelEpoch).then_some(true),
         reconcile: Vec::new(),
     };
     answer.reconcile = if everything {

@@ -10,6 +10,7 @@ pub(crate) fn chosen_design(start: Design, answer: &DesignAnswer) -> Design {
         token: answer.token.unwrap_or(start.token),
         lease_clock: answer.lease_clock.unwrap_or(start.lease_clock),
         claim: answer.claim.unwrap_or(start.claim),
+        cancel_epoch: answer.cancel_epoch.unwrap_or(start.cancel_epoch),
         ..start
     }
 }
@@ -113,6 +114,9 @@ impl<'a> DesignExercise<'a> {
         if self.open.contains(&Knob::Claim) {
             total += crate::claim_cost(design.claim);
         }
+        if self.open.contains(&Knob::CancelEpoch) {
+            total += crate::cancel_epoch_cost(design.cancel_epoch);
+        }
         for (protect, kind) in targets.iter().zip(self.resources) {
             total += kind.offer(*protect, self.fronts)?.cost;
         }
@@ -175,6 +179,19 @@ impl<'a> DesignExercise<'a> {
             .collect()
     }
 
+    /// Whether a minimal design may cancel without and with an epoch,
+    /// cheapest first: both when the knob is open, else the start
+    /// design's.
+    fn epoch_choices(&self) -> Vec<bool> {
+        if self.open.contains(&Knob::CancelEpoch) {
+            let mut epochs = vec![false, true];
+            epochs.sort_by_key(|epoch| crate::cancel_epoch_cost(*epoch));
+            epochs
+        } else {
+            vec![self.start.cancel_epoch]
+        }
+    }
+
     /// The claim procedures a minimal design may use, cheapest first (a
     /// stable sort: on a tie the catalogue's order): each the world can
     /// run when the knob is open, else the start design's.
@@ -215,19 +232,22 @@ pub(crate) fn compute_minimal_design(
     exercise: &DesignExercise<'_>,
 ) -> Result<Option<MinimalDesign>, CourseError> {
     let mut best: Option<MinimalDesign> = None;
-    for claim in exercise.claim_choices() {
-        for lease_clock in exercise.clock_choices() {
-            let design = Design {
-                lease_clock,
-                claim,
-                ..exercise.free_knobs_strongest()
-            };
-            // A dearer choice wins only by a cheaper total: on a tie the
-            // cheaper one, tried first, stays.
-            if let Some(found) = minimal_with(exercise, design)?
-                && best.as_ref().is_none_or(|b| found.cost < b.cost)
-            {
-                best = Some(found);
+    for cancel_epoch in exercise.epoch_choices() {
+        for claim in exercise.claim_choices() {
+            for lease_clock in exercise.clock_choices() {
+                let design = Design {
+                    lease_clock,
+                    claim,
+                    cancel_epoch,
+                    ..exercise.free_knobs_strongest()
+                };
+                // A dearer choice wins only by a cheaper total: on a tie the
+                // cheaper one, tried first, stays.
+                if let Some(found) = minimal_with(exercise, design)?
+                    && best.as_ref().is_none_or(|b| found.cost < b.cost)
+                {
+                    best = Some(found);
+                }
             }
         }
     }
@@ -508,6 +528,7 @@ pub(crate) fn design_key(
         lease_clock: open(Knob::LeaseClock).then_some(design.lease_clock),
         target_protect: open(Knob::TargetProtect).then(|| minimal.targets.clone()),
         claim: open(Knob::Claim).then_some(design.claim),
+        cancel_epoch: open(Knob::CancelEpoch).then_some(design.cancel_epoch),
         reconcile: minimal.reconcile.clone(),
     };
     Ok((key, minimal))
@@ -534,6 +555,7 @@ pub(crate) fn design_answer(
         (Knob::LeaseClock, shape.lease_clock.is_absent()),
         (Knob::TargetProtect, shape.target_protect.is_absent()),
         (Knob::Claim, shape.claim.is_absent()),
+        (Knob::CancelEpoch, shape.cancel_epoch.is_absent()),
     ];
     if let Some((closed, _)) = given
         .iter()
@@ -584,6 +606,10 @@ pub(crate) fn design_answer(
             return Err(AnswerError::ClaimJobs(name.to_owned()));
         }
         answer.claim = Some(claim);
+    }
+    if let Some(epoch) = shape.cancel_epoch.present() {
+        let epoch = epoch.map_err(|()| AnswerError::NotBool("cancel_epoch".to_owned()))?;
+        answer.cancel_epoch = Some(*epoch);
     }
     answer.reconcile = reconcile(&shape.reconcile, target.resources.len())?;
     Ok(answer)
@@ -713,6 +739,7 @@ pub(crate) fn design_json(kind: &ExerciseKind, design: &DesignAnswer) -> DesignJ
                 .map(|protects| names(protects.iter().map(|p| p.name()))),
         ),
         claim: knob(open, Knob::Claim, design.claim.map(|c| name(c.name()))),
+        cancel_epoch: knob(open, Knob::CancelEpoch, design.cancel_epoch.map(Field::Is)),
         reconcile: if design.reconcile.is_empty() {
             Field::Absent
         } else {
