@@ -498,6 +498,21 @@ fn postgres_agrees_on_explorer_drawn_claim_procedures() {
         }),
         "a `NOWAIT` read that fails is replayed"
     );
+    // A crash that rolled a claim back: its generation is granted again.
+    assert!(
+        drawn.iter().any(|(_, scenario)| {
+            let mut granted = std::collections::BTreeSet::new();
+            let trace = sim_core::run(scenario);
+            scenario
+                .steps
+                .iter()
+                .zip(&trace.steps)
+                .filter(|(step, _)| step.action == sim_core::Action::UpdateClaim)
+                .filter_map(|(_, record)| record.generation.map(|g| (record.job, g)))
+                .any(|claim| !granted.insert(claim))
+        }),
+        "a crash that rolls back a claim is replayed"
+    );
     let mut report = String::new();
     let mut failures = 0;
     for (id, scenario) in &drawn {
