@@ -209,6 +209,11 @@ pub enum ClaimProcedure {
     /// only at the end: safe for the row, but a paused holder's lock blocks
     /// every takeover, however long ago its lease ended.
     HeldAcrossWork,
+    /// `begin`, `select_nowait`, `update_claim`, `commit`, then the work:
+    /// `SELECT … FOR UPDATE NOWAIT` never waits behind another claim's
+    /// lock; it fails at once (`lock_not_available`), its transaction
+    /// rolls back, and the worker starts its claim over later.
+    Nowait,
 }
 
 crate::names::named!(ClaimProcedure);
@@ -221,6 +226,7 @@ impl ClaimProcedure {
             ClaimProcedure::SelectForUpdate
                 | ClaimProcedure::SkipLocked
                 | ClaimProcedure::HeldAcrossWork
+                | ClaimProcedure::Nowait
         )
     }
 
@@ -232,6 +238,7 @@ impl ClaimProcedure {
             ClaimProcedure::ReadThenUpdate
                 | ClaimProcedure::SelectForUpdate
                 | ClaimProcedure::HeldAcrossWork
+                | ClaimProcedure::Nowait
         )
     }
 }

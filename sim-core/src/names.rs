@@ -74,7 +74,7 @@ mod tests {
             TokenKind => "monotonic random none",
             LeaseClock => "db worker",
             ClaimProcedure => "atomic read_then_update select_for_update skip_locked \
-                               held_across_work",
+                               held_across_work nowait",
             Protect => "none idempotency_key highest_token registered_token gateway versioned \
                         sending_gateway",
             Preset => "ttl-lock-only client-check idempotency-only fenced-highest-seen \

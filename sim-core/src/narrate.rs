@@ -992,6 +992,7 @@ pub fn claim_words(claim: crate::ClaimProcedure, lang: Lang) -> &'static str {
             "BEGIN; … FOR UPDATE; UPDATE …; <work>; COMMIT",
             "BEGIN; … FOR UPDATE; UPDATE …; <干活>; COMMIT",
         ),
+        C::Nowait => "BEGIN; SELECT … NOWAIT; UPDATE …; COMMIT",
     }
 }
 

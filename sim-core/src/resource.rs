@@ -70,7 +70,8 @@ pub fn claim_cost(claim: ClaimProcedure) -> u32 {
         ClaimProcedure::Atomic | ClaimProcedure::ReadThenUpdate => 0,
         ClaimProcedure::SelectForUpdate
         | ClaimProcedure::SkipLocked
-        | ClaimProcedure::HeldAcrossWork => 1,
+        | ClaimProcedure::HeldAcrossWork
+        | ClaimProcedure::Nowait => 1,
     }
 }
 
@@ -96,6 +97,10 @@ pub fn claim_cost_words(claim: ClaimProcedure, lang: Lang) -> &'static str {
         ClaimProcedure::HeldAcrossWork => lang.pick(
             "cost 1 in round trips, but the real cost is liveness: the row lock lasts as long as the work, and a takeover waits behind it while the holder pauses",
             "往返上的代价是 1，真正的代价却在活性：行锁和工作一样长，持有者停顿时，接管只能在锁后面等",
+        ),
+        ClaimProcedure::Nowait => lang.pick(
+            "cost 1: a short transaction, four round trips instead of one; a read that finds the row locked fails at once and rolls back, and the worker tries again later instead of waiting",
+            "代价 1：一个短事务，四次往返而不是一次；读到被锁住的行会立刻失败并回滚，Worker 过后再试，而不是等待",
         ),
     }
 }

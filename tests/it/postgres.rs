@@ -387,8 +387,9 @@ fn sqlite_replay_agrees_on_random_single_statement_scenarios() {
     random_agreement("sqlite", SQLITE_CASES, false);
 }
 
-/// Schedules the random explorer draws over each claim procedure's world,
-/// and every counterexample and blocked takeover the exhaustive explorer
+/// Schedules the random explorer draws over each claim procedure's world
+/// (and, for the transactional ones, a world where a lock holder may
+/// crash), and every counterexample and blocked takeover the exhaustive explorer
 /// finds in the classification's claim rows, replayed on PostgreSQL: the
 /// explorer's step function, the engine and the server agree at every
 /// step (issue 23: the differential runs explorer-drawn transactions too).
@@ -430,6 +431,27 @@ fn postgres_agrees_on_explorer_drawn_claim_procedures() {
             }
         }
     }
+    // Worlds where a lock holder may crash, drawn after the others so
+    // that their draws stay as they were.
+    for claim in ClaimProcedure::ALL
+        .into_iter()
+        .filter(|c| c.transactional())
+    {
+        let mut world = World::preset(Preset::ClientCheck, 3);
+        world.heartbeat = true;
+        world.allow_cancel = true;
+        world.design.claim = claim;
+        world.jobs = if claim.single_job() { 1 } else { 2 };
+        world.crashes = true;
+        let machine = Machine::new(world).unwrap();
+        for case in 0..12 {
+            let choices = strategy.new_tree(&mut runner).unwrap().current();
+            let (moves, _) = play_choices(&machine, &choices);
+            let id = format!("{}-crash-{case}", claim.name());
+            let played = schedule_scenario(&machine, &moves, &id, Text::both(&id));
+            drawn.push((id, played.scenario));
+        }
+    }
     for case in classification() {
         if case.world.design.claim == ClaimProcedure::Atomic {
             continue;
@@ -451,10 +473,12 @@ fn postgres_agrees_on_explorer_drawn_claim_procedures() {
         "select",
         "select_for_update",
         "select_skip_locked",
+        "select_nowait",
         "update_claim",
         "commit",
         "claim",
         "claim_next",
+        "crash",
     ] {
         assert!(
             used.contains(action),
@@ -464,6 +488,30 @@ fn postgres_agrees_on_explorer_drawn_claim_procedures() {
     assert!(
         drawn.iter().any(|(id, _)| id.ends_with("blocked takeover")),
         "a blocked takeover is replayed"
+    );
+    assert!(
+        drawn.iter().any(|(_, scenario)| {
+            sim_core::run(scenario)
+                .steps
+                .iter()
+                .any(|record| record.reason == Some(sim_core::Reason::LockNotAvailable))
+        }),
+        "a `NOWAIT` read that fails is replayed"
+    );
+    // A crash that rolled a claim back: its generation is granted again.
+    assert!(
+        drawn.iter().any(|(_, scenario)| {
+            let mut granted = std::collections::BTreeSet::new();
+            let trace = sim_core::run(scenario);
+            scenario
+                .steps
+                .iter()
+                .zip(&trace.steps)
+                .filter(|(step, _)| step.action == sim_core::Action::UpdateClaim)
+                .filter_map(|(_, record)| record.generation.map(|g| (record.job, g)))
+                .any(|claim| !granted.insert(claim))
+        }),
+        "a crash that rolls back a claim is replayed"
     );
     let mut report = String::new();
     let mut failures = 0;

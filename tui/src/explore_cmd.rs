@@ -45,6 +45,8 @@ pub(crate) struct ExploreOptions {
     pub(crate) restarted: bool,
     /// `--claim`: the claim procedure by name (sim-core checks it).
     pub(crate) claim: Option<String>,
+    /// `--crash`: a worker holding a row lock may crash.
+    pub(crate) crash: bool,
     pub(crate) out: Option<PathBuf>,
     pub(crate) json: bool,
     pub(crate) all_presets: bool,
@@ -174,6 +176,7 @@ fn settings_of(options: &ExploreOptions) -> Result<ExplorerSettings, ExploreErro
         heartbeat: options.heartbeat,
         restarted: options.restarted,
         claim: options.claim.clone(),
+        crash: options.crash,
     })
 }
 
@@ -383,6 +386,9 @@ fn describe_world(world: &World, lang: Lang) -> String {
             Lang::En => format!(" · claim {name}"),
             Lang::Zh => format!(" · 领取方式 {name}"),
         };
+    }
+    if world.crashes {
+        line += sim_core::explore::crashes_words(lang);
     }
     line
 }

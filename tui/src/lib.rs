@@ -221,10 +221,14 @@ struct ExploreArgs {
     #[arg(long)]
     restarted: bool,
     /// How the workers claim (default: the design's `claim`, else atomic):
-    /// atomic, read_then_update, select_for_update, skip_locked or
-    /// held_across_work.
+    /// atomic, read_then_update, select_for_update, skip_locked,
+    /// held_across_work or nowait.
     #[arg(long, value_name = "PROCEDURE")]
     claim: Option<String>,
+    /// Let the scheduler crash a worker whose open transaction holds a row
+    /// lock: the transaction rolls back and its lock is freed.
+    #[arg(long)]
+    crash: bool,
     /// Write the counterexample, if any, as a scenario file.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -237,7 +241,7 @@ struct ExploreArgs {
     #[arg(long, conflicts_with_all = [
         "design", "workers", "targets", "no_targets", "ttl", "seed", "cases", "exhaustive",
         "max_time", "max_claims", "max_steps", "max_in_flight", "max_delay", "jobs", "cancel",
-        "heartbeat", "restarted", "claim", "out",
+        "heartbeat", "restarted", "claim", "crash", "out",
     ])]
     all_presets: bool,
     /// Language of explanations: `en` or `zh` (default: from LANG).
@@ -316,6 +320,7 @@ pub fn main() -> ExitCode {
                 heartbeat: args.heartbeat,
                 restarted: args.restarted,
                 claim: args.claim,
+                crash: args.crash,
                 out: args.out,
                 json: args.json,
                 all_presets: args.all_presets,

@@ -65,6 +65,7 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
         | Op::Select
         | Op::SelectForUpdate
         | Op::SelectSkipLocked
+        | Op::SelectNowait
         | Op::UpdateClaim
         | Op::Commit => ("claim", "领取", None),
         Op::Check => ("check", "检查", None),

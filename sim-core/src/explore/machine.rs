@@ -63,7 +63,7 @@ const J_FENCE_GRANT: usize = 5;
 // workers' program counters (see `Machine::locked_by`).
 const J_COMMITTED_LEASE: usize = 6;
 // Fields of a worker: program counter, job, generation held (0 none), grant
-// number of its claim (its token's draw), done.
+// number of its claim (its token's draw), done (`DONE_*`).
 const W_PC: usize = 0;
 const W_JOB: usize = 1;
 const W_GEN: usize = 2;
@@ -75,6 +75,14 @@ const W_DONE: usize = 4;
 const T_HIGHEST: usize = 0;
 const T_REGISTERED: usize = 1;
 const T_APPLIED: usize = 2;
+
+/// `W_DONE`: the worker finished its program, gave up, or crashed.
+const DONE: u8 = 1;
+/// `W_DONE`: the worker crashed inside the transaction that claimed its
+/// job, which rolled back: the generation it keeps (for its requests still
+/// in flight, as the engine keeps it) was never granted, and the next claim
+/// is granted that number again.
+const DONE_ROLLED_BACK: u8 = 2;
 
 const NO_LEASE: u8 = 0x80;
 const STATE_READY: u8 = 0;
@@ -148,6 +156,9 @@ pub enum Move {
     /// The network delivers the request in this slot of the requests in
     /// flight (worlds with delays).
     Deliver(u8),
+    /// The worker crashes (worlds with crashes): its open transaction
+    /// rolls back, releasing its row lock, and it takes no more steps.
+    Crash(u8),
 }
 
 impl Move {
@@ -158,6 +169,7 @@ impl Move {
             Move::Tick => 0x40,
             Move::Cancel(job) => 0x80 | job,
             Move::Deliver(slot) => 0x20 | slot,
+            Move::Crash(worker) => 0x10 | worker,
         }
     }
 
@@ -166,6 +178,7 @@ impl Move {
             0x40 => Move::Tick,
             c if c & 0x80 != 0 => Move::Cancel(c & 0x7f),
             c if c & 0x20 != 0 => Move::Deliver(c & 0x1f),
+            c if c & 0x10 != 0 => Move::Crash(c & 0x0f),
             c => Move::Worker(c),
         }
     }
@@ -499,6 +512,16 @@ impl Machine {
                 }
             }
         }
+        if self.world.crashes && self.locking {
+            // A crash that releases no lock is a pause that never ends,
+            // which the scheduler makes already: only a lock holder's crash
+            // is a move of its own.
+            for worker in 0..self.workers() {
+                if self.locked_by(state, worker).is_some() {
+                    moves.push(Move::Crash(worker));
+                }
+            }
+        }
     }
 
     /// The workers' moves under a claim procedure other than `atomic`: a
@@ -651,10 +674,7 @@ impl Machine {
                 state: STATE_READY,
             };
         }
-        let before = (0..self.workers()).find(|&worker| {
-            self.worker(state, worker, W_JOB) == job
-                && self.worker(state, worker, W_GEN) == previous
-        });
+        let before = self.holder_of(state, job, previous);
         let fence = match self.world.design.token {
             TokenKind::Random => before
                 .and_then(|worker| self.plain_token(self.worker(state, worker, W_GRANT)))
@@ -669,6 +689,16 @@ impl Machine {
             lease,
             state: STATE_RUNNING,
         }
+    }
+
+    /// The worker granted `generation` of `job`: not one whose claim of
+    /// that number was rolled back when it crashed.
+    fn holder_of(&self, state: &State, job: u8, generation: u8) -> Option<u8> {
+        (0..self.workers()).find(|&worker| {
+            self.worker(state, worker, W_JOB) == job
+                && self.worker(state, worker, W_GEN) == generation
+                && self.worker(state, worker, W_DONE) != DONE_ROLLED_BACK
+        })
     }
 
     /// Whether `worker` reads `job` as claimable: open, its lease over.
@@ -691,7 +721,7 @@ impl Machine {
         if self.in_transaction(state, worker) {
             self.set_worker(state, worker, W_PC, self.commit_at);
         } else {
-            self.set_worker(state, worker, W_DONE, 1);
+            self.set_worker(state, worker, W_DONE, DONE);
         }
     }
 
@@ -734,7 +764,42 @@ impl Machine {
                 }
                 None => MoveResult::NOTHING,
             },
+            Move::Crash(worker) => {
+                self.crash(state, worker);
+                MoveResult::NOTHING
+            }
         }
+    }
+
+    /// A crash: the database rolls back the worker's open transaction —
+    /// a claim made in it never happened: the row goes back to its last
+    /// committed version, and no generation was granted — and frees its
+    /// lock; the worker takes no more steps. Its requests in flight still
+    /// travel, and what it registered at targets stays (remote state is
+    /// no part of the transaction).
+    fn crash(&self, state: &mut State, worker: u8) {
+        let generation = self.worker(state, worker, W_GEN);
+        if !self.in_transaction(state, worker) || generation == 0 {
+            self.set_worker(state, worker, W_DONE, DONE);
+            return;
+        }
+        let job = self.worker(state, worker, W_JOB);
+        let committed = self.committed_row(state, job, worker);
+        let previous = generation - 1;
+        let fence_grant = self
+            .holder_of(state, job, previous)
+            .filter(|_| previous != 0)
+            .map_or(0, |holder| self.worker(state, holder, W_GRANT));
+        let committed_lease = self.job(state, job, J_COMMITTED_LEASE);
+        self.set_job(state, job, J_OWNER, committed.owner);
+        self.set_job(state, job, J_LEASE, committed_lease);
+        self.set_job(state, job, J_GENS, previous);
+        self.set_job(state, job, J_STATE, committed.state);
+        // The row was open when the claim read it: no terminal fact yet.
+        self.set_job(state, job, J_TERMINAL, 0);
+        self.set_job(state, job, J_FENCE_GRANT, fence_grant);
+        self.set_job(state, job, J_COMMITTED_LEASE, 0);
+        self.set_worker(state, worker, W_DONE, DONE_ROLLED_BACK);
     }
 
     /// A cancel under `cancel_epoch`: its epoch (one above the job's fence)
@@ -879,7 +944,7 @@ impl Machine {
                     ..MoveResult::NOTHING
                 }
             }
-            Op::Select | Op::SelectForUpdate | Op::SelectSkipLocked => {
+            Op::Select | Op::SelectForUpdate | Op::SelectSkipLocked | Op::SelectNowait => {
                 self.claim_read(state, worker, op)
             }
             Op::UpdateClaim => {
@@ -978,7 +1043,7 @@ impl Machine {
         let pc = self.worker(state, worker, W_PC);
         self.set_worker(state, worker, W_PC, pc.saturating_add(1));
         if usize::from(pc) + 1 >= self.program.len() {
-            self.set_worker(state, worker, W_DONE, 1);
+            self.set_worker(state, worker, W_DONE, DONE);
         }
     }
 
@@ -995,7 +1060,7 @@ impl Machine {
         });
         let Some(job) = claimable else {
             if self.all_ended(state) {
-                self.set_worker(state, worker, W_DONE, 1);
+                self.set_worker(state, worker, W_DONE, DONE);
             }
             return MoveResult::NOTHING;
         };
@@ -1019,6 +1084,18 @@ impl Machine {
                     .is_none_or(|holder| holder == worker)
                     && self.claimable_for(state, worker, job)
             }),
+            Op::SelectNowait => {
+                let job = self.worker(state, worker, W_JOB);
+                if self.lock_holder(state, job).is_some() {
+                    // Another transaction holds the row (the worker holds
+                    // none before its read): `lock_not_available`, and the
+                    // transaction, which holds nothing yet, rolls back. The
+                    // worker starts its claim over.
+                    self.set_worker(state, worker, W_PC, 0);
+                    return MoveResult::NOTHING;
+                }
+                self.claimable_for(state, worker, job).then_some(job)
+            }
             _ => {
                 let job = self.worker(state, worker, W_JOB);
                 self.claimable_for(state, worker, job).then_some(job)
@@ -1030,11 +1107,12 @@ impl Machine {
         } else if op != Op::Select {
             self.set_worker(state, worker, W_PC, self.commit_at);
         } else if self.all_ended(state) {
-            self.set_worker(state, worker, W_DONE, 1);
+            self.set_worker(state, worker, W_DONE, DONE);
         }
         MoveResult {
             // The engine's `ok`: a row was locked.
-            applied: op == Op::SelectForUpdate || (op == Op::SelectSkipLocked && found.is_some()),
+            applied: matches!(op, Op::SelectForUpdate | Op::SelectNowait)
+                || (op == Op::SelectSkipLocked && found.is_some()),
             ..MoveResult::NOTHING
         }
     }
@@ -1049,7 +1127,7 @@ impl Machine {
             self.set_job(state, job, J_COMMITTED_LEASE, 0);
             self.advance(state, worker);
         } else if self.all_ended(state) {
-            self.set_worker(state, worker, W_DONE, 1);
+            self.set_worker(state, worker, W_DONE, DONE);
         } else {
             self.set_worker(state, worker, W_PC, 0);
         }
@@ -1234,11 +1312,7 @@ impl Machine {
     pub(crate) fn before(&self, state: &State, worker: u8, target: Option<u8>) -> Before {
         let job = self.worker(state, worker, W_JOB);
         let newest = self.job(state, job, J_GENS);
-        let newest_holder = (0..self.workers()).find(|&w| {
-            self.worker(state, w, W_JOB) == job
-                && self.worker(state, w, W_GEN) == newest
-                && newest != 0
-        });
+        let newest_holder = self.holder_of(state, job, newest).filter(|_| newest != 0);
         Before {
             generation: self.worker(state, worker, W_GEN),
             newest_generation: newest,

@@ -28,8 +28,8 @@ pub use machine::{Blocked, Machine, Move, MoveResult, State};
 pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
 pub use screen::{
     Allowed, ChoiceWords, ExplorerForm, FieldInput, FormField, FormKey, FoundView, ProgressView,
-    ReportView, SHRINK_LINES, SettingRow, ShrinkLine, ShrinkView, Tone, bounds_words, form_fields,
-    world_words,
+    ReportView, SHRINK_LINES, SettingRow, ShrinkLine, ShrinkView, Tone, bounds_words,
+    crashes_words, form_fields, world_words,
 };
 pub use settings::{DESIGN_WHEN_UNSET, DesignChoice, Exploration, ExplorerSettings, SettingsError};
 pub use world::{
@@ -475,6 +475,12 @@ pub fn schedule_scenario(machine: &Machine, moves: &[Move], id: &str, title: Tex
                 scenario.steps.push(step);
                 results.push(machine.apply(&mut state, chosen));
             }
+            Move::Crash(worker) => {
+                scenario
+                    .steps
+                    .push(Step::new(at, Some(u16::from(worker)), Action::Crash));
+                results.push(machine.apply(&mut state, chosen));
+            }
         }
     }
     Played { scenario, results }
@@ -639,6 +645,13 @@ pub fn move_label(world: &World, chosen: Move) -> String {
         Move::Tick => "tick".to_owned(),
         Move::Cancel(job) => format!("cancel {}", world.job_id(job)),
         Move::Deliver(slot) => format!("deliver #{slot}"),
+        Move::Crash(worker) => format!(
+            "crash {}",
+            world
+                .workers
+                .get(usize::from(worker))
+                .map_or("?", |w| w.id.as_str())
+        ),
     }
 }
 
@@ -662,6 +675,7 @@ impl Report {
             heartbeat: world.heartbeat,
             stop_on_renew_failure: world.stop_on_renew_failure,
             claim: world.design.claim.name(),
+            crash: world.crashes,
         }
     }
 
@@ -770,6 +784,8 @@ pub struct BoundsJson<'r> {
     pub stop_on_renew_failure: bool,
     /// How the workers claim: the design's claim procedure.
     pub claim: &'static str,
+    /// Whether the scheduler may crash a worker holding a row lock.
+    pub crash: bool,
 }
 
 /// A takeover that waited on a held row lock: the schedule up to the wait

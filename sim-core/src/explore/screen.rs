@@ -697,7 +697,18 @@ pub fn world_words(world: &World, lang: Lang) -> String {
     if world.heartbeat {
         out += lang.pick(" · heartbeat renews", " · 心跳续约");
     }
+    if world.crashes {
+        out += crashes_words(lang);
+    }
     out
+}
+
+/// A world whose workers may crash, as a world's line adds it.
+pub fn crashes_words(lang: Lang) -> &'static str {
+    lang.pick(
+        " · a worker holding a lock may crash",
+        " · 持有锁的 Worker 可能崩溃",
+    )
 }
 
 /// A world's bounds and the method, in a line.

@@ -64,6 +64,8 @@ pub struct ExplorerSettings {
     pub restarted: bool,
     /// How the workers claim, by name: `None` is the design's own `claim`.
     pub claim: Option<String>,
+    /// The scheduler may crash a worker holding a row lock.
+    pub crash: bool,
 }
 
 /// A search, ready to run.
@@ -320,6 +322,7 @@ impl ExplorerSettings {
             heartbeat: flag("heartbeat")?,
             restarted: flag("restarted")?,
             claim,
+            crash: flag("crash")?,
         })
     }
 
@@ -370,6 +373,7 @@ impl ExplorerSettings {
         options.allow_cancel = self.cancel;
         options.heartbeat = self.heartbeat;
         options.restarted = self.restarted;
+        options.crashes = self.crash;
         options.bounds = Bounds {
             max_time: narrow("max_time", self.max_time, offer.max_time)?,
             max_claims: narrow("max_claims", self.max_claims, offer.max_claims)?,

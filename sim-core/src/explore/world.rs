@@ -100,6 +100,10 @@ pub struct World {
     /// A bit per target whose effects the design sends to reconciliation:
     /// a violation there is expected, so the explorers do not count it.
     pub reconciled: u8,
+    /// The scheduler may crash a worker whose open transaction holds a row
+    /// lock: the transaction rolls back and the worker takes no more steps
+    /// (docs/explorers.md, "Crashes").
+    pub crashes: bool,
 }
 
 /// Something wrong with a world: a bound the compact state relies on.
@@ -125,7 +129,8 @@ pub enum WorldError {
     WorkerIds,
     UnknownOwner,
     /// A claim procedure that reads one named row (`read_then_update`,
-    /// `select_for_update`, `held_across_work`) in a world of several jobs.
+    /// `select_for_update`, `held_across_work`, `nowait`) in a world of
+    /// several jobs.
     ClaimJobs,
 }
 
@@ -176,8 +181,8 @@ impl WorldError {
             (E::WorkerIds, Lang::Zh) => "Worker 的名字必须互不相同，且不能是 `db`".to_owned(),
             (E::UnknownOwner, Lang::En) => "a worker names an unknown owner".to_owned(),
             (E::UnknownOwner, Lang::Zh) => "有 Worker 指定了未知的 owner".to_owned(),
-            (E::ClaimJobs, Lang::En) => "the claim procedures `read_then_update`, `select_for_update` and `held_across_work` read one named row: explore them with 1 job (several jobs: `atomic` or `skip_locked`)".to_owned(),
-            (E::ClaimJobs, Lang::Zh) => "领取方式 `read_then_update`、`select_for_update` 和 `held_across_work` 只读一行指定的任务：请用 1 个任务探索（多个任务请用 `atomic` 或 `skip_locked`）".to_owned(),
+            (E::ClaimJobs, Lang::En) => "the claim procedures `read_then_update`, `select_for_update`, `held_across_work` and `nowait` read one named row: explore them with 1 job (several jobs: `atomic` or `skip_locked`)".to_owned(),
+            (E::ClaimJobs, Lang::Zh) => "领取方式 `read_then_update`、`select_for_update`、`held_across_work` 和 `nowait` 只读一行指定的任务：请用 1 个任务探索（多个任务请用 `atomic` 或 `skip_locked`）".to_owned(),
         }
     }
 }
@@ -213,6 +218,9 @@ pub enum Op {
     Select,
     SelectForUpdate,
     SelectSkipLocked,
+    /// `SELECT … FOR UPDATE NOWAIT`: fails at once on a row another
+    /// transaction holds, and the transaction rolls back.
+    SelectNowait,
     /// The unconditional claim of the row the worker's read saw claimable.
     UpdateClaim,
     Commit,
@@ -224,7 +232,7 @@ impl Op {
     pub fn is_claim_read(self) -> bool {
         matches!(
             self,
-            Op::Claim | Op::Select | Op::SelectForUpdate | Op::SelectSkipLocked
+            Op::Claim | Op::Select | Op::SelectForUpdate | Op::SelectSkipLocked | Op::SelectNowait
         )
     }
 }
@@ -259,6 +267,7 @@ impl World {
             seed: 0,
             bounds: Bounds::default(),
             reconciled: 0,
+            crashes: false,
         }
     }
 
@@ -326,6 +335,9 @@ impl World {
             seed: scenario.seed,
             bounds,
             reconciled: 0,
+            // Hand-written crashes say nothing about where a generated
+            // worker may crash: a scenario's world has none.
+            crashes: false,
         };
         world.validate()?;
         Ok(world)
@@ -408,6 +420,9 @@ impl World {
                 vec![Op::Begin, Op::SelectSkipLocked, Op::UpdateClaim, Op::Commit]
             }
             ClaimProcedure::HeldAcrossWork => vec![Op::Begin, Op::SelectForUpdate, Op::UpdateClaim],
+            ClaimProcedure::Nowait => {
+                vec![Op::Begin, Op::SelectNowait, Op::UpdateClaim, Op::Commit]
+            }
         };
         for target in 0..self.targets.len() {
             if self.heartbeat {
@@ -480,6 +495,7 @@ impl World {
             Op::Select => Action::Select,
             Op::SelectForUpdate => Action::SelectForUpdate,
             Op::SelectSkipLocked => Action::SelectSkipLocked,
+            Op::SelectNowait => Action::SelectNowait,
             Op::UpdateClaim => Action::UpdateClaim,
             Op::Commit => Action::Commit,
         };
@@ -687,7 +703,8 @@ fn delayed_cases() -> Vec<Case> {
 /// design that trusts the lease alone (`ttl-lock-only`, two unprotected
 /// targets). Where no pause outlasts a lease (time ≤ 2 < TTL 3), every
 /// procedure that makes the claim exclusive is safe and only
-/// `read_then_update` is not: it takes over a live lease. Holding the claim
+/// `read_then_update` is not: it takes over a live lease (`nowait` is
+/// safe too: a read that finds the row locked fails and starts over). Holding the claim
 /// transaction across the work is safe even where leases run out, because
 /// the lock outlives the lease: the takeover waits.
 fn claim_cases() -> Vec<Case> {
@@ -714,6 +731,12 @@ fn claim_cases() -> Vec<Case> {
             "ttl-lock-only，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
         )
     };
+    let three_workers = || {
+        note(
+            "ttl-lock-only, 3 workers, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+            "ttl-lock-only，3 个 Worker，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
+        )
+    };
     let mut held = World::preset(Preset::TtlLockOnly, 2);
     held.design.claim = ClaimProcedure::HeldAcrossWork;
     held.design_source = DesignSource::Table;
@@ -731,10 +754,7 @@ fn claim_cases() -> Vec<Case> {
         claim_case(
             ClaimProcedure::SelectForUpdate,
             within_lease(ClaimProcedure::SelectForUpdate, 3, 1),
-            note(
-                "ttl-lock-only, 3 workers, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
-                "ttl-lock-only，3 个 Worker，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
-            ),
+            three_workers(),
         ),
         claim_case(
             ClaimProcedure::SkipLocked,
@@ -743,6 +763,11 @@ fn claim_cases() -> Vec<Case> {
                 "ttl-lock-only, 3 workers, 2 jobs, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
                 "ttl-lock-only，3 个 Worker，2 个任务，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
             ),
+        ),
+        claim_case(
+            ClaimProcedure::Nowait,
+            within_lease(ClaimProcedure::Nowait, 3, 1),
+            three_workers(),
         ),
         claim_case(
             ClaimProcedure::HeldAcrossWork,
@@ -770,6 +795,8 @@ pub struct WorldOptions {
     pub heartbeat: bool,
     /// The last worker is a restarted incarnation of the first.
     pub restarted: bool,
+    /// The scheduler may crash a worker holding a row lock.
+    pub crashes: bool,
     pub seed: u64,
     pub bounds: Bounds,
 }
@@ -787,6 +814,7 @@ impl WorldOptions {
             allow_cancel: false,
             heartbeat: false,
             restarted: false,
+            crashes: false,
             seed: 0,
             bounds: Bounds::default(),
         }
@@ -804,6 +832,7 @@ impl WorldOptions {
         world.jobs = self.jobs;
         world.allow_cancel = self.allow_cancel;
         world.heartbeat = self.heartbeat;
+        world.crashes = self.crashes;
         world.seed = self.seed;
         world.bounds = self.bounds;
         if let Some(targets) = &self.targets {

@@ -55,7 +55,7 @@ fn assert_replays(report: &Report) {
 /// (design, world note, shortest counterexample length) for every case the
 /// article says is unsafe; `None` for the ones it says are safe, with their
 /// exact distinct-state count.
-const TABLE: [(&str, &str, Result<usize, u64>); 21] = [
+const TABLE: [(&str, &str, Result<usize, u64>); 22] = [
     ("ttl-lock-only", "two targets", Ok(6)),
     ("client-check", "two targets", Ok(7)),
     ("idempotency-only", "two targets", Ok(6)),
@@ -115,6 +115,11 @@ const TABLE: [(&str, &str, Result<usize, u64>); 21] = [
         "claim: skip_locked",
         "ttl-lock-only, 3 workers, 2 jobs, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
         Err(10_674),
+    ),
+    (
+        "claim: nowait",
+        "ttl-lock-only, 3 workers, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
+        Err(834),
     ),
     (
         "claim: held_across_work",
@@ -509,6 +514,7 @@ fn procedure_worlds() -> Vec<World> {
             world.bounds = world.bounds.with_delays();
             world
         }));
+        let first = worlds.len();
         worlds.push(with({
             let mut world = World::preset(Preset::TtlLockOnly, 4);
             world.ttl = 2;
@@ -516,8 +522,212 @@ fn procedure_worlds() -> Vec<World> {
             world.bounds.max_claims = 5;
             world
         }));
+        if claim.transactional() {
+            // The same worlds where a lock holder may crash: its claim and
+            // (held across the work) its renews and finish roll back.
+            let crashing: Vec<World> = worlds[first - 4..]
+                .iter()
+                .cloned()
+                .map(|mut world| {
+                    world.crashes = true;
+                    world
+                })
+                .collect();
+            worlds.extend(crashing);
+        }
     }
     worlds
+}
+
+/// Plays `moves` in `machine`, each of which must be offered, and returns
+/// the state reached.
+#[track_caller]
+fn play_offered(machine: &Machine, moves: &[Move]) -> sim_core::explore::State {
+    let mut state = machine.initial();
+    let mut enabled = Vec::new();
+    for &chosen in moves {
+        machine.moves(&state, &mut enabled);
+        assert!(
+            enabled.contains(&chosen),
+            "{chosen:?} not offered: {enabled:?}"
+        );
+        machine.apply(&mut state, chosen);
+    }
+    state
+}
+
+/// A crash, unlike a pause, ends the takeover a held lock blocks: the
+/// holder's transaction rolls back, so its claim never happened, and the
+/// waiting worker claims the same generation again. The engine agrees step
+/// by step, and no step of the schedule waits there.
+#[test]
+fn a_crash_rolls_back_the_holders_claim_and_lets_the_takeover_through() {
+    let mut world = World::preset(Preset::TtlLockOnly, 2);
+    world.design.claim = ClaimProcedure::HeldAcrossWork;
+    world.targets.truncate(1);
+    world.crashes = true;
+    let machine = Machine::new(world.clone()).unwrap();
+    let (a, b) = (Move::Worker(0), Move::Worker(1));
+    // A: begin, select_for_update, update_claim, write (its claim not
+    // committed); B: begin; three ticks: A's lease has ended.
+    let held = [a, a, a, a, b, Move::Tick, Move::Tick, Move::Tick];
+    let state = play_offered(&machine, &held);
+    let mut enabled = Vec::new();
+    machine.moves(&state, &mut enabled);
+    assert!(!enabled.contains(&b), "B's claim waits for A's lock");
+    assert!(machine.blocked_takeover(&state).is_some());
+    assert!(enabled.contains(&Move::Crash(0)));
+    assert!(!enabled.contains(&Move::Crash(1)), "B holds no lock");
+    let mut moves = held.to_vec();
+    moves.extend([Move::Crash(0), b, b, b]);
+    let state = play_offered(&machine, &moves);
+    assert!(machine.blocked_takeover(&state).is_none());
+    assert!(machine.worker_done(&state, 0));
+    let played = schedule_scenario(&machine, &moves, "crash", Text::both("crash"));
+    let actions: Vec<&str> = played
+        .scenario
+        .steps
+        .iter()
+        .map(|s| s.action.name())
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "begin",
+            "select_for_update",
+            "update_claim",
+            "write",
+            "begin",
+            "crash",
+            "select_for_update",
+            "update_claim",
+            "write"
+        ]
+    );
+    let trace = run(&played.scenario);
+    for (result, record) in played.results.iter().zip(&trace.steps) {
+        assert_eq!(result.applied, record.outcome == Outcome::Ok, "{record:?}");
+        assert_ne!(record.outcome, Outcome::Waiting);
+    }
+    // A's claim was rolled back: B's is generation 1 again, and B's write
+    // is no violation.
+    assert_eq!(trace.steps[2].generation, Some(1));
+    assert_eq!(trace.steps[7].generation, Some(1));
+    assert!(trace.violations.is_empty(), "{:?}", trace.violations);
+    // Without crashes the scheduler has no such move.
+    world.crashes = false;
+    let machine = Machine::new(world).unwrap();
+    let state = play_offered(&machine, &held);
+    machine.moves(&state, &mut enabled);
+    assert!(!enabled.iter().any(|m| matches!(m, Move::Crash(_))));
+}
+
+/// `nowait`: a read that finds the row locked fails at once
+/// (`lock_not_available`), its transaction rolls back, and the worker
+/// starts its claim over with `begin`; once the lock is free its read
+/// locks the row as `select_for_update` would.
+#[test]
+fn a_nowait_read_on_a_locked_row_fails_and_starts_over() {
+    let mut world = World::preset(Preset::TtlLockOnly, 2);
+    world.design.claim = ClaimProcedure::Nowait;
+    let machine = Machine::new(world).unwrap();
+    assert_eq!(
+        machine.program()[..4],
+        [
+            sim_core::explore::Op::Begin,
+            sim_core::explore::Op::SelectNowait,
+            sim_core::explore::Op::UpdateClaim,
+            sim_core::explore::Op::Commit
+        ]
+    );
+    let (a, b) = (Move::Worker(0), Move::Worker(1));
+    // A: begin, select_nowait (locks); B: begin, select_nowait (fails),
+    // begin again; A: update_claim, commit; B: select_nowait (the row is
+    // A's now: not claimable), commit.
+    let moves = [a, a, b, b, b, a, a, b, b];
+    let state = play_offered(&machine, &moves);
+    assert_eq!(
+        machine.next_op(&state, 1),
+        Some(sim_core::explore::Op::Begin)
+    );
+    let played = schedule_scenario(&machine, &moves, "nowait", Text::both("nowait"));
+    let trace = run(&played.scenario);
+    let failed = &trace.steps[3];
+    assert_eq!(failed.outcome, Outcome::Rejected);
+    assert_eq!(failed.reason, Some(sim_core::Reason::LockNotAvailable));
+    assert_eq!(trace.steps[4].outcome, Outcome::Ok, "B begins again");
+    for (result, record) in played.results.iter().zip(&trace.steps) {
+        assert_eq!(result.applied, record.outcome == Outcome::Ok, "{record:?}");
+    }
+    assert_eq!(trace.steps[7].reason, Some(sim_core::Reason::NotClaimable));
+}
+
+/// Worlds where a lock holder may crash: the short-lease claim rows stay
+/// safe (a rolled-back claim did no work), a held transaction's blocked
+/// takeover is still found (a pause is not a crash), and every
+/// counterexample a crashing world yields, by either explorer, replays
+/// through the engine.
+#[test]
+fn crashing_worlds_keep_their_verdicts_and_their_counterexamples_replay() {
+    let expected = [
+        ("claim: select_for_update", 3285u64),
+        ("claim: skip_locked", 37_827),
+        // The same states as `select_for_update`: a read that fails and
+        // starts over returns to the state before its `begin`.
+        ("claim: nowait", 3285),
+        ("claim: held_across_work", 7761),
+    ];
+    for (name, states) in expected {
+        let mut world = classification()
+            .into_iter()
+            .find(|c| c.name == name)
+            .unwrap()
+            .world;
+        world.crashes = true;
+        let report = exhaustive(&world);
+        assert_eq!(report.verdict, Verdict::Safe, "{name}");
+        assert!(report.exhausted, "{name}");
+        assert_eq!(report.stats.states, states, "{name}: distinct states");
+        assert_eq!(
+            report.blocked_takeover.is_some(),
+            world.design.claim == ClaimProcedure::HeldAcrossWork,
+            "{name}"
+        );
+        assert_eq!(
+            report.to_json(0, sim_core::Lang::En)["bounds"]["crash"],
+            true
+        );
+    }
+    // With leases that run out, the lease alone protects nothing (but for
+    // the lock held across the work): each procedure's counterexample
+    // replays, with crashes in its world.
+    for claim in ClaimProcedure::ALL
+        .into_iter()
+        .filter(|c| c.transactional())
+    {
+        let mut world = World::preset(Preset::TtlLockOnly, 3);
+        world.design.claim = claim;
+        world.design_source = sim_core::DesignSource::Table;
+        world.crashes = true;
+        world.jobs = if claim.single_job() { 1 } else { 2 };
+        for method in [
+            Method::Exhaustive,
+            Method::Random {
+                seed: 3,
+                cases: 256,
+            },
+        ] {
+            let report = explore(&world, method, &mut RunToEnd).unwrap();
+            if claim == ClaimProcedure::HeldAcrossWork {
+                // The lock outlives every lease, and a crash rolls the
+                // holder's claim back: no one ever works beside it.
+                assert_eq!(report.verdict, Verdict::Safe, "{method:?}");
+                continue;
+            }
+            assert_eq!(report.verdict, Verdict::Unsafe, "{claim:?} {method:?}");
+            assert_replays(&report);
+        }
+    }
 }
 
 /// Each claim procedure's verdict in its classification world, by the

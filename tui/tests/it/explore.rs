@@ -377,6 +377,7 @@ fn all_presets_refuses_the_options_it_would_ignore() {
         &["--no-targets"],
         &["--exhaustive"],
         &["--cancel"],
+        &["--crash"],
         &["--seed", "7"],
         &["--out", "cex.toml"],
     ] {
@@ -479,8 +480,36 @@ fn the_claim_procedure_is_a_choice_the_explorers_attack() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("claim = \"read_then_update\""), "{text}");
 
+    // `nowait` where a lock holder may crash: the lease alone still
+    // protects nothing once it runs out, and the counterexample replays.
+    assert!(help.contains("--crash"), "{help}");
+    let crash_path = dir.path().join("crash.toml");
+    let crash_text = crash_path.display().to_string();
+    let crashing = json_of(&[
+        "explore",
+        "--design",
+        "ttl-lock-only",
+        "--claim",
+        "nowait",
+        "--crash",
+        "--exhaustive",
+        "--json",
+        "--out",
+        &crash_text,
+    ]);
+    assert_eq!(crashing["verdict"], "unsafe");
+    assert_eq!(crashing["bounds"]["claim"], "nowait");
+    assert_eq!(crashing["bounds"]["crash"], true);
+    let replay = json_of(&["run", &crash_text, "--json"]);
+    assert!(
+        replay["violations"]
+            .as_array()
+            .is_some_and(|found| !found.is_empty()),
+        "{replay}"
+    );
     let atomic = json_of(&["explore", "--exhaustive", "--json"]);
     assert_eq!(atomic["bounds"]["claim"], "atomic");
+    assert_eq!(atomic["bounds"]["crash"], false);
     let held = json_of(&[
         "explore",
         "--claim",
