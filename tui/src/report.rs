@@ -247,7 +247,10 @@ fn render_heading(scenario: &Scenario, style: Style, lang: Lang) -> String {
     let targets: Vec<String> = scenario
         .targets
         .iter()
-        .map(|t| format!("{} ({})", t.id, t.protect.name()))
+        .map(|t| {
+            let batch = if t.check_batch { ", check_batch" } else { "" };
+            format!("{} ({}{batch})", t.id, t.protect.name())
+        })
         .collect();
     let workers: Vec<&str> = scenario.workers.iter().map(|w| w.id.as_str()).collect();
     let (design, ttl) = (design_label(&scenario.design, lang), scenario.ttl);
