@@ -183,6 +183,16 @@ impl TargetRuntime {
         }
     }
 
+    /// `check_batch`: whether a write carrying `token` and batch `batch`
+    /// is not above the highest (token, batch) pair applied here (C18).
+    /// A write without a token sorts below every token, as SQL's `NULL`
+    /// fails `fence < :f`.
+    fn batch_is_stale(&self, token: Option<u64>, batch: u32) -> bool {
+        self.state
+            .progress
+            .is_some_and(|highest| (token, batch) <= highest)
+    }
+
     /// `versioned`: a write is only a draft until the worker's finish
     /// switches to its latest one.
     fn keep_draft(&mut self, index: u32, worker: WorkerIdx, value_text: &str) -> WriteVerdict {
@@ -1011,12 +1021,16 @@ impl<'s> Engine<'s> {
         let Some(request) = step.request else {
             // Check and effect in one instant. A draft changes no protected
             // state: the oracle only notes whether it was stale.
+            let generation = holding.map_or(0, |h| h.generation);
             let judgement = if protect == Protect::Versioned {
-                let generation = holding.map_or(0, |h| h.generation);
                 self.oracle.judge_harmless(index, job, generation);
                 None
             } else {
-                Some(self.judge(index, worker, job))
+                let judgement = self
+                    .oracle
+                    .judge_write(index, job, generation, target, step.batch);
+                self.record(index).newest_generation = Some(judgement.newest);
+                Some(judgement)
             };
             self.annotate_holding(index, worker, job, at);
             let gateway_failed = matches!(protect, Protect::Gateway | Protect::SendingGateway)
@@ -1098,7 +1112,9 @@ impl<'s> Engine<'s> {
             self.oracle.judge_harmless(index, job, request.generation);
             None
         } else {
-            let judgement = self.oracle.judge(index, job, request.generation);
+            let judgement =
+                self.oracle
+                    .judge_write(index, job, request.generation, target, sent.batch);
             self.record(index).newest_generation = Some(judgement.newest);
             Some(judgement)
         };
@@ -1163,8 +1179,17 @@ impl<'s> Engine<'s> {
         let Some(runtime) = self.targets.get_mut(usize::from(target)) else {
             return;
         };
+        // The batch check sits behind the target's protection (its refusal
+        // is said first) but is decided before an idempotency key is used
+        // up, so a refused batch can still be sent again.
+        let batch = sent
+            .batch
+            .filter(|_| spec.check_batch && protect != Protect::Versioned);
+        let stale_batch = batch.is_some_and(|batch| runtime.batch_is_stale(token, batch));
         let (outcome, reason, failed) = match protect {
             Protect::None => (Outcome::Ok, None, None),
+            // Refused below: the key is not consulted, so not used up.
+            Protect::IdempotencyKey if stale_batch => (Outcome::Ok, None, None),
             Protect::IdempotencyKey => runtime.admit_once(op_key),
             Protect::HighestToken => runtime.admit_highest(token),
             Protect::RegisteredToken => runtime.admit_registered(token),
@@ -1174,7 +1199,15 @@ impl<'s> Engine<'s> {
             },
             Protect::Versioned => runtime.keep_draft(index, worker, &value_text),
         };
+        let (outcome, reason) = if outcome == Outcome::Ok && stale_batch {
+            (Outcome::Rejected, Some(Reason::StaleBatch))
+        } else {
+            (outcome, reason)
+        };
         if outcome == Outcome::Ok && protect != Protect::Versioned {
+            if let Some(batch) = batch {
+                runtime.state.progress = Some((token, batch));
+            }
             runtime.state.value = Some((value_text, index));
             if let Some(judgement) = judgement {
                 self.oracle.effect(index, judgement);

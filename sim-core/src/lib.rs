@@ -51,8 +51,9 @@ pub use resource::{
 };
 pub use reveal::Reveal;
 pub use scenario::{
-    Action, DesignSource, JobIdx, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx, Scenario,
-    ScenarioError, Step, StepProblem, Target, TargetIdx, Text, ValueRef, Worker, WorkerIdx,
+    Action, DesignSource, JobIdx, MAX_BATCH, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, OwnerIdx,
+    Scenario, ScenarioError, Step, StepProblem, Target, TargetIdx, Text, ValueRef, Worker,
+    WorkerIdx,
 };
 pub use trace::{
     JobState, Outcome, Reason, Row, StepTrace, TargetState, Trace, Violation, ViolationKind,
@@ -64,7 +65,9 @@ pub use write::{scenario_json, scenario_to_json, scenario_to_toml};
 /// scenario file as JSON ([`scenario_json`]). Field names are the keys of
 /// docs/scenario-format.md.
 pub mod json {
-    pub use crate::trace::{DraftJson, JobJson, RunJson, StepJson, TargetJson, ViolationJson};
+    pub use crate::trace::{
+        DraftJson, JobJson, ProgressJson, RunJson, StepJson, TargetJson, ViolationJson,
+    };
     pub use crate::write::{
         DesignJson, DesignTableJson, ScenarioJson, StepFileJson, TargetFileJson, TextJson,
         WorkerJson,

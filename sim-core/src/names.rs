@@ -85,9 +85,9 @@ mod tests {
             Outcome => "ok rejected duplicate noop waiting",
             Reason => "lease_held terminal none_available claimable not_claimable blocked \
                        crashed deadlock lock_not_available already_in_transaction no_transaction \
-                       stale_token not_registered not_higher draft sent not_sent",
+                       stale_token stale_batch not_registered not_higher draft sent not_sent",
             JobState => "ready running done cancelled failed",
-            ViolationKind => "stale after_terminal",
+            ViolationKind => "stale after_terminal stale_batch",
             Verdict => "safe unsafe cancelled incomplete",
             Knob => "commit_checks renew_checks token lease_clock target_protect claim cancel_epoch",
             ResourceKind => "generic db_table own_service object_store kv_store log_producer \

@@ -219,7 +219,7 @@ pub fn describe_pending(scenario: &Scenario, index: usize, lang: Lang) -> String
         return String::new();
     };
     let actor = who(scenario, index, lang);
-    let act = action_word(step.action, lang);
+    let act = act_with_batch(scenario, index, lang);
     let target = step
         .target
         .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
@@ -251,7 +251,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     {
         return said;
     }
-    let act = action_word(step.action, lang);
+    let act = act_with_batch(scenario, index, lang);
     let target = step
         .target
         .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
@@ -458,6 +458,9 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::AlreadyInTransaction => "a transaction was already open",
             Reason::NoTransaction => "no transaction was open",
             Reason::StaleToken => "the target had seen a higher token",
+            Reason::StaleBatch => {
+                "the target's progress revision was already at this (token, batch) pair or past it"
+            }
             Reason::NotRegistered => "the target has another generation registered",
             Reason::NotHigher => "the token was not higher than the registered one",
             Reason::Draft => "the target stored a draft; the official reference did not change",
@@ -479,6 +482,7 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::AlreadyInTransaction => "已经在事务中",
             Reason::NoTransaction => "没有打开的事务",
             Reason::StaleToken => "目标见过更高的令牌",
+            Reason::StaleBatch => "目标记录的进度（令牌，批次）已经到了这一批或更后面",
             Reason::NotRegistered => "目标登记的是另一代",
             Reason::NotHigher => "令牌不高于已登记的代次",
             Reason::Draft => "目标只保存了一个草稿版本，正式引用没有变",
@@ -534,6 +538,19 @@ pub fn safety_reason(scenario: &Scenario, trace: &Trace, index: usize, lang: Lan
         }
     } else if let Some(end) = ended_by_own_generation(scenario, trace, index, generation) {
         own_end_sentence(scenario, index, end, &actor, generation, lang)
+    } else if let Some(repeated) = newer_batch(scenario, trace, index)
+        .filter(|applied| Some(applied.batch) == batch_of(scenario, index))
+    {
+        let (step, batch, target) = (repeated.step, repeated.batch, &repeated.target);
+        match lang {
+            Lang::En => format!(
+                "{actor}'s own generation ({generation}) had already applied batch {batch} to `{target}` at step {step}: this repeats progress already made. Refusing it is conservative, and letting it through writes nothing newer over it: either is correct."
+            ),
+            Lang::Zh => format!(
+                "{}自己这一代（第 {generation} 代）在第 {step} 步已经把批次 {batch} 写进 `{target}`：这一步只是重复已有的进度。拒绝它是保守的做法，放行它也不会拿旧进度盖掉新进度：两种处理都正确。",
+                zh_name(&actor)
+            ),
+        }
     } else if record.expired == Some(true) {
         let waiting = waiting_claim(scenario, trace, index).map(|(claim, claimer, granted)| {
             match (granted, lang) {
@@ -625,6 +642,92 @@ fn own_end_sentence(
             ),
         }
     }
+}
+
+/// Step `index`'s action in words, with the batch a write (or the
+/// delivery of its request) carries: "write (batch 3)".
+fn act_with_batch(scenario: &Scenario, index: usize, lang: Lang) -> String {
+    let act = scenario
+        .steps
+        .get(index)
+        .map_or("", |step| action_word(step.action, lang));
+    match (batch_of(scenario, index), lang) {
+        (Some(batch), Lang::En) => format!("{act} (batch {batch})"),
+        (Some(batch), Lang::Zh) => format!("{act}（批次 {batch}）"),
+        (None, _) => act.to_owned(),
+    }
+}
+
+/// The batch number a `write` carries, or the `write` whose request a
+/// `deliver` delivers.
+fn batch_of(scenario: &Scenario, index: usize) -> Option<u32> {
+    let step = scenario.steps.get(index)?;
+    match step.action {
+        Action::Write => step.batch,
+        Action::Deliver => scenario.sender_of(index)?.batch,
+        _ => None,
+    }
+}
+
+/// The target a `write`, or the `write` a `deliver` delivers, writes to.
+fn target_of(scenario: &Scenario, index: usize) -> Option<crate::TargetIdx> {
+    let step = scenario.steps.get(index)?;
+    step.target
+        .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
+}
+
+/// An applied batch: the step that applied it and its number.
+struct AppliedBatch {
+    step: usize,
+    batch: u32,
+    target: String,
+}
+
+impl AppliedBatch {
+    /// "A's own generation 1 had already applied batch 3 to `report` at
+    /// step 6: batch 2 is older progress".
+    fn older_than(&self, actor: &str, generation: u32, batch: u32, lang: Lang) -> String {
+        let AppliedBatch {
+            step,
+            batch: newer,
+            target,
+        } = self;
+        match lang {
+            Lang::En => format!(
+                "{actor}'s own generation {generation} had already applied batch {newer} to `{target}` at step {step}: batch {batch} is older progress, and writing it would undo newer work"
+            ),
+            Lang::Zh => format!(
+                "{}自己这一代（第 {generation} 代）在第 {step} 步已经把批次 {newer} 写进 `{target}`：批次 {batch} 是更旧的进度，写进去会盖掉更新的成果",
+                zh_name(actor)
+            ),
+        }
+    }
+}
+
+/// The highest batch that step `index`'s own generation had applied to
+/// its target for its job before it, when no lower than its own batch.
+fn newer_batch(scenario: &Scenario, trace: &Trace, index: usize) -> Option<AppliedBatch> {
+    let batch = batch_of(scenario, index)?;
+    let record = trace.steps.get(index)?;
+    let (job, generation, target) = (record.job?, record.generation?, target_of(scenario, index)?);
+    (0..index)
+        .filter_map(|earlier| {
+            let applied = trace.steps.get(earlier)?;
+            let earlier_batch = batch_of(scenario, earlier)?;
+            (applied.outcome == Outcome::Ok
+                && applied.reason.is_none()
+                && applied.job == Some(job)
+                && applied.generation == Some(generation)
+                && target_of(scenario, earlier) == Some(target)
+                && earlier_batch >= batch)
+                .then_some((earlier, earlier_batch))
+        })
+        .max_by_key(|&(_, earlier_batch)| earlier_batch)
+        .map(|(step, batch)| AppliedBatch {
+            step,
+            batch,
+            target: scenario.target_id(target).to_owned(),
+        })
 }
 
 /// What a step that ended a job did to it, as a verb phrase: "finished"
@@ -791,6 +894,20 @@ fn refusal_reasons(
         .iter()
         .any(|v| v.step == index as u32 && v.kind == ViolationKind::AfterTerminal)
         || ended.is_some() && trace.should_reject.contains(&(index as u32));
+    let stale_batch = trace
+        .violations
+        .iter()
+        .any(|v| v.step == index as u32 && v.kind == ViolationKind::StaleBatch)
+        || newest <= generation
+            && !cancelled_or_ended
+            && trace.should_reject.contains(&(index as u32));
+    if stale_batch
+        && let Some(newer) = newer_batch(scenario, trace, index)
+        && let Some(batch) = batch_of(scenario, index)
+        && newer.batch > batch
+    {
+        reasons.push(newer.older_than(actor, generation, batch, lang));
+    }
     if cancelled_or_ended && let Some(end) = ended {
         let ending = scenario.steps.get(end).map_or(Action::Finish, |s| s.action);
         reasons.push(match (ending, lang) {
@@ -838,6 +955,7 @@ pub fn reason_label(reason: Reason, lang: Lang) -> String {
             Reason::AlreadyInTransaction => "已在事务中",
             Reason::NoTransaction => "没有事务",
             Reason::StaleToken => "令牌比已见的低",
+            Reason::StaleBatch => "批次不更新",
             Reason::NotRegistered => "未登记",
             Reason::NotHigher => "令牌不更高",
             Reason::Draft => "草稿",
@@ -855,6 +973,7 @@ pub fn violation_label(kind: ViolationKind, lang: Lang) -> &'static str {
         Lang::Zh => match kind {
             ViolationKind::Stale => "旧代次生效",
             ViolationKind::AfterTerminal => "结束后生效",
+            ViolationKind::StaleBatch => "旧批次生效",
         },
     }
 }
@@ -888,6 +1007,15 @@ pub fn violation_line(
                 ViolationKind::AfterTerminal => {
                     "the job had already been cancelled or ended by another generation".to_owned()
                 }
+                ViolationKind::StaleBatch => match newer_batch(scenario, trace, at) {
+                    Some(newer) => format!(
+                        "{who}'s own generation {generation} had already applied batch {} there at step {}",
+                        newer.batch, newer.step
+                    ),
+                    None => format!(
+                        "{who}'s own generation {generation} had already applied a higher batch there"
+                    ),
+                },
             };
             let target = target.map(|t| format!(" to {t}")).unwrap_or_default();
             format!("step {index} ({who} {action}{target}) took effect although {why} [{kind}]")
@@ -899,6 +1027,18 @@ pub fn violation_line(
                     zh_name(&who)
                 ),
                 ViolationKind::AfterTerminal => "任务已经被取消，或已被另一代执行者结束".to_owned(),
+                ViolationKind::StaleBatch => match newer_batch(scenario, trace, at) {
+                    Some(newer) => format!(
+                        "{}自己这一代（第 {generation} 代）在第 {} 步已经把批次 {} 写到了那里",
+                        zh_name(&who),
+                        newer.step,
+                        newer.batch
+                    ),
+                    None => format!(
+                        "{}自己这一代（第 {generation} 代）已经在那里写过更高的批次",
+                        zh_name(&who)
+                    ),
+                },
             };
             // The action is its file name (Latin): spaced from the Chinese
             // around it; a name is spaced only where it is Latin.
@@ -934,6 +1074,7 @@ pub fn violation_words(kind: ViolationKind, lang: Lang) -> &'static str {
     match kind {
         ViolationKind::Stale => lang.pick("stale effect", "旧代次生效"),
         ViolationKind::AfterTerminal => lang.pick("effect after the job ended", "任务结束后生效"),
+        ViolationKind::StaleBatch => lang.pick("older batch took effect", "旧批次生效"),
     }
 }
 

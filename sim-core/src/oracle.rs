@@ -2,7 +2,7 @@
 //! claim was and what took effect; it never asks how a resource checked, so a
 //! weak design cannot talk it out of a violation.
 
-use crate::scenario::JobIdx;
+use crate::scenario::{JobIdx, TargetIdx};
 use crate::trace::{Violation, ViolationKind};
 
 /// How the job ended, as far as the oracle is concerned.
@@ -35,8 +35,24 @@ pub(crate) struct JobMark {
 pub(crate) struct Judgement {
     stale: bool,
     after_terminal: bool,
+    /// The same generation already applied a higher batch at the target.
+    stale_batch: bool,
+    /// For a write with a batch: its stream (job, target), generation and
+    /// batch, remembered when it takes effect.
+    batch: Option<BatchEffect>,
     /// The newest generation granted when the step was judged.
     pub(crate) newest: u32,
+}
+
+/// One applied batch of a stream: a job's progress at one target (C18).
+/// Writes with batch numbers at the same target for the same job are one
+/// stream, whatever their `op`: a later batch supersedes an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BatchEffect {
+    pub(crate) job: JobIdx,
+    pub(crate) target: TargetIdx,
+    pub(crate) generation: u32,
+    pub(crate) batch: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -47,6 +63,8 @@ pub(crate) struct Oracle {
     may_reject: Vec<u32>,
     reconcile: Vec<u32>,
     reconcile_in_flight: Vec<u32>,
+    /// The highest batch applied per stream and generation.
+    batches: Vec<BatchEffect>,
 }
 
 /// What the oracle hands the trace at the end of a run.
@@ -68,6 +86,7 @@ impl Oracle {
             may_reject: Vec::new(),
             reconcile: Vec::new(),
             reconcile_in_flight: Vec::new(),
+            batches: Vec::new(),
         }
     }
 
@@ -112,6 +131,59 @@ impl Oracle {
         judgement
     }
 
+    /// Judges a write to `target`: by [`Oracle::judge_batch`] when it
+    /// carries a batch, else by [`Oracle::judge`].
+    pub(crate) fn judge_write(
+        &mut self,
+        step: u32,
+        job: JobIdx,
+        generation: u32,
+        target: TargetIdx,
+        batch: Option<u32>,
+    ) -> Judgement {
+        match batch {
+            Some(batch) => self.judge_batch(step, job, generation, target, batch),
+            None => self.judge(step, job, generation),
+        }
+    }
+
+    /// [`Oracle::judge`] for a write carrying batch `batch` to `target`:
+    /// besides the generation, an older batch than one its own generation
+    /// already applied there is stale progress a safe system must refuse
+    /// (`stale_batch`); a repeat of the highest applied batch rewrites
+    /// progress already made, which a safe system may refuse or let
+    /// through (`may_reject`). A superseded generation is judged `stale`
+    /// alone: any write of it must be refused already.
+    pub(crate) fn judge_batch(
+        &mut self,
+        step: u32,
+        job: JobIdx,
+        generation: u32,
+        target: TargetIdx,
+        batch: u32,
+    ) -> Judgement {
+        let mut judgement = self.judgement(job, generation);
+        let applied = self
+            .batches
+            .iter()
+            .find(|b| b.job == job && b.target == target && b.generation == generation)
+            .map(|b| b.batch);
+        let current = !judgement.stale && !judgement.after_terminal;
+        judgement.stale_batch = current && applied.is_some_and(|highest| batch < highest);
+        judgement.batch = Some(BatchEffect {
+            job,
+            target,
+            generation,
+            batch,
+        });
+        if judgement.stale || judgement.after_terminal || judgement.stale_batch {
+            self.should_reject.push(step);
+        } else if current && applied == Some(batch) {
+            self.may_reject.push(step);
+        }
+        judgement
+    }
+
     /// Judges a step that changes no protected state (a draft stored beside
     /// the official value, a request only sent): a stale or after-terminal
     /// one is recorded in `may_reject`, since a safe system may refuse it or
@@ -136,6 +208,7 @@ impl Oracle {
                 Some(Terminal::Cancelled) => true,
                 Some(Terminal::EndedBy(ender)) => ender != generation,
             },
+            ..Judgement::default()
         }
     }
 
@@ -152,6 +225,25 @@ impl Oracle {
                 step,
                 kind: ViolationKind::AfterTerminal,
             });
+        }
+        if judgement.stale_batch {
+            self.violations.push(Violation {
+                step,
+                kind: ViolationKind::StaleBatch,
+            });
+        }
+        if let Some(effect) = judgement.batch {
+            self.batch_applied(effect);
+        }
+    }
+
+    fn batch_applied(&mut self, effect: BatchEffect) {
+        let known = self.batches.iter_mut().find(|b| {
+            b.job == effect.job && b.target == effect.target && b.generation == effect.generation
+        });
+        match known {
+            Some(known) => known.batch = known.batch.max(effect.batch),
+            None => self.batches.push(effect),
         }
     }
 

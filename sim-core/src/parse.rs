@@ -17,8 +17,8 @@ use crate::design::{
     Check, CheckSet, ClaimProcedure, Design, LeaseClock, Preset, Protect, TokenKind,
 };
 use crate::scenario::{
-    Action, DesignSource, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, Scenario, Step, TargetIdx, Text,
-    ValueRef, WorkerIdx, idx16,
+    Action, DesignSource, MAX_BATCH, MAX_IDS, MAX_STEPS, MAX_TIME, OpRef, Scenario, Step,
+    TargetIdx, Text, ValueRef, WorkerIdx, idx16,
 };
 
 /// One mistake in a file. `line` and `col` count from 1; `col` counts
@@ -938,7 +938,12 @@ impl<'t> Reader<'t> {
             let Some(table) = self.table(entry, &a_target) else {
                 continue;
             };
-            let fields = self.fields(table, entry.span(), &["id", "protect"], &a_target);
+            let fields = self.fields(
+                table,
+                entry.span(),
+                &["id", "protect", "check_batch"],
+                &a_target,
+            );
             let id = self
                 .required(&fields, 0, "id", &a_target)
                 .and_then(|v| self.ident(v, &words("a target's `id`", "目标的 `id`")));
@@ -948,6 +953,12 @@ impl<'t> Reader<'t> {
                     &words("protection", "保护方式"),
                     &Protect::ALL,
                     Protect::name,
+                )
+            });
+            let check_batch = fields.get(2).and_then(|v| {
+                self.bool(
+                    v,
+                    &words("a target's `check_batch`", "目标的 `check_batch`"),
                 )
             });
             let Some(id) = id else { continue };
@@ -960,7 +971,10 @@ impl<'t> Reader<'t> {
                     ),
                 );
             } else {
-                scenario.add_target(&id, protect);
+                let added = scenario.add_target(&id, protect);
+                if let Some(target) = scenario.targets.get_mut(usize::from(added)) {
+                    target.check_batch = check_batch.unwrap_or(false);
+                }
             }
         }
     }
@@ -1055,8 +1069,8 @@ impl<'t> Reader<'t> {
         values: &mut HashMap<String, u32>,
         delivered: &mut Vec<bool>,
     ) -> Option<Step> {
-        const KEYS: [&str; 9] = [
-            "at", "worker", "do", "job", "target", "op", "value", "note", "request",
+        const KEYS: [&str; 10] = [
+            "at", "worker", "do", "job", "target", "op", "value", "note", "request", "batch",
         ];
         let a_step = words("a step", "步骤");
         let this_step = words("this step", "这一步");
@@ -1103,7 +1117,31 @@ impl<'t> Reader<'t> {
         step.note = note;
         self.write_names(&fields, scenario, ops, values, &mut step)?;
         self.request_name(&fields, entry, scenario, &mut step, delivered)?;
+        if let Some(value) = fields.get(9) {
+            step.batch = Some(self.batch(value, action)?);
+        }
         Some(step)
+    }
+
+    /// A `write`'s `batch`: a number from 1, the holder's step within its
+    /// generation (C18). A `deliver` carries its `write`'s. `None` once
+    /// reported.
+    fn batch(&mut self, value: &Value<'_>, action: Action) -> Option<u32> {
+        if action != Action::Write {
+            let name = action.name();
+            self.error(
+                value.span(),
+                words(
+                    format!(
+                        "`{name}` takes no `batch`; only `write` does (a `deliver` carries its `write`'s)"
+                    ),
+                    format!("`{name}` 不接受 `batch`；只有 `write` 接受（`deliver` 带的是它那个 `write` 的批次）"),
+                ),
+            );
+            return None;
+        }
+        let batch = self.integer(value, &name("`batch`"), 1, i64::from(MAX_BATCH))?;
+        u32::try_from(batch).ok()
     }
 
     /// A step's `request`: a `write` may send one under a new id, a

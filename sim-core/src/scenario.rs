@@ -22,6 +22,9 @@ pub const MAX_TIME: i64 = 1_000_000_000;
 pub const MAX_STEPS: usize = 1_000_000;
 /// The most workers, jobs or targets one scenario may name.
 pub const MAX_IDS: usize = 256;
+/// The largest batch number a `write` may carry: a holder's step within
+/// its generation (C18). Far beyond any lesson.
+pub const MAX_BATCH: u32 = 1_000_000;
 
 /// A text in both course languages. A plain string in a file sets both.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -63,6 +66,10 @@ pub struct Target {
     pub protect: Protect,
     /// Whether the file named `protect` itself (else the design's default).
     pub own_protect: bool,
+    /// Whether the target also keeps a progress revision (C18): the
+    /// highest (token, batch) pair it applied, refusing a batched write
+    /// whose pair is not above it (`stale_batch`). Checked after `protect`.
+    pub check_batch: bool,
 }
 
 /// Everything a step can do. The first group is MODEL.md §4; the second is
@@ -182,6 +189,9 @@ pub struct Step {
     /// `deliver` step names the same id; `deliver` names the request it
     /// delivers. An index into [`Scenario::requests`].
     pub request: Option<u32>,
+    /// A `write`'s batch number: the holder's step within its generation
+    /// (C18), 1..=[`MAX_BATCH`]. Only targets with `check_batch` look at it.
+    pub batch: Option<u32>,
     pub note: Option<Text>,
 }
 
@@ -197,6 +207,7 @@ impl Step {
             op: OpRef::JobTarget,
             value: ValueRef::WorkerId,
             request: None,
+            batch: None,
             note: None,
         }
     }
@@ -294,6 +305,7 @@ impl Scenario {
             id: id.to_owned(),
             protect: protect.unwrap_or(self.design.target_protect),
             own_protect: protect.is_some(),
+            check_batch: false,
         });
         idx16(self.targets.len() - 1)
     }
@@ -469,6 +481,11 @@ impl Scenario {
         {
             return Err(StepProblem::UnknownValue);
         }
+        match (step.action, step.batch) {
+            (_, None) => {}
+            (Action::Write, Some(batch)) if (1..=MAX_BATCH).contains(&batch) => {}
+            _ => return Err(StepProblem::Batch),
+        }
         match (step.action, step.request) {
             (Action::Deliver, None) => return Err(StepProblem::NeedsRequest),
             (Action::Write | Action::Deliver, Some(request)) => {
@@ -522,6 +539,8 @@ pub enum StepProblem {
     UnknownRequest,
     /// A request sent twice, delivered twice, or delivered before it was sent.
     RequestOrder,
+    /// A batch number out of range, or on a step other than `write`.
+    Batch,
 }
 
 impl StepProblem {
@@ -552,6 +571,8 @@ impl StepProblem {
             (P::UnknownRequest, Lang::Zh) => "未知的请求",
             (P::RequestOrder, Lang::En) => "a request is sent once, then delivered at most once",
             (P::RequestOrder, Lang::Zh) => "一个请求只发送一次，之后最多送达一次",
+            (P::Batch, Lang::En) => "only a `write` carries a batch, from 1 to 1000000",
+            (P::Batch, Lang::Zh) => "只有 `write` 带批次号，范围是 1 到 1000000",
         }
     }
 }

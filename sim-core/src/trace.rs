@@ -100,6 +100,9 @@ pub enum Reason {
     NoTransaction,
     /// A `highest_token` target had seen a higher token.
     StaleToken,
+    /// A `check_batch` target had applied a higher (token, batch) pair, or
+    /// this very pair: an older batch, or a repeat (C18).
+    StaleBatch,
     /// A `registered_token` target has another generation registered.
     NotRegistered,
     /// A `register` with a token not higher than the registered one.
@@ -211,6 +214,9 @@ pub enum ViolationKind {
     Stale,
     /// The job was already cancelled, or ended by another generation.
     AfterTerminal,
+    /// The same generation had already applied a higher batch at this
+    /// target: older progress over newer (C18).
+    StaleBatch,
 }
 
 impl ViolationKind {
@@ -302,6 +308,8 @@ pub struct TargetState {
     pub registered: Option<u64>,
     /// `versioned`: drafts written, as (step, value); orphans stay here.
     pub drafts: Vec<(u32, String)>,
+    /// `check_batch`: the highest (token, batch) pair applied.
+    pub progress: Option<(Option<u64>, u32)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -372,6 +380,10 @@ impl Trace {
                 value_step: state.value.as_ref().map(|v| v.1),
                 highest: state.highest,
                 registered: state.registered,
+                check_batch: target.check_batch,
+                progress: state
+                    .progress
+                    .map(|(token, batch)| ProgressJson { token, batch }),
                 drafts: state
                     .drafts
                     .iter()
@@ -439,6 +451,10 @@ impl Trace {
             lease_until: record.lease_until,
             op,
             value,
+            batch: match shown.action {
+                crate::Action::Write => shown.batch,
+                _ => None,
+            },
             waited_until: record.waited_until,
             request: step
                 .request
@@ -503,6 +519,8 @@ pub struct StepJson<'s> {
     pub lease_until: Option<i64>,
     pub op: Option<String>,
     pub value: Option<String>,
+    /// For a `write` (and the `deliver` of its request): its batch number.
+    pub batch: Option<u32>,
     pub waited_until: Option<u64>,
     /// The request id of a `write` that travels, or of a `deliver`.
     pub request: Option<&'s str>,
@@ -545,7 +563,18 @@ pub struct TargetJson<'s> {
     pub value_step: Option<u32>,
     pub highest: Option<u64>,
     pub registered: Option<u64>,
+    /// Whether the target checks batch numbers (C18).
+    pub check_batch: bool,
+    /// `check_batch`: the highest (token, batch) pair applied.
+    pub progress: Option<ProgressJson>,
     pub drafts: Vec<DraftJson>,
+}
+
+/// A `check_batch` target's progress revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ProgressJson {
+    pub token: Option<u64>,
+    pub batch: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -80,6 +80,9 @@ fn step_fields(scenario: &Scenario, step: &Step) -> Vec<(&'static str, String)> 
             fields.push((key, quoted(id)));
         }
     }
+    if let Some(batch) = typed.batch {
+        fields.push(("batch", batch.to_string()));
+    }
     if let Some(note) = &step.note {
         fields.push(("note", text_toml(note)));
     }
@@ -115,6 +118,7 @@ fn step_json<'s>(scenario: &'s Scenario, step: &'s Step) -> StepFileJson<'s> {
             .request
             .and_then(|r| scenario.requests.get(r as usize))
             .map(String::as_str),
+        batch: step.batch,
         note: step.note.as_ref().map(TextJson::of),
     }
 }
@@ -173,6 +177,9 @@ pub fn scenario_to_toml(scenario: &Scenario) -> String {
         let _ = write!(out, "\n[[targets]]\nid = {}\n", quoted(&target.id));
         if target.own_protect {
             let _ = writeln!(out, "protect = {}", quoted(target.protect.name()));
+        }
+        if target.check_batch {
+            out.push_str("check_batch = true\n");
         }
     }
     let offsets: Vec<(String, i64)> = std::iter::once(("db".to_owned(), scenario.db_offset))
@@ -246,6 +253,7 @@ pub fn scenario_json(scenario: &Scenario) -> ScenarioJson<'_> {
             .map(|t| TargetFileJson {
                 id: &t.id,
                 protect: t.protect.name(),
+                check_batch: t.check_batch,
             })
             .collect(),
         clocks: offsets.filter(|(_, offset)| *offset != 0).collect(),
@@ -359,6 +367,8 @@ pub struct StepFileJson<'s> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request: Option<&'s str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<TextJson<'s>>,
 }
 
@@ -366,6 +376,9 @@ pub struct StepFileJson<'s> {
 pub struct TargetFileJson<'s> {
     pub id: &'s str,
     pub protect: &'static str,
+    /// Absent when off, so targets from before it existed read the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub check_batch: bool,
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use serde_json::Value;
 const EXAMPLES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
 
 /// Every story the course refers to; a missing file is a broken link.
-const STORIES: [&str; 24] = [
+const STORIES: [&str; 26] = [
     "01-article-stale-finish",
     "02-ttl-lock-double-execution",
     "03-check-then-write-race",
@@ -40,6 +40,8 @@ const STORIES: [&str; 24] = [
     "17b-request-in-flight-registered",
     "17c-request-in-flight-cancel",
     "18-nowait",
+    "19-delayed-batch",
+    "19b-delayed-batch-checked",
 ];
 
 const OUTCOMES: [&str; 5] = ["ok", "rejected", "duplicate", "noop", "waiting"];
@@ -231,7 +233,7 @@ fn every_example_parses_runs_and_is_well_formed() {
         for v in trace["violations"].as_array().expect("violations") {
             let kind = v["kind"].as_str().expect("kind");
             assert!(
-                kind == "stale" || kind == "after_terminal",
+                ["stale", "after_terminal", "stale_batch"].contains(&kind),
                 "{name}: kind {kind}"
             );
         }
@@ -825,6 +827,38 @@ fn story_18_nowait_fails_at_once_and_ends_the_transaction() {
     assert_no_violations(&t);
 }
 
+#[test]
+fn story_19_a_delayed_older_batch_passes_the_token_check_only() {
+    let plain = run("19-delayed-batch");
+    let late = step(&plain, Some("A"), "deliver", 6);
+    assert_step(late, "ok");
+    assert_eq!(late["batch"], 2);
+    assert_eq!(late["token"], 1, "the same token as batch 3");
+    let kinds: Vec<&Value> = plain["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| &v["kind"])
+        .collect();
+    assert_eq!(kinds, ["stale_batch"]);
+    assert_eq!(violation_steps(&plain), BTreeSet::from([index(late)]));
+    // The takeover is caught by the token, with or without the batch check.
+    let checked = run("19b-delayed-batch-checked");
+    for t in [&plain, &checked] {
+        let after_takeover = step(t, Some("A"), "deliver", 14);
+        assert_step(after_takeover, "rejected");
+        assert_eq!(reason(after_takeover), Some("stale_token"));
+        assert_step(a(t, "B", "write", 13), "ok");
+    }
+    let refused = step(&checked, Some("A"), "deliver", 6);
+    assert_step(refused, "rejected");
+    assert_eq!(reason(refused), Some("stale_batch"));
+    assert_eq!(checked["targets"][0]["check_batch"], true);
+    assert_eq!(checked["targets"][0]["progress"]["token"], 2);
+    assert_eq!(checked["targets"][0]["progress"]["batch"], 1);
+    assert_no_violations(&checked);
+}
+
 /// The default job of a step is the worker's most recently claimed *or
 /// selected* job (the scenario-format spec). Multi-job stories name `job`
 /// explicitly, so they do not depend on this; this test pins the rule itself.
@@ -864,6 +898,7 @@ fn bug_stories_violate_and_safe_stories_do_not() {
         "09-unlocked-select-double-claim",
         "12-restarted-same-owner",
         "14-random-token",
+        "19-delayed-batch",
     ];
     let safe = [
         "01-article-stale-finish",
@@ -878,6 +913,7 @@ fn bug_stories_violate_and_safe_stories_do_not() {
         "15-crash-releases-lock",
         "16-deadlock",
         "18-nowait",
+        "19b-delayed-batch-checked",
     ];
     for name in buggy {
         assert!(

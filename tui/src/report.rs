@@ -247,7 +247,10 @@ fn render_heading(scenario: &Scenario, style: Style, lang: Lang) -> String {
     let targets: Vec<String> = scenario
         .targets
         .iter()
-        .map(|t| format!("{} ({})", t.id, t.protect.name()))
+        .map(|t| {
+            let batch = if t.check_batch { ", check_batch" } else { "" };
+            format!("{} ({}{batch})", t.id, t.protect.name())
+        })
         .collect();
     let workers: Vec<&str> = scenario.workers.iter().map(|w| w.id.as_str()).collect();
     let (design, ttl) = (design_label(&scenario.design, lang), scenario.ttl);
@@ -385,8 +388,8 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) 
     let mut out = String::new();
     if trace.violations.is_empty() {
         let text = lang.pick(
-            "✓ no violations: no stale or after-terminal effect took place",
-            "✓ 没有违例：没有旧代次的效果，也没有任务结束后的效果",
+            "✓ no violations: no stale or after-terminal effect took place, nor an older batch over a newer one",
+            "✓ 没有违例：没有旧代次的效果，没有任务结束后的效果，也没有旧批次盖掉新批次",
         );
         let _ = writeln!(out, "{}", style.paint(Tone::Good, text));
     } else {

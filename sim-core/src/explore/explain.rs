@@ -160,6 +160,12 @@ fn what_happened(
                 facts.newest_generation
             );
         }
+        // The explorers' writes carry no batch numbers, so they never
+        // find this kind; said for completeness.
+        ViolationKind::StaleBatch => {
+            en += ", writing older progress over a batch its own generation had already applied.";
+            zh += "，用更旧的进度盖掉了同一代已经写入的批次。";
+        }
         ViolationKind::AfterTerminal => {
             if facts.cancelled {
                 en += " after the user had cancelled the job.";

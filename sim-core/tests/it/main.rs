@@ -7,6 +7,7 @@
     reason = "a failing unwrap is a failing test, with its message"
 )]
 
+mod batches;
 mod catalogue;
 mod claim_knob;
 mod course;

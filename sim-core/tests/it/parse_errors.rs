@@ -261,3 +261,31 @@ fn a_step_naming_a_worker_when_none_is_usable() {
         ",
     );
 }
+
+#[test]
+fn batch_numbers_and_the_batch_check() {
+    let steps = |step: &str| {
+        format!(
+            "{HEAD}steps = [\n  {{ at = 0, worker = \"A\", do = \"claim\" }},\n  {step},\n]\n\n[[targets]]\nid = \"t\"\n"
+        )
+    };
+    check_error(
+        &steps(r#"{ at = 1, worker = "A", do = "renew", batch = 2 }"#),
+        "6:49: `renew` takes no `batch`; only `write` does (a `deliver` carries its `write`'s)",
+    );
+    check_error(
+        &steps(r#"{ at = 1, worker = "A", do = "write", target = "t", batch = 0 }"#),
+        "6:63: `batch` must be between 1 and 1000000 (found 0)",
+    );
+    check_error(
+        &steps(r#"{ at = 1, worker = "A", do = "write", target = "t", batch = "3" }"#),
+        "6:63: `batch` must be an integer, not a string",
+    );
+    check_error(
+        &format!(
+            "{}check_batch = \"yes\"\n",
+            steps(r#"{ at = 1, worker = "A", do = "write", target = "t" }"#)
+        ),
+        "11:15: a target's `check_batch` must be true or false, not a string",
+    );
+}
