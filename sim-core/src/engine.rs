@@ -1283,6 +1283,15 @@ impl<'s> Engine<'s> {
                     *row = undo.row;
                 }
                 self.oracle.restore(undo.job, &undo.oracle);
+                // A claim that never happened granted no generation: a
+                // request sent under it still travels, held by nobody,
+                // though the next claim is granted the same number.
+                let granted = undo.oracle.granted();
+                for request in self.in_flight.iter_mut().flatten() {
+                    if request.job == undo.job && request.generation > granted {
+                        request.generation = 0;
+                    }
+                }
                 let slot = self.slot(worker, undo.job);
                 if let Some(holding) = self.holdings.get_mut(slot) {
                     *holding = undo.holding;

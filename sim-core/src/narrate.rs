@@ -1001,6 +1001,9 @@ pub fn violation_line(
     match lang {
         Lang::En => {
             let why = match violation.kind {
+                ViolationKind::Stale if generation == 0 => format!(
+                    "{who} held no generation (a claim rolled back, or none made), but a generation had been granted by then"
+                ),
                 ViolationKind::Stale => format!(
                     "{who} held generation {generation}, but a newer generation had already been granted"
                 ),
@@ -1022,6 +1025,10 @@ pub fn violation_line(
         }
         Lang::Zh => {
             let why = match violation.kind {
+                ViolationKind::Stale if generation == 0 => format!(
+                    "{}不持有任何代次（领取被回滚，或从未领取），而那时已经有代次被领取",
+                    zh_name(&who)
+                ),
                 ViolationKind::Stale => format!(
                     "{}持有的是第 {generation} 代，而更新的代次已经被领取",
                     zh_name(&who)

@@ -30,6 +30,13 @@ pub(crate) struct JobMark {
     terminal: Option<Terminal>,
 }
 
+impl JobMark {
+    /// How many generations of the job were granted when the mark was taken.
+    pub(crate) fn granted(&self) -> u32 {
+        u32::try_from(self.generations).unwrap_or(u32::MAX)
+    }
+}
+
 /// What the oracle says an effect-capable step would be if it took effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Judgement {

@@ -15,7 +15,7 @@ use serde_json::Value;
 const EXAMPLES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
 
 /// Every story the course refers to; a missing file is a broken link.
-const STORIES: [&str; 26] = [
+const STORIES: [&str; 27] = [
     "01-article-stale-finish",
     "02-ttl-lock-double-execution",
     "03-check-then-write-race",
@@ -42,6 +42,7 @@ const STORIES: [&str; 26] = [
     "18-nowait",
     "19-delayed-batch",
     "19b-delayed-batch-checked",
+    "20-token-of-a-rolled-back-claim",
 ];
 
 const OUTCOMES: [&str; 5] = ["ok", "rejected", "duplicate", "noop", "waiting"];
@@ -859,6 +860,29 @@ fn story_19_a_delayed_older_batch_passes_the_token_check_only() {
     assert_no_violations(&checked);
 }
 
+#[test]
+fn story_20_a_rolled_back_claim_hands_its_token_out_again() {
+    let t = run("20-token-of-a-rolled-back-claim");
+    let sent = a(&t, "A", "write", 1);
+    assert_eq!(sent["token"], 1);
+    assert_eq!(sent["generation"], 1, "sent while the claim was open");
+    let b_claim = a(&t, "B", "claim", 3);
+    assert_step(b_claim, "ok");
+    assert_eq!(b_claim["token"], 1, "the rollback took the fence back");
+    assert_eq!(
+        b_claim["generation"], 1,
+        "the rolled-back claim was never granted"
+    );
+    let late = step(&t, Some("A"), "deliver", 6);
+    assert_step(late, "ok");
+    assert!(
+        late["generation"].is_null(),
+        "a request of a rolled-back claim holds no generation: {late}"
+    );
+    assert_violation(&t, late, "stale");
+    assert_eq!(violation_steps(&t), BTreeSet::from([index(late)]));
+}
+
 /// The default job of a step is the worker's most recently claimed *or
 /// selected* job (the scenario-format spec). Multi-job stories name `job`
 /// explicitly, so they do not depend on this; this test pins the rule itself.
@@ -899,6 +923,7 @@ fn bug_stories_violate_and_safe_stories_do_not() {
         "12-restarted-same-owner",
         "14-random-token",
         "19-delayed-batch",
+        "20-token-of-a-rolled-back-claim",
     ];
     let safe = [
         "01-article-stale-finish",

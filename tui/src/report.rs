@@ -420,8 +420,16 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) 
             Lang::Zh => writeln!(out, "✓ 必须拒绝的都被拒绝了：{steps}"),
         };
     }
-    if !trace.reconcile.is_empty() {
-        let steps = steps_phrase(&trace.reconcile, lang);
+    // Two lists in one: effects a cancel did not undo, and requests that
+    // were still travelling at a cancel or a takeover.
+    let made: Vec<u32> = trace
+        .reconcile
+        .iter()
+        .copied()
+        .filter(|step| !trace.reconcile_in_flight.contains(step))
+        .collect();
+    if !made.is_empty() {
+        let steps = steps_phrase(&made, lang);
         let _ = match lang {
             Lang::En => writeln!(
                 out,
@@ -432,16 +440,19 @@ fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) 
                 "↻ 需要对账（取消之前已经产生的远端效果；取消并没有撤销它们）：{steps}"
             ),
         };
-        if !trace.reconcile_in_flight.is_empty() {
-            let steps = steps_phrase(&trace.reconcile_in_flight, lang);
-            let _ = match lang {
-                Lang::En => writeln!(
-                    out,
-                    "  of which still in flight when the job was cancelled or taken over: {steps}"
-                ),
-                Lang::Zh => writeln!(out, "  其中在任务被取消或被接管时仍在途的请求：{steps}"),
-            };
-        }
+    }
+    if !trace.reconcile_in_flight.is_empty() {
+        let steps = steps_phrase(&trace.reconcile_in_flight, lang);
+        let _ = match lang {
+            Lang::En => writeln!(
+                out,
+                "↻ to reconcile (requests still in flight when the job was cancelled or taken over; nobody could yet say what they would do): {steps}"
+            ),
+            Lang::Zh => writeln!(
+                out,
+                "↻ 需要对账（任务被取消或被接管时仍在途的请求；当时谁也说不准它们会做什么）：{steps}"
+            ),
+        };
     }
     out
 }

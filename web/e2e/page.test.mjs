@@ -373,6 +373,30 @@ test('the explorer finds the ttl-lock-only counterexample in a worker; cancel st
   await done(session);
 });
 
+test('the explorer attacks a claim held across the work, with crashes and requests in flight', async () => {
+  const session = await open('#/explore');
+  const { page } = session;
+  await page.selectOption('#x-design', 'fenced-highest-seen');
+  await page.selectOption('#x-claim', 'held_across_work');
+  // The note under the menu is the claim's SQL and what it costs.
+  assert.match(await page.locator('#x-claim-note').textContent(), /FOR UPDATE.*COMMIT · .*liveness/);
+  await page.check('#x-crash');
+  await page.fill('#x-max-in-flight', '1');
+  await page.fill('#x-max-delay', '3');
+  await page.check('#x-exhaustive');
+  await page.getByRole('button', { name: 'Run the explorer' }).click();
+  const verdict = page.locator('.explore-result > p.verdict').first();
+  await verdict.waitFor({ timeout: 30000 });
+  assert.match(await verdict.textContent(), /UNSAFE/);
+  // The counterexample: A crashes with its claim uncommitted, and the
+  // request it sent under that claim lands after B's claim.
+  const result = await page.locator('.explore-result').textContent();
+  assert.match(result, /crash/);
+  assert.match(result, /rolled back/);
+  await page.screenshot({ path: join(SHOTS, 'explorer-crash.png'), fullPage: true });
+  await done(session);
+});
+
 test('a progress file from the terminal imports; a damaged record gives a message', async () => {
   const session = await open();
   const { page } = session;

@@ -714,9 +714,9 @@ function viewExplore() {
       const box = inputs[f.key] = h('input', { type: 'checkbox', id: id(f.key) });
       return h('label', { for: box.id }, box, ` ${f.label}`);
     }
-    if (f.input === 'design') {
-      // The chosen design's contents under its menu.
-      const note = h('small', { class: 'muted design-note', id: id('design-note') });
+    if (f.input === 'menu') {
+      // The chosen option's contents (a design's, a claim's SQL) under its menu.
+      const note = h('small', { class: 'muted design-note', id: id(`${f.key}-note`) });
       const menu = inputs[f.key] = h('select', { id: id(f.key), 'aria-describedby': note.id },
         f.options.map((d) => h('option', { value: d.value, selected: d.value === f.default ? true : null }, d.value)));
       const describe = () => { note.textContent = f.options.find((d) => d.value === menu.value)?.note ?? ''; };

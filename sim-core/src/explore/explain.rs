@@ -147,18 +147,31 @@ fn what_happened(
                 .newest_holder
                 .clone()
                 .unwrap_or_else(|| "another worker".to_owned());
-            en += &format!(
-                " while {who} held generation {generation}, after {holder} had been granted generation {}: a stale effect.",
-                facts.newest_generation
-            );
-            zh += &format!(
-                "，而 {who} 持有的是第 {generation} 代，{} 已经领取了第 {} 代：这是旧代次的写入。",
-                facts
-                    .newest_holder
-                    .clone()
-                    .unwrap_or_else(|| "另一个 Worker".to_owned()),
-                facts.newest_generation
-            );
+            let holder_zh = facts
+                .newest_holder
+                .clone()
+                .unwrap_or_else(|| "另一个 Worker".to_owned());
+            if generation == 0 {
+                // Only a request sent under a claim that a crash rolled
+                // back arrives holding no generation.
+                en += &format!(
+                    " though {who}'s claim had been rolled back, so {who} held no generation, and {holder} had since been granted generation {} (the same number, and with monotonic tokens the same token): a stale effect.",
+                    facts.newest_generation
+                );
+                zh += &format!(
+                    "，但 {who} 的领取已被回滚，{who} 并不持有任何代次，而 {holder_zh} 之后领取了第 {} 代（同一个编号；令牌单调递增时也是同一个令牌）：这是旧代次的写入。",
+                    facts.newest_generation
+                );
+            } else {
+                en += &format!(
+                    " while {who} held generation {generation}, after {holder} had been granted generation {}: a stale effect.",
+                    facts.newest_generation
+                );
+                zh += &format!(
+                    "，而 {who} 持有的是第 {generation} 代，{holder_zh} 已经领取了第 {} 代：这是旧代次的写入。",
+                    facts.newest_generation
+                );
+            }
         }
         // The explorers' writes carry no batch numbers, so they never
         // find this kind; said for completeness.

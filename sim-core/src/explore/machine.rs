@@ -79,9 +79,9 @@ const T_APPLIED: usize = 2;
 /// `W_DONE`: the worker finished its program, gave up, or crashed.
 const DONE: u8 = 1;
 /// `W_DONE`: the worker crashed inside the transaction that claimed its
-/// job, which rolled back: the generation it keeps (for its requests still
-/// in flight, as the engine keeps it) was never granted, and the next claim
-/// is granted that number again.
+/// job, which rolled back: the generation it keeps was never granted (the
+/// next claim is granted that number again), so the oracle judges its
+/// requests still in flight as sent under no generation, as the engine does.
 const DONE_ROLLED_BACK: u8 = 2;
 
 const NO_LEASE: u8 = 0x80;
@@ -921,7 +921,14 @@ impl Machine {
     /// The oracle on an effect by `worker` (MODEL.md §5).
     fn judge(&self, state: &State, worker: u8) -> Option<ViolationKind> {
         let job = self.worker(state, worker, W_JOB);
-        let generation = self.worker(state, worker, W_GEN);
+        // A claim rolled back by a crash was never granted: the requests
+        // its worker sent under it hold no generation, though the next
+        // claim is granted the same number (and, monotonic, the same token).
+        let generation = if self.worker(state, worker, W_DONE) == DONE_ROLLED_BACK {
+            0
+        } else {
+            self.worker(state, worker, W_GEN)
+        };
         if generation < self.job(state, job, J_GENS) {
             return Some(ViolationKind::Stale);
         }
@@ -1313,8 +1320,14 @@ impl Machine {
         let job = self.worker(state, worker, W_JOB);
         let newest = self.job(state, job, J_GENS);
         let newest_holder = self.holder_of(state, job, newest).filter(|_| newest != 0);
+        // A rolled-back claim's requests hold no generation (see `judge`).
+        let rolled_back = self.worker(state, worker, W_DONE) == DONE_ROLLED_BACK;
         Before {
-            generation: self.worker(state, worker, W_GEN),
+            generation: if rolled_back {
+                0
+            } else {
+                self.worker(state, worker, W_GEN)
+            },
             newest_generation: newest,
             newest_holder,
             cancelled: self.job(state, job, J_TERMINAL) == TERMINAL_CANCELLED,

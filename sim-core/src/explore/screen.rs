@@ -19,7 +19,7 @@
 use serde::Serialize;
 
 use crate::Lang;
-use crate::design::Preset;
+use crate::design::{ClaimProcedure, Preset};
 use crate::explore::offer::{EXPLORER_OFFER, NumberSetting};
 use crate::explore::settings::{DesignChoice, ExplorerSettings, SettingsError};
 use crate::explore::world::World;
@@ -44,10 +44,14 @@ pub enum FormKey {
     InFlight,
     /// Delivery delays: ticks a request may travel.
     Delay,
+    /// How the workers claim (the claim procedure).
+    Claim,
+    /// The scheduler may crash a worker holding a row lock.
+    Crash,
 }
 
 impl FormKey {
-    pub const ALL: [FormKey; 9] = [
+    pub const ALL: [FormKey; 11] = [
         FormKey::Design,
         FormKey::Method,
         FormKey::Seed,
@@ -57,6 +61,8 @@ impl FormKey {
         FormKey::Targets,
         FormKey::InFlight,
         FormKey::Delay,
+        FormKey::Claim,
+        FormKey::Crash,
     ];
 }
 
@@ -74,6 +80,10 @@ pub struct ExplorerForm {
     pub targets: bool,
     pub max_in_flight: u8,
     pub max_delay: u8,
+    pub claim: ClaimProcedure,
+    /// Only a worker in a transaction that holds a row lock can crash:
+    /// with a claim outside any transaction the switch changes nothing.
+    pub crash: bool,
 }
 
 /// The values a row allows.
@@ -118,6 +128,18 @@ fn step_within(value: u64, setting: NumberSetting, forward: bool) -> u64 {
     next.clamp(setting.min, setting.max)
 }
 
+/// The option after (`forward`) or before `current` in `all`, going round.
+fn step_round<T: Copy + PartialEq>(all: &[T], current: T, forward: bool) -> T {
+    let count = all.len();
+    let at = all.iter().position(|o| *o == current).unwrap_or(0);
+    let next = if forward {
+        (at + 1) % count.max(1)
+    } else {
+        (at + count.saturating_sub(1)) % count.max(1)
+    };
+    all.get(next).copied().unwrap_or(current)
+}
+
 /// [`step_within`] of a setting the world keeps in a byte.
 fn step_byte(value: u8, setting: NumberSetting, forward: bool) -> u8 {
     u8::try_from(step_within(u64::from(value), setting, forward)).unwrap_or(value)
@@ -138,6 +160,8 @@ impl ExplorerForm {
             targets: offer.targets,
             max_in_flight: bounds.max_in_flight,
             max_delay: bounds.max_delay,
+            claim: ClaimProcedure::default(),
+            crash: false,
         }
     }
 
@@ -153,6 +177,8 @@ impl ExplorerForm {
             cancel: self.cancel,
             heartbeat: self.heartbeat,
             restarted: self.restarted,
+            claim: Some(self.claim.name().to_owned()),
+            crash: self.crash,
             ..ExplorerSettings::default()
         }
     }
@@ -178,17 +204,7 @@ impl ExplorerForm {
     pub fn step(&mut self, key: FormKey, forward: bool) {
         let offer = EXPLORER_OFFER;
         match key {
-            FormKey::Design => {
-                let designs = offer.designs;
-                let count = designs.len();
-                let at = designs.iter().position(|d| *d == self.design).unwrap_or(0);
-                let next = if forward {
-                    (at + 1) % count
-                } else {
-                    (at + count - 1) % count
-                };
-                self.design = designs[next];
-            }
+            FormKey::Design => self.design = step_round(&offer.designs, self.design, forward),
             FormKey::Method => self.exhaustive = !self.exhaustive,
             FormKey::Seed => self.seed = step_within(self.seed, offer.seed, forward),
             FormKey::Cancel => self.cancel = !self.cancel,
@@ -201,6 +217,10 @@ impl ExplorerForm {
             FormKey::Delay => {
                 self.max_delay = step_byte(self.max_delay, offer.max_delay, forward);
             }
+            FormKey::Claim => {
+                self.claim = step_round(&ClaimProcedure::ALL, self.claim, forward);
+            }
+            FormKey::Crash => self.crash = !self.crash,
         }
     }
 
@@ -327,6 +347,47 @@ impl ExplorerForm {
                 "ticks a request may travel before it arrives",
                 "请求到达前最多在途的 tick 数",
             )),
+            FormKey::Claim => self.claim_row(lang),
+            FormKey::Crash => {
+                let applies = self.claim.transactional();
+                let note = if applies {
+                    lang.pick(
+                        "its transaction rolls back and its lock is freed; its requests still travel",
+                        "它的事务回滚、锁被释放；它发出的请求仍在途",
+                    )
+                } else {
+                    lang.pick(
+                        "only a claim in a transaction holds a lock to crash with",
+                        "只有在事务里领取，才会带着锁崩溃",
+                    )
+                };
+                SettingRow {
+                    applies,
+                    value: if applies {
+                        on_off(self.crash).to_owned()
+                    } else {
+                        "—".to_owned()
+                    },
+                    ..switch(self.crash, lang.pick("Crash", "崩溃"), note.to_owned())
+                }
+            }
+        }
+    }
+
+    /// The claim row: the procedure, and the SQL it sends.
+    fn claim_row(&self, lang: Lang) -> SettingRow {
+        let all = ClaimProcedure::ALL;
+        let chosen = all.iter().position(|c| *c == self.claim).unwrap_or(0);
+        SettingRow {
+            key: FormKey::Claim,
+            label: lang.pick("Claim", "领取方式").to_owned(),
+            value: format!("◂ {} ▸ {}/{}", self.claim.name(), chosen + 1, all.len()),
+            note: crate::claim_words(self.claim, lang).to_owned(),
+            allowed: Allowed::Choice {
+                options: all.iter().map(|c| c.name().to_owned()).collect(),
+                chosen,
+            },
+            applies: true,
         }
     }
 
@@ -481,9 +542,10 @@ pub enum FieldInput {
         max: u64,
     },
     Switch,
-    /// A preset: its name as the value and the words, and what it is made
-    /// of as the note the page shows under the menu.
-    Design {
+    /// One of named options (a design preset, a claim procedure): its
+    /// name as the value, and what it is made of as the note the page
+    /// shows under the menu.
+    Menu {
         options: Vec<DesignOption>,
         default: &'static str,
     },
@@ -563,7 +625,7 @@ pub fn form_fields(lang: Lang) -> Vec<FormField> {
         field(
             "design",
             lang.pick("Design", "设计"),
-            FieldInput::Design {
+            FieldInput::Menu {
                 options: offer
                     .designs
                     .iter()
@@ -591,6 +653,32 @@ pub fn form_fields(lang: Lang) -> Vec<FormField> {
                     .pick("none (job table alone)", "无（只有任务表）")
                     .to_owned(),
             },
+        ),
+        field(
+            "claim",
+            lang.pick("How workers claim", "Worker 怎样领取"),
+            FieldInput::Menu {
+                options: ClaimProcedure::ALL
+                    .iter()
+                    .map(|c| DesignOption {
+                        value: c.name(),
+                        note: format!(
+                            "{} · {}",
+                            crate::claim_words(*c, lang),
+                            crate::claim_cost_words(*c, lang)
+                        ),
+                    })
+                    .collect(),
+                default: ClaimProcedure::default().name(),
+            },
+        ),
+        field(
+            "crash",
+            lang.pick(
+                "A worker holding a row lock may crash",
+                "持有行锁的 Worker 可能崩溃",
+            ),
+            FieldInput::Switch,
         ),
         field(
             "cancel",
@@ -691,6 +779,15 @@ pub fn world_words(world: &World, lang: Lang) -> String {
             world.ttl
         ),
     };
+    if world.design.claim != ClaimProcedure::Atomic {
+        out += &lang.pick(
+            format!(
+                " · claims: {}",
+                crate::claim_words(world.design.claim, lang)
+            ),
+            format!(" · 领取：{}", crate::claim_words(world.design.claim, lang)),
+        );
+    }
     if world.allow_cancel {
         out += lang.pick(" · the user may cancel", " · 用户可取消");
     }
@@ -1083,6 +1180,35 @@ mod tests {
     }
 
     #[test]
+    fn the_claim_row_goes_round_the_procedures_and_the_crash_row_follows_it() {
+        let mut form = ExplorerForm::new(Some(Preset::FencedHighestSeen));
+        let mut seen = Vec::new();
+        for _ in 0..ClaimProcedure::ALL.len() {
+            seen.push(form.claim);
+            let row = form.row(FormKey::Crash, Lang::En);
+            assert_eq!(row.applies, form.claim.transactional(), "{:?}", form.claim);
+            form.crash = true;
+            let world = form.world().expect("a world");
+            assert_eq!(world.design.claim, form.claim);
+            assert!(world.crashes);
+            assert_eq!(
+                world_words(&world, Lang::En).contains("claims: "),
+                form.claim != ClaimProcedure::Atomic
+            );
+            form.step(FormKey::Claim, true);
+        }
+        assert_eq!(form.claim, ClaimProcedure::Atomic, "round and back");
+        assert_eq!(seen, ClaimProcedure::ALL.to_vec());
+        form.step(FormKey::Claim, false);
+        assert_eq!(Some(&form.claim), ClaimProcedure::ALL.last());
+        // Held across the work, the crash switch counts, and its note says
+        // what a crash does.
+        form.claim = ClaimProcedure::HeldAcrossWork;
+        let row = form.row(FormKey::Crash, Lang::Zh);
+        assert!(row.applies && row.note.contains("回滚"), "{row:?}");
+    }
+
+    #[test]
     fn digits_make_a_seed_within_the_offer() {
         let mut form = ExplorerForm::new(None);
         assert!(form.takes_digits(FormKey::Seed));
@@ -1187,7 +1313,7 @@ mod tests {
             let value = match &field.input {
                 FieldInput::Number { default, .. } => serde_json::json!(default),
                 FieldInput::Switch => serde_json::json!(true),
-                FieldInput::Design { default, .. } => serde_json::json!(default),
+                FieldInput::Menu { default, .. } => serde_json::json!(default),
                 FieldInput::Targets { options, .. } => {
                     serde_json::json!([options[0].value, options[1].value])
                 }

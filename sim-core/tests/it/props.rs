@@ -1847,7 +1847,7 @@ fn arbitrary_answers_never_panic_for_any_exercise_of_the_course() {
         })
         .unwrap();
     let graded = Cell::new(0u32);
-    check_all(400, 77, (any::<u32>(), answer_values()), |(pick, value)| {
+    check_all(600, 77, (any::<u32>(), answer_values()), |(pick, value)| {
         let (lesson, exercise) = &exercises[pick as usize % exercises.len()];
         let mut current = session.take().unwrap();
         // Grading a parsed answer must also end without a panic; a

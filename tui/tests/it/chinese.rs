@@ -24,6 +24,7 @@ const TERMS: &[&str] = &[
     "UPDATE", "SELECT", "FOR", "SKIP", "LOCKED", "NOWAIT", "BEGIN", "COMMIT", "ROLLBACK", "SQL",
     // Scenario-file keys and job-table columns a sentence names.
     "protect", "ttl", "at", "op", "value", "owner", "state", "lease", "lease_until",
+    "batch", "check_batch",
     // The program, its commands, units, and the file format.
     "fencelab", "run", "explore", "ms", "TOML",
     // The database whose behaviour a story compares with the model's.
