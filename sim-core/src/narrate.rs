@@ -180,9 +180,19 @@ fn grants<'a>(
         })
 }
 
-/// The claim that was granted `generation` of `job`.
-fn grant_of(scenario: &Scenario, trace: &Trace, job: JobIdx, generation: u32) -> Option<Grant> {
-    grants(scenario, trace, job).find(|grant| grant.generation == generation)
+/// The claim that was granted `generation` of `job` before step `before`:
+/// the last such grant, since a claim that a rollback undid gave its number
+/// to the next one.
+fn grant_of(
+    scenario: &Scenario,
+    trace: &Trace,
+    job: JobIdx,
+    generation: u32,
+    before: usize,
+) -> Option<Grant> {
+    grants(scenario, trace, job)
+        .filter(|grant| grant.generation == generation && grant.granted < before)
+        .max_by_key(|grant| (grant.granted, grant.claim))
 }
 
 /// The last step before `before` that cancelled or ended `job`.
@@ -866,8 +876,22 @@ fn refusal_reasons(
     let mut reasons = Vec::new();
     if newest > generation {
         let a = zh_name(actor);
-        let holder = grant_of(scenario, trace, job, newest);
+        let holder = grant_of(scenario, trace, job, newest, index);
         reasons.push(match (holder, lang) {
+            // Only a request sent under a claim that a rollback undid
+            // arrives holding no generation (a worker that never claimed
+            // has no job to act on).
+            (Some(grant), Lang::En) if generation == 0 => format!(
+                "{actor}'s claim was rolled back, so {actor} holds no generation, but {} was granted generation {} at step {}: the number {actor}'s undone claim had, and with monotonic tokens its token too",
+                grant.worker, grant.generation, grant.granted
+            ),
+            (Some(grant), Lang::Zh) if generation == 0 => format!(
+                "{a}的领取已被回滚，{a}不持有任何代次，而{}在第 {} 步领取了第 {} 代：正是{}那次被撤销的领取用过的编号，令牌单调递增时连令牌也一样",
+                zh_mid(&grant.worker),
+                grant.granted,
+                grant.generation,
+                zh_mid(actor)
+            ),
             (Some(grant), Lang::En) => format!(
                 "{actor} holds generation {generation}, but {}",
                 grant.newer(lang)

@@ -92,7 +92,11 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
             zh += &why_zh;
         }
         (None, Some((id, protect))) => {
-            let (why_en, why_zh) = target_reason(facts, &id, protect, missing);
+            let (why_en, why_zh) = if facts.generation == 0 && facts.kind == ViolationKind::Stale {
+                rolled_back_reason(&id, design.token)
+            } else {
+                target_reason(facts, &id, protect, missing)
+            };
             en += " ";
             en += &why_en;
             zh += " ";
@@ -274,6 +278,34 @@ fn target_reason(
         ),
         Protect::Versioned => (String::new(), String::new()),
     }
+}
+
+/// Why a target took a request sent under a claim that rolled back: the
+/// token it carries was handed out again, so no token check can tell.
+fn rolled_back_reason(id: &str, token: TokenKind) -> (String, String) {
+    let (why_en, why_zh) = if token == TokenKind::Monotonic {
+        (
+            format!(
+                "the rollback took the fence back, and the next claim was granted the same token, so no token check at `{id}` can tell the old request from the new holder's"
+            ),
+            format!(
+                "回滚把 fence 退了回去，下一次领取又拿到了同一个令牌，所以 `{id}` 的任何令牌检查都分不出旧请求和新持有者的请求"
+            ),
+        )
+    } else {
+        (
+            format!("it names no generation, and `{id}` cannot know that"),
+            format!("它不代表任何代次，而 `{id}` 无从得知"),
+        )
+    };
+    (
+        format!(
+            "The token it carried came from a claim that was never committed: {why_en}. Commit the claim in a short transaction before anything leaves the worker."
+        ),
+        format!(
+            "它携带的令牌来自一次从未提交的领取：{why_zh}。应当先在短事务里提交领取，再让任何东西离开 Worker。"
+        ),
+    )
 }
 
 /// Why a highest-token target took the write: random tokens do not order,

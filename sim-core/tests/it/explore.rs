@@ -622,6 +622,62 @@ fn a_crash_rolls_back_the_holders_claim_and_lets_the_takeover_through() {
     assert!(!enabled.iter().any(|m| matches!(m, Move::Crash(_))));
 }
 
+/// A request sent under a claim whose transaction a crash rolled back
+/// holds no generation: the next claim is granted the same number and
+/// token, and the request that lands after it is a stale effect. The
+/// explorer finds it with delays on, and the engine replays the same
+/// violation at the same step; its explanation says why no token check
+/// can tell the two apart.
+#[test]
+fn a_request_of_a_rolled_back_claim_is_stale_after_the_next_claim() {
+    // The token registered at the target on every claim: a request of a
+    // committed older generation is refused on arrival.
+    let mut world = World::preset(Preset::FencedRegistered, 2);
+    world.design.claim = ClaimProcedure::HeldAcrossWork;
+    world.design_source = sim_core::DesignSource::Table;
+    world.targets.truncate(1);
+    world.crashes = true;
+    world.bounds.max_in_flight = 1;
+    world.bounds.max_delay = 3;
+    let report = exhaustive(&world);
+    assert_eq!(report.verdict, Verdict::Unsafe);
+    let found = report.counterexample.as_ref().expect("a counterexample");
+    let actions: Vec<&str> = found
+        .scenario
+        .steps
+        .iter()
+        .map(|s| s.action.name())
+        .collect();
+    assert!(actions.contains(&"crash"), "{actions:?}");
+    assert_eq!(actions.last(), Some(&"deliver"), "{actions:?}");
+    let trace = run(&found.scenario);
+    assert_eq!(trace.violations.len(), 1, "{:?}", trace.violations);
+    let violation = trace.violations[0];
+    assert_eq!(violation.kind, sim_core::ViolationKind::Stale);
+    let landed = &trace.steps[violation.step as usize];
+    assert_eq!(landed.generation, None, "sent under no generation");
+    let claims: Vec<_> = trace
+        .steps
+        .iter()
+        .filter(|s| s.outcome == Outcome::Ok && s.token.is_some() && s.job.is_some())
+        .filter_map(|s| s.token)
+        .collect();
+    assert!(
+        claims.iter().all(|t| *t == 1),
+        "one token, twice: {claims:?}"
+    );
+    let words = found.explanation.en.clone();
+    assert!(words.contains("never committed"), "{words}");
+    assert!(found.explanation.zh.contains("从未提交"));
+    // Without crashes, or with the claim committed before the work, the
+    // same world is safe.
+    world.crashes = false;
+    assert_eq!(exhaustive(&world).verdict, Verdict::Safe);
+    world.crashes = true;
+    world.design.claim = ClaimProcedure::SelectForUpdate;
+    assert_eq!(exhaustive(&world).verdict, Verdict::Safe);
+}
+
 /// `nowait`: a read that finds the row locked fails at once
 /// (`lock_not_available`), its transaction rolls back, and the worker
 /// starts its claim over with `begin`; once the lock is free its read

@@ -362,6 +362,42 @@ fn a_claim_that_waited_is_granted_when_the_lock_is_released() {
     }
 }
 
+/// A request sent under a claim that a crash rolled back lands after the
+/// next claim, which reused the generation number: the narration says the
+/// claim was undone and names the claim that was really granted (the
+/// later one, not the undone one with the same number).
+#[test]
+fn a_request_of_a_rolled_back_claim_names_the_real_grant() {
+    use sim_core::Lang;
+    let scenario = lesson_scenario("04-claims-without-long-locks.toml", "rolled-back-token");
+    let trace = sim_core::run(&scenario);
+    let landed = scenario
+        .steps
+        .iter()
+        .position(|s| s.action == sim_core::Action::Deliver)
+        .unwrap();
+    assert!(trace.should_reject.contains(&(landed as u32)));
+    let b_claim = scenario
+        .steps
+        .iter()
+        .position(|s| s.action == sim_core::Action::Claim)
+        .unwrap();
+    let en = sim_core::safety_reason(&scenario, &trace, landed, Lang::En);
+    assert!(en.contains("rolled back"), "{en}");
+    assert!(en.contains("holds no generation"), "{en}");
+    assert!(
+        en.contains(&format!("B was granted generation 1 at step {b_claim}")),
+        "{en}"
+    );
+    assert!(!en.contains("A was granted"), "{en}");
+    let zh = sim_core::safety_reason(&scenario, &trace, landed, Lang::Zh);
+    assert!(zh.contains("回滚") && zh.contains("不持有任何代次"), "{zh}");
+    assert!(
+        zh.contains(&format!("B 在第 {b_claim} 步领取了第 1 代")),
+        "{zh}"
+    );
+}
+
 /// Issue 23.6: a superseded step after a claim that waited names the step
 /// that granted the newer generation, and that the claim waited.
 #[test]
