@@ -391,6 +391,9 @@ test('the explorer attacks a claim held across the work, with crashes and reques
   // The counterexample: A crashes with its claim uncommitted, and the
   // request it sent under that claim lands after B's claim.
   const result = await page.locator('.explore-result').textContent();
+  assert.doesNotMatch(result, /\[object /, 'every part of the report is drawn, none printed as an object');
+  // The schedule, in the scheduler's moves, and the explanation under it.
+  assert.match(await page.locator('.explore-result > p.code').textContent(), /crash A/);
   assert.match(result, /crash/);
   assert.match(result, /rolled back/);
   await page.screenshot({ path: join(SHOTS, 'explorer-crash.png'), fullPage: true });
