@@ -230,10 +230,7 @@ pub fn describe_pending(scenario: &Scenario, index: usize, lang: Lang) -> String
     };
     let actor = who(scenario, index, lang);
     let act = act_with_batch(scenario, index, lang);
-    let target = step
-        .target
-        .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
-        .map(|t| scenario.target_id(t));
+    let target = target_of(scenario, index).map(|t| scenario.target_id(t));
     let at = step.at;
     let a = zh_name(&actor);
     match (target, lang) {
@@ -262,9 +259,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
         return said;
     }
     let act = act_with_batch(scenario, index, lang);
-    let target = step
-        .target
-        .or_else(|| scenario.sender_of(index).and_then(|s| s.target))
+    let target = target_of(scenario, index)
         .map(|t| scenario.target_id(t).to_owned())
         .unwrap_or_default();
     let mut text = match lang {
@@ -1016,12 +1011,7 @@ pub fn violation_line(
     let who = who(scenario, at, lang);
     let generation = trace.steps.get(at).and_then(|r| r.generation).unwrap_or(0);
     let kind = violation.kind.name();
-    let target = scenario
-        .steps
-        .get(at)
-        .and_then(|s| s.target)
-        .or_else(|| scenario.sender_of(at).and_then(|s| s.target))
-        .map(|t| scenario.target_id(t));
+    let target = target_of(scenario, at).map(|t| scenario.target_id(t));
     match lang {
         Lang::En => {
             let why = match violation.kind {

@@ -918,17 +918,23 @@ impl Machine {
         self.false_predicates_on(state, worker, self.visible_row(state, worker, job))
     }
 
-    /// The oracle on an effect by `worker` (MODEL.md §5).
-    fn judge(&self, state: &State, worker: u8) -> Option<ViolationKind> {
-        let job = self.worker(state, worker, W_JOB);
-        // A claim rolled back by a crash was never granted: the requests
-        // its worker sent under it hold no generation, though the next
-        // claim is granted the same number (and, monotonic, the same token).
-        let generation = if self.worker(state, worker, W_DONE) == DONE_ROLLED_BACK {
+    /// The generation `worker`'s effects hold: none (0) once a crash rolled
+    /// back the claim that granted it, since that claim never happened,
+    /// though the next claim is granted the same number (and, with
+    /// monotonic tokens, the same token).
+    #[inline]
+    fn held_generation(&self, state: &State, worker: u8) -> u8 {
+        if self.worker(state, worker, W_DONE) == DONE_ROLLED_BACK {
             0
         } else {
             self.worker(state, worker, W_GEN)
-        };
+        }
+    }
+
+    /// The oracle on an effect by `worker` (MODEL.md §5).
+    fn judge(&self, state: &State, worker: u8) -> Option<ViolationKind> {
+        let job = self.worker(state, worker, W_JOB);
+        let generation = self.held_generation(state, worker);
         if generation < self.job(state, job, J_GENS) {
             return Some(ViolationKind::Stale);
         }
@@ -1320,14 +1326,8 @@ impl Machine {
         let job = self.worker(state, worker, W_JOB);
         let newest = self.job(state, job, J_GENS);
         let newest_holder = self.holder_of(state, job, newest).filter(|_| newest != 0);
-        // A rolled-back claim's requests hold no generation (see `judge`).
-        let rolled_back = self.worker(state, worker, W_DONE) == DONE_ROLLED_BACK;
         Before {
-            generation: if rolled_back {
-                0
-            } else {
-                self.worker(state, worker, W_GEN)
-            },
+            generation: self.held_generation(state, worker),
             newest_generation: newest,
             newest_holder,
             cancelled: self.job(state, job, J_TERMINAL) == TERMINAL_CANCELLED,
