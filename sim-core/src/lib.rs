@@ -39,9 +39,10 @@ pub use engine::run;
 pub use lang::{Lang, UnknownLang};
 pub use leases::{Lease, LeaseClose, leases};
 pub use narrate::{
-    action_short, action_word, check_words, claim_words, clock_words, describe_outcome,
-    describe_pending, describe_step, job_state_label, outcome_label, protect_short, protect_words,
-    reason_label, safety_reason, token_words, violation_label, violation_line, violation_words,
+    SummaryLine, SummaryTone, action_short, action_word, check_words, claim_words, clock_words,
+    describe_outcome, describe_pending, describe_step, design_words, job_state_label,
+    outcome_label, protect_short, protect_words, reason_label, safety_reason, token_words,
+    trace_summary, violation_label, violation_line, violation_words,
 };
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use resource::{

@@ -997,6 +997,122 @@ pub fn violation_label(kind: ViolationKind, lang: Lang) -> &'static str {
     }
 }
 
+/// How a line of a trace's summary reads: good news, a violation, or work
+/// left to do (reconciliation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SummaryTone {
+    Good,
+    Bad,
+    Todo,
+}
+
+/// A line of a trace's summary; `item` lines belong to the heading above.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SummaryLine {
+    pub tone: SummaryTone,
+    pub item: bool,
+    pub text: String,
+}
+
+/// What a replay came to, in lines: the violations (or none), the steps
+/// refused as they had to be, and the two reconciliation lists — remote
+/// effects a cancel did not undo, and requests still travelling at a
+/// cancel or a takeover (nobody could yet say what they would do).
+pub fn trace_summary(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<SummaryLine> {
+    let line = |tone, item, text: String| SummaryLine { tone, item, text };
+    let mut out = Vec::new();
+    if trace.violations.is_empty() {
+        out.push(line(
+            SummaryTone::Good,
+            false,
+            lang.pick(
+                "✓ no violations: no stale or after-terminal effect took place, nor an older batch over a newer one",
+                "✓ 没有违例：没有旧代次的效果，没有任务结束后的效果，也没有旧批次盖掉新批次",
+            )
+            .to_owned(),
+        ));
+    } else {
+        let count = trace.violations.len();
+        out.push(line(
+            SummaryTone::Bad,
+            false,
+            match lang {
+                Lang::En => format!("‼ {count} violation{}:", if count == 1 { "" } else { "s" }),
+                Lang::Zh => format!("‼ {count} 次违例："),
+            },
+        ));
+        for violation in &trace.violations {
+            out.push(line(
+                SummaryTone::Bad,
+                true,
+                violation_line(scenario, trace, violation, lang),
+            ));
+        }
+    }
+    let steps = |list: &[u32]| {
+        let list: Vec<String> = list.iter().map(u32::to_string).collect();
+        match lang {
+            Lang::En => format!("steps {}", list.join(", ")),
+            Lang::Zh => format!("第 {} 步", list.join("、")),
+        }
+    };
+    let refused: Vec<u32> = trace
+        .should_reject
+        .iter()
+        .copied()
+        .filter(|step| !trace.is_violation(*step))
+        .collect();
+    if !refused.is_empty() {
+        let steps = steps(&refused);
+        out.push(line(
+            SummaryTone::Good,
+            false,
+            match lang {
+                Lang::En => format!("✓ refused as they had to be: {steps}"),
+                Lang::Zh => format!("✓ 必须拒绝的都被拒绝了：{steps}"),
+            },
+        ));
+    }
+    let made: Vec<u32> = trace
+        .reconcile
+        .iter()
+        .copied()
+        .filter(|step| !trace.reconcile_in_flight.contains(step))
+        .collect();
+    if !made.is_empty() {
+        let steps = steps(&made);
+        out.push(line(
+            SummaryTone::Todo,
+            false,
+            match lang {
+                Lang::En => format!(
+                    "↻ to reconcile (remote effects made before the cancel; cancelling did not undo them): {steps}"
+                ),
+                Lang::Zh => format!(
+                    "↻ 列为待核对，需要对账（取消之前已经产生的远端效果；取消并没有撤销它们）：{steps}"
+                ),
+            },
+        ));
+    }
+    if !trace.reconcile_in_flight.is_empty() {
+        let steps = steps(&trace.reconcile_in_flight);
+        out.push(line(
+            SummaryTone::Todo,
+            false,
+            match lang {
+                Lang::En => format!(
+                    "↻ to reconcile (requests still in flight when the job was cancelled or taken over; nobody could yet say what they would do): {steps}"
+                ),
+                Lang::Zh => format!(
+                    "↻ 列为待核对，需要对账（任务被取消或被接管时仍在途的请求；当时谁也说不准它们会做什么）：{steps}"
+                ),
+            },
+        ));
+    }
+    out
+}
+
 /// A violation in one line, as `fencelab run` lists it: which step took
 /// effect (who, which action, where), although what, and its kind.
 pub fn violation_line(
@@ -1155,6 +1271,48 @@ pub fn claim_words(claim: crate::ClaimProcedure, lang: Lang) -> &'static str {
             "BEGIN; … FOR UPDATE; UPDATE …; <干活>; COMMIT",
         ),
         C::Nowait => "BEGIN; SELECT … NOWAIT; UPDATE …; COMMIT",
+    }
+}
+
+/// A design as a reader names it: a preset's name, or its knobs in the
+/// files' spelling (what `--commit-checks` and a design table take), so a
+/// command line can be read back from it.
+pub fn design_words(design: &crate::Design, lang: Lang) -> String {
+    if let Some(preset) = crate::Preset::of(design) {
+        return preset.name().to_owned();
+    }
+    let list = |names: Vec<&str>| {
+        if names.is_empty() {
+            lang.pick("none", "无").to_owned()
+        } else {
+            names.join(lang.pick(", ", "、"))
+        }
+    };
+    let commit = list(design.commit_checks.names());
+    let renew = list(design.renew_checks.names());
+    let (token, clock, targets) = (
+        design.token.name(),
+        design.lease_clock.name(),
+        design.target_protect.name(),
+    );
+    // Said only when on (or not the default), so other designs read short.
+    let epoch = match (design.cancel_epoch, lang) {
+        (false, _) => "",
+        (true, Lang::En) => "; a cancel advances the epoch",
+        (true, Lang::Zh) => "；取消推进纪元",
+    };
+    let claim = match (design.claim, lang) {
+        (crate::ClaimProcedure::Atomic, _) => String::new(),
+        (claim, Lang::En) => format!("; claim {}", claim.name()),
+        (claim, Lang::Zh) => format!("；领取方式 {}", claim.name()),
+    };
+    match lang {
+        Lang::En => format!(
+            "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets}{epoch}{claim})"
+        ),
+        Lang::Zh => format!(
+            "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}{epoch}{claim}）"
+        ),
     }
 }
 

@@ -16,7 +16,7 @@ use sim_core::explore::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use crate::report::{EXIT_BAD_INPUT, io_error_zh, list_or_none, print_stdout, render_table};
+use crate::report::{EXIT_BAD_INPUT, io_error_zh, print_stdout, render_table};
 use crate::style::{Style, Tone};
 
 /// The validated options of `fencelab explore`.
@@ -330,69 +330,6 @@ pub(crate) fn explore_command(options: &ExploreOptions) -> ExitCode {
     ))
 }
 
-/// The world in one line: design, workers, jobs, targets, ttl, options.
-fn describe_world(world: &World, lang: Lang) -> String {
-    let design = Preset::of(&world.design).map_or_else(
-        || {
-            let d = world.design;
-            let commit = list_or_none(&d.commit_checks.names(), lang);
-            let renew = list_or_none(&d.renew_checks.names(), lang);
-            let (token, clock) = (d.token.name(), d.lease_clock.name());
-            match lang {
-                Lang::En => format!(
-                    "custom design (commit: {commit}; renew: {renew}; token {token}; lease clock {clock})"
-                ),
-                Lang::Zh => format!(
-                    "自定义设计（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}）"
-                ),
-            }
-        },
-        |preset| preset.name().to_owned(),
-    );
-    let workers: Vec<&str> = world.workers.iter().map(|w| w.id.as_str()).collect();
-    let workers = workers.join(", ");
-    let targets: Vec<String> = world
-        .targets
-        .iter()
-        .enumerate()
-        .map(|(index, protect)| format!("{} ({})", world.target_id(index as u8), protect.name()))
-        .collect();
-    let targets = if targets.is_empty() {
-        lang.pick("none (job table only)", "无（只有任务表）")
-            .to_owned()
-    } else {
-        targets.join(", ")
-    };
-    let (jobs, ttl) = (world.jobs, world.ttl);
-    let mut line = match lang {
-        Lang::En => format!(
-            "{design} · workers {workers} · {jobs} job{} · targets {targets} · ttl {ttl}",
-            if jobs == 1 { "" } else { "s" }
-        ),
-        Lang::Zh => {
-            format!("{design} · Worker {workers} · {jobs} 个任务 · 目标 {targets} · 租约时长 {ttl}")
-        }
-    };
-    if world.allow_cancel {
-        line += lang.pick(" · the user may cancel", " · 用户可以取消");
-    }
-    if world.heartbeat {
-        line += lang.pick(" · heartbeat renews", " · 心跳续约");
-    }
-    let claim = world.design.claim;
-    if claim != sim_core::ClaimProcedure::Atomic {
-        let name = claim.name();
-        line += &match lang {
-            Lang::En => format!(" · claim {name}"),
-            Lang::Zh => format!(" · 领取方式 {name}"),
-        };
-    }
-    if world.crashes {
-        line += sim_core::explore::crashes_words(lang);
-    }
-    line
-}
-
 /// The counterexample: its moves, its explanation, its table and how
 /// shrinking shortened it.
 fn render_counterexample(
@@ -480,39 +417,14 @@ fn render_report(
     let lang = options.lang;
     let world = &report.world;
     let mut out = String::new();
-    let _ = writeln!(out, "{}", describe_world(world, lang));
-    let method = match (report.method, lang) {
-        (Method::Random { seed, cases }, Lang::En) => {
-            format!("random exploration, seed {seed}, up to {cases} cases")
-        }
-        (Method::Random { seed, cases }, Lang::Zh) => {
-            format!("随机探索，种子 {seed}，最多 {cases} 个调度")
-        }
-        (Method::Exhaustive, _) => lang
-            .pick("exhaustive breadth-first search", "穷举的广度优先搜索")
-            .to_owned(),
-    };
-    let bounds = world.bounds;
-    let (time, claims, moves) = (bounds.max_time, bounds.max_claims, bounds.max_steps);
-    let states = report.limits.max_states;
-    let seconds = report.limits.time_limit_ms.unwrap_or_default() / 1000;
-    let (in_flight, delay) = (bounds.max_in_flight, bounds.max_delay);
-    let delays = match (in_flight, lang) {
-        (0, Lang::En) => "no delivery delays".to_owned(),
-        (0, Lang::Zh) => "请求没有延迟".to_owned(),
-        (_, Lang::En) => format!("requests in flight ≤ {in_flight}, each delayed ≤ {delay}"),
-        (_, Lang::Zh) => format!("在途请求 ≤ {in_flight} 个，每个延迟 ≤ {delay}"),
-    };
-    let _ = match lang {
-        Lang::En => writeln!(
-            out,
-            "bounds: time ≤ {time}, claims ≤ {claims}, moves per schedule ≤ {moves}, {delays} · {method}\nlimits: states ≤ {states}, {seconds} s"
-        ),
-        Lang::Zh => writeln!(
-            out,
-            "界限：时间 ≤ {time}，领取 ≤ {claims}，每个调度 ≤ {moves} 步，{delays} · {method}\n上限：状态 ≤ {states}，{seconds} 秒"
-        ),
-    };
+    let _ = writeln!(
+        out,
+        "{}",
+        sim_core::explore::design_and_world_words(world, lang)
+    );
+    // The bounds and limits in sim-core's words, which the page draws too.
+    let view = sim_core::explore::ReportView::new(report, elapsed_ms, lang);
+    let _ = writeln!(out, "{}\n{}", view.bounds, view.limits);
     out.push('\n');
     match (&report.counterexample, report.verdict) {
         (Some(found), _) => out += &render_counterexample(report, found, style, lang),

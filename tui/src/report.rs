@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use sim_core::{
-    Outcome, Preset, Scenario, Trace, job_state_label, outcome_label, reason_label, violation_label,
+    Outcome, Scenario, Trace, job_state_label, outcome_label, reason_label, violation_label,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -128,59 +128,10 @@ pub(crate) fn run_command(path: &Path, json: bool, lang: Lang) -> ExitCode {
     }
 }
 
-/// The design as a reader would name it: a preset's name, or its knobs.
+/// The design as a reader would name it: a preset's name, or its knobs
+/// (sim-core's words, which the page draws too).
 pub(crate) fn design_label(design: &sim_core::Design, lang: Lang) -> String {
-    match Preset::of(design) {
-        Some(preset) => preset.name().to_owned(),
-        None => {
-            let commit = list_or_none(&design.commit_checks.names(), lang);
-            let renew = list_or_none(&design.renew_checks.names(), lang);
-            let (token, clock, targets) = (
-                design.token.name(),
-                design.lease_clock.name(),
-                design.target_protect.name(),
-            );
-            // Said only when on, so other designs read as before.
-            let epoch = match (design.cancel_epoch, lang) {
-                (false, _) => "",
-                (true, Lang::En) => "; a cancel advances the epoch",
-                (true, Lang::Zh) => "；取消推进纪元",
-            };
-            // Said only when not atomic, as the epoch.
-            let claim = design.claim;
-            let claim = match (claim == sim_core::ClaimProcedure::Atomic, lang) {
-                (true, _) => String::new(),
-                (false, Lang::En) => format!("; claim {}", claim.name()),
-                (false, Lang::Zh) => format!("；领取方式 {}", claim.name()),
-            };
-            match lang {
-                Lang::En => format!(
-                    "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets}{epoch}{claim})"
-                ),
-                Lang::Zh => format!(
-                    "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}{epoch}{claim}）"
-                ),
-            }
-        }
-    }
-}
-
-/// Names joined as a list, or "none" when there are none.
-pub(crate) fn list_or_none(names: &[&str], lang: Lang) -> String {
-    if names.is_empty() {
-        lang.pick("none", "无").to_owned()
-    } else {
-        names.join(lang.pick(", ", "、"))
-    }
-}
-
-/// Step indices as a phrase: "steps 1, 4" or "第 1、4 步".
-pub(crate) fn steps_phrase(steps: &[u32], lang: Lang) -> String {
-    let list: Vec<String> = steps.iter().map(u32::to_string).collect();
-    match lang {
-        Lang::En => format!("steps {}", list.join(", ")),
-        Lang::Zh => format!("第 {} 步", list.join("、")),
-    }
+    sim_core::design_words(design, lang)
 }
 
 /// Pads `text` to `width` terminal columns (CJK characters count double).
@@ -384,74 +335,20 @@ pub(crate) fn render_table(scenario: &Scenario, trace: &Trace, style: Style, lan
     out
 }
 
+/// sim-core's summary of the replay, painted.
 fn render_summary(scenario: &Scenario, trace: &Trace, style: Style, lang: Lang) -> String {
     let mut out = String::new();
-    if trace.violations.is_empty() {
-        let text = lang.pick(
-            "✓ no violations: no stale or after-terminal effect took place, nor an older batch over a newer one",
-            "✓ 没有违例：没有旧代次的效果，没有任务结束后的效果，也没有旧批次盖掉新批次",
-        );
-        let _ = writeln!(out, "{}", style.paint(Tone::Good, text));
-    } else {
-        let count = trace.violations.len();
-        let heading = match lang {
-            Lang::En => format!("‼ {count} violation{}:", if count == 1 { "" } else { "s" }),
-            Lang::Zh => format!("‼ {count} 次违例："),
-        };
-        let _ = writeln!(out, "{}", style.paint(Tone::Bad, &heading));
-        for violation in &trace.violations {
-            let _ = writeln!(
-                out,
-                "  {}",
-                inert(&sim_core::violation_line(scenario, trace, violation, lang))
-            );
-        }
-    }
-    let refused: Vec<u32> = trace
-        .should_reject
-        .iter()
-        .copied()
-        .filter(|step| !trace.is_violation(*step))
-        .collect();
-    if !refused.is_empty() {
-        let steps = steps_phrase(&refused, lang);
-        let _ = match lang {
-            Lang::En => writeln!(out, "✓ refused as they had to be: {steps}"),
-            Lang::Zh => writeln!(out, "✓ 必须拒绝的都被拒绝了：{steps}"),
-        };
-    }
-    // Two lists in one: effects a cancel did not undo, and requests that
-    // were still travelling at a cancel or a takeover.
-    let made: Vec<u32> = trace
-        .reconcile
-        .iter()
-        .copied()
-        .filter(|step| !trace.reconcile_in_flight.contains(step))
-        .collect();
-    if !made.is_empty() {
-        let steps = steps_phrase(&made, lang);
-        let _ = match lang {
-            Lang::En => writeln!(
-                out,
-                "↻ to reconcile (remote effects made before the cancel; cancelling did not undo them): {steps}"
-            ),
-            Lang::Zh => writeln!(
-                out,
-                "↻ 需要对账（取消之前已经产生的远端效果；取消并没有撤销它们）：{steps}"
-            ),
-        };
-    }
-    if !trace.reconcile_in_flight.is_empty() {
-        let steps = steps_phrase(&trace.reconcile_in_flight, lang);
-        let _ = match lang {
-            Lang::En => writeln!(
-                out,
-                "↻ to reconcile (requests still in flight when the job was cancelled or taken over; nobody could yet say what they would do): {steps}"
-            ),
-            Lang::Zh => writeln!(
-                out,
-                "↻ 需要对账（任务被取消或被接管时仍在途的请求；当时谁也说不准它们会做什么）：{steps}"
-            ),
+    for line in sim_core::trace_summary(scenario, trace, lang) {
+        let text = inert(&line.text);
+        let _ = match (line.item, line.tone) {
+            (true, _) => writeln!(out, "  {text}"),
+            (false, sim_core::SummaryTone::Good) => {
+                writeln!(out, "{}", style.paint(Tone::Good, &text))
+            }
+            (false, sim_core::SummaryTone::Bad) => {
+                writeln!(out, "{}", style.paint(Tone::Bad, &text))
+            }
+            (false, sim_core::SummaryTone::Todo) => writeln!(out, "{text}"),
         };
     }
     out

@@ -396,6 +396,9 @@ test('the explorer attacks a claim held across the work, with crashes and reques
   assert.match(await page.locator('.explore-result > p.code').textContent(), /crash A/);
   assert.match(result, /crash/);
   assert.match(result, /rolled back/);
+  // The explanation is said once: the timeline's description, not again above it.
+  const said = (result.match(/no token check/g) ?? []).length;
+  assert.equal(said, 1, `the explanation appears ${said} times`);
   await page.screenshot({ path: join(SHOTS, 'explorer-crash.png'), fullPage: true });
   await done(session);
 });

@@ -801,8 +801,9 @@ function showReport(node, report) {
   clear(node).append(
     h('p', { class: `verdict ${view.tone}` }, `${view.title} — ${view.design}`),
     h('p', {}, inline(view.summary)),
-    // Element.append takes nodes, not an array (it would print the array).
-    ...(found ? [h('p', { class: 'code' }, found.schedule), h('p', {}, inline(found.explanation))] : []),
+    // The explanation is not repeated here: the counterexample's timeline
+    // below opens with it, under its title.
+    ...(found ? [h('p', { class: 'code' }, found.schedule)] : []),
     h('p', { class: 'muted' }, view.stats));
   if (report.timeline) {
     node.append(renderTimeline(report.timeline, { initial: found ? found.step : 0, openNarration: true }).element,

@@ -29,7 +29,7 @@ pub use offer::{EXPLORER_OFFER, ExplorerOffer, NumberSetting};
 pub use screen::{
     Allowed, ChoiceWords, ExplorerForm, FieldInput, FormField, FormKey, FoundView, ProgressView,
     ReportView, SHRINK_LINES, SettingRow, ShrinkLine, ShrinkView, Tone, bounds_words,
-    crashes_words, form_fields, world_words,
+    crashes_words, design_and_world_words, form_fields, world_words,
 };
 pub use settings::{DESIGN_WHEN_UNSET, DesignChoice, Exploration, ExplorerSettings, SettingsError};
 pub use world::{

@@ -757,6 +757,27 @@ fn target_list(world: &World, lang: Lang) -> String {
 
 /// A world in a line: its workers, jobs, targets, ttl and switches.
 pub fn world_words(world: &World, lang: Lang) -> String {
+    lang.pick("World: ", "世界：").to_owned() + &world_parts(world, lang)
+}
+
+/// A world in a line that opens with its design (a preset's name, or the
+/// custom design's knobs): what `fencelab explore` prints above a report.
+pub fn design_and_world_words(world: &World, lang: Lang) -> String {
+    // How the workers claim is said by the world's part (with its SQL), not
+    // twice: the design's name leaves it out.
+    let design = crate::Design {
+        claim: crate::ClaimProcedure::Atomic,
+        ..world.design
+    };
+    format!(
+        "{} · {}",
+        crate::design_words(&design, lang),
+        world_parts(world, lang)
+    )
+}
+
+/// The world's workers, jobs, targets, ttl and switches, joined by ` · `.
+fn world_parts(world: &World, lang: Lang) -> String {
     let workers: Vec<&str> = world.workers.iter().map(|w| w.id.as_str()).collect();
     let targets = if world.targets.is_empty() {
         lang.pick("none (job table only)", "无（只有任务表）")
@@ -766,14 +787,14 @@ pub fn world_words(world: &World, lang: Lang) -> String {
     };
     let mut out = match lang {
         Lang::En => format!(
-            "World: workers {} · {} job{} · targets {targets} · ttl {}",
+            "workers {} · {} job{} · targets {targets} · ttl {}",
             workers.join(", "),
             world.jobs,
             if world.jobs == 1 { "" } else { "s" },
             world.ttl
         ),
         Lang::Zh => format!(
-            "世界：Worker {} · {} 个任务 · 目标 {targets} · ttl {}",
+            "Worker {} · {} 个任务 · 目标 {targets} · ttl {}",
             workers.join("、"),
             world.jobs,
             world.ttl

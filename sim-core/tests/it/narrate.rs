@@ -638,3 +638,68 @@ id = "ledger"
         assert!(line.contains("但 A 持有的是第 1 代"), "{line}");
     }
 }
+
+/// A replay's summary lists a request still travelling at a takeover apart
+/// from effects a cancel did not undo, and says nothing is wrong only when
+/// nothing is.
+#[test]
+fn a_summary_lists_in_flight_reconciliation_apart() {
+    use sim_core::{Lang, SummaryTone};
+    let scenario = lesson_scenario("04-claims-without-long-locks.toml", "rolled-back-token");
+    let trace = sim_core::run(&scenario);
+    let sent = scenario
+        .steps
+        .iter()
+        .position(|s| s.action == sim_core::Action::Write && s.request.is_some())
+        .unwrap() as u32;
+    assert!(trace.reconcile_in_flight.contains(&sent));
+    for lang in [Lang::En, Lang::Zh] {
+        let lines = sim_core::trace_summary(&scenario, &trace, lang);
+        let todo: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.tone == SummaryTone::Todo)
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(todo.len(), 1, "{lines:?}");
+        assert!(todo[0].contains(&sent.to_string()), "{}", todo[0]);
+        assert!(
+            todo[0].contains(lang.pick("in flight", "在途")),
+            "{}",
+            todo[0]
+        );
+        assert!(!todo[0].contains(lang.pick("before the cancel", "取消之前")));
+        // The violations: a heading, then one item each.
+        assert_eq!(lines[0].tone, SummaryTone::Bad);
+        let items = lines.iter().filter(|l| l.item).count();
+        assert_eq!(items, trace.violations.len());
+    }
+    let mut guarded = pause();
+    guarded.design = sim_core::Preset::DbConditional.design();
+    let quiet = sim_core::run(&guarded);
+    assert!(quiet.violations.is_empty());
+    let lines = sim_core::trace_summary(&guarded, &quiet, Lang::En);
+    assert_eq!(lines[0].tone, SummaryTone::Good, "{lines:?}");
+    assert!(lines.iter().all(|l| l.tone != SummaryTone::Bad));
+}
+
+/// A custom design is named by its knobs in the files' spelling, so a reader
+/// can type it back; a preset by its name.
+#[test]
+fn a_custom_design_is_named_by_its_knobs() {
+    use sim_core::{Check, ClaimProcedure, Lang, Preset};
+    let preset = Preset::FencedRegistered.design();
+    assert_eq!(
+        sim_core::design_words(&preset, Lang::Zh),
+        "fenced-registered"
+    );
+    let mut custom = preset;
+    custom.commit_checks = [Check::Owner].into_iter().collect();
+    custom.cancel_epoch = true;
+    custom.claim = ClaimProcedure::Nowait;
+    let en = sim_core::design_words(&custom, Lang::En);
+    assert!(en.starts_with("custom (commit: owner;"), "{en}");
+    assert!(en.contains("epoch") && en.contains("claim nowait"), "{en}");
+    let zh = sim_core::design_words(&custom, Lang::Zh);
+    assert!(zh.starts_with("自定义（提交检查：owner；"), "{zh}");
+    assert!(zh.contains("取消推进纪元") && zh.contains("nowait"), "{zh}");
+}

@@ -22,8 +22,9 @@ const TERMS: &[&str] = &[
     "Worker", "tick", "fencing", "ID", "TTL", "GC",
     // SQL, as the statements are written.
     "UPDATE", "SELECT", "FOR", "SKIP", "LOCKED", "NOWAIT", "BEGIN", "COMMIT", "ROLLBACK", "SQL",
+    "WHERE", "RETURNING",
     // Scenario-file keys and job-table columns a sentence names.
-    "protect", "ttl", "at", "op", "value", "owner", "state", "lease", "lease_until",
+    "protect", "ttl", "at", "op", "value", "id", "owner", "state", "lease", "lease_until",
     "batch", "check_batch",
     // The program, its commands, units, and the file format.
     "fencelab", "run", "explore", "ms", "TOML",
@@ -61,7 +62,13 @@ fn english_words(text: &str, allowed: &BTreeSet<String>) -> BTreeSet<String> {
             None => plain.push(c),
         }
     }
+    // A statement's parameters (`:job`) are names, not words.
+    let plain: Vec<&str> = plain
+        .split_whitespace()
+        .filter(|word| !word.starts_with(':'))
+        .collect();
     plain
+        .join(" ")
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
         // Flags, file names and numbers are not words.
         .filter(|word| !word.starts_with("--"))

@@ -159,7 +159,7 @@ fn delays_break_the_sending_gateway_and_its_counterexample_replays() {
         "--lang",
         "en",
     ]));
-    assert!(text.contains("requests in flight ≤ 2"), "{text}");
+    assert!(text.contains("in flight ≤ 2"), "{text}");
 }
 
 #[test]
@@ -304,7 +304,7 @@ fn the_largest_world_ends_incomplete_at_the_state_cap() {
         text.contains("Incomplete: 20000 states explored, no violation found"),
         "{text}"
     );
-    assert!(text.contains("limits: states ≤ 20000, 30 s"), "{text}");
+    assert!(text.contains("Limits: states ≤ 20000 · 30 s"), "{text}");
     let zh = fencelab(&[&worst[..], &["--lang", "zh"]].concat());
     assert_eq!(zh.status.code(), Some(0), "{}", stderr(&zh));
     assert!(
