@@ -79,6 +79,7 @@ fn bench_replay(c: &mut Criterion) {
         released_by: None,
         row: None,
         request_step: None,
+        approved_step: None,
     };
     group.bench_function("floor_vec_push_10k_trace_entries", |b| {
         b.iter(|| {

@@ -170,6 +170,12 @@ pub enum Protect {
     /// forwards it; the target accepts whatever arrives. For a plain
     /// (instantaneous) write it is the same as `gateway`.
     SendingGateway,
+    /// An outbox: a write is recorded as an intent beside the job row and
+    /// nothing leaves the worker; a committed `finish` approves the
+    /// worker's intents for the job, and a dispatcher sends only those
+    /// (at once, or as requests that `deliver` steps land). The target
+    /// accepts whatever arrives: the commit is the check.
+    ApprovedIntent,
 }
 
 crate::names::named!(Protect);

@@ -266,6 +266,9 @@ pub enum CheckedAt {
     Arrival,
     /// Nowhere: the target has no protection.
     Nowhere,
+    /// An approved intent: the commit that approved it was the check; it
+    /// leaves when the commit does, and whatever arrives is accepted.
+    Commit,
 }
 
 /// A request in flight: sent by a `write` with a `request`, arriving at
@@ -277,6 +280,9 @@ pub struct Flight {
     /// at the end).
     pub send_step: usize,
     pub deliver_step: Option<usize>,
+    /// The step it left at: its `write`, or for an intent the commit that
+    /// approved it.
+    pub leave_step: usize,
     /// From the sender's lane at the send's column…
     pub from_lane: Option<usize>,
     pub from_column: usize,
@@ -760,10 +766,13 @@ fn flight(
 ) -> Option<Flight> {
     let step = scenario.steps.get(send)?;
     let record = trace.steps.get(send)?;
-    if step.action != Action::Write
-        || record.reason != Some(Reason::Sent)
-        || !reveal.shows_step(send)
-    {
+    // An intent leaves with the commit that approved it.
+    let leaves = match record.reason {
+        Some(Reason::Sent) => send,
+        Some(Reason::Intent) => record.approved_step? as usize,
+        _ => return None,
+    };
+    if step.action != Action::Write || !reveal.shows_step(leaves) {
         return None;
     }
     let request = scenario.requests.get(step.request? as usize)?.clone();
@@ -772,6 +781,7 @@ fn flight(
     let protect = scenario.targets.get(usize::from(target))?.protect;
     let checked = match protect {
         Protect::SendingGateway => CheckedAt::Send,
+        Protect::ApprovedIntent => CheckedAt::Commit,
         Protect::None => CheckedAt::Nowhere,
         _ => CheckedAt::Arrival,
     };
@@ -782,8 +792,9 @@ fn flight(
         request,
         send_step: send,
         deliver_step,
+        leave_step: leaves,
         from_lane: lanes.actor(scenario, send),
-        from_column: step_column.get(send).copied().unwrap_or(0),
+        from_column: step_column.get(leaves).copied().unwrap_or(0),
         to_lane: lanes.targets.get(usize::from(target)).copied(),
         to_column: deliver_step
             .and_then(|d| step_column.get(d).copied())
@@ -812,13 +823,21 @@ fn flight_words(scenario: &Scenario, flight: &Flight, lang: Lang) -> String {
         .and_then(|s| s.target)
         .and_then(|t| scenario.targets.get(usize::from(t)))
         .map_or("", |t| protect_words(t.protect, lang));
-    let mut words = match lang {
-        Lang::En => {
+    let leave = flight.leave_step;
+    let left_at = scenario.steps.get(leave).map_or(0, |s| s.at);
+    let mut words = match (leave == send, lang) {
+        (true, Lang::En) => {
             format!("{who}'s request `{id}` to `{target}` is sent at tick {sent_at} (step {send})")
         }
-        Lang::Zh => {
+        (true, Lang::Zh) => {
             format!("{who} 发往 `{target}` 的请求 `{id}` 在 tick {sent_at}（第 {send} 步）发出")
         }
+        (false, Lang::En) => format!(
+            "{who}'s request `{id}` to `{target}`, recorded as an intent at step {send}, is sent at tick {left_at} (step {leave}, the commit that approved it)"
+        ),
+        (false, Lang::Zh) => format!(
+            "{who} 发往 `{target}` 的请求 `{id}` 在第 {send} 步记为意图，在 tick {left_at}（第 {leave} 步，批准它的那次提交）发出"
+        ),
     };
     words += &match (flight.deliver_step, lang) {
         (Some(step), Lang::En) => {
@@ -844,6 +863,14 @@ fn flight_words(scenario: &Scenario, flight: &Flight, lang: Lang) -> String {
         ),
         (CheckedAt::Arrival, Lang::Zh) => {
             format!("到达时在 `{target}`（{protection}）按那时的状态检查。")
+        }
+        (CheckedAt::Commit, Lang::En) => format!(
+            " It was an intent until the commit approved it, and only then left; `{target}` accepts whatever the dispatcher sends."
+        ),
+        (CheckedAt::Commit, Lang::Zh) => {
+            format!(
+                "它在提交批准之前只是一条意图，批准之后才发出；`{target}` 接受派发器发来的一切。"
+            )
         }
         (CheckedAt::Nowhere, Lang::En) => format!(" `{target}` checks nothing ({protection})."),
         (CheckedAt::Nowhere, Lang::Zh) => format!("`{target}` 什么也不检查（{protection}）。"),

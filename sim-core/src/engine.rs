@@ -47,6 +47,9 @@ struct Transaction {
     /// Requests in flight that a claim inside the transaction listed for
     /// reconciliation (a rollback unlists them).
     listed_in_flight: Vec<u32>,
+    /// The (worker, job) intents a `finish` inside the transaction
+    /// approved: dispatched when it commits, never if it rolls back.
+    approved: Vec<(WorkerIdx, JobIdx)>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -79,6 +82,18 @@ struct InFlight {
     target: TargetIdx,
     token: Option<u64>,
     generation: u32,
+}
+
+/// A `write` to an `approved_intent` target, recorded and not yet
+/// approved: nothing has left the worker.
+#[derive(Debug, Clone, Copy)]
+struct Intent {
+    write_step: u32,
+    worker: WorkerIdx,
+    job: JobIdx,
+    target: TargetIdx,
+    token: Option<u64>,
+    request: Option<u32>,
 }
 
 /// Generates `token = "random"` tokens: SplitMix64, seeded by the scenario.
@@ -117,6 +132,8 @@ struct Engine<'s> {
     targets: Vec<TargetRuntime>,
     /// Per request id: the request while it is in flight.
     in_flight: Vec<Option<InFlight>>,
+    /// Intents recorded at `approved_intent` targets, waiting for a commit.
+    intents: Vec<Intent>,
     oracle: Oracle,
     rng: TokenRng,
     records: Vec<StepTrace>,
@@ -227,6 +244,7 @@ impl<'s> Engine<'s> {
                 })
                 .collect(),
             in_flight: vec![None; scenario.requests.len()],
+            intents: Vec::new(),
             oracle: Oracle::new(jobs),
             rng: TokenRng::new(scenario.seed),
             records: Vec::with_capacity(scenario.steps.len()),
@@ -920,8 +938,65 @@ impl<'s> Engine<'s> {
             engine.oracle.ended(job, generation);
             if end == JobState::Done {
                 engine.switch_official_values(worker);
+                engine.approve_intents(index, worker, job);
             }
         });
+    }
+
+    /// A `finish` approves the worker's intents for the job: dispatched now,
+    /// or when the transaction it is in commits.
+    fn approve_intents(&mut self, index: u32, worker: WorkerIdx, job: JobIdx) {
+        if let Some(transaction) = self
+            .actors
+            .get_mut(usize::from(worker))
+            .and_then(|state| state.transaction.as_mut())
+        {
+            transaction.approved.push((worker, job));
+        } else {
+            self.dispatch_intents(index, worker, job);
+        }
+    }
+
+    /// The dispatcher sends the approved intents of `worker` for `job`,
+    /// during step `index` (the commit): a request goes in flight, anything
+    /// else lands at once. The target checks nothing; the oracle judges the
+    /// effect by the generation that committed.
+    fn dispatch_intents(&mut self, index: u32, worker: WorkerIdx, job: JobIdx) {
+        let generation = self.holding(worker, job).map_or(0, |h| h.generation);
+        let (approved, waiting): (Vec<Intent>, Vec<Intent>) = self
+            .intents
+            .iter()
+            .partition(|intent| intent.worker == worker && intent.job == job);
+        self.intents = waiting;
+        for intent in approved {
+            if let Some(record) = self.records.get_mut(intent.write_step as usize) {
+                record.approved_step = Some(index);
+            }
+            if let Some(request) = intent.request {
+                if let Some(slot) = self.in_flight.get_mut(request as usize) {
+                    *slot = Some(InFlight {
+                        send_step: intent.write_step,
+                        worker,
+                        job,
+                        target: intent.target,
+                        token: intent.token,
+                        generation,
+                    });
+                }
+                continue;
+            }
+            let Some(sent) = self.scenario.steps.get(intent.write_step as usize) else {
+                continue;
+            };
+            // Landing at once, it is judged with the commit that approved
+            // it (the same generation at the same moment): that commit's
+            // violation, if any, is this effect's too, so none is added.
+            let value_text = self.scenario.value_text(sent.value, worker);
+            if let Some(runtime) = self.targets.get_mut(usize::from(intent.target)) {
+                runtime.state.value = Some((value_text, index));
+            }
+            self.oracle.remote_effect(job, index);
+        }
     }
 
     /// A committed finish makes the worker's latest drafts official.
@@ -1018,6 +1093,25 @@ impl<'s> Engine<'s> {
         let protect = spec.protect;
         let holding = self.holding(worker, job);
         let token = holding.and_then(|h| h.token);
+        if protect == Protect::ApprovedIntent {
+            // Nothing leaves the worker: the intent waits for the commit.
+            self.annotate_holding(index, worker, job, at);
+            self.oracle
+                .judge_harmless(index, job, holding.map_or(0, |h| h.generation));
+            self.intents.push(Intent {
+                write_step: index,
+                worker,
+                job,
+                target,
+                token,
+                request: step.request,
+            });
+            let record = self.record(index);
+            record.token = token;
+            record.outcome = Outcome::Noop;
+            record.reason = Some(Reason::Intent);
+            return;
+        }
         let Some(request) = step.request else {
             // Check and effect in one instant. A draft changes no protected
             // state: the oracle only notes whether it was stale.
@@ -1197,6 +1291,8 @@ impl<'s> Engine<'s> {
                 Some(failed) if !failed.is_empty() => (Outcome::Rejected, None, Some(failed)),
                 failed => (Outcome::Ok, None, failed),
             },
+            // Only an approved intent is ever dispatched here.
+            Protect::ApprovedIntent => (Outcome::Ok, None, None),
             Protect::Versioned => runtime.keep_draft(index, worker, &value_text),
         };
         let (outcome, reason) = if outcome == Outcome::Ok && stale_batch {
@@ -1299,6 +1395,12 @@ impl<'s> Engine<'s> {
             }
             self.oracle.forget_effects(&transaction.effects);
             self.oracle.unlist_pending(&transaction.listed_in_flight);
+        } else {
+            // The commit is the step being run: the last one recorded.
+            let commit = u32::try_from(self.records.len().saturating_sub(1)).unwrap_or(u32::MAX);
+            for (owner, job) in &transaction.approved {
+                self.dispatch_intents(commit, *owner, *job);
+            }
         }
         for job in &transaction.locks {
             if let Some(holder) = self.lock_holder.get_mut(usize::from(*job)) {

@@ -76,7 +76,7 @@ mod tests {
             ClaimProcedure => "atomic read_then_update select_for_update skip_locked \
                                held_across_work nowait",
             Protect => "none idempotency_key highest_token registered_token gateway versioned \
-                        sending_gateway",
+                        sending_gateway approved_intent",
             Preset => "ttl-lock-only client-check idempotency-only fenced-highest-seen \
                        fenced-registered db-conditional full sending-gateway",
             Action => "claim renew write finish fail cancel register check crash pause resume \
@@ -85,7 +85,7 @@ mod tests {
             Outcome => "ok rejected duplicate noop waiting",
             Reason => "lease_held terminal none_available claimable not_claimable blocked \
                        crashed deadlock lock_not_available already_in_transaction no_transaction \
-                       stale_token stale_batch not_registered not_higher draft sent not_sent",
+                       stale_token stale_batch not_registered not_higher draft sent not_sent intent",
             JobState => "ready running done cancelled failed",
             ViolationKind => "stale after_terminal stale_batch",
             Verdict => "safe unsafe cancelled incomplete",

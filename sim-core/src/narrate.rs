@@ -308,7 +308,8 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
         (Outcome::Waiting, Lang::Zh) => "仍在等待另一个事务持有的行锁".to_owned(),
     };
     text += &outcome;
-    let details = outcome_details(scenario, step, record, lang);
+    let mut details = outcome_details(scenario, step, record, lang);
+    details.extend(intent_details(trace, index, lang));
     if !details.is_empty() {
         text += lang.pick(" (", "（");
         text += &details.join(lang.pick("; ", "；"));
@@ -316,6 +317,44 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     }
     text += lang.pick(".", "。");
     text
+}
+
+/// An outbox's intents: for a `write` recorded as one, which commit sent
+/// it (or that none did); for the step whose commit approved intents,
+/// which ones it sent.
+fn intent_details(trace: &Trace, index: usize, lang: Lang) -> Option<String> {
+    let record = trace.steps.get(index)?;
+    if record.reason == Some(Reason::Intent) {
+        return Some(match (record.approved_step, lang) {
+            (Some(by), Lang::En) => format!("the commit at step {by} approved it and it was sent"),
+            (Some(by), Lang::Zh) => format!("第 {by} 步的提交批准了它，它随之发出"),
+            (None, Lang::En) => "no commit approved it, so it was never sent".to_owned(),
+            (None, Lang::Zh) => "没有提交批准它，所以它从未发出".to_owned(),
+        });
+    }
+    let approved: Vec<String> = trace
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.approved_step == Some(index as u32))
+        .map(|(i, _)| i.to_string())
+        .collect();
+    if approved.is_empty() {
+        return None;
+    }
+    Some(match lang {
+        Lang::En => format!(
+            "it approved the intent{} of step{} {}, and the dispatcher sent {}",
+            if approved.len() == 1 { "" } else { "s" },
+            if approved.len() == 1 { "" } else { "s" },
+            approved.join(", "),
+            if approved.len() == 1 { "it" } else { "them" },
+        ),
+        Lang::Zh => format!(
+            "它批准了第 {} 步的意图，派发器随之发出",
+            approved.join("、")
+        ),
+    })
 }
 
 /// What happens to a worker itself — a pause, a resume, a crash — in its
@@ -471,6 +510,9 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::Draft => "the target stored a draft; the official reference did not change",
             Reason::Sent => "the request was sent; the target decides when it arrives",
             Reason::NotSent => "no request was in flight: it was refused at send or never sent",
+            Reason::Intent => {
+                "recorded as an intent: nothing was sent; it goes out only if the worker's commit succeeds"
+            }
         },
         Lang::Zh => match reason {
             Reason::LeaseHeld => "别人的租约还没到期",
@@ -493,6 +535,7 @@ fn reason_words(reason: Reason, lang: Lang) -> &'static str {
             Reason::Draft => "目标只保存了一个草稿版本，正式引用没有变",
             Reason::Sent => "请求已发出，目标在请求到达时才做决定",
             Reason::NotSent => "没有在途的请求：发送时已被拒绝，或从未发出",
+            Reason::Intent => "记成了一条意图，什么都没发出；只有 Worker 的提交成功，它才会被发出",
         },
     }
 }
@@ -980,6 +1023,7 @@ pub fn reason_label(reason: Reason, lang: Lang) -> String {
             Reason::Draft => "草稿",
             Reason::Sent => "已发出",
             Reason::NotSent => "未发出",
+            Reason::Intent => "记为意图",
         }
         .to_owned(),
     }
@@ -1224,6 +1268,10 @@ pub fn protect_words(protect: Protect, lang: Lang) -> &'static str {
         Protect::RegisteredToken => lang.pick("registered token", "核对登记的令牌"),
         Protect::Gateway => lang.pick("gateway checks the job row", "网关核对任务行"),
         Protect::SendingGateway => lang.pick("gateway checks, then forwards", "网关核对后转发"),
+        Protect::ApprovedIntent => lang.pick(
+            "sends only what a commit approved",
+            "只派发提交批准过的意图",
+        ),
         Protect::Versioned => lang.pick("versioned write", "按版本条件写入"),
     }
 }
@@ -1238,6 +1286,7 @@ pub fn protect_short(protect: Protect, lang: Lang) -> &'static str {
         Protect::RegisteredToken => lang.pick("registered token", "登记的令牌"),
         Protect::Gateway => lang.pick("gateway", "网关"),
         Protect::SendingGateway => lang.pick("checks at send", "发送时检查"),
+        Protect::ApprovedIntent => lang.pick("approved intents", "批准后派发"),
         Protect::Versioned => lang.pick("versioned", "按版本写入"),
     }
 }

@@ -277,6 +277,13 @@ const DISPATCHER: Offer = offer(
     "所有调用都经由一个派发器发出：它在发送之前核对任务行（状态、令牌、租约）；每次调用多一跳，已经发出的调用它撤不回来",
 );
 
+const OUTBOX: Offer = offer(
+    Protect::ApprovedIntent,
+    3,
+    "an outbox: each call is recorded as an intent beside the job row and sent by a dispatcher only after the fenced commit approves it; the job cannot use a call's result before it ends, and the dispatcher needs its own retries (with a key so a retry is not a second call)",
+    "发件箱：每个调用先作为意图记在任务行旁边，等带 fencing 的提交批准之后才由派发器发出；任务结束之前用不上调用的结果，派发器还要自己负责重试（带上键，重试才不会变成第二次调用）",
+);
+
 impl ResourceKind {
     /// The kind's name as a learner reads it.
     pub fn title(self, lang: Lang) -> &'static str {
@@ -408,8 +415,11 @@ impl ResourceKind {
         }
         // A resource that checks nothing can still be reached only
         // through a dispatcher that checks before it sends.
+        // Or only through an outbox, whose dispatcher sends what a commit
+        // approved.
         if fronts.dispatcher && matches!(self, K::TicketApi | K::Mailer) {
             offers.push(DISPATCHER);
+            offers.push(OUTBOX);
         }
         offers
     }
@@ -485,7 +495,7 @@ mod tests {
         // front of a resource that checks nothing.
         assert_eq!(
             ResourceKind::Mailer.strongest(Fronts::ALL),
-            Protect::SendingGateway
+            Protect::ApprovedIntent
         );
         assert!(
             ResourceKind::OwnService

@@ -115,6 +115,9 @@ pub enum Reason {
     /// A `deliver` found nothing in flight: its request was refused at send
     /// or never sent.
     NotSent,
+    /// A `write` to an `approved_intent` target was recorded as an intent:
+    /// it is sent only if the worker's `finish` commits.
+    Intent,
 }
 
 impl Reason {
@@ -275,6 +278,10 @@ pub struct StepTrace {
     /// it (`None` while it is in flight). For a `deliver`: the `write` step
     /// that sent it.
     pub request_step: Option<u32>,
+    /// For a `write` recorded as an intent: the step whose commit approved
+    /// and dispatched it (its `finish`, or the `commit` of the transaction
+    /// the finish was in); `None` while it was never approved.
+    pub approved_step: Option<u32>,
 }
 
 impl StepTrace {
@@ -294,6 +301,7 @@ impl StepTrace {
         released_by: None,
         row: None,
         request_step: None,
+        approved_step: None,
     };
 }
 
@@ -464,6 +472,7 @@ impl Trace {
             sent_at: at_of(sent_step),
             arrived_step,
             arrived_at: at_of(arrived_step),
+            approved_step: record.approved_step,
             violation: self.is_violation(index as u32),
         }
     }
@@ -531,6 +540,9 @@ pub struct StepJson<'s> {
     /// (`null` while the request is in flight at the end).
     pub arrived_step: Option<u32>,
     pub arrived_at: Option<u64>,
+    /// For a `write` to an `approved_intent` target: the step whose commit
+    /// approved and dispatched the intent (`null` if none did).
+    pub approved_step: Option<u32>,
     pub violation: bool,
 }
 

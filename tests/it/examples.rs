@@ -15,7 +15,7 @@ use serde_json::Value;
 const EXAMPLES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
 
 /// Every story the course refers to; a missing file is a broken link.
-const STORIES: [&str; 27] = [
+const STORIES: [&str; 28] = [
     "01-article-stale-finish",
     "02-ttl-lock-double-execution",
     "03-check-then-write-race",
@@ -43,6 +43,7 @@ const STORIES: [&str; 27] = [
     "19-delayed-batch",
     "19b-delayed-batch-checked",
     "20-token-of-a-rolled-back-claim",
+    "21-approved-intent",
 ];
 
 const OUTCOMES: [&str; 5] = ["ok", "rejected", "duplicate", "noop", "waiting"];
@@ -883,6 +884,34 @@ fn story_20_a_rolled_back_claim_hands_its_token_out_again() {
     assert_eq!(violation_steps(&t), BTreeSet::from([index(late)]));
 }
 
+#[test]
+fn story_21_only_an_approved_intent_is_sent() {
+    let t = run("21-approved-intent");
+    // Writes to an outbox send nothing: each is an intent.
+    for (worker, at) in [("A", 1), ("B", 5)] {
+        let intent = a(&t, worker, "write", at);
+        assert_step(intent, "noop");
+        assert_eq!(intent["reason"], "intent", "{intent}");
+    }
+    let b_finish = a(&t, "B", "finish", 6);
+    assert_step(b_finish, "ok");
+    // B's commit approved B's intent, which left with it and landed later.
+    let b_intent = a(&t, "B", "write", 5);
+    assert_eq!(b_intent["approved_step"], index(b_finish));
+    let landed = step(&t, Some("B"), "deliver", 8);
+    assert_step(landed, "ok");
+    assert_eq!(landed["sent_step"], index(b_intent));
+    // A's late commit is refused, so its intent never left.
+    let a_finish = a(&t, "A", "finish", 6);
+    assert_step(a_finish, "rejected");
+    assert!(a(&t, "A", "write", 1)["approved_step"].is_null());
+    let never = step(&t, None, "deliver", 7);
+    assert_step(never, "noop");
+    assert_eq!(never["reason"], "not_sent");
+    assert_no_violations(&t);
+    assert_eq!(t["targets"][0]["value"], "sent by B", "{}", t["targets"]);
+}
+
 /// The default job of a step is the worker's most recently claimed *or
 /// selected* job (the scenario-format spec). Multi-job stories name `job`
 /// explicitly, so they do not depend on this; this test pins the rule itself.
@@ -939,6 +968,7 @@ fn bug_stories_violate_and_safe_stories_do_not() {
         "16-deadlock",
         "18-nowait",
         "19b-delayed-batch-checked",
+        "21-approved-intent",
     ];
     for name in buggy {
         assert!(

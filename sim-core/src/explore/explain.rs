@@ -276,6 +276,16 @@ fn target_reason(
                 list_zh(facts.world.design.commit_checks),
             ),
         ),
+        Protect::ApprovedIntent => (
+            format!(
+                "`{id}` takes whatever the dispatcher sends, and the dispatcher sends what a commit approved: the commit checks ({}) let this commit through, so its intents went out with it. An outbox is only as safe as the commit that approves it.",
+                list(facts.world.design.commit_checks),
+            ),
+            format!(
+                "`{id}` 接受派发器发来的一切，而派发器发出的是提交批准过的意图：提交检查（{}）放过了这次提交，它的意图也就跟着发了出去。发件箱的安全，取决于批准它的那次提交。",
+                list_zh(facts.world.design.commit_checks),
+            ),
+        ),
         Protect::Versioned => (String::new(), String::new()),
     }
 }

@@ -479,7 +479,7 @@ impl Machine {
                     match self.next_op(state, worker) {
                         None => {}
                         Some(Op::Claim) if !grants_left => {}
-                        Some(Op::Write(_)) if slots_full => {}
+                        Some(Op::Write(target)) if slots_full && self.sends(target) => {}
                         Some(_) => moves.push(Move::Worker(worker)),
                     }
                 }
@@ -539,7 +539,7 @@ impl Machine {
                 continue;
             };
             let allowed = match op {
-                Op::Write(_) => !slots_full,
+                Op::Write(target) => !slots_full || !self.sends(target),
                 op if op.is_claim_read() => reads_left,
                 _ => true,
             };
@@ -547,6 +547,12 @@ impl Machine {
                 moves.push(Move::Worker(worker));
             }
         }
+    }
+
+    /// Whether a write to `target` sends a request (with delays, it needs
+    /// a free slot): every target's but an outbox's, which keeps an intent.
+    fn sends(&self, target: u8) -> bool {
+        self.world.targets.get(usize::from(target)) != Some(&Protect::ApprovedIntent)
     }
 
     /// Whether `worker`'s statement `op` would wait for another
@@ -998,6 +1004,11 @@ impl Machine {
                 }
                 result
             }
+            // An intent travels nowhere: nothing is sent until the commit.
+            Op::Write(target) if !self.sends(target) => {
+                self.advance(state, worker);
+                MoveResult::NOTHING
+            }
             Op::Write(target) if self.delays() => {
                 // With every slot taken the write waits (`moves` does not
                 // offer it); it is never dropped.
@@ -1279,6 +1290,11 @@ impl Machine {
                 let failed =
                     CheckSet::from_bits(all_failed.bits() & self.world.design.commit_checks.bits());
                 (failed.is_empty(), failed)
+            }
+            // An intent is no effect: it leaves only with a committed
+            // finish, which is judged as the commit it is (`guarded`).
+            Protect::ApprovedIntent => {
+                return MoveResult::NOTHING;
             }
             // A draft is no effect; the switch at a committed finish is.
             Protect::Versioned => {

@@ -389,10 +389,17 @@ fn the_step_function_agrees_with_the_engine_on_random_schedules() {
                     sim_core::Protect::SendingGateway,
                     sim_core::Protect::Gateway,
                     sim_core::Protect::RegisteredToken,
-                    sim_core::Protect::HighestToken,
+                    sim_core::Protect::ApprovedIntent,
                 ];
                 world.bounds.max_in_flight = 3;
                 world.bounds.max_delay = 2;
+                world
+            },
+            {
+                // An outbox behind a weak commit, without delays.
+                let mut world = World::preset(Preset::ClientCheck, 3);
+                world.targets = vec![sim_core::Protect::ApprovedIntent, sim_core::Protect::None];
+                world.allow_cancel = true;
                 world
             },
             {
@@ -1080,4 +1087,49 @@ fn chinese_explanations_put_no_space_after_a_full_stop() {
         }
     }
     assert!(explained >= 5, "{explained}");
+}
+
+/// An outbox sends only what a commit approved: in front of a resource
+/// that checks nothing it is safe with requests in flight and cancels
+/// exactly when the commit is, and a weak commit's counterexample replays.
+#[test]
+fn an_outbox_is_as_safe_as_the_commit_that_approves_it() {
+    use sim_core::Protect;
+    let mut world = World::preset(Preset::DbConditional, 3);
+    world.targets = vec![Protect::ApprovedIntent, Protect::ApprovedIntent];
+    world.allow_cancel = true;
+    world.bounds = world.bounds.with_delays();
+    let report = exhaustive(&world);
+    assert_eq!(report.verdict, Verdict::Safe, "{:?}", report.counterexample);
+    // The same targets behind the dispatcher that checks at send are not.
+    let mut sending = world.clone();
+    sending.targets = vec![Protect::SendingGateway, Protect::SendingGateway];
+    let broken = exhaustive(&sending);
+    assert_eq!(broken.verdict, Verdict::Unsafe);
+    assert_replays(&broken);
+    // Behind a commit that checks nothing, the stale commit sends its
+    // intents with it.
+    let mut weak = World::preset(Preset::TtlLockOnly, 3);
+    weak.targets = world.targets.clone();
+    weak.allow_cancel = true;
+    weak.bounds = world.bounds;
+    let report = exhaustive(&weak);
+    assert_eq!(report.verdict, Verdict::Unsafe);
+    assert_replays(&report);
+    let found = report.counterexample.as_ref().unwrap();
+    let trace = sim_core::run(&found.scenario);
+    let finish = found.step as usize;
+    assert_eq!(
+        found.scenario.steps[finish].action,
+        sim_core::Action::Finish
+    );
+    // Its intent was approved by that commit and landed with it.
+    assert!(
+        trace
+            .steps
+            .iter()
+            .any(|record| record.approved_step == Some(found.step)),
+        "{}",
+        sim_core::scenario_to_toml(&found.scenario)
+    );
 }

@@ -703,3 +703,49 @@ fn a_custom_design_is_named_by_its_knobs() {
     assert!(zh.starts_with("自定义（提交检查：owner；"), "{zh}");
     assert!(zh.contains("取消推进纪元") && zh.contains("nowait"), "{zh}");
 }
+
+/// An outbox's story: a write is an intent that waits for the commit, the
+/// commit that approves it says so, and an intent no commit approved was
+/// never sent (issue 23.3, "dispatch only the approved intent").
+#[test]
+fn an_intent_is_told_with_the_commit_that_sent_it() {
+    use sim_core::Lang;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/21-approved-intent.toml"
+    ))
+    .unwrap();
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    let find = |worker: &str, action: sim_core::Action| {
+        scenario
+            .steps
+            .iter()
+            .position(|s| {
+                s.action == action && s.worker.map(|w| scenario.worker_id(w)) == Some(worker)
+            })
+            .unwrap()
+    };
+    let (a_write, b_write) = (
+        find("A", sim_core::Action::Write),
+        find("B", sim_core::Action::Write),
+    );
+    let b_finish = find("B", sim_core::Action::Finish);
+    let en = sim_core::describe_step(&scenario, &trace, b_write, Lang::En);
+    assert!(en.contains("recorded as an intent"), "{en}");
+    assert!(
+        en.contains(&format!("the commit at step {b_finish} approved it")),
+        "{en}"
+    );
+    let en = sim_core::describe_step(&scenario, &trace, a_write, Lang::En);
+    assert!(en.contains("never sent"), "{en}");
+    let en = sim_core::describe_step(&scenario, &trace, b_finish, Lang::En);
+    assert!(
+        en.contains(&format!("approved the intent of step {b_write}")),
+        "{en}"
+    );
+    let zh = sim_core::describe_step(&scenario, &trace, b_finish, Lang::Zh);
+    assert!(zh.contains(&format!("批准了第 {b_write} 步的意图")), "{zh}");
+    let zh = sim_core::describe_step(&scenario, &trace, a_write, Lang::Zh);
+    assert!(zh.contains("从未发出"), "{zh}");
+}

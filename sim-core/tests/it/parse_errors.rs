@@ -114,7 +114,7 @@ fn unknown_names_of_every_kind() {
     check_error(
         &format!("{HEAD}[[targets]]\nid = \"t\"\nprotect = \"fencing\"\n[design]\ncommit_checks = [\"owner\", \"lease_until\"]\n"),
         "
-        6:11: unknown protection `fencing`; expected one of `none`, `idempotency_key`, `highest_token`, `registered_token`, `gateway`, `versioned`, `sending_gateway`
+        6:11: unknown protection `fencing`; expected one of `none`, `idempotency_key`, `highest_token`, `registered_token`, `gateway`, `versioned`, `sending_gateway`, `approved_intent`
         8:27: unknown check `lease_until`; did you mean `lease`?
         ",
     );
