@@ -595,6 +595,13 @@ test('every exercise kind can be answered and graded', async () => {
   await brk.locator('textarea').fill('[{"at": 0, "worker": "Nobody", "do": "claim"}]');
   await brk.locator('textarea').dispatchEvent('change');
   await brk.locator('.break-json', { hasText: 'unknown worker' }).waitFor();
+  // A try, then the worked solution: a breaking schedule the explorers
+  // find, in the grading worker (the page's own wasm has no search).
+  await brk.getByRole('button', { name: 'Check my answer' }).click();
+  await brk.locator('.feedback > p.verdict').first().waitFor();
+  await brk.getByRole('button', { name: 'Show the solution' }).click();
+  await brk.locator('.feedback > p.verdict.solution').waitFor({ timeout: 20000 });
+  assert.doesNotMatch(await brk.locator('.feedback').textContent(), /leaves out|grading worker checks/);
   await done(session);
 });
 

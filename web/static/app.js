@@ -62,9 +62,10 @@ let gradeWorker = null;
 let gradeRequests = 0;
 const gradeWaiting = new Map();
 
-/** Hands `act` on a design exercise to the worker's session (a hand-in
- * runs the explorers there, off this thread); takes in the record it
- * wrote and resolves to the exercise's screen. */
+/** Hands `act` to the grading worker's session (a design's hand-in, a
+ * worked solution: the explorers run there, off this thread, in the
+ * explorer's build of the wasm); takes in the record it wrote and resolves
+ * to the exercise's screen. */
 function actOffThread(lessonId, exerciseId, act) {
   if (!gradeWorker) {
     gradeWorker = new Worker(new URL('./grade-worker.js', import.meta.url), { type: 'module' });
@@ -370,7 +371,11 @@ function viewExercise(lesson, exercise) {
 
   // The screen after an act. A hint, a change or an edit of the answer
   // leaves the feedback shown as it is (a worker's session may hold it).
+  // The acts sim-core says run the explorers: this page's wasm has no
+  // search, so they go to the grading worker, whose build has it.
+  let searchActs = [];
   const draw = (screen, act) => {
+    searchActs = screen.search_acts ?? [];
     clear(heading).append(screen.title, ' ', h('span', { class: 'muted kind' }, `· ${screen.kind_label}`));
     status.textContent = screen.standing_label;
     next.textContent = screen.status;
@@ -387,10 +392,11 @@ function viewExercise(lesson, exercise) {
     }
     kind?.screen?.(screen);
   };
-  // One act, on this thread or (a design's grade, SQL) in a worker's
-  // session; the screen after it is drawn and the progress saved.
+  // One act, on this thread or (what runs the explorers, SQL) in a
+  // worker's session; the screen after it is drawn and the progress saved.
   const act = async (what) => {
-    const elsewhere = kind?.elsewhere?.(what);
+    const elsewhere = kind?.elsewhere?.(what)
+      ?? (searchActs.includes(what.act) ? actOffThread(lesson.id, exercise.id, what) : null);
     const screen = elsewhere ? await elsewhere : JSON.parse(course.act(lesson.id, exercise.id, JSON.stringify(what)));
     save();
     draw(screen, what.act);
@@ -683,8 +689,6 @@ function editorExercise(lesson, exercise, body, { submit, act }) {
       h('details', { class: 'break-json' }, h('summary', {}, 'JSON'), h('label', { for: area.id }, t('breakPrompt')), area, jsonProblem)]),
   h('button', { type: 'button', class: 'primary', onclick: () => edits.then(() => submit(shown.answer)) }, t('submit')));
   return {
-    // A design's grade (the explorers) and solution run in the worker's session.
-    elsewhere: (what) => (design && (what.act === 'hand_in' || what.act === 'solution') ? actOffThread(lesson.id, exercise.id, what) : null),
     busy: design ? t('checkingDesign') : null,
     keyView: (key, feedback) => (feedback.key_rows ? editorTable('design', feedback.key_rows, keyCell)
       // A schedule key: its steps in words, and the JSON the editor takes.

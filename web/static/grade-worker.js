@@ -1,5 +1,5 @@
-// A design exercise's acts that run the explorers (the hand-in's grade, the
-// worked solution), off the page's thread: the explorers try every
+// The acts that run the explorers (a design's grade and worked solution, a
+// break exercise's worked solution), off the page's thread: the explorers try every
 // schedule of the exercise's world, which takes long enough to freeze the
 // page. This worker holds its own CourseSession (the same lessons, the
 // page's progress as sent), acts there by the session's rules and sends
@@ -11,7 +11,8 @@
 // session, kept between messages, holds the try the solution is shown
 // beside.)
 
-import init, { Course } from './fencelab_web.js';
+// The explorer's build of the wasm: the page's own leaves the search out.
+import init, { Course } from './fencelab_web_explorer.js';
 
 const ready = init();
 let course = null;

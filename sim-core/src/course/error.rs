@@ -57,6 +57,9 @@ pub enum CourseError {
     NoSafeDesign,
     /// A state limit stopped the explorers before they could judge a design.
     ExplorationIncomplete,
+    /// The answer needs the explorers, and this build has no search (the
+    /// page's own wasm: its grading worker's build has it).
+    SearchNotHere,
     NoBreakingSchedule,
     /// The exercise's world does not fit the explorers.
     World(WorldError),
@@ -262,6 +265,10 @@ impl CourseError {
                 "the explorers hit their state limit before they could judge this design"
                     .to_owned(),
                 "探索器在判定这个设计之前就达到了状态数上限".to_owned(),
+            ),
+            CourseError::SearchNotHere => lang.pick(
+                "this answer is checked by the explorers, which this build leaves out: the grading worker checks it".to_owned(),
+                "这个答案要由探索器检查，而这个构建没有带上探索器：请交给评分的 Worker 检查".to_owned(),
             ),
             CourseError::NoBreakingSchedule => lang.pick(
                 "the explorers find no schedule that breaks this design".to_owned(),
@@ -696,6 +703,7 @@ mod tests {
             CourseError::SolutionBeforeAttempt,
             CourseError::NoSafeDesign,
             CourseError::ExplorationIncomplete,
+            CourseError::SearchNotHere,
             CourseError::NoBreakingSchedule,
             CourseError::World(crate::explore::WorldError::Ttl),
             CourseError::Schedule(crate::ScenarioError::Ttl),

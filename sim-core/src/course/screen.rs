@@ -124,6 +124,10 @@ pub struct ExerciseScreen {
     /// The editor of the answer in the making (design and break exercises).
     pub editor: Option<Editor>,
     pub feedback: Option<FeedbackView>,
+    /// The acts (`hand_in`, `solution`) whose answer runs the explorers: a
+    /// front end without the search in its own build (the page) sends them
+    /// where the search is (its grading worker).
+    pub search_acts: Vec<&'static str>,
     /// What the exercise's timeline may show now.
     pub reveal: RevealView,
 }
@@ -663,8 +667,21 @@ impl CourseSession {
             cost_label,
             editor: editor(found, exercise, last.as_ref(), focus, lang),
             feedback: shown.map(|shown| feedback_view(found, exercise, shown, lang)),
+            search_acts: search_acts(&exercise.kind),
             reveal: RevealView::from(&reveal),
         })
+    }
+}
+
+/// The acts of `kind` whose answer runs the explorers: a design's grade
+/// (its safety and minimal cost) and its worked solution, and a break
+/// exercise's worked solution (a breaking schedule the explorers find; a
+/// learner's own schedule is only replayed).
+fn search_acts(kind: &ExerciseKind) -> Vec<&'static str> {
+    match kind {
+        ExerciseKind::Design { .. } => vec!["hand_in", "solution"],
+        ExerciseKind::Break { .. } => vec!["solution"],
+        _ => Vec::new(),
     }
 }
 

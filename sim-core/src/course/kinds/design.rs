@@ -42,11 +42,38 @@ pub(crate) fn sites_of(
     world: &WorldOptions,
 ) -> Result<Sites, CourseError> {
     let built = design_world(design, targets, &[], world)?;
-    let sites = violation_sites(&built).map_err(CourseError::World)?;
+    let sites = search_sites(&built)?;
     if sites.incomplete {
         return Err(CourseError::ExplorationIncomplete);
     }
     Ok(sites)
+}
+
+#[cfg(feature = "search")]
+fn search_sites(world: &World) -> Result<Sites, CourseError> {
+    violation_sites(world).map_err(CourseError::World)
+}
+
+/// Without the search (the page's own wasm), its grading worker decides.
+#[cfg(not(feature = "search"))]
+fn search_sites(_: &World) -> Result<Sites, CourseError> {
+    Err(CourseError::SearchNotHere)
+}
+
+/// The explorers' exhaustive search, or, without it, [`CourseError::SearchNotHere`].
+pub(crate) fn search_exhaustive(
+    world: &World,
+    want: Option<ViolationKind>,
+) -> Result<Report, CourseError> {
+    #[cfg(feature = "search")]
+    {
+        explore_exhaustive(world, want, &mut RunToEnd).map_err(CourseError::World)
+    }
+    #[cfg(not(feature = "search"))]
+    {
+        let _ = (world, want);
+        Err(CourseError::SearchNotHere)
+    }
 }
 
 /// The design exercise's fixed facts, borrowed from its [`ExerciseKind`].
@@ -353,9 +380,8 @@ pub(crate) fn grade_design(
     // The search that finds a counterexample, or (for a safe design whose
     // sites search met a blocked takeover) the schedule of the wait.
     let report = (!safe || sites.blocked_takeover)
-        .then(|| explore_exhaustive(&world, None, &mut RunToEnd))
-        .transpose()
-        .map_err(CourseError::World)?;
+        .then(|| search_exhaustive(&world, None))
+        .transpose()?;
     let blocked = report.as_ref().and_then(|r| r.blocked_takeover.as_ref());
     let (summary, verdict, counterexample) = if safe {
         (

@@ -13,7 +13,7 @@ pub(crate) fn breaking_schedule(
         ..Bounds::default()
     };
     let world = World::from_scenario(scenario, bounds).map_err(CourseError::World)?;
-    let report = explore_exhaustive(&world, want, &mut RunToEnd).map_err(CourseError::World)?;
+    let report = super::design::search_exhaustive(&world, want)?;
     Ok(report.counterexample)
 }
 
