@@ -47,6 +47,16 @@ fn list_zh(set: CheckSet) -> String {
     }
 }
 
+/// The space Chinese text puts before a Latin word (`的 finish`), and none
+/// before a Chinese one (`的写入`).
+fn latin_gap(word: &str) -> &'static str {
+    if word.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        " "
+    } else {
+        ""
+    }
+}
+
 /// The violating move in words. Every sentence is written in English and
 /// Chinese side by side, so that the two say the same thing.
 pub(crate) fn explain(facts: &Facts<'_>) -> Text {
@@ -142,8 +152,10 @@ fn what_happened(
         facts.step, facts.at
     );
     let mut zh = format!(
-        "第 {} 步（tick {}）：{who} 的{action_zh}{place_zh}生效了",
-        facts.step, facts.at
+        "第 {} 步（tick {}）：{who} 的{}{action_zh}{place_zh}生效了",
+        facts.step,
+        facts.at,
+        latin_gap(action_zh)
     );
     match facts.kind {
         ViolationKind::Stale => {
@@ -205,14 +217,23 @@ fn checks_reason(
     checks: CheckSet,
     missing: CheckSet,
 ) -> (String, String) {
+    let checked_zh = if checks.is_empty() {
+        "什么都不检查".to_owned()
+    } else {
+        format!("只检查 {}", list_zh(checks))
+    };
+    let checked_en = if checks.is_empty() {
+        "checks nothing".to_owned()
+    } else {
+        format!("checks {}", list(checks))
+    };
     let mut en = format!(
-        " The design's {action_en} checks {}; the predicates that were false but not checked: {}.",
-        list(checks),
+        " The design's {action_en} {checked_en}; the predicates that were false but not checked: {}.",
         list(missing)
     );
     let mut zh = format!(
-        " 这个设计的{action_zh}只检查 {}；为假却没有被检查的谓词：{}。",
-        list_zh(checks),
+        " 这个设计的{}{action_zh}{checked_zh}；为假却没有被检查的谓词：{}。",
+        latin_gap(action_zh),
         list_zh(missing)
     );
     if missing.contains(crate::Check::Fence) && !missing.contains(crate::Check::Owner) {
