@@ -309,7 +309,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
     };
     text += &outcome;
     let mut details = outcome_details(scenario, step, record, lang);
-    details.extend(intent_details(trace, index, lang));
+    details.extend(intent_details(scenario, trace, index, lang));
     if !details.is_empty() {
         text += lang.pick(" (", "（");
         text += &details.join(lang.pick("; ", "；"));
@@ -322,7 +322,7 @@ pub fn describe_outcome(scenario: &Scenario, trace: &Trace, index: usize, lang: 
 /// An outbox's intents: for a `write` recorded as one, which commit sent
 /// it (or that none did); for the step whose commit approved intents,
 /// which ones it sent.
-fn intent_details(trace: &Trace, index: usize, lang: Lang) -> Option<String> {
+fn intent_details(scenario: &Scenario, trace: &Trace, index: usize, lang: Lang) -> Option<String> {
     let record = trace.steps.get(index)?;
     if record.reason == Some(Reason::Intent) {
         return Some(match (record.approved_step, lang) {
@@ -331,6 +331,11 @@ fn intent_details(trace: &Trace, index: usize, lang: Lang) -> Option<String> {
             (None, Lang::En) => "no commit approved it, so it was never sent".to_owned(),
             (None, Lang::Zh) => "没有提交批准它，所以它从未发出".to_owned(),
         });
+    }
+    // Only a finish, or the commit of the transaction it is in, approves.
+    let step = scenario.steps.get(index)?;
+    if !matches!(step.action, Action::Finish | Action::Commit) {
+        return None;
     }
     let approved: Vec<String> = trace
         .steps

@@ -551,7 +551,7 @@ impl Machine {
 
     /// Whether a write to `target` sends a request (with delays, it needs
     /// a free slot): every target's but an outbox's, which keeps an intent.
-    fn sends(&self, target: u8) -> bool {
+    pub(crate) fn sends(&self, target: u8) -> bool {
         self.world.targets.get(usize::from(target)) != Some(&Protect::ApprovedIntent)
     }
 

@@ -458,17 +458,11 @@ pub fn schedule_scenario(machine: &Machine, moves: &[Move], id: &str, title: Tex
                     continue;
                 };
                 let mut step = world.step_for(worker, op, at);
-                let outbox = |target: u8| {
-                    world.targets.get(usize::from(target)) == Some(&crate::Protect::ApprovedIntent)
-                };
-                if let (Op::Write(target), true) = (op, machine.delays()) {
-                    // With delays every write is a request that travels,
-                    // but an outbox's intent, which lands with its commit.
-                    if outbox(target) {
-                        scenario.steps.push(step);
-                        results.push(machine.apply(&mut state, chosen));
-                        continue;
-                    }
+                // With delays every write is a request that travels, but an
+                // outbox's intent, which lands with its commit.
+                if let (Op::Write(target), true) = (op, machine.delays())
+                    && machine.sends(target)
+                {
                     let id = request_id(world, worker, target);
                     step.request = Some(scenario.intern_request(&id));
                 }
