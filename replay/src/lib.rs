@@ -531,7 +531,7 @@ impl Replay<'_> {
                     row_job = None;
                 }
             }
-            Action::Renew | Action::Finish | Action::Fail | Action::Cancel => {
+            Action::Renew | Action::Finish | Action::Fail | Action::Cancel | Action::Revise => {
                 record.rows = Some(answer.affected);
             }
             Action::Select
@@ -677,6 +677,7 @@ impl Replay<'_> {
                 | Action::Finish
                 | Action::Fail
                 | Action::Cancel
+                | Action::Revise
         );
         if is_update && model.rows.map(u64::from) != db.rows {
             diffs.push(says.both(

@@ -220,6 +220,16 @@ pub enum ClaimProcedure {
     /// lock; it fails at once (`lock_not_available`), its transaction
     /// rolls back, and the worker starts its claim over later.
     Nowait,
+    /// Two jobs: `begin`, `select_for_update` of each row in the worker's
+    /// own order (its favourite first), `update_claim` of the first of
+    /// them it read claimable, `commit`. Two workers that favour different
+    /// rows each lock one and wait for the other's: a deadlock, and the
+    /// database rolls one transaction back.
+    LockBothOwnOrder,
+    /// Two jobs: the same, but every worker locks the rows in id order
+    /// (`… WHERE id IN (…) ORDER BY id FOR UPDATE`), so no lock cycle, and
+    /// no deadlock, can form.
+    LockBothIdOrder,
 }
 
 crate::names::named!(ClaimProcedure);
@@ -233,7 +243,28 @@ impl ClaimProcedure {
                 | ClaimProcedure::SkipLocked
                 | ClaimProcedure::HeldAcrossWork
                 | ClaimProcedure::Nowait
+                | ClaimProcedure::LockBothOwnOrder
+                | ClaimProcedure::LockBothIdOrder
         )
+    }
+
+    /// Whether the claim locks both jobs of a two-job world, one row after
+    /// the other, before it claims one of them.
+    pub fn locks_both(self) -> bool {
+        matches!(
+            self,
+            ClaimProcedure::LockBothOwnOrder | ClaimProcedure::LockBothIdOrder
+        )
+    }
+
+    /// Whether the claim can run in a world of `jobs` jobs: one that reads
+    /// a named row needs one job, one that locks both rows needs two.
+    pub fn runs_with_jobs(self, jobs: u8) -> bool {
+        if self.locks_both() {
+            jobs == 2
+        } else {
+            jobs <= 1 || !self.single_job()
+        }
     }
 
     /// Whether the claim names one job (it reads that row): worlds with
@@ -266,6 +297,12 @@ pub struct Design {
     /// token-checking targets and the `fence` predicate refuse the old
     /// generation's later writes and commits (the article's `cancel_epoch`).
     pub cancel_epoch: bool,
+    /// A granted `revise` (the job's input changed) advances the job's
+    /// input revision *and* its fence, registered like a cancel epoch, so
+    /// that the `fence` predicate and token-checking targets refuse the
+    /// results of a generation that worked on the old input (C15). Off,
+    /// the revision advances alone and nothing compares it.
+    pub input_revision: bool,
     /// How the explorers' workers claim (`atomic` unless a design table
     /// says otherwise). The engine runs a scenario's own steps whatever it
     /// says.
@@ -312,6 +349,7 @@ impl Preset {
             target_protect: Protect::None,
             worker_checks: false,
             cancel_epoch: false,
+            input_revision: false,
             claim: ClaimProcedure::Atomic,
         };
         let checked = Design {

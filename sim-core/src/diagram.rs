@@ -322,6 +322,7 @@ pub fn action_glyph(action: Action) -> char {
         Action::Finish => 'F',
         Action::Fail => 'E',
         Action::Cancel => 'K',
+        Action::Revise => 'V',
         Action::Register => 'G',
         Action::Check => '=',
         Action::Crash => 'X',

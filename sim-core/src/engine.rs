@@ -375,7 +375,7 @@ impl<'s> Engine<'s> {
             Action::Claim => row.state.is_open() && lease_over(row, now),
             Action::Renew => holds(self.scenario.design.renew_checks),
             Action::Finish | Action::Fail => holds(self.scenario.design.commit_checks),
-            Action::Cancel => row.state.is_open(),
+            Action::Cancel | Action::Revise => row.state.is_open(),
             Action::UpdateClaim => step.worker.is_some_and(|worker| {
                 self.observed.get(self.slot(worker, job)).copied().flatten() == Some(true)
             }),
@@ -476,6 +476,7 @@ impl<'s> Engine<'s> {
         let Some(worker) = step.worker else {
             match step.action {
                 Action::Cancel => self.cancel(index, job),
+                Action::Revise => self.revise(index, job),
                 Action::Deliver => self.deliver(index, step, at),
                 _ => {}
             }
@@ -494,6 +495,7 @@ impl<'s> Engine<'s> {
             Action::Finish => self.commit_end(index, worker, job, at, JobState::Done),
             Action::Fail => self.commit_end(index, worker, job, at, JobState::Failed),
             Action::Cancel => self.cancel(index, job),
+            Action::Revise => self.revise(index, job),
             Action::Write => {
                 if let Some(target) = step.target {
                     self.write(index, step, worker, job, target, at);
@@ -1012,22 +1014,50 @@ impl<'s> Engine<'s> {
     }
 
     fn cancel(&mut self, index: u32, job: JobIdx) {
-        let row = self.row(job);
+        let epoch = self.scenario.design.cancel_epoch;
+        self.user_update(index, job, epoch, |engine| {
+            if let Some(row) = engine.rows.get_mut(usize::from(job)) {
+                row.state = JobState::Cancelled;
+            }
+            engine.oracle.cancelled(job);
+        });
+    }
+
+    /// The user's `revise`: the input of an open job changes. Under the
+    /// design's `input_revision` the fence advances with it and is
+    /// registered like a cancel epoch; the oracle judges whatever the
+    /// generations granted so far do from now on as stale, and their
+    /// requests still in flight go to reconciliation. A job that has ended
+    /// keeps its input (`terminal`).
+    fn revise(&mut self, index: u32, job: JobIdx) {
+        let advance = self.scenario.design.input_revision;
+        self.user_update(index, job, advance, |engine| engine.oracle.revised(job));
+    }
+
+    /// A statement of the user's on `job` (a cancel, a revise): on an open
+    /// job it takes effect (`change`, then the fence advanced and
+    /// registered when `advance_fence`, and the job's requests in flight
+    /// listed for reconciliation); on an ended one it changes nothing
+    /// (`terminal`).
+    fn user_update(
+        &mut self,
+        index: u32,
+        job: JobIdx,
+        advance_fence: bool,
+        change: impl FnOnce(&mut Self),
+    ) {
+        let open = self.row(job).state.is_open();
         let record = self.record(index);
-        if row.state.is_open() {
+        if open {
             record.outcome = Outcome::Ok;
             record.rows = Some(1);
-            let epoch = self.scenario.design.cancel_epoch;
-            if let Some(row) = self.rows.get_mut(usize::from(job)) {
-                row.state = JobState::Cancelled;
-                if epoch {
-                    row.fence = row.fence.saturating_add(1);
-                }
+            if advance_fence && let Some(row) = self.rows.get_mut(usize::from(job)) {
+                row.fence = row.fence.saturating_add(1);
             }
-            if epoch {
+            change(self);
+            if advance_fence {
                 self.register_epoch(job);
             }
-            self.oracle.cancelled(job);
             self.list_in_flight(job, u32::MAX, None);
         } else {
             record.reason = Some(Reason::Terminal);

@@ -74,20 +74,20 @@ mod tests {
             TokenKind => "monotonic random none",
             LeaseClock => "db worker",
             ClaimProcedure => "atomic read_then_update select_for_update skip_locked \
-                               held_across_work nowait",
+                               held_across_work nowait lock_both_own_order lock_both_id_order",
             Protect => "none idempotency_key highest_token registered_token gateway versioned \
                         sending_gateway approved_intent",
             Preset => "ttl-lock-only client-check idempotency-only fenced-highest-seen \
                        fenced-registered db-conditional full sending-gateway",
             Action => "claim renew write finish fail cancel register check crash pause resume \
                        begin select select_for_update select_skip_locked select_nowait \
-                       update_claim claim_next commit rollback deliver",
+                       update_claim claim_next commit rollback deliver revise",
             Outcome => "ok rejected duplicate noop waiting",
             Reason => "lease_held terminal none_available claimable not_claimable blocked \
                        crashed deadlock lock_not_available already_in_transaction no_transaction \
                        stale_token stale_batch not_registered not_higher draft sent not_sent intent",
             JobState => "ready running done cancelled failed",
-            ViolationKind => "stale after_terminal stale_batch",
+            ViolationKind => "stale after_terminal stale_batch stale_input",
             Verdict => "safe unsafe cancelled incomplete",
             Knob => "commit_checks renew_checks token lease_clock target_protect claim cancel_epoch",
             ResourceKind => "generic db_table own_service object_store kv_store log_producer \

@@ -66,6 +66,7 @@ pub fn action_word(action: Action, lang: Lang) -> &'static str {
             Action::Commit => "COMMIT",
             Action::Rollback => "ROLLBACK",
             Action::Deliver => "delivery of a request",
+            Action::Revise => "input revision",
         },
         Lang::Zh => match action {
             Action::Claim | Action::ClaimNext => "领取",
@@ -88,6 +89,7 @@ pub fn action_word(action: Action, lang: Lang) -> &'static str {
             Action::Commit => "提交事务",
             Action::Rollback => "回滚事务",
             Action::Deliver => "请求送达",
+            Action::Revise => "修改输入",
         },
     }
 }
@@ -111,6 +113,7 @@ pub fn action_short(action: Action, lang: Lang) -> &'static str {
             Action::Commit => "commit",
             Action::Rollback => "rollback",
             Action::Deliver => "deliver",
+            Action::Revise => "revise",
             other => action_word(other, lang),
         },
     }
@@ -204,6 +207,25 @@ fn ending_before(scenario: &Scenario, trace: &Trace, job: JobIdx, before: usize)
         record.outcome == Outcome::Ok
             && record.job == Some(job)
             && matches!(step.action, Action::Cancel | Action::Finish | Action::Fail)
+    })
+}
+
+/// The last granted `revise` of `job` before step `before` that came after
+/// `generation` of it was granted: what makes that generation's later
+/// results ones of an old input.
+fn revised_since_grant(
+    scenario: &Scenario,
+    trace: &Trace,
+    job: JobIdx,
+    generation: u32,
+    before: usize,
+) -> Option<usize> {
+    let granted = grant_of(scenario, trace, job, generation, before)?.granted;
+    (granted + 1..before).rev().find(|&index| {
+        let (Some(step), Some(record)) = (scenario.steps.get(index), trace.steps.get(index)) else {
+            return false;
+        };
+        step.action == Action::Revise && record.outcome == Outcome::Ok && record.job == Some(job)
     })
 }
 
@@ -920,7 +942,30 @@ fn refusal_reasons(
     if newest > generation {
         let a = zh_name(actor);
         let holder = grant_of(scenario, trace, job, newest, index);
+        // A worker whose claims were all refused holds no generation
+        // either, and has no undone claim to speak of.
+        // A delivery acts for the worker whose write sent it.
+        let acting = match scenario.steps.get(index) {
+            Some(step) if step.action == Action::Deliver => scenario.sender_of(index),
+            step => step,
+        };
+        let worker_id = acting
+            .and_then(|step| step.worker)
+            .map(|worker| scenario.worker_id(worker));
+        let never_granted = generation == 0
+            && !grants(scenario, trace, job)
+                .any(|grant| Some(grant.worker.as_str()) == worker_id && grant.claim < index);
         reasons.push(match (holder, lang) {
+            (Some(grant), Lang::En) if never_granted => format!(
+                "{actor} was never granted a generation of this job, but {} was granted generation {} at step {}",
+                grant.worker, grant.generation, grant.granted
+            ),
+            (Some(grant), Lang::Zh) if never_granted => format!(
+                "{a}从没领取到这个任务的任何一代，而{}在第 {} 步领取了第 {} 代",
+                zh_mid(&grant.worker),
+                grant.granted,
+                grant.generation
+            ),
             // Only a request sent under a claim that a rollback undid
             // arrives holding no generation (a worker that never claimed
             // has no job to act on).
@@ -961,12 +1006,29 @@ fn refusal_reasons(
         .iter()
         .any(|v| v.step == index as u32 && v.kind == ViolationKind::AfterTerminal)
         || ended.is_some() && trace.should_reject.contains(&(index as u32));
+    let revised = (newest <= generation && !cancelled_or_ended)
+        .then(|| revised_since_grant(scenario, trace, job, generation, index))
+        .flatten()
+        .filter(|_| trace.should_reject.contains(&(index as u32)));
+    if let Some(revise) = revised {
+        reasons.push(match lang {
+            Lang::En => format!(
+                "the user had revised the job's input at step {revise}, after {actor}'s generation {generation} was granted: {actor}'s result is one of the old input"
+            ),
+            Lang::Zh => format!(
+                "用户在第 {revise} 步修改了任务的输入，那是在{}领取第 {generation} 代之后：{}的结果是按旧输入算的",
+                zh_mid(actor),
+                zh_name(actor)
+            ),
+        });
+    }
     let stale_batch = trace
         .violations
         .iter()
         .any(|v| v.step == index as u32 && v.kind == ViolationKind::StaleBatch)
         || newest <= generation
             && !cancelled_or_ended
+            && revised.is_none()
             && trace.should_reject.contains(&(index as u32));
     if stale_batch
         && let Some(newer) = newer_batch(scenario, trace, index)
@@ -1042,6 +1104,7 @@ pub fn violation_label(kind: ViolationKind, lang: Lang) -> &'static str {
             ViolationKind::Stale => "旧代次生效",
             ViolationKind::AfterTerminal => "结束后生效",
             ViolationKind::StaleBatch => "旧批次生效",
+            ViolationKind::StaleInput => "旧输入生效",
         },
     }
 }
@@ -1076,8 +1139,8 @@ pub fn trace_summary(scenario: &Scenario, trace: &Trace, lang: Lang) -> Vec<Summ
             SummaryTone::Good,
             false,
             lang.pick(
-                "✓ no violations: no stale or after-terminal effect took place, nor an older batch over a newer one",
-                "✓ 没有违例：没有旧代次的效果，没有任务结束后的效果，也没有旧批次盖掉新批次",
+                "✓ no violations: no stale, after-terminal or old-input effect took place, nor an older batch over a newer one",
+                "✓ 没有违例：没有旧代次的效果，没有任务结束后的效果，没有旧输入的结果，也没有旧批次盖掉新批次",
             )
             .to_owned(),
         ));
@@ -1189,6 +1252,9 @@ pub fn violation_line(
                 ViolationKind::AfterTerminal => {
                     "the job had already been cancelled or ended by another generation".to_owned()
                 }
+                ViolationKind::StaleInput => format!(
+                    "the job's input had been revised after {who}'s generation {generation} was granted: a result of the old input"
+                ),
                 ViolationKind::StaleBatch => match newer_batch(scenario, trace, at) {
                     Some(newer) => format!(
                         "{who}'s own generation {generation} had already applied batch {} there at step {}",
@@ -1213,6 +1279,10 @@ pub fn violation_line(
                     zh_name(&who)
                 ),
                 ViolationKind::AfterTerminal => "任务已经被取消，或已被另一代执行者结束".to_owned(),
+                ViolationKind::StaleInput => format!(
+                    "{}的第 {generation} 代领取之后，任务的输入已经被修改：这是按旧输入算出的结果",
+                    zh_name(&who)
+                ),
                 ViolationKind::StaleBatch => match newer_batch(scenario, trace, at) {
                     Some(newer) => format!(
                         "{}自己这一代（第 {generation} 代）在第 {} 步已经把批次 {} 写到了那里",
@@ -1261,6 +1331,9 @@ pub fn violation_words(kind: ViolationKind, lang: Lang) -> &'static str {
         ViolationKind::Stale => lang.pick("stale effect", "旧代次生效"),
         ViolationKind::AfterTerminal => lang.pick("effect after the job ended", "任务结束后生效"),
         ViolationKind::StaleBatch => lang.pick("older batch took effect", "旧批次生效"),
+        ViolationKind::StaleInput => {
+            lang.pick("result of an old input took effect", "旧输入的结果生效")
+        }
     }
 }
 
@@ -1325,6 +1398,14 @@ pub fn claim_words(claim: crate::ClaimProcedure, lang: Lang) -> &'static str {
             "BEGIN; … FOR UPDATE; UPDATE …; <干活>; COMMIT",
         ),
         C::Nowait => "BEGIN; SELECT … NOWAIT; UPDATE …; COMMIT",
+        C::LockBothOwnOrder => lang.pick(
+            "BEGIN; … FOR UPDATE each row, own order; UPDATE …; COMMIT",
+            "BEGIN; 按自己的顺序逐行 … FOR UPDATE; UPDATE …; COMMIT",
+        ),
+        C::LockBothIdOrder => lang.pick(
+            "BEGIN; … ORDER BY id FOR UPDATE; UPDATE …; COMMIT",
+            "BEGIN; … ORDER BY id FOR UPDATE; UPDATE …; COMMIT",
+        ),
     }
 }
 
@@ -1355,6 +1436,11 @@ pub fn design_words(design: &crate::Design, lang: Lang) -> String {
         (true, Lang::En) => "; a cancel advances the epoch",
         (true, Lang::Zh) => "；取消推进纪元",
     };
+    let revision = match (design.input_revision, lang) {
+        (false, _) => "",
+        (true, Lang::En) => "; a revise advances the fence",
+        (true, Lang::Zh) => "；修改输入推进 fence",
+    };
     let claim = match (design.claim, lang) {
         (crate::ClaimProcedure::Atomic, _) => String::new(),
         (claim, Lang::En) => format!("; claim {}", claim.name()),
@@ -1362,10 +1448,10 @@ pub fn design_words(design: &crate::Design, lang: Lang) -> String {
     };
     match lang {
         Lang::En => format!(
-            "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets}{epoch}{claim})"
+            "custom (commit: {commit}; renew: {renew}; token {token}; lease clock {clock}; targets {targets}{epoch}{revision}{claim})"
         ),
         Lang::Zh => format!(
-            "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}{epoch}{claim}）"
+            "自定义（提交检查：{commit}；续约检查：{renew}；令牌 {token}；租约时钟 {clock}；目标 {targets}{epoch}{revision}{claim}）"
         ),
     }
 }

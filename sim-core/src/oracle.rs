@@ -20,6 +20,10 @@ struct JobFacts {
     terminal: Option<Terminal>,
     /// Applied remote writes for this job, for reconciliation on cancel.
     remote_effects: Vec<u32>,
+    /// The generations granted before the job's input was last revised
+    /// (the first `revised_upto`): they worked on an input that is no
+    /// longer the job's, so their effects are stale (C15).
+    revised_upto: usize,
 }
 
 /// A copy of one job's facts, for rolling back a transaction.
@@ -28,6 +32,14 @@ pub(crate) struct JobMark {
     generations: usize,
     current_lease: Option<i64>,
     terminal: Option<Terminal>,
+}
+
+impl Judgement {
+    /// The generation may no longer act: a newer one was granted, the job
+    /// ended, or its input was revised.
+    pub(crate) fn superseded(&self) -> bool {
+        self.stale || self.after_terminal || self.stale_input
+    }
 }
 
 impl JobMark {
@@ -42,6 +54,8 @@ impl JobMark {
 pub(crate) struct Judgement {
     stale: bool,
     after_terminal: bool,
+    /// The job's input was revised after this generation was granted.
+    stale_input: bool,
     /// The same generation already applied a higher batch at the target.
     stale_batch: bool,
     /// For a write with a batch: its stream (job, target), generation and
@@ -132,7 +146,7 @@ impl Oracle {
     /// whatever the step will actually do; records it in `should_reject`.
     pub(crate) fn judge(&mut self, step: u32, job: JobIdx, generation: u32) -> Judgement {
         let judgement = self.judgement(job, generation);
-        if judgement.stale || judgement.after_terminal {
+        if judgement.superseded() {
             self.should_reject.push(step);
         }
         judgement
@@ -175,7 +189,7 @@ impl Oracle {
             .iter()
             .find(|b| b.job == job && b.target == target && b.generation == generation)
             .map(|b| b.batch);
-        let current = !judgement.stale && !judgement.after_terminal;
+        let current = !judgement.superseded();
         judgement.stale_batch = current && applied.is_some_and(|highest| batch < highest);
         judgement.batch = Some(BatchEffect {
             job,
@@ -183,7 +197,7 @@ impl Oracle {
             generation,
             batch,
         });
-        if judgement.stale || judgement.after_terminal || judgement.stale_batch {
+        if judgement.superseded() || judgement.stale_batch {
             self.should_reject.push(step);
         } else if current && applied == Some(batch) {
             self.may_reject.push(step);
@@ -197,7 +211,7 @@ impl Oracle {
     /// let it through, and never becomes a violation.
     pub(crate) fn judge_harmless(&mut self, step: u32, job: JobIdx, generation: u32) {
         let judgement = self.judgement(job, generation);
-        if judgement.stale || judgement.after_terminal {
+        if judgement.superseded() {
             self.may_reject.push(step);
         }
     }
@@ -207,14 +221,22 @@ impl Oracle {
             return Judgement::default();
         };
         let newest = facts.leases.len();
+        let stale = (generation as usize) < newest;
+        let after_terminal = match facts.terminal {
+            None => false,
+            Some(Terminal::Cancelled) => true,
+            Some(Terminal::EndedBy(ender)) => ender != generation,
+        };
         Judgement {
             newest: u32::try_from(newest).unwrap_or(u32::MAX),
-            stale: (generation as usize) < newest,
-            after_terminal: match facts.terminal {
-                None => false,
-                Some(Terminal::Cancelled) => true,
-                Some(Terminal::EndedBy(ender)) => ender != generation,
-            },
+            stale,
+            after_terminal,
+            // Judged only where nothing else already says the generation
+            // is done: one violation per effect, the first reason.
+            stale_input: !stale
+                && !after_terminal
+                && generation != 0
+                && (generation as usize) <= facts.revised_upto,
             ..Judgement::default()
         }
     }
@@ -231,6 +253,12 @@ impl Oracle {
             self.violations.push(Violation {
                 step,
                 kind: ViolationKind::AfterTerminal,
+            });
+        }
+        if judgement.stale_input {
+            self.violations.push(Violation {
+                step,
+                kind: ViolationKind::StaleInput,
             });
         }
         if judgement.stale_batch {
@@ -275,6 +303,15 @@ impl Oracle {
         };
         facts.terminal.get_or_insert(Terminal::Cancelled);
         self.reconcile.append(&mut facts.remote_effects);
+    }
+
+    /// The user's `revise` took effect: every generation granted so far
+    /// worked on the old input. What they already did stays (it was right
+    /// for the input it had); what they do from now on is stale.
+    pub(crate) fn revised(&mut self, job: JobIdx) {
+        if let Some(facts) = self.facts(job) {
+            facts.revised_upto = facts.leases.len();
+        }
     }
 
     /// A request sent by step `step` was still in flight when its job was

@@ -793,7 +793,7 @@ impl<'t> Reader<'t> {
                 return None;
             }
         };
-        const KEYS: [&str; 10] = [
+        const KEYS: [&str; 11] = [
             "base",
             "token",
             "commit_checks",
@@ -804,6 +804,7 @@ impl<'t> Reader<'t> {
             "worker_checks",
             "cancel_epoch",
             "claim",
+            "input_revision",
         ];
         let fields = self.fields(table, value.span(), &KEYS, &name("`design`"));
         let base = fields
@@ -884,6 +885,12 @@ impl<'t> Reader<'t> {
             .and_then(|v| self.bool(v, &name("`cancel_epoch`")))
         {
             design.cancel_epoch = flag;
+        }
+        if let Some(flag) = fields
+            .get(10)
+            .and_then(|v| self.bool(v, &name("`input_revision`")))
+        {
+            design.input_revision = flag;
         }
         if let Some(claim) = fields.get(9).and_then(|v| {
             self.choice(

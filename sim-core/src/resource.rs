@@ -71,7 +71,9 @@ pub fn claim_cost(claim: ClaimProcedure) -> u32 {
         ClaimProcedure::SelectForUpdate
         | ClaimProcedure::SkipLocked
         | ClaimProcedure::HeldAcrossWork
-        | ClaimProcedure::Nowait => 1,
+        | ClaimProcedure::Nowait
+        | ClaimProcedure::LockBothOwnOrder
+        | ClaimProcedure::LockBothIdOrder => 1,
     }
 }
 
@@ -101,6 +103,14 @@ pub fn claim_cost_words(claim: ClaimProcedure, lang: Lang) -> &'static str {
         ClaimProcedure::Nowait => lang.pick(
             "cost 1: a short transaction, four round trips instead of one; a read that finds the row locked fails at once and rolls back, and the worker tries again later instead of waiting",
             "代价 1：一个短事务，四次往返而不是一次；读到被锁住的行会立刻失败并回滚，Worker 过后再试，而不是等待",
+        ),
+        ClaimProcedure::LockBothOwnOrder => lang.pick(
+            "cost 1: a short transaction that locks both rows before it claims one; workers that lock them in different orders can each hold one and wait for the other: the database aborts one with a deadlock, and that worker starts over",
+            "代价 1：一个短事务，先锁住两行再领取其中一行；加锁顺序不同的 Worker 可能各持一行、互等对方：数据库以死锁中止其中一个，那个 Worker 只好从头再来",
+        ),
+        ClaimProcedure::LockBothIdOrder => lang.pick(
+            "cost 1: a short transaction that locks both rows, in id order, before it claims one; one order for everyone means no worker waits for a row while holding one another waits for, so no deadlock",
+            "代价 1：一个短事务，按 id 顺序锁住两行再领取其中一行；所有人用同一个顺序，就不会有人一边持有别人在等的行、一边等另一行，所以不会死锁",
         ),
     }
 }

@@ -113,14 +113,19 @@ pub enum Action {
     Rollback,
     /// The network delivers a request a `write` with `request` sent earlier.
     Deliver,
+    /// The user changes the job's input while it may be running: the row's
+    /// input revision advances (and, under the design's `input_revision`,
+    /// its fence), so a result computed from the old input is stale (C15).
+    Revise,
 }
 
 crate::names::named!(Action);
 
 impl Action {
-    /// Whether the step is done by a worker (all but the user's `cancel`).
+    /// Whether the step is done by a worker (all but the user's `cancel`
+    /// and `revise`, and the network's `deliver`).
     pub fn needs_worker(self) -> bool {
-        !matches!(self, Action::Cancel | Action::Deliver)
+        !matches!(self, Action::Cancel | Action::Deliver | Action::Revise)
     }
 
     /// Whether the step needs a `target`.
@@ -144,6 +149,7 @@ impl Action {
                 | Action::Finish
                 | Action::Fail
                 | Action::Cancel
+                | Action::Revise
                 | Action::SelectForUpdate
                 | Action::UpdateClaim
         )

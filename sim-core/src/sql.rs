@@ -194,7 +194,7 @@ pub fn statement(
             b.claim(step, job_id);
             StatementKind::Update
         }
-        Action::Renew | Action::Finish | Action::Fail | Action::Cancel => {
+        Action::Renew | Action::Finish | Action::Fail | Action::Cancel | Action::Revise => {
             b.update(step.action, job_id);
             StatementKind::Update
         }
@@ -287,6 +287,19 @@ impl<'a> Builder<'a> {
                 let job = self.param("job", SqlValue::Text(job_id));
                 let checks = self.checks(design.renew_checks);
                 format!("UPDATE jobs SET lease_until = {now} + {ttl} WHERE id = {job}{checks}")
+            }
+            Action::Revise => {
+                let job = self.param("job", SqlValue::Text(job_id));
+                // An input revision that moves the fence too: a token check
+                // then sees that the input changed.
+                let fence = if design.input_revision {
+                    ", fence = fence + 1"
+                } else {
+                    ""
+                };
+                format!(
+                    "UPDATE jobs SET input_rev = input_rev + 1{fence} WHERE id = {job} AND state IN ('ready', 'running')"
+                )
             }
             Action::Cancel => {
                 let job = self.param("job", SqlValue::Text(job_id));
@@ -483,12 +496,18 @@ pub fn jobs_table_words(lang: Lang) -> String {
 /// The statements that create and fill the job table (and, for
 /// PostgreSQL, the simulated database clock `db_now()`).
 pub fn schema(scenario: &Scenario, dialect: Dialect) -> Vec<String> {
-    let mut out = vec![
+    // The input revision is a column only where the user revises an
+    // input, so every other scenario's table stays as it was.
+    let input_rev = if scenario.steps.iter().any(|s| s.action == Action::Revise) {
+        ", input_rev BIGINT NOT NULL DEFAULT 0"
+    } else {
+        ""
+    };
+    let mut out = vec![format!(
         "CREATE TABLE jobs (id TEXT PRIMARY KEY, pos INTEGER NOT NULL, owner TEXT, \
          lease_until BIGINT, fence BIGINT NOT NULL DEFAULT 0, \
-         state TEXT NOT NULL DEFAULT 'ready')"
-            .to_owned(),
-    ];
+         state TEXT NOT NULL DEFAULT 'ready'{input_rev})"
+    )];
     for (pos, job) in scenario.jobs.iter().enumerate() {
         out.push(format!(
             "INSERT INTO jobs (id, pos) VALUES ({}, {pos})",

@@ -220,6 +220,9 @@ pub enum ViolationKind {
     /// The same generation had already applied a higher batch at this
     /// target: older progress over newer (C18).
     StaleBatch,
+    /// The job's input was revised after this generation was granted: a
+    /// result computed from the old input (C15).
+    StaleInput,
 }
 
 impl ViolationKind {

@@ -51,6 +51,9 @@ fn design_fields(design: &Design) -> Vec<(&'static str, String)> {
     if design.claim != ClaimProcedure::Atomic {
         fields.push(("claim", quoted(design.claim.name())));
     }
+    if design.input_revision {
+        fields.push(("input_revision", "true".to_owned()));
+    }
     fields
 }
 
@@ -330,6 +333,9 @@ pub struct DesignTableJson {
     /// Absent for `atomic`, so designs from before it existed read the same.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim: Option<&'static str>,
+    /// Absent when off, so designs from before it existed read the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub input_revision: bool,
 }
 
 impl DesignTableJson {
@@ -344,6 +350,7 @@ impl DesignTableJson {
             worker_checks: design.worker_checks,
             cancel_epoch: design.cancel_epoch,
             claim: (design.claim != ClaimProcedure::Atomic).then(|| design.claim.name()),
+            input_revision: design.input_revision,
         }
     }
 }

@@ -15,7 +15,7 @@ use serde_json::Value;
 const EXAMPLES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
 
 /// Every story the course refers to; a missing file is a broken link.
-const STORIES: [&str; 28] = [
+const STORIES: [&str; 30] = [
     "01-article-stale-finish",
     "02-ttl-lock-double-execution",
     "03-check-then-write-race",
@@ -44,6 +44,8 @@ const STORIES: [&str; 28] = [
     "19b-delayed-batch-checked",
     "20-token-of-a-rolled-back-claim",
     "21-approved-intent",
+    "22-input-revision",
+    "22b-input-revision-unchecked",
 ];
 
 const OUTCOMES: [&str; 5] = ["ok", "rejected", "duplicate", "noop", "waiting"];
@@ -235,7 +237,7 @@ fn every_example_parses_runs_and_is_well_formed() {
         for v in trace["violations"].as_array().expect("violations") {
             let kind = v["kind"].as_str().expect("kind");
             assert!(
-                ["stale", "after_terminal", "stale_batch"].contains(&kind),
+                ["stale", "after_terminal", "stale_batch", "stale_input"].contains(&kind),
                 "{name}: kind {kind}"
             );
         }
@@ -910,6 +912,45 @@ fn story_21_only_an_approved_intent_is_sent() {
     assert_eq!(never["reason"], "not_sent");
     assert_no_violations(&t);
     assert_eq!(t["targets"][0]["value"], "sent by B", "{}", t["targets"]);
+}
+
+/// A revise while A works: under `input_revision` the fence advances, so
+/// A's result of the old input is refused at the report and at its finish,
+/// though owner, lease and state still hold; B claims later with a token two
+/// above A's (the claim's and the revision's).
+#[test]
+fn story_22_an_input_revision_refuses_the_old_result() {
+    let t = run("22-input-revision");
+    let revise = step(&t, None, "revise", 2);
+    assert_step(revise, "ok");
+    assert_eq!(revise["rows"], 1, "{revise}");
+    for (action, at) in [("write", 3), ("finish", 4)] {
+        let refused = a(&t, "A", action, at);
+        assert_step(refused, "rejected");
+        assert_eq!(failed_checks(refused), vec!["fence"], "{refused}");
+    }
+    assert!(index_list(&t, "should_reject").contains(&index(a(&t, "A", "finish", 4))));
+    let b_claim = a(&t, "B", "claim", 11);
+    assert_step(b_claim, "ok");
+    assert_eq!(b_claim["token"], 3, "{b_claim}");
+    assert_step(a(&t, "B", "finish", 13), "ok");
+    assert_no_violations(&t);
+}
+
+/// The same timeline without `input_revision`: nothing compares the
+/// revision, every check passes, and both of A's later effects are results
+/// of the old input.
+#[test]
+fn story_22b_an_unchecked_revision_lets_the_old_result_through() {
+    let t = run("22b-input-revision-unchecked");
+    assert_step(a(&t, "A", "write", 1), "ok");
+    for (action, at) in [("write", 3), ("finish", 4)] {
+        let landed = a(&t, "A", action, at);
+        assert_step(landed, "ok");
+        assert_violation(&t, landed, "stale_input");
+    }
+    assert_eq!(violation_steps(&t).len(), 2);
+    assert_eq!(reason(a(&t, "B", "claim", 11)), Some("terminal"));
 }
 
 /// The default job of a step is the worker's most recently claimed *or

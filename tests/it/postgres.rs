@@ -419,8 +419,13 @@ fn postgres_agrees_on_explorer_drawn_claim_procedures() {
         conditional.targets = vec![sim_core::Protect::Gateway];
         for (index, mut world) in [contended, conditional].into_iter().enumerate() {
             world.design.claim = claim;
-            // The second world has one job, so an atomic claim is `claim`.
-            world.jobs = if index == 0 { jobs } else { 1 };
+            // The second world has one job, so an atomic claim is `claim`
+            // (but a claim that locks both rows needs two).
+            world.jobs = if index == 0 || claim.locks_both() {
+                jobs
+            } else {
+                1
+            };
             let machine = Machine::new(world).unwrap();
             for case in 0..12 {
                 let choices = strategy.new_tree(&mut runner).unwrap().current();
@@ -463,6 +468,9 @@ fn postgres_agrees_on_explorer_drawn_claim_procedures() {
         if let Some(blocked) = report.blocked_takeover {
             drawn.push((format!("{} blocked takeover", case.name), blocked.scenario));
         }
+        if let Some(deadlock) = report.deadlock {
+            drawn.push((format!("{} deadlock", case.name), deadlock.scenario));
+        }
     }
     let used: std::collections::BTreeSet<&str> = drawn
         .iter()
@@ -488,6 +496,21 @@ fn postgres_agrees_on_explorer_drawn_claim_procedures() {
     assert!(
         drawn.iter().any(|(id, _)| id.ends_with("blocked takeover")),
         "a blocked takeover is replayed"
+    );
+    // A lock cycle: the explorer's shortest deadlock, and random schedules
+    // that meet one.
+    let deadlocks = drawn
+        .iter()
+        .filter(|(_, scenario)| {
+            sim_core::run(scenario)
+                .steps
+                .iter()
+                .any(|record| record.reason == Some(sim_core::Reason::Deadlock))
+        })
+        .count();
+    assert!(
+        drawn.iter().any(|(id, _)| id.ends_with(" deadlock")) && deadlocks >= 2,
+        "deadlocks are replayed ({deadlocks})"
     );
     assert!(
         drawn.iter().any(|(_, scenario)| {

@@ -41,6 +41,7 @@ pub(crate) struct ExploreOptions {
     pub(crate) time_limit_s: u64,
     pub(crate) jobs: u8,
     pub(crate) cancel: bool,
+    pub(crate) revise: bool,
     pub(crate) heartbeat: bool,
     pub(crate) restarted: bool,
     /// `--claim`: the claim procedure by name (sim-core checks it).
@@ -173,6 +174,7 @@ fn settings_of(options: &ExploreOptions) -> Result<ExplorerSettings, ExploreErro
         max_states: Some(options.max_states),
         time_limit_s: Some(options.time_limit_s),
         cancel: options.cancel,
+        revise: options.revise,
         heartbeat: options.heartbeat,
         restarted: options.restarted,
         claim: options.claim.clone(),
@@ -389,6 +391,30 @@ fn render_blocked(
     )
 }
 
+/// A claim refused as a deadlock victim: the liveness cost under the
+/// verdict, its schedule and its table (the refused statement last).
+fn render_deadlock(
+    report: &Report,
+    deadlock: &sim_core::explore::Deadlock,
+    style: Style,
+    lang: Lang,
+) -> String {
+    let labels = schedule_labels(&report.world, &deadlock.moves).join(" → ");
+    let headline = match lang {
+        Lang::En => {
+            format!("\n◷ liveness: a claim was refused as a deadlock victim, after {labels}")
+        }
+        Lang::Zh => format!("\n◷ 活性：一次领取作为死锁的牺牲者被拒绝，调度：{labels}"),
+    };
+    explained_table(
+        &style.paint(Tone::Dim, &headline),
+        &deadlock.explanation,
+        &deadlock.scenario,
+        style,
+        lang,
+    )
+}
+
 /// A headline, the explanation, and the scenario's table, run.
 fn explained_table(
     headline: &str,
@@ -438,6 +464,9 @@ fn render_report(
     }
     if let Some(blocked) = &report.blocked_takeover {
         out += &render_blocked(report, blocked, style, lang);
+    }
+    if let Some(deadlock) = &report.deadlock {
+        out += &render_deadlock(report, deadlock, style, lang);
     }
     let stats = &report.stats;
     let (cases, states, transitions) = (stats.cases, stats.states, stats.transitions);
@@ -579,6 +608,13 @@ fn classification_table(rows: &[Classified], lang: Lang, style: Style) -> String
             let note = lang.pick(
                 "◷ takeover blocked while the lock is held (a liveness cost)",
                 "◷ 锁被占住时接管受阻（活性代价）",
+            );
+            let _ = writeln!(out, "    {}", style.paint(Tone::Dim, note));
+        }
+        if report.deadlock.is_some() {
+            let note = lang.pick(
+                "◷ deadlock: a claim is refused and starts over (a liveness cost)",
+                "◷ 死锁：一次领取被拒绝，只能重来（活性代价）",
             );
             let _ = writeln!(out, "    {}", style.paint(Tone::Dim, note));
         }

@@ -211,6 +211,10 @@ struct ExploreArgs {
     /// Number of jobs (1 to 3); with several, workers claim the next free one.
     #[arg(long, default_value_t = offered(OFFER.jobs), value_parser = clap::value_parser!(u8).range(span(OFFER.jobs)))]
     jobs: u8,
+    /// Let the user revise a job's input once, at any moment (C15): with
+    /// claims that take no row lock and tokens that are not random.
+    #[arg(long)]
+    revise: bool,
     /// Let the user cancel a job once, at any moment.
     #[arg(long)]
     cancel: bool,
@@ -222,7 +226,8 @@ struct ExploreArgs {
     restarted: bool,
     /// How the workers claim (default: the design's `claim`, else atomic):
     /// atomic, read_then_update, select_for_update, skip_locked,
-    /// held_across_work or nowait.
+    /// held_across_work, nowait, or (with 2 jobs) lock_both_own_order or
+    /// lock_both_id_order.
     #[arg(long, value_name = "PROCEDURE")]
     claim: Option<String>,
     /// Let the scheduler crash a worker whose open transaction holds a row
@@ -240,7 +245,7 @@ struct ExploreArgs {
     /// world's options are refused beside it; the limits and --json apply.
     #[arg(long, conflicts_with_all = [
         "design", "workers", "targets", "no_targets", "ttl", "seed", "cases", "exhaustive",
-        "max_time", "max_claims", "max_steps", "max_in_flight", "max_delay", "jobs", "cancel",
+        "max_time", "max_claims", "max_steps", "max_in_flight", "max_delay", "jobs", "cancel", "revise",
         "heartbeat", "restarted", "claim", "crash", "out",
     ])]
     all_presets: bool,
@@ -317,6 +322,7 @@ pub fn main() -> ExitCode {
                 time_limit_s: args.time_limit,
                 jobs: args.jobs,
                 cancel: args.cancel,
+                revise: args.revise,
                 heartbeat: args.heartbeat,
                 restarted: args.restarted,
                 claim: args.claim,

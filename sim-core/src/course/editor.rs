@@ -734,11 +734,15 @@ fn claims_in_transactions(shell: &Scenario) -> bool {
 }
 
 /// The actions a schedule in `shell`'s world may use, and no other: a
-/// worker's always; `register` where a target checks registered tokens;
-/// `deliver` where requests travel; the transaction's statements where the
-/// world claims through one.
+/// worker's always; the user's `revise` where the input may change (the
+/// design revises it, or the world's steps do); `register` where a target
+/// checks registered tokens; `deliver` where requests travel; the
+/// transaction's statements where the world claims through one.
 pub fn schedule_actions(shell: &Scenario) -> Vec<Action> {
     let mut actions = WORKER_ACTIONS.to_vec();
+    if shell.design.input_revision || shell.steps.iter().any(|s| s.action == Action::Revise) {
+        actions.push(Action::Revise);
+    }
     if shell
         .targets
         .iter()
@@ -2024,12 +2028,19 @@ takeaway = { en = "Done.", zh = "完成。" }
         let begun = vec![Step::new(0, Some(0), Action::Begin)];
         let actions = schedule_actions(&world(&[Protect::None], atomic, begun));
         assert!(actions.contains(&Action::ClaimNext));
+        // The user revises the input only where the design or the steps do.
+        assert!(!plain.contains(&Action::Revise));
+        let revised = Step::new(1, None, Action::Revise);
+        let revising = schedule_actions(&world(&[Protect::None], atomic, vec![revised]));
+        assert!(revising.contains(&Action::Revise));
         // A world with all of it offers every action, each once.
-        let all = schedule_actions(&world(
+        let mut everything = world(
             &[Protect::RegisteredToken, Protect::SendingGateway],
             ClaimProcedure::SkipLocked,
             Vec::new(),
-        ));
+        );
+        everything.design.input_revision = true;
+        let all = schedule_actions(&everything);
         assert_eq!(all.len(), Action::ALL.len());
         assert!(Action::ALL.iter().all(|a| all.contains(a)));
     }

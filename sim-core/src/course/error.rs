@@ -7,6 +7,7 @@ use std::fmt;
 use crate::Lang;
 use crate::ScenarioError;
 use crate::course::progress::ProgressError;
+use crate::design::ClaimProcedure;
 use crate::explore::WorldError;
 
 /// Why a course question has no answer.
@@ -393,6 +394,16 @@ impl AnswerError {
                 format!("unknown claim procedure `{name}`"),
                 format!("未知的领取方式 `{name}`"),
             ),
+            AnswerError::ClaimJobs(name)
+                if ClaimProcedure::from_name(name).is_some_and(ClaimProcedure::locks_both) =>
+            {
+                lang.pick(
+                    format!(
+                        "`{name}` locks both rows of a world with two jobs, and this world does not have two: claim another way"
+                    ),
+                    format!("`{name}` 要锁住两个任务的两行，而这个世界的任务数不是 2：请换一种领取方式"),
+                )
+            }
             AnswerError::ClaimJobs(name) => lang.pick(
                 format!(
                     "`{name}` reads one named row, and this world has several jobs: claim with `atomic` or `skip_locked`"

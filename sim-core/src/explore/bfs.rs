@@ -169,6 +169,11 @@ pub(crate) fn explore(
                 let mut successor = state;
                 let result = machine.apply(&mut successor, chosen);
                 search.stats.transitions += 1;
+                if result.deadlock && search.deadlock.is_none() {
+                    let mut path = path_to(&parents, node);
+                    path.push(chosen);
+                    search.deadlock = Some(path);
+                }
                 if let Some(kind) = result.violation.filter(|k| want.is_none_or(|w| w == *k)) {
                     let mut path = path_to(&parents, node);
                     path.push(chosen);

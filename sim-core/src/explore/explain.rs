@@ -95,7 +95,17 @@ pub(crate) fn explain(facts: &Facts<'_>) -> Text {
     let (mut en, mut zh) = what_happened(facts, action_en, action_zh, target.as_ref());
     let missing =
         CheckSet::from_bits(facts.all_failed.bits() & !checked.unwrap_or(CheckSet::EMPTY).bits());
+    // Every predicate may hold: a revise changes no column they read
+    // unless it advances the fence.
+    let stale_input = facts.kind == ViolationKind::StaleInput;
     match (checked, target) {
+        (_, target) if stale_input => {
+            let (why_en, why_zh) = stale_input_reason(facts, target.as_ref());
+            en += " ";
+            en += &why_en;
+            zh += " ";
+            zh += &why_zh;
+        }
         (Some(checks), _) => {
             let (why_en, why_zh) = checks_reason(facts, action_en, action_zh, checks, missing);
             en += &why_en;
@@ -189,6 +199,12 @@ fn what_happened(
                 );
             }
         }
+        // The explorers draw no input revisions, so they never find this
+        // kind; said for completeness.
+        ViolationKind::StaleInput => {
+            en += ", after the job's input had been revised: a result of the old input.";
+            zh += "，但任务的输入已经被修改：这是按旧输入算出的结果。";
+        }
         // The explorers' writes carry no batch numbers, so they never
         // find this kind; said for completeness.
         ViolationKind::StaleBatch => {
@@ -245,6 +261,34 @@ fn checks_reason(
         zh += " 在同一条语句里检查 `state` 就能拒绝它。";
     }
     (en, zh)
+}
+
+/// Why a result of an old input got through: owner, token, lease and state
+/// all still held, since the revise advanced nothing they compare.
+fn stale_input_reason(facts: &Facts<'_>, target: Option<&(String, Protect)>) -> (String, String) {
+    let (where_en, where_zh) = match target {
+        Some((id, _)) => (format!("`{id}`"), format!("`{id}` ")),
+        None => ("The commit".to_owned(), "这次提交".to_owned()),
+    };
+    if facts.world.design.input_revision {
+        (
+            format!(
+                "{where_en} compares nothing a revise advances: only the `fence` predicate, or a registered token, sees the fence the revise moved."
+            ),
+            format!(
+                "{where_zh}没有比对修改会推进的东西：只有 `fence` 条件或登记的令牌，才看得见修改推进了的 fence。"
+            ),
+        )
+    } else {
+        (
+            format!(
+                "{where_en} saw owner, token, lease and state as they were: the revise changed only the input's revision, which nothing compares. A revision that advances the fence too (`input_revision`) would have refused it wherever the fence is checked."
+            ),
+            format!(
+                "{where_zh}看到的 owner、令牌、租约和状态都和原来一样：修改只推进了输入的修订号，而没有任何检查去比对它。让修订同时推进 fence（`input_revision`），凡是检查 fence 的地方都会拒绝它。"
+            ),
+        )
+    }
 }
 
 /// Why the target accepted the write, per protection mode: one case, two

@@ -23,7 +23,10 @@ use crate::trace::ViolationKind;
 pub(crate) const STATE_BYTES: usize = 56;
 
 const TIME_AT: usize = 0;
+/// The cancels left (low bits) and, in `REVISE_LEFT`, whether the user may
+/// still revise an input.
 const CANCELS_AT: usize = 1;
+const REVISE_LEFT: u8 = 0x80;
 const GRANTS_AT: usize = 2;
 // Then the jobs, the workers and the targets, packed for the world at hand
 // (see `Layout`), so a small world's state fits in its first few words.
@@ -34,6 +37,9 @@ const JOB_BYTES: usize = 6;
 /// has changed it (`J_COMMITTED_LEASE`).
 const TX_JOB_BYTES: usize = JOB_BYTES + 1;
 const WORKER_BYTES: usize = 5;
+/// A worker's bytes under a `lock_both_*` claim procedure: one more, what
+/// its two reads found and whether its second read waits (`W_BOTH`).
+const BOTH_WORKER_BYTES: usize = WORKER_BYTES + 1;
 const TARGET_BYTES: usize = 3;
 /// Bytes of one slot of the requests in flight (worlds with delays only):
 /// which worker's write to which target (0: empty, else `1 + worker * 4 +
@@ -55,6 +61,15 @@ const J_GENS: usize = 2;
 const J_STATE: usize = 3;
 const J_TERMINAL: usize = 4;
 const J_FENCE_GRANT: usize = 5;
+/// `J_FENCE_GRANT`: the input was revised since the last grant, so the
+/// newest generation's results are of an old input (the oracle's
+/// `stale_input`). Cleared by the next grant.
+const REVISED: u8 = 0x80;
+/// `J_FENCE_GRANT`: under `input_revision` a revise advanced the fence, so
+/// every later monotonic token is one above its generation. Kept.
+const SHIFTED: u8 = 0x40;
+/// `J_FENCE_GRANT`: the grant number in the low bits.
+const GRANT_BITS: u8 = 0x3f;
 // Transactional claim procedures only: while the transaction holding the
 // row's lock has claimed it (and not committed), the lease of the version
 // other workers read (the last committed one); 0 otherwise. Everything
@@ -68,7 +83,23 @@ const W_PC: usize = 0;
 const W_JOB: usize = 1;
 const W_GEN: usize = 2;
 const W_GRANT: usize = 3;
+/// `W_GRANT`: the claim came after a revise shifted the fence: the
+/// worker's monotonic token is its generation + 1.
+const W_SHIFTED: u8 = 0x40;
 const W_DONE: usize = 4;
+// `lock_both_*` claim procedures only: `FOUND_*`, `WAITING` and `WAIT_SAW`.
+const W_BOTH: usize = 5;
+/// `W_BOTH`: the first read found its row claimable.
+const FOUND_FIRST: u8 = 1;
+/// `W_BOTH`: the second read found its row claimable.
+const FOUND_SECOND: u8 = 2;
+/// `W_BOTH`: the second read waits for another transaction's row lock.
+const WAITING: u8 = 4;
+/// `W_BOTH`: what the waiting read will find when it runs. PostgreSQL
+/// keeps the evaluation made when the statement was sent if the row is
+/// unchanged when the lock is released, and it always is here: the holder
+/// claims nothing before it holds both rows.
+const WAIT_SAW: u8 = 8;
 // Fields of a target: the token marks (see `Machine::token_mark`) of the
 // highest token seen and of the registered one (0 none), and the applied
 // operation ids (a bit per job).
@@ -103,6 +134,15 @@ fn job_bytes(claim: ClaimProcedure) -> usize {
     }
 }
 
+/// The bytes of one worker under `claim`.
+fn worker_bytes(claim: ClaimProcedure) -> usize {
+    if claim.locks_both() {
+        BOTH_WORKER_BYTES
+    } else {
+        WORKER_BYTES
+    }
+}
+
 /// The bytes a world's state uses before its requests in flight.
 pub(crate) fn fixed_bytes(
     claim: ClaimProcedure,
@@ -110,7 +150,7 @@ pub(crate) fn fixed_bytes(
     workers: usize,
     targets: usize,
 ) -> usize {
-    JOBS_AT + jobs * job_bytes(claim) + workers * WORKER_BYTES + targets * TARGET_BYTES
+    JOBS_AT + jobs * job_bytes(claim) + workers * worker_bytes(claim) + targets * TARGET_BYTES
 }
 
 /// A world's state, compact and `Copy`.
@@ -159,6 +199,8 @@ pub enum Move {
     /// The worker crashes (worlds with crashes): its open transaction
     /// rolls back, releasing its row lock, and it takes no more steps.
     Crash(u8),
+    /// The user revises the job's input (worlds with revisions).
+    Revise(u8),
 }
 
 impl Move {
@@ -170,6 +212,7 @@ impl Move {
             Move::Cancel(job) => 0x80 | job,
             Move::Deliver(slot) => 0x20 | slot,
             Move::Crash(worker) => 0x10 | worker,
+            Move::Revise(job) => 0x48 | job,
         }
     }
 
@@ -177,6 +220,7 @@ impl Move {
         match code {
             0x40 => Move::Tick,
             c if c & 0x80 != 0 => Move::Cancel(c & 0x7f),
+            c if c & 0x48 == 0x48 => Move::Revise(c & 0x07),
             c if c & 0x20 != 0 => Move::Deliver(c & 0x1f),
             c if c & 0x10 != 0 => Move::Crash(c & 0x0f),
             c => Move::Worker(c),
@@ -196,6 +240,9 @@ pub struct MoveResult {
     pub failed: CheckSet,
     /// The oracle's verdict if the move was an unsafe effect.
     pub violation: Option<ViolationKind>,
+    /// The statement would have closed a cycle of row locks: the database
+    /// refused it (`deadlock`) and rolled its transaction back.
+    pub deadlock: bool,
 }
 
 impl MoveResult {
@@ -204,6 +251,7 @@ impl MoveResult {
         applied: false,
         failed: CheckSet::EMPTY,
         violation: None,
+        deadlock: false,
     };
 }
 
@@ -228,6 +276,13 @@ pub struct Machine {
     cancel_epoch: bool,
     /// The bytes of one job (one more under a transactional claim).
     job_bytes: usize,
+    /// The bytes of one worker (one more under `lock_both_*`).
+    worker_bytes: usize,
+    /// The claim locks both jobs' rows (`lock_both_*`).
+    locks_both: bool,
+    /// Under `lock_both_own_order`: each worker locks its favourite row
+    /// first (worker `w`'s is job `w % 2`), not the lower id.
+    own_order: bool,
     /// The design's claim procedure is not `atomic`.
     procedure: bool,
     /// The claim procedure takes row locks in transactions.
@@ -295,7 +350,7 @@ impl Machine {
         let update_at = at(|op| op == Op::UpdateClaim);
         let commit_at = at(|op| op == Op::Commit);
         let workers_at = JOBS_AT + usize::from(world.jobs) * job_bytes;
-        let targets_at = workers_at + world.workers.len() * WORKER_BYTES;
+        let targets_at = workers_at + world.workers.len() * worker_bytes(claim);
         let flights_at = targets_at + world.targets.len() * TARGET_BYTES;
         Ok(Machine {
             program,
@@ -308,6 +363,9 @@ impl Machine {
             flight_slots: world.bounds.max_in_flight,
             cancel_epoch: world.design.cancel_epoch,
             job_bytes,
+            worker_bytes: worker_bytes(claim),
+            locks_both: claim.locks_both(),
+            own_order: claim == ClaimProcedure::LockBothOwnOrder,
             procedure: claim != ClaimProcedure::Atomic,
             locking: claim.transactional(),
             read_at,
@@ -340,12 +398,12 @@ impl Machine {
     }
 
     fn worker(&self, state: &State, worker: u8, field: usize) -> u8 {
-        state.byte(self.workers_at + usize::from(worker) * WORKER_BYTES + field)
+        state.byte(self.workers_at + usize::from(worker) * self.worker_bytes + field)
     }
 
     fn set_worker(&self, state: &mut State, worker: u8, field: usize, value: u8) {
         state.set_byte(
-            self.workers_at + usize::from(worker) * WORKER_BYTES + field,
+            self.workers_at + usize::from(worker) * self.worker_bytes + field,
             value,
         );
     }
@@ -439,7 +497,12 @@ impl Machine {
         let mut state = State {
             bytes: [0; STATE_BYTES],
         };
-        state.set_byte(CANCELS_AT, u8::from(self.world.allow_cancel));
+        let revise = if self.world.allow_revise {
+            REVISE_LEFT
+        } else {
+            0
+        };
+        state.set_byte(CANCELS_AT, u8::from(self.world.allow_cancel) | revise);
         for job in 0..self.world.jobs {
             self.set_job(&mut state, job, J_LEASE, NO_LEASE);
         }
@@ -502,7 +565,14 @@ impl Machine {
         if tick {
             moves.push(Move::Tick);
         }
-        if state.byte(CANCELS_AT) > 0 {
+        if state.byte(CANCELS_AT) & REVISE_LEFT != 0 {
+            for job in 0..self.world.jobs {
+                if is_open(self.job(state, job, J_STATE)) {
+                    moves.push(Move::Revise(job));
+                }
+            }
+        }
+        if state.byte(CANCELS_AT) & !REVISE_LEFT > 0 {
             for job in 0..self.world.jobs {
                 // A cancel waits for another transaction's row lock: the
                 // locked row's last committed version is always open.
@@ -516,8 +586,11 @@ impl Machine {
             // A crash that releases no lock is a pause that never ends,
             // which the scheduler makes already: only a lock holder's crash
             // is a move of its own.
+            // A worker whose read waits does not crash meanwhile (the
+            // adversary gives that schedule up: its crash frees its rows
+            // as a crash of a worker that does not wait does).
             for worker in 0..self.workers() {
-                if self.locked_by(state, worker).is_some() {
+                if self.locks_of(state, worker) != 0 && !self.waiting(state, worker) {
                     moves.push(Move::Crash(worker));
                 }
             }
@@ -530,7 +603,10 @@ impl Machine {
     /// that would wait for another transaction's row lock.
     fn procedure_worker_moves(&self, state: &State, slots_full: bool, moves: &mut Vec<Move>) {
         let under_way = (0..self.workers())
-            .filter(|&worker| self.next_op(state, worker) == Some(Op::UpdateClaim))
+            .filter(|&worker| {
+                self.next_op(state, worker) == Some(Op::UpdateClaim)
+                    || self.at_second_read(state, worker)
+            })
             .count() as u8;
         let reads_left =
             state.byte(GRANTS_AT).saturating_add(under_way) < self.world.bounds.max_claims;
@@ -538,12 +614,17 @@ impl Machine {
             let Some(op) = self.next_op(state, worker) else {
                 continue;
             };
+            if self.waiting(state, worker) {
+                continue;
+            }
             let allowed = match op {
                 Op::Write(target) => !slots_full || !self.sends(target),
-                op if op.is_claim_read() => reads_left,
+                op if op.is_claim_read() && !self.at_second_read(state, worker) => reads_left,
                 _ => true,
             };
-            if allowed && !self.waits(state, worker, op) {
+            // A `lock_both_*` second read is a move even where it would
+            // wait: it begins to wait, or closes a lock cycle.
+            if allowed && (!self.waits(state, worker, op) || self.at_second_read(state, worker)) {
                 moves.push(Move::Worker(worker));
             }
         }
@@ -571,7 +652,7 @@ impl Machine {
             Op::Finish => Some(self.world.design.commit_checks),
             _ => return false,
         };
-        let job = self.worker(state, worker, W_JOB);
+        let job = self.op_job(state, worker);
         if self
             .lock_holder(state, job)
             .is_none_or(|holder| holder == worker)
@@ -593,8 +674,9 @@ impl Machine {
             return None;
         }
         (0..self.workers()).find_map(|waiter| {
-            let job = self.worker(state, waiter, W_JOB);
+            let job = self.op_job(state, waiter);
             if self.next_op(state, waiter) != Some(Op::SelectForUpdate)
+                || self.waiting(state, waiter)
                 || !self.waits(state, waiter, Op::SelectForUpdate)
                 || !is_open(self.job(state, job, J_STATE))
             {
@@ -617,19 +699,34 @@ impl Machine {
         self.locking && !self.worker_done(state, worker) && pc >= 1 && pc <= self.commit_at
     }
 
-    /// The job whose row lock `worker`'s open transaction holds: taken by
-    /// its read (`select_skip_locked` only when it found a row) and held
-    /// until its `commit`.
-    fn locked_by(&self, state: &State, worker: u8) -> Option<u8> {
+    /// The jobs whose row locks `worker`'s open transaction holds, a bit
+    /// per job: taken by its reads (`select_skip_locked` only when it found
+    /// a row) and held until its `commit`.
+    fn locks_of(&self, state: &State, worker: u8) -> u8 {
         if !self.in_transaction(state, worker) {
-            return None;
+            return 0;
         }
         let pc = self.worker(state, worker, W_PC);
+        if self.locks_both {
+            let (first, second) = self.both_order(worker);
+            let mut locks = 0;
+            if pc > self.read_at {
+                locks |= 1 << first;
+            }
+            if pc > self.read_at + 1 {
+                locks |= 1 << second;
+            }
+            return locks;
+        }
         let holds = pc > self.read_at
             && (self.worker(state, worker, W_GEN) != 0
                 || pc == self.update_at
                 || self.world.design.claim != ClaimProcedure::SkipLocked);
-        holds.then(|| self.worker(state, worker, W_JOB))
+        if holds {
+            1 << self.worker(state, worker, W_JOB)
+        } else {
+            0
+        }
     }
 
     /// The worker whose open transaction holds `job`'s row lock.
@@ -637,7 +734,84 @@ impl Machine {
         if !self.locking {
             return None;
         }
-        (0..self.workers()).find(|&worker| self.locked_by(state, worker) == Some(job))
+        (0..self.workers()).find(|&worker| self.locks_of(state, worker) & (1 << job) != 0)
+    }
+
+    /// The order in which `worker` locks the two rows under `lock_both_*`:
+    /// its favourite first (`lock_both_own_order`), or by id.
+    fn both_order(&self, worker: u8) -> (u8, u8) {
+        if self.own_order && worker % 2 == 1 {
+            (1, 0)
+        } else {
+            (0, 1)
+        }
+    }
+
+    /// Whether `worker`'s next step is the second read of `lock_both_*`.
+    fn at_second_read(&self, state: &State, worker: u8) -> bool {
+        self.locks_both
+            && !self.worker_done(state, worker)
+            && self.worker(state, worker, W_PC) == self.read_at + 1
+    }
+
+    /// The lock cycle `victim`'s next statement would close, if it would:
+    /// the worker whose read waits for the row `victim` holds (`held`),
+    /// and the row that worker holds and `victim` asks for (`wanted`).
+    pub fn deadlock_cycle(&self, state: &State, victim: u8) -> Option<(u8, u8, u8)> {
+        if !self.at_second_read(state, victim) {
+            return None;
+        }
+        let wanted = self.op_job(state, victim);
+        let holder = self
+            .lock_holder(state, wanted)
+            .filter(|h| *h != victim && self.waiting(state, *h))?;
+        Some((holder, self.op_job(state, holder), wanted))
+    }
+
+    /// Whether `worker`'s second read waits for another transaction's lock.
+    pub fn waiting(&self, state: &State, worker: u8) -> bool {
+        self.locks_both && self.worker(state, worker, W_BOTH) & WAITING != 0
+    }
+
+    /// The job `worker`'s next statement is about: under `lock_both_*` the
+    /// row its read locks next; otherwise (and after the claim) its job.
+    fn op_job(&self, state: &State, worker: u8) -> u8 {
+        if self.locks_both && self.in_transaction(state, worker) {
+            let pc = self.worker(state, worker, W_PC);
+            let (first, second) = self.both_order(worker);
+            if pc == self.read_at {
+                return first;
+            }
+            if pc == self.read_at + 1 {
+                return second;
+            }
+        }
+        self.worker(state, worker, W_JOB)
+    }
+
+    /// The job a scenario step of `worker`'s next statement names, where
+    /// the engine could not tell it from the worker's current job: the
+    /// reads of `lock_both_*` and its `update_claim`.
+    pub(crate) fn step_job(&self, state: &State, worker: u8) -> Option<u8> {
+        if !self.locks_both || !self.in_transaction(state, worker) {
+            return None;
+        }
+        match self.next_op(state, worker) {
+            Some(Op::SelectForUpdate) => Some(self.op_job(state, worker)),
+            Some(Op::UpdateClaim) => Some(self.both_claimed(state, worker)),
+            _ => None,
+        }
+    }
+
+    /// The row `lock_both_*`'s `update_claim` claims: the first of its
+    /// order that its read found claimable.
+    fn both_claimed(&self, state: &State, worker: u8) -> u8 {
+        let (first, second) = self.both_order(worker);
+        if self.worker(state, worker, W_BOTH) & FOUND_FIRST != 0 {
+            first
+        } else {
+            second
+        }
     }
 
     /// The job row as it is now, uncommitted changes included.
@@ -656,7 +830,11 @@ impl Machine {
     /// it) is invisible; its own changes are visible (read committed).
     fn visible_row(&self, state: &State, reader: u8, job: u8) -> RowView {
         match self.lock_holder(state, job) {
-            Some(holder) if holder != reader && self.worker(state, holder, W_GEN) != 0 => {
+            Some(holder)
+                if holder != reader
+                    && self.worker(state, holder, W_GEN) != 0
+                    && self.worker(state, holder, W_JOB) == job =>
+            {
                 self.committed_row(state, job, holder)
             }
             _ => self.current_row(state, job),
@@ -683,7 +861,9 @@ impl Machine {
         let before = self.holder_of(state, job, previous);
         let fence = match self.world.design.token {
             TokenKind::Random => before
-                .and_then(|worker| self.plain_token(self.worker(state, worker, W_GRANT)))
+                .and_then(|worker| {
+                    self.plain_token(self.worker(state, worker, W_GRANT) & GRANT_BITS)
+                })
                 .unwrap_or(0),
             TokenKind::Monotonic | TokenKind::None => u64::from(previous),
         };
@@ -738,6 +918,7 @@ impl Machine {
                 state.set_byte(TIME_AT, state.time().saturating_add(1));
                 MoveResult::NOTHING
             }
+            Move::Revise(job) => self.revise(state, job),
             Move::Cancel(job) => {
                 state.set_byte(CANCELS_AT, state.byte(CANCELS_AT).saturating_sub(1));
                 let applied = is_open(self.job(state, job, J_STATE));
@@ -784,6 +965,20 @@ impl Machine {
     /// travel, and what it registered at targets stays (remote state is
     /// no part of the transaction).
     fn crash(&self, state: &mut State, worker: u8) {
+        // The reads that wait for this worker's rows run once it is gone.
+        let released = self.locks_of(state, worker);
+        self.crash_rolls_back(state, worker);
+        if self.locks_both && released != 0 {
+            for waiter in 0..self.workers() {
+                let awaited = self.op_job(state, waiter);
+                if self.waiting(state, waiter) && released & (1 << awaited) != 0 {
+                    self.run_waiting_read(state, waiter);
+                }
+            }
+        }
+    }
+
+    fn crash_rolls_back(&self, state: &mut State, worker: u8) {
         let generation = self.worker(state, worker, W_GEN);
         if !self.in_transaction(state, worker) || generation == 0 {
             self.set_worker(state, worker, W_DONE, DONE);
@@ -795,7 +990,7 @@ impl Machine {
         let fence_grant = self
             .holder_of(state, job, previous)
             .filter(|_| previous != 0)
-            .map_or(0, |holder| self.worker(state, holder, W_GRANT));
+            .map_or(0, |holder| self.worker(state, holder, W_GRANT) & GRANT_BITS);
         let committed_lease = self.job(state, job, J_COMMITTED_LEASE);
         self.set_job(state, job, J_OWNER, committed.owner);
         self.set_job(state, job, J_LEASE, committed_lease);
@@ -808,13 +1003,40 @@ impl Machine {
         self.set_worker(state, worker, W_DONE, DONE_ROLLED_BACK);
     }
 
-    /// A cancel under `cancel_epoch`: its epoch (one above the job's fence)
-    /// registered at every `registered_token` target.
+    /// The user's revise of an open job's input: the newest generation's
+    /// results from now on are of an old input; under `input_revision` the
+    /// fence advances with it (every later token too) and is registered
+    /// like a cancel epoch. (Worlds with revisions have monotonic tokens.)
+    #[inline(never)]
+    fn revise(&self, state: &mut State, job: u8) -> MoveResult {
+        state.set_byte(CANCELS_AT, state.byte(CANCELS_AT) & !REVISE_LEFT);
+        let applied = is_open(self.job(state, job, J_STATE));
+        if applied {
+            let bits = self.job(state, job, J_FENCE_GRANT);
+            if self.world.design.input_revision {
+                if self.world.design.register_on_claim {
+                    // Registered before the shift: one above the fence now.
+                    self.register_epoch(state, job);
+                }
+                self.set_job(state, job, J_FENCE_GRANT, bits | REVISED | SHIFTED);
+            } else {
+                self.set_job(state, job, J_FENCE_GRANT, bits | REVISED);
+            }
+        }
+        MoveResult {
+            applied,
+            ..MoveResult::NOTHING
+        }
+    }
+
+    /// A cancel under `cancel_epoch` (or a revise under `input_revision`):
+    /// its epoch, one above the job's fence, registered at every
+    /// `registered_token` target.
     #[inline(never)]
     fn register_epoch(&self, state: &mut State, job: u8) {
         let mark = match self.world.design.token {
-            TokenKind::Monotonic => EPOCH_MARK | self.job(state, job, J_GENS),
-            TokenKind::Random => EPOCH_MARK | self.job(state, job, J_FENCE_GRANT),
+            TokenKind::Monotonic => EPOCH_MARK | self.counter_fence(state, job),
+            TokenKind::Random => EPOCH_MARK | (self.job(state, job, J_FENCE_GRANT) & GRANT_BITS),
             TokenKind::None => 0,
         };
         for (target, protect) in self.world.targets.iter().enumerate() {
@@ -843,9 +1065,12 @@ impl Machine {
         if self.worker(state, worker, W_GEN) == 0 {
             return 0;
         }
+        let grant = self.worker(state, worker, W_GRANT);
         match self.world.design.token {
-            TokenKind::Monotonic => self.worker(state, worker, W_GEN),
-            TokenKind::Random => self.worker(state, worker, W_GRANT),
+            TokenKind::Monotonic => {
+                self.worker(state, worker, W_GEN) + u8::from(grant & W_SHIFTED != 0)
+            }
+            TokenKind::Random => grant & GRANT_BITS,
             TokenKind::None => 0,
         }
     }
@@ -872,13 +1097,20 @@ impl Machine {
         }
     }
 
+    /// A counter's fence before any cancel epoch: the generations granted,
+    /// one more once a revise under `input_revision` advanced it.
+    fn counter_fence(&self, state: &State, job: u8) -> u8 {
+        let shifted = self.job(state, job, J_FENCE_GRANT) & SHIFTED != 0;
+        self.job(state, job, J_GENS) + u8::from(shifted)
+    }
+
     /// The job row's `fence` column.
     fn fence(&self, state: &State, job: u8) -> u64 {
         let claimed = match self.world.design.token {
             TokenKind::Random => self
-                .token_of_mark(self.job(state, job, J_FENCE_GRANT))
+                .token_of_mark(self.job(state, job, J_FENCE_GRANT) & GRANT_BITS)
                 .unwrap_or(0),
-            _ => u64::from(self.job(state, job, J_GENS)),
+            _ => u64::from(self.counter_fence(state, job)),
         };
         // A cancel under `cancel_epoch` advanced the fence once; nothing
         // can claim a cancelled job again.
@@ -945,11 +1177,14 @@ impl Machine {
             return Some(ViolationKind::Stale);
         }
         match self.job(state, job, J_TERMINAL) {
-            0 => None,
-            TERMINAL_CANCELLED => Some(ViolationKind::AfterTerminal),
-            ended if ended - 2 != generation => Some(ViolationKind::AfterTerminal),
-            _ => None,
+            0 => {}
+            TERMINAL_CANCELLED => return Some(ViolationKind::AfterTerminal),
+            ended if ended - 2 != generation => return Some(ViolationKind::AfterTerminal),
+            _ => {}
         }
+        // The worker holds the newest generation: revised since its grant.
+        (generation != 0 && self.job(state, job, J_FENCE_GRANT) & REVISED != 0)
+            .then_some(ViolationKind::StaleInput)
     }
 
     fn run_op(&self, state: &mut State, worker: u8, op: Op) -> MoveResult {
@@ -963,11 +1198,16 @@ impl Machine {
                     ..MoveResult::NOTHING
                 }
             }
+            Op::SelectForUpdate if self.locks_both => self.lock_both_read(state, worker),
             Op::Select | Op::SelectForUpdate | Op::SelectSkipLocked | Op::SelectNowait => {
                 self.claim_read(state, worker, op)
             }
             Op::UpdateClaim => {
-                let job = self.worker(state, worker, W_JOB);
+                let job = if self.locks_both {
+                    self.both_claimed(state, worker)
+                } else {
+                    self.worker(state, worker, W_JOB)
+                };
                 self.grant(state, worker, job);
                 self.advance(state, worker);
                 MoveResult {
@@ -1141,11 +1381,77 @@ impl Machine {
         }
     }
 
+    /// A read of `lock_both_*`: `SELECT … FOR UPDATE` of the next row in
+    /// the worker's order. The first never waits here (`moves` offers it
+    /// only on a free row). The second, on a row another transaction holds,
+    /// begins to wait, unless that holder's own read already waits for the
+    /// row this worker holds: then this statement would close the cycle,
+    /// and the database refuses it (`deadlock`) and rolls its transaction
+    /// back (§15.4): the worker holds nothing and starts its claim over,
+    /// and the holder's waiting read runs at once.
+    fn lock_both_read(&self, state: &mut State, worker: u8) -> MoveResult {
+        let job = self.op_job(state, worker);
+        let second = self.at_second_read(state, worker);
+        if let Some(holder) = self.lock_holder(state, job).filter(|h| *h != worker) {
+            if self.waiting(state, holder) {
+                self.set_worker(state, worker, W_BOTH, 0);
+                self.set_worker(state, worker, W_PC, 0);
+                self.run_waiting_read(state, holder);
+                return MoveResult {
+                    deadlock: true,
+                    ..MoveResult::NOTHING
+                };
+            }
+            let saw = if self.claimable_for(state, worker, job) {
+                WAIT_SAW
+            } else {
+                0
+            };
+            let found = self.worker(state, worker, W_BOTH);
+            self.set_worker(state, worker, W_BOTH, found | WAITING | saw);
+            return MoveResult::NOTHING;
+        }
+        let claimable = self.claimable_for(state, worker, job);
+        self.lock_both_found(state, worker, second, claimable);
+        MoveResult {
+            // The engine's `ok`: the row was locked.
+            applied: true,
+            ..MoveResult::NOTHING
+        }
+    }
+
+    /// A `lock_both_*` read has locked its row and found it `claimable` or
+    /// not: on to the next read, or after the second to `update_claim`
+    /// (or, when neither row was claimable, to the `commit`).
+    fn lock_both_found(&self, state: &mut State, worker: u8, second: bool, claimable: bool) {
+        let mut found = self.worker(state, worker, W_BOTH) & (FOUND_FIRST | FOUND_SECOND);
+        if claimable {
+            found |= if second { FOUND_SECOND } else { FOUND_FIRST };
+        }
+        self.set_worker(state, worker, W_BOTH, found);
+        if second && found == 0 {
+            self.set_worker(state, worker, W_PC, self.commit_at);
+        } else {
+            self.advance(state, worker);
+        }
+    }
+
+    /// The lock `waiter`'s second read waits for was released (the holder
+    /// rolled back, by a deadlock or a crash): the read runs now, with the
+    /// evaluation made when it was sent (the row is unchanged).
+    fn run_waiting_read(&self, state: &mut State, waiter: u8) {
+        let both = self.worker(state, waiter, W_BOTH);
+        self.lock_both_found(state, waiter, true, both & WAIT_SAW != 0);
+    }
+
     /// `commit`: the transaction's claim becomes the committed row. After a
     /// claim the worker goes on (`held_across_work`: it is done); after a
     /// read that found nothing it starts over, or stops when no job can
     /// ever be claimed again.
     fn commit(&self, state: &mut State, worker: u8) -> MoveResult {
+        if self.locks_both {
+            self.set_worker(state, worker, W_BOTH, 0);
+        }
         if self.worker(state, worker, W_GEN) != 0 {
             let job = self.worker(state, worker, W_JOB);
             self.set_job(state, job, J_COMMITTED_LEASE, 0);
@@ -1179,10 +1485,14 @@ impl Machine {
         self.set_job(state, job, J_LEASE, until as i8 as u8);
         self.set_job(state, job, J_GENS, generation);
         self.set_job(state, job, J_STATE, STATE_RUNNING);
-        self.set_job(state, job, J_FENCE_GRANT, grant);
+        // A new generation reads the input as it is now (the revise is
+        // behind it); a shifted fence stays shifted, and so is its token.
+        let shifted = self.job(state, job, J_FENCE_GRANT) & SHIFTED;
+        self.set_job(state, job, J_FENCE_GRANT, grant | shifted);
         self.set_worker(state, worker, W_JOB, job);
         self.set_worker(state, worker, W_GEN, generation);
-        self.set_worker(state, worker, W_GRANT, grant);
+        let token_shifted = if shifted != 0 { W_SHIFTED } else { 0 };
+        self.set_worker(state, worker, W_GRANT, grant | token_shifted);
         if self.world.design.register_on_claim {
             let mark = self.token_mark(state, worker);
             for (target, protect) in self.world.targets.iter().enumerate() {
@@ -1314,6 +1624,7 @@ impl Machine {
                 None
             },
             op: None,
+            deadlock: false,
         }
     }
 }

@@ -159,6 +159,9 @@ pub(crate) struct Search {
     /// The moves to the first state met where a takeover waits on a held
     /// row lock (claim procedures with transactions).
     pub blocked: Option<Vec<Move>>,
+    /// The moves up to and including the first statement the database
+    /// refused as a deadlock (`lock_both_own_order`).
+    pub deadlock: Option<Vec<Move>>,
 }
 
 #[derive(
@@ -225,6 +228,23 @@ pub struct Report {
     /// A takeover the search saw wait on a held row lock: a liveness
     /// cost, whatever the verdict (safety) says.
     pub blocked_takeover: Option<BlockedTakeover>,
+    /// A claim the search saw refused as a deadlock victim: a liveness
+    /// cost too (the claim is lost and starts over), never a stale effect.
+    pub deadlock: Option<Deadlock>,
+}
+
+/// A schedule whose last statement would have closed a cycle of row locks:
+/// the database refused it (`deadlock`) and rolled its transaction back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deadlock {
+    /// The moves, the refused statement last.
+    pub moves: Vec<Move>,
+    /// The moves as a scenario: `run` shows its last step rejected with
+    /// reason `deadlock`, and the other read run at that tick.
+    pub scenario: Scenario,
+    /// The refused statement's step.
+    pub step: u32,
+    pub explanation: Text,
 }
 
 /// A schedule after which a worker's claim waits for a row lock whose
@@ -361,6 +381,10 @@ fn report_of(
         .blocked
         .as_ref()
         .and_then(|moves| blocked_takeover(machine, moves));
+    let deadlock = search
+        .deadlock
+        .as_ref()
+        .and_then(|moves| deadlock(machine, moves));
     Report {
         verdict,
         method,
@@ -371,7 +395,53 @@ fn report_of(
         counterexample,
         shrink_history: search.shrink_history,
         blocked_takeover,
+        deadlock,
     }
+}
+
+/// The deadlock `moves` end with: the schedule written down, and the
+/// cycle in words.
+fn deadlock(machine: &Machine, moves: &[Move]) -> Option<Deadlock> {
+    let world = machine.world();
+    let (prefix, last) = moves.split_at(moves.len().checked_sub(1)?);
+    let Some(&Move::Worker(victim)) = last.first() else {
+        return None;
+    };
+    let mut state = machine.initial();
+    for &chosen in prefix {
+        machine.apply(&mut state, chosen);
+    }
+    let (holder, held, wanted) = machine.deadlock_cycle(&state, victim)?;
+    let title = Text {
+        en: "Two claims lock two rows in opposite orders".to_owned(),
+        zh: "两个领取以相反顺序锁两行".to_owned(),
+    };
+    let mut played = schedule_scenario(machine, moves, "deadlock", title);
+    let step = played.scenario.steps.len().checked_sub(1)? as u32;
+    let name = |worker: u8| {
+        world
+            .workers
+            .get(usize::from(worker))
+            .map_or_else(String::new, |w| w.id.clone())
+    };
+    let (victim, holder) = (name(victim), name(holder));
+    let (held, wanted) = (world.job_id(held), world.job_id(wanted));
+    let at = state.time();
+    let explanation = Text {
+        en: format!(
+            "Deadlock: at tick {at} {holder} holds {wanted}'s row lock and waits for {held}'s, which {victim} holds; {victim}'s SELECT … FOR UPDATE of {wanted} would wait for {holder}, so each would wait for the other forever. The database refuses {victim}'s statement (deadlock) and rolls its transaction back; {holder}'s read runs at once. No stale effect, but {victim}'s claim is lost and starts over: locking the rows in one order for every worker (ORDER BY id) makes the cycle impossible."
+        ),
+        zh: format!(
+            "死锁：tick {at} 时 {holder} 持有 {wanted} 的行锁，在等 {held} 的行锁，而 {held} 在 {victim} 手里；{victim} 对 {wanted} 的 SELECT … FOR UPDATE 要等 {holder}，双方将永远互等。数据库拒绝 {victim} 的这条语句（deadlock），回滚它的事务；{holder} 的读取立刻执行。没有旧代次的写入，但 {victim} 这次领取白做了，只能从头再来：所有 Worker 按同一个顺序加锁（ORDER BY id），这种环就不会出现。"
+        ),
+    };
+    played.scenario.description = Some(explanation.clone());
+    Some(Deadlock {
+        moves: moves.to_vec(),
+        scenario: played.scenario,
+        step,
+        explanation,
+    })
 }
 
 /// The blocked takeover after `moves`: the schedule written down, the
@@ -437,16 +507,25 @@ pub struct Played {
 pub fn schedule_scenario(machine: &Machine, moves: &[Move], id: &str, title: Text) -> Played {
     let world = machine.world();
     let mut scenario = world.scenario_shell(id, title);
-    let mut results = Vec::new();
+    let mut results: Vec<MoveResult> = Vec::new();
     let mut state = machine.initial();
+    // Under `lock_both_*`: each worker's read that waits, by its result's
+    // index, until a rollback releases it and it runs (the engine reports
+    // the step by how it ended).
+    let mut waiting: [Option<usize>; world::MAX_WORKERS] = [None; world::MAX_WORKERS];
     for &chosen in moves {
         let at = u64::from(state.time());
         match chosen {
             Move::Tick => {
                 machine.apply(&mut state, chosen);
             }
-            Move::Cancel(job) => {
-                let mut step = Step::new(at, None, Action::Cancel);
+            Move::Cancel(job) | Move::Revise(job) => {
+                let action = if matches!(chosen, Move::Cancel(_)) {
+                    Action::Cancel
+                } else {
+                    Action::Revise
+                };
+                let mut step = Step::new(at, None, action);
                 if world.jobs > 1 {
                     step.job = Some(u16::from(job));
                 }
@@ -458,6 +537,7 @@ pub fn schedule_scenario(machine: &Machine, moves: &[Move], id: &str, title: Tex
                     continue;
                 };
                 let mut step = world.step_for(worker, op, at);
+                step.job = machine.step_job(&state, worker).map(u16::from);
                 // With delays every write is a request that travels, but an
                 // outbox's intent, which lands with its commit.
                 if let (Op::Write(target), true) = (op, machine.delays())
@@ -483,6 +563,20 @@ pub fn schedule_scenario(machine: &Machine, moves: &[Move], id: &str, title: Tex
                     .steps
                     .push(Step::new(at, Some(u16::from(worker)), Action::Crash));
                 results.push(machine.apply(&mut state, chosen));
+            }
+        }
+        for (worker, slot) in waiting.iter_mut().enumerate() {
+            let now_waiting = machine.waiting(&state, worker as u8);
+            match (*slot, now_waiting) {
+                (None, true) => *slot = results.len().checked_sub(1),
+                (Some(index), false) => {
+                    // Released: the read ran and locked its row.
+                    if let Some(result) = results.get_mut(index) {
+                        result.applied = true;
+                    }
+                    *slot = None;
+                }
+                _ => {}
             }
         }
     }
@@ -647,6 +741,7 @@ pub fn move_label(world: &World, chosen: Move) -> String {
             .map_or("?".to_owned(), |w| w.id.clone()),
         Move::Tick => "tick".to_owned(),
         Move::Cancel(job) => format!("cancel {}", world.job_id(job)),
+        Move::Revise(job) => format!("revise {}", world.job_id(job)),
         Move::Deliver(slot) => format!("deliver #{slot}"),
         Move::Crash(worker) => format!(
             "crash {}",
@@ -675,6 +770,7 @@ impl Report {
             targets: world.targets.iter().map(|p| p.name()).collect(),
             ttl: world.ttl,
             cancel: world.allow_cancel,
+            revise: world.allow_revise,
             heartbeat: world.heartbeat,
             stop_on_renew_failure: world.stop_on_renew_failure,
             claim: world.design.claim.name(),
@@ -728,6 +824,10 @@ impl Report {
                 schedule: schedule(&blocked.moves),
                 explanation: blocked.explanation.get(lang).to_owned(),
             }),
+            deadlock: self.deadlock.as_ref().map(|deadlock| BlockedJson {
+                schedule: schedule(&deadlock.moves),
+                explanation: deadlock.explanation.get(lang).to_owned(),
+            }),
             found: self.counterexample.as_ref().map(|found| FoundJson {
                 counterexample: crate::write::scenario_json(&found.scenario),
                 violation: crate::Violation {
@@ -759,6 +859,8 @@ pub struct ReportJson<'r> {
     pub shrinking: Vec<ShrinkJson>,
     /// A takeover that waited on a held row lock, or `null`.
     pub blocked_takeover: Option<BlockedJson>,
+    /// A claim refused as a deadlock victim, or `null`.
+    pub deadlock: Option<BlockedJson>,
     /// Absent when the verdict is safe (or cancelled).
     #[serde(flatten)]
     pub found: Option<FoundJson<'r>>,
@@ -783,6 +885,8 @@ pub struct BoundsJson<'r> {
     pub targets: Vec<&'static str>,
     pub ttl: u8,
     pub cancel: bool,
+    /// The user may revise a job's input once.
+    pub revise: bool,
     pub heartbeat: bool,
     pub stop_on_renew_failure: bool,
     /// How the workers claim: the design's claim procedure.

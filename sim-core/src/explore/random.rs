@@ -88,6 +88,18 @@ fn blocked_prefix(machine: &Machine, played: &[Move]) -> Option<Vec<Move>> {
     None
 }
 
+/// The moves of `played` up to the first statement refused as a
+/// deadlock, if one was.
+fn deadlock_prefix(machine: &Machine, played: &[Move]) -> Option<Vec<Move>> {
+    let mut state = machine.initial();
+    for (index, &chosen) in played.iter().enumerate() {
+        if machine.apply(&mut state, chosen).deadlock {
+            return Some(played[..=index].to_vec());
+        }
+    }
+    None
+}
+
 /// Runs up to `cases` random schedules; on the first failure, shrinks it.
 pub(crate) fn explore(
     machine: &Machine,
@@ -107,6 +119,9 @@ pub(crate) fn explore(
         search.stats.transitions += played.len() as u64;
         if machine.locks() && search.blocked.is_none() {
             search.blocked = blocked_prefix(machine, &played);
+        }
+        if machine.locks() && search.deadlock.is_none() {
+            search.deadlock = deadlock_prefix(machine, &played);
         }
         let progress = Progress {
             cases: search.stats.cases,

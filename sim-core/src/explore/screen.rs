@@ -812,6 +812,9 @@ fn world_parts(world: &World, lang: Lang) -> String {
     if world.allow_cancel {
         out += lang.pick(" · the user may cancel", " · 用户可取消");
     }
+    if world.allow_revise {
+        out += lang.pick(" · the user may revise the input", " · 用户可修改输入");
+    }
     if world.heartbeat {
         out += lang.pick(" · heartbeat renews", " · 心跳续约");
     }

@@ -60,6 +60,8 @@ pub struct ExplorerSettings {
     pub max_states: Option<u64>,
     pub time_limit_s: Option<u64>,
     pub cancel: bool,
+    /// The user may revise a job's input once (C15).
+    pub revise: bool,
     pub heartbeat: bool,
     pub restarted: bool,
     /// How the workers claim, by name: `None` is the design's own `claim`.
@@ -319,6 +321,7 @@ impl ExplorerSettings {
             max_states: number("max_states", offer.max_states)?,
             time_limit_s: number("time_limit_s", offer.time_limit_s)?,
             cancel: flag("cancel")?,
+            revise: flag("revise")?,
             heartbeat: flag("heartbeat")?,
             restarted: flag("restarted")?,
             claim,
@@ -369,8 +372,14 @@ impl ExplorerSettings {
         options.workers = narrow("workers", self.workers, offer.workers)?;
         options.ttl = narrow("ttl", self.ttl, offer.ttl)?;
         options.jobs = narrow("jobs", self.jobs, offer.jobs)?;
+        // A claim that locks both rows needs their two jobs: unless the
+        // settings say how many, that is how many there are.
+        if self.jobs.is_none() && design.claim.locks_both() {
+            options.jobs = 2;
+        }
         options.seed = offered("seed", self.seed, offer.seed)?;
         options.allow_cancel = self.cancel;
+        options.allow_revise = self.revise;
         options.heartbeat = self.heartbeat;
         options.restarted = self.restarted;
         options.crashes = self.crash;

@@ -2,7 +2,7 @@
 //! the program every worker runs, and the bounds of the search (MODEL.md §7).
 
 use crate::Lang;
-use crate::design::{ClaimProcedure, Design, Preset, Protect};
+use crate::design::{ClaimProcedure, Design, Preset, Protect, TokenKind};
 use crate::scenario::{Action, DesignSource, Scenario, Step, Text};
 
 /// Most workers a world may have (restarted incarnations included).
@@ -93,6 +93,8 @@ pub struct World {
     pub stop_on_renew_failure: bool,
     /// The user may cancel a job once.
     pub allow_cancel: bool,
+    /// The user may revise a job's input once (`revise`, C15).
+    pub allow_revise: bool,
     pub db_offset: i8,
     /// Seeds `token = "random"`.
     pub seed: u64,
@@ -132,6 +134,11 @@ pub enum WorldError {
     /// `select_for_update`, `held_across_work`, `nowait`) in a world of
     /// several jobs.
     ClaimJobs,
+    /// `lock_both_*` claim procedures lock the two rows of a two-job world.
+    LockBothJobs,
+    /// Revisions of the input in a world whose claims lock rows or whose
+    /// tokens are random, which the explorers do not draw.
+    Revise,
 }
 
 impl WorldError {
@@ -182,6 +189,10 @@ impl WorldError {
             (E::UnknownOwner, Lang::En) => "a worker names an unknown owner".to_owned(),
             (E::UnknownOwner, Lang::Zh) => "有 Worker 指定了未知的 owner".to_owned(),
             (E::ClaimJobs, Lang::En) => "the claim procedures `read_then_update`, `select_for_update`, `held_across_work` and `nowait` read one named row: explore them with 1 job (several jobs: `atomic` or `skip_locked`)".to_owned(),
+            (E::Revise, Lang::En) => "the explorers revise the input (`revise`) only where claims take no row lock (`atomic` or `read_then_update`) and tokens are not random".to_owned(),
+            (E::Revise, Lang::Zh) => "探索器只在领取不加行锁（`atomic` 或 `read_then_update`）、令牌不是随机数的世界里修改输入（`revise`）".to_owned(),
+            (E::LockBothJobs, Lang::En) => "the claim procedures `lock_both_own_order` and `lock_both_id_order` lock both rows of a two-job world: explore them with 2 jobs".to_owned(),
+            (E::LockBothJobs, Lang::Zh) => "领取方式 `lock_both_own_order` 和 `lock_both_id_order` 会锁住两个任务的两行：请用 2 个任务探索".to_owned(),
             (E::ClaimJobs, Lang::Zh) => "领取方式 `read_then_update`、`select_for_update`、`held_across_work` 和 `nowait` 只读一行指定的任务：请用 1 个任务探索（多个任务请用 `atomic` 或 `skip_locked`）".to_owned(),
         }
     }
@@ -263,6 +274,7 @@ impl World {
             heartbeat: false,
             stop_on_renew_failure: true,
             allow_cancel: false,
+            allow_revise: false,
             db_offset: 0,
             seed: 0,
             bounds: Bounds::default(),
@@ -331,6 +343,7 @@ impl World {
             heartbeat: scenario.steps.iter().any(|s| s.action == Action::Renew),
             stop_on_renew_failure: true,
             allow_cancel: scenario.steps.iter().any(|s| s.action == Action::Cancel),
+            allow_revise: scenario.steps.iter().any(|s| s.action == Action::Revise),
             db_offset: small(scenario.db_offset, WorldError::DbOffset)?,
             seed: scenario.seed,
             bounds,
@@ -353,6 +366,17 @@ impl World {
         }
         if self.jobs > 1 && self.design.claim.single_job() {
             return Err(WorldError::ClaimJobs);
+        }
+        if self.design.claim.locks_both() && self.jobs != 2 {
+            return Err(WorldError::LockBothJobs);
+        }
+        // A revise waits for a claim transaction's lock and would have to
+        // be undone with it; a random token's fence moves otherwise than a
+        // counter's. Neither is drawn.
+        if self.allow_revise
+            && (self.design.claim.transactional() || self.design.token == TokenKind::Random)
+        {
+            return Err(WorldError::Revise);
         }
         if self.targets.len() > MAX_TARGETS {
             return Err(WorldError::Targets);
@@ -423,6 +447,13 @@ impl World {
             ClaimProcedure::Nowait => {
                 vec![Op::Begin, Op::SelectNowait, Op::UpdateClaim, Op::Commit]
             }
+            ClaimProcedure::LockBothOwnOrder | ClaimProcedure::LockBothIdOrder => vec![
+                Op::Begin,
+                Op::SelectForUpdate,
+                Op::SelectForUpdate,
+                Op::UpdateClaim,
+                Op::Commit,
+            ],
         };
         for target in 0..self.targets.len() {
             if self.heartbeat {
@@ -706,7 +737,9 @@ fn delayed_cases() -> Vec<Case> {
 /// `read_then_update` is not: it takes over a live lease (`nowait` is
 /// safe too: a read that finds the row locked fails and starts over). Holding the claim
 /// transaction across the work is safe even where leases run out, because
-/// the lock outlives the lease: the takeover waits.
+/// the lock outlives the lease: the takeover waits. Locking two rows each
+/// in its own order is safe too, but two claims can deadlock; in id order
+/// they cannot.
 fn claim_cases() -> Vec<Case> {
     let within_lease = |claim: ClaimProcedure, workers: usize, jobs: u8| {
         let mut world = World::preset(Preset::TtlLockOnly, workers);
@@ -735,6 +768,12 @@ fn claim_cases() -> Vec<Case> {
         note(
             "ttl-lock-only, 3 workers, two targets, no pause outlasts a lease (time ≤ 2, TTL 3)",
             "ttl-lock-only，3 个 Worker，两个远端目标，没有停顿长过租约（时间 ≤ 2，租约 3）",
+        )
+    };
+    let two_rows = || {
+        note(
+            "ttl-lock-only, 2 jobs, a claim locks both rows, no pause outlasts a lease (time ≤ 2, TTL 3)",
+            "ttl-lock-only，2 个任务，每次领取锁住两行，没有停顿长过租约（时间 ≤ 2，租约 3）",
         )
     };
     let mut held = World::preset(Preset::TtlLockOnly, 2);
@@ -770,6 +809,16 @@ fn claim_cases() -> Vec<Case> {
             three_workers(),
         ),
         claim_case(
+            ClaimProcedure::LockBothOwnOrder,
+            within_lease(ClaimProcedure::LockBothOwnOrder, 2, 2),
+            two_rows(),
+        ),
+        claim_case(
+            ClaimProcedure::LockBothIdOrder,
+            within_lease(ClaimProcedure::LockBothIdOrder, 2, 2),
+            two_rows(),
+        ),
+        claim_case(
             ClaimProcedure::HeldAcrossWork,
             held,
             note(
@@ -792,6 +841,8 @@ pub struct WorldOptions {
     pub ttl: u8,
     pub jobs: u8,
     pub allow_cancel: bool,
+    /// The user may revise a job's input once.
+    pub allow_revise: bool,
     pub heartbeat: bool,
     /// The last worker is a restarted incarnation of the first.
     pub restarted: bool,
@@ -812,6 +863,7 @@ impl WorldOptions {
             ttl: 3,
             jobs: 1,
             allow_cancel: false,
+            allow_revise: false,
             heartbeat: false,
             restarted: false,
             crashes: false,
@@ -831,6 +883,7 @@ impl WorldOptions {
         world.ttl = self.ttl;
         world.jobs = self.jobs;
         world.allow_cancel = self.allow_cancel;
+        world.allow_revise = self.allow_revise;
         world.heartbeat = self.heartbeat;
         world.crashes = self.crashes;
         world.seed = self.seed;

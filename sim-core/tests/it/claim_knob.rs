@@ -110,8 +110,28 @@ fn the_claim_knob_parses_and_round_trips_in_answers() {
     assert!(!exercises.is_empty(), "lesson 04 opens the claim knob");
     for exercise in exercises {
         let facts = DesignExercise::of(&exercise.kind).unwrap();
-        assert_eq!(facts.claims_offered(), ClaimProcedure::ALL.to_vec());
-        for procedure in ClaimProcedure::ALL {
+        // Every procedure but those that lock two jobs' rows: the world
+        // has one job, and they are refused by name.
+        let one_job: Vec<ClaimProcedure> = ClaimProcedure::ALL
+            .into_iter()
+            .filter(|c| !c.locks_both())
+            .collect();
+        assert_eq!(facts.world.jobs, 1);
+        assert_eq!(facts.claims_offered(), one_job);
+        for both in [
+            ClaimProcedure::LockBothOwnOrder,
+            ClaimProcedure::LockBothIdOrder,
+        ] {
+            let written = json!({ "claim": both.name() });
+            let refused = answer_from_json(&lesson, exercise, &written).unwrap_err();
+            assert!(
+                refused.message(Lang::En).contains("locks both rows")
+                    && refused.message(Lang::Zh).contains("两行"),
+                "{}",
+                refused.message(Lang::En)
+            );
+        }
+        for procedure in one_job {
             let written = json!({ "claim": procedure.name() });
             let read = answer_from_json(&lesson, exercise, &written).unwrap();
             assert_eq!(read, claim(procedure));
@@ -130,12 +150,19 @@ fn the_claim_knob_parses_and_round_trips_in_answers() {
     let refused = answer_from_json(&fixture, closed, &json!({ "claim": "atomic" })).unwrap_err();
     assert!(refused.message(Lang::En).contains("`claim`"));
     // With several jobs only the procedures that read no named row are
-    // offered, and the others are refused in both languages.
+    // offered (with two, those that lock both rows too), and the others
+    // are refused in both languages.
     let queue = fixture.exercise("queue").unwrap();
     let facts = DesignExercise::of(&queue.kind).unwrap();
+    assert_eq!(facts.world.jobs, 2);
     assert_eq!(
         facts.claims_offered(),
-        vec![ClaimProcedure::Atomic, ClaimProcedure::SkipLocked]
+        vec![
+            ClaimProcedure::Atomic,
+            ClaimProcedure::SkipLocked,
+            ClaimProcedure::LockBothOwnOrder,
+            ClaimProcedure::LockBothIdOrder
+        ]
     );
     let refused =
         answer_from_json(&fixture, queue, &json!({ "claim": "select_for_update" })).unwrap_err();
@@ -155,9 +182,13 @@ fn the_editor_shows_each_procedure_as_its_sql_with_its_cost() {
         let (row, knob) = crate::editor_row(&mut course, LESSON_04, &id, "claim", lang);
         let field = &knob.fields[0];
         let values: Vec<&str> = field.choices.iter().map(|c| c.value.as_str()).collect();
-        let names: Vec<&str> = ClaimProcedure::ALL.iter().map(|c| c.name()).collect();
+        let offered: Vec<ClaimProcedure> = ClaimProcedure::ALL
+            .into_iter()
+            .filter(|c| c.runs_with_jobs(1))
+            .collect();
+        let names: Vec<&str> = offered.iter().map(|c| c.name()).collect();
         assert_eq!(values, names);
-        for (choice, procedure) in field.choices.iter().zip(ClaimProcedure::ALL) {
+        for (choice, procedure) in field.choices.iter().zip(offered) {
             assert!(
                 choice
                     .label
@@ -297,7 +328,7 @@ fn the_minimal_claim_is_safe_and_holds_no_lock_across_the_work() {
         options.design.claim = chosen;
         let report = explore(&options.world().unwrap(), Method::Exhaustive, &mut RunToEnd).unwrap();
         assert!(report.counterexample.is_none() && report.blocked_takeover.is_none());
-        for other in ClaimProcedure::ALL.into_iter().filter(|c| *c != chosen) {
+        for other in facts.claims_offered().into_iter().filter(|c| *c != chosen) {
             let graded = grade(&lesson, exercise, &claim(other)).unwrap();
             assert!(!graded.correct, "{}: {other:?} passes too", exercise.id);
             if claim_cost(other) > claim_cost(chosen) && graded.items[0].right {

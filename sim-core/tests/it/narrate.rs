@@ -749,3 +749,72 @@ fn an_intent_is_told_with_the_commit_that_sent_it() {
     let zh = sim_core::describe_step(&scenario, &trace, a_write, Lang::Zh);
     assert!(zh.contains("从未发出"), "{zh}");
 }
+
+/// A revise (C15): the user changes the input while A works. The step says
+/// what it did; A's later finish, refused under `input_revision` and a
+/// `stale_input` violation without it, names the revise as the reason, in
+/// both languages, and never says "a newer generation" (there is none).
+#[test]
+fn a_result_after_a_revise_is_told_with_the_revise() {
+    let text = |revision: bool| {
+        format!(
+            r#"
+id = "revise"
+ttl = 5
+workers = ["A"]
+design = {{ base = "db-conditional", input_revision = {revision} }}
+steps = [
+  {{ at = 0, worker = "A", do = "claim" }},
+  {{ at = 1, do = "revise" }},
+  {{ at = 2, worker = "A", do = "finish" }},
+]
+"#
+        )
+    };
+    for revision in [true, false] {
+        let scenario = sim_core::parse_scenario(text(revision).as_bytes()).unwrap();
+        let trace = sim_core::run(&scenario);
+        let revise = sim_core::describe_step(&scenario, &trace, 1, sim_core::Lang::En);
+        assert!(revise.contains("input"), "{revise}");
+        let expected = if revision {
+            sim_core::Outcome::Rejected
+        } else {
+            sim_core::Outcome::Ok
+        };
+        assert_eq!(trace.steps[2].outcome, expected);
+        assert_eq!(trace.should_reject, vec![2]);
+        let en = sim_core::describe_step(&scenario, &trace, 2, sim_core::Lang::En);
+        let zh = sim_core::describe_step(&scenario, &trace, 2, sim_core::Lang::Zh);
+        assert!(
+            en.contains("revised the job's input at step 1") && !en.contains("newer"),
+            "{en}"
+        );
+        assert!(zh.contains("第 1 步修改了任务的输入"), "{zh}");
+        assert!(!en.starts_with('.') && !zh.starts_with('。'), "{en} / {zh}");
+        if !revision {
+            let kinds: Vec<_> = trace.violations.iter().map(|v| v.kind).collect();
+            assert_eq!(kinds, [sim_core::ViolationKind::StaleInput]);
+            assert!(en.contains("took effect: a violation"), "{en}");
+        }
+    }
+}
+/// A worker whose claim was refused holds no generation, and the story
+/// says so, not that a claim of its was rolled back (example 22b: B comes
+/// after A finished the job).
+#[test]
+fn a_worker_never_granted_is_not_told_of_a_rollback() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/22b-input-revision-unchecked.toml"
+    ))
+    .unwrap();
+    let scenario = sim_core::parse_scenario(text.as_bytes()).unwrap();
+    let trace = sim_core::run(&scenario);
+    let en = sim_core::describe_step(&scenario, &trace, 7, sim_core::Lang::En);
+    let zh = sim_core::describe_step(&scenario, &trace, 7, sim_core::Lang::Zh);
+    assert!(
+        en.contains("B was never granted a generation") && !en.contains("rolled back"),
+        "{en}"
+    );
+    assert!(zh.contains("B 从没领取到") && !zh.contains("回滚"), "{zh}");
+}

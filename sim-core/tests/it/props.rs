@@ -631,6 +631,8 @@ fn any_design() -> BoxedStrategy<DesignSpec> {
                     // worker_checks changes nothing in a hand-written
                     // scenario, so its draw doubles as the cancel epoch's.
                     cancel_epoch: checks,
+                    // And the input revision's, mixed with the clock's.
+                    input_revision: checks != worker_clock,
                     // The claim procedure only steers the explorers' workers,
                     // so the renew checks' draw picks it too: the key is
                     // written and read back.

@@ -42,6 +42,7 @@ pub(crate) const GLYPH_LEGEND: &[Action] = &[
     Action::Finish,
     Action::Fail,
     Action::Cancel,
+    Action::Revise,
     Action::Register,
     Action::Check,
     Action::Crash,

@@ -333,6 +333,7 @@ fn the_database_replay_speaks_chinese() {
         "id",
         "pos",
         "fence",
+        "input_rev",
         "sqlite",
         "postgres",
         "job",

@@ -202,7 +202,7 @@ impl<'a> DesignExercise<'a> {
     pub fn claims_offered(&self) -> Vec<ClaimProcedure> {
         ClaimProcedure::ALL
             .into_iter()
-            .filter(|claim| self.world.jobs <= 1 || !claim.single_job())
+            .filter(|claim| claim.runs_with_jobs(self.world.jobs))
             .collect()
     }
 
@@ -456,6 +456,7 @@ pub(crate) fn safe_summary(world: World, sites: &Sites) -> Text {
         counterexample: None,
         shrink_history: Vec::new(),
         blocked_takeover: None,
+        deadlock: None,
     };
     told(|lang| crate::explore::safe_sentence(&report, lang))
 }
@@ -628,7 +629,7 @@ pub(crate) fn design_answer(
     if let Some(name) = named(&shape.claim) {
         let claim = ClaimProcedure::from_name(name)
             .ok_or_else(|| AnswerError::UnknownClaim(name.to_owned()))?;
-        if target.world.jobs > 1 && claim.single_job() {
+        if !claim.runs_with_jobs(target.world.jobs) {
             return Err(AnswerError::ClaimJobs(name.to_owned()));
         }
         answer.claim = Some(claim);
