@@ -47,8 +47,9 @@ pub use narrate::{
 pub use parse::{Diagnostic, closest, line_col, parse_design, parse_scenario};
 pub use resource::{
     Fronts, MinimalDesign, Offer, RECONCILE_COST, ResourceKind, cancel_epoch_cost,
-    cancel_epoch_cost_words, cancel_epoch_words, claim_cost, claim_cost_words, lease_clock_cost,
-    lease_clock_cost_words, predicate_cost_words, reconcile_cost_words, token_cost_words,
+    cancel_epoch_cost_words, cancel_epoch_words, claim_cost, claim_cost_words, input_revision_cost,
+    input_revision_cost_words, input_revision_words, lease_clock_cost, lease_clock_cost_words,
+    predicate_cost_words, reconcile_cost_words, token_cost_words,
 };
 pub use reveal::Reveal;
 pub use scenario::{

@@ -89,7 +89,8 @@ mod tests {
             JobState => "ready running done cancelled failed",
             ViolationKind => "stale after_terminal stale_batch stale_input",
             Verdict => "safe unsafe cancelled incomplete",
-            Knob => "commit_checks renew_checks token lease_clock target_protect claim cancel_epoch",
+            Knob => "commit_checks renew_checks token lease_clock target_protect claim cancel_epoch \
+                     input_revision",
             ResourceKind => "generic db_table own_service object_store kv_store log_producer \
                              ticket_api mailer",
         }

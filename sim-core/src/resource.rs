@@ -143,6 +143,37 @@ pub fn cancel_epoch_cost_words(cancel_epoch: bool, lang: Lang) -> &'static str {
     }
 }
 
+/// What advancing the fence on a revise of the input costs: as for the
+/// cancel epoch, one more assignment in the revise's own `UPDATE`, and a
+/// registration at every target where claims register tokens, on every
+/// revise.
+pub fn input_revision_cost(advance: bool) -> u32 {
+    u32::from(advance)
+}
+
+/// The input revision's choice, as the design editor names it.
+pub fn input_revision_words(lang: Lang) -> &'static str {
+    lang.pick(
+        "a revise advances the fence, registers it",
+        "修改输入时推进 fence 并登记",
+    )
+}
+
+/// What the input revision costs (or saves), in words.
+pub fn input_revision_cost_words(advance: bool, lang: Lang) -> &'static str {
+    if advance {
+        lang.pick(
+            "cost 1: `fence = fence + 1` rides in the revise's own UPDATE, but whoever changes the input must also register the new fence at every target where claims register tokens, a call on every revise",
+            "代价 1：`fence = fence + 1` 就写在修改输入的那条 UPDATE 里，但修改输入的一方还得把新 fence 登记到每个在领取时登记令牌的目标，每次修改都多一次调用",
+        )
+    } else {
+        lang.pick(
+            "free: a revise only advances the input's revision, which no predicate and no target compares",
+            "免费：修改只推进输入的修订号，而没有任何条件、任何目标去比对它",
+        )
+    }
+}
+
 /// Why a predicate of the commit or the renew costs nothing.
 pub fn predicate_cost_words(lang: Lang) -> &'static str {
     lang.pick(

@@ -197,6 +197,8 @@ fn as_the_form_sends(kind: &ExerciseKind, answer: &Answer) -> Answer {
         claim: open(Knob::Claim).then(|| turned.claim.unwrap_or(start.claim)),
         cancel_epoch: open(Knob::CancelEpoch)
             .then(|| turned.cancel_epoch.unwrap_or(start.cancel_epoch)),
+        input_revision: open(Knob::InputRevision)
+            .then(|| turned.input_revision.unwrap_or(start.input_revision)),
         reconcile: turned.reconcile.clone(),
     })
 }

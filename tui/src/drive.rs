@@ -310,6 +310,7 @@ impl Learner {
             target_protect: answer.target_protect.clone().or(now.target_protect),
             claim: answer.claim.or(now.claim),
             cancel_epoch: answer.cancel_epoch.or(now.cancel_epoch),
+            input_revision: answer.input_revision.or(now.input_revision),
             reconcile: answer.reconcile.clone(),
         });
         let mut copy = self.app.session.clone();

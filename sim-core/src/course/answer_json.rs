@@ -111,6 +111,8 @@ pub struct DesignJson {
     #[serde(default, skip_serializing_if = "Field::is_absent")]
     pub cancel_epoch: Field<bool>,
     #[serde(default, skip_serializing_if = "Field::is_absent")]
+    pub input_revision: Field<bool>,
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
     pub reconcile: Names,
 }
 

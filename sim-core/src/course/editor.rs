@@ -237,6 +237,7 @@ enum KnobRow {
     Clock,
     Claim,
     CancelEpoch,
+    InputRevision,
     Target(usize),
     Reconcile(usize),
 }
@@ -254,6 +255,7 @@ fn knob_rows(exercise: &DesignExercise<'_>, targets: usize) -> Vec<KnobRow> {
             Knob::TargetProtect => rows.extend((0..targets).map(KnobRow::Target)),
             Knob::Claim => rows.push(KnobRow::Claim),
             Knob::CancelEpoch => rows.push(KnobRow::CancelEpoch),
+            Knob::InputRevision => rows.push(KnobRow::InputRevision),
         }
     }
     rows.extend((0..targets).map(KnobRow::Reconcile));
@@ -273,6 +275,7 @@ pub(crate) fn design_making(exercise: &DesignExercise<'_>, answer: &DesignAnswer
         target_protect: open(Knob::TargetProtect).then_some(targets),
         claim: open(Knob::Claim).then_some(design.claim),
         cancel_epoch: open(Knob::CancelEpoch).then_some(design.cancel_epoch),
+        input_revision: open(Knob::InputRevision).then_some(design.input_revision),
         reconcile: answer
             .reconcile
             .iter()
@@ -319,6 +322,7 @@ fn design_world(exercise: &DesignExercise<'_>, lang: Lang) -> String {
     ];
     for (on, en, zh) in [
         (world.allow_cancel, "cancel", "允许取消"),
+        (world.allow_revise, "revise", "允许修改输入"),
         (world.heartbeat, "heartbeat", "心跳续约"),
         (world.restarted, "restarted", "含重启后的进程"),
     ] {
@@ -404,6 +408,22 @@ pub(crate) fn design_editor(
                     design.cancel_epoch,
                 )],
                 detail: Some(crate::cancel_epoch_cost_words(design.cancel_epoch, lang).to_owned()),
+                about: None,
+            },
+            KnobRow::InputRevision => EditorRow {
+                label: lang.pick("input revision", "输入修订号").to_owned(),
+                fields: vec![toggle_field(
+                    "input_revision",
+                    format!(
+                        "{} {}",
+                        crate::input_revision_words(lang),
+                        cost_words(crate::input_revision_cost(true), lang)
+                    ),
+                    design.input_revision,
+                )],
+                detail: Some(
+                    crate::input_revision_cost_words(design.input_revision, lang).to_owned(),
+                ),
                 about: None,
             },
             KnobRow::Target(index) => target_row(exercise, &ids, &targets, index, lang),
@@ -610,6 +630,12 @@ pub(crate) fn edit_design(
         KnobRow::CancelEpoch => {
             let now = answer.cancel_epoch.unwrap_or(exercise.start.cancel_epoch);
             answer.cancel_epoch = Some(toggled(now)?);
+        }
+        KnobRow::InputRevision => {
+            let now = answer
+                .input_revision
+                .unwrap_or(exercise.start.input_revision);
+            answer.input_revision = Some(toggled(now)?);
         }
         KnobRow::Target(index) => {
             let offered: Vec<Protect> = resource(exercise, index)

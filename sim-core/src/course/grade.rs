@@ -127,6 +127,7 @@ pub struct DesignAnswer {
     pub target_protect: Option<Vec<Protect>>,
     pub claim: Option<ClaimProcedure>,
     pub cancel_epoch: Option<bool>,
+    pub input_revision: Option<bool>,
     /// The targets (indices) whose effects the design leaves possible and
     /// sends to reconciliation.
     pub reconcile: Vec<u8>,

@@ -82,6 +82,9 @@ pub enum Knob {
     /// Whether a granted cancel advances the fence and registers it
     /// (`Design::cancel_epoch`).
     CancelEpoch,
+    /// Whether a granted revise of the input advances the fence and
+    /// registers it (`Design::input_revision`).
+    InputRevision,
 }
 
 crate::names::named!(Knob);

@@ -1043,6 +1043,7 @@ fn design_values(h: &Harness, want: &sim_core::course::MinimalDesign) -> Vec<Str
         target_protect: Some(want.targets.clone()),
         claim: Some(want.design.claim),
         cancel_epoch: Some(want.design.cancel_epoch),
+        input_revision: Some(want.design.input_revision),
         reconcile: want.reconcile.clone(),
     });
     let (lesson, exercise) = copy.exercise(&screen.lesson, &screen.exercise).unwrap();

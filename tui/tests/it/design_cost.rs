@@ -54,6 +54,9 @@ fn design_json(answer: &DesignAnswer) -> Value {
     if let Some(epoch) = answer.cancel_epoch {
         object.insert("cancel_epoch".into(), json!(epoch));
     }
+    if let Some(advance) = answer.input_revision {
+        object.insert("input_revision".into(), json!(advance));
+    }
     let reconcile: Vec<String> = answer
         .reconcile
         .iter()
@@ -101,6 +104,7 @@ fn strongest_reconciling(exercise: &DesignExercise<'_>, everything: bool) -> Des
                 .expect("a world offers a claim in a short transaction")
         }),
         cancel_epoch: open(Knob::CancelEpoch).then_some(true),
+        input_revision: open(Knob::InputRevision).then_some(true),
         reconcile: Vec::new(),
     };
     answer.reconcile = if everything {

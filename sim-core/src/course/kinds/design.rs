@@ -11,6 +11,7 @@ pub(crate) fn chosen_design(start: Design, answer: &DesignAnswer) -> Design {
         lease_clock: answer.lease_clock.unwrap_or(start.lease_clock),
         claim: answer.claim.unwrap_or(start.claim),
         cancel_epoch: answer.cancel_epoch.unwrap_or(start.cancel_epoch),
+        input_revision: answer.input_revision.unwrap_or(start.input_revision),
         ..start
     }
 }
@@ -144,6 +145,9 @@ impl<'a> DesignExercise<'a> {
         if self.open.contains(&Knob::CancelEpoch) {
             total += crate::cancel_epoch_cost(design.cancel_epoch);
         }
+        if self.open.contains(&Knob::InputRevision) {
+            total += crate::input_revision_cost(design.input_revision);
+        }
         for (protect, kind) in targets.iter().zip(self.resources) {
             total += kind.offer(*protect, self.fronts)?.cost;
         }
@@ -219,6 +223,19 @@ impl<'a> DesignExercise<'a> {
         }
     }
 
+    /// Whether a minimal design may revise the input without and with
+    /// advancing the fence, cheapest first: both when the knob is open,
+    /// else the start design's.
+    fn revision_choices(&self) -> Vec<bool> {
+        if self.open.contains(&Knob::InputRevision) {
+            let mut revisions = vec![false, true];
+            revisions.sort_by_key(|advance| crate::input_revision_cost(*advance));
+            revisions
+        } else {
+            vec![self.start.input_revision]
+        }
+    }
+
     /// The claim procedures a minimal design may use, cheapest first (a
     /// stable sort: on a tie the catalogue's order): each the world can
     /// run when the knob is open, else the start design's.
@@ -259,21 +276,24 @@ pub(crate) fn compute_minimal_design(
     exercise: &DesignExercise<'_>,
 ) -> Result<Option<MinimalDesign>, CourseError> {
     let mut best: Option<MinimalDesign> = None;
-    for cancel_epoch in exercise.epoch_choices() {
-        for claim in exercise.claim_choices() {
-            for lease_clock in exercise.clock_choices() {
-                let design = Design {
-                    lease_clock,
-                    claim,
-                    cancel_epoch,
-                    ..exercise.free_knobs_strongest()
-                };
-                // A dearer choice wins only by a cheaper total: on a tie the
-                // cheaper one, tried first, stays.
-                if let Some(found) = minimal_with(exercise, design)?
-                    && best.as_ref().is_none_or(|b| found.cost < b.cost)
-                {
-                    best = Some(found);
+    for input_revision in exercise.revision_choices() {
+        for cancel_epoch in exercise.epoch_choices() {
+            for claim in exercise.claim_choices() {
+                for lease_clock in exercise.clock_choices() {
+                    let design = Design {
+                        lease_clock,
+                        claim,
+                        cancel_epoch,
+                        input_revision,
+                        ..exercise.free_knobs_strongest()
+                    };
+                    // A dearer choice wins only by a cheaper total: on a tie
+                    // the cheaper one, tried first, stays.
+                    if let Some(found) = minimal_with(exercise, design)?
+                        && best.as_ref().is_none_or(|b| found.cost < b.cost)
+                    {
+                        best = Some(found);
+                    }
                 }
             }
         }
@@ -556,6 +576,7 @@ pub(crate) fn design_key(
         target_protect: open(Knob::TargetProtect).then(|| minimal.targets.clone()),
         claim: open(Knob::Claim).then_some(design.claim),
         cancel_epoch: open(Knob::CancelEpoch).then_some(design.cancel_epoch),
+        input_revision: open(Knob::InputRevision).then_some(design.input_revision),
         reconcile: minimal.reconcile.clone(),
     };
     Ok((key, minimal))
@@ -583,6 +604,7 @@ pub(crate) fn design_answer(
         (Knob::TargetProtect, shape.target_protect.is_absent()),
         (Knob::Claim, shape.claim.is_absent()),
         (Knob::CancelEpoch, shape.cancel_epoch.is_absent()),
+        (Knob::InputRevision, shape.input_revision.is_absent()),
     ];
     if let Some((closed, _)) = given
         .iter()
@@ -637,6 +659,10 @@ pub(crate) fn design_answer(
     if let Some(epoch) = shape.cancel_epoch.present() {
         let epoch = epoch.map_err(|()| AnswerError::NotBool("cancel_epoch".to_owned()))?;
         answer.cancel_epoch = Some(*epoch);
+    }
+    if let Some(advance) = shape.input_revision.present() {
+        let advance = advance.map_err(|()| AnswerError::NotBool("input_revision".to_owned()))?;
+        answer.input_revision = Some(*advance);
     }
     answer.reconcile = reconcile(&shape.reconcile, target.resources.len())?;
     Ok(answer)
@@ -767,6 +793,11 @@ pub(crate) fn design_json(kind: &ExerciseKind, design: &DesignAnswer) -> DesignJ
         ),
         claim: knob(open, Knob::Claim, design.claim.map(|c| name(c.name()))),
         cancel_epoch: knob(open, Knob::CancelEpoch, design.cancel_epoch.map(Field::Is)),
+        input_revision: knob(
+            open,
+            Knob::InputRevision,
+            design.input_revision.map(Field::Is),
+        ),
         reconcile: if design.reconcile.is_empty() {
             Field::Absent
         } else {
@@ -903,7 +934,7 @@ impl Reader<'_> {
     ) -> Option<(Vec<ResourceKind>, Fronts)> {
         let table = self.table(value, &name("`world`"))?;
         let mut targets = vec![ResourceKind::Generic; DESIGN_TARGETS];
-        const WORLD: [&str; 14] = [
+        const WORLD: [&str; 15] = [
             "workers",
             "targets",
             "ttl",
@@ -918,6 +949,7 @@ impl Reader<'_> {
             "max_in_flight",
             "max_delay",
             "dispatcher",
+            "revise",
         ];
         let world_fields = self.fields(table, value.span(), &WORLD, &name("`world`"));
         let number = |reader: &mut Self, index: usize, name: &str, min: i64, max: i64| {
@@ -978,6 +1010,7 @@ impl Reader<'_> {
             (3, &mut world.allow_cancel),
             (4, &mut world.restarted),
             (8, &mut world.heartbeat),
+            (14, &mut world.allow_revise),
         ] {
             if let Some(value) = world_fields
                 .get(index)
