@@ -37,6 +37,8 @@ pub enum FormKey {
     Method,
     Seed,
     Cancel,
+    /// The user may revise the job's input once (claims without a lock).
+    Revise,
     Heartbeat,
     Restarted,
     Targets,
@@ -51,11 +53,12 @@ pub enum FormKey {
 }
 
 impl FormKey {
-    pub const ALL: [FormKey; 11] = [
+    pub const ALL: [FormKey; 12] = [
         FormKey::Design,
         FormKey::Method,
         FormKey::Seed,
         FormKey::Cancel,
+        FormKey::Revise,
         FormKey::Heartbeat,
         FormKey::Restarted,
         FormKey::Targets,
@@ -74,6 +77,9 @@ pub struct ExplorerForm {
     pub exhaustive: bool,
     pub seed: u64,
     pub cancel: bool,
+    /// The explorers draw a revise only where claims take no row lock:
+    /// with a claim in a transaction the switch changes nothing.
+    pub revise: bool,
     pub heartbeat: bool,
     pub restarted: bool,
     /// Two remote targets with the design's protection, or none.
@@ -155,6 +161,7 @@ impl ExplorerForm {
             exhaustive: false,
             seed: offer.seed.default,
             cancel: false,
+            revise: false,
             heartbeat: false,
             restarted: false,
             targets: offer.targets,
@@ -175,6 +182,7 @@ impl ExplorerForm {
             max_in_flight: Some(u64::from(self.max_in_flight)),
             max_delay: Some(u64::from(self.max_delay)),
             cancel: self.cancel,
+            revise: self.revise && self.revise_applies(),
             heartbeat: self.heartbeat,
             restarted: self.restarted,
             claim: Some(self.claim.name().to_owned()),
@@ -208,6 +216,7 @@ impl ExplorerForm {
             FormKey::Method => self.exhaustive = !self.exhaustive,
             FormKey::Seed => self.seed = step_within(self.seed, offer.seed, forward),
             FormKey::Cancel => self.cancel = !self.cancel,
+            FormKey::Revise => self.revise = !self.revise,
             FormKey::Heartbeat => self.heartbeat = !self.heartbeat,
             FormKey::Restarted => self.restarted = !self.restarted,
             FormKey::Targets => self.targets = !self.targets,
@@ -292,6 +301,33 @@ impl ExplorerForm {
                 lang.pick("the user may cancel the job once", "用户可以取消一次任务")
                     .to_owned(),
             ),
+            FormKey::Revise => {
+                let applies = self.revise_applies();
+                let note = if applies {
+                    lang.pick(
+                        "the user may revise the job's input once; a result of the old input is stale",
+                        "用户可以修改一次任务的输入；按旧输入算出的结果就是过时的",
+                    )
+                } else {
+                    lang.pick(
+                        "revisions are drawn only where claims take no row lock",
+                        "只有领取不加行锁时，才会生成输入修改",
+                    )
+                };
+                SettingRow {
+                    applies,
+                    value: if applies {
+                        on_off(self.revise).to_owned()
+                    } else {
+                        "—".to_owned()
+                    },
+                    ..switch(
+                        self.revise,
+                        lang.pick("Revise input", "修改输入"),
+                        note.to_owned(),
+                    )
+                }
+            }
             FormKey::Heartbeat => switch(
                 self.heartbeat,
                 lang.pick("Heartbeat", "心跳续约"),
@@ -372,6 +408,13 @@ impl ExplorerForm {
                 }
             }
         }
+    }
+
+    /// Whether the explorers draw a revise of the input under the form's
+    /// claim (they do where it takes no row lock; presets' tokens are
+    /// never random).
+    fn revise_applies(&self) -> bool {
+        !self.claim.transactional()
     }
 
     /// The claim row: the procedure, and the SQL it sends.
@@ -683,6 +726,14 @@ pub fn form_fields(lang: Lang) -> Vec<FormField> {
         field(
             "cancel",
             lang.pick("The user may cancel once", "用户可以取消一次"),
+            FieldInput::Switch,
+        ),
+        field(
+            "revise",
+            lang.pick(
+                "The user may revise the input once (claims without a row lock)",
+                "用户可以修改一次输入（领取不加行锁时）",
+            ),
             FieldInput::Switch,
         ),
         field(
@@ -1201,6 +1252,18 @@ mod tests {
             assert_ne!(form.row(key, Lang::En).allowed, before, "{key:?}");
         }
         assert!(form.world().is_ok(), "{form:?}");
+    }
+
+    #[test]
+    fn the_revise_row_counts_only_for_claims_without_a_lock() {
+        let mut form = ExplorerForm::new(Some(Preset::FencedRegistered));
+        form.step(FormKey::Revise, true);
+        assert!(form.row(FormKey::Revise, Lang::En).applies);
+        assert!(form.world().expect("a world").allow_revise);
+        form.claim = ClaimProcedure::SelectForUpdate;
+        let row = form.row(FormKey::Revise, Lang::Zh);
+        assert!(!row.applies && row.note.contains("行锁"), "{row:?}");
+        assert!(!form.world().expect("a world").allow_revise);
     }
 
     #[test]

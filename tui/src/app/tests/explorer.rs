@@ -622,7 +622,7 @@ fn explorer_offers_delivery_delays() {
     }
     assert_eq!(h.explorer().form.design, sim_core::Preset::SendingGateway);
     // Down to the in-flight row; left of its minimum stays at the minimum.
-    for _ in 0..7 {
+    while h.explorer().setting() != sim_core::explore::FormKey::InFlight {
         h.key(KeyCode::Down);
     }
     h.key(KeyCode::Left);
