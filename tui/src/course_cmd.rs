@@ -484,6 +484,29 @@ fn answer_shape_problem(value: &Value, lang: Lang) -> Option<String> {
             ),
         });
     };
+    // A practice round's answer: its key and the marks, nothing else.
+    if object.contains_key("practice") {
+        return object
+            .keys()
+            .find(|key| !matches!(key.as_str(), "practice" | "mark"))
+            .map(|unknown| match lang {
+                Lang::En => format!(
+                    "unknown key `{unknown}` in a practice answer; expected `practice` (the round's key) and `mark`"
+                ),
+                Lang::Zh => format!(
+                    "练习答案中有未知的键 `{unknown}`；应为 `practice`（轮次的键）和 `mark`"
+                ),
+            })
+            .or_else(|| {
+                (!object.contains_key("mark")).then(|| {
+                    lang.pick(
+                        "a practice answer needs a `mark` key: the steps to refuse",
+                        "练习答案需要一个 `mark` 键：要拒绝的步骤",
+                    )
+                    .to_owned()
+                })
+            });
+    }
     if let Some(unknown) = object.keys().find(|key| {
         !matches!(key.as_str(), "lesson" | "exercise") && !ANSWER_KINDS.contains(&key.as_str())
     }) {
@@ -630,6 +653,13 @@ fn grade_answers(
             problems.push(at(problem));
             continue;
         }
+        if let Some(key) = value.get("practice") {
+            match grade_practice(session, key, &value["mark"], lang) {
+                Ok(graded) => results.push(graded),
+                Err(problem) => problems.push(at(problem)),
+            }
+            continue;
+        }
         let field = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default();
         let (lesson_id, exercise_id) = (field("lesson"), field("exercise"));
         let kind = match session.exercise(lesson_id, exercise_id) {
@@ -675,6 +705,30 @@ fn grade_answers(
     } else {
         Err(problems)
     }
+}
+
+/// A practice round's answer: the round drawn again from its key, the
+/// marks graded by the oracle's key.
+fn grade_practice(
+    session: &CourseSession,
+    key: &Value,
+    marks: &Value,
+    lang: Lang,
+) -> Result<Graded, String> {
+    let key: sim_core::course::practice::RoundKey =
+        serde_json::from_value(key.clone()).map_err(|error| match lang {
+            Lang::En => format!("`practice` is not a round's key: {error}"),
+            Lang::Zh => format!("`practice` 不是一个轮次的键：{error}"),
+        })?;
+    let (_, grade) = session
+        .grade_practice(&key, marks)
+        .map_err(|error| error.message(lang))?;
+    Ok(Graded {
+        lesson: key.lesson_id(),
+        exercise: key.exercise_id(),
+        kind: "mark",
+        grade,
+    })
 }
 
 /// A `sql` answer with its statements run against the exercise's plan;

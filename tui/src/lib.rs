@@ -19,6 +19,7 @@ pub mod drive;
 mod embedded;
 mod explore_cmd;
 mod input;
+mod practice_cmd;
 mod replay_cmd;
 mod report;
 mod run_json;
@@ -130,6 +131,42 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Language of the report: `en` or `zh` (default: from LANG).
+        #[arg(long, value_enum)]
+        lang: Option<Lang>,
+    },
+    /// Draw one practice round: a fresh timeline of a lesson's practice
+    /// world, the same for the same seed and round, printed as its scenario
+    /// file (`fencelab run` replays it).
+    #[command(
+        after_help = "Examples:\n  fencelab practice --seed 7\n  fencelab practice --lesson 05-cancel-and-reconcile --level 3 --seed 7 --round 2\n  fencelab practice --concept C16 --seed 7 --answer-key\n  fencelab practice --seed 7 --json > round.json\n\nThe learner marks the steps a safe system must refuse; `fencelab grade` grades\nan answer {\"practice\": KEY, \"mark\": [...]}, KEY as printed. Exit status 2 on\nbad input."
+    )]
+    Practice {
+        /// The lesson whose practice world to draw from (default: the first
+        /// with one that practises --concept, or the course's first).
+        #[arg(long, value_name = "ID")]
+        lesson: Option<String>,
+        /// A concept the round is about (C01, C03, C05, C15, C16).
+        #[arg(long, value_name = "C")]
+        concept: Option<String>,
+        /// How large the round is (1 to 4: workers, targets, steps, delays).
+        #[arg(long, default_value_t = 1)]
+        level: u8,
+        /// The learner's seed.
+        #[arg(long)]
+        seed: u32,
+        /// The round's number (from 0).
+        #[arg(long, default_value_t = 0)]
+        round: u32,
+        /// Print the round as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Also print the oracle's key (for teachers).
+        #[arg(long)]
+        answer_key: bool,
+        /// A lessons folder (default: the course built into fencelab).
+        #[arg(long, value_name = "DIR")]
+        lessons: Option<PathBuf>,
+        /// Language of the header and messages: `en` or `zh` (default: from LANG).
         #[arg(long, value_enum)]
         lang: Option<Lang>,
     },
@@ -303,6 +340,27 @@ pub fn main() -> ExitCode {
             json,
             lang.unwrap_or_else(default_lang),
         ),
+        Some(Command::Practice {
+            lesson,
+            concept,
+            level,
+            seed,
+            round,
+            json,
+            answer_key,
+            lessons,
+            lang,
+        }) => practice_cmd::practice_command(&practice_cmd::PracticeOptions {
+            lesson,
+            concept,
+            level,
+            seed,
+            round,
+            json,
+            answer_key,
+            lessons: course_cmd::LessonSource::from_arg(lessons),
+            lang: lang.unwrap_or_else(default_lang),
+        }),
         Some(Command::Explore(args)) => {
             explore_cmd::explore_command(&explore_cmd::ExploreOptions {
                 design: args.design,

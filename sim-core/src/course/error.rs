@@ -19,6 +19,11 @@ pub enum CourseError {
     /// The page's `lessons.json` is not a list of `[file stem, TOML]` pairs.
     LessonsJson(String),
     NoLesson(String),
+    /// A practice round cannot be drawn or opened.
+    Practice(crate::course::practice::PracticeError),
+    /// A practice round handed over (the page's worker) that is not the
+    /// round the key names, or not a scenario.
+    PracticeRound(String),
     NoExercise {
         lesson: String,
         exercise: String,
@@ -213,6 +218,11 @@ impl CourseError {
             CourseError::NoLesson(id) => lang.pick(
                 format!("there is no lesson `{id}`"),
                 format!("没有课程 `{id}`"),
+            ),
+            CourseError::Practice(why) => why.message(lang),
+            CourseError::PracticeRound(why) => lang.pick(
+                format!("not a practice round this course can open: {why}"),
+                format!("不是本课程能打开的练习轮次：{why}"),
             ),
             CourseError::NoExercise { lesson, exercise } => lang.pick(
                 format!("lesson `{lesson}` has no exercise `{exercise}`"),
@@ -692,6 +702,11 @@ mod tests {
         let mut errors = vec![
             CourseError::LessonsJson(word()),
             CourseError::NoLesson(word()),
+            CourseError::Practice(crate::course::practice::PracticeError::NoPuzzle),
+            CourseError::Practice(crate::course::practice::PracticeError::NoPracticeWorld(
+                word(),
+            )),
+            CourseError::PracticeRound(word()),
             CourseError::NoExercise {
                 lesson: word(),
                 exercise: word(),

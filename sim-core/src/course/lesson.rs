@@ -24,6 +24,9 @@ pub struct Lesson {
     /// Named scenarios, in file order.
     pub scenarios: Vec<(String, Scenario)>,
     pub exercises: Vec<Exercise>,
+    /// The world practice rounds are drawn from (`[practice]`), if the
+    /// lesson has one.
+    pub practice: Option<crate::course::practice::PracticeWorld>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -341,7 +344,7 @@ impl Reader<'_> {
         root: &toml::de::DeTable<'_>,
         span: std::ops::Range<usize>,
     ) -> Option<Lesson> {
-        const KEYS: [&str; 8] = [
+        const KEYS: [&str; 9] = [
             "id",
             "order",
             "title",
@@ -350,6 +353,7 @@ impl Reader<'_> {
             "sections",
             "scenarios",
             "exercises",
+            "practice",
         ];
         let fields = self.fields(root, span, &KEYS, &words("the lesson", "课程"));
         let id = self
@@ -382,6 +386,7 @@ impl Reader<'_> {
         if let Some(value) = fields.get(4) {
             self.concepts_used(value, &concepts, &sections, &exercises);
         }
+        let practice = fields.get(8).and_then(|v| self.practice_world(v));
         Some(Lesson {
             id: id?,
             order: u32::try_from(order?).unwrap_or(0),
@@ -391,6 +396,7 @@ impl Reader<'_> {
             sections,
             scenarios,
             exercises,
+            practice,
         })
     }
 

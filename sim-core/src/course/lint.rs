@@ -48,6 +48,12 @@ pub enum LintKind {
     NoCheaperWrongAnswer,
     /// Break: the explorers find no breaking schedule within bounds.
     Unbreakable,
+    /// Practice: the world gives no good round about `situation` at
+    /// `level` (the first learner's first round, seed 0).
+    NoPracticeRound {
+        situation: &'static str,
+        level: u8,
+    },
     /// Break: the world does not fit the explorer (its reason).
     World(CourseError),
     /// Sql: the scenario cannot become a plan (its reason, en and zh).
@@ -108,6 +114,12 @@ impl LintKind {
             LintKind::MinimalFails => (
                 "the computed minimal design does not pass the grader".to_owned(),
                 "计算出的最省设计没有通过评分".to_owned(),
+            ),
+            LintKind::NoPracticeRound { situation, level } => (
+                format!(
+                    "no good practice round about `{situation}` at level {level}: the world is too small or too crowded for it"
+                ),
+                format!("在第 {level} 级抽不到关于 `{situation}` 的合适练习轮次：这个世界太小或太拥挤"),
             ),
             LintKind::Unbreakable => (
                 "the explorers find no schedule that breaks this design within bounds".to_owned(),
@@ -200,13 +212,47 @@ impl LintProblem {
 
 /// Every problem lint finds in `lesson`, in exercise order.
 pub fn lint_lesson(lesson: &Lesson) -> Vec<LintProblem> {
-    let mut problems = Vec::new();
+    let mut problems = practice_problems(lesson);
     for exercise in &lesson.exercises {
         problems.extend(
             exercise_problems(lesson, exercise)
                 .into_iter()
                 .map(|problem| LintProblem::of(exercise, problem)),
         );
+    }
+    problems
+}
+
+/// A practice world that cannot draw a round of one of its situations at
+/// one of the levels (the first learner's first round).
+fn practice_problems(lesson: &Lesson) -> Vec<LintProblem> {
+    use crate::course::practice::{PRACTICE_LEVELS, RoundKey, draw_round};
+    let Some(practice) = &lesson.practice else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for &situation in &practice.situations {
+        for level in 1..=PRACTICE_LEVELS {
+            let key = RoundKey {
+                pool: lesson.id.clone(),
+                seed: 0,
+                round: 0,
+                level,
+                focus: situation,
+            };
+            if draw_round(practice, &key).is_err() {
+                problems.push(LintProblem {
+                    line: practice.line,
+                    col: practice.col,
+                    exercise: "practice".to_owned(),
+                    kind: "practice",
+                    problem: LintKind::NoPracticeRound {
+                        situation: situation.name(),
+                        level,
+                    },
+                });
+            }
+        }
     }
     problems
 }

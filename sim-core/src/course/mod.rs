@@ -18,6 +18,7 @@ mod lesson;
 mod levels;
 mod lint;
 mod order;
+pub mod practice;
 mod progress;
 mod screen;
 mod session;

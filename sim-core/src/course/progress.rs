@@ -82,6 +82,13 @@ pub struct Progress {
     /// with the rest; records written before it existed have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u32>,
+    /// Practice rounds (`course::practice`), per pool (the lesson whose
+    /// world they are drawn from), per round (`round-3`), each kept as an
+    /// exercise is, with the round's `level` and `focus` among its keys.
+    /// Everything a front end shows of practice is computed from these,
+    /// so they merge as exercises do. Absent in older records.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub practice: BTreeMap<String, BTreeMap<String, ExerciseProgress>>,
     /// Keys this build does not know, kept through load and save.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
@@ -118,6 +125,7 @@ impl Default for Progress {
             self_check: SelfCheck::default(),
             position: None,
             seed: None,
+            practice: BTreeMap::new(),
             unknown: BTreeMap::new(),
         }
     }
@@ -157,6 +165,35 @@ impl std::fmt::Display for ProgressError {
 }
 
 impl std::error::Error for ProgressError {}
+
+/// Folds one exercise's (or practice round's) record into another:
+/// completed or solution seen in either, the larger counts, a solve of
+/// the learner's own winning; `base` is `Some` in a three-way merge (the
+/// base record's entry, if it had one).
+fn merge_exercise(
+    exercise: &mut ExerciseProgress,
+    their_exercise: &ExerciseProgress,
+    base: Option<Option<&ExerciseProgress>>,
+) {
+    exercise.with_solution = match (exercise.completed, their_exercise.completed) {
+        // A solve of the learner's own, in either record, wins.
+        (true, true) => exercise.with_solution && their_exercise.with_solution,
+        (true, false) => exercise.with_solution,
+        (false, true) => their_exercise.with_solution,
+        (false, false) => false,
+    };
+    exercise.completed |= their_exercise.completed;
+    exercise.attempts = exercise.attempts.max(their_exercise.attempts);
+    exercise.hints_used = exercise.hints_used.max(their_exercise.hints_used);
+    exercise.solution_seen |= their_exercise.solution_seen;
+    // The last answer keeps its rule: this record's, if any.
+    merge_unknown(
+        &mut exercise.unknown,
+        &their_exercise.unknown,
+        base.map(|b| b.map(|b| &b.unknown).unwrap_or(&EMPTY)),
+        &[LAST_ANSWER],
+    );
+}
 
 /// Folds `theirs`' unknown keys into `ours`: a key only one side has is
 /// kept; on a clash `ours` wins, unless `base` says ours is only the value
@@ -277,7 +314,17 @@ impl Progress {
         serde_json::to_string(&current).unwrap_or_default()
     }
 
+    /// A lesson's exercise, or a practice round (`practice/POOL`,
+    /// `round-N`).
     pub fn exercise_mut(&mut self, lesson: &str, exercise: &str) -> &mut ExerciseProgress {
+        if let Some(pool) = lesson.strip_prefix(crate::course::practice::PRACTICE_PREFIX) {
+            return self
+                .practice
+                .entry(pool.to_owned())
+                .or_default()
+                .entry(exercise.to_owned())
+                .or_default();
+        }
         self.lessons
             .entry(lesson.to_owned())
             .or_default()
@@ -287,6 +334,9 @@ impl Progress {
     }
 
     pub fn exercise(&self, lesson: &str, exercise: &str) -> Option<&ExerciseProgress> {
+        if let Some(pool) = lesson.strip_prefix(crate::course::practice::PRACTICE_PREFIX) {
+            return self.practice.get(pool)?.get(exercise);
+        }
         self.lessons.get(lesson)?.exercises.get(exercise)
     }
 
@@ -373,24 +423,7 @@ impl Progress {
             for (id, their_exercise) in &theirs.exercises {
                 let base_exercise = base_lesson.and_then(|b| b.exercises.get(id));
                 let exercise = ours.exercises.entry(id.clone()).or_default();
-                exercise.with_solution = match (exercise.completed, their_exercise.completed) {
-                    // A solve of the learner's own, in either record, wins.
-                    (true, true) => exercise.with_solution && their_exercise.with_solution,
-                    (true, false) => exercise.with_solution,
-                    (false, true) => their_exercise.with_solution,
-                    (false, false) => false,
-                };
-                exercise.completed |= their_exercise.completed;
-                exercise.attempts = exercise.attempts.max(their_exercise.attempts);
-                exercise.hints_used = exercise.hints_used.max(their_exercise.hints_used);
-                exercise.solution_seen |= their_exercise.solution_seen;
-                // The last answer keeps its rule: this record's, if any.
-                merge_unknown(
-                    &mut exercise.unknown,
-                    &their_exercise.unknown,
-                    base.map(|_| base_exercise.map(|b| &b.unknown).unwrap_or(&EMPTY)),
-                    &[LAST_ANSWER],
-                );
+                merge_exercise(exercise, their_exercise, base.map(|_| base_exercise));
             }
             merge_unknown(
                 &mut ours.unknown,
@@ -405,6 +438,15 @@ impl Progress {
             base.map(|b| &b.self_check.unknown),
             &[],
         );
+        for (pool, theirs) in &other.practice {
+            let base_pool = base.and_then(|b| b.practice.get(pool));
+            let ours = self.practice.entry(pool.clone()).or_default();
+            for (id, their_round) in theirs {
+                let base_round = base_pool.and_then(|b| b.get(id));
+                let round = ours.entry(id.clone()).or_default();
+                merge_exercise(round, their_round, base.map(|_| base_round));
+            }
+        }
         self.seed = match (self.seed, other.seed) {
             (Some(ours), Some(theirs)) => Some(ours.min(theirs)),
             (ours, theirs) => ours.or(theirs),

@@ -29,8 +29,8 @@ use crate::scenario::{Scenario, Text};
 /// The lessons (in course order) and the learner's progress.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CourseSession {
-    lessons: Vec<Lesson>,
-    progress: Progress,
+    pub(crate) lessons: Vec<Lesson>,
+    pub(crate) progress: Progress,
     /// Per (lesson, exercise): the feedback its screen shows now (the last
     /// try or the worked solution). Not saved: a screen reopened later
     /// starts from the learner's last answer.
@@ -40,6 +40,10 @@ pub struct CourseSession {
     /// kept even when it cannot be the last answer (empty: no mark, a
     /// schedule with no step). Not saved.
     pub(crate) making: BTreeMap<(String, String), Making>,
+    /// The practice round open now, as a lesson of one mark exercise
+    /// (`course::practice::round_lesson`). Not saved: the record keeps
+    /// the round's key, which draws it again.
+    pub(crate) practice: Option<Lesson>,
 }
 
 /// A hint, as shown.
@@ -134,6 +138,7 @@ impl CourseSession {
             progress,
             shown: BTreeMap::new(),
             making: BTreeMap::new(),
+            practice: None,
         }
     }
 
@@ -144,9 +149,12 @@ impl CourseSession {
         &self.lessons
     }
 
+    /// A lesson of the course, or the practice round open now (its id
+    /// `practice/POOL`).
     pub fn lesson(&self, id: &str) -> Result<&Lesson, CourseError> {
         self.lessons
             .iter()
+            .chain(self.practice.as_ref())
             .find(|lesson| lesson.id == id)
             .ok_or_else(|| CourseError::NoLesson(id.to_owned()))
     }

@@ -17,6 +17,7 @@ mod screen;
 mod settings;
 
 pub use random::play as play_choices;
+pub use random::{Fit, MAX_DRAWS, draw_schedule, play_all};
 mod world;
 
 use crate::Lang;

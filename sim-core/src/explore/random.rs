@@ -53,10 +53,21 @@ fn runner(seed: u64) -> TestRunner {
 /// drops moves) and move `c % (n + 1) - 1` otherwise. Returns the moves made
 /// and, if one was an unsafe effect, its kind (the schedule ends there).
 pub fn play(machine: &Machine, choices: &[u32]) -> (Vec<Move>, Option<ViolationKind>) {
+    let limit = usize::from(machine.world().bounds.max_steps);
+    play_to(machine, choices, limit, true)
+}
+
+/// [`play`] and [`play_all`]: at most `limit` choices, ending at the
+/// first violation when `stop` says so.
+fn play_to(
+    machine: &Machine,
+    choices: &[u32],
+    limit: usize,
+    stop: bool,
+) -> (Vec<Move>, Option<ViolationKind>) {
     let mut state = machine.initial();
     let mut moves = Vec::with_capacity(8);
     let mut played = Vec::new();
-    let limit = usize::from(machine.world().bounds.max_steps);
     for &choice in choices.iter().take(limit) {
         machine.moves(&state, &mut moves);
         if moves.is_empty() {
@@ -68,7 +79,9 @@ pub fn play(machine: &Machine, choices: &[u32]) -> (Vec<Move>, Option<ViolationK
         }
         let chosen = moves[pick as usize - 1];
         played.push(chosen);
-        if let Some(kind) = machine.apply(&mut state, chosen).violation {
+        if let Some(kind) = machine.apply(&mut state, chosen).violation
+            && stop
+        {
             return (played, Some(kind));
         }
     }
@@ -192,4 +205,76 @@ fn shrink(
             }
         }
     }
+}
+
+/// What a schedule drawn for a practice round is worth
+/// ([`draw_schedule`]'s judge).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Not a puzzle: nothing to refuse, nothing to allow, or not what the
+    /// round is for.
+    Reject,
+    /// A puzzle, but longer than a learner can follow at this level:
+    /// shrink it.
+    TooLong,
+    /// A puzzle of a readable size.
+    Good,
+}
+
+/// The most schedules a practice round draws before it gives up.
+pub const MAX_DRAWS: u32 = 400;
+
+/// The most shrink iterations one drawn practice schedule gets.
+const MAX_ROUND_SHRINKS: u32 = 600;
+
+/// Plays `choices` as [`play`] does, but on past a violation: a practice
+/// round is a whole story, and what comes after a stale write is part of
+/// it. At most `limit` choices are read.
+pub fn play_all(machine: &Machine, choices: &[u32], limit: usize) -> Vec<Move> {
+    play_to(machine, choices, limit, false).0
+}
+
+/// Draws schedules from `seed` (proptest value trees, as the random
+/// explorer does) until `judge` calls one [`Fit::Good`]; a puzzle that is
+/// [`Fit::TooLong`] is shrunk with proptest's simplify/complicate loop
+/// until it is short enough or cannot shrink. `limit` choices are read
+/// per schedule. `None` after [`MAX_DRAWS`] schedules.
+pub fn draw_schedule(
+    machine: &Machine,
+    seed: u64,
+    limit: usize,
+    judge: &mut dyn FnMut(&[Move]) -> Fit,
+) -> Option<Vec<Move>> {
+    let mut runner = runner(seed);
+    let strategy = proptest::array::uniform::<_, MAX_SCHEDULE>(any::<u32>());
+    for _ in 0..MAX_DRAWS {
+        let mut tree = strategy.new_tree(&mut runner).ok()?;
+        let played = play_all(machine, &tree.current(), limit);
+        match judge(&played) {
+            Fit::Reject => continue,
+            Fit::Good => return Some(played),
+            Fit::TooLong => {}
+        }
+        // Often only the end is too much: the longest prefix that is a
+        // readable puzzle, before proptest's shrinking.
+        if let Some(prefix) = (1..played.len())
+            .rev()
+            .map(|length| &played[..length])
+            .find(|prefix| judge(prefix) == Fit::Good)
+        {
+            return Some(prefix.to_vec());
+        }
+        let mut shrinks = 0;
+        let mut stepped = tree.simplify();
+        while stepped && shrinks < MAX_ROUND_SHRINKS {
+            shrinks += 1;
+            let played = play_all(machine, &tree.current(), limit);
+            stepped = match judge(&played) {
+                Fit::Good => return Some(played),
+                Fit::TooLong => tree.simplify(),
+                Fit::Reject => tree.complicate(),
+            };
+        }
+    }
+    None
 }

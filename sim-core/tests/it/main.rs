@@ -17,6 +17,7 @@ mod explore;
 mod json_docs;
 mod narrate;
 mod parse_errors;
+mod practice;
 mod props;
 mod rules;
 

@@ -21,6 +21,7 @@ mod install;
 mod keys_tmux;
 mod lock_wait;
 mod module_graph;
+mod practice;
 mod run;
 mod shared_progress;
 mod sql;
