@@ -966,7 +966,8 @@ pub struct PracticeView {
     pub pool_title: String,
     /// "Practice" / "练习".
     pub heading: String,
-    /// The round to open now, and the exercise it is once open.
+    /// The round to draw and open next (the open one while it is not
+    /// finished), and the exercise open now (else the key's).
     pub key: RoundKey,
     pub lesson: String,
     pub exercise: String,
@@ -1158,6 +1159,11 @@ impl crate::course::CourseSession {
         Ok(key)
     }
 
+    /// The round open now as its lesson of one mark exercise, if any.
+    pub fn open_round_lesson(&self) -> Option<&Lesson> {
+        self.practice.as_ref()
+    }
+
     /// The round open now, if any: its key's lesson and exercise ids.
     pub fn open_round(&self) -> Option<(&str, &str)> {
         let lesson = self.practice.as_ref()?;
@@ -1170,16 +1176,25 @@ impl crate::course::CourseSession {
         let key = self.practice_key(pool)?;
         let rounds = self.progress.practice.get(pool).unwrap_or(&NO_ROUNDS);
         let standing = pool_standing(rounds);
-        let round_finished = self
-            .progress
-            .exercise(&key.lesson_id(), &key.exercise_id())
-            .is_some_and(finished);
+        // The round open now in this pool, if one is: finished, the next
+        // may be drawn.
+        let open = self
+            .practice
+            .as_ref()
+            .filter(|round| round.id == key.lesson_id())
+            .and_then(|round| round.exercises.first())
+            .map(|exercise| exercise.id.clone());
+        let round_finished = open.as_ref().is_some_and(|id| {
+            self.progress
+                .exercise(&key.lesson_id(), id)
+                .is_some_and(finished)
+        });
         Ok(PracticeView {
             pool: pool.to_owned(),
             pool_title: lesson.title.get(lang).to_owned(),
             heading: lang.pick("Practice", "练习").to_owned(),
             lesson: key.lesson_id(),
-            exercise: key.exercise_id(),
+            exercise: open.unwrap_or_else(|| key.exercise_id()),
             round_line: match lang {
                 Lang::En => format!(
                     "Round {} · level {} of {PRACTICE_LEVELS} · about {}",

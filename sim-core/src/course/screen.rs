@@ -130,6 +130,9 @@ pub struct ExerciseScreen {
     pub search_acts: Vec<&'static str>,
     /// What the exercise's timeline may show now.
     pub reveal: RevealView,
+    /// A practice round: its pool's practice (round, level, streak, counts,
+    /// whether the next round may be drawn), drawn above the exercise.
+    pub practice: Option<crate::course::practice::PracticeView>,
 }
 
 /// An answer's part as the learner sees it.
@@ -669,6 +672,9 @@ impl CourseSession {
             feedback: shown.map(|shown| feedback_view(found, exercise, shown, lang)),
             search_acts: search_acts(&exercise.kind),
             reveal: RevealView::from(&reveal),
+            practice: lesson
+                .strip_prefix(crate::course::practice::PRACTICE_PREFIX)
+                .and_then(|pool| self.practice_view(pool, lang).ok()),
         })
     }
 }

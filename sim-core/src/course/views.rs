@@ -18,6 +18,14 @@ use crate::course::progress::{Position, SelfCheck};
 use crate::course::session::CourseSession;
 use crate::scenario::Scenario;
 
+/// The Practice entry's words for a lesson with practice rounds.
+fn practice_entry(lesson: &Lesson, lang: Lang) -> Option<&'static str> {
+    lesson
+        .practice
+        .is_some()
+        .then(|| lang.pick("Practice: fresh rounds", "练习：新的轮次"))
+}
+
 /// A concept: its code and its name in the learner's language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConceptView<'a> {
@@ -102,6 +110,9 @@ pub struct MapLessonView<'a> {
     /// Exercises done, and whether every one is.
     pub completed: usize,
     pub done: bool,
+    /// The lesson has practice rounds (a `[practice]` world): the
+    /// Practice entry's words, else none.
+    pub practice: Option<&'static str>,
 }
 
 /// One lesson's page: its sections as the levels of its path, its
@@ -118,6 +129,8 @@ pub struct LessonView<'a> {
     pub scenarios: Vec<ScenarioView<'a>>,
     pub exercises: Vec<ExerciseView<'a>>,
     pub completed: usize,
+    /// The lesson has practice rounds: the Practice entry's words.
+    pub practice: Option<&'static str>,
 }
 
 /// A section, the text of one level.
@@ -150,6 +163,8 @@ pub struct ReviewView<'a> {
     pub solved: usize,
     pub total: usize,
     pub next: Option<NextView<'a>>,
+    /// Practice rounds: per pool and per concept.
+    pub practice: crate::course::practice::PracticeReview,
 }
 
 /// A row of the review.
@@ -304,6 +319,7 @@ impl CourseSession {
                     exercises: self.exercises_in_order(at, lang),
                     completed,
                     done: completed == total,
+                    practice: practice_entry(lesson, lang),
                 }
             })
             .collect();
@@ -362,6 +378,7 @@ impl CourseSession {
                 .map(|(index, exercise)| self.exercise_view(lesson, index, exercise, lang))
                 .collect(),
             completed: self.completed(lesson).0,
+            practice: practice_entry(lesson, lang),
         })
     }
 
@@ -392,6 +409,7 @@ impl CourseSession {
             total: rows.len(),
             rows,
             next: self.next_view(lang),
+            practice: self.practice_review(lang),
         }
     }
 
