@@ -379,7 +379,8 @@ pub struct Puzzle {
     pub keys: Vec<(u32, MarkKey)>,
     pub situations: Vec<Situation>,
     /// A step to refuse only because a stale step ended the job before it
-    /// (the stale end should never have happened): not a fair puzzle.
+    /// (the stale end should never have happened), or a worker turned away
+    /// more than once: not a fair or readable puzzle.
     pub murky: bool,
 }
 
@@ -411,7 +412,18 @@ pub fn judge(scenario: &Scenario, candidates: &[Action]) -> Puzzle {
         .iter()
         .map(|&index| situation_of(scenario, &trace, index))
         .collect();
-    let murky = found.iter().any(Option::is_none);
+    // A worker turned away more than once is noise a learner must read
+    // past: no round is built on it.
+    let mut turned_away: BTreeMap<u16, u32> = BTreeMap::new();
+    for (step, done) in scenario.steps.iter().zip(&trace.steps) {
+        if matches!(step.action, Action::Claim | Action::ClaimNext)
+            && done.outcome != Outcome::Ok
+            && let Some(worker) = step.worker
+        {
+            *turned_away.entry(worker).or_default() += 1;
+        }
+    }
+    let murky = found.iter().any(Option::is_none) || turned_away.values().any(|n| *n > 1);
     let mut situations: Vec<Situation> = found.into_iter().flatten().collect();
     situations.sort_unstable();
     situations.dedup();
@@ -547,7 +559,14 @@ pub fn draw_round(practice: &PracticeWorld, key: &RoundKey) -> Result<Round, Pra
         }
         let world =
             world_of(practice, key.level, key.focus, mixed).map_err(PracticeError::World)?;
-        last = draw_in(practice, key, world);
+        // The mixed world gets one run of draws: where it crowds the
+        // situation out, the focused world finds one sooner.
+        let runs = if mixed && key.level >= PRACTICE_LEVELS {
+            1
+        } else {
+            DRAW_RUNS
+        };
+        last = draw_in(practice, key, world, runs);
         if last.is_ok() {
             break;
         }
@@ -556,13 +575,40 @@ pub fn draw_round(practice: &PracticeWorld, key: &RoundKey) -> Result<Round, Pra
 }
 
 /// [`draw_round`] in one world.
-fn draw_in(practice: &PracticeWorld, key: &RoundKey, world: World) -> Result<Round, PracticeError> {
+fn draw_in(
+    practice: &PracticeWorld,
+    key: &RoundKey,
+    world: World,
+    runs: u32,
+) -> Result<Round, PracticeError> {
     let machine = Machine::new(world).map_err(PracticeError::World)?;
     let size = level_size(key.level);
     let id = format!("practice-{}-{}-{}", key.pool, key.seed, key.round);
     let title = round_title(key);
     let build = |moves: &[Move]| {
-        crate::explore::schedule_scenario(&machine, moves, &id, title.clone()).scenario
+        let played = crate::explore::schedule_scenario(&machine, moves, &id, title.clone());
+        let mut scenario = played.scenario;
+        // A claim turned away changes nothing; a worker's first one is part
+        // of the story (it tried too early), the rest are noise.
+        let mut turned_away = [false; crate::explore::MAX_WORKERS];
+        let mut keep = played
+            .results
+            .iter()
+            .zip(&scenario.steps)
+            .map(|(result, step)| {
+                let refused_claim =
+                    matches!(step.action, Action::Claim | Action::ClaimNext) && !result.applied;
+                match step.worker.map(usize::from) {
+                    Some(worker) if refused_claim && worker < turned_away.len() => {
+                        !std::mem::replace(&mut turned_away[worker], true)
+                    }
+                    _ => true,
+                }
+            });
+        let kept: Vec<bool> = keep.by_ref().collect();
+        let mut flags = kept.into_iter();
+        scenario.steps.retain(|_| flags.next().unwrap_or(true));
+        scenario
     };
     // The oracle's kind of violation the focus needs, for a quick look at
     // the machine's own verdicts before the scenario is built and run.
@@ -593,7 +639,7 @@ fn draw_in(practice: &PracticeWorld, key: &RoundKey, world: World) -> Result<Rou
     let limit = size.max_steps * 3;
     // A rare world needs more draws: a few more runs of them, each seeded
     // on from the key, so the round is still the key's alone.
-    let moves = (0..DRAW_RUNS)
+    let moves = (0..runs)
         .find_map(|run| {
             let seed = key
                 .draw_seed()
@@ -979,6 +1025,10 @@ pub struct PracticeView {
     pub right_first: u32,
     /// "Streak 2 · 5 rounds · 4 right at the first try".
     pub standing_line: String,
+    /// The same in a few words, for a header: "practice 1 · round 4 ·
+    /// level 2/4" and "streak 2 · 4/5 right".
+    pub header: String,
+    pub standing_short: String,
     pub concepts: Vec<ConceptCount>,
     /// What practice is, in one sentence.
     pub about: String,
@@ -996,6 +1046,15 @@ pub struct PracticeReview {
     pub concepts: Vec<ConceptCount>,
     /// The best streak now running in any pool, in words.
     pub streak_line: String,
+}
+
+/// "1 round", "3 rounds".
+fn rounds_en(count: u32) -> String {
+    if count == 1 {
+        "1 round".to_owned()
+    } else {
+        format!("{count} rounds")
+    }
 }
 
 fn count_words(finished: u32, right: u32, lang: Lang) -> String {
@@ -1135,6 +1194,7 @@ impl crate::course::CourseSession {
             .retain(|(lesson, _), _| lesson.as_str() != lesson_id.as_str());
         let _ = exercise_id;
         self.practice = Some(round_lesson(key, scenario, candidates));
+        self.practice_key = Some(key.clone());
         Ok(())
     }
 
@@ -1189,6 +1249,12 @@ impl crate::course::CourseSession {
                 .exercise(&key.lesson_id(), id)
                 .is_some_and(finished)
         });
+        // The round the learner is on: the open one, else the next.
+        let shown = self
+            .practice_key
+            .as_ref()
+            .filter(|open| open.pool == pool)
+            .unwrap_or(&key);
         Ok(PracticeView {
             pool: pool.to_owned(),
             pool_title: lesson.title.get(lang).to_owned(),
@@ -1198,26 +1264,26 @@ impl crate::course::CourseSession {
             round_line: match lang {
                 Lang::En => format!(
                     "Round {} · level {} of {PRACTICE_LEVELS} · about {}",
-                    key.round + 1,
-                    key.level,
-                    key.focus.words(lang)
+                    shown.round + 1,
+                    shown.level,
+                    shown.focus.words(lang)
                 ),
                 Lang::Zh => format!(
                     "第 {} 轮 · 第 {} 级（共 {PRACTICE_LEVELS} 级）· 关于：{}",
-                    key.round + 1,
-                    key.level,
-                    key.focus.words(lang)
+                    shown.round + 1,
+                    shown.level,
+                    shown.focus.words(lang)
                 ),
             },
-            level: key.level,
+            level: shown.level,
             streak: standing.streak,
             finished: standing.finished,
             right_first: standing.right_first,
             standing_line: match lang {
                 Lang::En => format!(
-                    "streak {} · {} rounds · {}",
+                    "streak {} · {} · {}",
                     standing.streak,
-                    standing.finished,
+                    rounds_en(standing.finished),
                     count_words(standing.finished, standing.right_first, lang)
                 ),
                 Lang::Zh => format!(
@@ -1225,6 +1291,30 @@ impl crate::course::CourseSession {
                     standing.streak,
                     standing.finished,
                     count_words(standing.finished, standing.right_first, lang)
+                ),
+            },
+            header: match lang {
+                Lang::En => format!(
+                    "Practice {} · round {} · level {}/{PRACTICE_LEVELS}",
+                    lesson.order,
+                    shown.round + 1,
+                    shown.level
+                ),
+                Lang::Zh => format!(
+                    "练习 {} · 第 {} 轮 · 第 {}/{PRACTICE_LEVELS} 级",
+                    lesson.order,
+                    shown.round + 1,
+                    shown.level
+                ),
+            },
+            standing_short: match lang {
+                Lang::En => format!(
+                    "streak {} · {}/{} right",
+                    standing.streak, standing.right_first, standing.finished
+                ),
+                Lang::Zh => format!(
+                    "连对 {} · 一次答对 {}/{}",
+                    standing.streak, standing.right_first, standing.finished
                 ),
             },
             concepts: concept_counts(&standing.concepts, lang),
@@ -1261,8 +1351,8 @@ impl crate::course::CourseSession {
             concepts: concept_counts(&totals, lang),
             streak_line: match lang {
                 Lang::En => format!(
-                    "best streak running: {best} · {} rounds in all",
-                    pools.iter().map(|p| p.finished).sum::<u32>()
+                    "best streak running: {best} · {} in all",
+                    rounds_en(pools.iter().map(|p| p.finished).sum::<u32>())
                 ),
                 Lang::Zh => format!(
                     "当前最长连对：{best} · 共完成 {} 轮",

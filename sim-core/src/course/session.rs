@@ -44,6 +44,8 @@ pub struct CourseSession {
     /// (`course::practice::round_lesson`). Not saved: the record keeps
     /// the round's key, which draws it again.
     pub(crate) practice: Option<Lesson>,
+    /// The open round's key.
+    pub(crate) practice_key: Option<crate::course::practice::RoundKey>,
 }
 
 /// A hint, as shown.
@@ -139,6 +141,7 @@ impl CourseSession {
             shown: BTreeMap::new(),
             making: BTreeMap::new(),
             practice: None,
+            practice_key: None,
         }
     }
 

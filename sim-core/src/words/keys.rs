@@ -12,6 +12,8 @@ catalogue! {
     CHOOSE = "choose", "选择";
     OPEN = "open", "打开";
     NEXT_UNFINISHED = "next unfinished", "下一道未完成";
+    PRACTICE = "practice", "练习";
+    NEXT_ROUND = "next round", "下一轮";
     PROGRESS = "progress", "进度";
     EXPLORE = "explore", "探索";
     FIRST_LAST = "first/last", "首项/末项";

@@ -97,6 +97,8 @@ catalogue! {
         "A 暂停到租约过期；B 接管；A 醒来后写入。";
     COURSE_ALL_SOLVED = "Every exercise is solved: review any lesson below.",
         "所有练习都已解决：可以在下面复习任何一课。";
+    REVIEW_NO_PRACTICE = "No practice round yet: r on the course map draws one for the lesson chosen.",
+        "还没有练习轮次：在课程地图上按 r，为选中的课抽一轮。";
 
     // The exercise screen.
     DESIGN_PANEL_TITLE = "Your design · ↑↓ choose · Space or ←→ change",

@@ -158,7 +158,10 @@ fn a_learner_answers_rounds_and_the_level_and_record_follow() {
         .unwrap();
     let view = course.practice_view(pool, Lang::En).unwrap();
     assert_eq!((view.finished, view.right_first, view.streak), (1, 0, 0));
-    assert!(view.round_finished, "the open round is solved: the next may be drawn");
+    assert!(
+        view.round_finished,
+        "the open round is solved: the next may be drawn"
+    );
     assert_eq!(view.exercise, id);
     assert_eq!(view.key.round, 1);
     let screen = course.screen(&lesson, &id, Lang::En).unwrap();

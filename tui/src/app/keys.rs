@@ -68,6 +68,10 @@ pub(crate) enum Message {
     Continue,
     /// The review of every exercise: tries, hints, how far each got.
     Review,
+    /// Practice rounds of the lesson chosen (or open).
+    Practice,
+    /// A practice round solved: draw the next.
+    NextRound,
     /// The explorer: the focused setting's previous or next value.
     PrevValue,
     NextValue,
@@ -175,6 +179,10 @@ enum When {
     Held,
     /// The editor's focused field is a number, typed.
     Number,
+    /// A practice round is finished: the next may be drawn.
+    RoundDone,
+    /// The lesson chosen (or open) has practice rounds.
+    HasPractice,
     /// A quiz of one answer, or of any number.
     Single,
     Multiple,
@@ -312,6 +320,8 @@ const OPEN: Binding = key("Enter", said::OPEN, &[M::Open]);
 const CONTINUE: Binding = key("n", said::NEXT_UNFINISHED, &[M::Continue]);
 const PROGRESS: Binding = key("p", said::PROGRESS, &[M::Review]);
 const EXPLORE: Binding = key("e", said::EXPLORE, &[M::Explore]);
+const PRACTICE: Binding = key("r", said::PRACTICE, &[M::Practice]).when(W::HasPractice);
+const NEXT_ROUND: Binding = key("n", said::NEXT_ROUND, &[M::NextRound]).when(W::RoundDone);
 const FIRST_LAST: Binding = key("Home/End", said::FIRST_LAST, ENDS);
 const VI_ROWS: Binding = alias("k j", said::AS_UP_DOWN, ROW);
 const VI_SCROLL: Binding = alias("k j", said::AS_UP_DOWN, SCROLLS);
@@ -342,7 +352,7 @@ const TICK_ERASE: Binding =
     alias("Backspace", said::ERASE_A_DIGIT, &[M::TickErase]).when(W::Number);
 
 const COURSE: &[Binding] = &[
-    CHOOSE, OPEN, CONTINUE, EXPLORE, LANG, PROGRESS, FIRST_LAST, VI_ROWS, AS_ENTER, BACK,
+    CHOOSE, OPEN, CONTINUE, EXPLORE, LANG, PRACTICE, PROGRESS, FIRST_LAST, VI_ROWS, AS_ENTER, BACK,
 ];
 const REVIEW: &[Binding] = &[
     CHOOSE, OPEN, CONTINUE, BACK, LANG, FIRST_LAST, VI_ROWS, AS_ENTER,
@@ -350,16 +360,31 @@ const REVIEW: &[Binding] = &[
 
 /// A lesson's exercises page: a list.
 const LESSON_LIST: &[Binding] = &[
-    CHOOSE, OPEN, PREV_PAGE, BACK, LANG, PROGRESS, FIRST_LAST, VI_ROWS, BY_PAGE, NEXT_PAGE,
-    SPACE_PAGE,
+    CHOOSE, OPEN, PREV_PAGE, PRACTICE, BACK, LANG, PROGRESS, FIRST_LAST, VI_ROWS, BY_PAGE,
+    NEXT_PAGE, SPACE_PAGE,
 ];
 const PREV_PAGE: Binding = key("←", said::PAGE, &[M::PrevPage]);
 
 /// A lesson's page of text: its level's exercises open from it.
 const LESSON_PAGE: &[Binding] = &[
-    LEVEL, EXERCISE, SCROLL, SCENARIO, BACK, LANG, PROGRESS, NEXT_EX, VI_SCROLL, BY_PAGE,
-    NEXT_PAGE, SPACE_PAGE, ENTER_PAGE, PREV_EX,
+    LEVEL,
+    EXERCISE,
+    SCROLL,
+    SCENARIO,
+    BACK,
+    LANG,
+    PROGRESS,
+    NEXT_EX,
+    VI_SCROLL,
+    BY_PAGE,
+    NEXT_PAGE,
+    SPACE_PAGE,
+    ENTER_PAGE,
+    PREV_EX,
+    PRACTICE_HELP,
 ];
+/// Listed in the help only: the lesson page's footer is full.
+const PRACTICE_HELP: Binding = PRACTICE.placed(Place::Help);
 const LEVEL: Binding = key("←→", said::LEVEL, &[M::PrevPage, M::NextPage]);
 const EXERCISE: Binding = key("Enter", said::EXERCISE, &[M::Open]).when(W::Practice);
 const TIMELINE: Binding = key("t", said::TIMELINE, &[M::OpenTimeline]);
@@ -397,8 +422,8 @@ const CANCEL_C: Binding = key("c", said::CANCEL, &[M::CancelSearch]);
 const CANCEL_ESC: Binding = key("Esc", said::CANCEL, &[M::CancelSearch]);
 
 const MARK: &[Binding] = &[
-    NEXT_MARK, MARK_STEP, SUBMIT, STEP, HINT, BACK, SOLUTION, PLAY, START_END, LANG, PANEL,
-    VI_SCROLL, BY_PAGE, PREV_ASKED,
+    NEXT_ROUND, NEXT_MARK, MARK_STEP, SUBMIT, STEP, HINT, BACK, SOLUTION, PLAY, START_END, LANG,
+    PANEL, VI_SCROLL, BY_PAGE, PREV_ASKED,
 ];
 const NEXT_MARK: Binding = key("Tab", said::NEXT_CIRCLE, &[M::NextCandidate]);
 const MARK_STEP: Binding = key("m", said::MARK, &[M::ToggleMark]);
@@ -523,11 +548,19 @@ fn screen_bindings(app: &App) -> Vec<(&'static str, &'static Binding)> {
     let mut options = 0;
     let mut tail = TAIL;
     let table = match app.screen() {
-        Screen::Course(_) => COURSE,
+        Screen::Course(state) => {
+            if (app.lessons().get(state.selected)).is_some_and(|l| l.practice.is_some()) {
+                facts.push(When::HasPractice);
+            }
+            COURSE
+        }
         Screen::Review(_) => REVIEW,
         Screen::Sandbox(_) => SANDBOX,
         Screen::Lesson(state) => {
             let lesson = app.lessons().get(state.lesson);
+            if lesson.is_some_and(|l| l.practice.is_some()) {
+                facts.push(When::HasPractice);
+            }
             if lesson.is_some_and(|l| state.page >= l.sections.len()) {
                 LESSON_LIST
             } else {
@@ -569,7 +602,12 @@ fn screen_bindings(app: &App) -> Vec<(&'static str, &'static Binding)> {
                 QUIZ
             }
             Work::Items { .. } if state.sets_each() => PREDICT,
-            Work::Items { .. } => MARK,
+            Work::Items { .. } => {
+                if (state.screen.practice.as_ref()).is_some_and(|p| p.round_finished) {
+                    facts.push(When::RoundDone);
+                }
+                MARK
+            }
             Work::Sql(work) if work.running.is_some() => SQL_RUNNING,
             Work::Sql(work) if work.editing => {
                 tail = &[];

@@ -307,18 +307,31 @@ pub(crate) fn course(app: &App, body: Rect, door_lines: usize) -> [Rect; 4] {
 }
 
 /// The review screen: the header, the list, the "next unfinished" line.
-pub(crate) fn review(body: Rect) -> [Rect; 3] {
+/// The review: header, list, the practice lines (none when the course
+/// has no practice rounds), the next unfinished.
+pub(crate) fn review(body: Rect, practice_rows: u16) -> [Rect; 4] {
     Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
+        Constraint::Length(practice_rows),
         Constraint::Length(1),
     ])
     .areas(body)
 }
 
+/// The practice lines under the review's list: its standing and the
+/// counts per concept, when the course has practice rounds.
+pub(crate) fn review_practice_rows(app: &App) -> u16 {
+    if app.session.practice_pools().is_empty() {
+        0
+    } else {
+        2
+    }
+}
+
 /// The review row drawn at `(x, y)`, for a mouse click.
 pub(crate) fn review_row_at(app: &App, selected: usize, x: u16, y: u16) -> Option<usize> {
-    let [_, list, _] = review(body_area(app));
+    let [_, list, _, _] = review(body_area(app), review_practice_rows(app));
     let count = app.session.course_order().len();
     list_row_at(section_inner(list), selected, count, x, y)
 }

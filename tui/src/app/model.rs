@@ -183,6 +183,10 @@ pub(crate) enum Panel {
     Solution,
 }
 
+/// The lesson index an exercise state holds for the practice round open
+/// now (its lesson is the session's, `CourseSession::open_round_lesson`).
+pub(crate) const PRACTICE: usize = usize::MAX;
+
 #[derive(Debug, Clone)]
 pub(crate) struct ExerciseState {
     pub(crate) lesson: usize,
@@ -645,12 +649,35 @@ impl App {
             .visit(&id, u32::try_from(page).unwrap_or(u32::MAX));
     }
 
+    /// Draws the next practice round of lesson `pool` (or reopens the one
+    /// open and unfinished) and opens it; a lesson without practice rounds
+    /// says so on the status line.
+    pub(crate) fn practice_state(&mut self, pool: &str) -> Option<ExerciseState> {
+        if let Err(error) = self.session.open_next_practice(pool) {
+            self.status = Some(error.message(self.lang()));
+            return None;
+        }
+        // A new round: nothing of the last round's cursor carries over.
+        self.drafts.remove(&(PRACTICE, 0));
+        self.exercise_state(PRACTICE, 0)
+    }
+
+    /// Lesson `lesson` by index, or the practice round open now
+    /// ([`PRACTICE`]).
+    pub(crate) fn lesson_at(&self, lesson: usize) -> Option<&Lesson> {
+        if lesson == PRACTICE {
+            self.session.open_round_lesson()
+        } else {
+            self.lessons().get(lesson)
+        }
+    }
+
     pub(crate) fn lesson_exercise(
         &self,
         lesson: usize,
         exercise: usize,
     ) -> Option<(&Lesson, &Exercise)> {
-        let lesson = self.lessons().get(lesson)?;
+        let lesson = self.lesson_at(lesson)?;
         let exercise = lesson.exercises.get(exercise)?;
         Some((lesson, exercise))
     }

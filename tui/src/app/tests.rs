@@ -170,6 +170,13 @@ impl Harness {
     }
 
     /// The open exercise's state.
+    fn exercise_mut(&mut self) -> &mut super::model::ExerciseState {
+        match self.app.screens.last_mut() {
+            Some(Screen::Exercise(state)) => state,
+            other => panic!("not on an exercise: {other:?}"),
+        }
+    }
+
     fn exercise(&self) -> &super::model::ExerciseState {
         match self.app.screen() {
             Screen::Exercise(state) => state,
@@ -3007,4 +3014,90 @@ fn the_predict_help_names_outcomes_in_the_legend_words() {
         assert!(text.contains(&said), "{said}: {text}");
     }
     assert!(!text.contains("o ok") && !text.contains("n noop"), "{text}");
+}
+
+/// Practice from the course map: `r` draws a round of the chosen lesson's
+/// practice world, drawn on the same timeline as a mark exercise; a wrong
+/// answer, then the oracle's key, solves it; `n` draws the next round,
+/// another timeline; the review counts the round.
+#[test]
+fn practice_rounds_from_the_map_to_the_review() {
+    for (lang, name) in [
+        (sim_core::Lang::En, "practice"),
+        (sim_core::Lang::Zh, "practice_zh"),
+    ] {
+        let mut app = App::course(all_lessons(), Progress::default(), PLAIN);
+        app.session.set_lang(lang);
+        app.session.seed_if_missing(5);
+        let mut h = Harness::with(app, 80, 24);
+        h.char('r');
+        assert!(matches!(h.app.screen(), Screen::Exercise(_)));
+        let screen = h.exercise().screen.clone();
+        let practice = screen.practice.clone().expect("a practice round");
+        assert_eq!(practice.pool, "01-liveness-vs-safety");
+        insta::assert_snapshot!(format!("{name}_round_80x24"), h.render());
+        // The key, from the oracle now.
+        let (lesson, _) = h.app.lesson_exercise(h.exercise().lesson, 0).unwrap();
+        let scenario = lesson.scenarios[0].1.clone();
+        let keys = sim_core::course::mark_keys(
+            &scenario,
+            &[sim_core::Action::Write, sim_core::Action::Finish],
+        );
+        let refuse: Vec<u32> = keys
+            .iter()
+            .filter(|(_, k)| *k == sim_core::course::MarkKey::MustRefuse)
+            .map(|(i, _)| *i)
+            .collect();
+        // Wrong: every candidate marked (one must be allowed).
+        for _ in &keys {
+            h.key(KeyCode::Tab).char('m');
+        }
+        h.key(KeyCode::Enter);
+        assert!(
+            !h.exercise()
+                .screen
+                .practice
+                .as_ref()
+                .unwrap()
+                .round_finished
+        );
+        assert!(
+            !h.render()
+                .contains(sim_core::words::keys::NEXT_ROUND.get(lang))
+        );
+        // Right: unmark the steps to allow, by the key.
+        for (index, key) in &keys {
+            if *key != sim_core::course::MarkKey::MustRefuse {
+                h.exercise_mut().timeline.as_mut().unwrap().cursor = *index as usize;
+                h.char('m');
+            }
+        }
+        h.key(KeyCode::Enter);
+        let now = h.exercise().screen.clone();
+        assert_eq!(
+            now.standing,
+            sim_core::course::Standing::Solved,
+            "{refuse:?}"
+        );
+        assert!(now.practice.as_ref().unwrap().round_finished);
+        insta::assert_snapshot!(format!("{name}_solved_80x24"), h.render());
+        h.char('n');
+        let next = h.exercise().screen.clone();
+        assert_ne!(next.exercise, screen.exercise, "the next round");
+        let (lesson, _) = h.app.lesson_exercise(h.exercise().lesson, 0).unwrap();
+        assert_ne!(
+            lesson.scenarios[0].1.steps, scenario.steps,
+            "another timeline"
+        );
+        h.key(KeyCode::Esc).char('p');
+        let review = h.render();
+        assert!(
+            review.contains(match lang {
+                sim_core::Lang::En => "1 round in all",
+                sim_core::Lang::Zh => "共完成 1 轮",
+            }),
+            "{review}"
+        );
+        insta::assert_snapshot!(format!("{name}_review_80x24"), review);
+    }
 }

@@ -22,6 +22,7 @@ mod keys_tmux;
 mod lock_wait;
 mod module_graph;
 mod practice;
+mod practice_tmux;
 mod run;
 mod shared_progress;
 mod sql;

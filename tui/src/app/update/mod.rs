@@ -196,6 +196,14 @@ fn course(app: &mut App, state: &mut CourseState, message: Message) -> Nav {
             return open_in_lesson(app, lesson, exercise);
         }
         Message::Review => return Nav::Push(Screen::Review(ReviewState::default())),
+        Message::Practice => {
+            let Some(pool) = app.lessons().get(state.selected).map(|l| l.id.clone()) else {
+                return Nav::Stay;
+            };
+            if let Some(round) = app.practice_state(&pool) {
+                return Nav::Push(Screen::Exercise(Box::new(round)));
+            }
+        }
         Message::ClickRow(row) if row < count && row != state.selected => state.selected = row,
         Message::ClickRow(row) if row < count => return course(app, state, Message::Open),
         Message::Open => {
@@ -232,6 +240,12 @@ fn lesson(app: &mut App, state: &mut LessonState, message: Message) -> Nav {
     }
     match message {
         Message::Review => return Nav::Push(Screen::Review(ReviewState::default())),
+        Message::Practice => {
+            let pool = lesson.id.clone();
+            if let Some(round) = app.practice_state(&pool) {
+                return Nav::Push(Screen::Exercise(Box::new(round)));
+            }
+        }
         Message::NextItem | Message::PrevItem if on_section && !level.is_empty() => {
             let at = level.iter().position(|e| *e == state.exercise).unwrap_or(0);
             let next = if message == Message::NextItem {
@@ -437,6 +451,16 @@ fn sandbox(app: &mut App, state: &mut SandboxState, message: Message) -> Nav {
 /// session ([`Act::Change`]) when it changed, so the screen drawn is the
 /// session's for this answer, in the learner's language.
 fn exercise(app: &mut App, state: &mut ExerciseState, message: Message) -> Nav {
+    if message == Message::NextRound {
+        // Only offered once the round is finished (the key's `when`).
+        let pool = (state.screen.practice.as_ref())
+            .filter(|p| p.round_finished)
+            .map(|p| p.pool.clone());
+        if let Some(next) = pool.and_then(|pool| app.practice_state(&pool)) {
+            *state = next;
+        }
+        return Nav::Stay;
+    }
     let nav = exercise_message(app, state, message);
     keep_answer(app, state);
     // The focused line (a knob, a step, an option) comes into view after
@@ -707,6 +731,13 @@ fn after_hand_in(app: &mut App, state: &mut ExerciseState, handed: Result<(), Co
         work.refused.clear();
     }
     match handed {
+        // A practice round finished: the footer's keys, with the one that
+        // draws the next round, say more than the status would.
+        Ok(()) if (state.screen.practice.as_ref()).is_some_and(|p| p.round_finished) => {
+            app.status = None;
+            state.panel = Panel::Step;
+            state.panel_scroll = 0;
+        }
         Ok(()) => {
             app.status = Some(state.screen.status.clone());
             state.panel = Panel::Step;

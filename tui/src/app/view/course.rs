@@ -115,16 +115,20 @@ fn render_detail(frame: &mut Frame<'_>, detail_area: Rect, app: &App, state: &Co
     let wrap_width = usize::from(detail_area.width.saturating_sub(2)).clamp(1, 96);
     let mut lines = lesson_summary(app, &lesson, wrap_width);
     lines.extend(lesson_contents(app, &lesson, wrap_width));
-    let title = Line::from(Span::styled(
-        format!(
-            " {} ",
-            text::truncate(
-                lesson.title,
-                usize::from(detail_area.width.saturating_sub(6))
-            )
-        ),
+    // A lesson with practice rounds says which key draws one.
+    let practice = lesson.practice.map(|said| format!(" {said} "));
+    let room = usize::from(detail_area.width.saturating_sub(6))
+        .saturating_sub(practice.as_ref().map_or(0, |p| text::width(p) + 3));
+    let mut spans = vec![Span::styled(
+        format!(" {} ", text::truncate(lesson.title, room.max(8))),
         theme.title(),
-    ));
+    )];
+    if let Some(practice) = practice {
+        spans.push(Span::raw("─ "));
+        spans.push(Span::styled("r", theme.key()));
+        spans.push(Span::styled(practice, theme.accent()));
+    }
+    let title = Line::from(spans);
     frame.render_widget(
         Paragraph::new(lines)
             .block(section(title, theme).padding(ratatui::widgets::Padding::horizontal(1))),

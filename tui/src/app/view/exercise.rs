@@ -264,6 +264,17 @@ fn render_exercise_header(
     } else {
         format!("{} · {hints}", screen.standing_label)
     };
+    // A practice round: its pool and round on the left, the learner's
+    // practice standing on the right.
+    if let Some(practice) = &screen.practice {
+        let left = if screen.standing_label.is_empty() {
+            practice.header.clone()
+        } else {
+            format!("{} · {}", practice.header, screen.standing_label)
+        };
+        render_header(frame, area, &left, &practice.standing_short, app.theme);
+        return;
+    }
     let level = lesson.level_of(state.exercise) + 1;
     let levels = lesson.sections.len().max(1);
     let left = words::exercise_header(lesson.order, level, levels, &screen.title, lang);

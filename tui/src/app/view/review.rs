@@ -51,7 +51,8 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
     let lang = app.lang();
     let review = app.session.review_view(lang);
     let (solved, total) = (review.solved, review.total);
-    let [header, list_area, next_area] = layout::review(area);
+    let [header, list_area, practice_area, next_area] =
+        layout::review(area, layout::review_practice_rows(app));
     render_header(
         frame,
         header,
@@ -88,4 +89,31 @@ pub(crate) fn render(frame: &mut Frame<'_>, area: Rect, app: &App, state: &Revie
         None => Line::styled(format!(" {}", words::ALL_SOLVED.get(lang)), theme.good()),
     };
     frame.render_widget(Paragraph::new(line), next_area);
+    // Practice: the standing over every pool, then the counts per concept.
+    let practice = &review.practice;
+    let concepts = if practice.concepts.is_empty() {
+        words::REVIEW_NO_PRACTICE.get(lang).to_owned()
+    } else {
+        practice
+            .concepts
+            .iter()
+            .map(|c| format!("{} {}", c.concept, c.words))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    let width = usize::from(practice_area.width).saturating_sub(1);
+    let lines = vec![
+        Line::from(vec![
+            Span::styled(format!(" {} ", practice.heading), theme.title()),
+            Span::styled(
+                text::fit(
+                    &practice.streak_line,
+                    width.saturating_sub(text::width(&practice.heading) + 2),
+                ),
+                theme.plain(),
+            ),
+        ]),
+        Line::styled(format!(" {}", text::fit(&concepts, width)), theme.dim()),
+    ];
+    frame.render_widget(Paragraph::new(lines), practice_area);
 }
