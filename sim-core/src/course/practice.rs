@@ -647,7 +647,7 @@ fn draw_in(
             crate::explore::draw_schedule(&machine, seed, limit, &mut judge_moves)
         })
         .ok_or(PracticeError::NoPuzzle)?;
-    let scenario = build(&moves);
+    let scenario = with_pauses(build(&moves));
     let puzzle = judge(&scenario, &practice.candidates);
     Ok(Round {
         key: key.clone(),
@@ -657,6 +657,69 @@ fn draw_in(
         candidates: practice.candidates.clone(),
         scenario,
     })
+}
+
+/// The story told: where another worker's claim was granted between two
+/// steps of a worker, that worker was stalled across it — a `pause` after
+/// its earlier step and a `resume` before its later one, at the same ticks.
+/// The engine does nothing for either (they only draw the stalled stretch
+/// on the timeline), so every other step's result and key stay as they were.
+pub fn with_pauses(mut scenario: Scenario) -> Scenario {
+    let trace = crate::run(&scenario);
+    let granted: Vec<(u64, Option<u16>)> = scenario
+        .steps
+        .iter()
+        .zip(&trace.steps)
+        .filter(|(step, done)| {
+            matches!(
+                step.action,
+                Action::Claim | Action::ClaimNext | Action::UpdateClaim
+            ) && done.outcome == Outcome::Ok
+        })
+        .map(|(step, _)| (step.at, step.worker))
+        .collect();
+    // (index of the earlier step, index of the later step) per stall.
+    let mut stalls: Vec<(usize, usize)> = Vec::new();
+    let mut last_of: BTreeMap<u16, usize> = BTreeMap::new();
+    for (index, step) in scenario.steps.iter().enumerate() {
+        let Some(worker) = step.worker else {
+            continue;
+        };
+        if let Some(&before) = last_of.get(&worker) {
+            let from = scenario.steps[before].at;
+            let taken_over = granted.iter().any(|(at, by)| {
+                *by != Some(worker) && *at >= from && *at <= step.at && step.at > from
+            });
+            if taken_over {
+                stalls.push((before, index));
+            }
+        }
+        last_of.insert(worker, index);
+    }
+    if stalls.is_empty() {
+        return scenario;
+    }
+    let mut steps = Vec::with_capacity(scenario.steps.len() + 2 * stalls.len());
+    for (index, step) in scenario.steps.iter().enumerate() {
+        if let Some((before, _)) = stalls.iter().find(|(_, after)| *after == index) {
+            let _ = before;
+            steps.push(crate::scenario::Step::new(
+                step.at,
+                step.worker,
+                Action::Resume,
+            ));
+        }
+        steps.push(step.clone());
+        if stalls.iter().any(|(before, _)| *before == index) {
+            steps.push(crate::scenario::Step::new(
+                step.at,
+                step.worker,
+                Action::Pause,
+            ));
+        }
+    }
+    scenario.steps = steps;
+    scenario
 }
 
 /// Runs of [`crate::explore::MAX_DRAWS`] draws before a round gives up.
