@@ -957,7 +957,9 @@ pub fn next_focus(
                 None => i64::MAX / 2,
                 Some(last) => {
                     let waited = (now - last) as i64;
-                    waited - (1i64 << level.min(10))
+                    // A miss (box 0) is due at once; box b waits 2^b rounds.
+                    let wait = if level == 0 { 0 } else { 1i64 << level.min(10) };
+                    waited - wait
                 }
             };
             (overdue, std::cmp::Reverse(*order))
@@ -1424,5 +1426,102 @@ impl crate::course::CourseSession {
             },
             pools,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finished round about `focus`, right at the first try or not.
+    fn round(focus: Situation, level: u8, right: bool) -> ExerciseProgress {
+        let mut record = ExerciseProgress {
+            completed: true,
+            attempts: if right { 1 } else { 2 },
+            ..ExerciseProgress::default()
+        };
+        record
+            .unknown
+            .insert("focus".to_owned(), serde_json::Value::from(focus.name()));
+        record
+            .unknown
+            .insert("level".to_owned(), serde_json::Value::from(level));
+        record
+    }
+
+    fn rounds(list: &[(Situation, u8, bool)]) -> BTreeMap<String, ExerciseProgress> {
+        list.iter()
+            .enumerate()
+            .map(|(n, (s, l, r))| (format!("round-{n}"), round(*s, *l, *r)))
+            .collect()
+    }
+
+    const LESSON_12: [Situation; 3] =
+        [Situation::Takeover, Situation::Restarted, Situation::Cancel];
+
+    #[test]
+    fn concepts_never_seen_come_first_in_the_lessons_order() {
+        let none = BTreeMap::new();
+        assert_eq!(next_focus(&LESSON_12, &none), Some(Situation::Takeover));
+        let one = rounds(&[(Situation::Takeover, 1, true)]);
+        assert_eq!(next_focus(&LESSON_12, &one), Some(Situation::Restarted));
+        let two = rounds(&[
+            (Situation::Takeover, 1, true),
+            (Situation::Restarted, 1, true),
+        ]);
+        assert_eq!(next_focus(&LESSON_12, &two), Some(Situation::Cancel));
+    }
+
+    #[test]
+    fn a_miss_brings_its_concept_back_before_the_ones_answered_right() {
+        // All three seen once; the restart was missed: it is due first.
+        let seen = rounds(&[
+            (Situation::Takeover, 1, true),
+            (Situation::Restarted, 1, false),
+            (Situation::Cancel, 1, true),
+        ]);
+        assert_eq!(next_focus(&LESSON_12, &seen), Some(Situation::Restarted));
+        // Answered right twice, a concept waits longer than one right once.
+        let boxes = rounds(&[
+            (Situation::Takeover, 1, true),
+            (Situation::Takeover, 1, true),
+            (Situation::Restarted, 1, true),
+            (Situation::Cancel, 1, true),
+        ]);
+        assert_ne!(next_focus(&LESSON_12, &boxes), Some(Situation::Takeover));
+    }
+
+    #[test]
+    fn two_right_in_a_row_raise_the_level_and_a_miss_lowers_it() {
+        let standing = pool_standing(&rounds(&[
+            (Situation::Takeover, 1, true),
+            (Situation::Takeover, 1, true),
+        ]));
+        assert_eq!((standing.round, standing.level, standing.streak), (2, 2, 2));
+        let missed = pool_standing(&rounds(&[
+            (Situation::Takeover, 2, true),
+            (Situation::Takeover, 3, false),
+        ]));
+        assert_eq!((missed.level, missed.streak, missed.right_first), (2, 0, 1));
+        let top = pool_standing(&rounds(&[
+            (Situation::Takeover, 4, true),
+            (Situation::Takeover, 4, true),
+        ]));
+        assert_eq!(top.level, PRACTICE_LEVELS, "never above the top");
+    }
+
+    #[test]
+    fn an_open_round_is_shown_again_at_its_own_level_and_focus() {
+        let mut open = rounds(&[(Situation::Takeover, 1, true)]);
+        let mut unfinished = round(Situation::Cancel, 3, false);
+        unfinished.completed = false;
+        unfinished.attempts = 1;
+        open.insert("round-1".to_owned(), unfinished);
+        let standing = pool_standing(&open);
+        assert_eq!(
+            (standing.round, standing.open, standing.level),
+            (1, true, 3)
+        );
+        assert_eq!(next_focus(&LESSON_12, &open), Some(Situation::Cancel));
     }
 }
