@@ -385,6 +385,12 @@ impl Machine {
         self.locking
     }
 
+    /// Whether a claim can close a lock cycle: only claims that lock both
+    /// rows in each worker's own order (`lock_both_own_order`).
+    pub fn can_deadlock(&self) -> bool {
+        self.locks_both && self.own_order
+    }
+
     pub fn program(&self) -> &[Op] {
         &self.program
     }

@@ -402,6 +402,14 @@ fn report_of(
 
 /// The deadlock `moves` end with: the schedule written down, and the
 /// cycle in words.
+/// Worker `worker`'s id in `world` (empty for no such worker).
+fn worker_id(world: &World, worker: u8) -> String {
+    world
+        .workers
+        .get(usize::from(worker))
+        .map_or_else(String::new, |w| w.id.clone())
+}
+
 fn deadlock(machine: &Machine, moves: &[Move]) -> Option<Deadlock> {
     let world = machine.world();
     let (prefix, last) = moves.split_at(moves.len().checked_sub(1)?);
@@ -419,12 +427,7 @@ fn deadlock(machine: &Machine, moves: &[Move]) -> Option<Deadlock> {
     };
     let mut played = schedule_scenario(machine, moves, "deadlock", title);
     let step = played.scenario.steps.len().checked_sub(1)? as u32;
-    let name = |worker: u8| {
-        world
-            .workers
-            .get(usize::from(worker))
-            .map_or_else(String::new, |w| w.id.clone())
-    };
+    let name = |worker: u8| worker_id(world, worker);
     let (victim, holder) = (name(victim), name(holder));
     let (held, wanted) = (world.job_id(held), world.job_id(wanted));
     let at = state.time();
@@ -465,12 +468,7 @@ fn blocked_takeover(machine: &Machine, moves: &[Move]) -> Option<BlockedTakeover
         .steps
         .push(world.step_for(blocked.waiter, Op::SelectForUpdate, at));
     let step = played.scenario.steps.len().saturating_sub(1) as u32;
-    let name = |worker: u8| {
-        world
-            .workers
-            .get(usize::from(worker))
-            .map_or_else(String::new, |w| w.id.clone())
-    };
+    let name = |worker: u8| worker_id(world, worker);
     let (waiter, holder, until) = (
         name(blocked.waiter),
         name(blocked.holder),

@@ -133,7 +133,7 @@ pub(crate) fn explore(
         if machine.locks() && search.blocked.is_none() {
             search.blocked = blocked_prefix(machine, &played);
         }
-        if machine.locks() && search.deadlock.is_none() {
+        if machine.can_deadlock() && search.deadlock.is_none() {
             search.deadlock = deadlock_prefix(machine, &played);
         }
         let progress = Progress {

@@ -210,29 +210,16 @@ impl<'a> DesignExercise<'a> {
             .collect()
     }
 
-    /// Whether a minimal design may cancel without and with an epoch,
-    /// cheapest first: both when the knob is open, else the start
-    /// design's.
-    fn epoch_choices(&self) -> Vec<bool> {
-        if self.open.contains(&Knob::CancelEpoch) {
-            let mut epochs = vec![false, true];
-            epochs.sort_by_key(|epoch| crate::cancel_epoch_cost(*epoch));
-            epochs
+    /// A design switch's values a minimal design may use, cheapest first:
+    /// both when `knob` is open, else the start design's (`start`); the
+    /// cancel epoch and the input revision are such switches.
+    fn switch_choices(&self, knob: Knob, start: bool, cost: fn(bool) -> u32) -> Vec<bool> {
+        if self.open.contains(&knob) {
+            let mut values = vec![false, true];
+            values.sort_by_key(|value| cost(*value));
+            values
         } else {
-            vec![self.start.cancel_epoch]
-        }
-    }
-
-    /// Whether a minimal design may revise the input without and with
-    /// advancing the fence, cheapest first: both when the knob is open,
-    /// else the start design's.
-    fn revision_choices(&self) -> Vec<bool> {
-        if self.open.contains(&Knob::InputRevision) {
-            let mut revisions = vec![false, true];
-            revisions.sort_by_key(|advance| crate::input_revision_cost(*advance));
-            revisions
-        } else {
-            vec![self.start.input_revision]
+            vec![start]
         }
     }
 
@@ -276,8 +263,16 @@ pub(crate) fn compute_minimal_design(
     exercise: &DesignExercise<'_>,
 ) -> Result<Option<MinimalDesign>, CourseError> {
     let mut best: Option<MinimalDesign> = None;
-    for input_revision in exercise.revision_choices() {
-        for cancel_epoch in exercise.epoch_choices() {
+    for input_revision in exercise.switch_choices(
+        Knob::InputRevision,
+        exercise.start.input_revision,
+        crate::input_revision_cost,
+    ) {
+        for cancel_epoch in exercise.switch_choices(
+            Knob::CancelEpoch,
+            exercise.start.cancel_epoch,
+            crate::cancel_epoch_cost,
+        ) {
             for claim in exercise.claim_choices() {
                 for lease_clock in exercise.clock_choices() {
                     let design = Design {
