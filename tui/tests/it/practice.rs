@@ -75,6 +75,42 @@ fn drawn_rounds_replay_to_the_same_key_through_run() {
     assert!(pools.len() >= 4, "{pools:?}");
 }
 
+/// Every lesson with a practice world, at every level: the round replays
+/// through `fencelab run` to the key `fencelab practice` printed.
+#[test]
+fn every_pool_and_level_replays_through_run() {
+    let dir = tempfile::tempdir().unwrap();
+    for lesson in [
+        "01-liveness-vs-safety",
+        "02-token-in-the-commit",
+        "05-cancel-and-reconcile",
+        "07-remote-report-file",
+        "08-model-call-longer-than-lease",
+        "12-consolidation",
+    ] {
+        for level in 1..=4u32 {
+            let seed = (level * 37).to_string();
+            let level = level.to_string();
+            let round = round_json(&["--lesson", lesson, "--level", &level, "--seed", &seed]);
+            let file = dir.path().join(format!("{lesson}-{level}.toml"));
+            std::fs::write(&file, round["scenario"].as_str().unwrap()).unwrap();
+            let run = fencelab(&["run", &file.display().to_string(), "--json"]);
+            assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+            let trace: Value = serde_json::from_str(&stdout(&run)).unwrap();
+            let should_reject = trace["should_reject"].as_array().unwrap();
+            for entry in round["answer_key"].as_array().unwrap() {
+                let refused = should_reject.contains(&entry["step"]);
+                assert_eq!(
+                    refused,
+                    entry["key"] == "must_refuse",
+                    "{lesson} level {level}: step {}",
+                    entry["step"]
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn the_same_seed_and_round_print_the_same_round_and_another_round_differs() {
     let one = round_json(&["--seed", "11", "--round", "2"]);
