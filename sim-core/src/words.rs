@@ -449,6 +449,16 @@ pub const PAGE_WORDS: &[PageWord] = &[
         "This share link unpacks to more than 64 KB; share the scenario as a file instead.",
         "这个分享链接解压后超过 64 KB；请以文件形式分享场景。",
     ),
+    word(
+        "practiceDrawing",
+        "Drawing a fresh round for you…",
+        "正在为你抽取新的一轮……",
+    ),
+    word(
+        "practiceFailed",
+        "The round could not be drawn: ",
+        "这一轮没能抽取出来：",
+    ),
     word("addStep", "+ Add a step", "+ 添加一步"),
     word("removeStep", "Remove", "删除"),
     word("moveUp", "Up", "上移"),

@@ -8,7 +8,10 @@
 // timeline step (the key handler plus the layout it causes), and the design
 // lab's standard exhaustive check (2 workers, two targets, TTL 3, cancel,
 // time ≤ 12) in the explorer's Web Worker, without and with delivery delays,
-// and the SQL engine's load (worker start → SQLite ready).
+// the SQL engine's load (worker start → SQLite ready), and drawing practice
+// rounds in the page's practice worker (every lesson with a practice world,
+// each of its situations in turn, every level: the round trip from the
+// page, the wasm already loaded).
 
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -126,6 +129,47 @@ try {
     }
     console.log(`design lab exhaustive, ${label.padEnd(26)} ${ms(median(times))}  (target < 150 ms; ${states} states)`);
   }
+
+  // Practice rounds, drawn by the page's practice worker as the practice
+  // page asks for them: one worker kept, a key per round (the lessons'
+  // practice worlds read from lessons.json: each situation in turn, each
+  // level), timed from the page's postMessage to the round's arrival.
+  await page.goto(base + '#/review');
+  await page.waitForSelector('main h1');
+  const drawn = await page.evaluate(async () => {
+    const lessons = await (await fetch('lessons.json')).text();
+    const keys = [];
+    for (const [pool, text] of JSON.parse(lessons)) {
+      const table = text.split(/^\[practice\]\s*$/m)[1];
+      if (!table) continue;
+      const situations = JSON.parse(table.match(/^situations\s*=\s*(\[[^\]]*\])/m)[1]);
+      for (let level = 1; level <= 4; level += 1) {
+        const round = level - 1;
+        keys.push({ pool, seed: 1000 + level, round, level, focus: situations[round % situations.length] });
+      }
+    }
+    const worker = new Worker(new URL('./practice-worker.js', location.href), { type: 'module' });
+    let id = 0;
+    const draw = (key) => new Promise((ok, fail) => {
+      const started = performance.now();
+      const sent = ++id;
+      worker.onmessage = (event) => {
+        if (event.data.id !== sent) return;
+        if (event.data.kind === 'done') ok({ ms: performance.now() - started, inWorker: event.data.ms, steps: event.data.round.scenario.match(/\{ at = /g)?.length ?? 0 });
+        else fail(new Error(`${JSON.stringify(key)}: ${event.data.message}`));
+      };
+      worker.postMessage({ id: sent, lessons, key, lang: 'en' });
+    });
+    // The first draw loads the explorer's wasm: timed apart.
+    const first = await draw(keys[0]);
+    const rounds = [];
+    for (const key of keys) rounds.push({ key, ...(await draw(key)) });
+    worker.terminate();
+    return { first: first.ms, rounds };
+  });
+  const slowest = drawn.rounds.reduce((a, b) => (b.ms > a.ms ? b : a));
+  console.log(`practice round, first (wasm load)  ${ms(drawn.first)}`);
+  console.log(`practice round in the worker   ${ms(median(drawn.rounds.map((r) => r.ms)))}  (target < 150 ms; median of ${drawn.rounds.length} rounds, 6 lessons × 4 levels; draw alone ${ms(median(drawn.rounds.map((r) => r.inWorker)))}; slowest ${ms(slowest.ms)}: ${slowest.key.pool} level ${slowest.key.level})`);
   await context.close();
 } finally {
   await browser.close();

@@ -1301,3 +1301,108 @@ test('a SQL worker that does not answer within its budget is ended and a fresh o
   await context.close();
   assert.deepEqual(errors, [], 'no console errors');
 });
+
+test('practice: from the map a round drawn in the worker, answered wrong then right by the oracle\'s key, Next round draws another; the review counts it', async () => {
+  const session = await open('', { width: 1280, height: 900 });
+  const { page } = session;
+  // A learner's seed, fixed so that the run is the same every time.
+  await page.evaluate(() => localStorage.setItem('fencelab.progress', JSON.stringify({
+    version: 2, lang: 'en', lessons: {}, self_check: { basic: false, intermediate: false, senior: false }, position: null, seed: 2718,
+  })));
+  await page.reload();
+  await page.waitForSelector('.lesson-card');
+  // A Practice link (an SVG icon, no emoji) on each lesson with practice rounds.
+  const links = page.locator('.lesson-card a.practice-link');
+  assert.ok(await links.count() >= 6, `${await links.count()} practice links`);
+  assert.equal(await links.first().locator('svg.icon').count(), 1);
+  assert.doesNotMatch(await links.first().textContent(), /\p{Emoji_Presentation}/u);
+  // Nothing of the explorer's build before practice starts.
+  assert.equal(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /explorer|practice-worker/.test(r.name))), false);
+  await links.first().click();
+  await page.waitForURL(/#\/practice\/01-liveness-vs-safety$/);
+  const practice = page.locator('article.practice');
+  assert.match(await practice.locator('h1').textContent(), /Practice/);
+  assert.match(await practice.locator('.practice-round-line').textContent(), /^Round 1 · level 1 of \d/);
+  const exercise = practice.locator('.exercise.kind-mark');
+  await exercise.waitFor({ timeout: 60000 });
+  assert.equal(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /practice-worker\.js$/.test(r.name))), true, 'drawn in the practice worker');
+  // The round's key (for teachers) and the oracle's key to it, from the
+  // native `fencelab practice --answer-key` drawing the same round.
+  const details = await exercise.locator('.course-details p.muted').textContent();
+  const key = JSON.parse(details.slice(details.indexOf('{')));
+  assert.equal(key.seed, 2718);
+  const native = JSON.parse(execFileSync(BIN, ['practice', '--json', '--answer-key', '--lang', 'en', '--lesson', key.pool,
+    '--seed', String(key.seed), '--level', String(key.level), '--round', String(key.round)], { encoding: 'utf8' }));
+  assert.deepStrictEqual(native.key, key, 'the first round is the native command\'s first round');
+  const boxes = exercise.locator('.items input[type=checkbox]');
+  assert.deepStrictEqual(await boxes.evaluateAll((all) => all.map((b) => Number(b.value))), native.steps);
+  // The same timeline and exercise as a lesson's mark exercise.
+  assert.equal(await exercise.locator('svg.timeline-svg').count(), 1);
+  assert.equal(await page.locator('.practice-next').isVisible(), false);
+  await page.screenshot({ path: join(PATH_SHOTS, 'practice-1280.png'), fullPage: true });
+  // Wrong: every candidate marked (a round always has a step to allow).
+  for (const box of await boxes.all()) await box.check();
+  await exercise.getByRole('button', { name: 'Check my answer' }).click();
+  await exercise.locator('.feedback .verdict.bad').waitFor();
+  assert.equal(await page.locator('.practice-next').isVisible(), false, 'not finished: no next round yet');
+  // Right: the steps the oracle says must be refused, and no other.
+  const refuse = native.answer_key.filter((k) => k.key === 'must_refuse').map((k) => k.step);
+  assert.ok(refuse.length > 0);
+  for (const box of await boxes.all()) await box.uncheck();
+  for (const step of refuse) await exercise.locator(`#item-round-0-${step}`).check();
+  await exercise.getByRole('button', { name: 'Check my answer' }).click();
+  await exercise.locator('.feedback .verdict.good').waitFor();
+  const next = page.getByRole('button', { name: 'Next round' });
+  await next.waitFor();
+  assert.match(await practice.locator('.practice-standing').textContent(), /1 rounds|0 of 1/);
+  await page.screenshot({ path: join(PATH_SHOTS, 'practice-solved-1280.png'), fullPage: true });
+  const firstRound = await exercise.locator('ul.items').textContent();
+  await next.click();
+  const second = practice.locator('#ex-round-1.exercise.kind-mark');
+  await second.waitFor({ timeout: 60000 });
+  assert.equal(await exercise.count(), 1, 'one round on screen');
+  assert.match(await practice.locator('.practice-round-line').textContent(), /^Round 2 /);
+  assert.notEqual(await second.locator('ul.items').textContent(), firstRound, 'a different timeline');
+  assert.equal(await page.locator('.practice-next').isVisible(), false);
+  // The language switch keeps the round open, now in Chinese.
+  await page.getByRole('button', { name: '中文' }).click();
+  await practice.locator('h1', { hasText: '练习' }).waitFor();
+  await practice.locator('#ex-round-1').waitFor();
+  await page.getByRole('button', { name: 'English' }).click();
+  await practice.locator('#ex-round-1 h3', { hasText: 'Practice round 2' }).waitFor();
+  // The review: the practice counts, per concept and per lesson.
+  await page.locator('#nav a', { hasText: 'Progress' }).click();
+  const review = page.locator('.practice-review');
+  await review.waitFor();
+  assert.match(await review.locator('.practice-streak').textContent(), /\b1 rounds? in all/);
+  assert.match(await review.locator('.practice-concepts').textContent(), /0 of 1 right at the first try/);
+  assert.match(await review.locator('.practice-pools').textContent(), /A lease is not a kill switch/);
+  await review.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(PATH_SHOTS, 'review-practice-1280.png'), fullPage: true });
+  // The lesson's page ends with its way into practice.
+  await page.goto(base + '#/lesson/01-liveness-vs-safety');
+  await page.locator('main .lesson-practice a.practice-link').waitFor();
+  await done(session);
+});
+
+test('practice at 375 px, in English and Chinese: nothing wider than the screen', async () => {
+  for (const lang of ['en', 'zh']) {
+    const session = await open('', { width: 375, height: 812 });
+    const { page } = session;
+    if (lang === 'zh') {
+      await page.getByRole('button', { name: '中文' }).click();
+      await page.locator('.front-door').waitFor();
+    }
+    await page.goto(base + '#/practice/12-consolidation');
+    await page.locator('article.practice .exercise.kind-mark').waitFor({ timeout: 60000 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 375, `practice is ${wide}px wide`);
+    await page.screenshot({ path: join(PATH_SHOTS, `practice-${lang}-375.png`), fullPage: true });
+    await page.goto(base + '#/review');
+    await page.locator('.practice-review').waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375);
+    await page.locator('.practice-review').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(PATH_SHOTS, `review-practice-${lang}-375.png`) });
+    await done(session);
+  }
+});

@@ -14,6 +14,7 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use sim_core::course::practice::{RoundKey, Situation};
 use sim_core::course::{
     Act, CourseError, CourseSession, Edit, Exercise, ExerciseKind, ExerciseScreen, FeedbackView,
     SelfCheckLevel,
@@ -113,6 +114,24 @@ pub fn act_from_json(text: &str) -> Option<Act> {
         ("leave", None) => Act::Leave,
         _ => return None,
     })
+}
+
+/// A round's key as sim-core writes it (`{"pool": …, "seed": 3, "round":
+/// 0, "level": 1, "focus": "takeover"}`), read by hand as an act is (the
+/// derived reader costs the page's download); `None` for anything else.
+fn round_key_from_json(text: &str) -> Option<RoundKey> {
+    let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    let number = |key: &str| u32::try_from(fields.get(key)?.as_u64()?).ok();
+    let key = RoundKey {
+        pool: fields.get("pool")?.as_str()?.to_owned(),
+        seed: number("seed")?,
+        round: number("round")?,
+        level: u8::try_from(number("level")?).ok()?,
+        focus: Situation::from_name(fields.get("focus")?.as_str()?)?,
+    };
+    (fields.len() == 5).then_some(key)
 }
 
 /// An editor's edit (`{"edit": "cycle", "row": 0, "field": 1, "forward":
@@ -417,6 +436,45 @@ impl Course {
             shown.insert("preview".to_owned(), preview);
         }
         Ok(value)
+    }
+
+    // ---- practice rounds (issue 24) -------------------------------------
+
+    /// A pool's practice as the page shows it (sim-core's `PracticeView`):
+    /// the round to draw now (`key`), its words, the learner's standing,
+    /// and whether the round open now is finished.
+    pub fn practice_view(&self, pool: &str, lang: Lang) -> Result<Value, CourseError> {
+        Ok(to_value(&self.session.practice_view(pool, lang)?))
+    }
+
+    /// Opens a round the page's practice worker drew (`key_json`, the
+    /// scenario's TOML text), after the session checked it is the round
+    /// to play now and a fair puzzle; its exercise screen as
+    /// [`Course::act`] gives it on opening.
+    pub fn open_practice(
+        &mut self,
+        key_json: &str,
+        toml: &str,
+        lang: Lang,
+    ) -> Result<Value, CourseError> {
+        let key = round_key_from_json(key_json)
+            .ok_or_else(|| CourseError::PracticeRound(format!("not a round's key: {key_json}")))?;
+        let scenario = sim_core::parse_scenario(toml.as_bytes()).map_err(|diagnostics| {
+            CourseError::PracticeRound(
+                diagnostics
+                    .first()
+                    .map(|d| d.display_in(lang))
+                    .unwrap_or_default(),
+            )
+        })?;
+        self.session.open_practice(&key, scenario)?;
+        self.act(&key.lesson_id(), &key.exercise_id(), &Act::Open, lang)
+    }
+
+    /// Every pool's practice and the counts per concept (sim-core's
+    /// `PracticeReview`), for the page's review.
+    pub fn practice_review(&self, lang: Lang) -> Value {
+        to_value(&self.session.practice_review(lang))
     }
 
     /// The timeline of a break exercise's schedule in the making (the
@@ -1196,6 +1254,87 @@ mod tests {
         assert!(try_act(&mut course, &lesson, &id, &hand(json!([999])), Lang::En).is_err());
         assert!(course.set_self_check("basic", true).is_ok());
         assert!(course.set_self_check("guru", true).is_err());
+    }
+
+    /// A practice round as the page plays it: drawn from the view's key in
+    /// the worker's export (`crate::draw_practice`, from lessons.json),
+    /// opened by the session (which refuses a round not to be played now),
+    /// answered on its exercise screen as a mark exercise; once finished
+    /// the view offers the next round, and the review counts it.
+    #[test]
+    fn a_practice_round_is_drawn_opened_answered_and_counted() {
+        let mut course = course();
+        course.seed_if_missing(11);
+        let pool = "01-liveness-vs-safety";
+        let lessons = serde_json::to_string(&LESSONS.to_vec()).unwrap_or_default();
+        let view = course.practice_view(pool, Lang::En).unwrap();
+        assert_eq!(view["key"]["round"], 0);
+        assert_eq!(view["key"]["seed"], 11);
+        assert_eq!(view["round_finished"], false);
+        let key = view["key"].to_string();
+        let drawn = crate::draw_practice(&lessons, &key, Lang::En).unwrap();
+        assert_eq!(drawn["key"], view["key"]);
+        let toml = drawn["scenario"].as_str().unwrap_or_default();
+        // Another round than the one to play now is refused.
+        let mut later = view["key"].clone();
+        later["round"] = json!(3);
+        assert!(
+            course
+                .open_practice(&later.to_string(), toml, Lang::En)
+                .is_err()
+        );
+        assert!(course.open_practice(&key, "id = 1", Lang::En).is_err());
+        let screen = course.open_practice(&key, toml, Lang::En).unwrap();
+        assert_eq!(screen["kind"], "mark");
+        assert_eq!(screen["lesson"], format!("practice/{pool}"));
+        assert_eq!(screen["exercise"], "round-0");
+        assert_eq!(screen["practice"]["round_finished"], false);
+        let (lesson, id) = (
+            screen["lesson"].as_str().unwrap_or_default().to_owned(),
+            screen["exercise"].as_str().unwrap_or_default().to_owned(),
+        );
+        assert!(course.exercise_timeline(&lesson, &id, Lang::En).is_ok());
+        // Every candidate marked is wrong (a round has a step to allow).
+        let every: Vec<u32> = screen["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|item| item["index"].as_u64().map(|i| i as u32))
+            .collect();
+        let tried = hand_in(&mut course, &lesson, &id, &json!(every));
+        assert_eq!(tried["feedback"]["tone"], "bad", "{tried:#}");
+        assert_eq!(tried["practice"]["round_finished"], false);
+        let key_answer = solution_key(&mut course, &lesson, &id);
+        let right = hand_in(&mut course, &lesson, &id, &key_answer);
+        assert_eq!(right["practice"]["round_finished"], true, "{right:#}");
+        let next = course.practice_view(pool, Lang::En).unwrap();
+        assert_eq!(next["key"]["round"], 1);
+        assert_eq!(next["round_finished"], true);
+        let review = course.practice_review(Lang::En);
+        let rounds: u64 = review["pools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p["finished"].as_u64())
+            .sum();
+        assert_eq!(rounds, 1);
+        assert_eq!(review["concepts"][0]["finished"], 1);
+        assert_eq!(review["concepts"][0]["right_first"], 0);
+        // The map and the lesson's page say which lessons have practice.
+        let map = course.map(Lang::Zh);
+        assert!(map["lessons"][0]["practice"].is_string());
+        assert!(
+            course.lesson_json(pool, Lang::En).unwrap()["practice"].is_string(),
+            "lesson 1 has practice rounds"
+        );
+        // The worker's draw refuses what it cannot draw, in the language asked.
+        let mut nowhere = view["key"].clone();
+        nowhere["pool"] = json!("nope");
+        let error = crate::draw_practice(&lessons, &nowhere.to_string(), Lang::Zh)
+            .err()
+            .unwrap_or_default();
+        assert!(error.contains("没有课程"), "{error}");
+        assert!(crate::draw_practice(&lessons, "{}", Lang::En).is_err());
     }
 
     /// The page's path, review and last answer come from the session: a

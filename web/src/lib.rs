@@ -130,6 +130,44 @@ fn explore_with(options_json: &str, control: &mut dyn Control) -> Result<Report,
         .map_err(|error| WebError::Settings(SettingsError::World(error)))
 }
 
+/// A practice round drawn (issue 24): the round of `key_json` (the JSON of
+/// sim-core's `RoundKey`, as `Course::practice_view` gives it) from the
+/// practice world of its pool, read from the page's `lessons_json` (its
+/// `[file stem, TOML text]` pairs); `{key, scenario}`, the scenario as its
+/// TOML text, which the page's `Course::open_practice` checks and opens.
+/// Drawing runs the random explorer (proptest): only the explorer's build
+/// has it, in the page's practice worker. Errors are said in `lang`.
+#[cfg(feature = "explorer")]
+pub fn draw_practice(lessons_json: &str, key_json: &str, lang: Lang) -> Result<Value, String> {
+    use sim_core::course::CourseError;
+    use sim_core::course::practice::{PracticeError, RoundKey, draw_round};
+    let key: RoundKey = serde_json::from_str(key_json)
+        .map_err(|error| CourseError::PracticeRound(error.to_string()).message(lang))?;
+    let pairs: Vec<(String, String)> = serde_json::from_str(lessons_json)
+        .map_err(|error| CourseError::LessonsJson(error.to_string()).message(lang))?;
+    let text = pairs
+        .iter()
+        .find(|(stem, _)| *stem == key.pool)
+        .map(|(_, text)| text)
+        .ok_or_else(|| CourseError::NoLesson(key.pool.clone()).message(lang))?;
+    let lesson = sim_core::course::parse_lesson(text.as_bytes()).map_err(|diagnostics| {
+        diagnostics
+            .iter()
+            .map(|d| format!("{}.toml:{}", key.pool, d.display_in(lang)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    let practice = lesson
+        .practice
+        .as_ref()
+        .ok_or_else(|| PracticeError::NoPracticeWorld(key.pool.clone()).message(lang))?;
+    let round = draw_round(practice, &key).map_err(|error| error.message(lang))?;
+    Ok(json!({
+        "key": round.key,
+        "scenario": sim_core::scenario_to_toml(&round.scenario),
+    }))
+}
+
 /// What the explorer's form offers: each field of sim-core's explorer
 /// screen with its label, default and range or choices, in `lang`.
 #[derive(Debug, serde::Serialize)]
@@ -327,6 +365,28 @@ pub mod bindings {
             })?;
             course_js(self.inner.act(lesson, exercise, &act, lang), lang)
         }
+
+        /// A pool's practice (round to draw, words, standing) as JSON text.
+        #[wasm_bindgen(js_name = practiceView)]
+        pub fn practice_view(&self, pool: &str) -> Result<String, JsError> {
+            let lang = self.inner.lang();
+            course_js(self.inner.practice_view(pool, lang), lang)
+        }
+
+        /// Opens a round drawn in the practice worker (its key as JSON
+        /// text, its scenario as TOML) once the session has checked it;
+        /// the exercise's screen as JSON text, as `act` opens one.
+        #[wasm_bindgen(js_name = openPractice)]
+        pub fn open_practice(&mut self, key_json: &str, toml: &str) -> Result<String, JsError> {
+            let lang = self.inner.lang();
+            course_js(self.inner.open_practice(key_json, toml, lang), lang)
+        }
+
+        /// Every pool's practice and the counts per concept, for the review.
+        #[wasm_bindgen(js_name = practiceReview)]
+        pub fn practice_review(&self) -> String {
+            self.inner.practice_review(self.inner.lang()).to_string()
+        }
     }
 
     /// The timeline of a pasted scenario; throws `LINE:COL: message` lines.
@@ -427,6 +487,20 @@ pub mod bindings {
             super::explore_report(options_json, lang, &mut reporter, &elapsed_ms)
                 .map_err(|e| e.message(lang)),
         )
+    }
+
+    /// A practice round of `key_json` drawn from its pool's world in
+    /// `lessons_json` (the page's `lessons.json`): `{key, scenario}` as
+    /// JSON text, the scenario as TOML. For the page's practice worker.
+    #[cfg(feature = "explorer")]
+    #[wasm_bindgen(js_name = drawPractice)]
+    pub fn draw_practice(
+        lessons_json: &str,
+        key_json: &str,
+        lang: &str,
+    ) -> Result<String, JsError> {
+        let lang = language(lang)?;
+        to_js(super::draw_practice(lessons_json, key_json, lang))
     }
 
     #[wasm_bindgen(js_name = explorerChoices)]

@@ -3,13 +3,14 @@
 // handle of the wasm crate, which owns the lessons and the progress.
 //
 // Routes live in the URL fragment: #/ (the front door and the map),
-// #/lesson/ID, #/lesson/ID/EXERCISE (scrolled to that exercise), #/explore,
+// #/lesson/ID, #/lesson/ID/EXERCISE (scrolled to that exercise),
+// #/practice/ID (a lesson's endless practice rounds), #/explore,
 // #/sandbox, #/share/CODE (a scenario in the link: share.js). Progress is the terminal's progress record, kept in
 // localStorage under STORAGE_KEY; a record that cannot be read is kept
 // aside and reported, never silently dropped.
 
 import init, { Course, sandbox, explorerChoices, engineVersion, pageWords, langOfLocale, sandboxSample } from './fencelab_web.js';
-import { h, clear, inline, paragraphs } from './dom.js';
+import { h, s as svg, clear, inline, paragraphs } from './dom.js';
 import { t, tf, setWords, lang, langTag, languages } from './strings.js';
 import { renderTimeline } from './timeline.js';
 import { shareButton, decodeShare, ShareError } from './share.js';
@@ -56,36 +57,67 @@ function save() {
   }
 }
 
-// ---- the grading worker -----------------------------------------------------
+// ---- the workers -------------------------------------------------------------
 
-let gradeWorker = null;
-let gradeRequests = 0;
-const gradeWaiting = new Map();
+/** A module worker started on first use and kept: `send(message)` posts
+ * the message with an id and resolves to the worker's `done` answer (or
+ * fails with its `error` message). */
+function workerChannel(url) {
+  let worker = null;
+  let requests = 0;
+  const waiting = new Map();
+  const failAll = (message) => {
+    for (const { fail } of waiting.values()) fail(new Error(message));
+    waiting.clear();
+  };
+  return (message) => {
+    if (!worker) {
+      worker = new Worker(url, { type: 'module' });
+      worker.onmessage = (event) => {
+        const found = waiting.get(event.data.id);
+        if (!found) return;
+        waiting.delete(event.data.id);
+        if (event.data.kind === 'done') found.ok(event.data);
+        else found.fail(new Error(event.data.message));
+      };
+      worker.onerror = (event) => {
+        failAll(event.message || url.pathname);
+        worker.terminate();
+        worker = null;
+      };
+    }
+    const id = ++requests;
+    return new Promise((ok, fail) => {
+      waiting.set(id, { ok, fail });
+      worker.postMessage({ id, ...message });
+    });
+  };
+}
+
+// The grading worker.
+const toGradeWorker = workerChannel(new URL('./grade-worker.js', import.meta.url));
 
 /** Hands `act` to the grading worker's session (a design's hand-in, a
  * worked solution: the explorers run there, off this thread, in the
  * explorer's build of the wasm); takes in the record it wrote and resolves
  * to the exercise's screen. */
 function actOffThread(lessonId, exerciseId, act) {
-  if (!gradeWorker) {
-    gradeWorker = new Worker(new URL('./grade-worker.js', import.meta.url), { type: 'module' });
-    gradeWorker.onmessage = (event) => {
-      const waiting = gradeWaiting.get(event.data.id);
-      if (!waiting) return;
-      gradeWaiting.delete(event.data.id);
-      if (event.data.kind === 'done') waiting.ok(event.data);
-      else waiting.fail(new Error(event.data.message));
-    };
-  }
-  const id = ++gradeRequests;
   const sent = course.progressJson();
-  return new Promise((ok, fail) => {
-    gradeWaiting.set(id, { ok, fail });
-    gradeWorker.postMessage({ id, lessons: lessonsText, progress: sent, lesson: lessonId, exercise: exerciseId, act: JSON.stringify(act) });
-  }).then(({ screen, progress }) => {
-    course.takeWorkerProgress(sent, progress);
-    return screen;
-  });
+  return toGradeWorker({ lessons: lessonsText, progress: sent, lesson: lessonId, exercise: exerciseId, act: JSON.stringify(act) })
+    .then(({ screen, progress }) => {
+      course.takeWorkerProgress(sent, progress);
+      return screen;
+    });
+}
+
+// The practice worker: it draws rounds with the random explorer, which
+// only the explorer's build of the wasm carries.
+const toPracticeWorker = workerChannel(new URL('./practice-worker.js', import.meta.url));
+
+/** The round of `key` (sim-core's RoundKey, from `practiceView`), drawn
+ * off this thread: `{key, scenario}`, the scenario as TOML. */
+function drawRound(key) {
+  return toPracticeWorker({ lessons: lessonsText, key, lang: lang() }).then(({ round }) => round);
 }
 
 function download(name, text) {
@@ -169,6 +201,20 @@ function progressBar(done, total, label) {
 }
 
 const lessonHref = (lesson, exercise) => `#/lesson/${encodeURIComponent(lesson)}${exercise ? `/${encodeURIComponent(exercise)}` : ''}`;
+const practiceHref = (pool) => `#/practice/${encodeURIComponent(pool)}`;
+
+/** Practice's sign: two arrows going round (a fresh round, again and again). */
+function practiceIcon() {
+  const stroke = { fill: 'none', stroke: 'currentColor', 'stroke-width': 1.7, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' };
+  return svg('svg', { class: 'icon', viewBox: '0 0 16 16', width: 16, height: 16, 'aria-hidden': 'true', focusable: 'false' },
+    svg('path', { d: 'M2.6 7A5.5 5.5 0 0 1 12.6 4.4', ...stroke }),
+    svg('path', { d: 'M13 1.8v3h-3', ...stroke }),
+    svg('path', { d: 'M13.4 9A5.5 5.5 0 0 1 3.4 11.6', ...stroke }),
+    svg('path', { d: 'M3 14.2v-3h3', ...stroke }));
+}
+
+/** The way into a lesson's practice rounds, in the words its view gives. */
+const practiceLink = (pool, words) => h('a', { class: 'practice-link', href: practiceHref(pool) }, practiceIcon(), ' ', words);
 
 /** A row of a lesson's exercises: a mark each (its standing's sign, the
  * course session's), with its title as its name. */
@@ -193,6 +239,7 @@ function viewMap() {
       progressBar(lesson.completed, total, t('exercisesDone')),
       progressBar(lesson.sections_read, lesson.sections, t('sectionsRead')),
       exerciseMarks(lesson),
+      lesson.practice ? h('p', { class: 'practice-entry' }, practiceLink(lesson.id, lesson.practice)) : null,
       // Concept codes and ids are for teachers and the curious: on demand.
       h('details', { class: 'course-details' }, h('summary', {}, t('courseDetails')),
         h('p', { class: 'chips' }, lesson.concepts.map((c) => h('span', { class: 'chip', title: c.name }, `${c.id} ${c.name}`))),
@@ -248,6 +295,7 @@ function viewReview() {
   const map = JSON.parse(course.map());
   const rows = map.lessons.flatMap((lesson) => lesson.exercises.map((e) => ({ lesson, e })));
   const { next } = map;
+  const practice = JSON.parse(course.practiceReview());
   return h('article', { class: 'review' },
     h('h1', {}, t('review')),
     h('p', {}, tf('solvedOf', { n: map.completed, m: map.total })),
@@ -261,7 +309,20 @@ function viewReview() {
         h('td', {}, e.tries),
         h('td', {}, e.hints),
         // The symbol stays beside its words (a no-break space).
-        h('td', {}, `${e.symbol}\u00a0${e.standing_label}`)))));
+        h('td', {}, `${e.symbol}\u00a0${e.standing_label}`)))),
+    practiceReview(practice));
+}
+
+/** The review's practice: the streak and rounds over every pool, the
+ * counts per concept and each pool's standing, all sim-core's words. */
+function practiceReview(practice) {
+  return h('section', { class: 'practice-review' },
+    h('h2', {}, practiceIcon(), ' ', practice.heading),
+    h('p', { class: 'practice-streak' }, practice.streak_line),
+    practice.concepts.length ? h('ul', { class: 'practice-concepts' }, practice.concepts.map((c) => h('li', { title: c.concept },
+      h('strong', {}, c.name), `${t('labelSep')}${c.words}`))) : null,
+    h('ul', { class: 'practice-pools' }, practice.pools.map((pool) => h('li', {},
+      h('a', { href: practiceHref(pool.pool) }, pool.pool_title), h('span', { class: 'muted' }, `${t('labelSep')}${pool.standing_line}`)))));
 }
 
 // ---- the lesson reader ----------------------------------------------------------
@@ -304,6 +365,7 @@ function viewLesson(id, arg) {
   root.append(h('p', { class: 'level-nav buttons' },
     at > 0 ? h('a', { class: 'button', href: go(at - 1) }, `← ${t('prevLevel')}`) : null,
     at + 1 < levels.length ? h('a', { class: 'button', href: go(at + 1) }, `${t('nextLevel')} →`) : h('a', { class: 'button', href: '#/review' }, `${t('review')} →`)));
+  if (lesson.practice) root.append(h('p', { class: 'practice-entry lesson-practice' }, practiceLink(lesson.id, lesson.practice)));
   return root;
 }
 
@@ -356,7 +418,11 @@ function drawFeedback(node, feedback, keyView) {
   }
 }
 
-function viewExercise(lesson, exercise) {
+/** An exercise of `lesson` (`{id}`), `exercise` being `{id, kind,
+ * concepts}`. `opened`, for a practice round: the screen it opened with
+ * (`screen`), what comes after its feedback (`after`) and a function told
+ * every screen drawn (`onDraw`). */
+function viewExercise(lesson, exercise, opened = {}) {
   const box = h('section', { class: `exercise kind-${exercise.kind}`, id: `ex-${exercise.id}` });
   const heading = h('h3');
   const status = h('p', { class: 'exercise-status' });
@@ -391,6 +457,7 @@ function viewExercise(lesson, exercise) {
       else clear(feedback);
     }
     kind?.screen?.(screen);
+    opened.onDraw?.(screen);
   };
   // One act, on this thread or (what runs the explorers, SQL) in a
   // worker's session; the screen after it is drawn and the progress saved.
@@ -447,7 +514,7 @@ function viewExercise(lesson, exercise) {
   hintButton.addEventListener('click', () => act({ act: 'hint' }).catch((error) => banner(errorText(error))));
   solutionButton.addEventListener('click', () => handIn({ act: 'solution' }));
 
-  const screen = JSON.parse(course.act(lesson.id, exercise.id, '{"act":"open"}'));
+  const screen = opened.screen ?? JSON.parse(course.act(lesson.id, exercise.id, '{"act":"open"}'));
   onScreen.push(() => act({ act: 'leave' }).catch(() => {}));
   const builders = { mark: itemsExercise, predict: itemsExercise, quiz: itemsExercise, design: editorExercise, break: editorExercise, sql: sqlExercise };
   kind = builders[exercise.kind]?.(lesson, exercise, body, { ...ctx, answer: screen.answer }) ?? null;
@@ -455,16 +522,100 @@ function viewExercise(lesson, exercise) {
 
   box.append(heading,
     h('details', { class: 'course-details' }, h('summary', {}, t('courseDetails')),
-      h('p', { class: 'chips' }, exercise.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))),
-      h('p', { class: 'muted' }, exercise.id)),
+      exercise.concepts.length ? h('p', { class: 'chips' }, exercise.concepts.map((c) => h('span', { class: 'chip' }, `${c.id} ${c.name}`))) : null,
+      h('p', { class: 'muted' }, exercise.details ?? exercise.id)),
     h('p', { class: 'prompt' }, inline(screen.task)),
     // The verdict comes right after the answer and before the hint and
     // solution buttons: focus goes to it after a hand-in, and Tab then
     // reaches what a learner does next, not the next exercise.
-    status, next, body, feedback,
+    status, next, body, feedback, ...(opened.after ? [opened.after] : []),
     h('div', { class: 'buttons' }, hintButton, solutionButton, solutionNote),
     hints);
   return box;
+}
+
+// ---- practice rounds ---------------------------------------------------------------
+
+// A lesson's endless practice (#/practice/ID): sim-core's practice view
+// (what practice is, the round to play, the learner's standing) and the
+// round itself, drawn in the practice worker from the view's key and
+// opened by the course session, which checks it and serves it as a mark
+// exercise: the same screen, timeline and feedback as a lesson's. Once
+// the session says the round is finished, "Next round" draws the next
+// one (its key from a fresh view: level and concept are the session's).
+let openedRound = null;
+function viewPractice(pool) {
+  const view = JSON.parse(course.practiceView(pool));
+  const roundLine = h('p', { class: 'practice-round-line' });
+  const standing = h('p', { class: 'practice-standing muted' });
+  const slot = h('div', { class: 'practice-slot' });
+  const nextButton = h('button', { type: 'button', class: 'primary practice-next', hidden: true });
+  const after = h('p', { class: 'buttons practice-next-row' }, nextButton);
+  const root = h('article', { class: 'practice' },
+    h('p', {}, h('a', { href: '#/' }, t('back')), ' · ', h('a', { href: lessonHref(pool) }, view.pool_title)),
+    h('h1', {}, practiceIcon(), ' ', view.heading, ' ', h('span', { class: 'practice-pool' }, view.pool_title)),
+    h('p', { class: 'intro' }, view.about),
+    h('div', { class: 'practice-status' }, roundLine, standing),
+    slot);
+  // The words of the view (or of the round's screen, which carries it).
+  const tell = (shown) => {
+    roundLine.textContent = shown.round_line;
+    standing.textContent = shown.standing_line;
+    nextButton.textContent = shown.next_button;
+    nextButton.hidden = !shown.round_finished;
+  };
+  tell(view);
+  let drawing = false;
+  // `fresh`: draw the view's round even when the one open is finished
+  // (Next round); else a finished round open in this session is shown
+  // again as it is (a language switch, coming back to it).
+  const openRound = async (fresh) => {
+    if (drawing) return;
+    drawing = true;
+    nextButton.hidden = true;
+    const now = JSON.parse(course.practiceView(pool));
+    tell({ ...now, round_finished: false });
+    for (const leave of onScreen.splice(0)) leave();
+    clear(slot).append(h('p', { class: 'busy', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', t('practiceDrawing')));
+    try {
+      const keyJson = JSON.stringify(now.key);
+      // The session still holds the round: a finished one, or the very
+      // round of this key (one key, one round), opened as it is.
+      const kept = !fresh && (now.round_finished || keyJson === openedRound);
+      let screen = null;
+      if (kept) {
+        try {
+          screen = JSON.parse(course.act(now.lesson, now.exercise, '{"act":"open"}'));
+        } catch { /* not open any more: drawn below */ }
+      }
+      if (!screen) {
+        const round = await drawRound(now.key);
+        // The learner went elsewhere meanwhile: nothing is opened.
+        if (!root.isConnected) return;
+        screen = JSON.parse(course.openPractice(JSON.stringify(round.key), round.scenario));
+        openedRound = JSON.stringify(round.key);
+        save();
+      }
+      // For teachers: the round's key, as `fencelab practice` and
+      // `fencelab grade` take it.
+      const details = `${screen.lesson} · ${screen.exercise} · ${openedRound}`;
+      const box = viewExercise({ id: screen.lesson }, { id: screen.exercise, kind: screen.kind, concepts: [], details },
+        { screen, after, onDraw: (shown) => { if (shown.practice) tell(shown.practice); } });
+      clear(slot).append(box);
+      if (fresh) {
+        const heading = box.querySelector('h3');
+        heading.setAttribute('tabindex', '-1');
+        heading.focus();
+      }
+    } catch (error) {
+      clear(slot).append(h('p', { class: 'verdict bad', role: 'alert' }, t('practiceFailed') + errorText(error)));
+    } finally {
+      drawing = false;
+    }
+  };
+  nextButton.addEventListener('click', () => openRound(true));
+  openRound(false);
+  return root;
 }
 
 // A SQL exercise's screen and its SQLite load only when one opens (sql.js).
@@ -910,6 +1061,7 @@ function route() {
     if (page === 'share') view = viewShare(parts.slice(1).join('/'));
     else if (page === '' || page === undefined) view = viewMap();
     else if (page === 'lesson' && arg) view = viewLesson(arg, parts[2] && decodeURIComponent(parts[2]));
+    else if (page === 'practice' && arg) view = viewPractice(arg);
     else if (page === 'review') view = viewReview();
     else if (page === 'explore') view = viewExplore();
     else if (page === 'sandbox') view = viewSandbox();
@@ -920,7 +1072,7 @@ function route() {
   clear(main()).append(view);
   for (const link of document.querySelectorAll('#nav a')) {
     const target = link.getAttribute('href').replace(/^#\/?/, '');
-    link.toggleAttribute('aria-current', target === (page ?? '') || (target === '' && page === 'lesson') || (target === 'sandbox' && page === 'share'));
+    link.toggleAttribute('aria-current', target === (page ?? '') || (target === '' && (page === 'lesson' || page === 'practice')) || (target === 'sandbox' && page === 'share'));
   }
   if (document.activeElement && document.activeElement !== document.body && !main().contains(document.activeElement)) main().focus();
   window.scrollTo(0, 0);

@@ -64,6 +64,14 @@ fn root() -> PathBuf {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
+/// Where cargo builds: `CARGO_TARGET_DIR` when set (an engineer sharing the
+/// checkout builds apart), else the workspace's `target/`.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| root().join("target"), |dir| root().join(dir))
+}
+
 fn cargo() -> Command {
     let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
     command.current_dir(root());
@@ -228,8 +236,8 @@ fn wasm_test() -> Result<(), String> {
             ),
     )?;
     wasm_check()?;
-    let out_dir = root().join("target/wasm-node");
-    let wasm = root().join("target/wasm32-unknown-unknown/release/fencelab_web.wasm");
+    let out_dir = target_dir().join("wasm-node");
+    let wasm = target_dir().join("wasm32-unknown-unknown/release/fencelab_web.wasm");
     run(
         "wasm-bindgen --target nodejs",
         Command::new("wasm-bindgen")
@@ -241,7 +249,7 @@ fn wasm_test() -> Result<(), String> {
     )?;
     // The SQL engine both ways: the page's (wasm, for Node) and the native
     // box, for web/tests/sql.test.mjs.
-    let sql_out_dir = root().join("target/wasm-node-sql");
+    let sql_out_dir = target_dir().join("wasm-node-sql");
     sql_engine("nodejs", &sql_out_dir)?;
     run(
         "the native fencelab binary and SQL lab runner",
@@ -257,7 +265,7 @@ fn wasm_test() -> Result<(), String> {
             "fencelab-sql-run",
         ]),
     )?;
-    let bin = root().join("target/debug/fencelab");
+    let bin = target_dir().join("debug/fencelab");
     run(
         "node --test: native and wasm give the same answers",
         Command::new("node")
@@ -267,7 +275,7 @@ fn wasm_test() -> Result<(), String> {
             .env("FENCELAB_WASM_NODE", out_dir.join("fencelab_web.js"))
             .env(
                 "FENCELAB_SQL_RUN_BIN",
-                root().join("target/debug/fencelab-sql-run"),
+                target_dir().join("debug/fencelab-sql-run"),
             )
             .env(
                 "FENCELAB_SQL_WASM_NODE",
@@ -361,7 +369,7 @@ fn page_wasm(whose: &str, features: &[&str], out_name: &str, dist: &Path) -> Res
             ])
             .args(features),
     )?;
-    let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/fencelab_web.wasm");
+    let wasm = target_dir().join("wasm32-unknown-unknown/wasm-release/fencelab_web.wasm");
     run(
         &format!("wasm-bindgen --target web ({whose})"),
         Command::new("wasm-bindgen")
@@ -394,7 +402,7 @@ fn sql_engine(target: &str, out_dir: &Path) -> Result<(), String> {
             "wasm-release",
         ]),
     )?;
-    let wasm = root().join("target/wasm32-unknown-unknown/wasm-release/fencelab_web_sql.wasm");
+    let wasm = target_dir().join("wasm32-unknown-unknown/wasm-release/fencelab_web_sql.wasm");
     run(
         &format!("wasm-bindgen --target {target} (the SQL engine)"),
         Command::new("wasm-bindgen")
@@ -521,7 +529,7 @@ fn e2e() -> Result<(), String> {
         Command::new("node")
             .arg("--test")
             .current_dir(&dir)
-            .env("FENCELAB_BIN", root().join("target/debug/fencelab"))
+            .env("FENCELAB_BIN", target_dir().join("debug/fencelab"))
             .env("CHROMIUM", &chromium),
     )
 }
@@ -566,9 +574,7 @@ fn release_size() -> Result<(), String> {
             "fencelab",
         ]),
     )?;
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
-    let binary = target
+    let binary = target_dir()
         .join("release")
         .join(format!("fencelab{}", std::env::consts::EXE_SUFFIX));
     let bytes = std::fs::metadata(&binary)
@@ -642,8 +648,15 @@ fn gzipped_len(bytes: &[u8]) -> Result<usize, String> {
 /// (sim-core's `search` feature): every act that runs the explorers (a
 /// design's grade and worked solution, a break exercise's worked solution;
 /// sim-core's `search_acts`) goes to the grading worker, which loads the
-/// explorer's build (335.5 → 320.8 KB).
-const WEB_BUDGET_KB: u32 = 325;
+/// explorer's build (335.5 → 320.8 KB). Raised to 345 when issue 24 gave
+/// the page endless practice (322.8 → 343.5 KB): the rounds are drawn in
+/// the practice worker (the explorer's build: proptest stays out), but the
+/// page's wasm opens and grades a drawn round and builds its practice
+/// view and review (+17.3 KB, most of it `open_practice`, the practice
+/// view's words and the lesson reader's `[practice]` table), and app.js
+/// draws them (+1.0 KB). Moving the round's acts into the practice worker,
+/// as `search_acts` went to the grading worker, would win most of it back.
+const WEB_BUDGET_KB: u32 = 345;
 
 /// Prints each file's size and the total, raw and gzipped.
 fn report_sizes(dist: &Path) -> Result<(), String> {

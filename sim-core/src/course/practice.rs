@@ -108,11 +108,11 @@ impl Situation {
     pub fn words(self, lang: Lang) -> &'static str {
         match self {
             Situation::Takeover => lang.pick(
-                "a stalled worker acts after a takeover",
+                "a stalled worker acting after a takeover",
                 "停住的 Worker 在被接管之后继续动作",
             ),
             Situation::Restarted => lang.pick(
-                "the old process of a restarted owner acts on",
+                "the old process of a restarted owner acting on",
                 "同一个 owner 重启后，旧进程还在动作",
             ),
             Situation::AfterEnd => lang.pick(
@@ -121,7 +121,7 @@ impl Situation {
             ),
             Situation::Cancel => lang.pick("a step after a cancel", "取消之后的步骤"),
             Situation::InFlight => lang.pick(
-                "a request that arrives after its sender lost the job",
+                "a request arriving after its sender lost the job",
                 "发送者失去任务之后才到达的请求",
             ),
             Situation::Revised => lang.pick(

@@ -23,7 +23,7 @@ fn practice_entry(lesson: &Lesson, lang: Lang) -> Option<&'static str> {
     lesson
         .practice
         .is_some()
-        .then(|| lang.pick("practice: fresh rounds", "练习：新的轮次"))
+        .then(|| lang.pick("Practice: fresh rounds", "练习：新的轮次"))
 }
 
 /// A concept: its code and its name in the learner's language.
