@@ -301,6 +301,8 @@ function viewReview() {
     h('p', {}, tf('solvedOf', { n: map.completed, m: map.total })),
     next ? h('a', { class: 'button primary next-unfinished', href: lessonHref(next.lesson, next.exercise) }, `${t('nextUnfinished')} →`)
       : h('p', { class: 'verdict good' }, t('allSolved')),
+    // Practice first: below the course's every exercise it would be out of sight.
+    practiceReview(practice),
     h('table', { class: 'review-table' },
       h('tr', {}, ['where', 'exercise', 'triesCol', 'hintsCol', 'stateCol'].map((key) => h('th', { scope: 'col' }, t(key)))),
       rows.map(({ lesson, e }) => h('tr', { class: e.standing },
@@ -309,8 +311,7 @@ function viewReview() {
         h('td', {}, e.tries),
         h('td', {}, e.hints),
         // The symbol stays beside its words (a no-break space).
-        h('td', {}, `${e.symbol}\u00a0${e.standing_label}`)))),
-    practiceReview(practice));
+        h('td', {}, `${e.symbol}\u00a0${e.standing_label}`)))));
 }
 
 /** The review's practice: the streak and rounds over every pool, the
